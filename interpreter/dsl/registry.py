@@ -1,0 +1,206 @@
+"""The one registry of DSL primitives: read by the checker, interpreter, rules-text renderer and editor.
+
+A new primitive is one entry here plus, for verbs, its implementation in the engine
+(`interpreter/engine/effects.py` maps registry ids to procedures; a test checks every verb has one).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# Where a primitive may be used: the DSL field kinds of SPEC.md.
+EFFECT_CONTEXTS = frozenset({"effect", "ability", "solo"})
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A typed hole in a pattern: `{name:type}`; `many` for `type+`."""
+
+    name: str
+    type: str
+    many: bool = False
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """One DSL primitive: verb, query, trigger or modifier."""
+
+    id: str
+    kind: str  # verb | query | trigger | modifier
+    pattern: str
+    doc: str
+    template: str
+    contexts: frozenset[str] = EFFECT_CONTEXTS
+    emitted_by: tuple[str, ...] = ()  # triggers: the verbs (or engine events) that emit them
+
+    @property
+    def parts(self) -> tuple[str | Slot, ...]:
+        """The pattern as literal words and slots."""
+        return _parse_pattern(self.pattern)
+
+    @property
+    def head(self) -> str:
+        """The first literal word of the pattern."""
+        first = self.parts[0]
+        return first if isinstance(first, str) else ""
+
+
+_SLOT = re.compile(r"^\{(\w+):(\w+)(\+?)\}$")
+
+
+def _parse_pattern(pattern: str) -> tuple[str | Slot, ...]:
+    parts: list[str | Slot] = []
+    for token in pattern.split():
+        m = _SLOT.match(token)
+        parts.append(Slot(m.group(1), m.group(2), bool(m.group(3))) if m else token)
+    return tuple(parts)
+
+
+# Argument types. `values` is None for types whose values come from the ruleset (fruit, terrain)
+# or are numeric.
+@dataclass(frozen=True)
+class ArgType:
+    """A slot type: its name, a one-line doc and its fixed values if any."""
+
+    name: str
+    doc: str
+    values: tuple[str, ...] | None = None
+
+
+TYPES: dict[str, ArgType] = {t.name: t for t in [
+    ArgType("int", "a whole number, 1 or more"),
+    ArgType("size", "a Kiwi size, 1 up to the size limit of game.yaml"),
+    ArgType("fruit", "a fruit colour declared in game.yaml `fruits`"),
+    ArgType("terrain", "a terrain declared in game.yaml `terrains`"),
+    ArgType("fruit_rule", "how paid fruit must match", ("same", "different", "any")),
+    ArgType("action", "an action card type", ("move", "build", "feed")),
+]}
+
+CONTROL_WORDS = ("choose", "or", "may", "repeat", "most", "least")
+
+P = Primitive
+_ABILITY = frozenset({"ability"})
+_COST = frozenset({"effect", "ability", "solo", "cost"})
+
+PRIMITIVES: tuple[Primitive, ...] = (
+    # --- verbs -------------------------------------------------------------------------------
+    P("gain-fruit", "verb", "gain {n:int} fruit",
+      "Draw n fruit from the fruit bag at random (fewer if it runs out).",
+      "gain {n} {n|Fruit|Fruits}"),
+    P("gain-domain", "verb", "gain {n:int} domain",
+      "Draw n domain markers from the domain bag into the private reserve; an empty bag gives nothing (R-DM-5).",
+      "gain {n} Domain {n|marker|markers}"),
+    P("gain-vp", "verb", "gain {n:int} vp",
+      "Gain n Victory Points; a Season card that gives VP is kept for the endgame (R-SCARD-3).",
+      "gain {n} Victory {n|Point|Points}"),
+    P("pay-fruit", "verb", "pay {n:int} fruit {rule:fruit_rule}",
+      "Pay n fruit (all the same colour / all different colours / any); domain markers may stand in for fruit (R-PAY-1).",
+      "pay {n} {rule}", contexts=_COST),
+    P("pay-fruit-of", "verb", "pay {n:int} fruit of {types:fruit+}",
+      "Pay n fruit, each of one of the listed colours, in any combination; domain markers may stand in (R-PAY-1).",
+      "pay {n} {n|Fruit|Fruits} ({types})", contexts=_COST),
+    P("pay-domain", "verb", "pay {n:int} domain",
+      "Pay n domain markers from the reserve to the bag; not possible with fewer.",
+      "pay {n} Domain {n|marker|markers}", contexts=_COST),
+    P("return-domain", "verb", "return {n:int} domain",
+      "Return up to n domain markers of your choice from the reserve to the bag (as many as you have).",
+      "return {n} Domain {n|marker|markers} from your Player Reserve to the bag"),
+    P("place-kiwi", "verb", "place {n:int} kiwi",
+      "Place n size-1 Kiwi, each on a hex where you have Kiwi; tokens come from the track, then the reserve, then the island (R-RES-2, R-RES-3).",
+      "place {n} size-1 Kiwi"),
+    P("grow-kiwi", "verb", "grow {n:int} kiwi",
+      "Increase by one the size of n different Kiwi of yours (not a size-3 Kiwi, not the Leader).",
+      "increase 1 size {n|any Kiwi|any {n} Kiwi} of yours"),
+    P("remove-kiwi", "verb", "remove {n:int} kiwi",
+      "Remove n of your Kiwi (any size, never the Leader) from the island to your reserve.",
+      "remove {n} of your Kiwi (any size) from the island"),
+    P("move", "verb", "move {n:int}",
+      "Take n Move actions: move an unmoved Kiwi of yours to an adjacent hex, or use the Leader's ability (R-MOVE-2).",
+      "take {n} Move {n|action|actions}"),
+    P("extra-moves", "verb", "extra moves",
+      "Then take further Move actions, paying the flock board's extra Move cost for each, as often as you wish (R-MOVE-3).",
+      "you may pay for additional Move actions"),
+    P("build", "verb", "build",
+      "Take one Build action, paying its fruit (R-BUILD-1..3).",
+      "take 1 Build action (paying Fruit)"),
+    P("feed", "verb", "feed",
+      "Take one Feed action, paying its fruit (R-FEED-1..6).",
+      "take 1 Feed action (paying Fruit)"),
+    P("mark-domain", "verb", "mark domain",
+      "Place one domain marker as in Domain Marking: unmarked hex, dominance, matching terrain, covered by a token (R-DM-2..4).",
+      "place 1 Domain marker"),
+    P("leader-straight", "verb", "leader moves {n:int} straight",
+      "The Leader moves exactly n hexes in one straight line; every hex on the way must be on the island.",
+      "your Leader moves {n} {n|hex|hexes} in a straight line", contexts=_ABILITY),
+    P("leader-walk", "verb", "leader moves {n:int}",
+      "The Leader moves up to n steps, each to an adjacent hex, and ends in a hex other than its start.",
+      "your Leader moves up to {n} {n|hex|hexes}", contexts=_ABILITY),
+    P("leader-jump", "verb", "leader jumps {n:int}",
+      "The Leader lands on any hex at distance exactly n, ignoring what lies between.",
+      "your Leader jumps to a hex {n} {n|hex|hexes} away", contexts=_ABILITY),
+    P("push-passed", "verb", "push all passed",
+      "Push every Kiwi (any size, Leaders included) in the hexes strictly between the Leader's start and landing hexes.",
+      "push all Kiwi between its starting and landing hexes", contexts=_ABILITY),
+    P("push-landing", "verb", "push all landing",
+      "Push every other Kiwi (any size, Leaders included) out of the Leader's landing hex.",
+      "push all other Kiwi out of its landing hex", contexts=_ABILITY),
+    P("push-some-landing", "verb", "push {n:int} landing",
+      "Push up to n Kiwi of any size (Leaders included) out of the Leader's landing hex.",
+      "push up to {n} Kiwi of any size out of its landing hex", contexts=_ABILITY),
+    # --- queries (Season card objectives; R-SCARD-4 counting) ---------------------------------
+    P("q-nests", "query", "nests",
+      "Your Nests on the island.", "Nests on the island board", frozenset({"objective"})),
+    P("q-kiwi-size", "query", "kiwi of size {s:size}",
+      "Your size-s Kiwi on the island; the Leader is a size-3 Kiwi, a Control Nest two size-1 Kiwi.",
+      "size-{s} Kiwi on the island board", frozenset({"objective"})),
+    P("q-tokens-terrain", "query", "tokens in {t:terrain}",
+      "Your Kiwi tokens in hexes of terrain t (Kiwi by size, Leader 3, Control Nest 2).",
+      "Kiwi tokens in {t} hexes", frozenset({"objective"})),
+    P("q-tokens-leader", "query", "tokens with leader",
+      "All players' Kiwi tokens in the hex of your Leader.",
+      "Kiwi tokens (any player) in the same hex as your Leader", frozenset({"objective"})),
+    P("q-tokens-single", "query", "tokens in one hex",
+      "Your most Kiwi tokens in any single hex.",
+      "Kiwi tokens in a single hex", frozenset({"objective"})),
+    P("q-dominated", "query", "dominated hexes",
+      "Hexes where you have dominance (R-DOM-1).",
+      "hexes with established dominance", frozenset({"objective"})),
+    P("q-lone", "query", "lone kiwi hexes",
+      "Hexes holding exactly one of your Kiwi, of any size.",
+      "hexes with only one of your Kiwi of any size", frozenset({"objective"})),
+    # --- triggers (flock powers) ----------------------------------------------------------------
+    P("t-gain-domain", "trigger", "gain domain",
+      "Whenever you gain any amount of domain markers.", "whenever you gain Domain markers",
+      frozenset({"trigger"}), emitted_by=("gain-domain",)),
+    P("t-gain-move", "trigger", "gain move",
+      "Whenever you play or gain any amount of Move actions.", "whenever you play or gain Move actions",
+      frozenset({"trigger"}), emitted_by=("move",)),
+    P("t-domain-marking", "trigger", "domain marking",
+      "In the Domain Marking phase, after your own marking.", "during Domain Marking",
+      frozenset({"trigger"}), emitted_by=("@domain-marking",)),
+    P("t-build", "trigger", "build",
+      "Whenever you build a Nest.", "whenever you build a Nest",
+      frozenset({"trigger"}), emitted_by=("build",)),
+    P("t-feed", "trigger", "feed",
+      "Whenever you feed a Kiwi.", "whenever you feed a Kiwi",
+      frozenset({"trigger"}), emitted_by=("feed",)),
+    # --- modifiers (flock powers) ---------------------------------------------------------------
+    P("m-push-same", "modifier", "push same size",
+      "Your Kiwi can push Kiwi of the same size.", "your Kiwi can push Kiwi of the same size",
+      frozenset({"modifier"})),
+    P("m-nest-twice", "modifier", "nest benefits twice",
+      "Nest placement and season-change benefits are gained twice, Victory Points excluded.",
+      "you gain your Nest benefits twice (Victory Points excluded)", frozenset({"modifier"})),
+)
+
+BY_ID: dict[str, Primitive] = {p.id: p for p in PRIMITIVES}
+
+
+def of_kind(kind: str) -> list[Primitive]:
+    """All primitives of one kind, in registry order."""
+    return [p for p in PRIMITIVES if p.kind == kind]
+
+
+def get(primitive_id: str) -> Primitive:
+    """The primitive with this id (KeyError if none)."""
+    return BY_ID[primitive_id]
