@@ -2,79 +2,21 @@
 
 A new primitive is one entry here plus, for verbs, its implementation in the engine
 (`interpreter/engine/effects.py` maps registry ids to procedures; a test checks every verb has one).
+Solo-mode (Kiwibot) primitives live in `registry_solo.py` and are joined in below.
+
+Templates are English rules text (`interpreter/dsl/render.py`): `{slot}` is the value (a fixed-value type
+such as `fruit_rule` shows its phrase from `primitive.TYPES`; a `+` list is joined "a, b and c"),
+`{slot:word}` a number in words ("three"), `{slot:or}` a list joined "a, b or c", and
+`{slot|singular|plural}` picks by the slot's number (both sides may hold placeholders). Templates start in
+lower case; the renderer capitalises the start of a sentence. Wording follows the rulebook's Nest Benefits,
+Wildcards and Season Card Guide (R-BUILD-4, R-WILD-1, R-SCARD-5); tests/test_dsl_rules_text.py holds it there.
 """
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from interpreter.dsl.primitive import EFFECT_CONTEXTS, TYPES, ArgType, Primitive, Slot
+from interpreter.dsl.registry_solo import SOLO_PRIMITIVES
 
-# Where a primitive may be used: the DSL field kinds of SPEC.md.
-EFFECT_CONTEXTS = frozenset({"effect", "ability", "solo"})
-
-
-@dataclass(frozen=True)
-class Slot:
-    """A typed hole in a pattern: `{name:type}`; `many` for `type+`."""
-
-    name: str
-    type: str
-    many: bool = False
-
-
-@dataclass(frozen=True)
-class Primitive:
-    """One DSL primitive: verb, query, trigger or modifier."""
-
-    id: str
-    kind: str  # verb | query | trigger | modifier
-    pattern: str
-    doc: str
-    template: str
-    contexts: frozenset[str] = EFFECT_CONTEXTS
-    emitted_by: tuple[str, ...] = ()  # triggers: the verbs (or engine events) that emit them
-
-    @property
-    def parts(self) -> tuple[str | Slot, ...]:
-        """The pattern as literal words and slots."""
-        return _parse_pattern(self.pattern)
-
-    @property
-    def head(self) -> str:
-        """The first literal word of the pattern."""
-        first = self.parts[0]
-        return first if isinstance(first, str) else ""
-
-
-_SLOT = re.compile(r"^\{(\w+):(\w+)(\+?)\}$")
-
-
-def _parse_pattern(pattern: str) -> tuple[str | Slot, ...]:
-    parts: list[str | Slot] = []
-    for token in pattern.split():
-        m = _SLOT.match(token)
-        parts.append(Slot(m.group(1), m.group(2), bool(m.group(3))) if m else token)
-    return tuple(parts)
-
-
-# Argument types. `values` is None for types whose values come from the ruleset (fruit, terrain)
-# or are numeric.
-@dataclass(frozen=True)
-class ArgType:
-    """A slot type: its name, a one-line doc and its fixed values if any."""
-
-    name: str
-    doc: str
-    values: tuple[str, ...] | None = None
-
-
-TYPES: dict[str, ArgType] = {t.name: t for t in [
-    ArgType("int", "a whole number, 1 or more"),
-    ArgType("size", "a Kiwi size, 1 up to the size limit of game.yaml"),
-    ArgType("fruit", "a fruit colour declared in game.yaml `fruits`"),
-    ArgType("terrain", "a terrain declared in game.yaml `terrains`"),
-    ArgType("fruit_rule", "how paid fruit must match", ("same", "different", "any")),
-    ArgType("action", "an action card type", ("move", "build", "feed")),
-]}
+__all__ = ["PRIMITIVES", "BY_ID", "TYPES", "ArgType", "Primitive", "Slot", "of_kind", "get", "CONTROL_WORDS"]
 
 CONTROL_WORDS = ("choose", "or", "may", "repeat", "most", "least")
 
@@ -82,7 +24,7 @@ P = Primitive
 _ABILITY = frozenset({"ability"})
 _COST = frozenset({"effect", "ability", "solo", "cost"})
 
-PRIMITIVES: tuple[Primitive, ...] = (
+CORE_PRIMITIVES: tuple[Primitive, ...] = (
     # --- verbs -------------------------------------------------------------------------------
     P("gain-fruit", "verb", "gain {n:int} fruit",
       "Draw n fruit from the fruit bag at random (fewer if it runs out).",
@@ -95,10 +37,10 @@ PRIMITIVES: tuple[Primitive, ...] = (
       "gain {n} Victory {n|Point|Points}"),
     P("pay-fruit", "verb", "pay {n:int} fruit {rule:fruit_rule}",
       "Pay n fruit (all the same colour / all different colours / any); domain markers may stand in for fruit (R-PAY-1).",
-      "pay {n} {rule}", contexts=_COST),
+      "pay {n} {n|Fruit|Fruits} {rule}", contexts=_COST),
     P("pay-fruit-of", "verb", "pay {n:int} fruit of {types:fruit+}",
       "Pay n fruit, each of one of the listed colours, in any combination; domain markers may stand in (R-PAY-1).",
-      "pay {n} {n|Fruit|Fruits} ({types})", contexts=_COST),
+      "pay {n} {n|Fruit|Fruits} of {types:or} in any combination", contexts=_COST),
     P("pay-domain", "verb", "pay {n:int} domain",
       "Pay n domain markers from the reserve to the bag; not possible with fewer.",
       "pay {n} Domain {n|marker|markers}", contexts=_COST),
@@ -110,34 +52,37 @@ PRIMITIVES: tuple[Primitive, ...] = (
       "place {n} size-1 Kiwi"),
     P("grow-kiwi", "verb", "grow {n:int} kiwi",
       "Increase by one the size of n different Kiwi of yours (not a size-3 Kiwi, not the Leader).",
-      "increase 1 size {n|any Kiwi|any {n} Kiwi} of yours"),
+      "increase 1 size {n|any Kiwi|any {n:word} Kiwi} of yours"),
     P("remove-kiwi", "verb", "remove {n:int} kiwi",
       "Remove n of your Kiwi (any size, never the Leader) from the island to your reserve.",
-      "remove {n} of your Kiwi (any size) from the island"),
+      "remove {n} of your Kiwi (any size) from the island board"),
+    # "Gain 1 Move action" is the Control Nest's wording (R-BUILD-4); a Move card gives two (R-MOVE-1).
     P("move", "verb", "move {n:int}",
       "Take n Move actions: move an unmoved Kiwi of yours to an adjacent hex, or use the Leader's ability (R-MOVE-2).",
-      "take {n} Move {n|action|actions}"),
+      "gain {n} Move {n|action|actions}"),
     P("extra-moves", "verb", "extra moves",
       "Then take further Move actions, paying the flock board's extra Move cost for each, as often as you wish (R-MOVE-3).",
-      "you may pay for additional Move actions"),
+      "you may pay for additional Move actions, as often as you can"),
     P("build", "verb", "build",
       "Take one Build action, paying its fruit (R-BUILD-1..3).",
-      "take 1 Build action (paying Fruit)"),
+      "take 1 Build action immediately (paying Fruit)"),
     P("feed", "verb", "feed",
       "Take one Feed action, paying its fruit (R-FEED-1..6).",
-      "take 1 Feed action (paying Fruit)"),
+      "take 1 Feed action immediately (paying Fruit)"),
     P("mark-domain", "verb", "mark domain",
       "Place one domain marker as in Domain Marking: unmarked hex, dominance, matching terrain, covered by a token (R-DM-2..4).",
       "place 1 Domain marker"),
+    # Ability verbs are imperative like every other verb, so "move your Leader ...; push ...; gain 1 Fruit" reads
+    # as one instruction (R-LEAD-6: "moves 3 hexes ... push all the Kiwi between the starting hex and the landing hex").
     P("leader-straight", "verb", "leader moves {n:int} straight",
       "The Leader moves exactly n hexes in one straight line; every hex on the way must be on the island.",
-      "your Leader moves {n} {n|hex|hexes} in a straight line", contexts=_ABILITY),
+      "move your Leader {n} {n|hex|hexes} in a straight line", contexts=_ABILITY),
     P("leader-walk", "verb", "leader moves {n:int}",
       "The Leader moves up to n steps, each to an adjacent hex, and ends in a hex other than its start.",
-      "your Leader moves up to {n} {n|hex|hexes}", contexts=_ABILITY),
+      "move your Leader up to {n} {n|hex|hexes}", contexts=_ABILITY),
     P("leader-jump", "verb", "leader jumps {n:int}",
       "The Leader lands on any hex at distance exactly n, ignoring what lies between.",
-      "your Leader jumps to a hex {n} {n|hex|hexes} away", contexts=_ABILITY),
+      "jump your Leader to a hex exactly {n} {n|hex|hexes} away", contexts=_ABILITY),
     P("push-passed", "verb", "push all passed",
       "Push every Kiwi (any size, Leaders included) in the hexes strictly between the Leader's start and landing hexes.",
       "push all Kiwi between its starting and landing hexes", contexts=_ABILITY),
@@ -192,6 +137,8 @@ PRIMITIVES: tuple[Primitive, ...] = (
       "Nest placement and season-change benefits are gained twice, Victory Points excluded.",
       "you gain your Nest benefits twice (Victory Points excluded)", frozenset({"modifier"})),
 )
+
+PRIMITIVES: tuple[Primitive, ...] = CORE_PRIMITIVES + SOLO_PRIMITIVES
 
 BY_ID: dict[str, Primitive] = {p.id: p for p in PRIMITIVES}
 

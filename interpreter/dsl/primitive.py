@@ -1,0 +1,103 @@
+"""Value types of the DSL registry: primitives, pattern slots and argument types."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+# Where a primitive may be used: the DSL field kinds of SPEC.md.
+EFFECT_CONTEXTS = frozenset({"effect", "ability", "solo"})
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A typed hole in a pattern: `{name:type}`; `many` for `type+`."""
+
+    name: str
+    type: str
+    many: bool = False
+
+
+@dataclass(frozen=True)
+class Primitive:
+    """One DSL primitive: verb, query, trigger or modifier."""
+
+    id: str
+    kind: str  # verb | query | trigger | modifier
+    pattern: str
+    doc: str
+    template: str
+    contexts: frozenset[str] = EFFECT_CONTEXTS
+    emitted_by: tuple[str, ...] = ()  # triggers: the verbs (or engine events) that emit them
+
+    @cached_property
+    def parts(self) -> tuple[str | Slot, ...]:
+        """The pattern as literal words and slots (computed once: the checker reads it on every keystroke)."""
+        return _parse_pattern(self.pattern)
+
+    @cached_property
+    def slots(self) -> dict[str, Slot]:
+        """The slots of the pattern by name."""
+        return {p.name: p for p in self.parts if isinstance(p, Slot)}
+
+    @property
+    def name(self) -> str:
+        """The leading literal words of the pattern (`leader moves`, `kiwi of size`), as messages name it."""
+        words: list[str] = []
+        for part in self.parts:
+            if not isinstance(part, str):
+                break
+            words.append(part)
+        return " ".join(words)
+
+    @property
+    def display(self) -> str:
+        """The pattern for people: slots as `<n>`, repeatable slots as `<types>...`."""
+        return " ".join(p if isinstance(p, str) else f"<{p.name}>" + ("..." if p.many else "")
+                        for p in self.parts)
+
+    @property
+    def head(self) -> str:
+        """The first literal word of the pattern."""
+        first = self.parts[0]
+        return first if isinstance(first, str) else ""
+
+
+_SLOT = re.compile(r"^\{(\w+):(\w+)(\+?)\}$")
+
+
+def _parse_pattern(pattern: str) -> tuple[str | Slot, ...]:
+    parts: list[str | Slot] = []
+    for token in pattern.split():
+        m = _SLOT.match(token)
+        parts.append(Slot(m.group(1), m.group(2), bool(m.group(3))) if m else token)
+    return tuple(parts)
+
+
+# Argument types. `values` is None for types whose values come from the ruleset (fruit, terrain)
+# or are numeric.
+@dataclass(frozen=True)
+class ArgType:
+    """A slot type: its name, a one-line doc and its fixed values if any."""
+
+    name: str
+    doc: str
+    values: tuple[str, ...] | None = None
+    # Rules-text phrase of each fixed value (English), used by the renderer for `{slot}` of this type.
+    phrases: tuple[tuple[str, str], ...] = ()
+
+    def phrase(self, value: str) -> str:
+        """The rules-text phrase of a value (the value itself when it has none)."""
+        return dict(self.phrases).get(value, value)
+
+
+TYPES: dict[str, ArgType] = {t.name: t for t in [
+    ArgType("int", "a whole number, 1 or more"),
+    ArgType("size", "a Kiwi size, 1 up to the size limit of game.yaml"),
+    ArgType("fruit", "a fruit colour declared in game.yaml `fruits`"),
+    ArgType("terrain", "a terrain declared in game.yaml `terrains`"),
+    ArgType("fruit_rule", "how paid fruit must match", ("same", "different", "any"),
+            (("same", "of the same color"), ("different", "of different colors"), ("any", "of any color"))),
+    ArgType("action", "an action card type", ("move", "build", "feed")),
+]}
+
