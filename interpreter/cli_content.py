@@ -1,8 +1,69 @@
 """`kcd validate` and `kcd rules` (owned by the content loader)."""
 from __future__ import annotations
 
+from typing import List, Optional
+
 import typer
+
+# Exit codes: 0 clean, 1 content problems, 2 usage errors (missing path, unknown language or pack).
+EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+
+
+def validate_command(
+    paths: Optional[List[str]] = typer.Argument(
+        None, help="Content roots (with base/), pack folders or single .yaml files; default: the shipped content."),
+) -> None:
+    """Validate content: YAML safety, schemas, DSL fields, cross-file ids and overlays; report every problem."""
+    from interpreter.content import validate_report
+
+    report = validate_report(paths or [])
+    for message in report.usage_errors:
+        typer.echo(f"kcd validate: {message}", err=True)
+    if report.usage_errors:
+        raise typer.Exit(EXIT_USAGE)
+    for diagnostic in report.diagnostics:
+        typer.echo(diagnostic.format())
+    typer.echo(report.summary())
+    raise typer.Exit(EXIT_OK if report.ok else EXIT_PROBLEMS)
+
+
+def rules_command(
+    lang: str = typer.Option("en", "--lang", help="Language of the rules text."),
+    edition: Optional[List[str]] = typer.Option(None, "--edition", help="Edition overlay to apply (repeatable)."),
+    mod: Optional[List[str]] = typer.Option(None, "--mod", help="Mod overlay to apply (repeatable)."),
+    content: Optional[str] = typer.Option(None, "--content", help="Content root (default: the shipped content)."),
+) -> None:
+    """Print the rules text of every card, nest, leader, Season card, flock and Turn Order item."""
+    from interpreter.content import ContentError, load_ruleset
+    from interpreter.content.loader import content_root, find_pack
+    from interpreter.content.rules_text import languages, rules_text
+
+    if lang not in languages():
+        typer.echo(f"kcd rules: unknown language `{lang}`; available: {', '.join(languages())}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    root = content_root(content)
+    overlays: list[str] = []
+    for folder, names in (("editions", edition or []), ("mods", mod or [])):
+        for name in names:
+            if find_pack(root, f"{folder}/{name}") is None:
+                from interpreter.content import available_packs
+
+                known = [p.id for p in available_packs(root) if p.kind == folder[:-1]]
+                typer.echo(f"kcd rules: unknown {folder[:-1]} `{name}`; available: {', '.join(known) or 'none'}",
+                           err=True)
+                raise typer.Exit(EXIT_USAGE)
+            overlays.append(f"{folder}/{name}")
+    try:
+        rs = load_ruleset(overlays, root=root)
+    except ContentError as err:
+        for diagnostic in err.diagnostics:
+            typer.echo(diagnostic.format(), err=True)
+        typer.echo("kcd rules: the content does not validate; run `kcd validate`", err=True)
+        raise typer.Exit(EXIT_PROBLEMS) from None
+    typer.echo(rules_text(rs, lang), nl=False)
 
 
 def register(app: typer.Typer) -> None:
     """Add the content commands to the app."""
+    app.command("validate")(validate_command)
+    app.command("rules")(rules_command)

@@ -1,0 +1,291 @@
+"""Cross-file checks of a merged content set: unknown and duplicate ids, nest twins, unreachable triggers, counts."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from interpreter.content.dslfields import CompiledFields
+from interpreter.content.merge import Merged
+from interpreter.content.schema import did_you_mean
+from interpreter.diagnostics import Diagnostic
+from interpreter.dsl import registry
+from interpreter.dsl.ast import Call
+
+# Component counts the retail rulebook fixes; checked on the base set only, since editions and mods may
+# legitimately add cards, leaders or nests.
+BASE_COUNTS: tuple[tuple[str, str, int, str], ...] = (
+    ("season_cards", "Season cards", 16, "R-COMP-3, R-SCARD-5"),
+    ("nests", "Nests", 6, "R-COMP-2, R-BUILD-4"),
+    ("leaders", "Leaders", 7, "R-COMP-3"),
+    ("turn_order_nests", "Turn Order nests", 4, "R-COMP-3"),
+    ("solo_cards", "Solo cards", 6, "R-COMP-3"),
+)
+DECK_SIZE = (9, "R-COMP-2")
+
+
+class Checker:
+    """Runs every cross-file check over the merged logical files."""
+
+    def __init__(self, files: dict[str, Merged], compiled: CompiledFields, base_only: bool,
+                 broken: set[str] | None = None) -> None:
+        self.files = files
+        self.compiled = compiled
+        self.base_only = base_only
+        self.broken = broken or set()
+        self.out: list[Diagnostic] = []
+
+    def run(self) -> list[Diagnostic]:
+        """All cross-file diagnostics (those needing a file that did not parse are skipped)."""
+        if not self.broken & {"game.yaml", "action_cards.yaml", "nests.yaml"}:
+            self._game_refs()
+        self._island()
+        self._nests()
+        self._leader_cards()
+        self._flocks()
+        if not self.broken:  # an unparsed file may hold the effect that emits the trigger
+            self._triggers()
+        self._turn_order()
+        if self.base_only:
+            self._base_counts()
+        return self.out
+
+    # --- helpers ------------------------------------------------------------------------------------
+    def _emit(self, merged: Merged | None, code: str, message: str, path: tuple, *, key: bool = False,
+              hint: str | None = None) -> None:
+        if merged is None:
+            return
+        diag = merged.diagnostic(code, message, path, key=key, hint=hint)
+        if diag is not None:
+            self.out.append(diag)
+
+    def _items(self, name: str, group: str | None = None) -> list[tuple[tuple, dict]]:
+        """(merged path, item) of the item mappings of a logical file (or one group of it)."""
+        merged = self.files.get(name)
+        if merged is None:
+            return []
+        data = merged.data
+        prefix: tuple = ()
+        if group is not None:
+            data = data.get(group) if isinstance(data, dict) else None
+            prefix = (group,)
+        if not isinstance(data, list):
+            return []
+        return [(prefix + (i,), item) for i, item in enumerate(data) if isinstance(item, dict)]
+
+    def _ids(self, name: str, group: str | None = None, key: str = "id") -> list[str]:
+        return [str(item[key]) for _, item in self._items(name, group) if key in item]
+
+    def _unknown(self, merged: Merged | None, what: str, value: Any, known: list[str], path: tuple,
+                 *, key: bool = False) -> None:
+        if str(value) in known:
+            return
+        guess = did_you_mean(str(value), known)
+        hint = f"did you mean `{guess}`?" if guess else (f"known {what} ids: {', '.join(known)}" if known
+                                                         else None)
+        self._emit(merged, "id-unknown", f"unknown {what} `{value}`", path, key=key, hint=hint)
+
+    # --- checks -------------------------------------------------------------------------------------
+    def _game_refs(self) -> None:
+        game = self.files.get("game.yaml")
+        if game is None or not isinstance(game.data, dict):
+            return
+        flock = game.data.get("flock")
+        if not isinstance(flock, dict):
+            return
+        cards = self._ids("action_cards.yaml")
+        deck = flock.get("deck")
+        if isinstance(deck, dict):
+            for card in deck:
+                self._unknown(game, "action card", card, cards, ("flock", "deck", card), key=True)
+            counts = [n for n in deck.values() if isinstance(n, int) and not isinstance(n, bool)]
+            if self.base_only and len(counts) == len(deck) and sum(counts) != DECK_SIZE[0]:
+                self._emit(game, "schema", f"a flock deck has {DECK_SIZE[0]} action cards ({DECK_SIZE[1]}), "
+                                           f"`deck` counts {sum(counts)}", ("flock", "deck"), key=True)
+        nests = self._ids("nests.yaml")
+        listed = flock.get("nests")
+        if isinstance(listed, list):
+            for i, nest in enumerate(listed):
+                self._unknown(game, "nest", nest, nests, ("flock", "nests", i))
+
+    def _island(self) -> None:
+        island = self.files.get("island.yaml")
+        if island is None:
+            return
+        sections = self._items("island.yaml", "sections")
+        section_hexes: dict[str, list[str]] = {}
+        first_hex: dict[str, tuple] = {}
+        for path, section in sections:
+            hexes = section.get("hexes")
+            ids: list[str] = []
+            if isinstance(hexes, list):
+                for i, hx in enumerate(hexes):
+                    if not isinstance(hx, dict) or "id" not in hx:
+                        continue
+                    hid = str(hx["id"])
+                    hpath = path + ("hexes", i, "id")
+                    if hid in first_hex:
+                        where = island.where(first_hex[hid])
+                        first = _where_text(where)
+                        self._emit(island, "id-duplicate", f"duplicate hex id `{hid}`", hpath,
+                                   hint=f"first defined at {first}; hex ids are unique across sections")
+                        continue
+                    first_hex[hid] = hpath
+                    ids.append(hid)
+            section_hexes[str(section.get("id"))] = ids
+        section_ids = list(section_hexes)
+        layout_sections: dict[str, list[str]] = {}
+        for path, layout in self._items("island.yaml", "layouts"):
+            used: list[str] = []
+            parts = layout.get("sections")
+            if isinstance(parts, list):
+                for i, part in enumerate(parts):
+                    if isinstance(part, dict) and "section" in part:
+                        self._unknown(island, "section", part["section"], section_ids,
+                                      path + ("sections", i, "section"))
+                        used.append(str(part["section"]))
+            layout_sections[str(layout.get("id"))] = used
+        layout_ids = list(layout_sections)
+        for path, setup in self._items("island.yaml", "setups"):
+            layout = setup.get("layout")
+            hexes = list(first_hex)
+            if layout is not None:
+                self._unknown(island, "layout", layout, layout_ids, path + ("layout",))
+                if str(layout) in layout_sections:
+                    hexes = [h for s in layout_sections[str(layout)] for h in section_hexes.get(s, [])]
+            seats = setup.get("seats")
+            if not isinstance(seats, list):
+                continue
+            for i, seat in enumerate(seats):
+                if not isinstance(seat, dict):
+                    continue
+                if "leader" in seat:
+                    self._hex_ref(island, seat["leader"], hexes, path + ("seats", i, "leader"), layout)
+                kiwi = seat.get("kiwi")
+                if isinstance(kiwi, dict):
+                    for hid in kiwi:
+                        self._hex_ref(island, hid, hexes, path + ("seats", i, "kiwi", hid), layout, key=True)
+
+    def _hex_ref(self, island: Merged, hid: Any, hexes: list[str], path: tuple, layout: Any,
+                 key: bool = False) -> None:
+        if str(hid) in hexes:
+            return
+        guess = did_you_mean(str(hid), hexes)
+        where = f" in layout `{layout}`" if layout is not None else ""
+        self._emit(island, "id-unknown", f"unknown hex `{hid}`{where}", path, key=key,
+                   hint=f"did you mean `{guess}`?" if guess else None)
+
+    def _nests(self) -> None:
+        nests = self.files.get("nests.yaml")
+        items = self._items("nests.yaml")
+        ids = [str(n.get("id")) for _, n in items]
+        first_row = {n.get("type") for _, n in items if n.get("row") == 1}
+        for path, nest in items:
+            # R-BUILD-2: a second-row Nest is built only after the first-row Nest of its type.
+            if nest.get("row") == 2 and nest.get("type") not in first_row:
+                self._emit(nests, "nest-twin", f"row-2 nest `{nest.get('id')}` has no row-1 nest of type "
+                                               f"`{nest.get('type')}`", path + ("row",),
+                           hint="add the first-row nest of that type (R-BUILD-2)")
+            twin = nest.get("twin")
+            if isinstance(twin, str):
+                self._unknown(nests, "nest", twin, ids, path + ("twin",))
+
+    def _leader_cards(self) -> None:
+        leaders = self.files.get("leaders.yaml")
+        seen: dict[str, tuple] = {}
+        for path, leader in self._items("leaders.yaml"):
+            cards = leader.get("cards")
+            if not isinstance(cards, list):
+                continue
+            for i, card in enumerate(cards):
+                if not isinstance(card, dict) or "id" not in card:
+                    continue
+                cid = str(card["id"])
+                cpath = path + ("cards", i, "id")
+                if cid in seen:
+                    first = _where_text(leaders.where(seen[cid]) if leaders else None)
+                    self._emit(leaders, "id-duplicate", f"duplicate leader_cards id `{cid}`", cpath,
+                               hint=f"first defined at {first}")
+                    continue
+                seen[cid] = cpath
+
+    def _flocks(self) -> None:
+        flocks = self.files.get("flocks/")
+        for path, flock in self._items("flocks/"):
+            for side in ("side_a", "side_b"):
+                data = flock.get(side)
+                if not isinstance(data, dict) or not isinstance(data.get("track"), list):
+                    continue
+                track = data["track"]
+                # R-SETUP-4: one track slot per track token, numbered in order (the schema fixes how many).
+                for i, slot in enumerate(track):
+                    if isinstance(slot, dict) and "slot" in slot and slot["slot"] != i + 1:
+                        self._emit(flocks, "schema", f"track slot {i + 1} is numbered {slot['slot']}",
+                                   path + (side, "track", i, "slot"), hint="number the slots 1, 2, 3... in order")
+
+    def _triggers(self) -> None:
+        """A flock power whose trigger no content effect and no engine event can emit would never fire."""
+        flocks = self.files.get("flocks/")
+        nodes = self.compiled.nodes.get("flocks/", {})
+        kinds = self.compiled.kinds.get("flocks/", {})
+        for path, node in nodes.items():
+            if kinds.get(path) != "trigger" or not isinstance(node, Call) or not node.primitive:
+                continue
+            primitive = registry.BY_ID.get(node.primitive)
+            if primitive is None:
+                continue
+            emitters = primitive.emitted_by
+            if any(e.startswith("@") for e in emitters) or any(e in self.compiled.used for e in emitters):
+                continue
+            text = " ".join(w.text for w in node.words)
+            verbs = ", ".join(f"`{registry.BY_ID[e].pattern}`" if e in registry.BY_ID else f"`{e}`"
+                              for e in emitters)
+            self._emit(flocks, "trigger-unreachable", f"trigger `{text}` can never fire: no content effect uses "
+                                                      f"{verbs or 'a verb that emits it'}",
+                       path, hint="use the verb in some effect, or pick another trigger")
+
+    def _turn_order(self) -> None:
+        merged = self.files.get("turn_order.yaml")
+        seats: dict[Any, tuple] = {}
+        for path, nest in self._items("turn_order.yaml", "nests"):
+            seat = nest.get("seat")
+            if seat is None:
+                continue
+            if seat in seats:
+                first = _where_text(merged.where(seats[seat]) if merged else None)
+                self._emit(merged, "id-duplicate", f"duplicate Turn Order seat `{seat}`", path + ("seat",),
+                           hint=f"first used at {first}")
+                continue
+            seats[seat] = path + ("seat",)
+
+    def _base_counts(self) -> None:
+        groups = {"season_cards": ("season_cards.yaml", None), "nests": ("nests.yaml", None),
+                  "leaders": ("leaders.yaml", None), "turn_order_nests": ("turn_order.yaml", "nests"),
+                  "solo_cards": ("solo.yaml", "cards")}
+        for kind, label, count, rule in BASE_COUNTS:
+            name, group = groups[kind]
+            merged = self.files.get(name)
+            if merged is None:
+                continue
+            items = self._items(name, group)
+            if len(items) != count:
+                path = (group,) if group else ()
+                self._emit(merged, "schema", f"the base game has {count} {label} ({rule}), found {len(items)}",
+                           path, key=bool(group))
+
+
+def _where_text(found: tuple | None) -> str:
+    from interpreter.diagnostics import display_path
+
+    if found is None:
+        return "?"
+    doc, path = found
+    pos = doc.pos(path)
+    return f"{display_path(doc.file)}:{pos.line}:{pos.col}" if pos else display_path(doc.file)
+
+
+def iter_calls(node: Any) -> Iterator[Call]:
+    """Every bound call of a node."""
+    from interpreter.dsl.ast import walk
+
+    for sub in walk(node):
+        if isinstance(sub, Call):
+            yield sub

@@ -1,0 +1,95 @@
+"""Compile every `x-dsl` field of merged content with the DSL checker and locate its issues in the files."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.content.merge import Merged
+from interpreter.content.schema import Schemas
+from interpreter.diagnostics import Diagnostic
+from interpreter.dsl.ast import Call, Node, walk
+from interpreter.dsl.checker import CheckContext, compile_field
+
+# (text, field kind, context) -> (bound node or None, issues): most fields repeat across flocks and
+# validations, and the editor re-validates on every keystroke.
+_CACHE: dict[tuple[str, str, CheckContext], tuple[Node | None, list[Any]]] = {}
+_CACHE_LIMIT = 20_000
+
+
+@dataclass
+class CompiledFields:
+    """Bound AST nodes by logical file and merged path, and the primitives the content uses."""
+
+    nodes: dict[str, dict[tuple, Node]] = field(default_factory=dict)
+    kinds: dict[str, dict[tuple, str]] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def compile_one(text: str, kind: str, ctx: CheckContext) -> tuple[Node | None, list[Any]]:
+    """compile_field with a process-wide cache."""
+    key = (text, kind, ctx)
+    found = _CACHE.get(key)
+    if found is None:
+        if len(_CACHE) > _CACHE_LIMIT:
+            _CACHE.clear()
+        found = compile_field(text, kind, ctx)
+        _CACHE[key] = found
+    return found
+
+
+def compile_merged(merged: Merged, schema_name: str | None, schemas: Schemas, ctx: CheckContext,
+                   out: CompiledFields, extra: list[tuple[tuple, str]] = ()) -> None:
+    """Compile the DSL fields of one merged logical file into `out` (nodes, used primitives, diagnostics)."""
+    fields = schemas.dsl_fields(schema_name, merged.data) if schema_name else []
+    fields = list(fields) + list(extra)
+    nodes = out.nodes.setdefault(merged.spec.name, {})
+    kinds = out.kinds.setdefault(merged.spec.name, {})
+    for path, kind in fields:
+        if path in nodes:
+            continue
+        text = _value_at(merged.data, path)
+        if not isinstance(text, str):
+            continue
+        node, issues = compile_one(text, kind, ctx)
+        for issue in issues:
+            located = merged.where(path)
+            if located is None:
+                continue
+            doc, doc_path = located
+            loc = doc.span_location(doc_path, issue.span.start, issue.span.end)
+            out.diagnostics.append(Diagnostic(issue.code, issue.message, loc, doc.source_line(loc.line),
+                                              issue.hint))
+        if node is not None:
+            nodes[path] = node
+            kinds[path] = kind
+            for sub in walk(node):
+                if isinstance(sub, Call) and sub.primitive:
+                    out.used.add(sub.primitive)
+
+
+def _value_at(data: Any, path: tuple) -> Any:
+    for part in path:
+        if isinstance(data, dict):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data
+
+
+def substitute(data: Any, nodes: dict[tuple, Node], prefix: tuple = ()) -> Any:
+    """A fresh copy of `data` (at merged path `prefix`) with compiled DSL nodes in place of their text."""
+    if prefix in nodes:
+        return nodes[prefix]
+    if isinstance(data, dict):
+        return {k: substitute(v, nodes, prefix + (k,)) for k, v in data.items()}
+    if isinstance(data, list):
+        return [substitute(v, nodes, prefix + (i,)) for i, v in enumerate(data)]
+    return data
+
+
+def clear_cache() -> None:
+    """Forget compiled fields."""
+    _CACHE.clear()

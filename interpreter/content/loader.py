@@ -1,0 +1,442 @@
+"""Loading a content set (base + ordered overlay packs): parse, merge, schema, DSL, cross-file checks, Ruleset."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from interpreter import paths
+from interpreter.content.checks import Checker
+from interpreter.content.dslfields import CompiledFields, compile_merged, substitute
+from interpreter.content.layout import FILES, PACK_FILE, PACK_SCHEMAS, id_key, spec_for
+from interpreter.content.merge import Merged, Merger, SourceFile
+from interpreter.content.model import Item, Origin, Pack, Ruleset
+from interpreter.content.schema import Schemas, did_you_mean, schemas_for, validated_cache
+from interpreter.content.yamlsafe import MAX_BYTES, YamlDoc, parse_yaml
+from interpreter.diagnostics import ContentError, Diagnostic, Location
+from interpreter.dsl.checker import CheckContext
+
+PACK_DIRS = (("editions", "edition"), ("mods", "mod"))
+
+# abs path -> ((mtime_ns, size), doc, diagnostics): files are re-read only when they change on disk.
+_DOC_CACHE: dict[str, tuple[tuple[int, int], YamlDoc | None, list[Diagnostic]]] = {}
+# (abs path, text) -> (doc, diagnostics) for edited texts (validate_text), a few kept.
+_TEXT_CACHE: dict[tuple[str, str], tuple[YamlDoc | None, list[Diagnostic]]] = {}
+
+
+@dataclass
+class PackFiles:
+    """The parsed files of one pack folder."""
+
+    pack: Pack
+    folder: Path
+    sources: list[SourceFile] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Build:
+    """Everything one validation produced: merged files, compiled DSL, diagnostics, the parsed packs."""
+
+    root: Path
+    packs: list[PackFiles]
+    merged: dict[str, Merged]
+    item_states: dict
+    compiled: CompiledFields
+    diagnostics: list[Diagnostic]
+
+    @property
+    def files(self) -> list[str]:
+        """Every content file read, in load order."""
+        return [f for p in self.packs for f in p.files]
+
+
+# --- reading files ----------------------------------------------------------------------------------
+
+def read_doc(path: Path, overrides: dict[str, str] | None = None) -> tuple[YamlDoc | None, list[Diagnostic]]:
+    """Parse one file (cached by modification time), or its edited text from `overrides`."""
+    key = str(path)
+    if overrides and key in overrides:
+        text = overrides[key]
+        cached = _TEXT_CACHE.get((key, text))
+        if cached is None:
+            if len(_TEXT_CACHE) > 64:
+                _TEXT_CACHE.clear()
+            cached = parse_yaml(key, text)
+            _TEXT_CACHE[(key, text)] = cached
+        return cached
+    try:
+        stat = path.stat()
+    except OSError as err:
+        return None, [Diagnostic("yaml-syntax", f"cannot read file: {err.strerror}", Location(key, 1, 1))]
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    cached_doc = _DOC_CACHE.get(key)
+    if cached_doc is not None and cached_doc[0] == stamp:
+        return cached_doc[1], cached_doc[2]
+    if stat.st_size > MAX_BYTES:
+        result: tuple[YamlDoc | None, list[Diagnostic]] = (None, [Diagnostic(
+            "yaml-unsafe", f"file is larger than {MAX_BYTES // 1_000_000} MB", Location(key, 1, 1), None,
+            "split the content into smaller files")])
+    else:
+        raw = path.read_bytes()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line = raw[:err.start].count(b"\n") + 1
+            col = err.start - (raw.rfind(b"\n", 0, err.start) + 1) + 1
+            result = (None, [Diagnostic("yaml-syntax", "file is not valid UTF-8 text", Location(key, line, col))])
+        else:
+            result = parse_yaml(key, text.lstrip("\ufeff"))
+    _DOC_CACHE[key] = (stamp, result[0], result[1])
+    return result
+
+
+def clear_caches() -> None:
+    """Forget parsed files, compiled DSL and schemas (tests)."""
+    from interpreter.content import dslfields, schema
+
+    _DOC_CACHE.clear()
+    _TEXT_CACHE.clear()
+    dslfields.clear_cache()
+    schema.clear_cache()
+    schema.reset_validated_cache()
+
+
+# --- packs ------------------------------------------------------------------------------------------
+
+def content_root(root: str | Path | None) -> Path:
+    """The content root to use (default: the shipped content)."""
+    return Path(root).resolve() if root is not None else paths.content_dir().resolve()
+
+
+def schemas_folder(root: Path) -> Path:
+    """Schemas next to a content root (a repo checkout or a copy of one), else the shipped ones."""
+    beside = root.parent / "schemas"
+    if beside.is_dir() and any(beside.glob("*.schema.json")):
+        return beside
+    return paths.schemas_dir()
+
+
+def available_packs(root: str | Path | None = None) -> list[Pack]:
+    """Every edition and mod under a content root, editions first, by id."""
+    base = content_root(root)
+    packs: list[Pack] = []
+    for folder_name, kind in PACK_DIRS:
+        folder = base / folder_name
+        if not folder.is_dir():
+            continue
+        for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+            packs.append(_pack_info(sub, kind))
+    return packs
+
+
+def _pack_info(folder: Path, kind: str, overrides: dict[str, str] | None = None) -> Pack:
+    """A Pack from its folder's pack.yaml (falls back to the folder name when the file is missing or bad)."""
+    doc, _ = read_doc(folder / PACK_FILE, overrides) if (folder / PACK_FILE).exists() or (
+        overrides and str(folder / PACK_FILE) in overrides) else (None, [])
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    return Pack(id=folder.name, name=str(data.get("name", folder.name)), kind=str(data.get("kind", kind)),
+                path=folder, description=str(data.get("description", "")), source=str(data.get("source", "")))
+
+
+def find_pack(root: Path, name: str) -> Path | None:
+    """The folder of overlay `name` (`prototype`, `editions/prototype`) under `root`, if any."""
+    candidate = root / name
+    if "/" in name and candidate.is_dir():
+        return candidate
+    for folder_name, _ in PACK_DIRS:
+        candidate = root / folder_name / name
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def _scan(folder: Path, pack: Pack, overrides: dict[str, str] | None) -> PackFiles:
+    """Parse every content file of a pack folder."""
+    result = PackFiles(pack, folder)
+    if not folder.is_dir():
+        result.diagnostics.append(Diagnostic("schema", f"missing content folder `{folder.name}`",
+                                             Location(str(folder), 1, 1)))
+        return result
+    rels: list[str] = []
+    for path in sorted(folder.glob("*.y*ml")) + sorted((folder / "flocks").glob("*.y*ml")):
+        rels.append(path.relative_to(folder).as_posix())
+    for key in overrides or {}:  # an edited file that does not exist on disk yet
+        p = Path(key)
+        if p.parent == folder or p.parent == folder / "flocks":
+            rel = p.relative_to(folder).as_posix()
+            if rel not in rels and rel.endswith((".yaml", ".yml")):
+                rels.append(rel)
+    for rel in rels:
+        path = folder / rel
+        result.files.append(str(path))
+        doc, diags = read_doc(path, overrides)
+        result.diagnostics.extend(diags)
+        if rel == PACK_FILE:
+            if pack.id == "base":
+                result.diagnostics.append(Diagnostic("schema", "the base folder has no pack.yaml",
+                                                     Location(str(path), 1, 1), None,
+                                                     "pack.yaml belongs in editions/<id>/ or mods/<id>/"))
+            elif doc is not None:
+                result.sources.append(SourceFile(pack.id, rel, doc))
+            continue
+        if spec_for(rel) is None:
+            known = [f.name for f in FILES if f.shape != "per-file"] + ["flocks/<id>.yaml"]
+            guess = did_you_mean(rel, known)
+            result.diagnostics.append(Diagnostic(
+                "schema", f"unknown content file `{rel}`" + (f": did you mean `{guess}`?" if guess else ""),
+                Location(str(path), 1, 1), None, None if guess else "content files are " + ", ".join(known)))
+            continue
+        if doc is not None:
+            result.sources.append(SourceFile(pack.id, rel, doc))
+    if pack.id != "base" and not (folder / PACK_FILE).exists() and not (overrides and str(folder / PACK_FILE)
+                                                                         in overrides):
+        result.diagnostics.append(Diagnostic("schema", "missing `pack.yaml` (id, name, kind, description, source)",
+                                             Location(str(folder / PACK_FILE), 1, 1)))
+    return result
+
+
+# --- validation ---------------------------------------------------------------------------------------
+
+def _schema_name(schemas: Schemas, candidates: Iterable[str]) -> str | None:
+    for name in candidates:
+        if schemas.has(name):
+            return name
+    return None
+
+
+def _context(game: Any) -> CheckContext:
+    """The DSL check context from the merged game.yaml (empty lists when it is broken)."""
+    game = game if isinstance(game, dict) else {}
+    fruits = game.get("fruits")
+    terrains = game.get("terrains")
+    limits = game.get("limits") if isinstance(game.get("limits"), dict) else {}
+    size = limits.get("kiwi_size", 3)
+    return CheckContext(
+        tuple(str(f) for f in fruits) if isinstance(fruits, list) else (),
+        tuple(str(t) for t in terrains) if isinstance(terrains, list) else (),
+        size if isinstance(size, int) and not isinstance(size, bool) and size >= 1 else 3)
+
+
+def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | None = None) -> Build:
+    """Validate base + overlays under `root` and return every intermediate result and diagnostic."""
+    diagnostics: list[Diagnostic] = []
+    schemas = schemas_for(schemas_folder(root))
+    base = PackFiles(Pack("base", "Base game", "base", root / "base"), root / "base")
+    base = _scan(root / "base", base.pack, overrides)
+    packs = [base]
+    for name in overlays:
+        folder = find_pack(root, name)
+        if folder is None:
+            known = [p.id for p in available_packs(root)]
+            guess = did_you_mean(name, known)
+            diagnostics.append(Diagnostic("id-unknown", f"unknown pack `{name}`", Location(str(root), 1, 1), None,
+                                          f"did you mean `{guess}`?" if guess else
+                                          ("packs: " + ", ".join(known) if known else "no packs installed")))
+            continue
+        kind = "edition" if folder.parent.name == "editions" else "mod"
+        packs.append(_scan(folder, _pack_info(folder, kind, overrides), overrides))
+    for pack in packs:
+        diagnostics.extend(pack.diagnostics)
+
+    present = {s.rel for s in base.sources} | {
+        Path(f).relative_to(base.folder).as_posix() for f in base.files if Path(f).is_relative_to(base.folder)}
+    for spec in FILES:
+        if spec.shape == "per-file":
+            if not any(r.startswith("flocks/") for r in present):
+                diagnostics.append(Diagnostic("schema", "missing content folder `flocks/` with one file per flock",
+                                              Location(str(base.folder / "flocks"), 1, 1)))
+        elif spec.name not in present:
+            diagnostics.append(Diagnostic("schema", f"missing content file `{spec.name}`",
+                                          Location(str(base.folder / spec.name), 1, 1)))
+
+    merger = Merger()
+    merger.add_base(base.sources)
+    pack_schema = _schema_name(schemas, PACK_SCHEMAS)
+    for pack in packs[1:]:
+        for source in pack.sources:
+            if source.rel == PACK_FILE:
+                if pack_schema:
+                    diagnostics.extend(_schema_diags(schemas, pack_schema, source.doc.data,
+                                                     Merged(spec_for("game.yaml"), source.doc.data,
+                                                            {(): (source.doc, ())})))
+                if isinstance(source.doc.data, dict) and "id" in source.doc.data \
+                        and str(source.doc.data["id"]) != pack.pack.id:
+                    diagnostics.append(source.doc.diagnostic(
+                        "schema", f"pack id `{source.doc.data['id']}` does not match its folder `{pack.pack.id}`",
+                        ("id",)))
+        merger.add_pack(pack.pack.id, [s for s in pack.sources if s.rel != PACK_FILE])
+    merged = merger.result()
+    diagnostics.extend(merged.diagnostics)
+
+    # Files that did not parse: checks that need them are skipped rather than cascading into noise.
+    broken = {_logical(Path(d.location.file), p.folder) for p in packs for d in p.diagnostics
+              if d.code.startswith("yaml-")}
+    compiled = CompiledFields()
+    game = merged.files.get("game.yaml")
+    ctx = _context(game.data if game else None)
+    for spec in FILES:
+        m = merged.files.get(spec.name)
+        if m is None or "game.yaml" in broken:  # without game.yaml every fruit and terrain looks unknown
+            continue
+        schema_name = _schema_name(schemas, spec.schema_names)
+        if schema_name is None:
+            continue
+        if spec.shape == "per-file":
+            for index, flock in enumerate(m.data):
+                diagnostics.extend(_schema_diags(schemas, schema_name, flock, m, (index,)))
+                sub = m.sub((index,))
+                local = CompiledFields()
+                compile_merged(sub, schema_name, schemas, ctx, local)
+                diagnostics.extend(local.diagnostics)
+                compiled.used |= local.used
+                for path, node in local.nodes.get(m.spec.name, {}).items():
+                    compiled.nodes.setdefault(m.spec.name, {})[(index,) + path] = node
+                    compiled.kinds.setdefault(m.spec.name, {})[(index,) + path] = \
+                        local.kinds[m.spec.name][path]
+            continue
+        diagnostics.extend(_schema_diags(schemas, schema_name, m.data, m))
+        compile_merged(m, schema_name, schemas, ctx, compiled)
+    diagnostics.extend(compiled.diagnostics)
+    compiled.diagnostics = []
+    diagnostics.extend(Checker(merged.files, compiled, base_only=len(packs) == 1, broken=broken).run())
+    validated_cache().flush()
+    return Build(root, packs, merged.files, merged.items, compiled, _dedupe(diagnostics))
+
+
+def _logical(path: Path, folder: Path) -> str:
+    """The logical file name (`nests.yaml`, `flocks/`) of a file of a pack folder."""
+    try:
+        rel = path.resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        return ""
+    return "flocks/" if rel.startswith("flocks/") else rel
+
+
+def _schema_diags(schemas: Schemas, name: str, data: Any, merged: Merged, prefix: tuple = ()) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for problem in schemas.check(name, data):
+        diag = merged.diagnostic("schema", problem.message, prefix + problem.path, key=problem.at_key,
+                                 hint=problem.hint)
+        if diag is not None:
+            out.append(diag)
+    return out
+
+
+def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple] = set()
+    out: list[Diagnostic] = []
+    for d in diagnostics:
+        key = (d.code, d.message, d.location, d.severity)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    out.sort(key=lambda d: (d.location.file, d.location.line, d.location.col, d.code))
+    return out
+
+
+# --- the Ruleset --------------------------------------------------------------------------------------
+
+def _plain(value: Any) -> Any:
+    """A deep copy of plain data (dicts, lists, scalars)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return value
+
+
+def ruleset_from(result: Build) -> Ruleset:
+    """The immutable Ruleset of a build without errors."""
+    items: dict[str, list[Item]] = {}
+    states = result.item_states
+    nodes = result.compiled.nodes
+    raw_all: dict[str, Any] = {}
+    for spec in FILES:
+        merged = result.merged.get(spec.name)
+        if merged is None:
+            continue
+        raw_all[spec.name] = merged.data
+        lists: list[tuple[tuple, list, str]] = []
+        if spec.shape in ("list", "per-file") and isinstance(merged.data, list):
+            lists.append(((), merged.data, spec.kind or ""))
+        elif spec.shape == "groups" and isinstance(merged.data, dict):
+            lists.extend(((key,), merged.data.get(key) or [], kind) for key, kind in spec.groups)
+        file_nodes = nodes.get(spec.name, {})
+        for prefix, entries, kind in lists:
+            for index, raw in enumerate(entries):
+                path = prefix + (index,)
+                item_id = str(raw.get(id_key(kind, raw)))
+                state = states.get((kind, item_id))
+                origin = state.origin if state else Origin("base", "", 0)
+                overrides = tuple(state.overrides) if state else ()
+                data = substitute(raw, file_nodes, path)
+                items.setdefault(kind, []).append(Item(kind, item_id, data, _plain(raw), origin, overrides))
+                if kind == "leaders":
+                    for card_index, card in enumerate(raw.get("cards") or []):
+                        where = merged.where(path + ("cards", card_index))
+                        line = where[0].pos(where[1]).line if where and where[0].pos(where[1]) else origin.line
+                        card_origin = Origin(origin.pack, where[0].file if where else origin.file, line)
+                        items.setdefault("leader_cards", []).append(Item(
+                            "leader_cards", str(card.get("id")), data["cards"][card_index], _plain(card),
+                            card_origin, overrides, parent=item_id))
+    game_merged = result.merged.get("game.yaml")
+    game_raw = game_merged.data if game_merged else {}
+    game = substitute(game_raw, nodes.get("game.yaml", {}))
+    solo_merged = result.merged.get("solo.yaml")
+    solo = {k: _plain(v) for k, v in (solo_merged.data or {}).items() if k != "cards"} if solo_merged else {}
+    digest = hashlib.sha256(json.dumps(_canonical(raw_all), sort_keys=True, separators=(",", ":"),
+                                       ensure_ascii=False, default=str).encode("utf-8")).hexdigest()
+    return Ruleset(game=game, hash=digest, packs=tuple(p.pack for p in result.packs[1:]), root=result.root,
+                   _items={k: tuple(v) for k, v in items.items()}, raw_game=_plain(game_raw), solo=solo,
+                   files=tuple(result.files))
+
+
+def load_ruleset(overlays: Iterable[str] = (), root: str | Path | None = None) -> Ruleset:
+    """Load and validate base + overlay packs (in order); raise ContentError listing every problem."""
+    result = build(content_root(root), tuple(overlays))
+    errors = [d for d in result.diagnostics if d.severity == "error"]
+    if errors:
+        raise ContentError(result.diagnostics)
+    return ruleset_from(result)
+
+
+def pack_of(path: Path) -> tuple[Path, str | None] | None:
+    """(content root, pack id or None for base) of a content file or pack folder, if it is inside one."""
+    path = path.resolve()
+    for parent in [path] + list(path.parents):
+        if parent.name == "base" and parent.parent.joinpath("base").is_dir():
+            return parent.parent, None
+        if parent.parent.name in ("editions", "mods") and parent.parent.parent.joinpath("base").is_dir():
+            return parent.parent.parent, parent.name
+    return None
+
+
+def validate_text(file_path: str | Path, text: str, root: str | Path | None = None,
+                  overlays: Iterable[str] = ()) -> list[Diagnostic]:
+    """Diagnostics of the whole set with one file's text replaced by `text` (the editor's live check)."""
+    path = Path(file_path)
+    if not path.is_absolute():
+        base_root = content_root(root)
+        candidate = (base_root / path) if (base_root / path).parent.exists() else Path(os.getcwd()) / path
+        path = candidate
+    path = path.resolve()
+    found = pack_of(path)
+    set_root = content_root(root) if root is not None else (found[0] if found else content_root(None))
+    packs = list(overlays)
+    if found and found[1] is not None and found[1] not in packs:
+        packs.append(found[1])
+    result = build(set_root, tuple(packs), {str(path): text})
+    return result.diagnostics

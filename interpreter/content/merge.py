@@ -1,0 +1,448 @@
+"""Merging base content with overlay packs (add / replace / patch) while remembering where each value came from.
+
+Every merged logical file keeps "mounts": merged path prefix -> (document, path in that document), so a
+schema, DSL or cross-file problem found in the merged data is reported in the file that wrote the value.
+Merges never mutate the parsed documents (they are cached between validations).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.content.layout import FILES, FileSpec, id_key
+from interpreter.content.model import Origin
+from interpreter.content.schema import did_you_mean
+from interpreter.content.yamlsafe import YamlDoc
+from interpreter.diagnostics import Diagnostic, Location
+
+OPS = ("add", "replace", "patch")
+
+
+@dataclass
+class SourceFile:
+    """A parsed content file of one pack."""
+
+    pack: str       # "base" or the pack id
+    rel: str        # path relative to the pack folder, e.g. "nests.yaml", "flocks/red.yaml"
+    doc: YamlDoc
+
+
+@dataclass
+class Merged:
+    """The merged data of one logical file, with provenance mounts."""
+
+    spec: FileSpec
+    data: Any
+    mounts: dict[tuple, tuple[YamlDoc, tuple]] = field(default_factory=dict)
+
+    def where(self, path: tuple) -> tuple[YamlDoc, tuple] | None:
+        """The document and document path that wrote the merged value at `path` (longest mount prefix)."""
+        path = tuple(path)
+        for cut in range(len(path), -1, -1):
+            found = self.mounts.get(path[:cut])
+            if found is not None:
+                doc, prefix = found
+                return doc, prefix + path[cut:]
+        return None
+
+    def sub(self, prefix: tuple) -> "Merged":
+        """The value at `prefix` as a Merged of its own (mounts re-rooted)."""
+        data = self.data
+        for part in prefix:
+            data = data[part]
+        mounts = {m[len(prefix):]: v for m, v in self.mounts.items() if m[:len(prefix)] == prefix}
+        if () not in mounts:
+            found = self.where(prefix)
+            if found is not None:
+                mounts[()] = found
+        return Merged(self.spec, data, mounts)
+
+    def diagnostic(self, code: str, message: str, path: tuple, *, key: bool = False,
+                   hint: str | None = None, severity: str = "error") -> Diagnostic | None:
+        """A diagnostic located where the merged value at `path` was written."""
+        found = self.where(path)
+        if found is None:
+            return None
+        doc, doc_path = found
+        return doc.diagnostic(code, message, doc_path, key=key, hint=hint, severity=severity)
+
+
+@dataclass
+class ItemState:
+    """Bookkeeping of one item while packs are applied."""
+
+    kind: str
+    id: str
+    origin: Origin
+    overrides: list[str] = field(default_factory=list)
+    replaced_by: tuple[str, YamlDoc, tuple] | None = None
+    touched: dict[tuple, tuple[str, YamlDoc, tuple]] = field(default_factory=dict)
+
+
+@dataclass
+class MergeResult:
+    """All logical files merged, item bookkeeping and the problems found while merging."""
+
+    files: dict[str, Merged]
+    items: dict[tuple[str, str], ItemState]
+    diagnostics: list[Diagnostic]
+
+
+def _loc_line(doc: YamlDoc, path: tuple) -> int:
+    pos = doc.pos(path)
+    return pos.line if pos else 1
+
+
+def _where_text(doc: YamlDoc, path: tuple) -> str:
+    from interpreter.diagnostics import display_path
+
+    pos = doc.pos(path)
+    return f"{display_path(doc.file)}:{pos.line}:{pos.col}" if pos else display_path(doc.file)
+
+
+def _leaf_paths(patch: Any, base: Any, prefix: tuple = ()) -> list[tuple]:
+    """Paths a deep-merge patch sets: recurse where both sides are mappings, else the path itself."""
+    if isinstance(patch, dict) and isinstance(base, dict):
+        out: list[tuple] = []
+        for key, value in patch.items():
+            out.extend(_leaf_paths(value, base.get(key), prefix + (key,)))
+        return out or [prefix]
+    return [prefix]
+
+
+def deep_merge(base: Any, patch: Any) -> Any:
+    """`patch` merged into `base`: mappings merge key by key, lists and scalars replace (new objects only)."""
+    if isinstance(base, dict) and isinstance(patch, dict):
+        merged = dict(base)
+        for key, value in patch.items():
+            merged[key] = deep_merge(base.get(key), value) if key in base else value
+        return merged
+    return patch
+
+
+def _overlaps(a: tuple, b: tuple) -> bool:
+    n = min(len(a), len(b))
+    return a[:n] == b[:n]
+
+
+class Merger:
+    """Applies base then each pack's files, in order, to produce merged logical files."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, Merged] = {}
+        self.items: dict[tuple[str, str], ItemState] = {}
+        self.diagnostics: list[Diagnostic] = []
+        # per logical mapping file: leaf path -> (pack, doc, path) of the pack that patched it
+        self._mapping_touched: dict[str, dict[tuple, tuple[str, YamlDoc, tuple]]] = {}
+
+    def result(self) -> MergeResult:
+        """The merge outcome."""
+        return MergeResult(self.files, self.items, self.diagnostics)
+
+    def _add(self, diag: Diagnostic | None) -> None:
+        if diag is not None:
+            self.diagnostics.append(diag)
+
+    # --- base -------------------------------------------------------------------------------------
+    def add_base(self, sources: list[SourceFile]) -> None:
+        """Start from the base pack's files."""
+        by_rel = {s.rel: s for s in sources}
+        for spec in FILES:
+            if spec.shape == "per-file":
+                flocks = sorted((s for s in sources if s.rel.startswith("flocks/")), key=lambda s: s.rel)
+                merged = Merged(spec, [])
+                for source in flocks:
+                    self._per_file_add(merged, source, source.doc.data, is_base=True)
+                self.files[spec.name] = merged
+                continue
+            source = by_rel.get(spec.name)
+            if source is None:
+                continue
+            data = source.doc.data
+            merged = Merged(spec, data, {(): (source.doc, ())})
+            self.files[spec.name] = merged
+            for group, kind in self._lists(spec, data):
+                seen: dict[str, tuple] = {}
+                for index, item in enumerate(group[1]):
+                    path = group[0] + (index,)
+                    self._register_base_item(source, kind, item, path, seen)
+
+    def _lists(self, spec: FileSpec, data: Any) -> list[tuple[tuple[tuple, list], str]]:
+        """The item lists of a file: ((path, list), kind)."""
+        out = []
+        if spec.shape == "list" and isinstance(data, list):
+            out.append((((), data), spec.kind))
+        elif spec.shape == "groups" and isinstance(data, dict):
+            for key, kind in spec.groups:
+                if isinstance(data.get(key), list):
+                    out.append((((key,), data[key]), kind))
+        return out
+
+    def _register_base_item(self, source: SourceFile, kind: str, item: Any, path: tuple,
+                            seen: dict[str, tuple]) -> None:
+        if not isinstance(item, dict):
+            return
+        key = id_key(kind, item)
+        if key not in item or isinstance(item[key], (dict, list)):
+            return
+        item_id = str(item[key])
+        if item_id in seen:
+            first = seen[item_id]
+            self._add(source.doc.diagnostic(
+                "id-duplicate", f"duplicate {kind} id `{item_id}`", path + (key,),
+                hint=f"first defined at {_where_text(source.doc, first)}"))
+            return
+        seen[item_id] = path + (key,)
+        self.items[(kind, item_id)] = ItemState(kind, item_id, Origin(source.pack, source.doc.file,
+                                                                      _loc_line(source.doc, path)))
+
+    # --- overlays ---------------------------------------------------------------------------------
+    def add_pack(self, pack: str, sources: list[SourceFile]) -> None:
+        """Apply one overlay pack's files."""
+        for source in sources:
+            spec = _spec(source.rel)
+            if spec is None:
+                continue
+            data = source.doc.data
+            if spec.shape == "per-file":
+                merged = self.files.setdefault("flocks/", Merged(spec, []))
+                self._per_file_overlay(merged, source, data)
+            elif spec.shape == "mapping":
+                self._mapping_patch(spec, source, (), data)
+            elif spec.shape == "list":
+                self._list_overlay(spec, source, (), data, spec.kind or "")
+            else:
+                if not isinstance(data, dict):
+                    self._add(source.doc.diagnostic("schema", f"`{source.rel}` must be a mapping", ()))
+                    continue
+                group_keys = dict(spec.groups)
+                for key, value in data.items():
+                    if key in group_keys:
+                        self._list_overlay(spec, source, (key,), value, group_keys[key])
+                    else:
+                        self._mapping_patch(spec, source, (key,), value)
+
+    def _merged(self, spec: FileSpec, source: SourceFile) -> Merged:
+        if spec.name not in self.files:
+            empty: Any = {} if spec.shape in ("mapping", "groups") else []
+            self.files[spec.name] = Merged(spec, empty, {(): (source.doc, ())})
+        return self.files[spec.name]
+
+    def _mapping_patch(self, spec: FileSpec, source: SourceFile, prefix: tuple, patch: Any) -> None:
+        """Deep-merge a patch at `prefix` of a mapping-shaped file (game.yaml, solo.yaml marker...)."""
+        merged = self._merged(spec, source)
+        base = merged.data
+        for part in prefix:
+            base = base.get(part) if isinstance(base, dict) else None
+        touched = self._mapping_touched.setdefault(spec.name, {})
+        for leaf in _leaf_paths(patch, base):
+            full = prefix + leaf
+            for other, (other_pack, other_doc, other_path) in touched.items():
+                if other_pack != source.pack and _overlaps(other, full):
+                    self._add(source.doc.diagnostic(
+                        "overlay-conflict",
+                        f"`{'.'.join(str(p) for p in full) or spec.name}` is also patched by pack `{other_pack}`",
+                        full, key=bool(full),
+                        hint=f"`{other_pack}` sets it at {_where_text(other_doc, other_path)}; "
+                             "apply only one of the packs or make them agree"))
+                    break
+            touched[full] = (source.pack, source.doc, full)
+            merged.mounts[full] = (source.doc, full)
+        merged.data = _set_in(merged.data, prefix, deep_merge(_get_in(merged.data, prefix), patch))
+
+    def _list_overlay(self, spec: FileSpec, source: SourceFile, prefix: tuple, items: Any, kind: str) -> None:
+        """Apply an overlay's list of items (each with optional `op`) to an item list."""
+        if not isinstance(items, list):
+            self._add(source.doc.diagnostic("schema", f"`{prefix[-1] if prefix else source.rel}` must be a list",
+                                            prefix))
+            return
+        merged = self._merged(spec, source)
+        current = list(_get_in(merged.data, prefix) or [])
+        seen: dict[str, tuple] = {}
+        for index, item in enumerate(items):
+            path = prefix + (index,)
+            if not isinstance(item, dict):
+                self._add(source.doc.diagnostic("schema", f"each `{kind}` entry must be a mapping", path))
+                continue
+            key = id_key(kind, item)
+            op = item.get("op", "add")
+            if op not in OPS:
+                guess = did_you_mean(str(op), OPS)
+                self._add(source.doc.diagnostic(
+                    "schema", f"`op` must be add, replace or patch, got `{op}`", path + ("op",),
+                    hint=f"did you mean `{guess}`?" if guess else None))
+                continue
+            if key not in item:
+                self._add(source.doc.diagnostic("schema", f"missing field `{key}` in overlay item", path, key=True))
+                continue
+            item_id = str(item[key])
+            if item_id in seen:
+                self._add(source.doc.diagnostic("id-duplicate", f"duplicate {kind} id `{item_id}`", path + (key,),
+                                                hint=f"first defined at {_where_text(source.doc, seen[item_id])}"))
+                continue
+            seen[item_id] = path + (key,)
+            body = {k: v for k, v in item.items() if k != "op"}
+            existing = next((i for i, it in enumerate(current)
+                             if isinstance(it, dict) and str(it.get(id_key(kind, it))) == item_id), None)
+            target = prefix + (len(current) if existing is None else existing,)
+            if op == "add":
+                if existing is not None:
+                    state = self.items.get((kind, item_id))
+                    where = f" (defined in `{state.origin.pack}`)" if state else ""
+                    self._add(source.doc.diagnostic(
+                        "overlay-target", f"{kind} `{item_id}` already exists{where}", path + (key,),
+                        hint="use op: replace or op: patch"))
+                    continue
+                current.append(body)
+                merged.mounts[target] = (source.doc, path)
+                self.items[(kind, item_id)] = ItemState(kind, item_id, Origin(source.pack, source.doc.file,
+                                                                              _loc_line(source.doc, path)))
+                continue
+            if existing is None:
+                known = [str(it.get(id_key(kind, it))) for it in current if isinstance(it, dict)]
+                guess = did_you_mean(item_id, known)
+                self._add(source.doc.diagnostic(
+                    "overlay-target", f"no {kind} `{item_id}` to {op}", path + (key,),
+                    hint=f"did you mean `{guess}`?" if guess else "leave out `op` to add a new item"))
+                continue
+            state = self.items.setdefault((kind, item_id), ItemState(
+                kind, item_id, Origin(source.pack, source.doc.file, _loc_line(source.doc, path))))
+            if op == "replace":
+                self._conflict_replace(state, source, path, kind, item_id)
+                current[existing] = body
+                for mount in [m for m in merged.mounts if m[:len(target)] == target]:
+                    del merged.mounts[mount]
+                merged.mounts[target] = (source.doc, path)
+            else:
+                patch = {k: v for k, v in body.items() if k != key}
+                self._conflict_patch(state, source, path, kind, item_id, patch, current[existing])
+                for leaf in _leaf_paths(patch, current[existing]):
+                    merged.mounts[target + leaf] = (source.doc, path + leaf)
+                current[existing] = deep_merge(current[existing], patch)
+            if source.pack not in state.overrides:
+                state.overrides.append(source.pack)
+        merged.data = _set_in(merged.data, prefix, current)
+
+    def _conflict_replace(self, state: ItemState, source: SourceFile, path: tuple, kind: str, item_id: str) -> None:
+        earlier = state.replaced_by or next(iter(state.touched.values()), None)
+        if earlier is not None and earlier[0] != source.pack:
+            other_pack, other_doc, other_path = earlier
+            verb = "replaced" if state.replaced_by else "patched"
+            self._add(source.doc.diagnostic(
+                "overlay-conflict", f"{kind} `{item_id}` is also {verb} by pack `{other_pack}`", path + ("op",),
+                key=True, hint=f"`{other_pack}` changes it at {_where_text(other_doc, other_path)}; "
+                               "apply only one of the packs or make them agree"))
+        state.replaced_by = (source.pack, source.doc, path)
+
+    def _conflict_patch(self, state: ItemState, source: SourceFile, path: tuple, kind: str, item_id: str,
+                        patch: dict, base: Any) -> None:
+        if state.replaced_by is not None and state.replaced_by[0] != source.pack:
+            other_pack, other_doc, other_path = state.replaced_by
+            self._add(source.doc.diagnostic(
+                "overlay-conflict", f"{kind} `{item_id}` is also replaced by pack `{other_pack}`", path + ("op",),
+                key=True, hint=f"`{other_pack}` changes it at {_where_text(other_doc, other_path)}; "
+                               "apply only one of the packs or make them agree"))
+        else:
+            for leaf in _leaf_paths(patch, base):
+                for other, (other_pack, other_doc, other_path) in state.touched.items():
+                    if other_pack != source.pack and _overlaps(other, leaf):
+                        field_name = ".".join(str(p) for p in leaf)
+                        self._add(source.doc.diagnostic(
+                            "overlay-conflict",
+                            f"field `{field_name}` of {kind} `{item_id}` is also patched by pack `{other_pack}`",
+                            path + leaf, key=True,
+                            hint=f"`{other_pack}` sets it at {_where_text(other_doc, other_path)}; "
+                                 "apply only one of the packs or make them agree"))
+                        break
+        for leaf in _leaf_paths(patch, base):
+            state.touched[leaf] = (source.pack, source.doc, path + leaf)
+
+    # --- flocks (one item per file) ---------------------------------------------------------------
+    def _per_file_add(self, merged: Merged, source: SourceFile, data: Any, *, is_base: bool) -> None:
+        if not isinstance(data, dict):
+            self._add(source.doc.diagnostic("schema", "a flock file must be a mapping", ()))
+            return
+        body = {k: v for k, v in data.items() if k != "op"}
+        merged.mounts[(len(merged.data),)] = (source.doc, ())
+        merged.data = merged.data + [body]
+        stem = source.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        item_id = str(data.get("id", stem))
+        if "id" in data and item_id != stem:
+            self._add(source.doc.diagnostic("schema", f"flock id `{item_id}` does not match its file name "
+                                                      f"`{stem}.yaml`", ("id",),
+                                            hint=f"rename the file to `{item_id}.yaml` or the id to `{stem}`"))
+        previous = self.items.get(("flocks", item_id))
+        if previous is not None and is_base:
+            self._add(source.doc.diagnostic("id-duplicate", f"duplicate flocks id `{item_id}`", ("id",),
+                                            hint=f"first defined in {previous.origin.file}"))
+            return
+        self.items[("flocks", item_id)] = ItemState("flocks", item_id, Origin(source.pack, source.doc.file, 1))
+
+    def _per_file_overlay(self, merged: Merged, source: SourceFile, data: Any) -> None:
+        if not isinstance(data, dict):
+            self._add(source.doc.diagnostic("schema", "a flock file must be a mapping", ()))
+            return
+        op = data.get("op", "add")
+        stem = source.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        item_id = str(data.get("id", stem))
+        if op not in OPS:
+            guess = did_you_mean(str(op), OPS)
+            self._add(source.doc.diagnostic("schema", f"`op` must be add, replace or patch, got `{op}`", ("op",),
+                                            hint=f"did you mean `{guess}`?" if guess else None))
+            return
+        existing = next((i for i, it in enumerate(merged.data)
+                         if isinstance(it, dict) and str(it.get("id")) == item_id), None)
+        if op == "add":
+            if existing is not None:
+                self._add(source.doc.diagnostic("overlay-target", f"flocks `{item_id}` already exists", ("id",),
+                                                hint="use op: replace or op: patch"))
+                return
+            self._per_file_add(merged, source, data, is_base=False)
+            return
+        if existing is None:
+            known = [str(it.get("id")) for it in merged.data if isinstance(it, dict)]
+            guess = did_you_mean(item_id, known)
+            self._add(source.doc.diagnostic("overlay-target", f"no flocks `{item_id}` to {op}", ("id",),
+                                            hint=f"did you mean `{guess}`?" if guess
+                                            else "leave out `op` to add a new flock"))
+            return
+        state = self.items.setdefault(("flocks", item_id),
+                                      ItemState("flocks", item_id, Origin(source.pack, source.doc.file, 1)))
+        body = {k: v for k, v in data.items() if k != "op"}
+        items = list(merged.data)
+        if op == "replace":
+            self._conflict_replace(state, source, (), "flocks", item_id)
+            items[existing] = body
+            for mount in [m for m in merged.mounts if m[:1] == (existing,)]:
+                del merged.mounts[mount]
+            merged.mounts[(existing,)] = (source.doc, ())
+        else:
+            patch = {k: v for k, v in body.items() if k != "id"}
+            self._conflict_patch(state, source, (), "flocks", item_id, patch, items[existing])
+            for leaf in _leaf_paths(patch, items[existing]):
+                merged.mounts[(existing,) + leaf] = (source.doc, leaf)
+            items[existing] = deep_merge(items[existing], patch)
+        merged.data = items
+        if source.pack not in state.overrides:
+            state.overrides.append(source.pack)
+
+
+def _spec(rel: str) -> FileSpec | None:
+    from interpreter.content.layout import spec_for
+
+    return spec_for(rel)
+
+
+def _get_in(data: Any, path: tuple) -> Any:
+    for part in path:
+        data = data.get(part) if isinstance(data, dict) else None
+    return data
+
+
+def _set_in(data: Any, path: tuple, value: Any) -> Any:
+    """A copy of `data` with `value` at `path` (copies only along the path)."""
+    if not path:
+        return value
+    copy = dict(data) if isinstance(data, dict) else {}
+    copy[path[0]] = _set_in(copy.get(path[0]), path[1:], value)
+    return copy

@@ -1,0 +1,504 @@
+"""JSON Schema checking of content with readable, located messages; DSL field discovery via `x-dsl`."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from interpreter import paths
+
+# Bump when the way validity is decided changes (inlining, jsonschema major version): old cache entries lapse.
+_ENGINE_VERSION = "kcd-schema-1"
+
+# YAML 1.1 booleans that YAML 1.2 (and this loader) keep as strings.
+YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "Y", "N", "YES", "NO", "ON", "OFF"}
+
+_ANNOTATIONS = {"description", "title", "examples", "default", "$comment", "deprecated", "readOnly", "writeOnly"}
+
+_TYPE_NAMES = {"integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
+               "array": "a list", "object": "a mapping", "null": "empty (null)"}
+
+
+@dataclass(frozen=True)
+class SchemaProblem:
+    """One schema finding: the failing path, whether to point at the key, the message and a hint."""
+
+    path: tuple
+    message: str
+    at_key: bool = False
+    hint: str | None = None
+
+
+class Schemas:
+    """All JSON Schemas of a schemas folder, with a shared referencing registry and cached validators.
+
+    jsonschema is imported only when some data actually has to be validated: results are cached in memory
+    per (schema, data) and, for clean results, on disk (see `validated_cache`), so a content set that
+    validated before loads without paying for the jsonschema import.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.docs: dict[str, dict] = {}
+        # The fingerprint covers the schema files and the code that decides validity (this module).
+        digest = hashlib.sha256(_ENGINE_VERSION.encode() + Path(__file__).read_bytes())
+        for file in sorted(folder.glob("*.json")):
+            raw = file.read_bytes()
+            digest.update(file.name.encode() + b"\0" + raw + b"\0")
+            self.docs[file.name] = json.loads(raw.decode("utf-8"))
+        self.fingerprint = digest.hexdigest()
+        self._registry: Any = None
+        self._validators: dict[str, Any] = {}
+        self._problems: dict[str, list[SchemaProblem]] = {}
+        # References are inlined once so validation does not resolve URIs at every value (several times
+        # faster); the registry still resolves any reference left in place (recursive ones).
+        self.inlined: dict[str, Any] = {name: self._inline(doc, name, ()) for name, doc in self.docs.items()}
+        self._dsl_memo: dict[int, bool] = {}
+
+    @property
+    def registry(self) -> Any:
+        """A referencing.Registry of every schema file, by file name and by `$id`."""
+        if self._registry is None:
+            from referencing import Registry, Resource
+            from referencing.jsonschema import DRAFT202012
+
+            resources = []
+            for name, doc in self.docs.items():
+                resource = Resource.from_contents(doc, default_specification=DRAFT202012)
+                resources.append((name, resource))
+                if isinstance(doc, dict) and isinstance(doc.get("$id"), str):
+                    resources.append((doc["$id"], resource))
+            self._registry = Registry().with_resources(resources)
+        return self._registry
+
+    def has(self, name: str) -> bool:
+        """True when schema file `name` exists."""
+        return name in self.docs
+
+    def validator(self, name: str) -> Any:
+        """The compiled Draft 2020-12 validator of schema file `name` (cached)."""
+        if name not in self._validators:
+            from jsonschema import Draft202012Validator
+
+            self._validators[name] = Draft202012Validator(self.inlined[name], registry=self.registry)
+        return self._validators[name]
+
+    def check(self, name: str, data: Any) -> list[SchemaProblem]:
+        """Every schema problem of `data` against schema `name`, as readable located problems (cached)."""
+        key = hashlib.sha256(f"{self.fingerprint}\0{name}\0".encode() + _canonical_json(data)).hexdigest()
+        found = self._problems.get(key)
+        if found is not None:
+            return found
+        if key in validated_cache().keys:
+            self._problems[key] = []
+            return []
+        validator = self.validator(name)
+        problems: list[SchemaProblem] = []
+        for error in validator.iter_errors(data):
+            problems.extend(_explain(error, self))
+        problems.sort(key=lambda p: [str(x) for x in p.path])
+        if len(self._problems) > 4096:
+            self._problems.clear()
+        self._problems[key] = problems
+        if not problems:
+            validated_cache().add(key)
+        return problems
+
+    def _inline(self, schema: Any, base: str, stack: tuple[str, ...]) -> Any:
+        """A copy of `schema` with every non-recursive `$ref` replaced by its target."""
+        if isinstance(schema, list):
+            return [self._inline(s, base, stack) for s in schema]
+        if not isinstance(schema, dict):
+            return schema
+        ref = schema.get("$ref")
+        if isinstance(ref, str):
+            target_base = ref.partition("#")[0].rsplit("/", 1)[-1] or base
+            key = f"{target_base}#{ref.partition('#')[2]}"
+            if key in stack or len(stack) > 16:
+                return {k: self._inline(v, base, stack) if k != "$ref" else v for k, v in schema.items()}
+            target, new_base = self._deref(ref, base)
+            inlined = self._inline(target, new_base, stack + (key,))
+            others = {k: self._inline(v, base, stack) for k, v in schema.items() if k != "$ref"}
+            if not others:
+                return inlined
+            if isinstance(inlined, dict) and all(k in _ANNOTATIONS or k.startswith("x-") for k in others):
+                return {**inlined, **others}
+            return {"allOf": [inlined], **others}
+        return {k: (self._inline(v, base, stack) if k not in ("enum", "const", "examples", "default") else v)
+                for k, v in schema.items()}
+
+    def _has_dsl(self, schema: Any) -> bool:
+        """True when `schema` (inlined) marks some value below it with `x-dsl`."""
+        key = id(schema)
+        found = self._dsl_memo.get(key)
+        if found is None:
+            found = "x-dsl" in json.dumps(schema) if isinstance(schema, (dict, list)) else False
+            self._dsl_memo[key] = found
+        return found
+
+    # --- resolving references while walking data (for x-dsl) ------------------------------------
+    def resolve(self, schema: Any, base: str) -> tuple[Any, str]:
+        """Follow `$ref` chains of a subschema; returns (schema, base file name)."""
+        seen = 0
+        while isinstance(schema, dict) and "$ref" in schema and seen < 32:
+            seen += 1
+            schema, base = self._deref(schema["$ref"], base)
+        return schema, base
+
+    def _deref(self, ref: str, base: str) -> tuple[Any, str]:
+        target, _, pointer = ref.partition("#")
+        name = target.rsplit("/", 1)[-1] if target else base
+        # A local `#/...` ref seen without knowing its file: try each schema file in turn.
+        candidates = [name] if name in self.docs else list(self.docs)
+        for candidate in candidates:
+            doc: Any = self.docs.get(candidate, {})
+            for part in [p for p in pointer.split("/") if p]:
+                part = part.replace("~1", "/").replace("~0", "~")
+                doc = doc.get(part) if isinstance(doc, dict) else None
+            if doc is not None:
+                return doc, candidate
+        return {}, name
+
+    def dsl_fields(self, name: str, data: Any) -> list[tuple[tuple, str]]:
+        """(path, field kind) of every string value of `data` that the schema marks with `x-dsl`."""
+        found: list[tuple[tuple, str]] = []
+        self._walk(self.inlined.get(name, {}), name, data, (), found, 0)
+        return found
+
+    def _walk(self, schema: Any, base: str, data: Any, path: tuple, out: list, depth: int) -> None:
+        if depth > 64 or not isinstance(schema, dict):
+            return
+        schema, base = self.resolve(schema, base)
+        if not isinstance(schema, dict) or not self._has_dsl(schema):
+            return
+        kind = schema.get("x-dsl")
+        if isinstance(kind, str):
+            if isinstance(data, str):
+                out.append((path, kind))
+            return
+        for key in ("allOf", "anyOf", "oneOf"):
+            for branch in schema.get(key, ()) or ():
+                self._walk(branch, base, data, path, out, depth + 1)
+        for key in ("if", "then", "else"):
+            if key in schema:
+                self._walk(schema[key], base, data, path, out, depth + 1)
+        if isinstance(data, dict):
+            props = schema.get("properties", {}) or {}
+            patterns = schema.get("patternProperties", {}) or {}
+            extra = schema.get("additionalProperties")
+            for key, value in data.items():
+                skey = str(key)
+                if skey in props:
+                    self._walk(props[skey], base, value, path + (key,), out, depth + 1)
+                    continue
+                matched = False
+                for pattern, sub in patterns.items():
+                    if _regex(pattern).search(skey):
+                        matched = True
+                        self._walk(sub, base, value, path + (key,), out, depth + 1)
+                if not matched and isinstance(extra, dict):
+                    self._walk(extra, base, value, path + (key,), out, depth + 1)
+        elif isinstance(data, list):
+            prefix = schema.get("prefixItems", []) or []
+            items = schema.get("items")
+            for index, value in enumerate(data):
+                if index < len(prefix):
+                    self._walk(prefix[index], base, value, path + (index,), out, depth + 1)
+                elif isinstance(items, dict):
+                    self._walk(items, base, value, path + (index,), out, depth + 1)
+
+
+@lru_cache(maxsize=256)
+def _regex(pattern: str) -> Any:
+    import re
+
+    return re.compile(pattern)
+
+
+_SCHEMAS: dict[str, Schemas] = {}
+
+
+def schemas_for(folder: Path | None = None) -> Schemas:
+    """The Schemas of `folder` (default: the shipped schemas), cached per process."""
+    folder = (folder or paths.schemas_dir()).resolve()
+    key = str(folder)
+    if key not in _SCHEMAS:
+        _SCHEMAS[key] = Schemas(folder)
+    return _SCHEMAS[key]
+
+
+def clear_cache() -> None:
+    """Forget compiled schemas and cached results (tests that write schemas)."""
+    _SCHEMAS.clear()
+
+
+def _canonical_json(data: Any) -> bytes:
+    """Data as canonical JSON bytes (keys as strings, sorted) for cache keys."""
+    return json.dumps(_stringify(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      default=str).encode("utf-8")
+
+
+def _stringify(value: Any) -> Any:
+    if isinstance(value, dict):
+        # the key's type is kept visible so `1:` and `"1":` (valid vs invalid for a schema) differ
+        return {(k if isinstance(k, str) else f"\0{type(k).__name__}:{k}"): _stringify(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_stringify(v) for v in value]
+    return value
+
+
+class ValidatedCache:
+    """Keys of (schema, data) pairs that validated clean, kept on disk between processes.
+
+    Only a set of hex digests is stored (JSON, never pickles), so a tampered cache can at worst skip a
+    schema check of data it names; it cannot run code. Set KCD_NO_CACHE=1 to disable it.
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.keys: set[str] = set()
+        self._dirty = False
+        if path is not None:
+            try:
+                loaded = json.loads(path.read_text(encoding="utf-8"))
+                if isinstance(loaded, list):
+                    self.keys = {k for k in loaded if isinstance(k, str)}
+            except (OSError, ValueError):
+                self.keys = set()
+
+    def add(self, key: str) -> None:
+        """Remember a clean result (written by `flush`)."""
+        if self.path is not None and key not in self.keys:
+            self.keys.add(key)
+            self._dirty = True
+
+    def flush(self) -> None:
+        """Write new keys to disk atomically; any I/O problem just leaves the cache unwritten."""
+        if not self._dirty or self.path is None:
+            return
+        self._dirty = False
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            import tempfile
+
+            keys = sorted(self.keys)[-20000:]
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".validated-")
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(keys, out)
+            os.replace(tmp, self.path)
+        except OSError:
+            pass
+
+
+_VALIDATED: list[ValidatedCache] = []
+
+
+def cache_dir() -> Path | None:
+    """Where the loader keeps its cache (None when disabled with KCD_NO_CACHE)."""
+    if os.environ.get("KCD_NO_CACHE"):
+        return None
+    base = os.environ.get("KCD_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / ("" if os.environ.get("KCD_CACHE_DIR") else "kiwi-chow-down")
+    return Path.home() / ".cache" / "kiwi-chow-down"
+
+
+def validated_cache() -> ValidatedCache:
+    """The process's ValidatedCache (loaded from disk once)."""
+    if not _VALIDATED:
+        folder = cache_dir()
+        _VALIDATED.append(ValidatedCache(folder / "validated.json" if folder else None))
+    return _VALIDATED[0]
+
+
+def reset_validated_cache() -> None:
+    """Forget the loaded ValidatedCache (it is re-read from disk on next use)."""
+    _VALIDATED.clear()
+
+
+# --- messages ----------------------------------------------------------------------------------------
+
+def field_name(path: tuple) -> str:
+    """How a message names the value at `path`: its key, or `key` entry for a list element."""
+    if not path:
+        return "the file"
+    last = path[-1]
+    if isinstance(last, int):
+        for part in reversed(path[:-1]):
+            if not isinstance(part, int):
+                return f"each `{part}` entry"
+        return f"entry {last + 1}"
+    return f"`{last}`"
+
+
+def show(value: Any) -> str:
+    """A value as messages quote it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null (empty)"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return f"`{value}`"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return f"`{value}`"
+
+
+def _alternatives(values: list[Any]) -> str:
+    shown = [json.dumps(v) if isinstance(v, (dict, list)) else (show(v) if not isinstance(v, str) else v)
+             for v in values]
+    if len(shown) == 1:
+        return shown[0]
+    return ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _types(expected: Any) -> str:
+    names = expected if isinstance(expected, list) else [expected]
+    return " or ".join(_TYPE_NAMES.get(n, n) for n in names)
+
+
+def did_you_mean(word: str, options: list[str] | set[str] | tuple[str, ...]) -> str | None:
+    """The closest option to `word` (difflib), or None."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(o) for o in options], n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _explain(error: Any, schemas: Schemas) -> Iterator[SchemaProblem]:
+    """Turn one jsonschema ValidationError into readable problems."""
+    path = tuple(error.absolute_path)
+    kind = error.validator
+    value = error.instance
+    name = field_name(path)
+    if kind in ("oneOf", "anyOf") and error.context:
+        from jsonschema.exceptions import best_match
+
+        # Prefer the branch whose errors go deepest: that is the one the author meant.
+        best = best_match(error.context, key=_relevance)
+        if best is not None:
+            yield from _explain(best, schemas)
+            return
+    if kind == "additionalProperties" or kind == "unevaluatedProperties":
+        allowed = _allowed_keys(error.schema, schemas)
+        extras = [k for k in value if str(k) not in allowed] if isinstance(value, dict) else []
+        if not extras:
+            extras = list(_quoted(error.message))
+        for extra in extras:
+            guess = did_you_mean(str(extra), allowed)
+            message = f"unknown field `{extra}`" + (f": did you mean `{guess}`?" if guess else "")
+            hint = None if guess or not allowed else "allowed fields: " + ", ".join(sorted(allowed))
+            yield SchemaProblem(path + (extra,), message, at_key=True, hint=hint)
+        return
+    if kind == "required":
+        missing = error.validator_value
+        present = value if isinstance(value, dict) else {}
+        owner = present.get("id") if isinstance(present.get("id"), (str, int)) else None
+        if owner is not None:
+            where = f" in `{owner}`"
+        elif path and not isinstance(path[-1], int):
+            where = f" in `{path[-1]}`"
+        else:
+            where = ""
+        for field in missing:
+            if field not in present:
+                yield SchemaProblem(path, f"missing field `{field}`{where}", at_key=True)
+        return
+    if kind == "enum":
+        yield SchemaProblem(path, f"{name} must be {_alternatives(error.validator_value)}, got {show(value)}",
+                            hint=_enum_hint(value, error.validator_value))
+        return
+    if kind == "const":
+        yield SchemaProblem(path, f"{name} must be {_alternatives([error.validator_value])}, got {show(value)}")
+        return
+    if kind == "type":
+        expected = error.validator_value
+        message = f"{name} must be {_types(expected)}, got {show(value)}"
+        hint = None
+        names = expected if isinstance(expected, list) else [expected]
+        if "boolean" in names and isinstance(value, str) and value in YAML11_BOOLS:
+            message += ": write true or false"
+            hint = "YAML 1.2 reads yes/no/on/off as words, not booleans"
+        yield SchemaProblem(path, message, hint=hint)
+        return
+    if kind in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        words = {"minimum": "at least", "exclusiveMinimum": "more than", "maximum": "at most",
+                 "exclusiveMaximum": "less than"}[kind]
+        yield SchemaProblem(path, f"{name} must be {words} {error.validator_value}, got {show(value)}")
+        return
+    if kind in ("minItems", "maxItems"):
+        words = "at least" if kind == "minItems" else "at most"
+        count = len(value) if isinstance(value, list) else 0
+        yield SchemaProblem(path, f"{name} must have {words} {error.validator_value} "
+                                  f"entr{'y' if error.validator_value == 1 else 'ies'}, got {count}", at_key=True)
+        return
+    if kind in ("minLength", "maxLength"):
+        words = "at least" if kind == "minLength" else "at most"
+        yield SchemaProblem(path, f"{name} must be {words} {error.validator_value} characters long, got {show(value)}")
+        return
+    if kind in ("minProperties", "maxProperties"):
+        words = "at least" if kind == "minProperties" else "at most"
+        yield SchemaProblem(path, f"{name} must have {words} {error.validator_value} fields")
+        return
+    if kind == "pattern":
+        described = error.schema.get("description") if isinstance(error.schema, dict) else None
+        message = f"{name} must match `{error.validator_value}`, got {show(value)}"
+        yield SchemaProblem(path, message, hint=described)
+        return
+    if kind == "uniqueItems":
+        yield SchemaProblem(path, f"{name} must not repeat entries", at_key=True)
+        return
+    if kind == "propertyNames":
+        yield SchemaProblem(path, f"{name}: {error.message}", at_key=True)
+        return
+    if kind == "not":
+        yield SchemaProblem(path, f"{name} is not allowed here: {show(value)}")
+        return
+    yield SchemaProblem(path, f"{name}: {error.message}")
+
+
+def _relevance(error: Any) -> tuple:
+    """best_match key: deeper paths and non-type errors first (jsonschema's default, deepened)."""
+    from jsonschema.exceptions import relevance
+
+    return (len(error.absolute_path), error.validator not in ("type", "required", "additionalProperties"),
+            ) + tuple(relevance(error))
+
+
+def _enum_hint(value: Any, options: list[Any]) -> str | None:
+    if isinstance(value, str):
+        guess = did_you_mean(value, [o for o in options if isinstance(o, str)])
+        if guess:
+            return f"did you mean `{guess}`?"
+    return None
+
+
+def _allowed_keys(schema: Any, schemas: Schemas) -> set[str]:
+    """Property names a (possibly composed) object schema allows."""
+    allowed: set[str] = set()
+    stack = [(schema, "")]
+    seen = 0
+    while stack and seen < 64:
+        seen += 1
+        sub, base = stack.pop()
+        sub, base = schemas.resolve(sub, base) if isinstance(sub, dict) else (sub, base)
+        if not isinstance(sub, dict):
+            continue
+        allowed.update(str(k) for k in (sub.get("properties") or {}))
+        for key in ("allOf", "anyOf", "oneOf"):
+            stack.extend((b, base) for b in sub.get(key, ()) or ())
+    return allowed
+
+
+def _quoted(message: str) -> Iterator[str]:
+    import re
+
+    yield from re.findall(r"'([^']+)'", message)

@@ -1,0 +1,72 @@
+"""The Actions phase turn (R-ACT-1..3, R-WILD-1): play a card (as an action, a wildcard benefit or face
+down for a fruit), resolve it, draw back to the hand size (reshuffling the discard pile when the deck is empty)."""
+from __future__ import annotations
+
+from typing import Generator
+
+from interpreter.engine import effects
+from interpreter.engine.context import Ctx, Runtime, Turn
+from interpreter.engine.decisions import Option, ask
+
+
+def draw(rt: Runtime, flock: str) -> None:
+    """Draw up to the hand limit; an empty deck is the shuffled discard pile (R-ACT-3, R-LIMIT-1)."""
+    fl = rt.state.flocks[flock]
+    while len(fl.hand) < rt.rules.hand:
+        if not fl.deck:
+            if not fl.discard:
+                return
+            fl.deck = fl.discard
+            fl.discard = []
+            rt.state.shuffle(fl.deck)
+            rt.log("shuffle", f"{flock} shuffles the discard pile into a new deck", flock)
+        fl.hand.append(fl.deck.pop())
+
+
+def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
+    """How a card may be played: its action (if it can be performed), wildcard uses, or face down (R-ACT-2)."""
+    card = rt.rules.cards[card_id]
+    opts = []
+    if card.get("type") == "wild":
+        for t in card.get("play_as", []) or []:
+            eff = rt.rules.action_effect.get(t)
+            if eff is not None and effects.possible(rt, eff, ctx):
+                opts.append(Option(f"as:{t}", f"Play as a {t.capitalize()} card"))
+        if card.get("benefit") is not None:
+            opts.append(Option("benefit", f"Take the benefit: {effects.describe(card['benefit'])}"))
+    elif effects.possible(rt, card.get("effect"), ctx):
+        opts.append(Option("play", f"Play it: {effects.describe(card.get('effect'))}"))
+    opts.append(Option("facedown", "Play it face down (no effect; you may draw a fruit)"))
+    return opts
+
+
+def turn(rt: Runtime, flock: str) -> Generator:
+    """One player's turn in the Actions phase (R-ACT-1)."""
+    fl = rt.state.flocks[flock]
+    ctx = Ctx(flock, turn=Turn(), source="action card")
+    if fl.hand:
+        seen: list[str] = []
+        for c in fl.hand:
+            if c not in seen:
+                seen.append(c)
+        choice = yield from ask(flock, "card", "Play a card", [Option(f"card:{c}", rt.rules.cards[c].get("name", c))
+                                                                for c in seen])
+        card_id = choice.split(":", 1)[1]
+        mode = yield from ask(flock, "play-mode", f"How do you play {card_id}?", modes(rt, card_id, ctx))
+        fl.hand.remove(card_id)
+        fl.played.append(card_id)
+        card = rt.rules.cards[card_id]
+        if mode == "facedown":
+            rt.log("card", f"{flock} plays a card face down", flock)
+            yield from effects.run(rt, rt.rules.facedown, ctx)
+        elif mode == "benefit":
+            rt.log("card", f"{flock} plays {card_id} for its benefit", flock)
+            yield from effects.run(rt, card["benefit"], ctx)
+        elif mode.startswith("as:"):
+            t = mode[3:]
+            rt.log("card", f"{flock} plays {card_id} as a {t} card", flock)
+            yield from effects.run(rt, rt.rules.action_effect[t], ctx)   # R-WILD-1: no benefit then
+        else:
+            rt.log("card", f"{flock} plays {card_id}", flock)
+            yield from effects.run(rt, card.get("effect"), ctx)
+    draw(rt, flock)

@@ -1,0 +1,80 @@
+"""Axial hex geometry of the island: adjacency, edges, straight lines and distances (cached per state)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from interpreter.engine.state import State
+
+# Axial directions, clockwise from east (pointy-top hexes).
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+@dataclass(frozen=True)
+class Board:
+    """Static geometry of one island layout."""
+
+    coords: dict[str, tuple[int, int]]
+    at: dict[tuple[int, int], str]
+    # neighbours[hex][d] is the hex in direction d, or None when that side is off the island
+    neighbours: dict[str, tuple[str | None, ...]]
+
+    @classmethod
+    def from_coords(cls, coords: dict[str, tuple[int, int]]) -> "Board":
+        """Build the geometry from hex id -> axial (q, r)."""
+        at = {qr: hid for hid, qr in coords.items()}
+        if len(at) != len(coords):
+            raise ValueError("two island hexes share the same axial coordinates")
+        neighbours = {hid: tuple(at.get((q + dq, r + dr)) for dq, dr in DIRECTIONS)
+                      for hid, (q, r) in coords.items()}
+        return cls(coords, at, neighbours)
+
+    def adjacent(self, hex_id: str) -> list[str]:
+        """Island hexes adjacent to this one."""
+        return [n for n in self.neighbours[hex_id] if n is not None]
+
+    def is_edge(self, hex_id: str) -> bool:
+        """True when at least one side of the hex faces off the island (R-LEAD-4)."""
+        return None in self.neighbours[hex_id]
+
+    def edge_hexes(self) -> list[str]:
+        """All edge hexes, in island order."""
+        return [h for h in self.coords if self.is_edge(h)]
+
+    def distance(self, a: str, b: str) -> int:
+        """Hex distance between two island hexes."""
+        (q1, r1), (q2, r2) = self.coords[a], self.coords[b]
+        dq, dr = q1 - q2, r1 - r2
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+    def line(self, start: str, direction: int, n: int) -> list[str] | None:
+        """The n hexes walked from `start` in one direction, or None if the line leaves the island."""
+        path: list[str] = []
+        cur = start
+        for _ in range(n):
+            nxt = self.neighbours[cur][direction]
+            if nxt is None:
+                return None
+            path.append(nxt)
+            cur = nxt
+        return path
+
+    def between(self, a: str, b: str) -> list[str]:
+        """Hexes strictly between a and b when they lie on one straight line, else []."""
+        (q1, r1), (q2, r2) = self.coords[a], self.coords[b]
+        n = self.distance(a, b)
+        for d, (dq, dr) in enumerate(DIRECTIONS):
+            if (q1 + dq * n, r1 + dr * n) == (q2, r2):
+                path = []
+                for i in range(1, n):
+                    hid = self.at.get((q1 + dq * i, r1 + dr * i))
+                    if hid is not None:
+                        path.append(hid)
+                return path
+        return []
+
+
+def board_of(state: State) -> Board:
+    """The (cached) geometry of the state's island."""
+    if state._board is None:
+        state._board = Board.from_coords({h.id: (h.q, h.r) for h in state.hexes.values()})
+    return state._board

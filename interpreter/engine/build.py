@@ -1,0 +1,87 @@
+"""The Build action (R-BUILD-1..6): a hex without Nest, >= min tokens and dominance; row order; cost; benefits."""
+from __future__ import annotations
+
+from typing import Generator
+
+from interpreter.engine import dominance, payment
+from interpreter.engine.context import Ctx, Runtime
+from interpreter.engine.decisions import Option, ask
+from interpreter.engine.modifiers import param
+
+
+def hexes(rt: Runtime, flock: str) -> list[str]:
+    """Hexes where the flock may build (R-BUILD-1; Leader counts 3 tokens there, R-LEAD-1)."""
+    st = rt.state
+    out = []
+    mine = st.presence(flock)
+    for h in st.hexes.values():
+        if h.nest is not None or h.id not in mine:
+            continue
+        counts = dominance.strengths(st, h.id, "build")
+        if counts.get(flock, 0) >= rt.rules.build_min_tokens and dominance.leader_of(counts) == flock:
+            out.append(h.id)
+    return out
+
+
+def available_nests(rt: Runtime, flock: str) -> list[str]:
+    """Unbuilt Nests whose row rule is met (R-BUILD-2) and whose cost the flock can pay."""
+    fl = rt.state.flocks[flock]
+    out = []
+    for nest_id in rt.rules.flock_nests:
+        if nest_id in fl.nests_built:
+            continue
+        nest = rt.rules.nests[nest_id]
+        if not all(n in fl.nests_built for n in _lower_rows(rt, nest_id)):
+            continue
+        if payment.can_pay(fl, payment.reqs_of(nest.get("cost")), rt.rules.fruits):
+            out.append(nest_id)
+    return out
+
+
+def _lower_rows(rt: Runtime, nest_id: str) -> list[str]:
+    """The flock's Nests of the same type one row lower (R-BUILD-2), cached on the rules."""
+    cache = rt.rules.__dict__.setdefault("_lower_rows", {})
+    if nest_id not in cache:
+        nest = rt.rules.nests[nest_id]
+        row = int(nest.get("row", 1))
+        cache[nest_id] = [n for n in rt.rules.flock_nests if rt.rules.nests[n].get("type") == nest.get("type")
+                          and int(rt.rules.nests[n].get("row", 1)) == row - 1]
+    return cache[nest_id]
+
+
+def possible(rt: Runtime, flock: str) -> bool:
+    """True when some Build can be taken now."""
+    return bool(hexes(rt, flock)) and bool(available_nests(rt, flock))
+
+
+def build(rt: Runtime, ctx: Ctx) -> Generator:
+    """One Build action: hex, Nest, pay, place, placement benefit (R-BUILD-3)."""
+    flock = ctx.flock
+    nests = available_nests(rt, flock)
+    where = hexes(rt, flock) if nests else []
+    if not where:
+        rt.log("build", f"{flock} cannot build", flock)
+        return
+    choice = yield from ask(flock, "build-hex", "Choose a hex to build on",
+                            [Option(f"build:{h}", f"Build on {h}") for h in where])
+    hex_id = choice.split(":", 1)[1]
+    choice = yield from ask(flock, "build-nest", "Choose a Nest",
+                            [Option(f"nest:{n}", f"Build {rt.rules.nests[n].get('name', n)}") for n in nests])
+    nest_id = choice.split(":", 1)[1]
+    nest = rt.rules.nests[nest_id]
+    yield from payment.pay_all(rt, flock, payment.reqs_of(nest.get("cost")))
+    rt.state.hexes[hex_id].nest = (flock, nest_id)
+    rt.state.flocks[flock].nests_built.append(nest_id)
+    rt.log("build", f"{flock} builds {nest_id} on {hex_id}", flock)
+    yield from nest_benefit(rt, ctx, nest.get("on_place"), f"{nest_id} placement")
+    from interpreter.engine import effects
+    yield from effects.emit(rt, ctx, "t-build")
+
+
+def nest_benefit(rt: Runtime, ctx: Ctx, effect, source: str) -> Generator:
+    """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4)."""
+    if effect is None:
+        return
+    from interpreter.engine import effects
+    for i in range(param(rt, ctx.flock, "nest_benefit_times")):
+        yield from effects.run(rt, effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=source))

@@ -1,0 +1,51 @@
+"""Dominance (R-DOM-1/2): who counts how much in a hex, and who beats every other opponent.
+
+Weights come from `state.params["dominance"]` (game.yaml `dominance` / `dominance_for`), so an
+edition that counts the Leader as 1 (Z-4) is a content change.
+"""
+from __future__ import annotations
+
+from interpreter.engine.state import State
+
+_DEFAULT = {"kiwi": "size", "leader": 3, "nests": True}
+
+
+def weights(state: State, purpose: str = "default") -> dict:
+    """The counting weights for a purpose: default, build, marking or objective."""
+    table = state.params.get("dominance", {})
+    return table.get(purpose) or table.get("default") or _DEFAULT
+
+
+def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, int]:
+    """Each flock's count in a hex: Kiwi by size, Leader, Nests by their dominance value (R-DOM-2)."""
+    w = weights(state, purpose)
+    h = state.hexes[hex_id]
+    out: dict[str, int] = {}
+    by_size = w.get("kiwi", "size") != "one"
+    for k in h.kiwi:
+        out[k.flock] = out.get(k.flock, 0) + (k.size if by_size else 1)
+    for f in state.seats:
+        if state.flocks[f].leader_hex == hex_id:
+            out[f] = out.get(f, 0) + int(w.get("leader", 3))
+    if h.nest is not None and w.get("nests", True):
+        owner, nest_id = h.nest
+        value = int(state.params.get("nest_dominance", {}).get(nest_id, 0))
+        if value:
+            out[owner] = out.get(owner, 0) + value
+    return out
+
+
+def dominant(state: State, hex_id: str, purpose: str = "default") -> str | None:
+    """The flock that beats every other individual flock in the hex; a tie at the top gives nobody (R-DOM-1)."""
+    return leader_of(strengths(state, hex_id, purpose))
+
+
+def leader_of(counts: dict[str, int]) -> str | None:
+    """The single highest count's flock, or None on a tie or when empty (R-DOM-1)."""
+    best, best_n, tied = None, 0, False
+    for flock, n in counts.items():
+        if n > best_n:
+            best, best_n, tied = flock, n, False
+        elif n == best_n and n > 0:
+            tied = True
+    return None if tied or best_n <= 0 else best

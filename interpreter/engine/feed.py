@@ -1,0 +1,65 @@
+"""The Feed action (R-FEED-1..6): feed any non-Leader Kiwi, pay different fruit, grow or explode, gain markers."""
+from __future__ import annotations
+
+from typing import Generator
+
+from interpreter.engine import payment, push
+from interpreter.engine.context import Ctx, Runtime
+from interpreter.engine.decisions import Option, ask
+from interpreter.engine.placing import find_kiwi, grow_one, kref, remove_from_hex
+
+
+def cost(rt: Runtime, size: int) -> payment.Req:
+    """Fruit to feed a Kiwi of this size: game.yaml feed.cost by the size reached, or explode (R-FEED-2)."""
+    return payment.Req("fruit", rt.rules.feed_cost[min(size + 1, rt.rules.max_size + 1)], rt.rules.feed_rule)
+
+
+def targets(rt: Runtime, flock: str) -> list[Option]:
+    """Kiwi the flock can afford to feed; Leaders are never fed (R-FEED-1, R-LEAD-3)."""
+    fl = rt.state.flocks[flock]
+    afford: dict[int, bool] = {}
+    opts = []
+    for h in rt.state.hexes.values():
+        for k in h.kiwi:
+            if k.size not in afford:
+                afford[k.size] = payment.can_meet(fl, cost(rt, k.size), rt.rules.fruits)
+            if afford[k.size]:
+                what = "explode" if k.size >= rt.rules.max_size else f"grow to size {k.size + 1}"
+                opts.append(Option(f"feed:{kref(k.flock, k.size, h.id)}", f"Feed the {k.flock} size-{k.size} Kiwi on {h.id} ({what})"))
+    return opts
+
+
+def possible(rt: Runtime, flock: str) -> bool:
+    """True when some Feed is affordable."""
+    fl = rt.state.flocks[flock]
+    sizes = {k.size for h in rt.state.hexes.values() for k in h.kiwi}
+    return any(payment.can_meet(fl, cost(rt, s), rt.rules.fruits) for s in sizes)
+
+
+def feed(rt: Runtime, ctx: Ctx) -> Generator:
+    """One Feed action."""
+    flock = ctx.flock
+    opts = targets(rt, flock)
+    if not opts:
+        rt.log("feed", f"{flock} cannot feed any Kiwi", flock)
+        return
+    choice = yield from ask(flock, "feed", "Choose a Kiwi to feed", opts)
+    hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1])
+    yield from payment.pay(rt, flock, cost(rt, kiwi.size))
+    owner = kiwi.flock
+    if kiwi.size >= rt.rules.max_size:
+        # R-FEED-5/6: explode; the tokens go to the owner's Reserve, no token is taken from the track
+        remove_from_hex(rt, hex_id, kiwi)
+        rt.state.flocks[owner].reserve_kiwi += kiwi.size
+        rt.log("explode", f"{flock} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}: it explodes", flock)
+        # R-FEED-5: "pushes ALL the Kiwi in that hex"; decision: Leaders are Kiwi too and are pushed
+        yield from push.push_all(rt, flock, hex_id, None, leave_origin=False)
+    else:
+        rt.log("feed", f"{flock} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}", flock)
+        # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
+        yield from grow_one(rt, owner, hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
+                            if owner != flock else ctx, why="the fed Kiwi")
+    from interpreter.engine import effects
+    n = rt.rules.feed_domain_own if owner == flock else rt.rules.feed_domain_opponent   # R-FEED-4
+    yield from effects.gain_domain(rt, ctx, n)
+    yield from effects.emit(rt, ctx, "t-feed")

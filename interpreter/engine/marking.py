@@ -1,0 +1,89 @@
+"""Domain Marking (R-DM-1..5, R-END-1): unmarked hex, dominance, matching marker, covered by a token."""
+from __future__ import annotations
+
+from typing import Generator
+
+from interpreter.engine import dominance
+from interpreter.engine.context import Ctx, Runtime
+from interpreter.engine.decisions import Option, ask
+from interpreter.engine.placing import find_kiwi, kref, remove_from_hex, token_available
+
+
+def markable(rt: Runtime, flock: str) -> list[str]:
+    """Hexes the flock may mark now (R-DM-2, R-DM-4); a covering token must exist (R-DM-3)."""
+    st = rt.state
+    fl = st.flocks[flock]
+    if not fl.domain or not token_available(rt, flock):
+        return []
+    have = set(fl.domain)
+    mine = st.presence(flock)
+    return [h.id for h in st.hexes.values()
+            if h.domain is None and h.terrain in have and h.id in mine
+            and dominance.dominant(st, h.id, "marking") == flock]
+
+
+def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Generator:
+    """Place one marker (or pass when optional). Returns True when a marker was placed."""
+    flock = ctx.flock
+    where = markable(rt, flock)
+    if not where:
+        return False
+    opts = [Option(f"mark:{h}", f"Mark {h} ({rt.state.hexes[h].terrain})") for h in where]
+    if optional:
+        opts.append(Option("pass", "Place no marker"))
+    choice = yield from ask(flock, "mark", "Place a domain marker?", opts)
+    if choice == "pass":
+        return False
+    hex_id = choice.split(":", 1)[1]
+    yield from cover(rt, flock, hex_id)
+    return True
+
+
+def cover(rt: Runtime, flock: str, hex_id: str) -> Generator:
+    """Put the marker down and cover it with a token from track, Reserve or island, as chosen (R-DM-3)."""
+    st = rt.state
+    fl = st.flocks[flock]
+    opts = []
+    if fl.reserve_kiwi > 0:
+        opts.append(Option("cover:reserve", "Cover with a token from your Reserve"))
+    if fl.track > 0:
+        opts.append(Option("cover:track", "Cover with a token from your Kiwi track (no track benefit)"))
+    for h, k in st.own_kiwi(flock):
+        opts.append(Option(f"cover:{kref(flock, k.size, h)}", f"Cover with a token from your size-{k.size} Kiwi on {h}"))
+    choice = yield from ask(flock, "cover", f"Take a token to cover the marker on {hex_id}", opts)
+    src = choice.split(":", 1)[1]
+    if src == "reserve":
+        fl.reserve_kiwi -= 1
+    elif src == "track":
+        fl.track -= 1          # R-DM-3: a token from the track grants no benefit
+    else:
+        h, kiwi = find_kiwi(rt, src)
+        kiwi.size -= 1
+        if kiwi.size == 0:
+            remove_from_hex(rt, h, kiwi)
+    terrain = st.hexes[hex_id].terrain
+    fl.domain.remove(terrain)
+    fl.covers += 1
+    st.hexes[hex_id].domain = (flock, terrain)
+    rt.log("mark", f"{flock} marks {hex_id} ({terrain})", flock)
+
+
+def marking_turn(rt: Runtime, flock: str) -> Generator:
+    """A flock's Domain Marking: one marker in seasons 1-3, as many as possible in the last (R-DM-1, R-END-1).
+
+    Decision R-DM-1/R-END-1: every marker is optional ("may place"), even in the last season.
+    """
+    per = rt.rules.marking_per_season
+    idx = min(rt.state.season, len(per)) - 1
+    count = per[idx] if per else 1
+    ctx = Ctx(flock, source="domain marking")
+    placed = 0
+    while count is None or placed < count:
+        done = yield from mark(rt, ctx, optional=True)
+        if not done:
+            break
+        placed += 1
+    from interpreter.engine import effects
+    # Decision R-ASYM-2: the power places a *second* marker, so it fires only after the flock placed one
+    if placed:
+        yield from effects.emit(rt, ctx, "t-domain-marking")

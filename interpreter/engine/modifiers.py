@@ -1,0 +1,23 @@
+"""Flock-power modifiers: each modifier id maps to rule-parameter changes for that flock only."""
+from __future__ import annotations
+
+from typing import Any
+
+# modifier id -> {parameter: value}; the procedures read parameters through `param`.
+MODIFIERS: dict[str, dict[str, Any]] = {
+    "m-push-same": {"push_same_size": True},     # R-ASYM-5: own Kiwi push Kiwi of the same size
+    "m-nest-twice": {"nest_benefit_times": 2},   # R-ASYM-4: Nest benefits twice, VP excluded
+}
+
+DEFAULTS: dict[str, Any] = {"push_same_size": False, "nest_benefit_times": 1}
+
+
+def param(rt: Any, flock: str, name: str) -> Any:
+    """The value of a rule parameter for one flock, after its modifiers."""
+    value = DEFAULTS[name]
+    for mod in rt.modifiers(flock):
+        if mod not in MODIFIERS:
+            from interpreter.engine.context import EngineError
+            raise EngineError(f"unknown modifier `{mod}` (no engine mapping)")
+        value = MODIFIERS[mod].get(name, value)
+    return value

@@ -1,0 +1,200 @@
+"""Paying fruit (R-PAY-1: domain markers stand in for fruit of any type) and the fruit limit (R-LIMIT-1)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations, combinations_with_replacement
+from typing import Generator
+
+from interpreter.dsl import ast
+from interpreter.engine.context import EngineError, Runtime
+from interpreter.engine.decisions import Option, ask
+from interpreter.engine.state import Flock
+
+
+@dataclass(frozen=True)
+class Req:
+    """One payment requirement: n fruit under a rule (same/different/any, optionally of listed types) or n markers."""
+
+    kind: str                 # "fruit" | "domain"
+    n: int
+    rule: str = "any"
+    types: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Payment:
+    """Concrete items handed over: fruit colours and domain markers (terrains)."""
+
+    fruit: tuple[str, ...]
+    markers: tuple[str, ...]
+
+    def option_id(self) -> str:
+        """Readable stable id, `pay:<fruit>,<fruit>,marker-<terrain>`."""
+        return "pay:" + ",".join(list(self.fruit) + [f"marker-{t}" for t in self.markers])
+
+    def label(self) -> str:
+        """Readable label."""
+        parts = list(self.fruit) + [f"{t} domain marker" for t in self.markers]
+        return "Pay " + ", ".join(parts) if parts else "Pay nothing"
+
+
+def req_of_call(call: ast.Call) -> Req:
+    """The requirement a pay verb states."""
+    n = int(call.arg("n", 1))
+    if call.primitive == "pay-fruit":
+        return Req("fruit", n, str(call.arg("rule", "any")))
+    if call.primitive == "pay-fruit-of":
+        types = call.arg("types", ())
+        types = (types,) if isinstance(types, str) else tuple(types)
+        return Req("fruit", n, "any", types)
+    if call.primitive == "pay-domain":
+        return Req("domain", n)
+    raise EngineError(f"`{call.primitive}` is not a payment verb")
+
+
+def reqs_of(node: ast.Node | None) -> list[Req]:
+    """The requirements of a cost effect (a sequence of pay verbs)."""
+    if node is None:
+        return []
+    if isinstance(node, ast.Call):
+        return [req_of_call(node)]
+    if isinstance(node, ast.Seq):
+        out: list[Req] = []
+        for stmt in node.stmts:
+            out.extend(reqs_of(stmt))
+        return out
+    raise EngineError("a cost may only contain pay verbs")
+
+
+def _marker_sets(fl: Flock, k: int) -> list[tuple[str, ...]]:
+    if k == 0:
+        return [()]
+    kinds = sorted(set(fl.domain))
+    out = []
+    for combo in combinations_with_replacement(kinds, k):
+        if all(combo.count(t) <= fl.domain.count(t) for t in set(combo)):
+            out.append(combo)
+    return out
+
+
+def payments(fl: Flock, req: Req, fruits: list[str]) -> list[Payment]:
+    """Every distinct way this flock can meet the requirement (R-PAY-1)."""
+    if req.kind == "domain":
+        return [Payment((), m) for m in _marker_sets(fl, req.n)] if len(fl.domain) >= req.n else []
+    held = [c for c in fruits if fl.fruit.get(c, 0) > 0]
+    out: dict[str, Payment] = {}
+    n = req.n
+    for j in range(min(n, sum(fl.fruit.values())), -1, -1):
+        k = n - j
+        if k > len(fl.domain):
+            continue
+        fruit_sets: list[tuple[str, ...]] = []
+        if req.rule == "different":
+            if n > len(fruits):
+                return []
+            fruit_sets = list(combinations(held, j))
+        elif req.rule == "same":
+            fruit_sets = [(c,) * j for c in held if fl.fruit[c] >= j] if j else [()]
+        else:
+            allowed = [c for c in held if not req.types or c in req.types]
+            fruit_sets = [s for s in combinations_with_replacement(allowed, j)
+                          if all(s.count(c) <= fl.fruit[c] for c in set(s))]
+        for fs in fruit_sets:
+            for ms in _marker_sets(fl, k):
+                p = Payment(fs, ms)
+                out.setdefault(p.option_id(), p)
+    return list(out.values())
+
+
+def can_meet(fl: Flock, req: Req, fruits: list[str]) -> bool:
+    """Fast check that one requirement can be met."""
+    markers = len(fl.domain)
+    if req.kind == "domain":
+        return markers >= req.n
+    if req.rule == "different":
+        return req.n <= len(fruits) and sum(1 for c in fruits if fl.fruit.get(c, 0) > 0) + markers >= req.n
+    if req.rule == "same":
+        return max((fl.fruit.get(c, 0) for c in fruits), default=0) + markers >= req.n
+    if req.types:
+        return sum(fl.fruit.get(c, 0) for c in req.types) + markers >= req.n
+    return sum(fl.fruit.values()) + markers >= req.n
+
+
+def _take(fl: Flock, p: Payment) -> None:
+    for c in p.fruit:
+        fl.fruit[c] -= 1
+    for t in p.markers:
+        fl.domain.remove(t)
+
+
+def _give_back(fl: Flock, p: Payment) -> None:
+    for c in p.fruit:
+        fl.fruit[c] += 1
+    fl.domain.extend(p.markers)
+    fl.domain.sort()
+
+
+def can_pay(fl: Flock, reqs: list[Req], fruits: list[str]) -> bool:
+    """True when all requirements can be met together."""
+    if not reqs:
+        return True
+    if len(reqs) == 1:
+        return can_meet(fl, reqs[0], fruits)
+    if not can_meet(fl, reqs[0], fruits):
+        return False
+    for p in payments(fl, reqs[0], fruits):
+        _take(fl, p)
+        ok = can_pay(fl, reqs[1:], fruits)
+        _give_back(fl, p)
+        if ok:
+            return True
+    return False
+
+
+def pay(rt: Runtime, flock: str, req: Req, rest: list[Req] = ()) -> Generator:
+    """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags."""
+    fl = rt.state.flocks[flock]
+    opts: list[Payment] = []
+    for p in payments(fl, req, rt.rules.fruits):
+        if rest:
+            _take(fl, p)
+            ok = can_pay(fl, list(rest), rt.rules.fruits)
+            _give_back(fl, p)
+            if not ok:
+                continue
+        opts.append(p)
+    if not opts:
+        raise EngineError(f"{flock} cannot pay {req}")
+    choice = yield from ask(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
+                            f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}",
+                            [Option(p.option_id(), p.label()) for p in opts])
+    chosen = next(p for p in opts if p.option_id() == choice)
+    _take(fl, chosen)
+    for c in chosen.fruit:
+        rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
+    for t in chosen.markers:
+        rt.state.domain_bag[t] = rt.state.domain_bag.get(t, 0) + 1
+    rt.log("pay", f"{flock} pays {', '.join(list(chosen.fruit) + [t + ' marker' for t in chosen.markers])}", flock)
+
+
+def pay_all(rt: Runtime, flock: str, reqs: list[Req]) -> Generator:
+    """Pay several requirements in order, each keeping the rest payable."""
+    for i, req in enumerate(reqs):
+        yield from pay(rt, flock, req, reqs[i + 1:])
+
+
+def enforce_fruit_limit(rt: Runtime, flock: str) -> Generator:
+    """Over the fruit limit, the player returns fruit of their choice until exactly at it (R-LIMIT-1).
+
+    Decision R-LIMIT-1: checked right after every gain, also outside the player's own turn (the flock
+    board says "at any time"), so nobody ever holds more than the limit once a gain has resolved.
+    """
+    fl = rt.state.flocks[flock]
+    limit = rt.rules.fruit_limit
+    while sum(fl.fruit.values()) > limit:
+        opts = [Option(f"return:{c}", f"Return a {c} fruit") for c in rt.rules.fruits if fl.fruit.get(c, 0) > 0]
+        choice = yield from ask(flock, "return-fruit", f"Over {limit} fruit: return one", opts)
+        colour = choice.split(":", 1)[1]
+        fl.fruit[colour] -= 1
+        rt.state.fruit_bag[colour] = rt.state.fruit_bag.get(colour, 0) + 1
+        rt.log("limit", f"{flock} returns a {colour} fruit (limit {limit})", flock)

@@ -1,0 +1,166 @@
+"""Kiwi tokens: taking one (track, then Reserve, then island, R-RES-2), placing (R-RES-3), growing,
+removing, and the Kiwi track benefits (R-TRACK-1/2)."""
+from __future__ import annotations
+
+from typing import Generator
+
+from interpreter.engine.context import Ctx, Runtime, Turn
+from interpreter.engine.decisions import Option, ask
+from interpreter.engine.state import Kiwi
+
+
+def kref(flock: str, size: int, hex_id: str) -> str:
+    """Readable reference to a Kiwi: `red/2@A3`."""
+    return f"{flock}/{size}@{hex_id}"
+
+
+def find_kiwi(rt: Runtime, ref: str, eligible=None) -> tuple[str, Kiwi]:
+    """The first Kiwi matching a `flock/size@hex` reference (and `eligible`, if given)."""
+    who, hex_id = ref.rsplit("@", 1)
+    flock, size = who.rsplit("/", 1)
+    for k in rt.state.hexes[hex_id].kiwi:
+        if k.flock == flock and k.size == int(size) and (eligible is None or eligible(k)):
+            return hex_id, k
+    raise KeyError(ref)
+
+
+def remove_from_hex(rt: Runtime, hex_id: str, kiwi: Kiwi) -> None:
+    """Take a Kiwi off its hex."""
+    lst = rt.state.hexes[hex_id].kiwi
+    for i, k in enumerate(lst):
+        if k is kiwi:
+            del lst[i]
+            return
+
+
+def token_available(rt: Runtime, flock: str, exclude: int | None = None) -> bool:
+    """True when the flock can take a token from somewhere (R-RES-2)."""
+    fl = rt.state.flocks[flock]
+    if fl.track > 0 or fl.reserve_kiwi > 0:
+        return True
+    return any(k.flock == flock and k.id != exclude for h in rt.state.hexes.values() for k in h.kiwi)
+
+
+def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str) -> Generator:
+    """The player picks one of their face-up island tokens; the Kiwi is downsized or removed (R-RES-2)."""
+    opts = [Option(f"take:{kref(flock, k.size, h)}", f"Take a token from your size-{k.size} Kiwi on {h}")
+            for h, k in rt.state.own_kiwi(flock) if k.id != exclude]
+    choice = yield from ask(flock, "take-token", f"No token on your track or in your Reserve: take one for {why}", opts)
+    hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1], lambda k: k.id != exclude)
+    kiwi.size -= 1
+    if kiwi.size == 0:
+        remove_from_hex(rt, hex_id, kiwi)
+    rt.log("token", f"{flock} takes a token from a Kiwi on {hex_id}", flock)
+
+
+def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None) -> Generator:
+    """Take the next token: track (returns the uncovered slot), else Reserve, else island. None if none.
+
+    The token is held in `Flock.supply` until the caller puts it down, so every component stays
+    accounted for while the player decides where it goes.
+    """
+    fl = rt.state.flocks[flock]
+    if fl.track > 0:
+        fl.track -= 1
+        fl.supply += 1
+        return ("track", rt.rules.track_tokens - fl.track)
+    if fl.reserve_kiwi > 0:
+        fl.reserve_kiwi -= 1
+        fl.supply += 1
+        return ("reserve", 0)
+    if not token_available(rt, flock, exclude):
+        return None
+    yield from take_from_island(rt, flock, exclude, why)
+    fl.supply += 1
+    return ("island", 0)
+
+
+def track_benefit(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Generator:
+    """Benefit of a just-uncovered track slot, from slot `benefits_from_slot` on, never in Season Change (R-TRACK-1)."""
+    if not source or source[0] != "track":
+        return
+    slot = source[1]
+    if slot < rt.rules.track_from or rt.state.phase == "season_change":
+        return
+    fl = rt.state.flocks[flock]
+    side = rt.rules.flocks.get(flock, {}).get(fl.side)
+    benefit = side.track.get(slot) if side else None
+    if benefit is None:
+        return
+    rt.log("track", f"{flock} uncovers track slot {slot}", flock)
+    from interpreter.engine import effects
+    yield from effects.run(rt, benefit, Ctx(flock, turn=ctx.turn if ctx.flock == flock else Turn(),
+                                            suppressed=ctx.suppressed, depth=ctx.depth + 1, source=f"track slot {slot}"))
+
+
+def placeable_hexes(rt: Runtime, flock: str) -> list[str]:
+    """Hexes where the flock already has Kiwi, its Leader included (R-RES-3)."""
+    mine = rt.state.presence(flock)
+    return [h for h in rt.state.hexes if h in mine]
+
+
+def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Generator:
+    """Place one size-1 Kiwi (R-RES-2, R-RES-3), then any uncovered track benefit."""
+    source = yield from take_token(rt, flock, "a new Kiwi")
+    if source is None:
+        rt.log("place", f"{flock} has no Kiwi token left to place", flock)
+        return
+    hexes = placeable_hexes(rt, flock)
+    choice = yield from ask(flock, "place-kiwi", "Place a size-1 Kiwi on a hex where you have Kiwi",
+                            [Option(f"place:{h}", f"Place on {h}") for h in hexes])
+    hex_id = choice.split(":", 1)[1]
+    rt.state.flocks[flock].supply -= 1
+    rt.state.hexes[hex_id].kiwi.append(rt.state.new_kiwi(flock, 1))
+    rt.log("place", f"{flock} places a size-1 Kiwi on {hex_id}", flock)
+    yield from track_benefit(rt, flock, source, ctx)
+
+
+def growable(rt: Runtime, flock: str, skip: set[int]) -> list[tuple[str, Kiwi]]:
+    """Own Kiwi that can grow by one (not at the size limit; Leaders are not Kiwi tokens)."""
+    return [(h, k) for h, k in rt.state.own_kiwi(flock) if k.size < rt.rules.max_size and k.id not in skip]
+
+
+def grow_one(rt: Runtime, flock: str, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing") -> Generator:
+    """Stack one token on a Kiwi (R-FEED-3): track, else Reserve, else island; then the track benefit.
+
+    Decision R-TRACK-1: growing takes the next token like any other, so it uncovers track slots too.
+    """
+    source = yield from take_token(rt, kiwi.flock, why, exclude=kiwi.id)
+    if source is None:
+        rt.log("grow", f"{kiwi.flock} has no token to stack; the Kiwi on {hex_id} stays size {kiwi.size}", kiwi.flock)
+        return
+    rt.state.flocks[kiwi.flock].supply -= 1
+    kiwi.size += 1
+    rt.log("grow", f"{kiwi.flock} Kiwi on {hex_id} grows to size {kiwi.size}", kiwi.flock)
+    yield from track_benefit(rt, kiwi.flock, source, ctx)
+
+
+def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Generator:
+    """Increase by one the size of n different own Kiwi (as many as possible)."""
+    done: set[int] = set()
+    for _ in range(n):
+        cands = growable(rt, flock, done)
+        if not cands or not token_available(rt, flock):
+            return
+        choice = yield from ask(flock, "grow-kiwi", "Choose a Kiwi of yours to grow",
+                                [Option(f"grow:{kref(flock, k.size, h)}", f"Grow your size-{k.size} Kiwi on {h}")
+                                 for h, k in cands])
+        hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1],
+                                 lambda k: k.id not in done and k.size < rt.rules.max_size)
+        done.add(kiwi.id)
+        yield from grow_one(rt, flock, hex_id, kiwi, ctx)
+
+
+def remove(rt: Runtime, flock: str, n: int) -> Generator:
+    """Remove n own Kiwi (any size, never the Leader) from the island to the Reserve (R-TRACK-2)."""
+    for _ in range(n):
+        cands = rt.state.own_kiwi(flock)
+        if not cands:
+            return
+        choice = yield from ask(flock, "remove-kiwi", "Remove one of your Kiwi from the island",
+                                [Option(f"remove:{kref(flock, k.size, h)}", f"Remove your size-{k.size} Kiwi on {h}")
+                                 for h, k in cands])
+        hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1])
+        remove_from_hex(rt, hex_id, kiwi)
+        rt.state.flocks[flock].reserve_kiwi += kiwi.size
+        rt.log("remove", f"{flock} removes a size-{kiwi.size} Kiwi from {hex_id} to the Reserve", flock)

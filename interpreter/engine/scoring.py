@@ -1,0 +1,41 @@
+"""Final scoring (R-END-2) and tiebreakers (R-END-3), from plain state."""
+from __future__ import annotations
+
+from interpreter.engine.state import State
+
+
+def score(state: State) -> dict[str, dict[str, int]]:
+    """{flock: {domain, nests, season_cards, total}}: markers on the island, Nest VP, Season card VP."""
+    vp_per_marker = int(state.params.get("domain_vp", 1))
+    nest_vp = state.params.get("nest_vp", {})
+    out = {}
+    for f in state.seats:
+        domain = vp_per_marker * sum(1 for h in state.hexes.values() if h.domain is not None and h.domain[0] == f)
+        nests = sum(int(nest_vp.get(n, 0)) for n in state.flocks[f].nests_built)
+        season = state.flocks[f].season_vp
+        out[f] = {"domain": domain, "nests": nests, "season_cards": season, "total": domain + nests + season}
+    return out
+
+
+def tiebreak(state: State, flock: str) -> tuple[int, ...]:
+    """The tiebreak key, larger is better: size-3, size-2, size-1 Kiwi, unused markers (R-END-3).
+
+    Decision R-END-3: only Kiwi count; the Leader (a size-3 Kiwi only for Season cards, R-SCARD-4) does not.
+    """
+    key = []
+    for item in state.params.get("tiebreak", ["size3", "size2", "size1", "unused_domain"]):
+        if item.startswith("size"):
+            s = int(item[4:])
+            key.append(sum(1 for h in state.hexes.values() for k in h.kiwi if k.flock == flock and k.size == s))
+        elif item == "unused_domain":
+            key.append(len(state.flocks[flock].domain))
+        else:
+            raise ValueError(f"unknown tiebreak `{item}` in game.yaml scoring.tiebreak")
+    return tuple(key)
+
+
+def ranking(state: State) -> list[str]:
+    """Flocks from first to last: total VP, then the tiebreakers; still tied keeps seat order."""
+    sc = score(state)
+    return sorted(state.seats, key=lambda f: (-sc[f]["total"], tuple(-x for x in tiebreak(state, f)),
+                                              state.seats.index(f)))

@@ -1,0 +1,196 @@
+"""Game state as plain data (dataclasses) with a lossless JSON form and the seeded RNG.
+
+The state holds everything a game needs to continue: the island (hex geometry and terrain, Kiwi
+stacks, Nests, domain markers), each flock's private and public resources, the bags, the flow
+position (season, phase, step) and the RNG. Turn-local facts (which Kiwi moved this turn) live in
+the running step, which `Game` rebuilds by replaying the decisions since the step's checkpoint.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+_MASK = (1 << 64) - 1
+
+
+def _splitmix(x: int) -> tuple[int, int]:
+    """One splitmix64 step: (new state, output)."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x, z ^ (z >> 31)
+
+
+@dataclass(slots=True)
+class Kiwi:
+    """One Kiwi on the island: a stack of `size` tokens of one flock."""
+
+    id: int
+    flock: str
+    size: int
+
+
+@dataclass(slots=True)
+class Hex:
+    """One island hex: static geometry plus what stands on it."""
+
+    id: str
+    q: int
+    r: int
+    terrain: str
+    kiwi: list[Kiwi] = field(default_factory=list)
+    nest: tuple[str, str] | None = None      # (flock, nest id)
+    domain: tuple[str, str] | None = None    # (flock, terrain): a placed marker, covered by a token
+
+
+@dataclass(slots=True)
+class Flock:
+    """One player's flock: resources, cards, track and scoring facts."""
+
+    id: str
+    seat: int
+    side: str = "A"
+    leader: str = ""
+    leader_card: str = ""
+    leader_used: bool = False        # the Leader card is flipped face down (R-LEAD-2)
+    leader_hex: str | None = None
+    fruit: dict[str, int] = field(default_factory=dict)
+    domain: list[str] = field(default_factory=list)     # private reserve of domain markers (terrains)
+    hand: list[str] = field(default_factory=list)
+    deck: list[str] = field(default_factory=list)
+    discard: list[str] = field(default_factory=list)
+    played: list[str] = field(default_factory=list)     # cards on the flock board this season
+    track: int = 8                   # tokens still on the Kiwi track
+    reserve_kiwi: int = 0            # Kiwi tokens in the Player Reserve (R-RES-1)
+    supply: int = 0                  # tokens in hand: not yet set out (setup) or being placed (R-RES-2)
+    covers: int = 0                  # tokens lying upside down on own domain markers (R-DM-3)
+    nests_built: list[str] = field(default_factory=list)
+    season_vp: int = 0
+    kept_season_cards: list[str] = field(default_factory=list)
+
+
+@dataclass
+class State:
+    """The whole game state; plain data, JSON-serialisable with `to_dict`/`from_dict`."""
+
+    hexes: dict[str, Hex]
+    flocks: dict[str, Flock]
+    seats: list[str]                 # flock ids in seat order (clockwise)
+    fruit_bag: dict[str, int]
+    domain_bag: dict[str, int]
+    rng: int = 0
+    first: int = 0                   # index in `seats` of the First Player
+    season: int = 1
+    phase: str = "setup"
+    step: int = 0                    # index of the step within the phase
+    season_cards: list[str] = field(default_factory=list)
+    next_kiwi: int = 1
+    over: bool = False
+    # rule values pure functions need without the ruleset: dominance weights, nest values, size limit,
+    # scoring (copied from game.yaml / nests.yaml when the game is created)
+    params: dict = field(default_factory=dict)
+    _board: Any = field(default=None, repr=False, compare=False)
+
+    # --- randomness -----------------------------------------------------------------------
+    def rand_below(self, n: int) -> int:
+        """A uniform integer in [0, n) from the state's seeded RNG."""
+        self.rng, out = _splitmix(self.rng)
+        return out % n
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle a list in place with the state's RNG (Fisher-Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.rand_below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def draw_from(self, bag: dict[str, int]) -> str | None:
+        """Draw one item at random from a bag of counts; None when empty."""
+        total = sum(bag.values())
+        if total <= 0:
+            return None
+        pick = self.rand_below(total)
+        # sorted keys: the draw must not depend on dict order (JSON round trips sort keys)
+        for key in sorted(bag):
+            count = bag[key]
+            if pick < count:
+                bag[key] -= 1
+                return key
+            pick -= count
+        raise AssertionError("unreachable: bag count mismatch")
+
+    # --- lookups --------------------------------------------------------------------------
+    def turn_order(self) -> list[str]:
+        """Flocks in turn order this season, starting with the First Player (R-SETUP-2)."""
+        return self.seats[self.first:] + self.seats[:self.first]
+
+    def new_kiwi(self, flock: str, size: int) -> Kiwi:
+        """A fresh Kiwi with a unique id."""
+        kiwi = Kiwi(self.next_kiwi, flock, size)
+        self.next_kiwi += 1
+        return kiwi
+
+    def leaders_in(self, hex_id: str) -> list[str]:
+        """Flocks whose Leader stands on this hex, in seat order."""
+        return [f for f in self.seats if self.flocks[f].leader_hex == hex_id]
+
+    def own_kiwi(self, flock: str) -> list[tuple[str, Kiwi]]:
+        """(hex, Kiwi) of every Kiwi of this flock on the island, in hex order."""
+        return [(h.id, k) for h in self.hexes.values() for k in h.kiwi if k.flock == flock]
+
+    def has_presence(self, flock: str, hex_id: str) -> bool:
+        """True when the flock has a Kiwi or its Leader on the hex."""
+        if self.flocks[flock].leader_hex == hex_id:
+            return True
+        return any(k.flock == flock for k in self.hexes[hex_id].kiwi)
+
+    def presence(self, flock: str) -> set[str]:
+        """Hexes where the flock has a Kiwi or its Leader."""
+        out = {h.id for h in self.hexes.values() if any(k.flock == flock for k in h.kiwi)}
+        if self.flocks[flock].leader_hex is not None:
+            out.add(self.flocks[flock].leader_hex)
+        return out
+
+    def island_tokens(self, flock: str) -> int:
+        """Face-up Kiwi tokens of the flock on the island (sum of sizes)."""
+        return sum(k.size for h in self.hexes.values() for k in h.kiwi if k.flock == flock)
+
+    # --- JSON -----------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """Plain JSON-ready data."""
+        return {
+            "hexes": [[h.id, h.q, h.r, h.terrain, [[k.id, k.flock, k.size] for k in h.kiwi],
+                       list(h.nest) if h.nest else None, list(h.domain) if h.domain else None]
+                      for h in self.hexes.values()],
+            "flocks": [{
+                "id": f.id, "seat": f.seat, "side": f.side, "leader": f.leader, "leader_card": f.leader_card,
+                "leader_used": f.leader_used, "leader_hex": f.leader_hex, "fruit": dict(f.fruit),
+                "domain": list(f.domain), "hand": list(f.hand), "deck": list(f.deck), "discard": list(f.discard),
+                "played": list(f.played), "track": f.track, "reserve_kiwi": f.reserve_kiwi, "supply": f.supply,
+                "covers": f.covers, "nests_built": list(f.nests_built), "season_vp": f.season_vp,
+                "kept_season_cards": list(f.kept_season_cards)} for f in self.flocks.values()],
+            "seats": list(self.seats), "fruit_bag": dict(self.fruit_bag), "domain_bag": dict(self.domain_bag),
+            "rng": self.rng, "first": self.first, "season": self.season, "phase": self.phase, "step": self.step,
+            "season_cards": list(self.season_cards), "next_kiwi": self.next_kiwi, "over": self.over, "params": self.params,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "State":
+        """Rebuild a state from `to_dict` output."""
+        hexes = {}
+        for hid, q, r, terrain, kiwi, nest, domain in data["hexes"]:
+            hexes[hid] = Hex(hid, q, r, terrain, [Kiwi(i, f, s) for i, f, s in kiwi],
+                             tuple(nest) if nest else None, tuple(domain) if domain else None)
+        flocks = {}
+        for fd in data["flocks"]:
+            flocks[fd["id"]] = Flock(**{k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
+                                        for k, v in fd.items()})
+        return cls(hexes=hexes, flocks=flocks, seats=list(data["seats"]), fruit_bag=dict(data["fruit_bag"]),
+                   domain_bag=dict(data["domain_bag"]), rng=data["rng"], first=data["first"],
+                   season=data["season"], phase=data["phase"], step=data["step"],
+                   season_cards=list(data["season_cards"]), next_kiwi=data["next_kiwi"], over=data["over"],
+                   params=data.get("params", {}))
+
+    def copy(self) -> "State":
+        """An independent copy (through the JSON form; not for hot paths)."""
+        return State.from_dict(self.to_dict())

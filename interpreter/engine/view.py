@@ -1,0 +1,47 @@
+"""Per-player views (SPEC "Public view"): other hands, deck order, face-down markers and bags hidden."""
+from __future__ import annotations
+
+from interpreter.engine.context import Runtime
+from interpreter.engine.decisions import Decision
+
+
+def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
+    """The public view for `player` (None: spectator)."""
+    st = rt.state
+    # R-END-1: in the last Domain Marking every reserve is revealed
+    reveal = st.season >= rt.rules.seasons and st.phase in ("domain_marking", "over")
+    hexes = {}
+    for h in st.hexes.values():
+        hexes[h.id] = {
+            "q": h.q, "r": h.r, "terrain": h.terrain,
+            "kiwi": [{"flock": k.flock, "size": k.size} for k in h.kiwi],
+            "leaders": st.leaders_in(h.id),
+            "nest": {"flock": h.nest[0], "id": h.nest[1]} if h.nest else None,
+            "domain": {"flock": h.domain[0], "terrain": h.domain[1]} if h.domain else None,
+        }
+    flocks = {}
+    for f in st.seats:
+        fl = st.flocks[f]
+        own = player == f
+        d = {
+            "leader": fl.leader, "leader_card": fl.leader_card, "leader_card_used": fl.leader_used, "side": fl.side,
+            "fruit": dict(fl.fruit), "domain_count": len(fl.domain), "deck_count": len(fl.deck),
+            "discard": list(fl.discard), "played": list(fl.played), "track": fl.track,
+            "reserve_kiwi": fl.reserve_kiwi, "nests_built": list(fl.nests_built), "season_vp": fl.season_vp,
+            "kept_season_cards": list(fl.kept_season_cards),
+        }
+        if own or reveal:
+            d["domain"] = list(fl.domain)
+        if own:
+            d["hand"] = list(fl.hand)
+        else:
+            d["hand_count"] = len(fl.hand)
+        flocks[f] = d
+    order = st.turn_order()
+    return {
+        "season": st.season, "phase": st.phase, "first_player": order[0], "turn_order": order,
+        "season_cards": [{"season": i + 1, "id": c} for i, c in enumerate(st.season_cards)],
+        "pending": pending.to_dict() if pending else None,
+        "hexes": hexes, "flocks": flocks,
+        "log": [e.text for e in rt.events[-30:]], "over": st.over,
+    }
