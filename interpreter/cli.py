@@ -19,6 +19,23 @@ cli_content.register(app)
 cli_game.register(app)
 
 
+@app.command("reference")
+def reference_command(
+    kind: str = typer.Option(None, "--kind", help="Only primitives of this kind: verb, query, trigger or modifier."),
+) -> None:
+    """Print the DSL primitive reference (pattern, where it may be used, what it does, an example)."""
+    from interpreter.dsl import reference
+
+    rows = [row for row in reference() if kind is None or row["kind"] == kind]
+    if not rows:
+        typer.echo(f"kcd reference: no primitives of kind `{kind}`; kinds are verb, query, trigger, modifier", err=True)
+        raise typer.Exit(2)
+    for row in rows:
+        typer.echo(f"{row['display']}  [{row['kind']}; {', '.join(row['contexts'])}]")
+        typer.echo(f"    {row['doc']}")
+        typer.echo(f"    e.g. `{row['example']}` -> {row['text']}")
+
+
 @app.command("editor")
 def editor_command(
     content: str = typer.Option(None, "--content", help="Content folder to edit (default: the shipped content)."),
