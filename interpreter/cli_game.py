@@ -1,8 +1,261 @@
 """`kcd play`, `kcd simulate`, `kcd position` (owned by bots/CLI)."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any, Optional, TextIO
+
 import typer
+from rich.console import Console
+from rich.table import Table
+
+
+def _overlays(editions: list[str] | None, mods: list[str] | None) -> list[str]:
+    """Edition packs then mod packs, each in the order given."""
+    return list(editions or []) + list(mods or [])
+
+
+def _load(editions: list[str] | None, mods: list[str] | None) -> Any:
+    """The ruleset, or exit 1 printing the loader's located diagnostics."""
+    from interpreter.content import ContentError, load_ruleset
+
+    try:
+        return load_ruleset(overlays=_overlays(editions, mods))
+    except ContentError as err:
+        for diag in err.diagnostics:
+            typer.echo(diag.format(), err=True)
+        raise typer.Exit(1)
+
+
+def _bot_names(text: str) -> list[str]:
+    """`random,greedy` -> ["random", "greedy"], exit 2 on an unknown bot."""
+    from interpreter.bots import BOTS
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    for name in names:
+        if name not in BOTS:
+            typer.echo(f"error: unknown bot `{name}`; known bots: {', '.join(sorted(BOTS))}", err=True)
+            raise typer.Exit(2)
+    return names or ["random"]
+
+
+def _players_or_exit(ruleset: Any, players: int) -> list[str]:
+    from interpreter.sim import default_flocks
+
+    try:
+        return default_flocks(ruleset, players)
+    except ValueError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2)
+
+
+class _TurnLog:
+    """Writes a readable turn-by-turn log of a game (`kcd play --log`): headings per season and phase."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.printed: tuple[Any, ...] = ()
+        self.upcoming: tuple[Any, ...] = ()
+
+    def start(self, game: Any) -> None:
+        """Log the setup's events and note where the first decision happens."""
+        from interpreter.sim import event_text
+
+        self.out.write("\n== Setup ==\n")
+        for event in game.events:
+            self.out.write(f"      {event_text(event)}\n")
+        self.upcoming = self._where(game)
+
+    def __call__(self, game: Any, decision: Any, option: str, applied: Any) -> None:
+        """Log one decision (after a heading when its season or phase is new), then its events."""
+        from interpreter.sim import event_text
+
+        if self.upcoming != self.printed:
+            self.printed = self.upcoming
+            self.out.write(f"\n== Season {self.printed[0]}: {self.printed[1]} ==\n")
+        label = next((o.label for o in decision.options if o.id == option), option)
+        self.out.write(f"  {decision.player} [{decision.kind}] {label}\n")
+        for event in applied.events:
+            self.out.write(f"      {event_text(event)}\n")
+        self.upcoming = self._where(game)
+
+    @staticmethod
+    def _where(game: Any) -> tuple[Any, ...]:
+        view = game.view(None)
+        return view.get("season"), view.get("phase")
+
+
+def play_command(
+    players: int = typer.Option(2, "--players", "-p", min=1, help="Number of players (flocks in default seat order)."),
+    seed: int = typer.Option(0, "--seed", help="Game seed: the same arguments always play the same game."),
+    bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy."),
+    edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
+    mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
+    log: Optional[Path] = typer.Option(None, "--log", help="Write a readable turn-by-turn log to this file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Play one whole game between bots and print the scores."""
+    from interpreter.engine.setup import SetupError
+    from interpreter.sim import SimError, play_game
+
+    ruleset = _load(edition, mod)
+    flocks = _players_or_exit(ruleset, players)
+    names = _bot_names(bots)
+    handle = log.open("w", encoding="utf-8") if log else None
+    try:
+        tlog = _TurnLog(handle) if handle is not None else None
+        if handle is not None:
+            handle.write(f"Kiwi Chow Down: {', '.join(flocks)}; seed {seed}; bots {', '.join(names)}\n")
+        try:
+            record = play_game(ruleset, flocks, seed, names, on_decision=tlog,
+                               on_start=tlog.start if tlog else None)
+        except SetupError as err:
+            typer.echo(f"error: {err}", err=True)
+            raise typer.Exit(2)
+        except SimError as err:
+            typer.echo(f"error: {err}", err=True)
+            raise typer.Exit(1)
+        if handle is not None:
+            handle.write("\n== Final scores ==\n")
+            for flock in record.ranking:
+                s = record.scores[flock]
+                handle.write(f"  {flock}: {s['total']} VP (domain {s['domain']}, nests {s['nests']}, "
+                             f"season cards {s['season_cards']})\n")
+    finally:
+        if handle is not None:
+            handle.close()
+    if as_json:
+        out = {"seed": seed, "players": record.players, "scores": record.scores, "ranking": record.ranking,
+               "decisions": record.decisions, "leaders": record.leaders, "sides": record.sides,
+               "bots": record.bots, "season_cards": record.season_cards}
+        typer.echo(json.dumps(out))
+        return
+    console = Console()
+    table = Table(title=f"Kiwi Chow Down, seed {seed}: {record.decisions} decisions")
+    for col in ("rank", "flock", "leader", "bot", "domain", "nests", "season cards", "total"):
+        table.add_column(col, justify="right" if col in ("rank", "domain", "nests", "season cards", "total") else "left")
+    for rank, flock in enumerate(record.ranking, start=1):
+        s = record.scores[flock]
+        table.add_row(str(rank), flock, record.leaders.get(flock, ""), record.bots[record.players.index(flock)],
+                      str(s["domain"]), str(s["nests"]), str(s["season_cards"]), str(s["total"]))
+    console.print(table)
+
+
+def simulate_command(
+    games: int = typer.Option(..., "--games", "-n", min=1, help="Number of games."),
+    players: int = typer.Option(4, "--players", "-p", min=1, help="Number of players."),
+    seed: int = typer.Option(0, "--seed", help="Seed of game 0; game i uses seed + i."),
+    bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to run games on."),
+    edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
+    mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Run many bot games and print win rates (95% Wilson intervals), mean VP by source and game length."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from interpreter.engine.setup import SetupError
+    from interpreter.sim import SimError, simulate
+
+    ruleset = _load(edition, mod)
+    _players_or_exit(ruleset, players)
+    names = _bot_names(bots)
+    console = Console(stderr=True)
+    show_bar = console.is_terminal and not as_json
+    try:
+        if show_bar:
+            with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                          console=console) as bar:
+                task = bar.add_task("games", total=games)
+                report = simulate(ruleset, games, players=players, seed=seed, bots=names, jobs=jobs,
+                                  progress=lambda done, total: bar.update(task, completed=done))
+        else:
+            report = simulate(ruleset, games, players=players, seed=seed, bots=names, jobs=jobs)
+    except SetupError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2)
+    except SimError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(1)
+    summary = report.summary()
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    _print_summary(summary)
+
+
+def _print_summary(summary: dict[str, Any]) -> None:
+    """Readable tables of a simulation summary."""
+    console = Console()
+    console.print(f"[bold]{summary['games']} games[/bold], mean length {summary['mean_decisions']:.1f} decisions")
+    for group in ("seat", "flock", "leader", "bot"):
+        table = Table(title=f"Win rate by {group}")
+        for col in (group, "wins", "games", "rate", "95% interval"):
+            table.add_column(col, justify="left" if col == group else "right")
+        for key, r in summary["win_rate"][group].items():
+            table.add_row(key, str(r["wins"]), str(r["games"]), f"{r['rate']:.1%}", f"{r['lo']:.1%} - {r['hi']:.1%}")
+        console.print(table)
+    vp = Table(title="Mean VP per flock by source")
+    for col in summary["mean_vp"]:
+        vp.add_column(col, justify="right")
+    vp.add_row(*(f"{v:.2f}" for v in summary["mean_vp"].values()))
+    console.print(vp)
+    if summary["season_cards"]:
+        cards = Table(title="Season cards")
+        for col in ("card", "played", "ties", "victors"):
+            cards.add_column(col)
+        for cid, c in summary["season_cards"].items():
+            victors = ", ".join(f"{f} {n}" for f, n in sorted(c["victor_flocks"].items()))
+            cards.add_row(cid, str(c["played"]), str(c["ties"]), victors)
+        console.print(cards)
+
+
+def position_command(
+    file: Path = typer.Argument(..., help="A position YAML file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON."),
+) -> None:
+    """Load a hand-written position and print dominance per hex, VP, tiebreakers, ranking and the Season card."""
+    from interpreter.position import PositionError, analyse, load_position
+
+    try:
+        game = load_position(file)
+    except PositionError as err:
+        for diag in err.diagnostics:
+            typer.echo(diag.format(), err=True)
+        raise typer.Exit(1)
+    analysis = analyse(game)
+    if as_json:
+        typer.echo(json.dumps(analysis))
+        return
+    print_analysis(analysis, Console())
+
+
+def print_analysis(analysis: dict[str, Any], console: Console) -> None:
+    """The position analysis as rich tables."""
+    hexes = Table(title="Hexes")
+    for col in ("hex", "terrain", "strength", "dominant"):
+        hexes.add_column(col)
+    for hex_id, h in analysis["hexes"].items():
+        strength = ", ".join(f"{f} {n}" for f, n in h["strength"].items())
+        hexes.add_row(hex_id, h["terrain"], strength, h["dominant"] or "-")
+    console.print(hexes)
+    flocks = Table(title="Flocks (ranked)")
+    for col in ("flock", "domain", "nests", "season cards", "total", "tiebreak (s3, s2, s1, unused markers)"):
+        flocks.add_column(col)
+    for flock in analysis["ranking"]:
+        f = analysis["flocks"][flock]
+        vp = f["vp"]
+        flocks.add_row(flock, str(vp["domain"]), str(vp["nests"]), str(vp["season_cards"]), str(vp["total"]),
+                       str(f["tiebreak"]))
+    console.print(flocks)
+    card = analysis.get("season_card")
+    if card:
+        values = ", ".join(f"{f} {v}" for f, v in card["values"].items())
+        console.print(f"Season card [bold]{card['id']}[/bold]: {values}; victor: {card['victor'] or 'none (tie)'}")
 
 
 def register(app: typer.Typer) -> None:
     """Add the game commands to the app."""
+    app.command("play")(play_command)
+    app.command("simulate")(simulate_command)
+    app.command("position")(position_command)

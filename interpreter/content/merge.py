@@ -257,7 +257,8 @@ class Merger:
                                             prefix))
             return
         merged = self._merged(spec, source)
-        current = list(_get_in(merged.data, prefix) or [])
+        found = _get_in(merged.data, prefix) if prefix else merged.data
+        current = list(found) if isinstance(found, list) else []
         seen: dict[str, tuple] = {}
         for index, item in enumerate(items):
             path = prefix + (index,)

@@ -1,0 +1,1 @@
+"""The editor's logic: plain, tested functions; the Streamlit pages only call these."""

@@ -1,0 +1,74 @@
+"""Rules text for a DSL field as the designer types it (the DSL's own compile + render)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from editor.logic import catalog as cat
+from editor.logic.confine import inside
+
+# What a Season card / track slot with `null` means on the printed card (SPEC.md: null = "no benefit").
+NO_BENEFIT = "No benefit"
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """The rules text of a field, or the reasons there is none."""
+
+    text: str | None
+    issues: tuple[str, ...] = ()
+
+
+def _merge(base: Any, patch: Any) -> Any:
+    """Deep-merge an overlay game.yaml patch (mappings merge, everything else replaces)."""
+    if isinstance(base, dict) and isinstance(patch, dict):
+        out = dict(base)
+        for key, value in patch.items():
+            out[key] = _merge(base.get(key), value)
+        return out
+    return patch
+
+
+def game_settings(root: Path, rel: str) -> dict:
+    """game.yaml of base merged with the game.yaml of the pack `rel` belongs to (safe loader)."""
+    merged: dict = {}
+    paths = ["base/game.yaml"]
+    pack, kind = cat.pack_of(rel)
+    if kind in ("edition", "mod"):
+        paths.append(f"{'editions' if kind == 'edition' else 'mods'}/{pack}/game.yaml")
+    for sub in paths:
+        path = inside(root, sub)
+        if path.is_file():
+            try:
+                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            except yaml.YAMLError:
+                continue
+            if isinstance(data, dict):
+                merged = _merge(merged, data)
+    return merged
+
+
+def check_context(root: Path, rel: str) -> Any:
+    """The DSL CheckContext (fruits, terrains, largest Kiwi size) of the set a file belongs to."""
+    from interpreter.dsl import CheckContext
+
+    game = game_settings(root, rel)
+    limits = game.get("limits") or {}
+    return CheckContext(fruits=tuple(game.get("fruits") or ()), terrains=tuple(game.get("terrains") or ()),
+                        max_size=int(limits.get("kiwi_size", 3) or 3))
+
+
+def render_field(text: str | None, field_kind: str, ctx: Any) -> Rendered:
+    """Compile a DSL field like the loader does and render its rules text; issues as readable lines."""
+    from interpreter.dsl import compile_field, render
+
+    if text is None or not str(text).strip():
+        return Rendered(NO_BENEFIT)
+    node, issues = compile_field(str(text), field_kind, ctx)
+    lines = tuple(f"{i.code}: {i.message}" + (f" (hint: {i.hint})" if i.hint else "") for i in issues)
+    if node is None or issues:
+        return Rendered(None, lines)
+    return Rendered(render(node), lines)

@@ -1,0 +1,39 @@
+"""Validate page: the whole-set report (base, every edition, every mod), each problem linked to its item."""
+from __future__ import annotations
+
+import streamlit as st
+
+from editor import ui
+from editor.logic import catalog as cat
+from editor.logic import validation
+
+st.set_page_config(page_title="Validate - Kiwi Chow Down editor", layout="wide")
+st.title("Validate")
+root = ui.root()
+ui.show_flash()
+packs = cat.packs(root)
+st.caption("Checks base alone, then base + each edition and base + each mod ("
+           + ", ".join(p.id for p in packs if p.kind != "base") + "), like `kcd validate`.")
+
+items, unreadable = ui.catalog()
+for line in unreadable:
+    st.error(line)
+try:
+    problems = validation.whole_report(root)
+except ImportError as exc:
+    st.warning(f"Validation waits on the loader (interpreter.content.load_ruleset): {exc}")
+    st.stop()
+
+if not problems:
+    st.success(f"OK: {len(cat.content_files(root))} files, {len(items)} items, "
+               + " + ".join(p.id for p in packs))
+else:
+    files = {p.rel for p in problems}
+    st.error(f"{len(problems)} problem(s) in {len(files)} file(s)")
+for index, (problem, item) in enumerate(validation.link(problems, items)):
+    ui.error_box(problem.text)
+    where = "seen with " + ", ".join(problem.packs) if problem.packs else ""
+    if item is not None:
+        st.page_link(ui.PAGES["content"], label=f"Open {cat.KIND_LABELS.get(item.kind, item.kind)} / {item.id} "
+                     f"({item.pack}) on the Content page", query_params={"item": item.key})
+    st.caption(where)

@@ -1,0 +1,105 @@
+"""Playtest page: simulate games with bots, chart the results, and A/B the saved content against your edits."""
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from editor import ui
+from editor.logic import buffers as buf
+from editor.logic import catalog as cat
+from editor.logic import playtest, store
+
+st.set_page_config(page_title="Playtest - Kiwi Chow Down editor", layout="wide")
+st.title("Playtest")
+root = ui.root()
+ui.show_flash()
+
+overlay_ids = [p.id for p in cat.packs(root) if p.kind != "base"]
+overlays = st.multiselect("Editions and mods (applied in this order on base)", overlay_ids, key="pt_overlays")
+try:
+    ruleset = playtest.load(root, overlays)
+except ImportError as exc:
+    st.warning(f"Playtests wait on the loader/simulator: {exc}")
+    st.stop()
+except Exception as exc:  # ContentError: show the located messages, never a traceback
+    st.error("The content does not load:")
+    for diag in getattr(exc, "diagnostics", [])[:20]:
+        ui.error_box(diag.format())
+    st.stop()
+
+flock_ids = [i.id for i in ruleset.items("flocks")]
+leader_ids = [i.id for i in ruleset.items("leaders")]
+c1, c2, c3, c4 = st.columns(4)
+players = c1.number_input("Players", min_value=2, max_value=min(4, len(flock_ids)), value=2, step=1, key="pt_players")
+games = c2.number_input("Games", min_value=1, max_value=5000, value=20, step=10, key="pt_games")
+seed = c3.number_input("First seed", min_value=0, value=0, step=1, key="pt_seed")
+variant = c4.selectbox("Setup variant", ["first-game", "advanced"], key="pt_variant",
+                       help="first-game: the fixed starting positions (R-SETUP-5); advanced: the placement draft (R-SETUP-6)")
+flocks = st.multiselect("Flocks in seat order (empty: the default order); seats rotate between games",
+                        flock_ids, key="pt_flocks", max_selections=int(players))
+jobs = st.number_input("Processes", min_value=1, max_value=os.cpu_count() or 1, value=1, step=1, key="pt_jobs",
+                       help="Games run in this many processes; the results are the same, only faster.")
+bots = st.multiselect("Bots (one per seat, cycling)", ["random", "greedy"], default=["random"], key="pt_bots")
+used = flocks or flock_ids[: int(players)]
+sides, leaders = {}, {}
+with st.expander("Sides and leaders per flock"):
+    for flock in used:
+        a, b = st.columns(2)
+        side = a.selectbox(f"{flock}: flock board side", ["A", "B"], key=f"pt_side_{flock}")
+        leader = b.selectbox(f"{flock}: leader", ["(random)"] + leader_ids, key=f"pt_leader_{flock}")
+        if side != "A":
+            sides[flock] = side
+        if leader != "(random)":
+            leaders[flock] = leader
+if leaders and len(leaders) != len(used):
+    # Game.new takes a leader for every flock or none (then it deals them at random, R-SETUP-3)
+    st.warning("Choose a leader for every flock, or none: leaders are dealt at random otherwise.")
+    leaders = {}
+setup = playtest.PlaytestSetup(players=int(players), games=int(games), seed=int(seed), bots=tuple(bots or ["random"]),
+                               flocks=tuple(flocks) if flocks and len(flocks) == int(players) else None,
+                               leaders=leaders or None, sides=sides or None, setup=variant, overlays=tuple(overlays),
+                               jobs=int(jobs))
+
+edited = {rel: buf.edited_text(ui.buffers(), rel, ui.snapshot(rel).text) for rel in buf.files_with_edits(ui.buffers())}
+for rel, text in store.drafts(root).items():
+    edited.setdefault(rel, text)
+ab_mode = st.checkbox(f"A/B: saved content (A) against your edits and drafts (B) with the same seeds"
+                      f" ({len(edited)} edited file(s))", key="pt_ab", disabled=not edited)
+
+if st.button("Run", type="primary", key="pt_run"):
+    bar = st.progress(0.0, text="starting")
+
+    def progress(done: int, total: int) -> None:
+        bar.progress(done / max(total, 1), text=f"{done}/{total} games")
+
+    try:
+        if ab_mode and edited:
+            report_a, report_b, delta = playtest.ab(root, edited, setup, progress)
+            st.session_state["pt_result"] = ("ab", report_a, report_b, delta)
+        else:
+            st.session_state["pt_result"] = ("one", playtest.run(ruleset, setup, progress))
+    except Exception as exc:  # a content error in the draft, an engine refusal: say it, keep the page
+        diags = getattr(exc, "diagnostics", None)
+        st.error(f"Playtest failed: {exc if not diags else 'the edited content does not load'}")
+        for diag in (diags or [])[:20]:
+            ui.error_box(diag.format())
+
+result = st.session_state.get("pt_result")
+if result:
+    report = result[1] if result[0] == "one" else result[2]
+    if result[0] == "ab":
+        st.subheader("A/B: draft (B) minus saved (A)")
+        st.altair_chart(playtest.delta_chart(result[3]), width="stretch")
+        st.dataframe(result[3], hide_index=True)
+        st.subheader("B (draft) in detail")
+    summary = report.summary()
+    st.write(f"{summary['games']} games, mean length {summary['mean_decisions']:.0f} decisions")
+    charts = playtest.charts(report)
+    left, right = st.columns(2)
+    left.altair_chart(charts["seat"], width="stretch")
+    right.altair_chart(charts["flock"], width="stretch")
+    left.altair_chart(charts["leader"], width="stretch")
+    right.altair_chart(charts["vp"], width="stretch")
+    left.altair_chart(charts["season_cards"], width="stretch")
+    right.altair_chart(charts["length"], width="stretch")

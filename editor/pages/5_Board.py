@@ -1,0 +1,69 @@
+"""Board page: the island as SVG for a layout, a position file, or a played game stepped decision by decision."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from editor import ui
+from editor.logic import board, playtest
+from editor.logic.board_svg import as_img_tag, board_svg
+
+st.set_page_config(page_title="Board - Kiwi Chow Down editor", layout="wide")
+st.title("Board")
+root = ui.root()
+try:
+    ruleset = playtest.load(root, [])
+except ImportError as exc:
+    st.warning(f"The board waits on the loader: {exc}")
+    st.stop()
+except Exception as exc:  # ContentError
+    st.error("The content does not load; fix it on the Validate page.")
+    st.stop()
+colours = board.flock_colours(ruleset)
+source = st.radio("Show", ["Layout", "Position file", "Played game"], horizontal=True, key="board_source")
+view = None
+
+if source == "Layout":
+    layouts = [i.id for i in ruleset.items("layouts")]
+    layout = st.selectbox("Layout", layouts, key="board_layout")
+    setups = ["(none)"] + [i.id for i in ruleset.items("setups") if i.raw.get("layout") == layout]
+    setup = st.selectbox("First-game setup", setups, key="board_setup")
+    view = board.layout_view(ruleset, layout, None if setup == "(none)" else setup)
+elif source == "Position file":
+    path = st.text_input("Position YAML (path)", key="board_position")
+    if path.strip():
+        try:
+            view, _game = board.position_view(Path(path.strip()).expanduser())
+        except ImportError as exc:
+            st.warning(f"Positions wait on interpreter.position: {exc}")
+        except Exception as exc:  # PositionError carries located diagnostics
+            diags = getattr(exc, "diagnostics", None)
+            if diags:
+                for diag in diags:
+                    ui.error_box(diag.format())
+            else:
+                st.error(f"{path}: {exc}")
+else:
+    flock_ids = board.flock_order(ruleset)
+    c1, c2, c3 = st.columns(3)
+    players = c1.number_input("Players", 2, min(4, len(flock_ids)), 2, key="board_players")
+    seed = c2.number_input("Seed", 0, value=1, key="board_seed")
+    bot = c3.selectbox("Bots", ["random", "greedy"], key="board_bot")
+    if st.button("Play a game", key="board_play"):
+        with st.spinner("Playing and replaying..."):
+            rec = board.record_game(ruleset, flock_ids[: int(players)], int(seed), [bot])
+            st.session_state["board_game"] = (rec, board.replay_views(ruleset, rec))
+    if "board_game" in st.session_state:
+        rec, views = st.session_state["board_game"]
+        step = st.slider("Decision", 0, len(rec.decisions), 0, key="board_step")
+        st.caption("Start of the game" if step == 0 else f"After decision {step}: {rec.labels[step - 1]}")
+        view = views[step]
+
+if view is not None:
+    st.html(as_img_tag(board_svg(view, colours)))
+    rows = board.scoreboard(view)
+    if rows and any(r.get("side") for r in rows):
+        st.dataframe(rows, hide_index=True)
+    if view.get("pending"):
+        st.caption(f"Next: {view['pending'].get('player')}: {view['pending'].get('prompt')}")

@@ -1,0 +1,314 @@
+"""Whole games between bots and many-game simulation (SPEC.md "Bots and simulation"); the editor's playtest API.
+
+`play_game` plays one game and returns a `GameRecord`; `simulate` plays many (optionally on several
+processes) and returns a `SimReport` whose `summary()` gives win rates with 95% Wilson intervals.
+Seeding: game i of a simulation with seed S is played with seed S + i, so
+`play_game(ruleset, record.players, record.seed, bots)` replays any recorded game. Seats: the flocks rotate by one seat per game (game i seats flocks[i:] + flocks[:i]), so
+seat and flock effects are not confounded; bots stay with their seat.
+
+`python -m interpreter.sim --regen-golden` rewrites tests/golden/*.json on purpose.
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from interpreter.bots import Bot, make_bot
+from interpreter.engine import Game
+
+# A full game is a few hundred decisions; far beyond this means an engine loop, not a long game.
+MAX_DECISIONS = 20_000
+VP_SOURCES = ("domain", "nests", "season_cards", "total")
+
+
+class SimError(RuntimeError):
+    """A game could not be played to its end (an engine refusal of a legal option, or no end)."""
+
+
+@dataclass
+class GameRecord:
+    """The outcome of one whole game."""
+
+    seed: int
+    players: list[str]
+    leaders: dict[str, str]
+    sides: dict[str, str]
+    scores: dict[str, dict[str, int]]
+    ranking: list[str]
+    decisions: int
+    season_cards: list[dict[str, Any]]
+    bots: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data."""
+        return asdict(self)
+
+
+def default_flocks(ruleset: Any, players: int) -> list[str]:
+    """The first `players` flocks of the default seat order: game.yaml `flock.seat_order`, else content order.
+
+    The seat order is content (never hard-coded here); without `flock.seat_order` the flocks' file order is used.
+    """
+    declared = (ruleset.game.get("flock") or {}).get("seat_order")
+    order = list(declared) if declared else [item.id for item in ruleset.items("flocks")]
+    if not 1 <= players <= len(order):
+        raise ValueError(f"--players must be between 1 and {len(order)}, got {players}")
+    return list(order[:players])
+
+
+def _bot_seed(seed: int, seat: int) -> int:
+    """Each seat's bot RNG seed, derived from the game seed (separate from the game's own RNG)."""
+    return (seed * 1_000_003 + 7919 * (seat + 1)) & 0xFFFFFFFF
+
+
+def make_bots(names: Sequence[str], count: int, seed: int) -> list[Bot]:
+    """One bot per seat: names cycle when fewer than seats are given."""
+    if not names:
+        names = ("random",)
+    return [make_bot(names[i % len(names)], _bot_seed(seed, i)) for i in range(count)]
+
+
+def season_card_results(game: Game) -> list[dict[str, Any]]:
+    """[{id, season, victor}] for the Season cards resolved so far, read from the engine's event log.
+
+    The engine logs each resolution (R-SCARD-1/2) as `season-card` events: first the values line
+    (no player), then either "<flock> wins <card>" carrying the victor as its player, or a tie (no player).
+    """
+    cards = list(game.state.season_cards)
+    out: list[dict[str, Any]] = []
+    for event in game.events:
+        if event.kind != "season-card":
+            continue
+        nxt = len(out)
+        if (event.player is None and nxt < len(cards) and event.text.startswith(f"{cards[nxt]}: ")
+                and "tie between" not in event.text):
+            out.append({"season": nxt + 1, "id": cards[nxt], "victor": None})
+        elif event.player is not None and out and out[-1]["victor"] is None:
+            out[-1]["victor"] = event.player
+    return out
+
+
+def play_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[str | Bot] = ("random",),
+              leaders: dict[str, str] | None = None, sides: dict[str, str] | None = None,
+              setup: str = "first-game",
+              on_decision: Callable[[Game, Any, str, Any], None] | None = None,
+              on_start: Callable[[Game], None] | None = None) -> GameRecord:
+    """Play one game to its end between bots; `on_decision(game, decision, option_id, applied)` sees each step."""
+    players = list(players)
+    names = [b if isinstance(b, str) else b.name for b in bots] or ["random"]
+    seat_bots = [b if not isinstance(b, str) else None for b in bots]
+    built = make_bots(names, len(players), seed)
+    for i, given in enumerate(seat_bots[: len(players)]):
+        if given is not None:
+            built[i] = given
+    by_flock = dict(zip(players, built))
+    game = Game.new(ruleset, players=players, seed=seed, leaders=leaders, sides=sides, setup=setup)
+    if on_start is not None:
+        on_start(game)
+    decisions = 0
+    while not game.is_over:
+        decision = game.pending
+        option = by_flock[decision.player].choose(game)
+        result = game.apply(option)
+        if not result.ok:
+            raise SimError(f"seed {seed}: decision {decisions} `{option}` refused: {result.code}: {result.message}")
+        decisions += 1
+        if on_decision is not None:
+            on_decision(game, decision, option, result)
+        if decisions > MAX_DECISIONS:
+            raise SimError(f"seed {seed}: no end after {MAX_DECISIONS} decisions")
+    view = game.view(None)
+    return GameRecord(
+        seed=seed, players=players,
+        leaders={f: view["flocks"][f]["leader"] for f in players},
+        sides={f: view["flocks"][f]["side"] for f in players},
+        scores={f: {k: int(v) for k, v in s.items()} for f, s in game.scores().items()},
+        ranking=list(game.ranking()), decisions=decisions,
+        season_cards=season_card_results(game),
+        bots=[by_flock[f].name for f in players])
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate (0, 0 for no games)."""
+    if games == 0:
+        return 0.0, 0.0
+    p = wins / games
+    denom = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _rate(wins: int, games: int) -> dict[str, float | int]:
+    lo, hi = wilson(wins, games)
+    return {"wins": wins, "games": games, "rate": wins / games if games else 0.0, "lo": lo, "hi": hi}
+
+
+@dataclass
+class SimReport:
+    """All records of a simulation and their summary."""
+
+    records: list[GameRecord]
+
+    def summary(self) -> dict[str, Any]:
+        """Win rates by seat, flock, leader and bot (95% Wilson), mean VP by source, Season cards, game length."""
+        games = len(self.records)
+        tallies: dict[str, dict[str, list[int]]] = {"seat": {}, "flock": {}, "leader": {}, "bot": {}}
+        vp = {k: 0.0 for k in VP_SOURCES}
+        cards: dict[str, dict[str, Any]] = {}
+        entries = 0
+        for rec in self.records:
+            winner = rec.ranking[0]  # a full tie after R-END-3 still goes to the engine's ranking order
+            for seat, flock in enumerate(rec.players, start=1):
+                keys = {"seat": str(seat), "flock": flock, "leader": rec.leaders.get(flock, "?"),
+                        "bot": rec.bots[seat - 1] if rec.bots else "?"}
+                for group, key in keys.items():
+                    tally = tallies[group].setdefault(key, [0, 0])
+                    tally[0] += flock == winner
+                    tally[1] += 1
+                for source in VP_SOURCES:
+                    vp[source] += rec.scores[flock][source]
+                entries += 1
+            for card in rec.season_cards:
+                c = cards.setdefault(card["id"], {"played": 0, "victor_flocks": {}, "ties": 0})
+                c["played"] += 1
+                if card.get("victor") is None:
+                    c["ties"] += 1
+                else:
+                    c["victor_flocks"][card["victor"]] = c["victor_flocks"].get(card["victor"], 0) + 1
+        return {
+            "games": games,
+            "win_rate": {group: {k: _rate(*t) for k, t in sorted(d.items())} for group, d in tallies.items()},
+            "mean_vp": {k: (v / entries if entries else 0.0) for k, v in vp.items()},
+            "season_cards": dict(sorted(cards.items())),
+            "mean_decisions": (sum(r.decisions for r in self.records) / games) if games else 0.0,
+        }
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What every game of one simulation shares."""
+
+    ruleset: Any
+    seed: int
+    flocks: tuple[str, ...]
+    bots: tuple[str, ...]
+    leaders: dict[str, str] | None
+    sides: dict[str, str] | None
+    setup: str
+
+    def play(self, i: int) -> GameRecord:
+        """Game i: seed + i, flocks rotated by i seats."""
+        shift = i % len(self.flocks)
+        seats = list(self.flocks[shift:]) + list(self.flocks[:shift])
+        return play_game(self.ruleset, seats, self.seed + i, self.bots, leaders=self.leaders, sides=self.sides,
+                         setup=self.setup)
+
+
+# A worker process's plan: handed over by the pool initializer (inherited by fork, not pickled).
+_WORKER_PLAN: list[_Plan] = []
+
+
+def _init_worker(plan: _Plan) -> None:
+    _WORKER_PLAN[:] = [plan]
+
+
+def _play_in_worker(i: int) -> GameRecord:
+    return _WORKER_PLAN[0].play(i)
+
+
+def simulate(ruleset: Any, games: int, players: int = 4, seed: int = 0, bots: Sequence[str] = ("random",),
+             jobs: int = 1, progress: Callable[[int, int], None] | None = None,
+             flocks: Sequence[str] | None = None, leaders: dict[str, str] | None = None,
+             sides: dict[str, str] | None = None, setup: str = "first-game") -> SimReport:
+    """Play `games` games (seeds seed..seed+games-1, flocks rotating seats) on `jobs` processes."""
+    if games < 0:
+        raise ValueError("games must be >= 0")
+    for name in bots:
+        make_bot(name, 0)  # fail early on an unknown bot name
+    plan = _Plan(ruleset, seed, tuple(flocks) if flocks else tuple(default_flocks(ruleset, players)),
+                 tuple(bots) or ("random",), leaders, sides, setup)
+    records: list[GameRecord] = []
+    jobs = max(1, min(jobs, games or 1))
+    if jobs == 1:
+        for i in range(games):
+            records.append(plan.play(i))
+            if progress is not None:
+                progress(i + 1, games)
+    else:
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        ctx = multiprocessing.get_context(method)
+        with ctx.Pool(jobs, initializer=_init_worker, initargs=(plan,)) as pool:
+            for rec in pool.imap(_play_in_worker, range(games), chunksize=1):
+                records.append(rec)
+                if progress is not None:
+                    progress(len(records), games)
+    return SimReport(records)
+
+
+# --- golden playthroughs --------------------------------------------------------------------------------
+
+GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
+# (name, players, seed, bots): a few seeded full games whose decisions and events are pinned.
+GOLDEN_GAMES: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
+    ("random-2p-seed1", 2, 1, ("random",)),
+    ("random-3p-seed2", 3, 2, ("random",)),
+    ("random-4p-seed3", 4, 3, ("random",)),
+    ("greedy-2p-seed4", 2, 4, ("greedy", "random")),
+)
+
+
+def event_text(event: Any) -> str:
+    """A readable line for one engine event."""
+    text = getattr(event, "text", None)
+    return text if isinstance(text, str) else str(event)
+
+
+def golden_playthrough(ruleset: Any, players: int, seed: int, bots: Sequence[str]) -> dict[str, Any]:
+    """One full game as pinned data: every decision (player, kind, option) with its events, and the result."""
+    steps: list[dict[str, Any]] = []
+
+    def record(game: Game, decision: Any, option: str, applied: Any) -> None:
+        steps.append({"player": decision.player, "kind": decision.kind, "option": option,
+                      "events": [event_text(e) for e in applied.events]})
+
+    flocks = default_flocks(ruleset, players)
+    rec = play_game(ruleset, flocks, seed, bots, on_decision=record)
+    return {"players": flocks, "seed": seed, "bots": list(bots), "content_hash": ruleset.hash,
+            "result": rec.to_dict(), "steps": steps}
+
+
+def regen_golden(ruleset: Any, directory: Path = GOLDEN_DIR) -> list[Path]:
+    """Rewrite every golden file (only on purpose: the test compares them exactly)."""
+    import json
+
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, players, seed, bots in GOLDEN_GAMES:
+        path = directory / f"{name}.json"
+        data = golden_playthrough(ruleset, players, seed, bots)
+        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    """`python -m interpreter.sim --regen-golden`: rewrite tests/golden/*.json."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args != ["--regen-golden"]:
+        print("usage: python -m interpreter.sim --regen-golden", file=sys.stderr)
+        return 2
+    from interpreter.content import load_ruleset
+
+    for path in regen_golden(load_ruleset()):
+        print(f"wrote {os.path.relpath(path)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

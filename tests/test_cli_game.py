@@ -1,0 +1,93 @@
+"""`kcd play` and `kcd simulate` through the typer app."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from interpreter.cli import app
+
+runner = CliRunner()
+
+
+def test_play_json_shape_and_determinism() -> None:
+    """`kcd play --json`: seed, players, scores by source, ranking, decisions; same arguments, same output."""
+    args = ["play", "--players", "2", "--seed", "7", "--bots", "random,random", "--json"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert data["seed"] == 7
+    assert len(data["players"]) == 2
+    assert set(data["scores"]) == set(data["players"]) == set(data["ranking"])
+    for s in data["scores"].values():
+        assert set(s) == {"domain", "nests", "season_cards", "total"}
+    assert isinstance(data["decisions"], int) and data["decisions"] > 0
+    again = runner.invoke(app, args)
+    assert again.stdout == first.stdout
+
+
+def test_play_players_and_table() -> None:
+    """Four players in the default seat order; without --json a table of the ranking."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    from interpreter.content import load_ruleset
+    from interpreter.sim import default_flocks
+
+    assert json.loads(result.stdout)["players"] == default_flocks(load_ruleset(), 4)
+    table = runner.invoke(app, ["play", "--players", "3", "--seed", "1"])
+    assert table.exit_code == 0, table.output
+    assert "total" in table.stdout and "red" in table.stdout
+
+
+def test_play_log_is_readable(tmp_path: Path) -> None:
+    """`--log` writes a turn-by-turn log with season/phase headings, choices, events and final scores."""
+    log = tmp_path / "game.log"
+    result = runner.invoke(app, ["play", "--seed", "3", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    text = log.read_text(encoding="utf-8")
+    assert "== Season 1:" in text and "== Season 4:" in text
+    assert "== Final scores ==" in text
+    first = json.loads(runner.invoke(app, ["play", "--seed", "3", "--json"]).stdout)["players"][0]
+    assert text.count(f"\n  {first} [") > 10
+
+
+def test_play_unknown_bot_and_edition() -> None:
+    """Usage errors exit non-zero with a clear message and no traceback."""
+    bad_bot = runner.invoke(app, ["play", "--bots", "random,clever"])
+    assert bad_bot.exit_code == 2
+    assert "unknown bot `clever`" in bad_bot.output
+    bad_players = runner.invoke(app, ["play", "--players", "7"])
+    assert bad_players.exit_code == 2
+    no_layout = runner.invoke(app, ["play", "--players", "1"])   # no 1-player layout: a clear error
+    assert no_layout.exit_code == 2 and "error: " in no_layout.output and "Traceback" not in no_layout.output
+    no_layout = runner.invoke(app, ["simulate", "--games", "1", "--players", "1"])
+    assert no_layout.exit_code == 2 and "error: " in no_layout.output
+    bad_edition = runner.invoke(app, ["play", "--edition", "nope"])
+    assert bad_edition.exit_code != 0
+    assert "Traceback" not in bad_edition.output
+
+
+def test_play_greedy_bot_runs() -> None:
+    """A greedy bot plays a whole 2-player game from the command line."""
+    result = runner.invoke(app, ["play", "--players", "2", "--seed", "5", "--bots", "greedy,random", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["bots"] == ["greedy", "random"]
+
+
+def test_simulate_json_summary() -> None:
+    """`kcd simulate --json` prints the summary: win rates by seat/flock/leader with intervals, mean VP, length."""
+    result = runner.invoke(app, ["simulate", "--games", "3", "--players", "2", "--seed", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"] == 3
+    assert set(data["win_rate"]) >= {"seat", "flock", "leader"}
+    assert data["win_rate"]["seat"]["1"]["games"] == 3
+    assert data["mean_decisions"] > 0
+
+
+def test_simulate_tables_and_jobs() -> None:
+    """Without --json: readable tables; --jobs 2 works."""
+    result = runner.invoke(app, ["simulate", "--games", "2", "--players", "2", "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    assert "Win rate by seat" in result.stdout and "Mean VP" in result.stdout

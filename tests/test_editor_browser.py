@@ -1,0 +1,97 @@
+"""End to end in real headless Chromium: `kcd editor` serves the app; edit a Season card's benefit, save,
+check the file on disk (issue 4). Marker `browser`."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+SEASON = "base/season_cards.yaml"
+
+pytestmark = pytest.mark.browser
+
+
+def free_port() -> int:
+    """A port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_healthy(port: int, proc: subprocess.Popen, timeout: float = 60.0) -> None:
+    """Wait until Streamlit answers its health check."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"kcd editor exited with {proc.returncode}: {proc.stdout.read()}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise AssertionError("the editor did not come up")
+
+
+def test_R_SCARD_5_browser_edit_season_card_benefit_and_save(tmp_path: Path) -> None:
+    if not os.access(CHROMIUM, os.X_OK):
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing: the browser test must run in CI")
+        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=60_000)  # a cold Streamlit start on 2 busy cores can take a while
+
+    content = tmp_path / "content"
+    shutil.copytree(REPO / "content", content)
+    original = (content / SEASON).read_text()
+    port = free_port()
+    kcd = Path(sys.executable).with_name("kcd")
+    command = [str(kcd)] if kcd.exists() else [sys.executable, "-m", "interpreter.cli"]
+    proc = subprocess.Popen(command + ["editor", "--content", str(content), "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        first = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}" in first and str(content) in first
+        wait_healthy(port, proc)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=[
+                "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run"])
+            try:
+                page = browser.new_page()
+                page.set_default_timeout(60_000)
+                page.goto(f"http://127.0.0.1:{port}/Content?item=base%2Fseason_cards.yaml%23season_cards%2Fleast-flower")
+                victor = page.locator('textarea[aria-label^="victor"]')
+                expect(victor).to_have_value("gain 2 fruit")
+                expect(page.get_by_text("Rules text: Gain 2 Fruits")).to_be_visible()
+                victor.fill("gain 3 fruit")
+                victor.press("Control+Enter")
+                expect(page.get_by_text("Rules text: Gain 3 Fruits")).to_be_visible()
+                save = page.get_by_role("button", name="Save", exact=True)
+                expect(save).to_be_enabled()
+                save.click()
+                expect(page.get_by_text("Saved base/season_cards.yaml")).to_be_visible()
+            finally:
+                browser.close()
+        saved = (content / SEASON).read_text()
+        changed = [(a, b) for a, b in zip(original.splitlines(), saved.splitlines()) if a != b]
+        assert changed == [("  victor: gain 2 fruit", "  victor: gain 3 fruit")]
+        assert len(saved.splitlines()) == len(original.splitlines())
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)  # the editor and its streamlit child: the group we started
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

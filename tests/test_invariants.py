@@ -1,0 +1,135 @@
+"""Random-play invariants over 510 full games (2, 3 and 4 players), checked after every decision.
+
+Every flock's 20 Kiwi tokens are on the track, in the reserve, on the island or under its domain markers
+(R-COMP-2, R-RES-1, R-DM-3, R-TRACK-2); the 56 fruit and 56 markers are in the bags, the reserves or on the
+island (R-COMP-1, R-PAY-1); no stack above size 3 (R-FEED-2/5); Leaders always on the island (R-LEAD-4); at
+most one marker and one Nest per hex (R-DM-4, R-BUILD-1); hands never above 3 and fruit at most 10 once a
+turn is over (R-LIMIT-1). Half the games use flock sides B, a third the advanced setup. The games run on both cores (a process pool), so the suite stays fast.
+"""
+from __future__ import annotations
+
+import multiprocessing
+from collections import Counter
+from typing import Any
+
+
+from interpreter.content import load_ruleset
+from interpreter.sim import default_flocks, play_game
+
+GAMES_PER_COUNT = 170          # x 3 player counts = 510 games
+SEED_BASE = 50_000
+
+
+def violations(state: Any, game_yaml: dict, pending_player: str | None, previous_player: str | None) -> list[str]:
+    """Every broken invariant of one state, as readable lines."""
+    out: list[str] = []
+    limits = game_yaml["limits"]
+    tokens = int(game_yaml["flock"]["kiwi_tokens"])
+    fruit_total = {k: int(v) for k, v in game_yaml["components"]["fruit"].items()}
+    domain_total = {k: int(v) for k, v in game_yaml["components"]["domain"].items()}
+    fruit = Counter(state.fruit_bag)
+    markers = Counter(state.domain_bag)
+    markers_on_island: Counter[str] = Counter()
+    nests: Counter[tuple[str, str]] = Counter()
+    for h in state.hexes.values():
+        for k in h.kiwi:
+            if not 1 <= k.size <= int(limits["kiwi_size"]):
+                out.append(f"hex {h.id}: {k.flock} Kiwi of size {k.size}")
+        if h.domain is not None:
+            owner, terrain = h.domain
+            markers[terrain] += 1
+            markers_on_island[owner] += 1
+            if terrain != h.terrain:
+                out.append(f"hex {h.id}: a {terrain} marker on {h.terrain}")
+        if h.nest is not None:
+            nests[h.nest] += 1
+    for (flock, nest_id), n in nests.items():
+        if n > 1:
+            out.append(f"{flock}'s {nest_id} Nest is on {n} hexes")
+    for flock_id in state.seats:
+        f = state.flocks[flock_id]
+        fruit.update(f.fruit)
+        markers.update(f.domain)
+        counted = state.island_tokens(flock_id) + f.track + f.reserve_kiwi + f.covers + f.supply
+        if counted != tokens:
+            out.append(f"{flock_id}: {counted} Kiwi tokens accounted for (island {state.island_tokens(flock_id)}, "
+                       f"track {f.track}, reserve {f.reserve_kiwi}, covers {f.covers}, supply {f.supply})")
+        if f.covers != markers_on_island[flock_id]:
+            out.append(f"{flock_id}: {f.covers} covering tokens for {markers_on_island[flock_id]} markers")
+        if min([f.track, f.reserve_kiwi, f.covers, f.supply] + list(f.fruit.values())) < 0:
+            out.append(f"{flock_id}: a negative count")
+        if state.phase not in ("setup",) and f.leader_hex not in state.hexes:
+            out.append(f"{flock_id}: Leader not on the island ({f.leader_hex})")
+        if len(f.hand) > int(limits["hand"]):
+            out.append(f"{flock_id}: {len(f.hand)} cards in hand")
+        if (flock_id == previous_player and flock_id != pending_player
+                and sum(f.fruit.values()) > int(limits["fruit"])):
+            out.append(f"{flock_id}: {sum(f.fruit.values())} fruit after its turn")
+        if pending_player is None and sum(f.fruit.values()) > int(limits["fruit"]):
+            out.append(f"{flock_id}: {sum(f.fruit.values())} fruit at the end")
+        if len(set(f.nests_built)) != len(f.nests_built) or nests_of(nests, flock_id) != sorted(f.nests_built):
+            out.append(f"{flock_id}: built {f.nests_built} but on the island {nests_of(nests, flock_id)}")
+    if dict(fruit) != {k: v for k, v in fruit_total.items()}:
+        out.append(f"fruit {dict(fruit)} != {fruit_total}")
+    if dict(markers) != domain_total:
+        out.append(f"markers {dict(markers)} != {domain_total}")
+    return out
+
+
+def nests_of(nests: Counter, flock: str) -> list[str]:
+    """Sorted ids of the flock's Nests on the island."""
+    return sorted(n for (f, n) in nests for _ in range(nests[(f, n)]) if f == flock)
+
+
+def run_games(job: tuple[int, int, int]) -> tuple[int, int, list[str]]:
+    """Play `count` random games with `players` players, checking after every decision; (games, decisions, problems)."""
+    players, first_seed, count = job
+    ruleset = load_ruleset()
+    game_yaml = dict(ruleset.game)
+    flocks = default_flocks(ruleset, players)
+    problems: list[str] = []
+    decisions = 0
+    for seed in range(first_seed, first_seed + count):
+        def check(game: Any, decision: Any, option: str, applied: Any, seed: int = seed) -> None:
+            pending = None if game.is_over else game.pending.player
+            found = violations(game.state, game_yaml, pending, decision.player)
+            if found and len(problems) < 20:
+                problems.append(f"{players}p seed {seed} after `{option}`: " + "; ".join(found))
+
+        # a mix of rule sets: flock sides B (R-ASYM-1..5) on odd seeds, advanced setup (R-SETUP-6) every third
+        sides = {f: "B" for f in flocks} if seed % 2 else None
+        setup = "advanced" if seed % 3 == 0 else "first-game"
+        decisions += play_game(ruleset, flocks, seed, ("random",), sides=sides, setup=setup,
+                               on_decision=check).decisions
+    return count, decisions, problems
+
+
+def test_random_play_invariants_510_games() -> None:
+    """R-COMP-1/2, R-RES-1, R-DM-3/4, R-BUILD-1, R-LEAD-4, R-LIMIT-1, R-FEED-2: hold after every decision."""
+    jobs = []
+    for players in (2, 3, 4):
+        half = GAMES_PER_COUNT // 2
+        base = SEED_BASE + players * 10_000
+        jobs += [(players, base, half), (players, base + half, GAMES_PER_COUNT - half)]
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    with ctx.Pool(2) as pool:
+        results = pool.map(run_games, jobs, chunksize=1)
+    games = sum(r[0] for r in results)
+    problems = [p for r in results for p in r[2]]
+    assert games >= 500
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_invariant_checker_catches_a_lost_token() -> None:
+    """The checker itself works: a token removed by hand is reported."""
+    from interpreter.engine import Game
+
+    ruleset = load_ruleset()
+    game = Game.new(ruleset, players=default_flocks(ruleset, 2), seed=1)
+    state = game.state
+    assert violations(state, dict(ruleset.game), game.pending.player, None) == []
+    flock = state.seats[0]
+    state.flocks[flock].track -= 1
+    state.fruit_bag[next(iter(state.fruit_bag))] += 1
+    found = violations(state, dict(ruleset.game), game.pending.player, None)
+    assert any("Kiwi tokens accounted" in p for p in found) and any(p.startswith("fruit") for p in found)
