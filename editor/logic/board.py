@@ -13,7 +13,7 @@ def flock_colours(ruleset: Any) -> dict[str, str]:
 
 def flock_order(ruleset: Any) -> list[str]:
     """Flock ids in the ruleset's default seat order."""
-    order = ruleset.game.get("seat_order") if isinstance(ruleset.game, dict) else None
+    order = (ruleset.game.get("flock") or {}).get("seat_order") if isinstance(ruleset.game, dict) else None
     return list(order or [item.id for item in ruleset.items("flocks")])
 
 
