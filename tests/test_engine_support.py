@@ -106,7 +106,7 @@ def totals(st) -> dict:
     out = {}
     for f in st.seats:
         fl = st.flocks[f]
-        out[f] = fl.track + fl.reserve_kiwi + fl.supply + fl.covers + st.island_tokens(f)
+        out[f] = fl.track + fl.reserve_kiwi + fl.supply + fl.covers + fl.on_tracker + st.island_tokens(f)
     fruit_total = sum(st.fruit_bag.values()) + sum(sum(st.flocks[f].fruit.values()) for f in st.seats)
     dom_total = (sum(st.domain_bag.values()) + sum(len(st.flocks[f].domain) for f in st.seats)
                  + sum(1 for h in st.hexes.values() if h.domain))

@@ -57,6 +57,7 @@ def turn(rt: Runtime, flock: str) -> Generator:
         fl.played.append(card_id)
         card = rt.rules.cards[card_id]
         if mode == "facedown":
+            fl.facedown.append(len(fl.played) - 1)   # R-ACT-2: other players' views must not show which card
             rt.log("card", f"{flock} plays a card face down", flock)
             yield from effects.run(rt, rt.rules.facedown, ctx)
         elif mode == "benefit":

@@ -52,8 +52,11 @@ def feed(rt: Runtime, ctx: Ctx) -> Generator:
         remove_from_hex(rt, hex_id, kiwi)
         rt.state.flocks[owner].reserve_kiwi += kiwi.size
         rt.log("explode", f"{flock} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}: it explodes", flock)
-        # R-FEED-5: "pushes ALL the Kiwi in that hex"; decision: Leaders are Kiwi too and are pushed
-        yield from push.push_all(rt, flock, hex_id, None, leave_origin=False)
+        # R-FEED-5: "pushes ALL the Kiwi in that hex"; decision: Leaders are Kiwi too and are pushed.
+        # Every piece leaves the hex: a Leader pushed off is not put back on the exploded hex (else
+        # "push all" would never empty it). Decision: from an edge hex a Kiwi may be pushed off the island
+        # here too, as in every push (R-PUSH-3)
+        yield from push.push_all(rt, flock, hex_id, None, leave_origin=True)
     else:
         rt.log("feed", f"{flock} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}", flock)
         # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import actions, build, effects, marking, queries, setup
+from interpreter.engine import actions, build, effects, marking, queries, setup, vto
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine.decisions import Option, ask
 
@@ -18,6 +18,13 @@ def step_procedure(rt: Runtime) -> Generator | None:
     phase, i, n = st.phase, st.step, len(st.seats)
     if phase == "setup":
         return setup.setup_step(rt) if i == 0 else None
+    if phase == vto.WAKE_UP:
+        # R-VTO-3: Wake up only at the beginning of seasons 2-4
+        if st.season <= 1:
+            return None
+        if i == 0:
+            return vto.wake_up_start(rt)
+        return vto.wake_up_turn(rt, st.marker_order()[i - 1]) if i <= n else None
     if phase == "season_change":
         if i == 0:
             return season_change_start(rt)
@@ -34,7 +41,7 @@ def step_procedure(rt: Runtime) -> Generator | None:
 def advance(rt: Runtime) -> None:
     """Leave the finished phase: next phase, next season, or the end of the game."""
     st = rt.state
-    phases = rt.rules.phases
+    phases = vto.phases(rt)
     if st.phase == "setup":
         st.phase, st.step, st.season = phases[0], 0, 1
         return
@@ -55,15 +62,20 @@ def season_change_start(rt: Runtime) -> Generator:
     """R-SC-1: the first Season Change only flips the Turn Order nests. R-SC-2: later ones pass the First
     Player marker, discard the played cards and turn used Leader cards face up."""
     st = rt.state
-    rt.log("season", f"Season {st.season} begins")
+    wake_up = vto.marker_passes_in_wake_up(rt)
+    if not (wake_up and st.season > 1):   # under R-VTO-3 Wake up began the season
+        rt.log("season", f"Season {st.season} begins")
     if st.season > 1:
-        st.first = (st.first + 1) % len(st.seats)
+        if not wake_up:   # R-VTO-3: the marker already passed in Wake up
+            st.first = (st.first + 1) % len(st.seats)
         for f in st.seats:
             fl = st.flocks[f]
             fl.discard.extend(fl.played)
             fl.played = []
+            fl.facedown = []
             fl.leader_used = False
-        rt.log("season", f"{st.seats[st.first]} is the First Player")
+        if not wake_up:
+            rt.log("season", f"{st.seats[st.first]} is the First Player")
     yield from ()
 
 

@@ -1,6 +1,6 @@
 """The Game API: decisions in, events out; JSON save and load at any moment.
 
-    g = Game.new(ruleset, players=[flock_a, flock_b], seed=7)  # + leaders, leader_cards, sides, setup
+    g = Game.new(ruleset, players=[flock_a, flock_b], seed=7)  # + leaders, leader_cards, sides, setup, variant
     while not g.is_over:
         d = g.pending                     # Decision(player, kind, prompt, options[Option(id, label)])
         g.apply(d.options[0].id)          # Applied(events) | Refused(code, message)
@@ -49,10 +49,14 @@ class Game:
     # --- construction -------------------------------------------------------------------------
     @classmethod
     def new(cls, ruleset: Any, players: list[str], seed: int = 0, leaders: dict | None = None,
-            leader_cards: dict | None = None, sides: dict | None = None, setup: str = "first-game") -> "Game":
-        """A new game: players are flock ids in seat order (seat 1 is the First Player)."""
+            leader_cards: dict | None = None, sides: dict | None = None, setup: str = "first-game",
+            variant: str | None = None) -> "Game":
+        """A new game: players are flock ids in seat order (seat 1 is the First Player).
+
+        variant: None for the standard game, "vto" for Variable Turn Order (R-VTO-1..5).
+        """
         rules = compile_rules(ruleset)
-        state = _setup_state(rules, players, seed, leaders, leader_cards, sides, setup)
+        state = _setup_state(rules, players, seed, leaders, leader_cards, sides, setup, variant)
         return cls(ruleset, state)
 
     @classmethod
@@ -190,5 +194,5 @@ class Game:
         }, separators=(",", ":"))  # no sort_keys: bag dict order drives draws, so it must survive a reload
 
 
-def _setup_state(rules, players, seed, leaders, leader_cards, sides, mode) -> State:
-    return setup.new_state(rules, list(players), seed, leaders, leader_cards, sides, mode)
+def _setup_state(rules, players, seed, leaders, leader_cards, sides, mode, variant=None) -> State:
+    return setup.new_state(rules, list(players), seed, leaders, leader_cards, sides, mode, variant)

@@ -17,8 +17,11 @@ def markable(rt: Runtime, flock: str) -> list[str]:
         return []
     have = set(fl.domain)
     mine = st.presence(flock)
+    # R-DM-2 asks for dominance only: an own Nest that counts (a Control Nest, R-BUILD-5) can give it with
+    # no own Kiwi in the hex, so those hexes are candidates too (presence is only a cheap pre-filter)
     return [h.id for h in st.hexes.values()
-            if h.domain is None and h.terrain in have and h.id in mine
+            if h.domain is None and h.terrain in have
+            and (h.id in mine or (h.nest is not None and h.nest[0] == flock))
             and dominance.dominant(st, h.id, "marking") == flock]
 
 

@@ -41,23 +41,32 @@ def token_available(rt: Runtime, flock: str, exclude: int | None = None) -> bool
     return any(k.flock == flock and k.id != exclude for h in rt.state.hexes.values() for k in h.kiwi)
 
 
-def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str) -> Generator:
-    """The player picks one of their face-up island tokens; the Kiwi is downsized or removed (R-RES-2)."""
+def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, optional: bool = False) -> Generator:
+    """The player picks one of their face-up island tokens; the Kiwi is downsized or removed (R-RES-2).
+
+    Returns False when the player, allowed to (`optional`), takes none.
+    """
     opts = [Option(f"take:{kref(flock, k.size, h)}", f"Take a token from your size-{k.size} Kiwi on {h}")
             for h, k in rt.state.own_kiwi(flock) if k.id != exclude]
+    if optional:
+        opts.append(Option("take:none", "Take no token (the Kiwi is not placed)"))
     choice = yield from ask(flock, "take-token", f"No token on your track or in your Reserve: take one for {why}", opts)
+    if choice == "take:none":
+        rt.log("token", f"{flock} takes no token from the island", flock)
+        return False
     hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1], lambda k: k.id != exclude)
     kiwi.size -= 1
     if kiwi.size == 0:
         remove_from_hex(rt, hex_id, kiwi)
     rt.log("token", f"{flock} takes a token from a Kiwi on {hex_id}", flock)
+    return True
 
 
-def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None) -> Generator:
+def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None, optional: bool = False) -> Generator:
     """Take the next token: track (returns the uncovered slot), else Reserve, else island. None if none.
 
     The token is held in `Flock.supply` until the caller puts it down, so every component stays
-    accounted for while the player decides where it goes.
+    accounted for while the player decides where it goes. `optional`: the island token may be refused.
     """
     fl = rt.state.flocks[flock]
     if fl.track > 0:
@@ -70,7 +79,9 @@ def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None) ->
         return ("reserve", 0)
     if not token_available(rt, flock, exclude):
         return None
-    yield from take_from_island(rt, flock, exclude, why)
+    taken = yield from take_from_island(rt, flock, exclude, why, optional)
+    if not taken:
+        return None
     fl.supply += 1
     return ("island", 0)
 
@@ -100,10 +111,15 @@ def placeable_hexes(rt: Runtime, flock: str) -> list[str]:
 
 
 def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Generator:
-    """Place one size-1 Kiwi (R-RES-2, R-RES-3), then any uncovered track benefit."""
-    source = yield from take_token(rt, flock, "a new Kiwi")
+    """Place one size-1 Kiwi (R-RES-2, R-RES-3), then any uncovered track benefit.
+
+    Decision R-RES-2: with the track and Reserve empty the player "may" take an island token, so they may
+    also decline (else a Kiwi would be forced to hop to another hex, or a growth undone, for nothing).
+    """
+    source = yield from take_token(rt, flock, "a new Kiwi", optional=True)
     if source is None:
-        rt.log("place", f"{flock} has no Kiwi token left to place", flock)
+        if not token_available(rt, flock):   # else the player declined an island token (logged)
+            rt.log("place", f"{flock} has no Kiwi token left to place", flock)
         return
     hexes = placeable_hexes(rt, flock)
     choice = yield from ask(flock, "place-kiwi", "Place a size-1 Kiwi on a hex where you have Kiwi",
@@ -120,14 +136,18 @@ def growable(rt: Runtime, flock: str, skip: set[int]) -> list[tuple[str, Kiwi]]:
     return [(h, k) for h, k in rt.state.own_kiwi(flock) if k.size < rt.rules.max_size and k.id not in skip]
 
 
-def grow_one(rt: Runtime, flock: str, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing") -> Generator:
+def grow_one(rt: Runtime, flock: str, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing",
+             optional: bool = False) -> Generator:
     """Stack one token on a Kiwi (R-FEED-3): track, else Reserve, else island; then the track benefit.
 
     Decision R-TRACK-1: growing takes the next token like any other, so it uncovers track slots too.
+    `optional`: an island token may be refused (own growth effects, R-RES-2); a fed Kiwi's owner must stack (R-FEED-3).
     """
-    source = yield from take_token(rt, kiwi.flock, why, exclude=kiwi.id)
+    source = yield from take_token(rt, kiwi.flock, why, exclude=kiwi.id, optional=optional)
     if source is None:
-        rt.log("grow", f"{kiwi.flock} has no token to stack; the Kiwi on {hex_id} stays size {kiwi.size}", kiwi.flock)
+        if not token_available(rt, kiwi.flock, exclude=kiwi.id):   # else the player declined (logged)
+            rt.log("grow", f"{kiwi.flock} has no token to stack; the Kiwi on {hex_id} stays size {kiwi.size}",
+                   kiwi.flock)
         return
     rt.state.flocks[kiwi.flock].supply -= 1
     kiwi.size += 1
@@ -148,7 +168,7 @@ def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Generator:
         hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1],
                                  lambda k: k.id not in done and k.size < rt.rules.max_size)
         done.add(kiwi.id)
-        yield from grow_one(rt, flock, hex_id, kiwi, ctx)
+        yield from grow_one(rt, flock, hex_id, kiwi, ctx, optional=True)   # decision R-RES-2, as in place_one
 
 
 def remove(rt: Runtime, flock: str, n: int) -> Generator:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import effects
+from interpreter.engine import effects, vto
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import Option, ask
 from interpreter.engine.placing import find_kiwi, kref
@@ -45,7 +45,7 @@ def params_of(rules: Rules) -> dict:
 
 
 def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None, leader_cards: dict | None,
-              sides: dict | None, mode: str) -> State:
+              sides: dict | None, mode: str, variant: str | None = None) -> State:
     """A state ready for the setup step: island, flocks dealt, bags filled, cards shuffled, hands drawn."""
     if not 1 <= len(players) <= 4 or len(set(players)) != len(players):
         raise SetupError(f"players must be 1-4 distinct flocks, got {players}")
@@ -54,9 +54,15 @@ def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None,
             raise SetupError(f"unknown flock `{f}` (known: {', '.join(rules.flocks)})")
     if mode not in ("first-game", "advanced"):
         raise SetupError(f"setup must be 'first-game' or 'advanced', got {mode!r}")
+    if variant not in (None, vto.VARIANT):
+        raise SetupError(f"variant must be None or {vto.VARIANT!r} (Variable Turn Order), got {variant!r}")
+    if variant == vto.VARIANT and len(rules.tracker) < len(players):
+        raise SetupError(f"Variable Turn Order needs a turn tracker slot per player: turn_order.yaml has "
+                         f"{len(rules.tracker)} for {len(players)} players")
     hexes, layout = island_hexes(rules, len(players))
     st = State(hexes=hexes, flocks={}, seats=list(players), fruit_bag=dict(rules.fruit_counts),
-               domain_bag=dict(rules.domain_counts), rng=int(seed) & ((1 << 64) - 1), params=params_of(rules))
+               domain_bag=dict(rules.domain_counts), rng=int(seed) & ((1 << 64) - 1), params=params_of(rules),
+               variant=variant)
     st.phase, st.step = "setup", 0
     leader_ids = list(rules.leaders)
     if leaders is None:
@@ -128,6 +134,8 @@ def setup_step(rt: Runtime) -> Generator:
         fl = st.flocks[f]
         fl.reserve_kiwi += fl.supply
         fl.supply = 0
+    if st.variant == vto.VARIANT:
+        yield from vto.setup_tracker(rt)   # R-VTO-2
 
 
 def _hex_ok(st: State, flock: str, hex_id: str, rule: str) -> bool:

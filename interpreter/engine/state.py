@@ -61,6 +61,7 @@ class Flock:
     deck: list[str] = field(default_factory=list)
     discard: list[str] = field(default_factory=list)
     played: list[str] = field(default_factory=list)     # cards on the flock board this season
+    facedown: list[int] = field(default_factory=list)   # indices into `played` of cards played face down (R-ACT-2)
     track: int = 8                   # tokens still on the Kiwi track
     reserve_kiwi: int = 0            # Kiwi tokens in the Player Reserve (R-RES-1)
     supply: int = 0                  # tokens in hand: not yet set out (setup) or being placed (R-RES-2)
@@ -68,6 +69,11 @@ class Flock:
     nests_built: list[str] = field(default_factory=list)
     season_vp: int = 0
     kept_season_cards: list[str] = field(default_factory=list)
+    # Variable Turn Order (R-VTO-2/3): the flock's token on the turn tracker, its slot (None while it waits
+    # below the tracker during Wake up) and the slot it held last season
+    on_tracker: int = 0
+    tracker_slot: int | None = None
+    tracker_prev: int | None = None
 
 
 @dataclass
@@ -87,6 +93,7 @@ class State:
     season_cards: list[str] = field(default_factory=list)
     next_kiwi: int = 1
     over: bool = False
+    variant: str | None = None       # None: the standard game; "vto": Variable Turn Order (R-VTO-1..5)
     # rule values pure functions need without the ruleset: dominance weights, nest values, size limit,
     # scoring (copied from game.yaml / nests.yaml when the game is created)
     params: dict = field(default_factory=dict)
@@ -120,8 +127,17 @@ class State:
         raise AssertionError("unreachable: bag count mismatch")
 
     # --- lookups --------------------------------------------------------------------------
+    def marker_order(self) -> list[str]:
+        """Flocks clockwise from the holder of the First Player marker (R-SETUP-2)."""
+        return self.seats[self.first:] + self.seats[:self.first]
+
     def turn_order(self) -> list[str]:
-        """Flocks in turn order this season, starting with the First Player (R-SETUP-2)."""
+        """Flocks in turn order this season: from the First Player (R-SETUP-2), or by turn tracker slot
+        under Variable Turn Order (R-VTO-4; while tokens wait below the tracker, the marker order)."""
+        if self.variant == "vto":
+            slots = [self.flocks[f].tracker_slot for f in self.seats]
+            if None not in slots:
+                return sorted(self.seats, key=lambda f: self.flocks[f].tracker_slot)
         return self.seats[self.first:] + self.seats[:self.first]
 
     def new_kiwi(self, flock: str, size: int) -> Kiwi:
@@ -166,12 +182,14 @@ class State:
                 "id": f.id, "seat": f.seat, "side": f.side, "leader": f.leader, "leader_card": f.leader_card,
                 "leader_used": f.leader_used, "leader_hex": f.leader_hex, "fruit": dict(f.fruit),
                 "domain": list(f.domain), "hand": list(f.hand), "deck": list(f.deck), "discard": list(f.discard),
-                "played": list(f.played), "track": f.track, "reserve_kiwi": f.reserve_kiwi, "supply": f.supply,
+                "played": list(f.played), "facedown": list(f.facedown), "track": f.track, "reserve_kiwi": f.reserve_kiwi, "supply": f.supply,
                 "covers": f.covers, "nests_built": list(f.nests_built), "season_vp": f.season_vp,
-                "kept_season_cards": list(f.kept_season_cards)} for f in self.flocks.values()],
+                "kept_season_cards": list(f.kept_season_cards), "on_tracker": f.on_tracker,
+                "tracker_slot": f.tracker_slot, "tracker_prev": f.tracker_prev} for f in self.flocks.values()],
             "seats": list(self.seats), "fruit_bag": dict(self.fruit_bag), "domain_bag": dict(self.domain_bag),
             "rng": self.rng, "first": self.first, "season": self.season, "phase": self.phase, "step": self.step,
-            "season_cards": list(self.season_cards), "next_kiwi": self.next_kiwi, "over": self.over, "params": self.params,
+            "season_cards": list(self.season_cards), "next_kiwi": self.next_kiwi, "over": self.over, "variant": self.variant,
+            "params": self.params,
         }
 
     @classmethod
@@ -189,7 +207,7 @@ class State:
                    domain_bag=dict(data["domain_bag"]), rng=data["rng"], first=data["first"],
                    season=data["season"], phase=data["phase"], step=data["step"],
                    season_cards=list(data["season_cards"]), next_kiwi=data["next_kiwi"], over=data["over"],
-                   params=data.get("params", {}))
+                   variant=data.get("variant"), params=data.get("params", {}))
 
     def copy(self) -> "State":
         """An independent copy (through the JSON form; not for hot paths)."""

@@ -26,7 +26,11 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
         d = {
             "leader": fl.leader, "leader_card": fl.leader_card, "leader_card_used": fl.leader_used, "side": fl.side,
             "fruit": dict(fl.fruit), "domain_count": len(fl.domain), "deck_count": len(fl.deck),
-            "discard": list(fl.discard), "played": list(fl.played), "track": fl.track,
+            # R-ACT-2: a card played face down shows as "facedown" to everyone but its owner; decision
+            # (rulebook silent): the discard pile is public, so it is revealed when discarded at Season Change
+            "discard": list(fl.discard),
+            "played": [c if own or i not in fl.facedown else "facedown" for i, c in enumerate(fl.played)],
+            "track": fl.track,
             "reserve_kiwi": fl.reserve_kiwi, "nests_built": list(fl.nests_built), "season_vp": fl.season_vp,
             "kept_season_cards": list(fl.kept_season_cards),
         }
@@ -38,10 +42,18 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
             d["hand_count"] = len(fl.hand)
         flocks[f] = d
     order = st.turn_order()
-    return {
-        "season": st.season, "phase": st.phase, "first_player": order[0], "turn_order": order,
+    out = {
+        # the First Player marker's holder; under Variable Turn Order the tracker, not the marker, sets
+        # `turn_order` (R-VTO-4), so the two may differ
+        "season": st.season, "phase": st.phase, "first_player": st.seats[st.first], "turn_order": order,
         "season_cards": [{"season": i + 1, "id": c} for i, c in enumerate(st.season_cards)],
         "pending": pending.to_dict() if pending else None,
         "hexes": hexes, "flocks": flocks,
         "log": [e.text for e in rt.events[-30:]], "over": st.over,
     }
+    if st.variant is not None:
+        out["variant"] = st.variant
+        # slot per flock (None while waiting below the tracker in Wake up) and last season's slot
+        out["tracker"] = {f: {"slot": st.flocks[f].tracker_slot, "previous": st.flocks[f].tracker_prev}
+                          for f in st.seats}
+    return out
