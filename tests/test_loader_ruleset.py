@@ -192,3 +192,21 @@ def test_validate_paths_api(root: Path) -> None:
     assert validate_paths([root / "base" / "nests.yaml"]) == []
     with pytest.raises(ValueError):
         validate_paths([root / "nowhere"])
+
+
+def test_pack_yaml_is_checked(root: Path) -> None:
+    """pack.yaml is validated against its schema and its id must match the folder."""
+    folder = root / "mods" / "zz"
+    folder.mkdir(parents=True)
+    (folder / "pack.yaml").write_text('id: zzz\nname: Z\nkind: modd\ndescription: d\nsource: "designed: t"\n')
+    with pytest.raises(ContentError) as err:
+        load_ruleset(["zz"], root=root)
+    assert [d.format() for d in err.value.diagnostics] == [
+        "content/mods/zz/pack.yaml:1:5: error[schema]: pack id `zzz` does not match its folder `zz`\n"
+        "  id: zzz\n"
+        "      ^^^",
+        "content/mods/zz/pack.yaml:3:7: error[schema]: `kind` must be edition or mod, got `modd`\n"
+        "  kind: modd\n"
+        "        ^^^^\n"
+        "  hint: did you mean `mod`?",
+    ]

@@ -127,3 +127,17 @@ def test_garbage_never_raises(text: str) -> None:
     doc, diags = parse_yaml("x.yaml", text)
     assert doc is not None or diags
     assert all(isinstance(d, Diagnostic) and d.code.startswith("yaml-") for d in diags)
+
+
+def test_pure_python_parser_gives_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without libyaml the pure-Python event parser yields the same data, locations and refusals."""
+    from interpreter.content import yamlsafe
+
+    text = "- id: a\n  on: yes\n  cost: \"pay 2 fruit same\"\n  blk: |\n    gain 1 fruit\n"
+    with_c = parse_yaml("x.yaml", text)[0]
+    monkeypatch.setattr(yamlsafe, "_EventParser", None)
+    pure = parse_yaml("x.yaml", text)[0]
+    assert pure.data == with_c.data and pure.locs == with_c.locs and pure.keys == with_c.keys
+    assert _one("a: !!python/name:os.system x\n").startswith(
+        "x.yaml:1:4: error[yaml-unsafe]: tag `!!python/name:os.system` is not allowed")
+    assert _one("a: 1\na: 2\n").startswith("x.yaml:2:1: error[yaml-duplicate-key]")

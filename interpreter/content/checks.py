@@ -1,7 +1,7 @@
 """Cross-file checks of a merged content set: unknown and duplicate ids, nest twins, unreachable triggers, counts."""
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 from interpreter.content.dslfields import CompiledFields
 from interpreter.content.merge import Merged
@@ -177,10 +177,10 @@ class Checker:
         nests = self.files.get("nests.yaml")
         items = self._items("nests.yaml")
         ids = [str(n.get("id")) for _, n in items]
-        first_row = {n.get("type") for _, n in items if n.get("row") == 1}
+        first_row = {n.get("type") for _, n in items if n.get("row") == 1 and _scalar(n.get("type"))}
         for path, nest in items:
             # R-BUILD-2: a second-row Nest is built only after the first-row Nest of its type.
-            if nest.get("row") == 2 and nest.get("type") not in first_row:
+            if nest.get("row") == 2 and _scalar(nest.get("type")) and nest.get("type") not in first_row:
                 self._emit(nests, "nest-twin", f"row-2 nest `{nest.get('id')}` has no row-1 nest of type "
                                                f"`{nest.get('type')}`", path + ("row",),
                            hint="add the first-row nest of that type (R-BUILD-2)")
@@ -247,7 +247,7 @@ class Checker:
         seats: dict[Any, tuple] = {}
         for path, nest in self._items("turn_order.yaml", "nests"):
             seat = nest.get("seat")
-            if seat is None:
+            if seat is None or not _scalar(seat):
                 continue
             if seat in seats:
                 first = _where_text(merged.where(seats[seat]) if merged else None)
@@ -272,6 +272,11 @@ class Checker:
                            path, key=bool(group))
 
 
+def _scalar(value: Any) -> bool:
+    """True for values that can be compared as ids (not lists or mappings a bad file may hold)."""
+    return isinstance(value, (str, int, float, bool))
+
+
 def _where_text(found: tuple | None) -> str:
     from interpreter.diagnostics import display_path
 
@@ -280,12 +285,3 @@ def _where_text(found: tuple | None) -> str:
     doc, path = found
     pos = doc.pos(path)
     return f"{display_path(doc.file)}:{pos.line}:{pos.col}" if pos else display_path(doc.file)
-
-
-def iter_calls(node: Any) -> Iterator[Call]:
-    """Every bound call of a node."""
-    from interpreter.dsl.ast import walk
-
-    for sub in walk(node):
-        if isinstance(sub, Call):
-            yield sub

@@ -11,7 +11,7 @@ from typing import Any, Iterable
 from interpreter import paths
 from interpreter.content.checks import Checker
 from interpreter.content.dslfields import CompiledFields, compile_merged, substitute
-from interpreter.content.layout import FILES, PACK_FILE, PACK_SCHEMAS, id_key, spec_for
+from interpreter.content.layout import FILES, PACK_FILE, PACK_SCHEMAS, FileSpec, id_key, spec_for
 from interpreter.content.merge import Merged, Merger, SourceFile
 from interpreter.content.model import Item, Origin, Pack, Ruleset
 from interpreter.content.schema import Schemas, did_you_mean, schemas_for, validated_cache
@@ -20,6 +20,7 @@ from interpreter.diagnostics import ContentError, Diagnostic, Location
 from interpreter.dsl.checker import CheckContext
 
 PACK_DIRS = (("editions", "edition"), ("mods", "mod"))
+PACK_SPEC = FileSpec(PACK_FILE, "mapping", PACK_SCHEMAS)
 
 # abs path -> ((mtime_ns, size), doc, diagnostics): files are re-read only when they change on disk.
 _DOC_CACHE: dict[str, tuple[tuple[int, int], YamlDoc | None, list[Diagnostic]]] = {}
@@ -262,8 +263,7 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
             if source.rel == PACK_FILE:
                 if pack_schema:
                     diagnostics.extend(_schema_diags(schemas, pack_schema, source.doc.data,
-                                                     Merged(spec_for("game.yaml"), source.doc.data,
-                                                            {(): (source.doc, ())})))
+                                                     Merged(PACK_SPEC, source.doc.data, {(): (source.doc, ())})))
                 if isinstance(source.doc.data, dict) and "id" in source.doc.data \
                         and str(source.doc.data["id"]) != pack.pack.id:
                     diagnostics.append(source.doc.diagnostic(

@@ -13,7 +13,7 @@ from interpreter.content.layout import FILES, FileSpec, id_key
 from interpreter.content.model import Origin
 from interpreter.content.schema import did_you_mean
 from interpreter.content.yamlsafe import YamlDoc
-from interpreter.diagnostics import Diagnostic, Location
+from interpreter.diagnostics import Diagnostic
 
 OPS = ("add", "replace", "patch")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import yaml
 
@@ -256,7 +256,7 @@ class _Frame:
 _NOKEY = object()
 
 
-def _events(text: str):
+def _events(text: str) -> Iterator[Any]:
     """The parser's event stream for `text`."""
     if _EventParser is not None:
         parser = _EventParser(text)
@@ -279,6 +279,7 @@ def parse_yaml(file: str, text: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
 
     def diag(code: str, message: str, line: int, col: int, hint: str | None = None,
              end_col: int | None = None) -> Diagnostic:
+        """A diagnostic at a 1-based line/col of this file."""
         src = lines[line - 1] if 1 <= line <= len(lines) else None
         return Diagnostic(code, message, Location(file, line, col, end_col), src, hint)
 
@@ -346,6 +347,7 @@ def _build(doc: YamlDoc, text: str) -> Any:
         return path
 
     def child_path() -> Path:
+        """The path the next value will get."""
         if not stack:
             return ()
         top = stack[-1]
