@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import tempfile
@@ -41,6 +42,12 @@ def edit_latency(root: Path, rounds: int = 30) -> list[float]:
     return out
 
 
+def _cpu() -> float:
+    """User + system CPU seconds of this process and its finished children (the playtest's workers)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def main() -> None:
     """Print both figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -57,12 +64,17 @@ def main() -> None:
         ruleset = playtest.load(root, [])
         setup = playtest.PlaytestSetup(players=args.players, games=args.games, bots=("greedy",), jobs=args.jobs)
         start = time.perf_counter()
+        cpu_start = _cpu()
         report = playtest.run(ruleset, setup)
         elapsed = time.perf_counter() - start
+        cpu = _cpu() - cpu_start
         summary = report.summary()
         print(f"playtest: {summary['games']} greedy games, {args.players} players, in {elapsed:.1f} s "
               f"on {args.jobs} process(es) ({summary['games'] / elapsed:.1f} games/s, mean {summary['mean_decisions']:.0f} decisions) "
               f"(target < 30 s)")
+        # CPU time does not depend on other load on the machine: the wall time on idle cores is about cpu / jobs
+        print(f"  CPU {cpu:.1f} s in all processes ({cpu / max(summary['games'], 1):.3f} s per game; "
+              f"{cpu / args.jobs:.1f} s per process)")
 
 
 if __name__ == "__main__":

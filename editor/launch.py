@@ -2,19 +2,25 @@
 from __future__ import annotations
 
 import os
+import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-APP = Path(__file__).resolve().parent / "app.py"
+# The main script's file name is the first sidebar entry's label in a Streamlit multipage app: "Home".
+APP = Path(__file__).resolve().parent / "Home.py"
 ENV_CONTENT = "KCD_CONTENT"
 
 
 def streamlit_command(content: Path, port: int) -> list[str]:
-    """The `streamlit run` command line: bound to 127.0.0.1, headless, no usage statistics."""
+    """The `streamlit run` command line: bound to 127.0.0.1, headless, no usage statistics, minimal toolbar."""
     return [sys.executable, "-m", "streamlit", "run", str(APP),
             "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true",
             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+            # a designers' tool on localhost: no "Deploy" button or developer menu items
+            "--client.toolbarMode", "minimal",
             "--", "--content", str(content)]
 
 
@@ -35,9 +41,39 @@ def launch(content: str | None, port: int) -> int:
     if not 1 <= port <= 65535:
         print(f"kcd editor: --port must be 1..65535, got {port}", file=sys.stderr)
         return 2
+    if not port_free(port):
+        print(f"kcd editor: port {port} on 127.0.0.1 is in use (another editor?); choose one with --port",
+              file=sys.stderr)
+        return 2
     env = dict(os.environ, **{ENV_CONTENT: str(root)})
     print(f"Kiwi Chow Down editor: http://127.0.0.1:{port}  (content: {root})", flush=True)
+    proc = subprocess.Popen(streamlit_command(root, port), env=env)
+
+    def forward(signum: int, _frame: Any) -> None:
+        """Stopping `kcd editor` (kill, a closed terminal) stops the server too, never leaving it orphaned."""
+        if proc.poll() is None:
+            proc.send_signal(signum)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), forward)
     try:
-        return subprocess.call(streamlit_command(root, port), env=env)
-    except KeyboardInterrupt:
-        return 0
+        return proc.wait()
+    except KeyboardInterrupt:   # Ctrl+C reaches the whole process group; Streamlit stops on its own
+        try:
+            return proc.wait(timeout=10)
+        except (subprocess.TimeoutExpired, KeyboardInterrupt):
+            proc.kill()
+            return 0
+
+
+def port_free(port: int) -> bool:
+    """True when nothing listens on 127.0.0.1:`port` (Streamlit would otherwise exit after our banner)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # as the server does: a just-stopped editor's lingering connections must not count as "in use"
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True

@@ -71,6 +71,20 @@ def drop_widgets(rel: str) -> None:
     prefix = "w:" + json.dumps([rel])[:-1] + ","
     for key in [k for k in st.session_state if isinstance(k, str) and k.startswith(prefix)]:
         del st.session_state[key]
+    # A browser keeps showing what was typed in a keyed widget whose state was merely deleted; the page
+    # writes the file's values into these widgets on its next run (see `reset_value`).
+    st.session_state.setdefault("kcd_reset", set()).add(rel)
+
+
+def reset_value(rel: str, key: str, value: Any) -> None:
+    """After save/undo/discard of `rel`: put the file's value into widget `key` so the browser shows it."""
+    if rel in st.session_state.get("kcd_reset", set()):
+        st.session_state[key] = value
+
+
+def reset_done(rel: str) -> None:
+    """Every widget of `rel` has been given its file value."""
+    st.session_state.get("kcd_reset", set()).discard(rel)
 
 
 def flash(message: str, kind: str = "success") -> None:
@@ -84,6 +98,23 @@ def show_flash() -> None:
         getattr(st, kind, st.info)(message)
 
 
-def error_box(text: str, container: Any = None) -> None:
-    """A located diagnostic, monospaced so the caret lines up."""
-    (container or st).error("```text\n" + text + "\n```")
+def _markdown_line(text: str) -> str:
+    """One plain line for Markdown: `<` outside `code spans` escaped so `<n>` is not taken for HTML."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:   # an odd number of backticks: no code spans to keep
+        return text.replace("<", "\\<")
+    return "`".join(p if i % 2 else p.replace("<", "\\<") for i, p in enumerate(parts))
+
+
+def error_box(text: str, container: Any = None, severity: str = "error") -> None:
+    """A located diagnostic: its header as wrapping text, the source line and caret monospaced below.
+
+    The header (`file:line:col: error[code]: message`) is often wider than the page; in a code block it
+    would be cut off behind a scroll bar, so only the lines whose columns matter stay in the block.
+    """
+    header, _, rest = text.partition("\n")
+    body = "**" + _markdown_line(header).replace("**", "") + "**"
+    if rest.strip():
+        body += "\n```text\n" + rest + "\n```"
+    box = container or st
+    (box.warning if severity == "warning" else box.error)(body)

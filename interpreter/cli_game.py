@@ -39,6 +39,22 @@ def _bot_names(text: str) -> list[str]:
     return names or ["random"]
 
 
+def _variant_or_exit(name: str | None) -> str | None:
+    """`--variant vto` -> "vto"; None stays the standard game; exit 2 listing the known variants otherwise."""
+    from interpreter.sim import KNOWN_VARIANTS
+
+    if name is None:
+        return None
+    if name not in KNOWN_VARIANTS:
+        known = ", ".join(f"{vid} ({label})" for vid, label in sorted(KNOWN_VARIANTS.items()))
+        typer.echo(f"error: unknown variant `{name}`; known variants: {known}", err=True)
+        raise typer.Exit(2)
+    return name
+
+
+VARIANT_HELP = "Rules variant: vto (Variable Turn Order, R-VTO-1..5); omit for the standard game."
+
+
 def _players_or_exit(ruleset: Any, players: int) -> list[str]:
     from interpreter.sim import default_flocks
 
@@ -91,6 +107,7 @@ def play_command(
     bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy."),
     edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
     mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
+    variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
     log: Optional[Path] = typer.Option(None, "--log", help="Write a readable turn-by-turn log to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
@@ -101,13 +118,15 @@ def play_command(
     ruleset = _load(edition, mod)
     flocks = _players_or_exit(ruleset, players)
     names = _bot_names(bots)
+    variant = _variant_or_exit(variant)
     handle = log.open("w", encoding="utf-8") if log else None
     try:
         tlog = _TurnLog(handle) if handle is not None else None
         if handle is not None:
-            handle.write(f"Kiwi Chow Down: {', '.join(flocks)}; seed {seed}; bots {', '.join(names)}\n")
+            rules = f"; variant {variant}" if variant else ""
+            handle.write(f"Kiwi Chow Down: {', '.join(flocks)}; seed {seed}; bots {', '.join(names)}{rules}\n")
         try:
-            record = play_game(ruleset, flocks, seed, names, on_decision=tlog,
+            record = play_game(ruleset, flocks, seed, names, variant=variant, on_decision=tlog,
                                on_start=tlog.start if tlog else None)
         except SetupError as err:
             typer.echo(f"error: {err}", err=True)
@@ -127,11 +146,12 @@ def play_command(
     if as_json:
         out = {"seed": seed, "players": record.players, "scores": record.scores, "ranking": record.ranking,
                "decisions": record.decisions, "leaders": record.leaders, "sides": record.sides,
-               "bots": record.bots, "season_cards": record.season_cards}
+               "bots": record.bots, "season_cards": record.season_cards, "variant": record.variant}
         typer.echo(json.dumps(out))
         return
     console = Console()
-    table = Table(title=f"Kiwi Chow Down, seed {seed}: {record.decisions} decisions")
+    rules = f", {variant}" if variant else ""
+    table = Table(title=f"Kiwi Chow Down, seed {seed}{rules}: {record.decisions} decisions")
     for col in ("rank", "flock", "leader", "bot", "domain", "nests", "season cards", "total"):
         table.add_column(col, justify="right" if col in ("rank", "domain", "nests", "season cards", "total") else "left")
     for rank, flock in enumerate(record.ranking, start=1):
@@ -147,6 +167,7 @@ def simulate_command(
     seed: int = typer.Option(0, "--seed", help="Seed of game 0; game i uses seed + i."),
     bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to run games on."),
+    variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
     edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
     mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
@@ -160,6 +181,7 @@ def simulate_command(
     ruleset = _load(edition, mod)
     _players_or_exit(ruleset, players)
     names = _bot_names(bots)
+    variant = _variant_or_exit(variant)
     console = Console(stderr=True)
     show_bar = console.is_terminal and not as_json
     try:
@@ -168,9 +190,9 @@ def simulate_command(
                           console=console) as bar:
                 task = bar.add_task("games", total=games)
                 report = simulate(ruleset, games, players=players, seed=seed, bots=names, jobs=jobs,
-                                  progress=lambda done, total: bar.update(task, completed=done))
+                                  variant=variant, progress=lambda done, total: bar.update(task, completed=done))
         else:
-            report = simulate(ruleset, games, players=players, seed=seed, bots=names, jobs=jobs)
+            report = simulate(ruleset, games, players=players, seed=seed, bots=names, jobs=jobs, variant=variant)
     except SetupError as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2)

@@ -4,7 +4,8 @@
 processes) and returns a `SimReport` whose `summary()` gives win rates with 95% Wilson intervals.
 Seeding: game i of a simulation with seed S is played with seed S + i, so
 `play_game(ruleset, record.players, record.seed, bots)` replays any recorded game. Seats: the flocks rotate by one seat per game (game i seats flocks[i:] + flocks[:i]), so
-seat and flock effects are not confounded; bots stay with their seat.
+seat and flock effects are not confounded; bots stay with their seat. `variant` picks a rules variant the
+content offers (`variants(ruleset)`: today "vto", Variable Turn Order, R-VTO-1..5); None is the standard game.
 
 `python -m interpreter.sim --regen-golden` rewrites tests/golden/*.json on purpose.
 """
@@ -19,11 +20,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from interpreter.bots import Bot, make_bot
-from interpreter.engine import Game
+from interpreter.engine import Game, vto
 
 # A full game is a few hundred decisions; far beyond this means an engine loop, not a long game.
 MAX_DECISIONS = 20_000
 VP_SOURCES = ("domain", "nests", "season_cards", "total")
+# The variants the engine can play, with a readable name; a variant is available only when the content
+# declares it in game.yaml `variants` (e.g. `variants.vto.phases`, R-VTO-1).
+KNOWN_VARIANTS: dict[str, str] = {vto.VARIANT: "Variable Turn Order"}
 
 
 class SimError(RuntimeError):
@@ -43,6 +47,8 @@ class GameRecord:
     decisions: int
     season_cards: list[dict[str, Any]]
     bots: list[str] = field(default_factory=list)
+    setup: str = "first-game"
+    variant: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
@@ -61,6 +67,12 @@ def default_flocks(ruleset: Any, players: int) -> list[str]:
     return list(order[:players])
 
 
+def variants(ruleset: Any) -> dict[str, str]:
+    """{variant id: name} of the known variants this ruleset's content declares in game.yaml `variants`."""
+    declared = ruleset.game.get("variants") or {}
+    return {vid: name for vid, name in KNOWN_VARIANTS.items() if declared.get(vid)}
+
+
 def _bot_seed(seed: int, seat: int) -> int:
     """Each seat's bot RNG seed, derived from the game seed (separate from the game's own RNG)."""
     return (seed * 1_000_003 + 7919 * (seat + 1)) & 0xFFFFFFFF
@@ -74,28 +86,24 @@ def make_bots(names: Sequence[str], count: int, seed: int) -> list[Bot]:
 
 
 def season_card_results(game: Game) -> list[dict[str, Any]]:
-    """[{id, season, victor}] for the Season cards resolved so far, read from the engine's event log.
+    """[{season, id, victor, values}] for the Season cards resolved so far (R-SCARD-1/2).
 
-    The engine logs each resolution (R-SCARD-1/2) as `season-card` events: first the values line
-    (no player), then either "<flock> wins <card>" carrying the victor as its player, or a tie (no player).
+    Read from the structured payload of the engine's `season-card` events (`Event.data`: card, season,
+    values, victor or None on a tie), never from the event text.
     """
-    cards = list(game.state.season_cards)
     out: list[dict[str, Any]] = []
     for event in game.events:
-        if event.kind != "season-card":
+        data = getattr(event, "data", None)
+        if event.kind != "season-card" or not data or "card" not in data:
             continue
-        nxt = len(out)
-        if (event.player is None and nxt < len(cards) and event.text.startswith(f"{cards[nxt]}: ")
-                and "tie between" not in event.text):
-            out.append({"season": nxt + 1, "id": cards[nxt], "victor": None})
-        elif event.player is not None and out and out[-1]["victor"] is None:
-            out[-1]["victor"] = event.player
+        out.append({"season": int(data.get("season", len(out) + 1)), "id": data["card"],
+                    "victor": data.get("victor"), "values": dict(data.get("values") or {})})
     return out
 
 
 def play_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[str | Bot] = ("random",),
               leaders: dict[str, str] | None = None, sides: dict[str, str] | None = None,
-              setup: str = "first-game",
+              setup: str = "first-game", variant: str | None = None,
               on_decision: Callable[[Game, Any, str, Any], None] | None = None,
               on_start: Callable[[Game], None] | None = None) -> GameRecord:
     """Play one game to its end between bots; `on_decision(game, decision, option_id, applied)` sees each step."""
@@ -107,7 +115,7 @@ def play_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[st
         if given is not None:
             built[i] = given
     by_flock = dict(zip(players, built))
-    game = Game.new(ruleset, players=players, seed=seed, leaders=leaders, sides=sides, setup=setup)
+    game = Game.new(ruleset, players=players, seed=seed, leaders=leaders, sides=sides, setup=setup, variant=variant)
     if on_start is not None:
         on_start(game)
     decisions = 0
@@ -130,7 +138,7 @@ def play_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[st
         scores={f: {k: int(v) for k, v in s.items()} for f, s in game.scores().items()},
         ranking=list(game.ranking()), decisions=decisions,
         season_cards=season_card_results(game),
-        bots=[by_flock[f].name for f in players])
+        bots=[by_flock[f].name for f in players], setup=setup, variant=variant)
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -201,13 +209,14 @@ class _Plan:
     leaders: dict[str, str] | None
     sides: dict[str, str] | None
     setup: str
+    variant: str | None = None
 
     def play(self, i: int) -> GameRecord:
         """Game i: seed + i, flocks rotated by i seats."""
         shift = i % len(self.flocks)
         seats = list(self.flocks[shift:]) + list(self.flocks[:shift])
         return play_game(self.ruleset, seats, self.seed + i, self.bots, leaders=self.leaders, sides=self.sides,
-                         setup=self.setup)
+                         setup=self.setup, variant=self.variant)
 
 
 # A worker process's plan: handed over by the pool initializer (inherited by fork, not pickled).
@@ -225,14 +234,23 @@ def _play_in_worker(i: int) -> GameRecord:
 def simulate(ruleset: Any, games: int, players: int = 4, seed: int = 0, bots: Sequence[str] = ("random",),
              jobs: int = 1, progress: Callable[[int, int], None] | None = None,
              flocks: Sequence[str] | None = None, leaders: dict[str, str] | None = None,
-             sides: dict[str, str] | None = None, setup: str = "first-game") -> SimReport:
-    """Play `games` games (seeds seed..seed+games-1, flocks rotating seats) on `jobs` processes."""
+             sides: dict[str, str] | None = None, setup: str = "first-game",
+             variant: str | None = None) -> SimReport:
+    """Play `games` games (seeds seed..seed+games-1, flocks rotating seats) on `jobs` processes.
+
+    `variant` (None or a key of KNOWN_VARIANTS) is checked before any game runs: the engine's SetupError
+    names the known variants or says the content does not offer it.
+    """
     if games < 0:
         raise ValueError("games must be >= 0")
     for name in bots:
         make_bot(name, 0)  # fail early on an unknown bot name
     plan = _Plan(ruleset, seed, tuple(flocks) if flocks else tuple(default_flocks(ruleset, players)),
-                 tuple(bots) or ("random",), leaders, sides, setup)
+                 tuple(bots) or ("random",), leaders, sides, setup, variant)
+    if games:
+        # fail early (before forking workers) on a bad variant/setup/flock choice: the engine's SetupError
+        Game.new(ruleset, players=list(plan.flocks), seed=seed, leaders=leaders, sides=sides, setup=setup,
+                 variant=variant)
     records: list[GameRecord] = []
     jobs = max(1, min(jobs, games or 1))
     if jobs == 1:
@@ -254,12 +272,13 @@ def simulate(ruleset: Any, games: int, players: int = 4, seed: int = 0, bots: Se
 # --- golden playthroughs --------------------------------------------------------------------------------
 
 GOLDEN_DIR = Path(__file__).resolve().parent.parent / "tests" / "golden"
-# (name, players, seed, bots): a few seeded full games whose decisions and events are pinned.
-GOLDEN_GAMES: tuple[tuple[str, int, int, tuple[str, ...]], ...] = (
-    ("random-2p-seed1", 2, 1, ("random",)),
-    ("random-3p-seed2", 3, 2, ("random",)),
-    ("random-4p-seed3", 4, 3, ("random",)),
-    ("greedy-2p-seed4", 2, 4, ("greedy", "random")),
+# (name, players, seed, bots, variant): a few seeded full games whose decisions and events are pinned.
+GOLDEN_GAMES: tuple[tuple[str, int, int, tuple[str, ...], str | None], ...] = (
+    ("random-2p-seed1", 2, 1, ("random",), None),
+    ("random-3p-seed2", 3, 2, ("random",), None),
+    ("random-4p-seed3", 4, 3, ("random",), None),
+    ("greedy-2p-seed4", 2, 4, ("greedy", "random"), None),
+    ("random-3p-vto-seed5", 3, 5, ("random",), "vto"),
 )
 
 
@@ -269,7 +288,8 @@ def event_text(event: Any) -> str:
     return text if isinstance(text, str) else str(event)
 
 
-def golden_playthrough(ruleset: Any, players: int, seed: int, bots: Sequence[str]) -> dict[str, Any]:
+def golden_playthrough(ruleset: Any, players: int, seed: int, bots: Sequence[str],
+                       variant: str | None = None) -> dict[str, Any]:
     """One full game as pinned data: every decision (player, kind, option) with its events, and the result."""
     steps: list[dict[str, Any]] = []
 
@@ -278,8 +298,8 @@ def golden_playthrough(ruleset: Any, players: int, seed: int, bots: Sequence[str
                       "events": [event_text(e) for e in applied.events]})
 
     flocks = default_flocks(ruleset, players)
-    rec = play_game(ruleset, flocks, seed, bots, on_decision=record)
-    return {"players": flocks, "seed": seed, "bots": list(bots), "content_hash": ruleset.hash,
+    rec = play_game(ruleset, flocks, seed, bots, variant=variant, on_decision=record)
+    return {"players": flocks, "seed": seed, "bots": list(bots), "variant": variant, "content_hash": ruleset.hash,
             "result": rec.to_dict(), "steps": steps}
 
 
@@ -289,9 +309,9 @@ def regen_golden(ruleset: Any, directory: Path = GOLDEN_DIR) -> list[Path]:
 
     directory.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, players, seed, bots in GOLDEN_GAMES:
+    for name, players, seed, bots, variant in GOLDEN_GAMES:
         path = directory / f"{name}.json"
-        data = golden_playthrough(ruleset, players, seed, bots)
+        data = golden_playthrough(ruleset, players, seed, bots, variant)
         path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         written.append(path)
     return written

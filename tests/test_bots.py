@@ -77,3 +77,102 @@ def test_greedy_beats_random_mostly(ruleset) -> None:
         record = play_game(ruleset, players, 100 + seed, ("greedy", "random"))
         wins += record.ranking[0] == players[0]
     assert wins >= 6  # measured: greedy wins ~85% of 2-player games against random
+
+
+def _random_positions(ruleset, seeds=(1, 2, 3), every: int = 7):
+    """Games part-way through random play (every `every` decisions), for checks on many real positions."""
+    import random
+
+    for seed in seeds:
+        game = Game.new(ruleset, players=default_flocks(ruleset, 3), seed=seed)
+        rnd = random.Random(seed)
+        n = 0
+        while not game.is_over:
+            if n % every == 0:
+                yield game
+            assert game.apply(rnd.choice(game.pending.options).id).ok
+            n += 1
+
+
+def test_R_DOM_1_dominant_all_matches_dominant_per_hex(ruleset) -> None:
+    """R-DOM-1/2: the one-pass `dominant_all` the bot evaluates with gives each hex's `dominant` flock."""
+    from interpreter.engine import dominance
+
+    checked = 0
+    for game in _random_positions(ruleset):
+        state = game.state
+        assert dominance.dominant_all(state) == {h: dominance.dominant(state, h) for h in state.hexes}
+        for purpose in ("build", "marking"):
+            assert dominance.dominant_all(state, purpose) == {h: dominance.dominant(state, h, purpose)
+                                                              for h in state.hexes}
+        checked += 1
+    assert checked > 30
+
+
+def test_clone_without_events_is_the_same_game(ruleset) -> None:
+    """Game.clone(events=False) (the bot's lookahead copy): same state, pending decision and future, without
+    copying the event log; playing on it leaves the original untouched."""
+    for game in _random_positions(ruleset, seeds=(4,), every=23):
+        if game.is_over:
+            continue
+        before = game.to_json()
+        twin = game.clone(events=False)
+        full = game.clone()
+        assert twin.state.to_dict() == game.state.to_dict() == full.state.to_dict()
+        assert twin.pending == game.pending and full.events == game.events
+        assert len(twin.events) <= len(game.events)
+        option = game.pending.options[-1].id
+        assert twin.apply(option).ok and full.apply(option).ok
+        assert twin.state.to_dict() == full.state.to_dict() and twin.pending == full.pending
+        assert game.to_json() == before
+
+
+def test_greedy_family_ties_really_tie(ruleset) -> None:
+    """On the FAMILY_TIES kinds, options of one family cannot differ for the heuristic one step ahead: over
+    whole games every option of a family evaluates the same, so trying one per family loses nothing."""
+    from interpreter.bots import FAMILY_TIES, clone, family
+
+    players = default_flocks(ruleset, 2)
+    seen: dict[str, int] = {}
+    for seed in (21, 22):
+        game = Game.new(ruleset, players=players, seed=seed)
+        bots = {f: GreedyBot(seed + i) for i, f in enumerate(players)}
+        while not game.is_over:
+            decision = game.pending
+            if decision.kind in FAMILY_TIES:
+                values: dict[str, set[float]] = {}
+                for option in decision.options:
+                    trial = clone(game)
+                    assert trial.apply(option.id).ok
+                    values.setdefault(family(option.id), set()).add(round(evaluate(trial, decision.player), 9))
+                assert all(len(v) == 1 for v in values.values()), (decision.kind, decision.option_ids(), values)
+                seen[decision.kind] = seen.get(decision.kind, 0) + 1
+            assert game.apply(bots[decision.player].choose(game)).ok
+    assert {"card", "mark", "pay"} <= set(seen)
+
+
+def test_option_families_and_lookahead_cap(ruleset, monkeypatch) -> None:
+    """Families: id head, payments by how many fruit and markers (R-PAY-1); deep in a step fewer options are tried."""
+    from interpreter import bots
+
+    assert bots.family("mark:B1") == "mark" and bots.family("pass") == "pass"
+    assert bots.family("pay:red,blue,marker-sand") == bots.family("pay:green,green,marker-flower") == "pay/2/1"
+    assert bots.family("pay:red,blue,yellow") == "pay/3/0" != bots.family("pay:red,marker-sand,marker-sand")
+    tried: list[int] = []
+    real = bots.clone
+    monkeypatch.setattr(bots, "clone", lambda game: (tried.append(game.step_depth), real(game))[1])
+    bot = GreedyBot(1, max_options=10, replay_budget=12, min_options=3)
+    players = default_flocks(ruleset, 2)
+    game = Game.new(ruleset, players=players, seed=3)
+    capped = 0
+    for _ in range(120):
+        if game.is_over:
+            break
+        tried.clear()
+        option = bot.choose(game)
+        if tried:
+            cap = max(3, 12 // (2 + tried[0]))   # 6 at depth 0, 4 at depth 1, then 3
+            assert len(tried) <= cap
+            capped += len(tried) == cap < len(game.pending.options)
+        assert game.apply(option).ok
+    assert capped > 5

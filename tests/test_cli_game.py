@@ -91,3 +91,29 @@ def test_simulate_tables_and_jobs() -> None:
     result = runner.invoke(app, ["simulate", "--games", "2", "--players", "2", "--jobs", "2"])
     assert result.exit_code == 0, result.output
     assert "Win rate by seat" in result.stdout and "Mean VP" in result.stdout
+
+
+def test_R_VTO_1_play_and_simulate_with_variant(tmp_path: Path) -> None:
+    """`--variant vto` plays Variable Turn Order (recorded in the JSON, named in the log); simulate takes it too."""
+    result = runner.invoke(app, ["play", "--players", "3", "--seed", "2", "--variant", "vto", "--json",
+                                 "--log", str(tmp_path / "vto.log")])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["variant"] == "vto"
+    text = (tmp_path / "vto.log").read_text(encoding="utf-8")
+    assert "variant vto" in text.splitlines()[0]
+    assert "== Season 2: wake_up ==" in text and "[tracker-slot]" in text
+    standard = json.loads(runner.invoke(app, ["play", "--players", "3", "--seed", "2", "--json"]).stdout)
+    assert standard["variant"] is None
+    sim = runner.invoke(app, ["simulate", "--games", "2", "--players", "2", "--variant", "vto", "--json"])
+    assert sim.exit_code == 0, sim.output
+    plain = runner.invoke(app, ["simulate", "--games", "2", "--players", "2", "--json"])
+    assert json.loads(sim.stdout)["games"] == 2 and sim.stdout != plain.stdout
+
+
+def test_R_VTO_1_unknown_variant_exits_2_listing_the_known_ones() -> None:
+    """An unknown --variant is a usage error (exit 2) naming the known variants, for play and simulate."""
+    for args in (["play", "--variant", "turbo"], ["simulate", "--games", "1", "--variant", "turbo"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert "unknown variant `turbo`; known variants: vto (Variable Turn Order)" in result.output
+        assert "Traceback" not in result.output

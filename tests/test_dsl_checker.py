@@ -76,7 +76,7 @@ ISSUES = [
      "`pay` takes 3 or more arguments: pay <n> fruit <rule> or pay <n> fruit of <types>...", (0, 11), None),
     ("gain 1 domain", "trigger", "dsl-arg-count", "`gain` takes 1 argument: gain domain or gain move", (0, 13), None),
     # dsl-arg-type
-    ("gain two fruit", "effect", "dsl-arg-type", "`gain` expects a number for <n>, got `two`", (5, 8), None),
+    ("gain two fruit", "effect", "dsl-arg-type", "`gain` expects a number for <n>, got `two`", (5, 8), "write `2`"),
     ("gain 0 fruit", "effect", "dsl-arg-type", "`gain` expects a number from 1 to 99 for <n>, got `0`", (5, 6), None),
     ("pay 2 fruit of purple blue", "cost", "dsl-arg-type",
      "unknown fruit `purple`; fruits are red, green, yellow, blue", (15, 21), None),

@@ -297,7 +297,8 @@ def test_launch_command_binds_localhost_headless_without_stats(tmp_path: Path) -
     joined = " ".join(cmd)
     assert "--server.address 127.0.0.1" in joined and "--server.port 8765" in joined
     assert "--server.headless true" in joined and "--browser.gatherUsageStats false" in joined
-    assert cmd[-3:] == ["--", "--content", str(tmp_path)] and cmd[cmd.index("run") + 1].endswith("editor/app.py")
+    assert cmd[-3:] == ["--", "--content", str(tmp_path)] and cmd[cmd.index("run") + 1].endswith("editor/Home.py")
+    assert "--client.toolbarMode minimal" in joined   # no "Deploy" button
 
 
 def test_kcd_editor_refuses_a_folder_without_base(tmp_path: Path) -> None:

@@ -25,10 +25,10 @@ def content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def app(page: str) -> AppTest:
-    """A fresh AppTest of the editor app (AppTest.from_file on editor/app.py), switched to one page so
-    page links resolve as in the real multipage app."""
-    at = AppTest.from_file(str(REPO / "editor" / "app.py"), default_timeout=120)
-    if page != "app":
+    """A fresh AppTest of the editor app (AppTest.from_file on editor/Home.py), switched to one page so
+    page links resolve as in the real multipage app ("app" or "Home": the home page itself)."""
+    at = AppTest.from_file(str(REPO / "editor" / "Home.py"), default_timeout=120)
+    if page not in ("app", "Home"):
         assert (PAGES / page).is_file()
         at.switch_page(f"pages/{page}")
     return at
@@ -210,6 +210,44 @@ def test_playtest_page_runs_games_and_draws_charts(content: Path) -> None:
     charts = at.get("vega_lite_chart")
     assert len(charts) == 6
     assert "3 games" in " ".join(m.value for m in at.markdown)
+
+
+def test_R_VTO_1_playtest_page_offers_variable_turn_order(content: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-VTO-1: the page keeps the setup choice (first-game/advanced) and adds the rules variant the content offers;
+    the chosen variant reaches the simulation."""
+    from editor.logic import playtest
+
+    seen: list = []
+    real_run = playtest.run
+
+    def spy(ruleset, setup, progress=None):
+        seen.append(setup)
+        return real_run(ruleset, setup, progress)
+
+    monkeypatch.setattr(playtest, "run", spy)
+    at = app("4_Playtest.py").run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="pt_setup").options == ["first-game", "advanced"]
+    assert at.selectbox(key="pt_variant").options == ["Standard game", "Variable Turn Order"]
+    at.selectbox(key="pt_variant").select("Variable Turn Order")
+    at.selectbox(key="pt_setup").select("advanced")
+    at.number_input(key="pt_games").set_value(2)
+    at.button(key="pt_run").click().run()
+    assert not at.exception, at.exception
+    assert not errors(at)
+    assert seen and seen[-1].variant == "vto" and seen[-1].setup == "advanced"
+    assert len(at.get("vega_lite_chart")) == 6
+    assert "2 games (Variable Turn Order)" in " ".join(m.value for m in at.markdown)
+
+
+def test_R_VTO_1_playtest_variant_offered_only_when_content_declares_it(content: Path) -> None:
+    """Content without game.yaml `variants` offers only the standard game on the Playtest page."""
+    game = content / "base" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text[: text.index("\n# Rules variants")] + "\n", encoding="utf-8")
+    at = app("4_Playtest.py").run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="pt_variant").options == ["Standard game"]
 
 
 def test_playtest_page_ab_against_unsaved_edit(content: Path) -> None:

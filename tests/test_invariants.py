@@ -1,10 +1,14 @@
-"""Random-play invariants over 510 full games (2, 3 and 4 players), checked after every decision.
+"""Random-play invariants over 510 standard and 180 Variable Turn Order full games (2, 3 and 4 players),
+checked after every decision.
 
-Every flock's 20 Kiwi tokens are on the track, in the reserve, on the island or under its domain markers
-(R-COMP-2, R-RES-1, R-DM-3, R-TRACK-2); the 56 fruit and 56 markers are in the bags, the reserves or on the
+Every flock's 20 Kiwi tokens are on the track, in the reserve, on the island, under its domain markers or
+(Variable Turn Order) on the turn tracker (R-COMP-2, R-RES-1, R-DM-3, R-TRACK-2, R-VTO-2); the 56 fruit and 56 markers are in the bags, the reserves or on the
 island (R-COMP-1, R-PAY-1); no stack above size 3 (R-FEED-2/5); Leaders always on the island (R-LEAD-4); at
 most one marker and one Nest per hex (R-DM-4, R-BUILD-1); hands never above 3 and fruit at most 10 once a
-turn is over (R-LIMIT-1). Half the games use flock sides B, a third the advanced setup. The games run on both cores (a process pool), so the suite stays fast.
+turn is over (R-LIMIT-1). Under Variable Turn Order every flock has exactly one token on the tracker, the
+tokens hold distinct slots (all placed outside Wake up) and the turn order follows the slots (R-VTO-2..4);
+in the standard game no token is ever on the tracker. Half the games use flock sides B, a third the
+advanced setup. The games run on both cores (a process pool), so the suite stays fast.
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from interpreter.content import load_ruleset
 from interpreter.sim import default_flocks, play_game
 
 GAMES_PER_COUNT = 170          # x 3 player counts = 510 games
+VTO_GAMES_PER_COUNT = 60       # x 3 player counts = 180 Variable Turn Order games
 SEED_BASE = 50_000
 
 
@@ -50,10 +55,11 @@ def violations(state: Any, game_yaml: dict, pending_player: str | None, previous
         f = state.flocks[flock_id]
         fruit.update(f.fruit)
         markers.update(f.domain)
-        counted = state.island_tokens(flock_id) + f.track + f.reserve_kiwi + f.covers + f.supply
+        counted = state.island_tokens(flock_id) + f.track + f.reserve_kiwi + f.covers + f.supply + f.on_tracker
         if counted != tokens:
             out.append(f"{flock_id}: {counted} Kiwi tokens accounted for (island {state.island_tokens(flock_id)}, "
-                       f"track {f.track}, reserve {f.reserve_kiwi}, covers {f.covers}, supply {f.supply})")
+                       f"track {f.track}, reserve {f.reserve_kiwi}, covers {f.covers}, supply {f.supply}, "
+                       f"tracker {f.on_tracker})")
         if f.covers != markers_on_island[flock_id]:
             out.append(f"{flock_id}: {f.covers} covering tokens for {markers_on_island[flock_id]} markers")
         if min([f.track, f.reserve_kiwi, f.covers, f.supply] + list(f.fruit.values())) < 0:
@@ -69,10 +75,34 @@ def violations(state: Any, game_yaml: dict, pending_player: str | None, previous
             out.append(f"{flock_id}: {sum(f.fruit.values())} fruit at the end")
         if len(set(f.nests_built)) != len(f.nests_built) or nests_of(nests, flock_id) != sorted(f.nests_built):
             out.append(f"{flock_id}: built {f.nests_built} but on the island {nests_of(nests, flock_id)}")
+    out += tracker_violations(state)
     if dict(fruit) != {k: v for k, v in fruit_total.items()}:
         out.append(f"fruit {dict(fruit)} != {fruit_total}")
     if dict(markers) != domain_total:
         out.append(f"markers {dict(markers)} != {domain_total}")
+    return out
+
+
+def tracker_violations(state: Any) -> list[str]:
+    """R-VTO-2..4: one token per flock on the turn tracker, on distinct slots, turn order by slot; none without the variant."""
+    out: list[str] = []
+    flocks = [state.flocks[f] for f in state.seats]
+    if state.variant != "vto":
+        if any(f.on_tracker or f.tracker_slot is not None for f in flocks):
+            out.append("a token on the turn tracker in a standard game")
+        return out
+    if state.phase == "setup":
+        return out   # the tokens are being placed (R-VTO-2)
+    if any(f.on_tracker != 1 for f in flocks):
+        out.append(f"tracker tokens {[f.on_tracker for f in flocks]}, expected one per flock")
+    slots = [f.tracker_slot for f in flocks if f.tracker_slot is not None]
+    if len(set(slots)) != len(slots):
+        out.append(f"two tokens share a tracker slot: {slots}")
+    if state.phase != "wake_up":
+        if len(slots) != len(flocks):
+            out.append(f"a token below the tracker outside Wake up: {[f.tracker_slot for f in flocks]}")
+        elif state.turn_order() != sorted(state.seats, key=lambda x: state.flocks[x].tracker_slot):
+            out.append(f"turn order {state.turn_order()} does not follow the tracker slots")
     return out
 
 
@@ -81,9 +111,10 @@ def nests_of(nests: Counter, flock: str) -> list[str]:
     return sorted(n for (f, n) in nests for _ in range(nests[(f, n)]) if f == flock)
 
 
-def run_games(job: tuple[int, int, int]) -> tuple[int, int, list[str]]:
-    """Play `count` random games with `players` players, checking after every decision; (games, decisions, problems)."""
-    players, first_seed, count = job
+def run_games(job: tuple[int, int, int, str | None]) -> tuple[int, int, list[str]]:
+    """Play `count` random games with `players` players (and a variant), checking after every decision;
+    (games, decisions, problems)."""
+    players, first_seed, count, variant = job
     ruleset = load_ruleset()
     game_yaml = dict(ruleset.game)
     flocks = default_flocks(ruleset, players)
@@ -94,29 +125,31 @@ def run_games(job: tuple[int, int, int]) -> tuple[int, int, list[str]]:
             pending = None if game.is_over else game.pending.player
             found = violations(game.state, game_yaml, pending, decision.player)
             if found and len(problems) < 20:
-                problems.append(f"{players}p seed {seed} after `{option}`: " + "; ".join(found))
+                problems.append(f"{players}p {variant or 'standard'} seed {seed} after `{option}`: "
+                                + "; ".join(found))
 
         # a mix of rule sets: flock sides B (R-ASYM-1..5) on odd seeds, advanced setup (R-SETUP-6) every third
         sides = {f: "B" for f in flocks} if seed % 2 else None
         setup = "advanced" if seed % 3 == 0 else "first-game"
-        decisions += play_game(ruleset, flocks, seed, ("random",), sides=sides, setup=setup,
+        decisions += play_game(ruleset, flocks, seed, ("random",), sides=sides, setup=setup, variant=variant,
                                on_decision=check).decisions
     return count, decisions, problems
 
 
-def test_random_play_invariants_510_games() -> None:
-    """R-COMP-1/2, R-RES-1, R-DM-3/4, R-BUILD-1, R-LEAD-4, R-LIMIT-1, R-FEED-2: hold after every decision."""
-    jobs = []
+def test_random_play_invariants_510_games_and_R_VTO_180_games() -> None:
+    """R-COMP-1/2, R-RES-1, R-DM-3/4, R-BUILD-1, R-LEAD-4, R-LIMIT-1, R-FEED-2, R-VTO-2..4: hold after every decision."""
+    jobs: list[tuple[int, int, int, str | None]] = []
     for players in (2, 3, 4):
         half = GAMES_PER_COUNT // 2
         base = SEED_BASE + players * 10_000
-        jobs += [(players, base, half), (players, base + half, GAMES_PER_COUNT - half)]
+        jobs += [(players, base, half, None), (players, base + half, GAMES_PER_COUNT - half, None)]
+        jobs.append((players, base + 5_000, VTO_GAMES_PER_COUNT, "vto"))
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     with ctx.Pool(2) as pool:
         results = pool.map(run_games, jobs, chunksize=1)
     games = sum(r[0] for r in results)
     problems = [p for r in results for p in r[2]]
-    assert games >= 500
+    assert games == 3 * (GAMES_PER_COUNT + VTO_GAMES_PER_COUNT)
     assert not problems, "\n".join(problems[:20])
 
 
@@ -133,3 +166,22 @@ def test_invariant_checker_catches_a_lost_token() -> None:
     state.fruit_bag[next(iter(state.fruit_bag))] += 1
     found = violations(state, dict(ruleset.game), game.pending.player, None)
     assert any("Kiwi tokens accounted" in p for p in found) and any(p.startswith("fruit") for p in found)
+
+
+def test_R_VTO_2_invariant_checker_counts_the_tracker_token() -> None:
+    """R-VTO-2: the token on the turn tracker is one of the flock's 20; a second one or a shared slot is reported."""
+    from interpreter.engine import Game
+
+    ruleset = load_ruleset()
+    game = Game.new(ruleset, players=default_flocks(ruleset, 3), seed=4, variant="vto")
+    while game.state.phase == "setup":
+        assert game.apply(game.pending.options[0].id).ok
+    state = game.state
+    assert all(state.flocks[f].on_tracker == 1 for f in state.seats)
+    assert violations(state, dict(ruleset.game), game.pending.player, None) == []
+    first, second = state.seats[:2]
+    state.flocks[first].on_tracker = 2
+    state.flocks[second].tracker_slot = state.flocks[state.seats[2]].tracker_slot
+    found = violations(state, dict(ruleset.game), game.pending.player, None)
+    assert any("Kiwi tokens accounted" in p and "tracker 2" in p for p in found)
+    assert any("share a tracker slot" in p for p in found)

@@ -62,7 +62,8 @@ def test_yaml_syntax_in_content_file(root: Path) -> None:
         f"content/base/nests.yaml:{at + 1}:{colon}: error[yaml-syntax]: did not find expected ',' or ']' "
         "(while parsing a flow sequence)\n"
         f"  {next_line.strip()}\n"
-        f"  {' ' * (colon - 1 - indent)}^")]
+        f"  {' ' * (colon - 1 - indent)}^\n"
+        f"  hint: the `[` on line {at} is not closed: add `]`, or quote the value if the bracket is meant as text")]
 
 
 def test_yaml_unsafe_in_content_file(root: Path) -> None:

@@ -87,3 +87,95 @@ def test_simulate_unknown_bot(ruleset) -> None:
     """An unknown bot fails before any game runs."""
     with pytest.raises(ValueError, match="unknown bot"):
         simulate(ruleset, 1, bots=("nope",))
+
+
+class _WithoutVariants:
+    """The shipped ruleset with game.yaml `variants` removed (content that does not offer Variable Turn Order)."""
+
+    def __init__(self, base) -> None:
+        self.game = {k: v for k, v in base.game.items() if k != "variants"}
+        self.hash = "no-variants"
+        self._base = base
+
+    def items(self, kind):
+        return self._base.items(kind)
+
+
+def test_R_VTO_1_play_game_and_simulate_pass_the_variant(ruleset) -> None:
+    """R-VTO-1/2: play_game(variant="vto") plays the variant (tracker tokens placed) and records it; simulate too."""
+    from interpreter.sim import KNOWN_VARIANTS, variants
+
+    assert variants(ruleset) == {"vto": KNOWN_VARIANTS["vto"]}
+    players = default_flocks(ruleset, 3)
+    seen = {}
+
+    def start(game) -> None:
+        seen["variant"] = game.state.variant
+
+    rec = play_game(ruleset, players, 5, ("random",), variant="vto", on_start=start)
+    assert seen["variant"] == "vto" and rec.variant == "vto" and rec.setup == "first-game"
+    assert rec != play_game(ruleset, players, 5, ("random",))   # the tracker changes the game
+    assert play_game(ruleset, players, 5, ("random",)).variant is None
+    report = simulate(ruleset, 3, players=3, seed=5, variant="vto")
+    assert [r.variant for r in report.records] == ["vto"] * 3
+    assert report.records[0] == rec
+    assert simulate(ruleset, 3, players=3, seed=5, variant="vto", jobs=2).records == report.records
+
+
+def test_R_VTO_1_variant_missing_from_content_is_a_setup_error(ruleset) -> None:
+    """R-VTO-1: without game.yaml `variants.vto.phases` the variant is not offered: a clear SetupError, before any game."""
+    from interpreter.engine import Game
+    from interpreter.engine.setup import SetupError
+    from interpreter.sim import variants
+
+    bare = _WithoutVariants(ruleset)
+    assert variants(bare) == {}
+    with pytest.raises(SetupError, match=r"Variable Turn Order is not available with this content: game.yaml has no "
+                                         r"`variants.vto.phases`"):
+        Game.new(bare, players=default_flocks(ruleset, 2), seed=1, variant="vto")
+    with pytest.raises(SetupError, match="not available"):
+        simulate(bare, 2, players=2, variant="vto")
+    with pytest.raises(SetupError, match="variant must be None or 'vto'"):
+        simulate(ruleset, 2, players=2, variant="turbo")
+    assert play_game(bare, default_flocks(ruleset, 2), 1).variant is None   # the standard game still plays
+
+
+def test_R_VTO_1_phases_come_from_content(ruleset) -> None:
+    """R-VTO-1, R-VTO-3: the variant's phases are game.yaml `variants.vto.phases` (Wake up first), read by the engine."""
+    from interpreter.engine.rules import compile_rules
+
+    declared = ruleset.game["variants"]["vto"]["phases"]
+    assert declared[0] == "wake_up" and declared[1:] == ruleset.game["phases"]
+    assert compile_rules(ruleset).vto_phases == declared
+    assert compile_rules(_WithoutVariants(ruleset)).vto_phases == []
+
+
+def test_R_SCARD_1_season_card_results_come_from_event_data(ruleset) -> None:
+    """R-SCARD-1/2: each Season card's result is read from the engine event's data (card, season, values, victor),
+    not its wording; the victor is the single best value of the card's objective, a tie has none."""
+    from interpreter.engine import Game
+    from interpreter.sim import season_card_results
+
+    players = default_flocks(ruleset, 4)
+    game = Game.new(ruleset, players=players, seed=8)
+    import random as _random
+
+    rnd = _random.Random(8)
+    while not game.is_over:
+        assert game.apply(rnd.choice(game.pending.options).id).ok
+    results = season_card_results(game)
+    assert [r["season"] for r in results] == [1, 2, 3, 4]
+    assert [r["id"] for r in results] == list(game.state.season_cards)
+    events = [e for e in game.events if e.kind == "season-card" and e.data]
+    for r, event in zip(results, events):
+        assert event.text == f"{r['id']}: " + ", ".join(f"{f} {v}" for f, v in r["values"].items())  # text unchanged
+        objective = ruleset.item("season_cards", r["id"]).data["objective"]
+        best = (max if objective.direction == "most" else min)(r["values"].values())
+        top = [f for f, v in r["values"].items() if v == best]
+        assert r["victor"] == (top[0] if len(top) == 1 else None)
+        assert event.data["tied"] == (top if len(top) > 1 else [])
+    # the text is for people: rewording it changes nothing
+    game.rt.events[:] = [type(e)(e.kind, "reworded", e.player, e.data) for e in game.events]
+    assert season_card_results(game) == results
+    # the payload survives a save and load
+    assert season_card_results(Game.from_json(ruleset, game.to_json())) == results

@@ -110,7 +110,8 @@ def test_syntax_error_located() -> None:
     assert _one("id: a\ncost: pay: 2\n") == (
         "x.yaml:2:10: error[yaml-syntax]: mapping values are not allowed in this context\n"
         "  cost: pay: 2\n"
-        "           ^")
+        "           ^\n"
+        "  hint: a value containing `: ` must be quoted, or this line is indented too far")
 
 
 def test_unknown_alias_and_second_document() -> None:

@@ -56,7 +56,7 @@ def position_view(path: Path) -> tuple[dict[str, Any], Any]:
     from interpreter.position import load_position
 
     game = load_position(path)
-    return game.view(None), game
+    return _watcher_view(game), game
 
 
 @dataclass
@@ -97,14 +97,23 @@ def replay_views(ruleset: Any, rec: Recording) -> list[dict[str, Any]]:
 
     game = Game.new(ruleset, players=rec.players, seed=rec.seed, leaders=rec.leaders, sides=rec.sides,
                     setup=rec.setup)
-    views = [game.view(None)]
+    views = [_watcher_view(game)]
     for index, option in enumerate(rec.decisions):
         result = game.apply(option)
         if not getattr(result, "ok", True):
             raise RuntimeError(f"replay diverged at decision {index + 1} `{option}`: "
                                f"{getattr(result, 'message', result)}")
-        views.append(game.view(None))
+        views.append(_watcher_view(game))
     return views
+
+
+def _watcher_view(game: Any) -> dict[str, Any]:
+    """The spectator view plus the whole pending decision: the designer watching bots hides nothing from
+    themself, while the engine's spectator view shows only who decides (so it never leaks a hand)."""
+    view = game.view(None)
+    if game.pending is not None:
+        view["pending"] = game.pending.to_dict()
+    return view
 
 
 def scoreboard(view: dict[str, Any]) -> list[dict[str, Any]]:

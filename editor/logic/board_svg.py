@@ -11,6 +11,7 @@ TERRAIN_FILL: dict[str, str] = {
 }
 UNKNOWN_FILL = "#e0e0e0"
 KIWI_RADIUS = {1: 6.0, 2: 8.0, 3: 10.0}
+DISPLAY_WIDTH = 720.0
 SQRT3 = math.sqrt(3.0)
 
 
@@ -61,7 +62,10 @@ def board_svg(view: Mapping[str, Any], colours: Mapping[str, str] | None = None,
     pad = size * 1.2
     min_x, min_y = min(xs) - pad, min(ys) - pad
     width, height = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="kcd-board" width="{width:.0f}" height="{height:.0f}" '
+    # drawn at least DISPLAY_WIDTH pixels wide (up to 4x): a two-hex position or a 2p island stays readable
+    zoom = max(1.0, min(4.0, DISPLAY_WIDTH / width))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="kcd-board" width="{width * zoom:.0f}" '
+           f'height="{height * zoom:.0f}" '
            f'viewBox="{min_x:.1f} {min_y:.1f} {width:.1f} {height:.1f}" font-family="sans-serif">']
     for hid in sorted(hexes, key=lambda h: (centres[h][1], centres[h][0])):
         h = hexes[hid]

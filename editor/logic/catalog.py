@@ -128,6 +128,12 @@ def _label(node: Any) -> str:
     """A short description for the table (name, type, objective ...)."""
     if not isinstance(node, dict):
         return ""
+    if "name" not in node and isinstance(node.get("type"), str):
+        # items told apart by more than their type: three Wildcards, two Nests of each type
+        if isinstance(node.get("benefit"), str):
+            return f"{node['type']}: {node['benefit']}"
+        if isinstance(node.get("row"), int):
+            return f"{node['type']}, row {node['row']}"
     for key in ("name", "objective", "type", "effect", "setup"):
         if key in node and isinstance(node[key], (str, int)):
             return str(node[key])

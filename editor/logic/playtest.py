@@ -24,7 +24,8 @@ class PlaytestSetup:
     flocks: tuple[str, ...] | None = None
     leaders: Mapping[str, str] | None = None
     sides: Mapping[str, str] | None = None
-    setup: str = "first-game"  # the variant: first-game positions or the advanced setup (R-SETUP-5/6)
+    setup: str = "first-game"  # first-game starting positions or the advanced setup (R-SETUP-5/6)
+    variant: str | None = None  # rules variant: None (standard) or an id of `variants(ruleset)`, e.g. "vto"
     overlays: tuple[str, ...] = ()
     jobs: int = 1  # processes (interpreter.sim forks workers; results do not depend on it)
 
@@ -36,6 +37,16 @@ def load(root: Path, overlays: Sequence[str]) -> Any:
     return load_ruleset(overlays=list(overlays), root=Path(root).resolve())
 
 
+STANDARD = "Standard game"
+
+
+def variants(ruleset: Any) -> dict[str, str | None]:
+    """{label: variant id} the page offers: the standard game, then each variant the content declares."""
+    from interpreter.sim import variants as declared
+
+    return {STANDARD: None, **{label: vid for vid, label in declared(ruleset).items()}}
+
+
 def run(ruleset: Any, setup: PlaytestSetup, progress: Callable[[int, int], None] | None = None) -> Any:
     """Play the games with interpreter.sim.simulate; returns its SimReport."""
     from interpreter.sim import simulate
@@ -43,7 +54,8 @@ def run(ruleset: Any, setup: PlaytestSetup, progress: Callable[[int, int], None]
     return simulate(ruleset, setup.games, players=setup.players, seed=setup.seed, bots=tuple(setup.bots),
                     jobs=max(1, int(setup.jobs)), progress=progress, flocks=list(setup.flocks) if setup.flocks else None,
                     leaders=dict(setup.leaders) if setup.leaders else None,
-                    sides=dict(setup.sides) if setup.sides else None, setup=setup.setup)
+                    sides=dict(setup.sides) if setup.sides else None, setup=setup.setup,
+                    variant=setup.variant)
 
 
 def rate_frame(summary: Mapping[str, Any], group: str) -> pd.DataFrame:

@@ -80,6 +80,12 @@ def whole_report(root: Path) -> list[Problem]:
                                                  old.text, old.packs + (label,))
                 else:
                     seen[problem.text] = problem
+    from interpreter.content.validate import mod_pair_conflicts
+
+    # like `kcd validate`: mods that are each valid but cannot be stacked are warned about
+    for diag in mod_pair_conflicts(Path(root).resolve()):
+        problem = to_problem(root, diag)
+        seen.setdefault(problem.text, problem)
     return sorted(seen.values(), key=lambda p: (p.rel or "", p.line, p.text))
 
 

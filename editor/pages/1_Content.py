@@ -150,22 +150,28 @@ for field in written_fields:
     value = buf.get(B, rel, field.doc_path, field.value)
     wkey = "w:" + buf.key(rel, field.doc_path)
     help_text = field.schema.description or None
-    label = field.label + (f"  ({field.schema.dsl})" if field.schema.dsl else "")
+    label = field.label + (f"  (DSL {field.schema.dsl})" if field.schema.dsl else "")
     if field.widget == "dsl":
+        ui.reset_value(rel, wkey, fl.display(value))
         raw = st.text_area(label, value=fl.display(value), key=wkey, help=help_text, height=68)
     elif field.widget == "enum":
         options = list(field.schema.enum)
         if value not in options:
             options.append(value)
+        ui.reset_value(rel, wkey, value)
         raw = st.selectbox(label, options, index=options.index(value), key=wkey, help=help_text)
     elif field.widget == "bool":
+        ui.reset_value(rel, wkey, bool(value))
         raw = st.checkbox(label, value=bool(value), key=wkey, help=help_text)
     elif field.widget == "int" and isinstance(value, int) and not isinstance(value, bool):
+        ui.reset_value(rel, wkey, int(value))
         raw = st.number_input(label, value=int(value), step=1, key=wkey, help=help_text)
     else:
+        ui.reset_value(rel, wkey, fl.display(value))
         raw = st.text_input(label, value=fl.display(value), key=wkey, help=help_text)
     buf.put(B, rel, field.doc_path, fl.to_value(field, raw), field.value)
     slots[field.path] = st.container()
+ui.reset_done(rel)
 
 try:
     edited = buf.edited_text(B, rel, snap.text)

@@ -24,14 +24,16 @@ except ImportError as exc:
     st.warning(f"Validation waits on the loader (interpreter.content.load_ruleset): {exc}")
     st.stop()
 
-if not problems:
+errors = [p for p in problems if p.severity == "error"]
+if not errors:
     st.success(f"OK: {len(cat.content_files(root))} files, {len(items)} items, "
-               + " + ".join(p.id for p in packs))
+               + " + ".join(p.id for p in packs)
+               + (f" ({len(problems)} warning(s))" if problems else ""))
 else:
-    files = {p.rel for p in problems}
-    st.error(f"{len(problems)} problem(s) in {len(files)} file(s)")
+    files = {p.rel for p in errors}
+    st.error(f"{len(errors)} problem(s) in {len(files)} file(s)")
 for index, (problem, item) in enumerate(validation.link(problems, items)):
-    ui.error_box(problem.text)
+    ui.error_box(problem.text, severity=problem.severity)
     where = "seen with " + ", ".join(problem.packs) if problem.packs else ""
     if item is not None:
         st.page_link(ui.PAGES["content"], label=f"Open {cat.KIND_LABELS.get(item.kind, item.kind)} / {item.id} "

@@ -30,12 +30,16 @@ except Exception as exc:  # ContentError: show the located messages, never a tra
 
 flock_ids = [i.id for i in ruleset.items("flocks")]
 leader_ids = [i.id for i in ruleset.items("leaders")]
-c1, c2, c3, c4 = st.columns(4)
+c1, c2, c3, c4, c5 = st.columns(5)
 players = c1.number_input("Players", min_value=2, max_value=min(4, len(flock_ids)), value=2, step=1, key="pt_players")
 games = c2.number_input("Games", min_value=1, max_value=5000, value=20, step=10, key="pt_games")
 seed = c3.number_input("First seed", min_value=0, value=0, step=1, key="pt_seed")
-variant = c4.selectbox("Setup variant", ["first-game", "advanced"], key="pt_variant",
-                       help="first-game: the fixed starting positions (R-SETUP-5); advanced: the placement draft (R-SETUP-6)")
+setup_mode = c4.selectbox("Setup", ["first-game", "advanced"], key="pt_setup",
+                          help="first-game: the fixed starting positions (R-SETUP-5); advanced: the placement draft (R-SETUP-6)")
+variant_ids = playtest.variants(ruleset)
+variant_label = c5.selectbox("Variant", list(variant_ids), key="pt_variant",
+                             help="Rules variant the content offers (game.yaml `variants`): Variable Turn Order "
+                                  "puts a turn tracker on the Season board (R-VTO-1..5).")
 flocks = st.multiselect("Flocks in seat order (empty: the default order); seats rotate between games",
                         flock_ids, key="pt_flocks", max_selections=int(players))
 jobs = st.number_input("Processes", min_value=1, max_value=os.cpu_count() or 1, value=1, step=1, key="pt_jobs",
@@ -58,7 +62,8 @@ if leaders and len(leaders) != len(used):
     leaders = {}
 setup = playtest.PlaytestSetup(players=int(players), games=int(games), seed=int(seed), bots=tuple(bots or ["random"]),
                                flocks=tuple(flocks) if flocks and len(flocks) == int(players) else None,
-                               leaders=leaders or None, sides=sides or None, setup=variant, overlays=tuple(overlays),
+                               leaders=leaders or None, sides=sides or None, setup=setup_mode,
+                               variant=variant_ids.get(variant_label), overlays=tuple(overlays),
                                jobs=int(jobs))
 
 edited = {rel: buf.edited_text(ui.buffers(), rel, ui.snapshot(rel).text) for rel in buf.files_with_edits(ui.buffers())}
@@ -94,7 +99,9 @@ if result:
         st.dataframe(result[3], hide_index=True)
         st.subheader("B (draft) in detail")
     summary = report.summary()
-    st.write(f"{summary['games']} games, mean length {summary['mean_decisions']:.0f} decisions")
+    played = {getattr(r, "variant", None) for r in report.records}
+    rules = ", ".join(sorted(label for label, vid in variant_ids.items() if vid in played)) or "standard game"
+    st.write(f"{summary['games']} games ({rules}), mean length {summary['mean_decisions']:.0f} decisions")
     charts = playtest.charts(report)
     left, right = st.columns(2)
     left.altair_chart(charts["seat"], width="stretch")

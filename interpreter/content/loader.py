@@ -156,6 +156,22 @@ def find_pack(root: Path, name: str) -> Path | None:
     return None
 
 
+def _stray_folders(folder: Path) -> list[Diagnostic]:
+    """YAML files in a sub-folder other than flocks/ would be silently ignored: say so (e.g. `flock/`)."""
+    found: list[Diagnostic] = []
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir() and p.name != "flocks"
+                      and not p.name.startswith((".", "_"))):
+        files = sorted(sub.rglob("*.y*ml"))
+        if not files:
+            continue
+        guess = did_you_mean(sub.name, ["flocks"])
+        found.append(Diagnostic(
+            "schema", f"content files in folder `{sub.name}/` are not read", Location(str(files[0]), 1, 1), None,
+            f"did you mean `flocks/`?" if guess else
+            "content files go in the pack folder itself, flock files in `flocks/<id>.yaml`"))
+    return found
+
+
 def _scan(folder: Path, pack: Pack, overrides: dict[str, str] | None) -> PackFiles:
     """Parse every content file of a pack folder."""
     result = PackFiles(pack, folder)
@@ -194,6 +210,7 @@ def _scan(folder: Path, pack: Pack, overrides: dict[str, str] | None) -> PackFil
             continue
         if doc is not None:
             result.sources.append(SourceFile(pack.id, rel, doc))
+    result.diagnostics.extend(_stray_folders(folder))
     if pack.id != "base" and not (folder / PACK_FILE).exists() and not (overrides and str(folder / PACK_FILE)
                                                                          in overrides):
         result.diagnostics.append(Diagnostic("schema", "missing `pack.yaml` (id, name, kind, description, source)",

@@ -6,6 +6,7 @@ Merges never mutate the parsed documents (they are cached between validations).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,7 @@ from interpreter.content.yamlsafe import YamlDoc
 from interpreter.diagnostics import Diagnostic
 
 OPS = ("add", "replace", "patch")
+_ID_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 
 @dataclass
@@ -368,7 +370,8 @@ class Merger:
         merged.data = merged.data + [body]
         stem = source.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         item_id = str(data.get("id", stem))
-        if "id" in data and item_id != stem:
+        # An id that is not even a valid id is the schema's complaint; renaming the file to it would not help.
+        if "id" in data and item_id != stem and _ID_RE.fullmatch(item_id):
             self._add(source.doc.diagnostic("schema", f"flock id `{item_id}` does not match its file name "
                                                       f"`{stem}.yaml`", ("id",),
                                             hint=f"rename the file to `{item_id}.yaml` or the id to `{stem}`"))

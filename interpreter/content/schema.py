@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -384,6 +385,16 @@ def _explain(error: Any, schemas: Schemas) -> Iterator[SchemaProblem]:
 
         # Prefer the branch whose errors go deepest: that is the one the author meant.
         best = best_match(error.context, key=_relevance)
+        shape = _branch_fields(error.validator_value)
+        if best is not None and shape and len(best.absolute_path) == len(path) \
+                and best.validator in ("not", "required"):
+            # No branch got past its field shape: name the shapes instead of one branch's complaint.
+            present = [k for k in value if isinstance(k, str)] if isinstance(value, dict) else []
+            described = error.schema.get("description") if isinstance(error.schema, dict) else None
+            yield SchemaProblem(path, f"{name} needs exactly one of: {shape}"
+                                      + (f" (it has {', '.join(f'`{k}`' for k in present)})" if present else ""),
+                                hint=described)
+            return
         if best is not None:
             yield from _explain(best, schemas)
             return
@@ -394,6 +405,8 @@ def _explain(error: Any, schemas: Schemas) -> Iterator[SchemaProblem]:
             extras = list(_quoted(error.message))
         for extra in extras:
             guess = did_you_mean(str(extra), allowed)
+            if guess is None and _SYNONYMS.get(str(extra)) in allowed:
+                guess = _SYNONYMS[str(extra)]
             message = f"unknown field `{extra}`" + (f": did you mean `{guess}`?" if guess else "")
             hint = None if guess or not allowed else "allowed fields: " + ", ".join(sorted(allowed))
             yield SchemaProblem(path + (extra,), message, at_key=True, hint=hint)
@@ -451,6 +464,15 @@ def _explain(error: Any, schemas: Schemas) -> Iterator[SchemaProblem]:
     if kind == "pattern":
         described = error.schema.get("description") if isinstance(error.schema, dict) else None
         message = f"{name} must match `{error.validator_value}`, got {show(value)}"
+        if str(error.validator_value).startswith("^(rulebook ") and isinstance(value, str):
+            message = (f"{name} must be `rulebook R-XXX-N` (clause ids of RULES.md) or `designed: <reason>`, "
+                       f"got {show(value)}")
+            described = f"for example `designed: {value.strip()}`" if value.strip() and not value.startswith(
+                ("rulebook", "designed")) else described
+        if error.validator_value in ID_PATTERNS and isinstance(value, str):
+            slug = re.sub(r"[^a-z0-9]+", "-", value.lower()).strip("-")
+            message = f"{name} must be lowercase letters, digits and `-`, got {show(value)}"
+            described = f"for example `{slug}`" if slug else described
         yield SchemaProblem(path, message, hint=described)
         return
     if kind == "uniqueItems":
@@ -460,9 +482,48 @@ def _explain(error: Any, schemas: Schemas) -> Iterator[SchemaProblem]:
         yield SchemaProblem(path, f"{name}: {error.message}", at_key=True)
         return
     if kind == "not":
+        banned = [f for f in _required_fields(error.validator_value)
+                  if isinstance(value, dict) and f in value]
+        if banned:
+            beside = [str(f) for f in (error.schema.get("required") or [])] if isinstance(error.schema, dict) else []
+            where = " beside " + " + ".join(f"`{f}`" for f in beside) if beside else f" in {name}"
+            for banned_field in banned:
+                yield SchemaProblem(path + (banned_field,), f"field `{banned_field}` is not allowed{where}",
+                                    at_key=True, hint=f"remove `{banned_field}`")
+            return
         yield SchemaProblem(path, f"{name} is not allowed here: {show(value)}")
         return
     yield SchemaProblem(path, f"{name}: {error.message}")
+
+
+# The id patterns of common.schema.json: explained in words, with a fixed-up example.
+ID_PATTERNS = ("^[a-z0-9][a-z0-9-]*$", "^[a-z][a-z0-9-]*$")
+
+# Field names other engines use, mapped to ours (only offered when ours is allowed where the slip is).
+_SYNONYMS = {"on": "when", "trigger": "when", "if": "when", "then": "do", "effect": "do", "action": "do"}
+
+
+def _required_fields(schema: Any) -> list[str]:
+    """Fields a `required` schema (or an anyOf of them) names: what a `not` forbids."""
+    if not isinstance(schema, dict):
+        return []
+    fields = [str(f) for f in schema.get("required", []) or []]
+    for branch in schema.get("anyOf", []) or []:
+        fields.extend(_required_fields(branch))
+    return fields
+
+
+def _branch_fields(branches: Any) -> str | None:
+    """"`when` + `do`, or `modifier`" when every oneOf/anyOf branch is told apart by its required fields."""
+    if not isinstance(branches, list) or not branches:
+        return None
+    shapes = []
+    for branch in branches:
+        required = branch.get("required") if isinstance(branch, dict) else None
+        if not required:
+            return None
+        shapes.append(" + ".join(f"`{r}`" for r in required))
+    return ", or ".join(shapes)
 
 
 def _relevance(error: Any) -> tuple:

@@ -1,7 +1,8 @@
 """Validating content roots, pack folders or single files: what `kcd validate` runs."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import combinations
 from pathlib import Path
 from typing import Iterable
 
@@ -63,10 +64,49 @@ def _plan(path: Path) -> tuple[Path, list[tuple[str, ...]], Path | None] | None:
     return root, runs, None
 
 
+def _stacked(plans: list[tuple[Path, list[tuple[str, ...]], Path | None]]
+             ) -> list[tuple[Path, list[tuple[str, ...]], Path | None]]:
+    """Pack folders of one root given together are validated as one stack, in the order given.
+
+    `kcd validate content/mods/a content/mods/b` asks whether a and b work together, exactly as
+    `kcd play --mod a --mod b` would load them, so the overlay conflicts between them are reported.
+    """
+    out: list[tuple[Path, list[tuple[str, ...]], Path | None]] = []
+    stacks: dict[Path, list[str]] = {}
+    for root, runs, only in plans:
+        if only is None and runs and runs[0] and len(runs) == 1:
+            if root not in stacks:
+                stacks[root] = []
+                out.append((root, [], None))
+            if runs[0][0] not in stacks[root]:
+                stacks[root].append(runs[0][0])
+            continue
+        out.append((root, runs, only))
+    return [(root, [tuple(stacks[root])], None) if only is None and not runs else (root, runs, only)
+            for root, runs, only in out]
+
+
+def mod_pair_conflicts(root: Path) -> list[Diagnostic]:
+    """Mods of a root that cannot be played together: their overlay conflicts, as warnings.
+
+    Each mod is valid on its own (checked separately); two mods changing the same item only fail when a
+    player stacks them (`kcd play --mod a --mod b`), so the root's report warns about it up front.
+    """
+    mods = [p.id for p in available_packs(root) if p.kind == "mod"]
+    found: list[Diagnostic] = []
+    for first, second in combinations(mods, 2):
+        for diag in build(root, (first, second)).diagnostics:
+            if diag.code == "overlay-conflict":
+                hint = f"mods `{first}` and `{second}` cannot be played together; {diag.hint or ''}".rstrip("; ")
+                found.append(replace(diag, severity="warning", hint=hint))
+    return found
+
+
 def validate_report(paths_in: Iterable[str | Path] = ()) -> ValidationReport:
     """Validate every path (content root, pack folder or .yaml file); every problem reported once."""
     report = ValidationReport()
     targets = [Path(p) for p in paths_in] or [paths.content_dir()]
+    plans: list[tuple[Path, list[tuple[str, ...]], Path | None]] = []
     for target in targets:
         if not target.exists():
             report.usage_errors.append(f"no such file or folder: {target}")
@@ -75,7 +115,8 @@ def validate_report(paths_in: Iterable[str | Path] = ()) -> ValidationReport:
         if plan is None:
             report.usage_errors.append(f"not a content root, pack folder or content .yaml file: {target}")
             continue
-        root, runs, only = plan
+        plans.append(plan)
+    for root, runs, only in _stacked(plans):
         for overlays in runs:
             result = build(root, overlays)
             diags = result.diagnostics
@@ -88,6 +129,8 @@ def validate_report(paths_in: Iterable[str | Path] = ()) -> ValidationReport:
             for (kind, item_id), state in result.item_states.items():
                 report.items.add((kind, item_id, state.origin.pack))
             report.sets.append(" + ".join(("base",) + overlays))
+        if only is None and len(runs) > 1:
+            report.diagnostics.extend(mod_pair_conflicts(root))
     report.diagnostics = _dedupe(report.diagnostics)
     return report
 

@@ -273,6 +273,38 @@ def _mark(mark: Any) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
+# PyYAML's wording of the slips authors make most, and what to do about each.
+_SYNTAX_HINTS: tuple[tuple[str, str], ...] = (
+    ("tab", "YAML indents with spaces only: replace the tab with spaces"),
+    ("expected '-' indicator", "check this line's indentation: it must line up with the entries above it"),
+    ("did not find expected key", "check this line's indentation: it must line up with the fields above it"),
+    ("expected <block end>", "check this line's indentation: it must line up with the fields above it"),
+    ("mapping values are not allowed", "a value containing `: ` must be quoted, or this line is indented "
+                                       "too far"),
+    ("quoted scalar", "a quoted value is not closed: add the closing quote"),
+    ("flow sequence", "a `[...]` list is not closed or has a stray character: check its brackets and commas"),
+    ("flow mapping", "a `{...}` mapping is not closed or has a stray character: check its braces and commas"),
+    ("cannot start any token", "quote the value: `@` and a backtick cannot start a plain YAML value"),
+)
+
+
+def _open_quote_hint(lines: list[str], line: int) -> str | None:
+    """An unclosed `"` a few lines above makes PyYAML complain later, about something else: point at it."""
+    for number in range(line, max(line - 6, 0), -1):
+        text = lines[number - 1] if number <= len(lines) else ""
+        if text.replace('\\"', "").count('"') % 2 == 1:
+            return f"line {number} has an unclosed `\"`: add the closing quote"
+    return None
+
+
+def _syntax_hint(message: str) -> str | None:
+    """What to do about a PyYAML syntax problem, when it is one of the common ones."""
+    for needle, hint in _SYNTAX_HINTS:
+        if needle in message:
+            return hint
+    return None
+
+
 def parse_yaml(file: str, text: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
     """Parse one YAML file safely; returns the document (None on error) and its diagnostics."""
     lines = text.splitlines()
@@ -297,7 +329,13 @@ def parse_yaml(file: str, text: str) -> tuple[YamlDoc | None, list[Diagnostic]]:
         message = err.problem or err.context or "invalid YAML"
         if err.context and err.problem:
             message = f"{err.problem} ({err.context})"
-        return None, [diag("yaml-syntax", message, line, col)]
+        hint = _open_quote_hint(lines, line) or _syntax_hint(message)
+        if "flow" in message and err.context_mark is not None and err.context_mark.line + 1 != line:
+            opened = "[" if "sequence" in message else "{"
+            closing = "]" if opened == "[" else "}"
+            hint = (f"the `{opened}` on line {err.context_mark.line + 1} is not closed: add `{closing}`, "
+                    "or quote the value if the bracket is meant as text")
+        return None, [diag("yaml-syntax", message, line, col, hint)]
     except yaml.YAMLError as err:
         return None, [diag("yaml-syntax", str(err).splitlines()[0] if str(err) else "invalid YAML", 1, 1)]
     return doc, []

@@ -26,6 +26,11 @@ MAX_INT = 99
 MAX_REPEAT = 10
 
 
+# Number words authors write instead of digits, for the hint.
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"))}
+
+
 @dataclass(frozen=True)
 class CheckContext:
     """What the checker needs from the ruleset: declared fruit and terrain ids and the Kiwi size limit."""
@@ -295,6 +300,15 @@ class _Checker:
             self.issue("dsl-context", f"`{name}` is not allowed in {self.field_kind} fields", call.span,
                        "allowed in: " + ", ".join(sorted(prim.contexts)))
 
+    def joined_hint(self, call: Call) -> str | None:
+        """`gain 1 fruit and place 1 kiwi`: statements joined by a word instead of `;`, say how to write it."""
+        words = [w.text for w in call.words]
+        for at, word in enumerate(words[1:], start=1):
+            if word in ("and", "then") and at + 1 < len(words) and words[at + 1] in self.tables.heads:
+                fixed = " ".join(words[:at]) + "; " + " ".join(words[at + 1:])
+                return f"separate statements with `;`: `{fixed}`"
+        return None
+
     def wrong_shape(self, call: Call, same_head: list[Primitive]) -> None:
         """The head is right but the words fit no pattern: a wrong word count or a wrong literal word."""
         words, head = call.words, call.words[0].text
@@ -311,7 +325,7 @@ class _Checker:
                 top = max(agreement(p) for p in same_head)
                 shown = [p for p in same_head if agreement(p) == top]
             self.issue("dsl-arg-count", f"`{head}` takes {_arg_amount(shown)}: " + _join([p.display for p in shown]),
-                       call.span)
+                       call.span, self.joined_hint(call))
             return
         # Same length but a literal word differs: report the word where the best pattern stops matching.
         def first_mismatch(p: Primitive) -> int:
@@ -361,7 +375,9 @@ class _Checker:
             top = MAX_INT if slot.type == "int" else self.ctx.max_size
             what = "a number" if slot.type == "int" else "a Kiwi size"
             if not word.is_int:
-                return text, Issue("dsl-arg-type", f"`{name}` expects {what} for <{slot.name}>, got `{text}`", span)
+                digits = _NUMBER_WORDS.get(text)
+                return text, Issue("dsl-arg-type", f"`{name}` expects {what} for <{slot.name}>, got `{text}`", span,
+                                   f"write `{digits}`" if digits else None)
             number = int(text)
             if not 1 <= number <= top:
                 return number, Issue("dsl-arg-type",

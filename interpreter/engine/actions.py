@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import effects
+from interpreter.engine import effects, labels
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine.decisions import Option, ask
 
@@ -49,10 +49,11 @@ def turn(rt: Runtime, flock: str) -> Generator:
         for c in fl.hand:
             if c not in seen:
                 seen.append(c)
-        choice = yield from ask(flock, "card", "Play a card", [Option(f"card:{c}", rt.rules.cards[c].get("name", c))
-                                                                for c in seen])
+        choice = yield from ask(flock, "card", "Play a card",
+                                [Option(f"card:{c}", labels.card_label(c, rt.rules.cards[c])) for c in seen])
         card_id = choice.split(":", 1)[1]
-        mode = yield from ask(flock, "play-mode", f"How do you play {card_id}?", modes(rt, card_id, ctx))
+        mode = yield from ask(flock, "play-mode", f"How do you play {labels.card_name(card_id, rt.rules.cards[card_id])}?",
+                              modes(rt, card_id, ctx))
         fl.hand.remove(card_id)
         fl.played.append(card_id)
         card = rt.rules.cards[card_id]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import dominance, payment
+from interpreter.engine import dominance, labels, payment
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import Option, ask
 from interpreter.engine.modifiers import param
@@ -66,7 +66,7 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
                             [Option(f"build:{h}", f"Build on {h}") for h in where])
     hex_id = choice.split(":", 1)[1]
     choice = yield from ask(flock, "build-nest", "Choose a Nest",
-                            [Option(f"nest:{n}", f"Build {rt.rules.nests[n].get('name', n)}") for n in nests])
+                            [Option(f"nest:{n}", labels.nest_label(n, rt.rules.nests[n])) for n in nests])
     nest_id = choice.split(":", 1)[1]
     nest = rt.rules.nests[nest_id]
     yield from payment.pay_all(rt, flock, payment.reqs_of(nest.get("cost")))

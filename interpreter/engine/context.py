@@ -60,9 +60,9 @@ class Runtime:
     state: State
     events: list[Event] = field(default_factory=list)
 
-    def log(self, kind: str, text: str, player: str | None = None) -> None:
-        """Append an event to the log."""
-        self.events.append(Event(kind, text, player))
+    def log(self, kind: str, text: str, player: str | None = None, data: dict | None = None) -> None:
+        """Append an event to the log (with an optional structured payload)."""
+        self.events.append(Event(kind, text, player, data))
 
     def modifiers(self, flock: str) -> set[str]:
         """Modifier ids active for a flock (its side's powers)."""

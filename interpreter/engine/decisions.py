@@ -39,15 +39,20 @@ class Decision:
 
 @dataclass(frozen=True)
 class Event:
-    """One line of the game log."""
+    """One line of the game log; `data` is an optional structured payload for tools (e.g. a Season card's
+    result), so they never parse the readable `text`."""
 
     kind: str
     text: str
     player: str | None = None
+    data: dict | None = field(default=None, hash=False)
 
     def to_dict(self) -> dict:
-        """Plain data."""
-        return {"kind": self.kind, "text": self.text, "player": self.player}
+        """Plain data (`data` only when the event has a payload, so plain log lines stay small)."""
+        out = {"kind": self.kind, "text": self.text, "player": self.player}
+        if self.data is not None:
+            out["data"] = self.data
+        return out
 
 
 @dataclass

@@ -49,3 +49,33 @@ def leader_of(counts: dict[str, int]) -> str | None:
         elif n == best_n and n > 0:
             tied = True
     return None if tied or best_n <= 0 else best
+
+
+def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None]:
+    """{hex: dominant flock or None} for every hex in one pass (the same counts as `strengths`, R-DOM-1/2);
+    for callers that need every hex at once (bots' evaluation, queries), without a per-hex setup cost."""
+    w = weights(state, purpose)
+    by_size = w.get("kiwi", "size") != "one"
+    leader = int(w.get("leader", 3))
+    nest_values = state.params.get("nest_dominance", {}) if w.get("nests", True) else {}
+    leaders: dict[str, list[str]] = {}
+    for f in state.seats:
+        where = state.flocks[f].leader_hex
+        if where is not None:
+            leaders.setdefault(where, []).append(f)
+    out: dict[str, str | None] = {}
+    for hex_id, h in state.hexes.items():
+        if not h.kiwi and h.nest is None and hex_id not in leaders:
+            out[hex_id] = None
+            continue
+        counts: dict[str, int] = {}
+        for k in h.kiwi:
+            counts[k.flock] = counts.get(k.flock, 0) + (k.size if by_size else 1)
+        for f in leaders.get(hex_id, ()):
+            counts[f] = counts.get(f, 0) + leader
+        if h.nest is not None:
+            value = int(nest_values.get(h.nest[1], 0))
+            if value:
+                counts[h.nest[0]] = counts.get(h.nest[0], 0) + value
+        out[hex_id] = leader_of(counts) if counts else None
+    return out

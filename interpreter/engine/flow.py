@@ -102,7 +102,10 @@ def season_card(rt: Runtime) -> Generator:
     card = rt.rules.season_cards[card_id]
     order = st.turn_order()
     best, values = queries.winners(st, card["objective"], order)
-    rt.log("season-card", f"{card_id}: " + ", ".join(f"{f} {values[f]}" for f in order))
+    # the result as data for tools (sim, editor): they must not parse the text, which is for people
+    result = {"card": card_id, "season": st.season, "values": {f: values[f] for f in order},
+              "victor": best[0] if len(best) == 1 else None, "tied": list(best) if len(best) > 1 else []}
+    rt.log("season-card", f"{card_id}: " + ", ".join(f"{f} {values[f]}" for f in order), data=result)
     others = card.get("others")
     if len(best) == 1:
         victor = best[0]

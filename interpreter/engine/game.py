@@ -33,14 +33,19 @@ FORMAT = 1
 class Game:
     """One game of Kiwi Chow Down driven by decisions."""
 
-    def __init__(self, ruleset: Any, state: State, events: list[Event] | None = None) -> None:
-        """Wrap a state positioned at the start of a step (use `new`, `from_state` or `from_json`)."""
+    def __init__(self, ruleset: Any, state: State, events: list[Event] | None = None, *,
+                 checkpoint: dict | None = None) -> None:
+        """Wrap a state positioned at the start of a step (use `new`, `from_state` or `from_json`).
+
+        checkpoint: `state.to_dict()` when the caller already has it (`clone`), so it is not computed again.
+        """
         self.ruleset = ruleset
         self.rules = compile_rules(ruleset)
         self.rt = Runtime(self.rules, state, list(events or []))
         self._gen: Generator | None = None
         self._pending: Decision | None = None
         self._previous: Decision | None = None
+        self._known_checkpoint = checkpoint   # used for the step the state starts at, then dropped
         self._checkpoint: dict = {}
         self._checkpoint_events = 0
         self._since: list[str] = []
@@ -91,11 +96,23 @@ class Game:
             raise ValueError("saved game does not replay to its saved state (different ruleset?)")
         return game
 
-    def clone(self) -> "Game":
-        """An independent copy at the same point (restores the step checkpoint and replays the step)."""
-        twin = Game(self.ruleset, State.from_dict(self._checkpoint), self.rt.events[:self._checkpoint_events])
+    def clone(self, events: bool = True) -> "Game":
+        """An independent copy at the same point (restores the step checkpoint and replays the step).
+
+        events=False does not copy the event log (a lookahead that never reads the history, e.g. a bot
+        trying options, saves the copy): the copy's log holds only the events since the step's start.
+        Its state, pending decision and saved decisions are the same either way.
+        """
+        state = State.from_dict(self._checkpoint)
+        state._board = self.rt.state._board   # the island's geometry never changes: share it, don't rebuild it
+        # the checkpoint dict is never changed once taken, so the twin may share it
+        twin = Game(self.ruleset, state, self.rt.events[:self._checkpoint_events] if events else None,
+                    checkpoint=self._checkpoint)
         for option_id in self._since:
-            twin.apply(option_id)
+            # the options were legal when applied here, so the replay skips `apply`'s checks
+            twin._previous = twin._pending
+            twin._since.append(option_id)
+            twin._advance(option_id)
         twin._previous = self._previous
         return twin
 
@@ -110,10 +127,12 @@ class Game:
                     return
                 gen = flow.step_procedure(rt)
                 if gen is None:
+                    self._known_checkpoint = None
                     flow.advance(rt)
                     continue
                 # a checkpoint at each step start; loading replays the (few) decisions of the step
-                self._checkpoint = rt.state.to_dict()
+                known, self._known_checkpoint = self._known_checkpoint, None
+                self._checkpoint = known if known is not None else rt.state.to_dict()
                 self._checkpoint_events = len(rt.events)
                 self._since = []
                 self._gen = gen
@@ -132,6 +151,11 @@ class Game:
     def pending(self) -> Decision | None:
         """The decision waiting for an answer, or None when the game is over."""
         return self._pending
+
+    @property
+    def step_depth(self) -> int:
+        """Decisions answered since the current step began: what `clone` replays (a lookahead's cost per copy)."""
+        return len(self._since)
 
     def legal_options(self) -> list[Option]:
         """The legal options of the pending decision (empty when over)."""

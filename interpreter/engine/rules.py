@@ -86,7 +86,7 @@ class Rules:
     season_cards: dict[str, dict] = field(default_factory=dict)
     turn_nests: dict[int, dict] = field(default_factory=dict)
     tracker: dict[int, dict] = field(default_factory=dict)   # Variable Turn Order slot -> item (R-VTO-1/5)
-    vto_phases: list[str] = field(default_factory=list)      # a season's phases under Variable Turn Order
+    vto_phases: list[str] = field(default_factory=list)      # a season's phases under Variable Turn Order ([]: not offered)
     layouts: list[dict] = field(default_factory=list)
     sections: dict[str, dict] = field(default_factory=dict)
     setups: list[dict] = field(default_factory=list)
@@ -210,10 +210,10 @@ def compile_rules(rs: Any) -> Rules:
         rules.turn_nests[int(item.data["seat"])] = item.data
     for item in sorted(_items(rs, "tracker_slots"), key=lambda i: int(i.data["slot"])):
         rules.tracker[int(item.data["slot"])] = item.data
-    # R-VTO-1: the variant's side of the Season board adds the Wake up phase before Season Change; a
-    # game.yaml `variants.vto.phases` list (when the content declares one) overrides this default
+    # R-VTO-1: the variant's phases are content (game.yaml `variants.vto.phases`); no list there means the
+    # content does not offer Variable Turn Order (Game.new(variant="vto") is then a SetupError)
     vto = (g.get("variants") or {}).get("vto") or {}
-    rules.vto_phases = list(vto.get("phases") or (["wake_up"] + [p for p in rules.phases if p != "wake_up"]))
+    rules.vto_phases = list(vto.get("phases") or [])
     rules.layouts = [i.data for i in _items(rs, "layouts")]
     rules.sections = {i.id: i.data for i in _items(rs, "sections")}
     rules.setups = [i.data for i in _items(rs, "setups")]

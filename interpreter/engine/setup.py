@@ -56,6 +56,9 @@ def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None,
         raise SetupError(f"setup must be 'first-game' or 'advanced', got {mode!r}")
     if variant not in (None, vto.VARIANT):
         raise SetupError(f"variant must be None or {vto.VARIANT!r} (Variable Turn Order), got {variant!r}")
+    if variant == vto.VARIANT and not rules.vto_phases:
+        raise SetupError("Variable Turn Order is not available with this content: game.yaml has no "
+                         "`variants.vto.phases` (R-VTO-1)")
     if variant == vto.VARIANT and len(rules.tracker) < len(players):
         raise SetupError(f"Variable Turn Order needs a turn tracker slot per player: turn_order.yaml has "
                          f"{len(rules.tracker)} for {len(players)} players")
@@ -68,6 +71,13 @@ def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None,
     if leaders is None:
         st.shuffle(leader_ids)
         leaders = dict(zip(players, leader_ids))
+        if len(leader_ids) < len(players):
+            raise SetupError(f"{len(players)} players need {len(players)} leaders; the content has "
+                             f"{len(leader_ids)}")
+    elif any(f not in leaders for f in players):
+        missing = [f for f in players if f not in leaders]
+        raise SetupError(f"no leader given for {', '.join(missing)}: give one for every player, or leaders=None "
+                         "to deal them")
     for seat, f in enumerate(players, start=1):
         leader = leaders.get(f)
         if leader not in rules.leaders:

@@ -7,7 +7,7 @@ the running step, which `Game` rebuilds by replaying the decisions since the ste
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 _MASK = (1 << 64) - 1
@@ -74,6 +74,10 @@ class Flock:
     on_tracker: int = 0
     tracker_slot: int | None = None
     tracker_prev: int | None = None
+
+
+# Flock fields holding a list or dict: `State.from_dict` gives each copy its own (the rest are immutable values)
+_FLOCK_CONTAINERS: tuple[str, ...] = tuple(f.name for f in fields(Flock) if f.default_factory in (list, dict))
 
 
 @dataclass
@@ -162,7 +166,12 @@ class State:
 
     def presence(self, flock: str) -> set[str]:
         """Hexes where the flock has a Kiwi or its Leader."""
-        out = {h.id for h in self.hexes.values() if any(k.flock == flock for k in h.kiwi)}
+        out: set[str] = set()
+        for h in self.hexes.values():   # a plain loop: this runs on every placement and lookahead
+            for k in h.kiwi:
+                if k.flock == flock:
+                    out.add(h.id)
+                    break
         if self.flocks[flock].leader_hex is not None:
             out.add(self.flocks[flock].leader_hex)
         return out
@@ -201,8 +210,11 @@ class State:
                              tuple(nest) if nest else None, tuple(domain) if domain else None)
         flocks = {}
         for fd in data["flocks"]:
-            flocks[fd["id"]] = Flock(**{k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
-                                        for k, v in fd.items()})
+            fl = Flock(**fd)
+            for name in _FLOCK_CONTAINERS:   # own copies of the lists and dicts (bots clone states often)
+                value = getattr(fl, name)
+                setattr(fl, name, dict(value) if isinstance(value, dict) else list(value))
+            flocks[fd["id"]] = fl
         return cls(hexes=hexes, flocks=flocks, seats=list(data["seats"]), fruit_bag=dict(data["fruit_bag"]),
                    domain_bag=dict(data["domain_bag"]), rng=data["rng"], first=data["first"],
                    season=data["season"], phase=data["phase"], step=data["step"],

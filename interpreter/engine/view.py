@@ -8,6 +8,8 @@ from interpreter.engine.decisions import Decision
 def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
     """The public view for `player` (None: spectator)."""
     st = rt.state
+    if player is not None and player not in st.flocks:
+        raise ValueError(f"unknown player `{player}`: the players are {', '.join(st.seats)} (None: spectator)")
     # R-END-1: in the last Domain Marking every reserve is revealed
     reveal = st.season >= rt.rules.seasons and st.phase in ("domain_marking", "over")
     hexes = {}
@@ -47,7 +49,7 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
         # `turn_order` (R-VTO-4), so the two may differ
         "season": st.season, "phase": st.phase, "first_player": st.seats[st.first], "turn_order": order,
         "season_cards": [{"season": i + 1, "id": c} for i, c in enumerate(st.season_cards)],
-        "pending": pending.to_dict() if pending else None,
+        "pending": _pending(pending, player),
         "hexes": hexes, "flocks": flocks,
         "log": [e.text for e in rt.events[-30:]], "over": st.over,
     }
@@ -57,3 +59,18 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
         out["tracker"] = {f: {"slot": st.flocks[f].tracker_slot, "previous": st.flocks[f].tracker_prev}
                           for f in st.seats}
     return out
+
+
+def _pending(pending: Decision | None, player: str | None) -> dict | None:
+    """The pending decision: whole for the player deciding; for anyone else only who decides and its kind.
+
+    The options and the prompt can show hidden things (R-ACT-2, R-DM-1): a card choice lists the hand, a
+    payment or a marker to return lists the face-down domain markers, "How do you play Move?" names a card
+    that may then be played face down.
+    """
+    if pending is None:
+        return None
+    if player == pending.player:
+        return pending.to_dict()
+    return {"player": pending.player, "kind": pending.kind, "prompt": f"Waiting for {pending.player}",
+            "options": []}

@@ -1,8 +1,8 @@
 """The Variable Turn Order variant (R-VTO-1..5): a turn tracker on the Season board and a Wake up phase.
 
 A game plays it when created with `Game.new(..., variant="vto")` (stored as `State.variant`). The slots
-and their effects are content (turn_order.yaml `tracker`); the season's phases are `Rules.vto_phases`
-(the base phases with `wake_up` first, unless game.yaml declares `variants.vto.phases`).
+and their effects are content (turn_order.yaml `tracker`); the season's phases are `Rules.vto_phases`,
+read from game.yaml `variants.vto.phases` (content without that list does not offer the variant).
 Turn order itself is `State.turn_order()`, which sorts by tracker slot under this variant (R-VTO-4).
 """
 from __future__ import annotations

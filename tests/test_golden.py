@@ -1,0 +1,57 @@
+"""Golden playthroughs: seeded full games (every decision and its events) compared exactly.
+
+Regenerate only on purpose: `python -m interpreter.sim --regen-golden`, or run this test with
+KCD_REGEN_GOLDEN=1 (it then rewrites the files and passes).
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from interpreter.content import load_ruleset
+from interpreter.sim import GOLDEN_DIR, GOLDEN_GAMES, golden_playthrough
+
+
+@pytest.fixture(scope="module")
+def ruleset():
+    return load_ruleset()
+
+
+@pytest.mark.parametrize("name,players,seed,bots,variant", GOLDEN_GAMES, ids=[g[0] for g in GOLDEN_GAMES])
+def test_golden_playthrough(ruleset, name: str, players: int, seed: int, bots: tuple[str, ...],
+                            variant: str | None) -> None:
+    """The game replays exactly as pinned: same decisions, same events, same result (standard and R-VTO games)."""
+    actual = golden_playthrough(ruleset, players, seed, bots, variant)
+    path = GOLDEN_DIR / f"{name}.json"
+    if os.environ.get("KCD_REGEN_GOLDEN") == "1":
+        path.write_text(json.dumps(actual, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    assert path.exists(), f"{path} missing: run `python -m interpreter.sim --regen-golden`"
+    expected = json.loads(path.read_text(encoding="utf-8"))
+    hint = ("; the content changed since it was pinned" if expected.get("content_hash") != actual["content_hash"]
+            else "") + ": if the change is intended, run `python -m interpreter.sim --regen-golden` and review the diff"
+    actual = json.loads(json.dumps(actual))
+    for i, (want, got) in enumerate(zip(expected["steps"], actual["steps"])):
+        assert got == want, f"{name}: first difference at decision {i}{hint}"
+    assert len(actual["steps"]) == len(expected["steps"]), f"{name}: game length differs{hint}"
+    assert actual["result"] == expected["result"], f"{name}: result differs{hint}"
+
+
+@pytest.mark.parametrize("index", [0, len(GOLDEN_GAMES) - 1], ids=[GOLDEN_GAMES[0][0], GOLDEN_GAMES[-1][0]])
+def test_golden_replay_through_json(ruleset, index: int) -> None:
+    """The pinned decisions replayed one by one through Game.apply reach the same result (no bots involved)."""
+    from interpreter.engine import Game
+
+    name, players, seed, _, variant = GOLDEN_GAMES[index]
+    data = json.loads((GOLDEN_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    assert data["variant"] == variant
+    game = Game.new(ruleset, players=data["players"], seed=seed, variant=variant)
+    for i, step in enumerate(data["steps"]):
+        assert game.pending.player == step["player"], i
+        result = game.apply(step["option"])
+        assert result.ok, (i, step)
+        if i % 97 == 0:  # a mid-game save/load continues identically
+            game = Game.from_json(ruleset, game.to_json())
+    assert game.is_over
+    assert {f: dict(s) for f, s in game.scores().items()} == data["result"]["scores"]
