@@ -142,3 +142,33 @@ def test_R_SETUP_3_a_leaders_dict_missing_a_player_says_so(ruleset) -> None:
         Game.new(ruleset, ["red", "green"], seed=1, leaders={"red": "chopan", "yellow": "kahu"})
     game = Game.new(ruleset, ["red", "green"], seed=1, leaders={"red": "chopan", "green": "kahu"})
     assert game.state.flocks["green"].leader == "kahu"
+
+
+def test_from_json_refuses_a_save_of_another_ruleset() -> None:
+    """A save records its ruleset hash; loading it under other content is refused with a clear message."""
+    import pytest as _pytest
+
+    from interpreter.content import load_ruleset
+    from interpreter.engine import Game
+
+    base = load_ruleset()
+    game = Game.new(base, players=["red", "green"], seed=3)
+    text = game.to_json()
+    with _pytest.raises(ValueError, match="saved with another ruleset"):
+        Game.from_json(load_ruleset(["editions/prototype"]), text)
+    with _pytest.raises(ValueError, match="not a saved Kiwi Chow Down game"):
+        Game.from_json(base, '{"format": 1}')
+    with _pytest.raises(ValueError, match="not a saved Kiwi Chow Down game"):
+        Game.from_json(base, "not json")
+    assert Game.from_json(base, text).to_json() == text
+
+
+def test_new_game_refuses_a_seed_that_is_not_a_whole_number() -> None:
+    """Game.new names the bad seed instead of failing deep inside the RNG."""
+    import pytest as _pytest
+
+    from interpreter.content import load_ruleset
+    from interpreter.engine import Game
+
+    with _pytest.raises(TypeError, match="seed must be a whole number, got 'abc'"):
+        Game.new(load_ruleset(), players=["red", "green"], seed="abc")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import actions, build, effects, marking, queries, setup, vto
+from interpreter.engine import actions, build, effects, labels, marking, queries, setup, vto
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine.decisions import Option, ask
 
@@ -86,7 +86,8 @@ def nest_benefits(rt: Runtime, flock: str) -> Generator:
     ctx = Ctx(flock, source="season change")
     while left:
         choice = yield from ask(flock, "nest-order", "Which Nest benefit next?",
-                                [Option(f"nest:{n}", f"{n}: {effects.describe(rt.rules.nests[n]['on_season_change'])}")
+                                [Option(f"nest:{n}", f"{labels.nest_name(n, rt.rules.nests[n])}: "
+                                        f"{effects.describe(rt.rules.nests[n]['on_season_change'])}")
                                  for n in left])
         nest_id = choice.split(":", 1)[1]
         left.remove(nest_id)
@@ -123,7 +124,8 @@ def season_card(rt: Runtime) -> Generator:
         return
     for f in order:   # R-SCARD-2: the tied players may take the right benefit; the rest get nothing
         if f in best:
-            choice = yield from ask(f, "season-tie", f"Tie on {card_id}: take the benefit `{effects.describe(others)}`?",
+            choice = yield from ask(f, "season-tie", f"Tie on “{labels.season_card_name(card_id, card)}”: take the benefit "
+                                    f"“{effects.describe(others)}”?",
                                     [Option("take", "Take it"), Option("decline", "Decline")])
             if choice == "take":
                 yield from effects.run(rt, others, Ctx(f, source=card_id))

@@ -60,6 +60,8 @@ class Game:
 
         variant: None for the standard game, "vto" for Variable Turn Order (R-VTO-1..5).
         """
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be a whole number, got {seed!r}")
         rules = compile_rules(ruleset)
         state = _setup_state(rules, players, seed, leaders, leader_cards, sides, setup, variant)
         return cls(ruleset, state)
@@ -78,6 +80,16 @@ class Game:
         """Load a saved game: restore the step checkpoint and replay the decisions since."""
         try:
             data = json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"not a saved Kiwi Chow Down game: {exc}") from exc
+        if not isinstance(data, dict) or "state" not in data or "checkpoint" not in data:
+            raise ValueError("not a saved Kiwi Chow Down game: expected the JSON written by Game.to_json()")
+        saved_hash, own_hash = data.get("ruleset"), getattr(ruleset, "hash", None)
+        if saved_hash and own_hash and saved_hash != own_hash:
+            # the same decisions under other rules would be a different game: refuse rather than diverge
+            raise ValueError(f"this game was saved with another ruleset (content hash {saved_hash[:12]}…, "
+                             f"loaded content is {own_hash[:12]}…): load the same editions and mods")
+        try:
             checkpoint = State.from_dict(data["checkpoint"])
             events = [Event(**e) for e in data["events"][:data["checkpoint_events"]]]
             decisions = list(data["decisions_since"])

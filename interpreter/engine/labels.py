@@ -50,3 +50,14 @@ def nest_label(nest_id: str, nest: Mapping[str, Any]) -> str:
     if nest.get("vp"):
         parts.append(f"{nest['vp']} VP")
     return f"Build the {nest_name(nest_id, nest)} ({'; '.join(parts)})"
+
+
+def season_card_name(card_id: str, card: Mapping[str, Any]) -> str:
+    """A Season card by its content `name`, else by its objective's rules text ("Most Kiwi tokens in flower hexes")."""
+    from interpreter.engine.effects import describe
+
+    name = card.get("name")
+    if name:
+        return str(name)
+    objective = card.get("objective")
+    return describe(objective) if objective is not None else _words(card_id)
