@@ -15,12 +15,15 @@ def _overlays(editions: list[str] | None, mods: list[str] | None) -> list[str]:
     return list(editions or []) + list(mods or [])
 
 
-def _load(editions: list[str] | None, mods: list[str] | None) -> Any:
-    """The ruleset, or exit 1 printing the loader's located diagnostics."""
+def _load(editions: list[str] | None, mods: list[str] | None, content: Path | None = None) -> Any:
+    """The ruleset (from `content`, default the shipped content), or exit 1 printing the located diagnostics."""
     from interpreter.content import ContentError, load_ruleset
 
+    if content is not None and not (content / "base").is_dir():
+        typer.echo(f"error: {content} is not a content folder (it has no base/)", err=True)
+        raise typer.Exit(2)
     try:
-        return load_ruleset(overlays=_overlays(editions, mods))
+        return load_ruleset(overlays=_overlays(editions, mods), root=content)
     except ContentError as err:
         for diag in err.diagnostics:
             typer.echo(diag.format(), err=True)
@@ -108,6 +111,7 @@ def play_command(
     edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
     mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
+    content: Optional[Path] = typer.Option(None, "--content", help="Content root to play (default: the shipped content)."),
     log: Optional[Path] = typer.Option(None, "--log", help="Write a readable turn-by-turn log to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
@@ -115,7 +119,7 @@ def play_command(
     from interpreter.engine.setup import SetupError
     from interpreter.sim import SimError, play_game
 
-    ruleset = _load(edition, mod)
+    ruleset = _load(edition, mod, content)
     flocks = _players_or_exit(ruleset, players)
     names = _bot_names(bots)
     variant = _variant_or_exit(variant)
@@ -170,6 +174,7 @@ def simulate_command(
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
     edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
     mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
+    content: Optional[Path] = typer.Option(None, "--content", help="Content root to play (default: the shipped content)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Run many bot games and print win rates (95% Wilson intervals), mean VP by source and game length."""
@@ -178,7 +183,7 @@ def simulate_command(
     from interpreter.engine.setup import SetupError
     from interpreter.sim import SimError, simulate
 
-    ruleset = _load(edition, mod)
+    ruleset = _load(edition, mod, content)
     _players_or_exit(ruleset, players)
     names = _bot_names(bots)
     variant = _variant_or_exit(variant)

@@ -117,3 +117,26 @@ def test_R_VTO_1_unknown_variant_exits_2_listing_the_known_ones() -> None:
         assert result.exit_code == 2, result.output
         assert "unknown variant `turbo`; known variants: vto (Variable Turn Order)" in result.output
         assert "Traceback" not in result.output
+
+
+def test_play_and_simulate_from_another_content_folder(tmp_path: Path) -> None:
+    """`--content DIR` plays a designer's copy of the content: its edits change the game (R-BUILD-4 values)."""
+    import shutil
+
+    from interpreter.paths import content_dir
+
+    copy = tmp_path / "content"
+    shutil.copytree(content_dir(), copy)
+    shipped = runner.invoke(app, ["play", "--seed", "5", "--json"])
+    same = runner.invoke(app, ["play", "--seed", "5", "--json", "--content", str(copy)])
+    assert same.exit_code == 0, same.output
+    assert json.loads(same.stdout)["scores"] == json.loads(shipped.stdout)["scores"]
+    # a broken copy is reported with its own file path, not the shipped content's
+    nests = copy / "base" / "nests.yaml"
+    nests.write_text(nests.read_text().replace("on_place: gain 1 fruit", "on_place: gian 1 fruit", 1))
+    broken = runner.invoke(app, ["simulate", "--games", "2", "--content", str(copy)])
+    assert broken.exit_code == 1
+    assert "nests.yaml" in broken.output and "unknown verb `gian`" in broken.output
+    missing = runner.invoke(app, ["play", "--content", str(tmp_path / "nowhere")])
+    assert missing.exit_code == 2
+    assert "is not a content folder" in missing.output
