@@ -65,6 +65,15 @@ def rate_frame(summary: Mapping[str, Any], group: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["name", "rate", "lo", "hi", "wins", "games"])
 
 
+# Row labels (card ids, "win rate leader chopan") are never cut short or thinned out.
+_ROW_AXIS = alt.Axis(labelLimit=0, labelOverlap=False)
+
+
+def _rows_height(rows: int) -> int:
+    """A bar chart tall enough for one readable label per row."""
+    return max(160, 22 * rows)
+
+
 def rate_chart(frame: pd.DataFrame, title: str) -> alt.LayerChart:
     """Bars of win rate with 95% error bars."""
     base = alt.Chart(frame).encode(x=alt.X("name:N", title=None, sort=None))
@@ -82,7 +91,8 @@ def vp_chart(summary: Mapping[str, Any]) -> alt.Chart:
     frame = pd.DataFrame([{"source": k, "vp": float(v)} for k, v in mean.items() if k != "total"])
     return alt.Chart(frame).mark_bar().encode(
         x=alt.X("source:N", title=None), y=alt.Y("vp:Q", title="mean VP per player"),
-        tooltip=["source", alt.Tooltip("vp:Q", format=".2f")]).properties(title="VP by source", height=220)
+        tooltip=["source", alt.Tooltip("vp:Q", format=".2f")]).properties(
+        title=alt.TitleParams("VP by source", anchor="start"), height=220)
 
 
 def season_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
@@ -98,10 +108,12 @@ def season_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
 
 def season_chart(summary: Mapping[str, Any]) -> alt.Chart:
     """Stacked bars of Season card outcomes."""
-    return alt.Chart(season_frame(summary)).mark_bar().encode(
-        y=alt.Y("card:N", title=None, sort=None), x=alt.X("count:Q", title="games"),
+    frame = season_frame(summary)
+    return alt.Chart(frame).mark_bar().encode(
+        y=alt.Y("card:N", title=None, sort=None, axis=_ROW_AXIS), x=alt.X("count:Q", title="games"),
         color=alt.Color("outcome:N"), tooltip=["card", "outcome", "count"]).properties(
-        title="Season card outcomes", height=320)
+        title=alt.TitleParams("Season card outcomes", anchor="start"),
+        height=_rows_height(frame["card"].nunique()))
 
 
 def length_chart(records: Sequence[Any]) -> alt.Chart:
@@ -157,9 +169,10 @@ def delta_chart(frame: pd.DataFrame) -> alt.Chart:
     """Win-rate deltas (B - A) by flock and seat as diverging bars."""
     rates = frame[frame["what"].str.startswith("win rate")]
     return alt.Chart(rates).mark_bar().encode(
-        y=alt.Y("what:N", sort=None, title=None), x=alt.X("delta:Q", title="B - A win rate"),
+        y=alt.Y("what:N", sort=None, title=None, axis=_ROW_AXIS), x=alt.X("delta:Q", title="B - A win rate"),
         color=alt.condition("datum.delta >= 0", alt.value("#2a9d8f"), alt.value("#e76f51")),
-        tooltip=["what", alt.Tooltip("delta:Q", format="+.3f")]).properties(title="Draft vs saved", height=260)
+        tooltip=["what", alt.Tooltip("delta:Q", format="+.3f")]).properties(
+        title=alt.TitleParams("Draft vs saved", anchor="start"), height=_rows_height(rates["what"].nunique()))
 
 
 def ab(root: Path, edited: Mapping[str, str], setup: PlaytestSetup,
