@@ -90,7 +90,7 @@ def vp_chart(summary: Mapping[str, Any]) -> alt.Chart:
     mean = summary.get("mean_vp") or {}
     frame = pd.DataFrame([{"source": k, "vp": float(v)} for k, v in mean.items() if k != "total"])
     return alt.Chart(frame).mark_bar().encode(
-        x=alt.X("source:N", title=None), y=alt.Y("vp:Q", title="mean VP per player"),
+        y=alt.Y("source:N", title=None, sort=None, axis=_ROW_AXIS), x=alt.X("vp:Q", title="mean VP per player"),
         tooltip=["source", alt.Tooltip("vp:Q", format=".2f")]).properties(
         title=alt.TitleParams("VP by source", anchor="start"), height=220)
 
