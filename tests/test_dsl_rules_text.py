@@ -5,6 +5,8 @@ Guide") and compared, case-insensitively, with the DSL of content/base rendered 
 """
 from __future__ import annotations
 
+import os
+
 import re
 from pathlib import Path
 
@@ -17,6 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "content" / "base"
 RULEBOOK = ROOT.parent / "shared" / "rulebook" / "rulebook-en.txt"
 
+# CI always has ../shared beside the clone: there a missing rulebook is a failure, never a silent skip.
+if not RULEBOOK.is_file() and os.environ.get("CI"):
+    raise RuntimeError(f"CI run without the shared rulebook at {RULEBOOK}")
 pytestmark = pytest.mark.skipif(not RULEBOOK.is_file(), reason=f"the shared rulebook is not at {RULEBOOK}")
 
 
