@@ -6,7 +6,6 @@ Guide") and compared, case-insensitively, with the DSL of content/base rendered 
 from __future__ import annotations
 
 import os
-
 import re
 from pathlib import Path
 
