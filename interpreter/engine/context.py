@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from interpreter.engine.decisions import Event
 from interpreter.engine.rules import Rules
@@ -42,6 +43,7 @@ class Ctx:
     no_vp: bool = False                        # second run of a doubled Nest benefit (R-ASYM-4)
     vp_gained: int = 0
     source: str = ""
+    segment: Any = None                        # Kiwibot's Solo card segment being resolved (solo.Segment, R-SOLO-10)
 
     def sub(self, **changes) -> "Ctx":
         """A copy with some fields changed (turn facts stay shared)."""

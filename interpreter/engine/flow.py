@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import actions, build, effects, labels, marking, queries, setup, vto
+from interpreter.engine import actions, build, effects, labels, marking, queries, setup, solo, vto
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine.decisions import Option, ask
 
@@ -30,11 +30,21 @@ def step_procedure(rt: Runtime) -> Generator | None:
             return season_change_start(rt)
         return nest_benefits(rt, st.turn_order()[i - 1]) if i <= n and st.season > 1 else None
     if phase == "actions":
-        return actions.turn(rt, st.turn_order()[i % n]) if i < n * rt.rules.cards_per_season else None
+        if i >= n * rt.rules.cards_per_season:
+            return None
+        flock = st.turn_order()[i % n]
+        # solo: Kiwibot reveals a card and resolves the Solo card instead of playing a hand (R-SOLO-7)
+        return solo.bot_turn(rt, flock) if solo.is_bot(st, flock) else actions.turn(rt, flock)
     if phase == "season_card":
-        return season_card(rt) if i == 0 else None
+        if i != 0:
+            return None
+        return solo.season_card_step(rt) if st.solo is not None else season_card(rt)   # solo: R-SOLO-5
     if phase == "domain_marking":
-        return marking.marking_turn(rt, st.turn_order()[i]) if i < n else None
+        if i < n:
+            flock = st.turn_order()[i]
+            return solo.marking_turn(rt, flock) if solo.is_bot(st, flock) else marking.marking_turn(rt, flock)
+        # solo: one more step after everyone marked discards the top Solo card (R-SOLO-9)
+        return solo.discard_solo_card(rt) if st.solo is not None and i == n else None
     raise EngineError(f"unknown phase `{phase}` in game.yaml phases")
 
 
@@ -65,6 +75,8 @@ def season_change_start(rt: Runtime) -> Generator:
     wake_up = vto.marker_passes_in_wake_up(rt)
     if not (wake_up and st.season > 1):   # under R-VTO-3 Wake up began the season
         rt.log("season", f"Season {st.season} begins")
+    if st.solo is not None:   # solo: the season's face-down Season cards are flipped (R-SOLO-4)
+        solo.flip_season_cards(rt)
     if st.season > 1:
         if not wake_up:   # R-VTO-3: the marker already passed in Wake up
             st.first = (st.first + 1) % len(st.seats)

@@ -19,8 +19,8 @@ import json
 import re
 from typing import Any, Generator
 
-from interpreter.engine import flow, scoring, setup
-from interpreter.engine.context import Runtime
+from interpreter.engine import flow, scoring, setup, solo
+from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
 from interpreter.engine.rules import compile_rules
 from interpreter.engine.state import State
@@ -55,15 +55,18 @@ class Game:
     @classmethod
     def new(cls, ruleset: Any, players: list[str], seed: int = 0, leaders: dict | None = None,
             leader_cards: dict | None = None, sides: dict | None = None, setup: str = "first-game",
-            variant: str | None = None) -> "Game":
+            variant: str | None = None, mode: str = "standard", solo_side: str | None = None) -> "Game":
         """A new game: players are flock ids in seat order (seat 1 is the First Player).
 
         variant: None for the standard game, "vto" for Variable Turn Order (R-VTO-1..5).
+        mode "solo": players=[player_flock, kiwibot_flock], a game against Kiwibot (R-SOLO-1..12); Kiwibot
+        sits at solo.yaml `setup.kiwibot_seat` and never has a pending decision; solo_side is a Solo-mode
+        marker side id (None: dealt from the seed). Leaders not given (Kiwibot's always) are dealt at random.
         """
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be a whole number, got {seed!r}")
         rules = compile_rules(ruleset)
-        state = _setup_state(rules, players, seed, leaders, leader_cards, sides, setup, variant)
+        state = _setup_state(rules, players, seed, leaders, leader_cards, sides, setup, variant, mode, solo_side)
         return cls(ruleset, state)
 
     @classmethod
@@ -156,6 +159,15 @@ class Game:
                 rt.state.step += 1
                 answer = None
                 continue
+            if rt.state.solo is not None and decision.player == rt.state.solo["bot"]:
+                # solo: Kiwibot answers by its patterns at once, so it never has a pending decision (R-SOLO-7);
+                # a replay (load, clone) asks it again and gets the same answer from the same state
+                answer = solo.answer(rt, decision)
+                if answer not in decision.option_ids():
+                    raise EngineError(f"Kiwibot answered {answer!r} to {decision.kind}, not one of its options")
+                rt.log("kiwibot-choice", f"Kiwibot: {next(o.label for o in decision.options if o.id == answer)}",
+                       decision.player, data={"kind": decision.kind, "option": answer})
+                continue
             self._pending = decision
             return
 
@@ -209,7 +221,7 @@ class Game:
         return self.rt.state.over
 
     def scores(self) -> dict[str, dict[str, int]]:
-        """{flock: {domain, nests, season_cards, total}} (R-END-2)."""
+        """{flock: {domain, nests, season_cards, total}} (R-END-2); solo games add `solo` (R-SOLO-6, see scoring)."""
         return scoring.score(self.rt.state)
 
     def ranking(self) -> list[str]:
@@ -230,5 +242,8 @@ class Game:
         }, separators=(",", ":"))  # no sort_keys: bag dict order drives draws, so it must survive a reload
 
 
-def _setup_state(rules, players, seed, leaders, leader_cards, sides, mode, variant=None) -> State:
-    return setup.new_state(rules, list(players), seed, leaders, leader_cards, sides, mode, variant)
+def _setup_state(rules, players, seed, leaders, leader_cards, sides, mode, variant=None, game_mode="standard",
+                 solo_side=None) -> State:
+    # a helper because Game.new's `setup` argument hides the setup module there
+    return setup.new_state(rules, list(players), seed, leaders, leader_cards, sides, mode, variant,
+                           game_mode=game_mode, solo_side=solo_side)

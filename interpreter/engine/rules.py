@@ -90,6 +90,10 @@ class Rules:
     layouts: list[dict] = field(default_factory=list)
     sections: dict[str, dict] = field(default_factory=dict)
     setups: list[dict] = field(default_factory=list)
+    # solo mode (R-SOLO-1..12): solo.yaml `setup` (kiwibot_setup compiled), `marker` sides by id, `patterns`
+    # as {pattern id: [step ids]}, and the Solo cards by id ({} when the content has no solo.yaml)
+    solo: dict = field(default_factory=dict)
+    solo_cards: dict[str, dict] = field(default_factory=dict)
 
 
 _CACHE: dict[int, tuple[Any, "Rules"]] = {}
@@ -217,10 +221,30 @@ def compile_rules(rs: Any) -> Rules:
     rules.layouts = [i.data for i in _items(rs, "layouts")]
     rules.sections = {i.id: i.data for i in _items(rs, "sections")}
     rules.setups = [i.data for i in _items(rs, "setups")]
+    rules.solo = _solo(getattr(rs, "solo", None) or {}, ctx)
+    rules.solo_cards = {i.id: i.data for i in _items(rs, "solo_cards")}
     if len(_CACHE) > 64:
         _CACHE.clear()
     _CACHE[id(rs)] = (rs, rules)   # keeps rs alive, so its id cannot be reused while cached
     return rules
+
+
+def _solo(spec: Any, ctx: tuple) -> dict:
+    """solo.yaml's setup numbers, marker sides and patterns as engine lookups (R-SOLO-1..6, R-SOLO-11/12)."""
+    if not isinstance(spec, dict) or not spec:
+        return {}
+    setup = dict(spec.get("setup") or {})
+    text = setup.get("kiwibot_setup")
+    if isinstance(text, str):
+        from interpreter.dsl import CheckContext, compile_field
+        bound, issues = compile_field(text, "effect", CheckContext(tuple(ctx[0]), tuple(ctx[1]), ctx[2]))
+        errors = [i for i in issues if getattr(i, "severity", "error") == "error"]
+        if errors:
+            raise RulesError(f"solo.yaml setup.kiwibot_setup `{text}`: {errors[0].message}")
+        setup["kiwibot_setup"] = bound
+    sides = {str(s.get("id")): dict(s) for s in ((spec.get("marker") or {}).get("sides") or [])}
+    patterns = {str(p.get("id")): list(p.get("steps") or []) for p in (spec.get("patterns") or [])}
+    return {"setup": setup, "sides": sides, "patterns": patterns}
 
 
 def is_node(value: Any) -> bool:

@@ -5,7 +5,11 @@ from interpreter.engine.state import State
 
 
 def score(state: State) -> dict[str, dict[str, int]]:
-    """{flock: {domain, nests, season_cards, total}}: markers on the island, Nest VP, Season card VP."""
+    """{flock: {domain, nests, season_cards, total}}: markers on the island, Nest VP, Season card VP.
+
+    Solo games (R-SOLO-6) add a `solo` key to every flock: Kiwibot's VP for unplaced domain markers (one per
+    `domain_per_vp`), 0 for the player; Kiwibot's `season_cards` also counts `vp_per_kept_card` per kept card.
+    """
     vp_per_marker = int(state.params.get("domain_vp", 1))
     nest_vp = state.params.get("nest_vp", {})
     out = {}
@@ -14,6 +18,13 @@ def score(state: State) -> dict[str, dict[str, int]]:
         nests = sum(int(nest_vp.get(n, 0)) for n in state.flocks[f].nests_built)
         season = state.flocks[f].season_vp
         out[f] = {"domain": domain, "nests": nests, "season_cards": season, "total": domain + nests + season}
+        if state.solo is not None:
+            # R-SOLO-6: Kiwibot's kept Season cards are Season card VP; its unplaced markers score under `solo`
+            from interpreter.engine import solo
+            kept, markers = solo.endgame_vp(state, f)
+            out[f]["season_cards"] += kept
+            out[f]["solo"] = markers
+            out[f]["total"] += kept + markers
     return out
 
 

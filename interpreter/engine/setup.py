@@ -45,8 +45,36 @@ def params_of(rules: Rules) -> dict:
 
 
 def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None, leader_cards: dict | None,
-              sides: dict | None, mode: str, variant: str | None = None) -> State:
-    """A state ready for the setup step: island, flocks dealt, bags filled, cards shuffled, hands drawn."""
+              sides: dict | None, mode: str, variant: str | None = None, game_mode: str = "standard",
+              solo_side: str | None = None) -> State:
+    """A state ready for the setup step: island, flocks dealt, bags filled, cards shuffled, hands drawn.
+
+    game_mode "solo": players are [player, kiwibot]; Kiwibot's seat, deck, Solo cards and Season cards follow
+    solo.yaml (R-SOLO-1..4, interpreter/engine/solo.py).
+    """
+    from interpreter.engine import solo
+    if game_mode not in ("standard", solo.MODE):
+        raise SetupError(f"mode must be 'standard' or 'solo', got {game_mode!r}")
+    solo_pair: tuple[str, str] | None = None
+    if game_mode == solo.MODE:
+        if variant is not None:
+            raise SetupError("solo mode is played without Variable Turn Order (variant must be None)")
+        try:
+            solo.check_content(rules, solo_side)
+            seated = solo.seats(rules, list(players))
+        except solo.SoloError as exc:
+            raise SetupError(str(exc)) from None
+        solo_pair = (players[0], players[1])
+        if leaders is not None and players[1] not in leaders:
+            # R-SOLO-1: Kiwibot's Leader is random: dealt from the seed among those the player did not take
+            left = [l for l in rules.leaders if l not in leaders.values()]
+            if not left:
+                raise SetupError("no Leader left to deal to Kiwibot")
+            dealer = State(hexes={}, flocks={}, seats=[], fruit_bag={}, domain_bag={}, rng=int(seed) & ((1 << 64) - 1))
+            leaders = {**leaders, players[1]: left[dealer.rand_below(len(left))]}
+        players = seated
+    elif solo_side is not None:
+        raise SetupError("solo_side is only for mode='solo'")
     if not 1 <= len(players) <= 4 or len(set(players)) != len(players):
         raise SetupError(f"players must be 1-4 distinct flocks, got {players}")
     for f in players:
@@ -100,10 +128,15 @@ def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None,
         st.flocks[f] = fl
         for _ in range(rules.hand):
             fl.hand.append(fl.deck.pop())
-    # R-SETUP-7: four random Season cards, one per season
+    # R-SETUP-7: four random Season cards, one per season (solo: `per_season` face down per season, R-SOLO-4)
     pool = list(rules.season_cards)
     st.shuffle(pool)
-    st.season_cards = pool[:rules.season_cards_per_game]
+    wanted = rules.season_cards_per_game if solo_pair is None else solo.season_card_count(rules)
+    if solo_pair is not None and len(pool) < wanted:
+        raise SetupError(f"solo mode deals {wanted} Season cards; the content has {len(pool)}")
+    st.season_cards = pool[:wanted]
+    if solo_pair is not None:
+        solo.setup_state(rules, st, solo_pair[0], solo_pair[1], solo_side)
     if mode == "first-game":
         _first_game_positions(rules, st, layout)
     st.params["setup"] = mode
@@ -137,6 +170,9 @@ def setup_step(rt: Runtime) -> Generator:
         nest = rt.rules.turn_nests.get(st.flocks[f].seat)
         if nest is not None:
             yield from effects.run(rt, nest.get("setup"), Ctx(f, source="turn order nest"))
+    if st.solo is not None:   # solo: Kiwibot's extra markers (R-SOLO-3)
+        from interpreter.engine import solo
+        yield from solo.setup_extra(rt)
     if st.params.get("setup") == "advanced":
         for spec in rt.rules.setup_advanced:
             yield from _advanced(rt, spec)

@@ -98,6 +98,9 @@ class State:
     next_kiwi: int = 1
     over: bool = False
     variant: str | None = None       # None: the standard game; "vto": Variable Turn Order (R-VTO-1..5)
+    # solo mode against Kiwibot (R-SOLO-1..12), None in the standard game: flat plain data (strings, ints,
+    # lists of strings), see interpreter/engine/solo.py `SoloState` for the keys
+    solo: dict | None = None
     # rule values pure functions need without the ruleset: dominance weights, nest values, size limit,
     # scoring (copied from game.yaml / nests.yaml when the game is created)
     params: dict = field(default_factory=dict)
@@ -199,6 +202,8 @@ class State:
             "rng": self.rng, "first": self.first, "season": self.season, "phase": self.phase, "step": self.step,
             "season_cards": list(self.season_cards), "next_kiwi": self.next_kiwi, "over": self.over, "variant": self.variant,
             "params": self.params,
+            # only solo games carry the key, so a standard game's JSON is unchanged
+            **({"solo": _copy_solo(self.solo)} if self.solo is not None else {}),
         }
 
     @classmethod
@@ -219,8 +224,14 @@ class State:
                    domain_bag=dict(data["domain_bag"]), rng=data["rng"], first=data["first"],
                    season=data["season"], phase=data["phase"], step=data["step"],
                    season_cards=list(data["season_cards"]), next_kiwi=data["next_kiwi"], over=data["over"],
-                   variant=data.get("variant"), params=data.get("params", {}))
+                   variant=data.get("variant"), params=data.get("params", {}),
+                   solo=_copy_solo(data["solo"]) if data.get("solo") is not None else None)
 
     def copy(self) -> "State":
         """An independent copy (through the JSON form; not for hot paths)."""
         return State.from_dict(self.to_dict())
+
+
+def _copy_solo(solo: dict) -> dict:
+    """An own copy of the solo data (its lists change during play; checkpoints must not)."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in solo.items()}
