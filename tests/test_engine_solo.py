@@ -318,14 +318,47 @@ def test_R_SOLO_11_moving_pattern_prefers_the_indicated_size_that_can_push() -> 
     seg_ctx = bot_ctx().sub(segment=solo.plan(call))
     origin, kiwi, dest = solo.choose_move(rt, seg_ctx, call.stmts[0])
     assert (origin, kiwi.size, dest) == ("A1", 2, "A2")
-    # step 2: no size-3 that can push, so any size that can push one: the size-2 again
+    # step 2: no size-3 that can push (the Leader, a size-3 for movement, already moved this turn, R-MOVE-4),
+    # so any size that can push one: the size-2 again
     call3 = dsl("bot moves 3; bot pushes 1 player", "solo")
-    origin, kiwi, dest = solo.choose_move(rt, bot_ctx().sub(segment=solo.plan(call3)), call3.stmts[0])
+    moved = bot_ctx()
+    moved.turn.leader_moved = True
+    origin, kiwi, dest = solo.choose_move(rt, moved.sub(segment=solo.plan(call3)), call3.stmts[0])
     assert (origin, kiwi.size, dest) == ("A1", 2, "A2")
     # step 3: nobody to push: the first Kiwi (marker order) to the indicated terrain
     terrain = dsl("bot moves 3 to sand", "solo")
     origin, kiwi, dest = solo.choose_move(rt, bot_ctx().sub(segment=solo.plan(terrain)), terrain.stmts[0])
     assert (origin, dest) == ("A6", "A5") and rt.state.hexes[dest].terrain == "sand"
+
+
+def test_R_LEAD_1_R_SOLO_11_kiwibot_moves_its_leader_as_a_size_3_kiwi_and_it_pushes() -> None:
+    """R-LEAD-1/R-MOVE-2 with R-SOLO-10/11: a move of a size-3 Kiwi may move Kiwibot's Leader (a size-3 Kiwi for
+    movement); it then pushes like one (smaller pieces), the marker search follows it, and it moves once a turn."""
+    rt = blank_solo()                 # Kiwibot's Leader on A6, no size-3 token anywhere
+    st = rt.state
+    put(rt, "A2", PLAYER, 1)          # A2 is adjacent to A6 and an edge hex
+    ctx = bot_ctx()
+    run(rt, solo.run_segment(rt, dsl("bot moves 3; bot pushes 1 player", "solo"), ctx))
+    assert st.flocks[BOT].leader_hex == "A2" and ctx.turn.leader_moved
+    assert kiwi_at(rt, "A2", PLAYER) == [] and st.flocks[PLAYER].reserve_kiwi == 1   # pushed off (R-SOLO-11)
+    assert solo.marker_order(st)[0] == "A2"   # the bot-side marker starts at Kiwibot's Leader (R-SOLO-12)
+    assert any(e.text == f"{BOT} moves the Leader from A6 to A2" for e in rt.events)
+    # R-MOVE-4: the same turn's next size-3 move finds no other size-3 piece
+    run(rt, solo.run_segment(rt, dsl("bot moves 3", "solo"), ctx))
+    assert st.flocks[BOT].leader_hex == "A2"
+
+
+def test_R_LEAD_1_R_SOLO_11_a_kiwi_token_in_the_leaders_hex_moves_before_the_leader() -> None:
+    """R-SOLO-11 decision: "the first Kiwi (of any size)" in one hex is a token before the Leader; with no token
+    left, step 3 moves the Leader (a Kiwi of any size for movement, R-LEAD-1)."""
+    rt = blank_solo()
+    st = rt.state
+    put(rt, "A6", BOT, 1)
+    ctx = bot_ctx()
+    run(rt, solo.run_segment(rt, dsl("bot moves 2 to sand", "solo"), ctx))   # no size 2: step 3, any size
+    assert kiwi_at(rt, "A5", BOT) == [1] and st.flocks[BOT].leader_hex == "A6"
+    run(rt, solo.run_segment(rt, dsl("bot moves 2 to sand", "solo"), ctx))   # the token moved: the Leader goes
+    assert st.flocks[BOT].leader_hex == "A5" and kiwi_at(rt, "A5", BOT) == [1]
 
 
 def test_R_SOLO_11_gather_and_scatter_steer_the_second_move() -> None:

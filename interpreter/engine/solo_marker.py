@@ -1,0 +1,49 @@
+"""The Solo-mode marker (R-SOLO-12): the order in which Kiwibot tries the island's hexes."""
+from __future__ import annotations
+
+from interpreter.engine.board import board_of
+from interpreter.engine.state import State
+
+# Solo-mode marker directions as axial steps; the island is drawn pointy-top with r growing downwards
+# (editor/logic/board_svg.py), so this is the clockwise order on the table.
+DIRECTIONS: dict[str, tuple[int, int]] = {"e": (1, 0), "se": (0, 1), "sw": (-1, 1), "w": (-1, 0),
+                                          "nw": (0, -1), "ne": (1, -1)}
+CLOCKWISE: tuple[str, ...] = ("e", "se", "sw", "w", "nw", "ne")
+
+
+def marker_order(st: State) -> list[str]:
+    """Every island hex in the order the Solo-mode marker searches them (R-SOLO-12).
+
+    From the indicated Leader's hex (`here`), then ring after ring: in each ring, for each listed direction
+    the hex that many steps that way, then clockwise round the ring to the next direction's hex. Decision
+    R-SOLO-12: hexes a short sequence never reaches come last in island order, and with the Leader not yet
+    on the island (advanced setup) the search is the island order.
+    """
+    solo = st.solo or {}
+    start_flock = solo.get("bot") if solo.get("marker_start") == "own_leader" else solo.get("player")
+    start = st.flocks[start_flock].leader_hex if start_flock in st.flocks else None
+    if start is None or start not in st.hexes:
+        return list(st.hexes)
+    b = board_of(st)
+    q0, r0 = b.coords[start]
+    # decision R-SOLO-12: the start hex is always tried first (every side of the marker starts "here")
+    out: list[str] = [start]
+    seen = set(out)
+    dirs = [d for d in solo.get("marker_sequence") or [] if d != "here"]
+    reach = max(b.distance(start, h) for h in b.coords)
+    for k in range(1, reach + 1):
+        for d in dirs:
+            dq, dr = DIRECTIONS[d]
+            sq, sr = DIRECTIONS[CLOCKWISE[(CLOCKWISE.index(d) + 2) % 6]]   # clockwise to the next corner
+            for i in range(k):
+                hid = b.at.get((q0 + dq * k + sq * i, r0 + dr * k + sr * i))
+                if hid is not None and hid not in seen:
+                    seen.add(hid)
+                    out.append(hid)
+    out += [h for h in st.hexes if h not in seen]
+    return out
+
+
+def rank(st: State) -> dict[str, int]:
+    """Hex -> its position in the marker search."""
+    return {h: i for i, h in enumerate(marker_order(st))}

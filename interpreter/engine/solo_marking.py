@@ -1,0 +1,71 @@
+"""Kiwibot's Domain Marking (R-SOLO-11 Marking Domain; R-DM-1..4 counts and covers)."""
+from __future__ import annotations
+
+from typing import Generator
+
+from interpreter.engine import dominance, effects, placing
+from interpreter.engine.context import Ctx, Runtime
+from interpreter.engine.solo_marker import marker_order
+from interpreter.engine.solo_patterns import cover
+from interpreter.engine.solo_state import pattern_steps
+
+
+def _markable(rt: Runtime, bot: str) -> list[str]:
+    """Unmarked hexes Kiwibot dominates, in marker order, while it has a token to cover a marker (R-DM-2/3)."""
+    if not placing.token_available(rt, bot):
+        return []
+    st = rt.state
+    return [h for h in marker_order(st) if st.hexes[h].domain is None and dominance.dominant(st, h, "marking") == bot]
+
+
+def mark_one(rt: Runtime, ctx: Ctx) -> Generator:
+    """One Kiwibot marker: reveal markers until one fits a hex it dominates (R-SOLO-11). Returns
+    (placed, had_a_hex)."""
+    st = rt.state
+    bot = ctx.flock
+    fl = st.flocks[bot]
+    hexes = _markable(rt, bot)
+    if not hexes:
+        return False, False
+    terrains = {st.hexes[h].terrain for h in hexes}
+    # the face-down reserve is revealed one marker at a time in a random order: a shuffled copy
+    revealed = list(fl.domain)
+    st.shuffle(revealed)
+    fit = next((t for t in revealed if t in terrains), None)
+    if fit is None:
+        rt.log("mark", f"Kiwibot ({bot}) reveals no marker that fits", bot)
+        return False, True
+    hex_id = next(h for h in hexes if st.hexes[h].terrain == fit)
+    if not cover(rt, bot, hex_id):
+        return False, True
+    fl.domain.remove(fit)
+    fl.covers += 1
+    st.hexes[hex_id].domain = (bot, fit)
+    rt.log("mark", f"{bot} marks {hex_id} ({fit})", bot)
+    yield from ()
+    return True, True
+
+
+def marking_turn(rt: Runtime, bot: str) -> Generator:
+    """Kiwibot's Domain Marking (R-SOLO-11; R-DM-1 counts): as many as the season allows; if it dominated a
+    hex but no marker fitted, it gains one marker instead.
+
+    Decision R-SOLO-11: revealed markers that do not fit go back face down in seasons 1-3 (the state never
+    shows them); in the last season every reserve is revealed anyway (R-END-1), so nothing differs there.
+    "Doesn't have a marker of the proper type" needs a hex it dominates: with none, no marker is gained.
+    """
+    per = rt.rules.marking_per_season
+    count = per[min(rt.state.season, len(per)) - 1] if per else 1
+    ctx = Ctx(bot, source="domain marking")
+    placed, had_hex = 0, False
+    while count is None or placed < count:
+        done, hexes = yield from mark_one(rt, ctx)
+        had_hex = had_hex or hexes
+        if not done:
+            break
+        placed += 1
+    if not placed and had_hex and "gain-if-none-fits" in pattern_steps(rt, "marking-domain"):
+        rt.log("mark", f"Kiwibot ({bot}) has no fitting marker and gains one instead", bot)
+        yield from effects.gain_domain(rt, ctx, 1)
+    if placed:
+        yield from effects.emit(rt, ctx, "t-domain-marking")

@@ -1,0 +1,218 @@
+"""Kiwibot's moves and the pushes after them (R-SOLO-10 Move, R-SOLO-11 Moving Kiwi and pushing patterns).
+
+A Solo card segment is read ahead (`plan`) so each move knows the pushes that follow it and whether the
+segment's moves gather into one hex or scatter.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generator
+
+from interpreter.dsl import ast
+from interpreter.engine import dominance, placing, push
+from interpreter.engine.board import board_of
+from interpreter.engine.context import Ctx, Runtime
+from interpreter.engine.solo_marker import marker_order
+from interpreter.engine.solo_patterns import OFF, Piece, best_push, pieces, push_limit
+from interpreter.engine.solo_state import pattern_steps
+from interpreter.engine.state import Kiwi
+
+MOVES = frozenset({"bot-move", "bot-move-terrain", "bot-move-player-most", "bot-move-bot-most"})
+PUSHES = {"bot-push-own": "own", "bot-push-player": "player"}
+
+
+@dataclass(frozen=True)
+class LeaderMover:
+    """Kiwibot's Leader as the piece a move call moves: a size-3 Kiwi for movement (R-LEAD-1, R-MOVE-2)."""
+
+    flock: str
+    size: int
+    id: None = None   # never excluded from a push by id: Kiwibot's pushes never take its own Leader
+
+
+Mover = Kiwi | LeaderMover
+
+
+@dataclass
+class Segment:
+    """One Solo card segment being resolved: what its moves must do and what they did (R-SOLO-10)."""
+
+    pushes: dict[int, list[tuple[str, int]]]   # span start of a move call -> its (whose, n) pushes
+    gather: bool = False
+    scatter: bool = False
+    dests: list[str] = field(default_factory=list)
+    last: tuple[str, Mover] | None = None    # the hex and piece of the latest move
+    pushed: int = 0                          # pushes made after the latest move
+
+
+def plan(node: Any) -> Segment:
+    """Read a segment ahead: which pushes follow each move, and whether its moves gather or scatter."""
+    seg = Segment({})
+    current: int | None = None
+    for n in ast.walk(node) if node is not None else ():
+        if not isinstance(n, ast.Call):
+            continue
+        if n.primitive in MOVES:
+            current = n.span.start
+            seg.pushes[current] = []
+        elif n.primitive in PUSHES and current is not None:
+            seg.pushes[current].append((PUSHES[n.primitive], int(n.arg("n", 1))))
+        elif n.primitive == "bot-gather":
+            seg.gather = True
+        elif n.primitive == "bot-scatter":
+            seg.scatter = True
+    return seg
+
+
+def _targets(rt: Runtime, call: ast.Call, origin: str) -> list[str]:
+    """The adjacent hexes the move call indicates: any, a terrain, or the player's / Kiwibot's stronghold."""
+    st = rt.state
+    adj = board_of(st).adjacent(origin)
+    prim = call.primitive
+    if prim == "bot-move-terrain":
+        return [h for h in adj if st.hexes[h].terrain == call.arg("t")]
+    if prim in ("bot-move-player-most", "bot-move-bot-most"):
+        # "the hex where the player (Kiwibot) has the most Kiwi tokens", counted as for dominance (R-DOM-2)
+        who = st.solo["player"] if prim == "bot-move-player-most" else st.solo["bot"]
+        counts = {h: dominance.strengths(st, h).get(who, 0) for h in adj}
+        best = max(counts.values(), default=0)
+        return [h for h in adj if best > 0 and counts[h] == best]
+    return adj
+
+
+def _unmoved(rt: Runtime, ctx: Ctx, order: list[str]) -> list[tuple[str, Mover]]:
+    """Kiwibot's pieces that may still move this turn, "first" by the marker (R-MOVE-2/4, R-SOLO-11/12).
+
+    R-LEAD-1/R-MOVE-2: the Leader is a size-3 Kiwi for movement, so the Moving Kiwi pattern considers it too.
+    Decision R-SOLO-11: within one hex the Kiwi tokens come first (placement order), the Leader last: it
+    anchors the marker search and weighs 3 in its hex's dominance, so Kiwibot moves it only when no token fits.
+    """
+    st = rt.state
+    bot = ctx.flock
+    leader = st.flocks[bot].leader_hex
+    can_lead = leader is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used
+    out: list[tuple[str, Mover]] = []
+    for h in order:
+        out += [(h, k) for k in st.hexes[h].kiwi if k.flock == bot and k.id not in ctx.turn.moved]
+        if can_lead and h == leader:
+            out.append((h, LeaderMover(bot, rt.rules.max_size)))
+    return out
+
+
+def choose_move(rt: Runtime, ctx: Ctx, call: ast.Call) -> tuple[str, Mover, str] | None:
+    """Kiwibot's move for a move call: the Moving Kiwi pattern, pieces and hexes by the marker (R-SOLO-11/12).
+
+    Decisions R-SOLO-11: the indicated hex (terrain, stronghold) binds every step, step 3 drops the push
+    requirement; "can push as indicated" means every indicated push has a piece to push there, step 2 at least
+    one; gather / scatter are preferences: kept when some move meets them, dropped otherwise. No step applying
+    means no move.
+    """
+    st = rt.state
+    bot = ctx.flock
+    seg: Segment | None = ctx.segment
+    size = int(call.arg("s", 1))
+    pushes = seg.pushes.get(call.span.start, []) if seg else []
+    order = marker_order(st)
+    ranks = {h: i for i, h in enumerate(order)}
+    unmoved = _unmoved(rt, ctx, order)
+
+    def can_push(kiwi: Mover, dest: str, need_all: bool) -> bool:
+        if not pushes:
+            return True
+        limit = push_limit(rt, bot, kiwi.size)
+        have = [len(pieces(rt, dest, st.solo["player"] if w == "player" else bot, limit, kiwi.id)) >= (n if need_all else 1)
+                for w, n in pushes]
+        return all(have) if need_all else any(have)
+
+    constraints: list[Callable[[str], bool] | None] = [None]
+    if seg and seg.dests and seg.gather:
+        constraints.insert(0, lambda d: d == seg.dests[0])
+    elif seg and seg.dests and seg.scatter:
+        constraints.insert(0, lambda d: d not in seg.dests)
+    for constraint in constraints:
+        for step in pattern_steps(rt, "moving"):
+            for origin, kiwi in unmoved:
+                if step == "indicated-size-can-push" and kiwi.size != size:
+                    continue
+                for dest in sorted(_targets(rt, call, origin), key=lambda h: ranks[h]):
+                    if constraint is not None and not constraint(dest):
+                        continue
+                    if step == "indicated-size-can-push" and not can_push(kiwi, dest, True):
+                        continue
+                    if step == "any-size-can-push-one" and not (pushes and can_push(kiwi, dest, False)):
+                        continue
+                    return origin, kiwi, dest
+    return None
+
+
+def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    """Kiwibot moves one Kiwi (its Leader included, R-LEAD-1) to an adjacent hex (R-SOLO-10: the segment
+    resolves once)."""
+    found = choose_move(rt, ctx, call)
+    seg: Segment | None = ctx.segment
+    if seg is not None:
+        seg.last, seg.pushed = None, 0
+    if found is None:
+        rt.log("move", f"Kiwibot ({ctx.flock}) has no Kiwi that can make this move", ctx.flock)
+        return
+    origin, kiwi, dest = found
+    if isinstance(kiwi, LeaderMover):
+        rt.state.flocks[ctx.flock].leader_hex = dest
+        ctx.turn.leader_moved = True   # R-MOVE-4: the Leader moves once per turn
+        rt.log("move", f"{ctx.flock} moves the Leader from {origin} to {dest}", ctx.flock)
+    else:
+        placing.remove_from_hex(rt, origin, kiwi)
+        rt.state.hexes[dest].kiwi.append(kiwi)
+        ctx.turn.moved.add(kiwi.id)   # R-MOVE-4: a Kiwi moves once per turn
+        rt.log("move", f"{ctx.flock} moves a size-{kiwi.size} Kiwi from {origin} to {dest}", ctx.flock)
+    if seg is not None:
+        seg.last = (dest, kiwi)
+        seg.dests.append(dest)
+    yield from ()
+
+
+def _push_piece(rt: Runtime, bot: str, origin: str, piece: Piece, dest: str) -> Generator:
+    """Push one piece (R-PUSH-2/3); a Leader pushed off the island goes to an edge hex (R-LEAD-4).
+
+    A Kiwi is moved as the very object chosen (not by its `flock/size@hex` reference, which may name a
+    twin): the mover itself must never be the one pushed.
+    """
+    if piece[0] == "leader":
+        yield from push.do_push(rt, bot, f"push:leader-{piece[1]}@{origin}->{dest}", leave_origin=False)
+        return
+    kiwi: Kiwi = piece[1]
+    placing.remove_from_hex(rt, origin, kiwi)
+    st = rt.state
+    if dest == OFF:
+        st.flocks[kiwi.flock].reserve_kiwi += kiwi.size   # R-PUSH-3
+        rt.log("push", f"{bot} pushes a {kiwi.flock} size-{kiwi.size} Kiwi off the island from {origin}", bot)
+    else:
+        st.hexes[dest].kiwi.append(kiwi)
+        rt.log("push", f"{bot} pushes a {kiwi.flock} size-{kiwi.size} Kiwi from {origin} to {dest}", bot)
+
+
+def bot_push(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    """The piece just moved pushes up to n of the player's / Kiwibot's smaller pieces (R-SOLO-10/11); a
+    Leader pushes as the size-3 Kiwi it moved as (R-LEAD-1).
+
+    Decision R-SOLO-10: the pushes after one move never exceed `limits.push` (R-PUSH-1) in total.
+    """
+    seg: Segment | None = ctx.segment
+    whose = PUSHES[call.primitive or ""]
+    if seg is None or seg.last is None:
+        return
+    hex_id, mover = seg.last
+    limit = push_limit(rt, ctx.flock, mover.size)
+    for _ in range(int(call.arg("n", 1))):
+        if seg.pushed >= rt.rules.push_count:
+            return
+        found = best_push(rt, hex_id, whose, limit, mover.id)
+        if found is None:
+            return
+        seg.pushed += 1
+        yield from _push_piece(rt, ctx.flock, hex_id, found[0], found[1])
+
+
+def bot_gather_scatter(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    """gather / scatter: read ahead by `plan`; nothing to do when reached."""
+    yield from ()

@@ -1,0 +1,220 @@
+"""The Kiwibot patterns of R-SOLO-11 that pick a piece or a hex: pushing (the player's Kiwi, its own),
+placing its Kiwi, building, feeding / growing and taking Kiwi tokens. Hexes are tried in the Solo-mode
+marker's order (R-SOLO-12); each pattern's steps come from solo.yaml `patterns`, in content order.
+
+The Moving Kiwi pattern lives with Kiwibot's moves (solo_moves.py), Marking Domain with its marking
+(solo_marking.py).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.engine import build as build_mod
+from interpreter.engine import placing, push
+from interpreter.engine.context import Runtime
+from interpreter.engine.modifiers import param
+from interpreter.engine.solo_marker import marker_order, rank
+from interpreter.engine.solo_state import is_bot, pattern_steps
+from interpreter.engine.state import Kiwi, State
+
+OFF = push.OFF
+
+# The step ids of solo.yaml `patterns` the engine knows, per pattern (R-SOLO-11); content picks their order.
+STEPS: dict[str, frozenset[str]] = {
+    "moving": frozenset({"indicated-size-can-push", "any-size-can-push-one", "any-size-to-indicated-hex"}),
+    "pushing-player": frozenset({"off-island", "to-domain-marker-hex", "to-player-nest-hex", "to-player-pair-hex"}),
+    "building": frozenset({"dominance-two-kiwi-no-nest"}),
+    "pushing-placing-own": frozenset({"pair-in-free-hex", "pair-in-any-hex", "triad-in-free-hex"}),
+    "marking-domain": frozenset({"reveal-until-fit", "shuffle-back-seasons-1-3", "gain-if-none-fits"}),
+    "tokens-for-island": frozenset({"from-track", "from-reserve", "from-island-by-marker"}),
+    "feeding-growing": frozenset({"indicated-size", "next-lower-size", "any-size-1"}),
+    "tokens-for-domain": frozenset({"from-reserve", "from-track", "from-island-by-marker"}),
+}
+
+Piece = tuple[str, Any]   # ("kiwi", Kiwi) or ("leader", flock)
+
+
+# --- pieces and pushes (Pushing player Kiwi, Pushing / placing Kiwibot Kiwi) ----------------------------------
+def count_kiwi(st: State, flock: str, hex_id: str) -> int:
+    """Kiwi of a flock in a hex (pieces, any size; the Leader is not a Kiwi token here)."""
+    return sum(1 for k in st.hexes[hex_id].kiwi if k.flock == flock)
+
+
+def push_limit(rt: Runtime, flock: str, size: int) -> int:
+    """The largest size a Kiwi of `size` pushes (R-PUSH-1; the same size under R-ASYM-5)."""
+    return size if param(rt, flock, "push_same_size") else size - 1
+
+
+def pieces(rt: Runtime, hex_id: str, owner: str, limit: int, exclude: int | None) -> list[Piece]:
+    """Pushable pieces of `owner` in a hex: smaller Kiwi, and its Leader when a size-3 may be pushed (R-LEAD-1)."""
+    st = rt.state
+    out: list[Piece] = [("kiwi", k) for k in st.hexes[hex_id].kiwi
+                        if k.flock == owner and k.size <= limit and k.id != exclude]
+    if limit >= rt.rules.max_size and st.flocks[owner].leader_hex == hex_id and not is_bot(st, owner):
+        out.append(("leader", owner))   # Kiwibot never pushes its own Leader: the Solo cards push Kiwi
+    return out
+
+
+def _piece_size(rt: Runtime, piece: Piece) -> int:
+    return piece[1].size if piece[0] == "kiwi" else rt.rules.max_size
+
+
+def _dest_step(rt: Runtime, dest: str, whose: str) -> int:
+    """The first pattern step a push destination meets (R-SOLO-11), len(steps) if none."""
+    if whose != "player":
+        return own_step(rt, dest)
+    st = rt.state
+    player = st.solo["player"]
+    steps = pattern_steps(rt, "pushing-player")
+    for i, step in enumerate(steps):
+        if step == "off-island" and dest == OFF:
+            return i
+        if dest == OFF:
+            continue
+        h = st.hexes[dest]
+        if step == "to-domain-marker-hex" and h.domain is not None:
+            return i
+        if step == "to-player-nest-hex" and h.nest is not None and h.nest[0] == player:
+            return i
+        if step == "to-player-pair-hex" and count_kiwi(st, player, dest) >= 2:
+            return i
+    return len(steps)
+
+
+def own_step(rt: Runtime, hex_id: str) -> int:
+    """Pushing / placing Kiwibot Kiwi: the first step a hex meets (pairs, then triads; R-SOLO-11)."""
+    st = rt.state
+    steps = pattern_steps(rt, "pushing-placing-own")
+    if hex_id == OFF:
+        return len(steps) + 1   # never the Kiwi's own choice: off the island only when nothing else is left
+    h = st.hexes[hex_id]
+    n = count_kiwi(st, st.solo["bot"], hex_id)
+    free = h.nest is None and h.domain is None
+    for i, step in enumerate(steps):
+        if (step == "pair-in-free-hex" and n == 1 and free) or (step == "pair-in-any-hex" and n == 1) \
+                or (step == "triad-in-free-hex" and n == 2 and free):
+            return i
+    return len(steps)
+
+
+def push_key(rt: Runtime, piece: Piece, dest: str, whose: str, ranks: dict[str, int]) -> tuple:
+    """Order of (piece, destination) pairs: pattern step; then the player's biggest piece (it loses the most
+    strength) or Kiwibot's smallest (its big Kiwi keep the hex it pushed into); then the marker order."""
+    size = _piece_size(rt, piece)
+    return (_dest_step(rt, dest, whose), -size if whose == "player" else size,
+            ranks.get(dest, len(ranks)) if dest != OFF else -1)
+
+
+def best_push(rt: Runtime, origin: str, whose: str, limit: int, exclude: int | None) -> tuple[Piece, str] | None:
+    """The push Kiwibot makes from `origin`: pattern step, then piece, then marker order (R-SOLO-11/12)."""
+    st = rt.state
+    owner = st.solo["player"] if whose == "player" else st.solo["bot"]
+    found = pieces(rt, origin, owner, limit, exclude)
+    if not found:
+        return None
+    ranks = rank(st)
+    # the destinations of any push: the neighbours, and off the island from an edge (R-PUSH-3)
+    pairs = [(p, d) for p in found for d in push._targets(rt, origin)]
+    return min(pairs, key=lambda pd: push_key(rt, pd[0], pd[1], whose, ranks))
+
+
+# --- Feeding and Increasing size ------------------------------------------------------------------------------
+def feed_target(rt: Runtime, owner: str, size: int | None) -> tuple[str, Kiwi] | None:
+    """The Kiwi Kiwibot feeds or grows: the Feeding pattern, hexes by the marker (R-SOLO-11/12).
+
+    size None (a plain "grow 1 kiwi"): decision R-SOLO-11: no size is indicated, so the last step ("any size-1
+    Kiwi") comes first, then the next sizes up.
+    """
+    st = rt.state
+    order = marker_order(st)
+    if size is None:
+        wanted = list(range(1, rt.rules.max_size + 1))
+    else:
+        wanted = []
+        for step in pattern_steps(rt, "feeding-growing"):
+            s = {"indicated-size": size, "next-lower-size": size - 1, "any-size-1": 1}[step]
+            if s >= 1 and s not in wanted:
+                wanted.append(s)
+    for s in wanted:
+        for h in order:
+            for k in st.hexes[h].kiwi:
+                if k.flock == owner and k.size == s:
+                    return h, k
+    return None
+
+
+# --- Building ----------------------------------------------------------------------------------------------------
+def build_hex(rt: Runtime, bot: str) -> str | None:
+    """The Building pattern: a hex without Nest where Kiwibot dominates with enough tokens, by the marker.
+
+    Decision R-SOLO-11: "established dominance with two or more Kiwi" is the Build rule itself (R-BUILD-1:
+    `build.min_tokens` tokens and dominance), so Kiwibot builds only where a player could.
+    """
+    ok = set(build_mod.hexes(rt, bot))
+    for step in pattern_steps(rt, "building"):
+        if step == "dominance-two-kiwi-no-nest":
+            for h in marker_order(rt.state):
+                if h in ok:
+                    return h
+    return None
+
+
+# --- Taking Kiwi tokens (for the island, for Domain markers) ---------------------------------------------------
+def _island_token(rt: Runtime, bot: str, exclude: int | None) -> tuple[str, Kiwi] | None:
+    """The island token Kiwibot takes: the first hex by the marker holding its Kiwi, from the smallest Kiwi
+    there (decision R-SOLO-11: its larger Kiwi keep their pushing size)."""
+    st = rt.state
+    for h in marker_order(st):
+        mine = [k for k in st.hexes[h].kiwi if k.flock == bot and k.id != exclude]
+        if mine:
+            return h, min(mine, key=lambda k: k.size)
+    return None
+
+
+def _take_island(rt: Runtime, bot: str, exclude: int | None) -> bool:
+    """Take one token off Kiwibot's island Kiwi by the marker (R-RES-2); False when it has none."""
+    found = _island_token(rt, bot, exclude)
+    if found is None:
+        return False
+    hex_id, kiwi = found
+    kiwi.size -= 1
+    if kiwi.size == 0:
+        placing.remove_from_hex(rt, hex_id, kiwi)
+    rt.log("token", f"Kiwibot ({bot}) takes a token from a Kiwi on {hex_id}", bot)
+    return True
+
+
+def take_token(rt: Runtime, bot: str, exclude: int | None) -> tuple | None:
+    """Kiwibot takes a token for the island in the order of the `tokens-for-island` pattern (R-SOLO-11).
+
+    Returns the source like `placing.take_token` (("track", slot), ("reserve", 0), ("island", 0)) or None.
+    """
+    fl = rt.state.flocks[bot]
+    for step in pattern_steps(rt, "tokens-for-island"):
+        if step == "from-track" and fl.track > 0:
+            fl.track -= 1
+            fl.supply += 1
+            return ("track", rt.rules.track_tokens - fl.track)
+        if step == "from-reserve" and fl.reserve_kiwi > 0:
+            fl.reserve_kiwi -= 1
+            fl.supply += 1
+            return ("reserve", 0)
+        if step == "from-island-by-marker" and _take_island(rt, bot, exclude):
+            fl.supply += 1
+            return ("island", 0)
+    return None
+
+
+def cover(rt: Runtime, bot: str, hex_id: str) -> bool:
+    """Take a token to cover a marker in the `tokens-for-domain` order (R-SOLO-11, R-DM-3); False if none."""
+    fl = rt.state.flocks[bot]
+    for step in pattern_steps(rt, "tokens-for-domain"):
+        if step == "from-reserve" and fl.reserve_kiwi > 0:
+            fl.reserve_kiwi -= 1
+            return True
+        if step == "from-track" and fl.track > 0:
+            fl.track -= 1   # R-DM-3: no track benefit
+            return True
+        if step == "from-island-by-marker" and _take_island(rt, bot, None):
+            return True
+    return False

@@ -1,0 +1,163 @@
+"""The DSL in a solo game: the Kiwibot verbs of the Solo card segments (R-SOLO-10) and Kiwibot's own way of
+some core verbs (R-SOLO-8), picked by `verb_for` for `effects.run`."""
+from __future__ import annotations
+
+from typing import Any, Callable, Generator
+
+from interpreter.dsl import ast
+from interpreter.engine import build as build_mod
+from interpreter.engine import effects, placing, push
+from interpreter.engine.context import Ctx, EngineError, Runtime
+from interpreter.engine.solo_marking import mark_one
+from interpreter.engine.solo_moves import bot_gather_scatter, bot_move, bot_push, plan
+from interpreter.engine.solo_patterns import build_hex, feed_target
+from interpreter.engine.solo_state import is_bot
+
+Verb = Callable[[Runtime, ast.Call, Ctx], Generator]
+
+
+def run_segment(rt: Runtime, node: Any, ctx: Ctx) -> Generator:
+    """Resolve a Solo card segment for Kiwibot (R-SOLO-10)."""
+    if node is None:
+        return
+    yield from effects.run(rt, node, ctx.sub(segment=plan(node), depth=ctx.depth + 1))
+
+
+def bonus(rt: Runtime, ctx: Ctx, action: str) -> Generator:
+    """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8)."""
+    pile = rt.state.solo["pile"]
+    if not pile:
+        return
+    segment = rt.rules.solo_cards[pile[0]]["sections"][action][3]
+    rt.log("kiwibot", f"Kiwibot gains a bonus {action} action: {effects.describe(segment)}", ctx.flock)
+    yield from run_segment(rt, segment, ctx)
+
+
+# --- feeding (R-SOLO-10 Feed) -------------------------------------------------------------------------------------
+def bot_feed(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    """Kiwibot feeds for free, still gaining the feed's domain markers (R-SOLO-8/10; R-FEED-3..5)."""
+    st = rt.state
+    bot = ctx.flock
+    owner = bot if call.primitive == "bot-feed-own" else st.solo["player"]
+    found = feed_target(rt, owner, int(call.arg("s", 1)))
+    if found is None:
+        rt.log("feed", f"Kiwibot ({bot}) finds no Kiwi to feed", bot)   # decision: no feed, no markers
+        return
+    hex_id, kiwi = found
+    if kiwi.size >= rt.rules.max_size:
+        placing.remove_from_hex(rt, hex_id, kiwi)
+        st.flocks[owner].reserve_kiwi += kiwi.size
+        rt.log("explode", f"{bot} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}: it explodes", bot)
+        yield from push.push_all(rt, bot, hex_id, None, leave_origin=True)   # R-FEED-5, pushes answered by Kiwibot
+    else:
+        rt.log("feed", f"{bot} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}", bot)
+        yield from placing.grow_one(rt, owner, hex_id, kiwi,
+                                    Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed) if owner != bot else ctx,
+                                    why="the fed Kiwi")
+    n = rt.rules.feed_domain_own if owner == bot else rt.rules.feed_domain_opponent   # R-FEED-4
+    yield from effects.gain_domain(rt, ctx, n)
+    yield from effects.emit(rt, ctx, "t-feed")
+
+
+# --- building and placing (R-SOLO-10 Build / Wildcard) -----------------------------------------------------------
+def _columns(rt: Runtime) -> list[str]:
+    """Nest types in flock-board column order (first appearance in game.yaml flock.nests)."""
+    out: list[str] = []
+    for n in rt.rules.flock_nests:
+        t = str(rt.rules.nests[n].get("type"))
+        if t not in out:
+            out.append(t)
+    return out
+
+
+def next_nest(rt: Runtime, bot: str, column: int) -> str | None:
+    """Kiwibot's next available Nest of a column: the lowest unbuilt row, first row first (R-SOLO-10, R-BUILD-2)."""
+    cols = _columns(rt)
+    if not 1 <= column <= len(cols):
+        return None
+    built = rt.state.flocks[bot].nests_built
+    cands = [n for n in rt.rules.flock_nests if rt.rules.nests[n].get("type") == cols[column - 1] and n not in built]
+    cands.sort(key=lambda n: int(rt.rules.nests[n].get("row", 1)))
+    for n in cands:
+        if all(m in built for m in build_mod._lower_rows(rt, n)):
+            return n
+    return None
+
+
+def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    """Kiwibot builds its next Nest of the column for free; no hex or Nest: 1 Kiwi and a bonus Move (R-SOLO-10)."""
+    bot = ctx.flock
+    nest_id = next_nest(rt, bot, int(call.arg("n", 1)))
+    hex_id = build_hex(rt, bot) if nest_id else None
+    if nest_id is None or hex_id is None:
+        rt.log("build", f"Kiwibot ({bot}) cannot build: it places a Kiwi and gains a bonus Move", bot)
+        yield from placing.place_one(rt, bot, ctx)
+        yield from bonus(rt, ctx, "move")
+        return
+    st = rt.state
+    st.hexes[hex_id].nest = (bot, nest_id)
+    st.flocks[bot].nests_built.append(nest_id)
+    rt.log("build", f"{bot} builds {nest_id} on {hex_id}", bot)
+    yield from build_mod.nest_benefit(rt, ctx, rt.rules.nests[nest_id].get("on_place"), f"{nest_id} placement")
+    yield from effects.emit(rt, ctx, "t-build")
+
+
+def bot_place(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
+    for _ in range(int(call.arg("n", 1))):
+        yield from placing.place_one(rt, ctx.flock, ctx)
+
+
+def bot_bonus(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    """A bonus action of the Solo card (R-SOLO-8)."""
+    yield from bonus(rt, ctx, str(call.arg("a")))
+
+
+# --- Kiwibot's own way of some core verbs (R-SOLO-8) ---------------------------------------------------------
+def _no_fruit(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    rt.log("gain", f"Kiwibot ({ctx.flock}) gains no fruit", ctx.flock)   # R-SOLO-3/8
+    yield from ()
+
+
+def _bonus_moves(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    # decision R-SOLO-8: each Move action Kiwibot gains (a Control Nest, a track slot) is a bonus Move
+    for _ in range(int(call.arg("n", 1))):
+        yield from bonus(rt, ctx, "move")
+    yield from effects.emit(rt, ctx, "t-gain-move")
+
+
+def _skip(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    # R-SOLO-8: Kiwibot never pays for extra Moves (a Nest or track benefit may offer them). It never uses its
+    # Leader's ability either, which needs no override: ability verbs run only from a Leader card played in
+    # an ordinary Actions turn, and Kiwibot's turns reveal cards instead (bot_turn)
+    yield from ()
+
+
+def _mark(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    yield from mark_one(rt, ctx)
+
+
+SOLO_VERBS: dict[str, Verb] = {
+    "bot-move": bot_move, "bot-move-terrain": bot_move, "bot-move-player-most": bot_move,
+    "bot-move-bot-most": bot_move, "bot-gather": bot_gather_scatter, "bot-scatter": bot_gather_scatter,
+    "bot-push-own": bot_push, "bot-push-player": bot_push, "bot-feed-own": bot_feed, "bot-feed-player": bot_feed,
+    "bot-build": bot_build, "bot-place": bot_place, "bot-bonus": bot_bonus,
+}
+BOT_OVERRIDES: dict[str, Verb] = {
+    "move": _bonus_moves, "build": lambda rt, c, ctx: bonus(rt, ctx, "build"),
+    "feed": lambda rt, c, ctx: bonus(rt, ctx, "feed"), "extra-moves": _skip, "mark-domain": _mark,
+}
+
+
+def verb_for(rt: Runtime, call: ast.Call, ctx: Ctx, fn: Callable | None) -> Callable | None:
+    """The procedure of a DSL verb in a solo game: the Kiwibot verbs, and Kiwibot's way of core verbs."""
+    prim = call.primitive or ""
+    if prim in SOLO_VERBS:
+        if not is_bot(rt.state, ctx.flock):
+            raise EngineError(f"the Kiwibot verb `{effects.describe(call)}` ran for {ctx.flock}, not Kiwibot")
+        return SOLO_VERBS[prim]
+    if is_bot(rt.state, ctx.flock):
+        if prim == "gain-fruit" and not rt.state.solo.get("kiwibot_fruit"):
+            return _no_fruit
+        return BOT_OVERRIDES.get(prim, fn)
+    return fn
