@@ -9,6 +9,8 @@ A front-end implements `Bot` (a `name` and `choose(game) -> option id`). Two bot
   differ for the heuristic one step ahead, so one option per family is tried and the pick within the best
   family is random: the same result as trying them all, without a clone per option.
 Bots never touch the game's own RNG, so a game replays exactly from (ruleset, seed, decisions).
+In a solo game (R-SOLO-1..12) a bot plays the human's side only: Kiwibot never has a pending decision, and the
+greedy heuristic counts Kiwibot's VP (its R-SOLO-6 `solo` VP included) as the opponent's.
 """
 from __future__ import annotations
 
@@ -181,5 +183,7 @@ def make_bot(name: str, seed: int) -> Bot:
     try:
         factory = BOTS[name]
     except KeyError:
-        raise ValueError(f"unknown bot `{name}`; known bots: {', '.join(sorted(BOTS))}") from None
+        # Kiwibot (R-SOLO-7) is played by the engine itself in a solo game, never by a Bot
+        hint = "; Kiwibot is no bot: play a solo game (mode=\"solo\", kcd --solo)" if name.lower() == "kiwibot" else ""
+        raise ValueError(f"unknown bot `{name}`; known bots: {', '.join(sorted(BOTS))}{hint}") from None
     return factory(seed)

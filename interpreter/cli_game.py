@@ -68,8 +68,45 @@ def _players_or_exit(ruleset: Any, players: int) -> list[str]:
         raise typer.Exit(2)
 
 
+SOLO_HELP = ("Solo mode against Kiwibot (R-SOLO-1..12): the first two flocks of the seat order are the player "
+             "and Kiwibot; the player's bot is the first of --bots. Two players only, no --variant.")
+SOLO_SIDE_HELP = "Solo-mode marker side (R-SOLO-12), e.g. bot-side or player-side; omit to deal it from the seed."
+
+
+def _mode_or_exit(ruleset: Any, solo: bool, solo_side: str | None, players: int | None,
+                  variant: str | None) -> str:
+    """"solo" or "standard" from --solo/--solo-side; exit 2 on a combination solo mode cannot play."""
+    from interpreter.sim import SOLO, STANDARD, solo_sides
+
+    if not solo:
+        if solo_side is not None:
+            typer.echo("error: --solo-side is the Solo-mode marker side: it needs --solo", err=True)
+            raise typer.Exit(2)
+        return STANDARD
+    if players is not None and players != 2:
+        typer.echo(f"error: --solo is a two-flock game, the player against Kiwibot (R-SOLO-1): "
+                   f"--players must be 2, got {players}", err=True)
+        raise typer.Exit(2)
+    if variant is not None:
+        typer.echo(f"error: --solo is played without variants: drop --variant {variant}", err=True)
+        raise typer.Exit(2)
+    known = solo_sides(ruleset)
+    if not known:
+        typer.echo("error: this content has no solo mode (no Solo-mode marker sides in solo.yaml)", err=True)
+        raise typer.Exit(2)
+    if solo_side is not None and solo_side not in known:
+        typer.echo(f"error: unknown solo side `{solo_side}`; known sides: {', '.join(known)}", err=True)
+        raise typer.Exit(2)
+    return SOLO
+
+
 class _TurnLog:
-    """Writes a readable turn-by-turn log of a game (`kcd play --log`): headings per season and phase."""
+    """Writes a readable turn-by-turn log of a game (`kcd play --log`): headings per season and phase.
+
+    In a solo game Kiwibot never decides (R-SOLO-7): its turns are events, so each revealed card (`kiwibot`
+    event) gets a line of its own at the level of a decision, and its answers (`kiwibot-choice`) and their
+    effects are indented below it.
+    """
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
@@ -78,24 +115,29 @@ class _TurnLog:
 
     def start(self, game: Any) -> None:
         """Log the setup's events and note where the first decision happens."""
-        from interpreter.sim import event_text
-
         self.out.write("\n== Setup ==\n")
         for event in game.events:
-            self.out.write(f"      {event_text(event)}\n")
+            self._event(event)
         self.upcoming = self._where(game)
+
+    def _event(self, event: Any) -> None:
+        """One event line: a Kiwibot turn stands out like a decision, everything else is indented."""
+        from interpreter.sim import event_text
+
+        if getattr(event, "kind", None) == "kiwibot":
+            self.out.write(f"  {getattr(event, 'player', None) or 'Kiwibot'} [kiwibot] {event_text(event)}\n")
+        else:
+            self.out.write(f"      {event_text(event)}\n")
 
     def __call__(self, game: Any, decision: Any, option: str, applied: Any) -> None:
         """Log one decision (after a heading when its season or phase is new), then its events."""
-        from interpreter.sim import event_text
-
         if self.upcoming != self.printed:
             self.printed = self.upcoming
             self.out.write(f"\n== Season {self.printed[0]}: {self.printed[1]} ==\n")
         label = next((o.label for o in decision.options if o.id == option), option)
         self.out.write(f"  {decision.player} [{decision.kind}] {label}\n")
         for event in applied.events:
-            self.out.write(f"      {event_text(event)}\n")
+            self._event(event)
         self.upcoming = self._where(game)
 
     @staticmethod
@@ -111,27 +153,35 @@ def play_command(
     edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
     mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
+    solo: bool = typer.Option(False, "--solo", help=SOLO_HELP),
+    solo_side: Optional[str] = typer.Option(None, "--solo-side", help=SOLO_SIDE_HELP),
     content: Optional[Path] = typer.Option(None, "--content", help="Content root to play (default: the shipped content)."),
     log: Optional[Path] = typer.Option(None, "--log", help="Write a readable turn-by-turn log to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
-    """Play one whole game between bots and print the scores."""
+    """Play one whole game between bots (or one bot against Kiwibot with --solo) and print the scores."""
     from interpreter.engine.setup import SetupError
-    from interpreter.sim import SimError, play_game
+    from interpreter.sim import SOLO, SimError, play_game
 
     ruleset = _load(edition, mod, content)
+    variant = _variant_or_exit(variant)
+    mode = _mode_or_exit(ruleset, solo, solo_side, players, variant)
     flocks = _players_or_exit(ruleset, players)
     names = _bot_names(bots)
-    variant = _variant_or_exit(variant)
+    if mode == SOLO:
+        names = names[:1]   # only the player decides; the engine plays Kiwibot (R-SOLO-7)
     handle = log.open("w", encoding="utf-8") if log else None
     try:
         tlog = _TurnLog(handle) if handle is not None else None
         if handle is not None:
             rules = f"; variant {variant}" if variant else ""
+            if mode == SOLO:
+                rules = (f"; solo: {flocks[0]} against Kiwibot ({flocks[1]}), marker side "
+                         f"{solo_side or 'dealt from the seed'}")
             handle.write(f"Kiwi Chow Down: {', '.join(flocks)}; seed {seed}; bots {', '.join(names)}{rules}\n")
         try:
             record = play_game(ruleset, flocks, seed, names, variant=variant, on_decision=tlog,
-                               on_start=tlog.start if tlog else None)
+                               on_start=tlog.start if tlog else None, mode=mode, solo_side=solo_side)
         except SetupError as err:
             typer.echo(f"error: {err}", err=True)
             raise typer.Exit(2)
@@ -142,62 +192,84 @@ def play_command(
             handle.write("\n== Final scores ==\n")
             for flock in record.ranking:
                 s = record.scores[flock]
-                handle.write(f"  {flock}: {s['total']} VP (domain {s['domain']}, nests {s['nests']}, "
-                             f"season cards {s['season_cards']})\n")
+                solo_vp = f", solo {s['solo']}" if "solo" in s else ""
+                who = " (Kiwibot)" if flock == record.kiwibot else ""
+                handle.write(f"  {flock}{who}: {s['total']} VP (domain {s['domain']}, nests {s['nests']}, "
+                             f"season cards {s['season_cards']}{solo_vp})\n")
     finally:
         if handle is not None:
             handle.close()
     if as_json:
         out = {"seed": seed, "players": record.players, "scores": record.scores, "ranking": record.ranking,
                "decisions": record.decisions, "leaders": record.leaders, "sides": record.sides,
-               "bots": record.bots, "season_cards": record.season_cards, "variant": record.variant}
+               "bots": record.bots, "season_cards": record.season_cards, "variant": record.variant,
+               "mode": record.mode}
+        if record.mode == SOLO:
+            out.update(solo_side=record.solo_side, marker_side=record.marker_side, kiwibot=record.kiwibot,
+                       seats=record.seats, solo_vp={f: s.get("solo", 0) for f, s in record.scores.items()})
         typer.echo(json.dumps(out))
         return
     console = Console()
     rules = f", {variant}" if variant else ""
+    if record.mode == SOLO:
+        rules = f", solo against Kiwibot ({record.kiwibot}, marker side {record.marker_side})"
     table = Table(title=f"Kiwi Chow Down, seed {seed}{rules}: {record.decisions} decisions")
-    for col in ("rank", "flock", "leader", "bot", "domain", "nests", "season cards", "total"):
-        table.add_column(col, justify="right" if col in ("rank", "domain", "nests", "season cards", "total") else "left")
+    columns = ["rank", "flock", "leader", "bot", "domain", "nests", "season cards"]
+    columns += ["solo"] if record.mode == SOLO else []
+    for col in columns + ["total"]:
+        table.add_column(col, justify="left" if col in ("flock", "leader", "bot") else "right")
     for rank, flock in enumerate(record.ranking, start=1):
         s = record.scores[flock]
-        table.add_row(str(rank), flock, record.leaders.get(flock, ""), record.bots[record.players.index(flock)],
-                      str(s["domain"]), str(s["nests"]), str(s["season_cards"]), str(s["total"]))
+        row = [str(rank), flock, record.leaders.get(flock, ""), record.bots[record.players.index(flock)],
+               str(s["domain"]), str(s["nests"]), str(s["season_cards"])]
+        row += [str(s.get("solo", 0))] if record.mode == SOLO else []
+        table.add_row(*row, str(s["total"]))
     console.print(table)
 
 
 def simulate_command(
     games: int = typer.Option(..., "--games", "-n", min=1, help="Number of games."),
-    players: int = typer.Option(4, "--players", "-p", min=1, help="Number of players."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", min=1,
+                                          help="Number of players (default 4; 2 with --solo)."),
     seed: int = typer.Option(0, "--seed", help="Seed of game 0; game i uses seed + i."),
     bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to run games on."),
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
+    solo: bool = typer.Option(False, "--solo", help=SOLO_HELP),
+    solo_side: Optional[str] = typer.Option(None, "--solo-side", help=SOLO_SIDE_HELP),
     edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
     mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
     content: Optional[Path] = typer.Option(None, "--content", help="Content root to play (default: the shipped content)."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
-    """Run many bot games and print win rates (95% Wilson intervals), mean VP by source and game length."""
+    """Run many bot games and print win rates (95% Wilson intervals), mean VP by source and game length;
+    with --solo also the player's win rate against Kiwibot."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from interpreter.engine.setup import SetupError
-    from interpreter.sim import SimError, simulate
+    from interpreter.sim import SOLO, SimError, simulate
 
     ruleset = _load(edition, mod, content)
-    _players_or_exit(ruleset, players)
-    names = _bot_names(bots)
     variant = _variant_or_exit(variant)
+    mode = _mode_or_exit(ruleset, solo, solo_side, players, variant)
+    count = players if players is not None else (2 if mode == SOLO else 4)
+    _players_or_exit(ruleset, count)
+    names = _bot_names(bots)
+    if mode == SOLO:
+        names = names[:1]   # only the player decides; the engine plays Kiwibot (R-SOLO-7)
     console = Console(stderr=True)
     show_bar = console.is_terminal and not as_json
+    options = {"players": count, "seed": seed, "bots": names, "jobs": jobs, "variant": variant, "mode": mode,
+               "solo_side": solo_side}
     try:
         if show_bar:
             with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                           console=console) as bar:
                 task = bar.add_task("games", total=games)
-                report = simulate(ruleset, games, players=players, seed=seed, bots=names, jobs=jobs,
-                                  variant=variant, progress=lambda done, total: bar.update(task, completed=done))
+                report = simulate(ruleset, games, **options,
+                                  progress=lambda done, total: bar.update(task, completed=done))
         else:
-            report = simulate(ruleset, games, players=players, seed=seed, bots=names, jobs=jobs, variant=variant)
+            report = simulate(ruleset, games, **options)
     except SetupError as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2)
@@ -227,6 +299,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
         vp.add_column(col, justify="right")
     vp.add_row(*(f"{v:.2f}" for v in summary["mean_vp"].values()))
     console.print(vp)
+    if summary.get("solo"):
+        _print_solo(summary["solo"], console)
     if summary["season_cards"]:
         cards = Table(title="Season cards")
         for col in ("card", "played", "ties", "victors"):
@@ -235,6 +309,28 @@ def _print_summary(summary: dict[str, Any]) -> None:
             victors = ", ".join(f"{f} {n}" for f, n in sorted(c["victor_flocks"].items()))
             cards.add_row(cid, str(c["played"]), str(c["ties"]), victors)
         console.print(cards)
+
+
+def _print_solo(solo: dict[str, Any], console: Console) -> None:
+    """The player-vs-Kiwibot tables of a solo simulation (R-SOLO-5/6)."""
+    rates = Table(title="Player vs Kiwibot (solo)")
+    for col in ("", "wins", "games", "rate", "95% interval"):
+        rates.add_column(col, justify="left" if not col else "right")
+    rows = [("player", solo["player"]), ("Kiwibot", solo["kiwibot"])]
+    rows += [(f"player, marker side {side}", r) for side, r in solo["by_side"].items()]
+    for name, r in rows:
+        rates.add_row(name, str(r["wins"]), str(r["games"]), f"{r['rate']:.1%}", f"{r['lo']:.1%} - {r['hi']:.1%}")
+    console.print(rates)
+    vp = Table(title="Mean VP by source, player vs Kiwibot")
+    vp.add_column("role")
+    sources = list(solo["mean_vp"]["player"])
+    for col in sources:
+        vp.add_column(col, justify="right")
+    for role, label in (("player", "player"), ("kiwibot", "Kiwibot")):
+        vp.add_row(label, *(f"{solo['mean_vp'][role][k]:.2f}" for k in sources))
+    console.print(vp)
+    c = solo["season_cards"]
+    console.print(f"Season cards: player won {c['player']}, Kiwibot won {c['kiwibot']}, ties {c['ties']}")
 
 
 def position_command(

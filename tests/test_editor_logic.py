@@ -315,3 +315,79 @@ def test_board_svg_img_tag_round_trips() -> None:
     svg = board_svg.board_svg({"hexes": {"A1": {"q": 0, "r": 0, "terrain": "sand", "kiwi": [], "leaders": []}}})
     tag = board_svg.as_img_tag(svg)
     assert tag.startswith('<img class="kcd-board"') and board_svg.from_img_tag(tag) == svg
+
+
+# --- board and playtest logic of solo games (R-SOLO-1..12) ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def shipped():
+    from interpreter.content import load_ruleset
+
+    return load_ruleset()
+
+
+def test_R_SOLO_7_board_records_and_replays_a_solo_game(shipped) -> None:
+    """R-SOLO-7: a recorded solo game replays to the same end; Kiwibot's turns are kept per decision (never as a
+    decision of its own), its opening turn before the first one."""
+    from editor.logic import board
+
+    rec = board.record_game(shipped, ["red", "green"], 2, ["random"], mode="solo", solo_side="player-side")
+    assert rec.mode == "solo" and len(rec.kiwibot) == len(rec.decisions) == len(rec.labels)
+    assert all(label.startswith("red: ") for label in rec.labels)
+    assert any(line.startswith("Kiwibot (green) reveals") for line in rec.opening)
+    assert sum(1 for lines in rec.kiwibot for line in lines if "reveals" in line) >= 8
+    views = board.replay_views(shipped, rec)
+    assert len(views) == len(rec.decisions) + 1 and views[-1]["over"]
+    assert views[0]["solo"]["marker_side"] == "player-side" and views[0]["solo"]["kiwibot"] == "green"
+
+
+def test_R_SOLO_4_board_solo_panel_season_cards_and_roles() -> None:
+    """R-SOLO-2/4/9: the Solo block as rows (top card, left, discarded, set aside), face-down Season cards, roles."""
+    from editor.logic import board
+
+    view = {"season_cards": [{"season": 1, "id": "most-flower"}, {"season": 1, "id": "least-sand"},
+                             {"season": 2, "id": "facedown"}, {"season": 2, "id": "facedown"}],
+            "solo": {"kiwibot": "green", "player": "red", "marker_side": "bot-side", "solo_card": "solo-2",
+                     "solo_cards_left": 3, "solo_cards_discarded": ["solo-1"], "set_aside_count": 1},
+            "flocks": {"green": {"side": "A", "kept_season_cards": ["least-sand"]}, "red": {"side": "B"}}}
+    panel = {row["what"]: row["value"] for row in board.solo_panel(view)}
+    assert panel["Top Solo card"] == "solo-2" and panel["Solo cards left"] == "3"
+    assert panel["Solo cards discarded"] == "solo-1" and panel["Kiwibot's cards set aside"] == "1"
+    assert board.season_card_rows(view) == [{"season": 1, "card": "most-flower"}, {"season": 1, "card": "least-sand"},
+                                            {"season": 2, "card": "(face down)"}, {"season": 2, "card": "(face down)"}]
+    rows = {r["flock"]: r for r in board.scoreboard(view)}
+    assert rows["green"]["role"] == "Kiwibot" and rows["red"]["role"] == "player"
+    assert rows["green"]["kept Season cards"] == "least-sand"
+    assert board.solo_panel({"flocks": {}}) == [] and "role" not in board.scoreboard({"flocks": {"red": {}}})[0]
+
+
+def test_R_SOLO_playtest_logic_runs_solo_and_charts_player_vs_kiwibot(shipped) -> None:
+    """R-SOLO-5/6: a solo PlaytestSetup plays solo games (the first bot only, no variant); the charts add the
+    player-vs-Kiwibot win rate, VP by source per role, Season card outcomes per role; A/B deltas include it."""
+    from editor.logic import playtest
+
+    assert playtest.modes(shipped) == {"Standard game": "standard", "Solo (against Kiwibot)": "solo"}
+    assert playtest.marker_sides(shipped) == {"(dealt from the seed)": None, "bot-side": "bot-side",
+                                              "player-side": "player-side"}
+    setup = playtest.PlaytestSetup(players=3, games=3, seed=4, bots=("random", "greedy"), mode="solo",
+                                   solo_side="bot-side", variant="vto")
+    report = playtest.run(shipped, setup)
+    assert {r.mode for r in report.records} == {"solo"} and {r.variant for r in report.records} == {None}
+    assert {tuple(r.bots) for r in report.records} == {("random", "kiwibot")}
+    assert playtest.played(report, playtest.variants(shipped)) == "solo against Kiwibot, marker side bot-side"
+    summary = report.summary()
+    frame = playtest.solo_frame(summary)
+    assert list(frame["name"]) == ["player", "Kiwibot", "player, bot-side"]
+    assert frame["games"].tolist() == [3, 3, 3] and frame["wins"][0] + frame["wins"][1] == 3
+    charts = playtest.charts(report)
+    assert set(charts) == {"solo", "seat", "flock", "leader", "vp", "season_cards", "length"}
+    seasons = playtest.season_frame(summary)
+    assert seasons["count"].sum() == 24 and set(seasons["outcome"]) <= {
+        "won by the player", "won by Kiwibot", "tie (no victor)"}
+    assert "Kiwibot" in json.dumps(charts["vp"].to_dict())
+    delta = playtest.deltas(summary, summary)
+    assert "win rate player vs Kiwibot" in set(delta["what"]) and "mean VP solo" in set(delta["what"])
+    assert (delta["delta"] == 0).all()
+    standard = playtest.run(shipped, playtest.PlaytestSetup(games=1))
+    assert "solo" not in playtest.charts(standard)
+    assert playtest.played(standard, playtest.variants(shipped)) == "Standard game"

@@ -304,3 +304,62 @@ def test_board_page_draws_a_position_file(content: Path, tmp_path: Path) -> None
     position.write_text("players: [purple]\nhexes:\n  Z9:\n    kiwi: {purple: [4]}\n")
     at.text_input(key="board_position").input(str(position) + " ").run()
     assert "dominance.yaml:" in errors(at)
+
+
+def test_R_SOLO_playtest_page_plays_solo_against_kiwibot(content: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-SOLO-1/12: "Solo (against Kiwibot)" with a marker side reaches the simulation; the page adds the
+    player-vs-Kiwibot win rate (headline and chart) to the usual charts."""
+    from editor.logic import playtest
+
+    seen: list = []
+    real_run = playtest.run
+
+    def spy(ruleset, setup, progress=None):
+        seen.append(setup)
+        return real_run(ruleset, setup, progress)
+
+    monkeypatch.setattr(playtest, "run", spy)
+    at = app("4_Playtest.py").run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="pt_mode").options == ["Standard game", "Solo (against Kiwibot)"]
+    at.selectbox(key="pt_mode").select("Solo (against Kiwibot)").run()
+    assert at.selectbox(key="pt_solo_side").options == ["(dealt from the seed)", "bot-side", "player-side"]
+    assert at.number_input(key="pt_players").disabled and at.selectbox(key="pt_variant").disabled
+    at.selectbox(key="pt_solo_side").select("player-side")
+    at.number_input(key="pt_games").set_value(2)
+    at.button(key="pt_run").click().run()
+    assert not at.exception, at.exception
+    assert not errors(at)
+    assert seen and seen[-1].mode == "solo" and seen[-1].solo_side == "player-side"
+    text = " ".join(m.value for m in at.markdown)
+    assert "2 games (solo against Kiwibot, marker side player-side)" in text
+    assert "The player won" in text and "against Kiwibot" in text
+    assert len(at.get("vega_lite_chart")) == 7
+
+
+def test_R_SOLO_board_page_steps_a_solo_game(content: Path) -> None:
+    """R-SOLO-2/4/7: a played solo game steps through: Kiwibot's turns between the decisions, the Solo block (top
+    Solo card, cards left) and the Season cards, face down until their season (all face up at the end)."""
+    at = app("5_Board.py").run()
+    at.radio(key="board_source").set_value("Played game").run()
+    at.selectbox(key="board_mode").select("Solo (against Kiwibot)").run()
+    at.selectbox(key="board_solo_side").select("bot-side")
+    at.button(key="board_play").click().run()
+    assert not at.exception, at.exception
+    assert not errors(at)
+    frames = {tuple(d.value.columns): d.value for d in at.dataframe}
+    panel = frames[("what", "value")].set_index("what")["value"]
+    assert panel["Solo-mode marker side"] == "bot-side" and panel["Top Solo card"].startswith("solo-")
+    assert panel["Solo cards left"] == "4"
+    cards = frames[("season", "card")]
+    assert len(cards) == 8 and (cards["card"] == "(face down)").sum() == 6   # season 1 is flipped at the start
+    assert "reveals" in " ".join(t.value for t in at.text)   # Kiwibot's opening turn
+    slider = at.slider(key="board_step")
+    slider.set_value(slider.max).run()
+    assert not at.exception, at.exception
+    frames = {tuple(d.value.columns): d.value for d in at.dataframe}
+    assert (frames[("season", "card")]["card"] == "(face down)").sum() == 0
+    panel = frames[("what", "value")].set_index("what")["value"]
+    assert panel["Solo cards left"] == "0" and panel["Top Solo card"] == "(none left)"
+    assert "Kiwibot" in set(frames[next(k for k in frames if "role" in k)]["role"])
+    assert from_img_tag(at.get("html")[0].proto.body).startswith("<svg")

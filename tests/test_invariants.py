@@ -9,6 +9,11 @@ turn is over (R-LIMIT-1). Under Variable Turn Order every flock has exactly one 
 tokens hold distinct slots (all placed outside Wake up) and the turn order follows the slots (R-VTO-2..4);
 in the standard game no token is ever on the tracker. Half the games use flock sides B, a third the
 advanced setup. The games run on both cores (a process pool), so the suite stays fast.
+
+Solo games against Kiwibot (R-SOLO-1..12) are checked the same way, plus: Kiwibot never has the pending
+decision (R-SOLO-7), never holds fruit or a hand (R-SOLO-3/7/8), its nine Action cards are in its deck, on its
+board, in its discard or set aside (R-SOLO-1/7); the Solo card pile and its discards are the dealt cards, the
+pile in ascending order (R-SOLO-2/9); eight distinct Season cards, two a season (R-SOLO-4).
 """
 from __future__ import annotations
 
@@ -18,10 +23,11 @@ from typing import Any
 
 
 from interpreter.content import load_ruleset
-from interpreter.sim import default_flocks, play_game
+from interpreter.sim import default_flocks, play_game, solo_sides
 
 GAMES_PER_COUNT = 170          # x 3 player counts = 510 games
 VTO_GAMES_PER_COUNT = 60       # x 3 player counts = 180 Variable Turn Order games
+SOLO_GAMES = 240               # solo games against Kiwibot, on two processes
 SEED_BASE = 50_000
 
 
@@ -106,6 +112,68 @@ def tracker_violations(state: Any) -> list[str]:
     return out
 
 
+def solo_violations(state: Any, game_yaml: dict, solo_setup: dict, solo_numbers: dict[str, int],
+                    pending_player: str | None) -> list[str]:
+    """R-SOLO-1..9 bookkeeping of one solo state, as readable lines (see the module docstring)."""
+    out: list[str] = []
+    solo = state.solo
+    if solo is None:
+        return ["a solo game without its solo state"]
+    bot = state.flocks[solo["bot"]]
+    if pending_player == solo["bot"]:
+        out.append("Kiwibot has a pending decision")
+    if not solo["kiwibot_fruit"] and sum(bot.fruit.values()):
+        out.append(f"Kiwibot holds fruit {dict(bot.fruit)}")
+    if bot.hand:
+        out.append(f"Kiwibot holds a hand {bot.hand}")
+    deck = Counter({c: int(n) for c, n in game_yaml["flock"]["deck"].items()})
+    cards = Counter(bot.deck + bot.hand + bot.played + bot.discard + solo["set_aside"])
+    if cards != deck:
+        out.append(f"Kiwibot's Action cards {dict(cards)} != its deck {dict(deck)}")
+    if len(solo["set_aside"]) > int(solo_setup["set_aside"]):
+        out.append(f"Kiwibot has {len(solo['set_aside'])} cards set aside")
+    dealt = solo["pile"] + solo["discarded"]
+    if len(dealt) != int(solo_setup["solo_cards"]) or len(set(dealt)) != len(dealt):
+        out.append(f"Solo cards {dealt}: expected {solo_setup['solo_cards']} distinct cards")
+    numbers = [solo_numbers[c] for c in solo["pile"]]
+    if numbers != sorted(numbers):
+        out.append(f"Solo card pile {solo['pile']} is not in ascending order")
+    if len(solo["discarded"]) > state.season:
+        out.append(f"{len(solo['discarded'])} Solo cards discarded by season {state.season}")
+    per_game = int(game_yaml["season_cards"]["per_game"]) * int(solo_setup["season_cards_per_season"])
+    if len(state.season_cards) != per_game or len(set(state.season_cards)) != per_game:
+        out.append(f"Season cards {state.season_cards}: expected {per_game} distinct")
+    return out
+
+
+def run_solo_games(job: tuple[int, int]) -> tuple[int, int, list[str]]:
+    """Play `count` random solo games against Kiwibot, checking every invariant after every decision."""
+    first_seed, count = job
+    ruleset = load_ruleset()
+    game_yaml = dict(ruleset.game)
+    solo_setup = dict(ruleset.solo["setup"])
+    solo_numbers = {item.id: int(item.data["number"]) for item in ruleset.items("solo_cards")}
+    flocks = default_flocks(ruleset, 2)
+    sides = solo_sides(ruleset)
+    problems: list[str] = []
+    decisions = 0
+    for seed in range(first_seed, first_seed + count):
+        def check(game: Any, decision: Any, option: str, applied: Any, seed: int = seed) -> None:
+            pending = None if game.is_over else game.pending.player
+            found = violations(game.state, game_yaml, pending, decision.player)
+            found += solo_violations(game.state, game_yaml, solo_setup, solo_numbers, pending)
+            if found and len(problems) < 20:
+                problems.append(f"solo seed {seed} after `{option}`: " + "; ".join(found))
+
+        # every marker side and the seed-dealt one (R-SOLO-12), flock sides B on odd seeds, advanced setup every third
+        side = ([None] + sides)[seed % (len(sides) + 1)]
+        flock_sides = {f: "B" for f in flocks} if seed % 2 else None
+        setup = "advanced" if seed % 3 == 0 else "first-game"
+        decisions += play_game(ruleset, flocks, seed, ("random",), sides=flock_sides, setup=setup, mode="solo",
+                               solo_side=side, on_decision=check).decisions
+    return count, decisions, problems
+
+
 def nests_of(nests: Counter, flock: str) -> list[str]:
     """Sorted ids of the flock's Nests on the island."""
     return sorted(n for (f, n) in nests for _ in range(nests[(f, n)]) if f == flock)
@@ -151,6 +219,42 @@ def test_random_play_invariants_510_games_and_R_VTO_180_games() -> None:
     problems = [p for r in results for p in r[2]]
     assert games == 3 * (GAMES_PER_COUNT + VTO_GAMES_PER_COUNT)
     assert not problems, "\n".join(problems[:20])
+
+
+def test_R_SOLO_random_play_invariants_240_solo_games() -> None:
+    """R-SOLO-1..9 with R-COMP-1/2, R-RES-1, R-DM-3/4, R-BUILD-1, R-LEAD-4, R-LIMIT-1: tokens, fruit, markers and
+    cards accounted for after every decision of random solo games against Kiwibot."""
+    half = SOLO_GAMES // 2
+    jobs = [(SEED_BASE + 90_000, half), (SEED_BASE + 90_000 + half, SOLO_GAMES - half)]
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    with ctx.Pool(2) as pool:
+        results = pool.map(run_solo_games, jobs, chunksize=1)
+    problems = [p for r in results for p in r[2]]
+    assert sum(r[0] for r in results) == SOLO_GAMES
+    assert sum(r[1] for r in results) > 20 * SOLO_GAMES   # whole games were played
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_R_SOLO_invariant_checker_catches_solo_bookkeeping() -> None:
+    """The solo checks work: fruit or a hand given to Kiwibot, a lost Action card, a Solo card out of order."""
+    from interpreter.engine import Game
+
+    ruleset = load_ruleset()
+    game_yaml = dict(ruleset.game)
+    solo_setup = dict(ruleset.solo["setup"])
+    numbers = {item.id: int(item.data["number"]) for item in ruleset.items("solo_cards")}
+    game = Game.new(ruleset, players=default_flocks(ruleset, 2), seed=3, mode="solo")
+    state = game.state
+    assert solo_violations(state, game_yaml, solo_setup, numbers, game.pending.player) == []
+    bot = state.flocks[state.solo["bot"]]
+    bot.fruit[next(iter(bot.fruit))] += 1
+    bot.hand.append(bot.deck.pop())
+    state.solo["pile"].reverse()
+    found = solo_violations(state, game_yaml, solo_setup, numbers, state.solo["bot"])
+    assert any("holds fruit" in p for p in found) and any("holds a hand" in p for p in found)
+    assert any("ascending" in p for p in found) and any("pending decision" in p for p in found)
+    bot.hand.clear()
+    assert any("Action cards" in p for p in solo_violations(state, game_yaml, solo_setup, numbers, None))
 
 
 def test_invariant_checker_catches_a_lost_token() -> None:

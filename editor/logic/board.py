@@ -1,4 +1,5 @@
-"""What the Board page draws: a layout (with its first-game setup), a position file, or a recorded game."""
+"""What the Board page draws: a layout (with its first-game setup), a position file, or a recorded game
+(standard, or solo against Kiwibot: its turns, the Solo card pile and the face-down Season cards, R-SOLO-1..12)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -61,7 +62,12 @@ def position_view(path: Path) -> tuple[dict[str, Any], Any]:
 
 @dataclass
 class Recording:
-    """A played game: how to rebuild it and the option chosen at each decision."""
+    """A played game: how to rebuild it and the option chosen at each decision.
+
+    Solo games (mode "solo", players = [player, kiwibot]): only the player decides; Kiwibot's turns happen
+    between the decisions (R-SOLO-7), so `kiwibot` holds, per decision, the log lines of what Kiwibot did after
+    it, and `opening` what it did before the first one.
+    """
 
     players: list[str]
     seed: int
@@ -71,23 +77,42 @@ class Recording:
     sides: dict[str, str] | None = None
     decisions: list[str] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
+    mode: str = "standard"
+    solo_side: str | None = None
+    opening: list[str] = field(default_factory=list)
+    kiwibot: list[list[str]] = field(default_factory=list)
+
+
+def kiwibot_lines(events: Sequence[Any], kiwibot: str | None) -> list[str]:
+    """The log lines of Kiwibot's doings among `events`: its revealed cards and answers, and events it caused."""
+    if kiwibot is None:
+        return []
+    return [str(e.text) for e in events
+            if str(getattr(e, "kind", "")).startswith("kiwibot") or getattr(e, "player", None) == kiwibot]
 
 
 def record_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[str],
-                setup: str = "first-game") -> Recording:
-    """Play a game between bots (interpreter.sim.play_game) and record every decision taken."""
+                setup: str = "first-game", mode: str = "standard", solo_side: str | None = None) -> Recording:
+    """Play a game between bots (interpreter.sim.play_game) and record every decision taken; mode "solo":
+    players = [player, kiwibot] and the first bot plays the player (R-SOLO-1..12)."""
     from interpreter.sim import play_game
 
-    rec = Recording(list(players), seed, list(bots), setup)
+    rec = Recording(list(players), seed, list(bots), setup, mode=mode, solo_side=solo_side)
+    kiwibot = players[1] if mode == "solo" and len(players) == 2 else None
+
+    def start(game: Any) -> None:
+        rec.opening.extend(kiwibot_lines(game.events, kiwibot))
 
     def keep(game: Any, decision: Any, option: str, applied: Any) -> None:
         label = next((o.label for o in decision.options if o.id == option), option)
         rec.decisions.append(option)
         rec.labels.append(f"{decision.player}: {label}")
+        rec.kiwibot.append(kiwibot_lines(applied.events, kiwibot))
 
     # leaders/sides stay None in the recording: the engine deals them from the seeded RNG, so the replay
     # must make the same call to draw the same leaders, decks and bags
-    play_game(ruleset, rec.players, seed, rec.bots, setup=setup, on_decision=keep)
+    play_game(ruleset, rec.players, seed, rec.bots, setup=setup, on_decision=keep, on_start=start, mode=mode,
+              solo_side=solo_side)
     return rec
 
 
@@ -96,7 +121,7 @@ def replay_views(ruleset: Any, rec: Recording) -> list[dict[str, Any]]:
     from interpreter.engine import Game
 
     game = Game.new(ruleset, players=rec.players, seed=rec.seed, leaders=rec.leaders, sides=rec.sides,
-                    setup=rec.setup)
+                    setup=rec.setup, mode=rec.mode, solo_side=rec.solo_side)
     views = [_watcher_view(game)]
     for index, option in enumerate(rec.decisions):
         result = game.apply(option)
@@ -117,13 +142,45 @@ def _watcher_view(game: Any) -> dict[str, Any]:
 
 
 def scoreboard(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per-flock rows for the table beside the board."""
+    """Per-flock rows for the table beside the board (in a solo game with each flock's role)."""
+    solo = view.get("solo") or {}
     rows = []
     for flock, data in (view.get("flocks") or {}).items():
         fruit = data.get("fruit") or {}
-        rows.append({"flock": flock, "side": data.get("side"), "leader": data.get("leader"),
-                     "fruit": sum(fruit.values()) if isinstance(fruit, dict) else fruit,
-                     "domain": data.get("domain_count"), "track": data.get("track"),
-                     "reserve": data.get("reserve_kiwi"), "nests": ", ".join(data.get("nests_built") or []),
-                     "season VP": data.get("season_vp")})
+        row = {"flock": flock, "side": data.get("side"), "leader": data.get("leader"),
+               "fruit": sum(fruit.values()) if isinstance(fruit, dict) else fruit,
+               "domain": data.get("domain_count"), "track": data.get("track"),
+               "reserve": data.get("reserve_kiwi"), "nests": ", ".join(data.get("nests_built") or []),
+               "season VP": data.get("season_vp")}
+        if solo:
+            row = {"role": "Kiwibot" if flock == solo.get("kiwibot") else "player", **row,
+                   "kept Season cards": ", ".join(data.get("kept_season_cards") or [])}
+        rows.append(row)
     return rows
+
+
+FACE_DOWN = "facedown"   # the engine view's id of a Season card not flipped yet (R-SOLO-4)
+
+
+def season_card_rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The game's Season cards by season; a solo game's unflipped ones show as face down (R-SOLO-4)."""
+    return [{"season": c.get("season"), "card": "(face down)" if c.get("id") == FACE_DOWN else c.get("id")}
+            for c in view.get("season_cards") or []]
+
+
+def solo_panel(view: dict[str, Any]) -> list[dict[str, str]]:
+    """The solo block of a view as rows: Kiwibot, the marker side, the top Solo card, cards left and discarded,
+    Kiwibot's cards set aside (R-SOLO-1/2/9/12); [] for a standard game."""
+    solo = view.get("solo")
+    if not solo:
+        return []
+    discarded = solo.get("solo_cards_discarded") or []
+    return [
+        {"what": "Kiwibot", "value": str(solo.get("kiwibot"))},
+        {"what": "Player", "value": str(solo.get("player"))},
+        {"what": "Solo-mode marker side", "value": str(solo.get("marker_side"))},
+        {"what": "Top Solo card", "value": str(solo.get("solo_card") or "(none left)")},
+        {"what": "Solo cards left", "value": str(solo.get("solo_cards_left", 0))},
+        {"what": "Solo cards discarded", "value": ", ".join(discarded) or "(none)"},
+        {"what": "Kiwibot's cards set aside", "value": str(solo.get("set_aside_count", 0))},
+    ]

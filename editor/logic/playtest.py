@@ -28,6 +28,9 @@ class PlaytestSetup:
     variant: str | None = None  # rules variant: None (standard) or an id of `variants(ruleset)`, e.g. "vto"
     overlays: tuple[str, ...] = ()
     jobs: int = 1  # processes (interpreter.sim forks workers; results do not depend on it)
+    # "standard" or "solo": one bot (the first of `bots`) against Kiwibot, flocks = (player, kiwibot) (R-SOLO-1..12)
+    mode: str = "standard"
+    solo_side: str | None = None  # Solo-mode marker side id (R-SOLO-12); None: dealt from each game's seed
 
 
 def load(root: Path, overlays: Sequence[str]) -> Any:
@@ -38,6 +41,8 @@ def load(root: Path, overlays: Sequence[str]) -> Any:
 
 
 STANDARD = "Standard game"
+SOLO_LABEL = "Solo (against Kiwibot)"
+SIDE_FROM_SEED = "(dealt from the seed)"
 
 
 def variants(ruleset: Any) -> dict[str, str | None]:
@@ -47,15 +52,42 @@ def variants(ruleset: Any) -> dict[str, str | None]:
     return {STANDARD: None, **{label: vid for vid, label in declared(ruleset).items()}}
 
 
+def modes(ruleset: Any) -> dict[str, str]:
+    """{label: mode} the page offers: the standard game, and solo against Kiwibot when the content has solo.yaml."""
+    from interpreter.sim import solo_sides
+
+    return {STANDARD: "standard", **({SOLO_LABEL: "solo"} if solo_sides(ruleset) else {})}
+
+
+def marker_sides(ruleset: Any) -> dict[str, str | None]:
+    """{label: Solo-mode marker side id} (R-SOLO-12): dealt from each game's seed, or one side of solo.yaml."""
+    from interpreter.sim import solo_sides
+
+    return {SIDE_FROM_SEED: None, **{side: side for side in solo_sides(ruleset)}}
+
+
 def run(ruleset: Any, setup: PlaytestSetup, progress: Callable[[int, int], None] | None = None) -> Any:
     """Play the games with interpreter.sim.simulate; returns its SimReport."""
     from interpreter.sim import simulate
 
-    return simulate(ruleset, setup.games, players=setup.players, seed=setup.seed, bots=tuple(setup.bots),
+    solo = setup.mode == "solo"
+    return simulate(ruleset, setup.games, players=2 if solo else setup.players, seed=setup.seed,
+                    bots=tuple(setup.bots)[:1] if solo else tuple(setup.bots),
                     jobs=max(1, int(setup.jobs)), progress=progress, flocks=list(setup.flocks) if setup.flocks else None,
                     leaders=dict(setup.leaders) if setup.leaders else None,
                     sides=dict(setup.sides) if setup.sides else None, setup=setup.setup,
-                    variant=setup.variant)
+                    variant=None if solo else setup.variant, mode=setup.mode,
+                    solo_side=setup.solo_side if solo else None)
+
+
+def played(report: Any, variant_labels: Mapping[str, str | None]) -> str:
+    """What the report's games were, for the page's headline: "Variable Turn Order", "solo against Kiwibot", ..."""
+    records = list(report.records)
+    if any(getattr(r, "mode", "standard") == "solo" for r in records):
+        sides = sorted({str(r.marker_side) for r in records if getattr(r, "marker_side", None)})
+        return "solo against Kiwibot" + (f", marker side {', '.join(sides)}" if sides else "")
+    kinds = {getattr(r, "variant", None) for r in records}
+    return ", ".join(sorted(label for label, vid in variant_labels.items() if vid in kinds)) or "standard game"
 
 
 def rate_frame(summary: Mapping[str, Any], group: str) -> pd.DataFrame:
@@ -85,8 +117,31 @@ def rate_chart(frame: pd.DataFrame, title: str) -> alt.LayerChart:
     return (bars + errors).properties(title=title, height=220)
 
 
+def solo_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
+    """Player vs Kiwibot win rates with 95% intervals (R-SOLO-5/6): both roles, then the player per marker side."""
+    solo = summary.get("solo") or {}
+    rows = []
+    named = [("player", solo.get("player")), ("Kiwibot", solo.get("kiwibot"))]
+    named += [(f"player, {side}", r) for side, r in (solo.get("by_side") or {}).items()]
+    for name, r in named:
+        if r:
+            rows.append({"name": name, "rate": r["rate"], "lo": r["lo"], "hi": r["hi"], "wins": r["wins"],
+                         "games": r["games"]})
+    return pd.DataFrame(rows, columns=["name", "rate", "lo", "hi", "wins", "games"])
+
+
 def vp_chart(summary: Mapping[str, Any]) -> alt.Chart:
-    """Mean VP per player by source (domain markers, nests, Season cards; R-END-2)."""
+    """Mean VP per player by source (domain markers, nests, Season cards; R-END-2); in solo games per role,
+    player against Kiwibot, with Kiwibot's endgame VP (R-SOLO-6) as the `solo` source."""
+    solo = summary.get("solo")
+    if solo:
+        frame = pd.DataFrame([{"source": k, "vp": float(v), "who": "Kiwibot" if role == "kiwibot" else "player"}
+                              for role, sources in solo["mean_vp"].items() for k, v in sources.items() if k != "total"])
+        return alt.Chart(frame).mark_bar().encode(
+            y=alt.Y("source:N", title=None, sort=None, axis=_ROW_AXIS), yOffset="who:N",
+            x=alt.X("vp:Q", title="mean VP"), color=alt.Color("who:N", title=None),
+            tooltip=["who", "source", alt.Tooltip("vp:Q", format=".2f")]).properties(
+            title=alt.TitleParams("VP by source, player vs Kiwibot", anchor="start"), height=260)
     mean = summary.get("mean_vp") or {}
     frame = pd.DataFrame([{"source": k, "vp": float(v)} for k, v in mean.items() if k != "total"])
     return alt.Chart(frame).mark_bar().encode(
@@ -96,8 +151,17 @@ def vp_chart(summary: Mapping[str, Any]) -> alt.Chart:
 
 
 def season_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
-    """For each Season card: how often it was won by each flock, and tied (R-SCARD-1/2)."""
+    """For each Season card: how often it was won by each flock, and tied (R-SCARD-1/2); in solo games by the
+    player or by Kiwibot (R-SOLO-5)."""
     rows = []
+    by_role = (summary.get("solo") or {}).get("season_cards_by_card")
+    if by_role:
+        for card, data in by_role.items():
+            for role, label in (("player", "won by the player"), ("kiwibot", "won by Kiwibot"),
+                                ("ties", "tie (no victor)")):
+                if data.get(role):
+                    rows.append({"card": card, "outcome": label, "count": data[role]})
+        return pd.DataFrame(rows, columns=["card", "outcome", "count"])
     for card, data in (summary.get("season_cards") or {}).items():
         for flock, count in (data.get("victor_flocks") or {}).items():
             rows.append({"card": card, "outcome": f"won by {flock}", "count": count})
@@ -125,9 +189,12 @@ def length_chart(records: Sequence[Any]) -> alt.Chart:
 
 
 def charts(report: Any) -> dict[str, Any]:
-    """Every playtest chart, by name."""
+    """Every playtest chart, by name; solo games add "solo", the player-vs-Kiwibot win rate."""
     summary = report.summary()
+    extra = ({"solo": rate_chart(solo_frame(summary), "Player vs Kiwibot win rate (95% interval)")}
+             if summary.get("solo") else {})
     return {
+        **extra,
         "seat": rate_chart(rate_frame(summary, "seat"), "Win rate by seat (95% interval)"),
         "flock": rate_chart(rate_frame(summary, "flock"), "Win rate by flock (95% interval)"),
         "leader": rate_chart(rate_frame(summary, "leader"), "Win rate by leader (95% interval)"),
@@ -157,7 +224,14 @@ def deltas(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame:
         for name in sorted(set(ra) | set(rb)):
             va, vb = ra.get(name, {}).get("rate", 0.0), rb.get(name, {}).get("rate", 0.0)
             rows.append({"what": f"win rate {group} {name}", "A (saved)": va, "B (draft)": vb, "delta": vb - va})
-    for source in ("domain", "nests", "season_cards", "total"):
+    solo_a, solo_b = a.get("solo") or {}, b.get("solo") or {}
+    if solo_a or solo_b:
+        va = (solo_a.get("player") or {}).get("rate", 0.0)
+        vb = (solo_b.get("player") or {}).get("rate", 0.0)
+        rows.append({"what": "win rate player vs Kiwibot", "A (saved)": va, "B (draft)": vb, "delta": vb - va})
+    sources = ("domain", "nests", "season_cards", "solo", "total") if (solo_a or solo_b) else (
+        "domain", "nests", "season_cards", "total")
+    for source in sources:
         va, vb = float(a.get("mean_vp", {}).get(source, 0.0)), float(b.get("mean_vp", {}).get(source, 0.0))
         rows.append({"what": f"mean VP {source}", "A (saved)": va, "B (draft)": vb, "delta": vb - va})
     va, vb = float(a.get("mean_decisions", 0.0)), float(b.get("mean_decisions", 0.0))

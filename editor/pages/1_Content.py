@@ -1,7 +1,6 @@
 """Content page: every item in a searchable table; edit fields with live located validation and rules text."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import streamlit as st
 

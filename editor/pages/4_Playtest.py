@@ -30,21 +30,37 @@ except Exception as exc:  # ContentError: show the located messages, never a tra
 
 flock_ids = [i.id for i in ruleset.items("flocks")]
 leader_ids = [i.id for i in ruleset.items("leaders")]
+mode_ids = playtest.modes(ruleset)
+m1, m2 = st.columns(2)
+mode_label = m1.selectbox("Game", list(mode_ids), key="pt_mode",
+                          help="Solo: one bot plays against Kiwibot, the automatic opponent of the solo rules "
+                               "(R-SOLO-1..12); two flocks, no variant.")
+solo = mode_ids.get(mode_label) == "solo"
+side_ids = playtest.marker_sides(ruleset) if solo else {}
+side_label = None
+if solo:
+    side_label = m2.selectbox("Solo-mode marker side", list(side_ids), key="pt_solo_side",
+                              help="The side of the Solo-mode marker Kiwibot's searches follow (R-SOLO-12).")
 c1, c2, c3, c4, c5 = st.columns(5)
-players = c1.number_input("Players", min_value=2, max_value=min(4, len(flock_ids)), value=2, step=1, key="pt_players")
+players = c1.number_input("Players", min_value=2, max_value=min(4, len(flock_ids)), value=2, step=1, key="pt_players",
+                          disabled=solo, help="A solo game is the player and Kiwibot." if solo else None)
+if solo:
+    players = 2
 games = c2.number_input("Games", min_value=1, max_value=5000, value=20, step=10, key="pt_games")
 seed = c3.number_input("First seed", min_value=0, value=0, step=1, key="pt_seed")
 setup_mode = c4.selectbox("Setup", ["first-game", "advanced"], key="pt_setup",
                           help="first-game: the fixed starting positions (R-SETUP-5); advanced: the placement draft (R-SETUP-6)")
 variant_ids = playtest.variants(ruleset)
-variant_label = c5.selectbox("Variant", list(variant_ids), key="pt_variant",
+variant_label = c5.selectbox("Variant", list(variant_ids), key="pt_variant", disabled=solo,
                              help="Rules variant the content offers (game.yaml `variants`): Variable Turn Order "
-                                  "puts a turn tracker on the Season board (R-VTO-1..5).")
-flocks = st.multiselect("Flocks in seat order (empty: the default order); seats rotate between games",
+                                  "puts a turn tracker on the Season board (R-VTO-1..5). Not in solo games.")
+flocks = st.multiselect("The player's flock, then Kiwibot's (empty: the first two of the seat order)" if solo else
+                        "Flocks in seat order (empty: the default order); seats rotate between games",
                         flock_ids, key="pt_flocks", max_selections=int(players))
 jobs = st.number_input("Processes", min_value=1, max_value=os.cpu_count() or 1, value=1, step=1, key="pt_jobs",
                        help="Games run in this many processes; the results are the same, only faster.")
-bots = st.multiselect("Bots (one per seat, cycling)", ["random", "greedy"], default=["random"], key="pt_bots")
+bots = st.multiselect("The player's bot (the first one plays; Kiwibot plays itself)" if solo else
+                      "Bots (one per seat, cycling)", ["random", "greedy"], default=["random"], key="pt_bots")
 used = flocks or flock_ids[: int(players)]
 sides, leaders = {}, {}
 with st.expander("Sides and leaders per flock"):
@@ -56,15 +72,20 @@ with st.expander("Sides and leaders per flock"):
             sides[flock] = side
         if leader != "(random)":
             leaders[flock] = leader
-if leaders and len(leaders) != len(used):
+if solo and leaders and used[0] not in leaders:
+    # R-SOLO-1: Kiwibot's Leader may be dealt at random, the player's is chosen with it or dealt too
+    st.warning("Choose the player's leader too (Kiwibot's may stay random), or none.")
+    leaders = {}
+elif not solo and leaders and len(leaders) != len(used):
     # Game.new takes a leader for every flock or none (then it deals them at random, R-SETUP-3)
     st.warning("Choose a leader for every flock, or none: leaders are dealt at random otherwise.")
     leaders = {}
 setup = playtest.PlaytestSetup(players=int(players), games=int(games), seed=int(seed), bots=tuple(bots or ["random"]),
                                flocks=tuple(flocks) if flocks and len(flocks) == int(players) else None,
                                leaders=leaders or None, sides=sides or None, setup=setup_mode,
-                               variant=variant_ids.get(variant_label), overlays=tuple(overlays),
-                               jobs=int(jobs))
+                               variant=None if solo else variant_ids.get(variant_label), overlays=tuple(overlays),
+                               jobs=int(jobs), mode="solo" if solo else "standard",
+                               solo_side=side_ids.get(side_label) if solo else None)
 
 edited = {rel: buf.edited_text(ui.buffers(), rel, ui.snapshot(rel).text) for rel in buf.files_with_edits(ui.buffers())}
 for rel, text in store.drafts(root).items():
@@ -99,10 +120,15 @@ if result:
         st.dataframe(result[3], hide_index=True)
         st.subheader("B (draft) in detail")
     summary = report.summary()
-    played = {getattr(r, "variant", None) for r in report.records}
-    rules = ", ".join(sorted(label for label, vid in variant_ids.items() if vid in played)) or "standard game"
+    rules = playtest.played(report, variant_ids)
     st.write(f"{summary['games']} games ({rules}), mean length {summary['mean_decisions']:.0f} decisions")
     charts = playtest.charts(report)
+    if "solo" in charts:
+        solo_summary = summary["solo"]
+        won = solo_summary["player"]
+        st.write(f"The player won {won['wins']} of {won['games']} games against Kiwibot "
+                 f"({won['rate']:.0%}, 95% interval {won['lo']:.0%} - {won['hi']:.0%}).")
+        st.altair_chart(charts["solo"], width="stretch")
     left, right = st.columns(2)
     left.altair_chart(charts["seat"], width="stretch")
     right.altair_chart(charts["flock"], width="stretch")

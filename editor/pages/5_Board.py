@@ -17,7 +17,7 @@ try:
 except ImportError as exc:
     st.warning(f"The board waits on the loader: {exc}")
     st.stop()
-except Exception as exc:  # ContentError
+except Exception:  # ContentError
     st.error("The content does not load; fix it on the Validate page.")
     st.stop()
 colours = board.flock_colours(ruleset)
@@ -46,18 +46,34 @@ elif source == "Position file":
                 st.error(f"{path}: {exc}")
 else:
     flock_ids = board.flock_order(ruleset)
+    mode_ids = playtest.modes(ruleset)
+    m1, m2 = st.columns(2)
+    mode_label = m1.selectbox("Game", list(mode_ids), key="board_mode",
+                              help="Solo: the bot plays the first flock against Kiwibot (R-SOLO-1..12).")
+    solo = mode_ids.get(mode_label) == "solo"
+    side_ids = playtest.marker_sides(ruleset) if solo else {}
+    side_label = (m2.selectbox("Solo-mode marker side", list(side_ids), key="board_solo_side",
+                               help="R-SOLO-12") if solo else None)
     c1, c2, c3 = st.columns(3)
-    players = c1.number_input("Players", 2, min(4, len(flock_ids)), 2, key="board_players")
+    players = c1.number_input("Players", 2, min(4, len(flock_ids)), 2, key="board_players", disabled=solo)
     seed = c2.number_input("Seed", 0, value=1, key="board_seed")
-    bot = c3.selectbox("Bots", ["random", "greedy"], key="board_bot")
+    bot = c3.selectbox("The player's bot" if solo else "Bots", ["random", "greedy"], key="board_bot")
     if st.button("Play a game", key="board_play"):
         with st.spinner("Playing and replaying..."):
-            rec = board.record_game(ruleset, flock_ids[: int(players)], int(seed), [bot])
+            rec = board.record_game(ruleset, flock_ids[: 2 if solo else int(players)], int(seed), [bot],
+                                    mode="solo" if solo else "standard",
+                                    solo_side=side_ids.get(side_label) if solo else None)
             st.session_state["board_game"] = (rec, board.replay_views(ruleset, rec))
     if "board_game" in st.session_state:
         rec, views = st.session_state["board_game"]
         step = st.slider("Decision", 0, len(rec.decisions), 0, key="board_step")
         st.caption("Start of the game" if step == 0 else f"After decision {step}: {rec.labels[step - 1]}")
+        # Kiwibot's turns come between the player's decisions (R-SOLO-7): what it did to reach this view
+        done = rec.opening if step == 0 else (rec.kiwibot[step - 1] if step <= len(rec.kiwibot) else [])
+        if done:
+            with st.expander(f"Kiwibot since the {'start' if step == 0 else 'decision'} ({len(done)} lines)",
+                             expanded=True):
+                st.text("\n".join(done))
         view = views[step]
 
 if view is not None:
@@ -65,5 +81,15 @@ if view is not None:
     rows = board.scoreboard(view)
     if rows and any(r.get("side") for r in rows):
         st.dataframe(rows, hide_index=True)
+    panel = board.solo_panel(view)
+    cards = board.season_card_rows(view)
+    if panel or cards:
+        left, right = st.columns(2)
+        if panel:
+            left.markdown("**Solo mode**")
+            left.dataframe(panel, hide_index=True, key="board_solo_panel")
+        if cards:
+            right.markdown("**Season cards**")
+            right.dataframe(cards, hide_index=True, key="board_season_cards")
     if view.get("pending"):
         st.caption(f"Next: {view['pending'].get('player')}: {view['pending'].get('prompt')}")

@@ -167,7 +167,7 @@ def _stray_folders(folder: Path) -> list[Diagnostic]:
         guess = did_you_mean(sub.name, ["flocks"])
         found.append(Diagnostic(
             "schema", f"content files in folder `{sub.name}/` are not read", Location(str(files[0]), 1, 1), None,
-            f"did you mean `flocks/`?" if guess else
+            "did you mean `flocks/`?" if guess else
             "content files go in the pack folder itself, flock files in `flocks/<id>.yaml`"))
     return found
 

@@ -1,7 +1,7 @@
 """Typed AST of the effect DSL; every node keeps its source span (character offsets)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Union
 
 

@@ -13,7 +13,7 @@ Wildcards and Season Card Guide (R-BUILD-4, R-WILD-1, R-SCARD-5); tests/test_dsl
 """
 from __future__ import annotations
 
-from interpreter.dsl.primitive import EFFECT_CONTEXTS, TYPES, ArgType, Primitive, Slot
+from interpreter.dsl.primitive import TYPES, ArgType, Primitive, Slot
 from interpreter.dsl.registry_solo import SOLO_PRIMITIVES
 
 __all__ = ["PRIMITIVES", "BY_ID", "TYPES", "ArgType", "Primitive", "Slot", "of_kind", "get", "CONTROL_WORDS"]

@@ -46,6 +46,12 @@ def feed(rt: Runtime, ctx: Ctx) -> Generator:
     choice = yield from ask(flock, "feed", "Choose a Kiwi to feed", opts)
     hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1])
     yield from payment.pay(rt, flock, cost(rt, kiwi.size))
+    yield from resolve(rt, ctx, hex_id, kiwi)
+
+
+def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi) -> Generator:
+    """A paid (or, for Kiwibot, free) feed of `kiwi` by `ctx.flock`: grow or explode, then the feeder's markers."""
+    flock = ctx.flock
     owner = kiwi.flock
     if kiwi.size >= rt.rules.max_size:
         # R-FEED-5/6: explode; the tokens go to the owner's Reserve, no token is taken from the track

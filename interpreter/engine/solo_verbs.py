@@ -6,7 +6,8 @@ from typing import Any, Callable, Generator
 
 from interpreter.dsl import ast
 from interpreter.engine import build as build_mod
-from interpreter.engine import effects, placing, push
+from interpreter.engine import effects, placing
+from interpreter.engine import feed as feed_mod
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine.solo_marking import mark_one
 from interpreter.engine.solo_moves import bot_gather_scatter, bot_move, bot_push, plan
@@ -44,19 +45,7 @@ def bot_feed(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
         rt.log("feed", f"Kiwibot ({bot}) finds no Kiwi to feed", bot)   # decision: no feed, no markers
         return
     hex_id, kiwi = found
-    if kiwi.size >= rt.rules.max_size:
-        placing.remove_from_hex(rt, hex_id, kiwi)
-        st.flocks[owner].reserve_kiwi += kiwi.size
-        rt.log("explode", f"{bot} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}: it explodes", bot)
-        yield from push.push_all(rt, bot, hex_id, None, leave_origin=True)   # R-FEED-5, pushes answered by Kiwibot
-    else:
-        rt.log("feed", f"{bot} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}", bot)
-        yield from placing.grow_one(rt, owner, hex_id, kiwi,
-                                    Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed) if owner != bot else ctx,
-                                    why="the fed Kiwi")
-    n = rt.rules.feed_domain_own if owner == bot else rt.rules.feed_domain_opponent   # R-FEED-4
-    yield from effects.gain_domain(rt, ctx, n)
-    yield from effects.emit(rt, ctx, "t-feed")
+    yield from feed_mod.resolve(rt, ctx, hex_id, kiwi)   # as a paid feed, without the payment (R-SOLO-8)
 
 
 # --- building and placing (R-SOLO-10 Build / Wildcard) -----------------------------------------------------------
