@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Optional, TextIO
+from typing import Any, Iterator, Optional, TextIO
 
 import typer
 from rich.console import Console
@@ -28,6 +29,22 @@ def _load(editions: list[str] | None, mods: list[str] | None, content: Path | No
         for diag in err.diagnostics:
             typer.echo(diag.format(), err=True)
         raise typer.Exit(1)
+
+
+@contextmanager
+def _exit_on_game_error() -> Iterator[None]:
+    """A refused setup exits 2, a game that cannot be played to its end exits 1: a message, never a traceback."""
+    from interpreter.engine.setup import SetupError
+    from interpreter.sim import SimError
+
+    try:
+        yield
+    except SetupError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from None
+    except SimError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(1) from None
 
 
 def _bot_names(text: str) -> list[str]:
@@ -160,8 +177,7 @@ def play_command(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Play one whole game between bots (or one bot against Kiwibot with --solo) and print the scores."""
-    from interpreter.engine.setup import SetupError
-    from interpreter.sim import SOLO, SimError, play_game
+    from interpreter.sim import SOLO, play_game
 
     ruleset = _load(edition, mod, content)
     variant = _variant_or_exit(variant)
@@ -179,15 +195,9 @@ def play_command(
                 rules = (f"; solo: {flocks[0]} against Kiwibot ({flocks[1]}), marker side "
                          f"{solo_side or 'dealt from the seed'}")
             handle.write(f"Kiwi Chow Down: {', '.join(flocks)}; seed {seed}; bots {', '.join(names)}{rules}\n")
-        try:
+        with _exit_on_game_error():
             record = play_game(ruleset, flocks, seed, names, variant=variant, on_decision=tlog,
                                on_start=tlog.start if tlog else None, mode=mode, solo_side=solo_side)
-        except SetupError as err:
-            typer.echo(f"error: {err}", err=True)
-            raise typer.Exit(2)
-        except SimError as err:
-            typer.echo(f"error: {err}", err=True)
-            raise typer.Exit(1)
         if handle is not None:
             handle.write("\n== Final scores ==\n")
             for flock in record.ranking:
@@ -246,8 +256,7 @@ def simulate_command(
     with --solo also the player's win rate against Kiwibot."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from interpreter.engine.setup import SetupError
-    from interpreter.sim import SOLO, SimError, simulate
+    from interpreter.sim import SOLO, simulate
 
     ruleset = _load(edition, mod, content)
     variant = _variant_or_exit(variant)
@@ -261,7 +270,7 @@ def simulate_command(
     show_bar = console.is_terminal and not as_json
     options = {"players": count, "seed": seed, "bots": names, "jobs": jobs, "variant": variant, "mode": mode,
                "solo_side": solo_side}
-    try:
+    with _exit_on_game_error():
         if show_bar:
             with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                           console=console) as bar:
@@ -270,12 +279,6 @@ def simulate_command(
                                   progress=lambda done, total: bar.update(task, completed=done))
         else:
             report = simulate(ruleset, games, **options)
-    except SetupError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2)
-    except SimError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(1)
     summary = report.summary()
     if as_json:
         typer.echo(json.dumps(summary))

@@ -54,11 +54,6 @@ class Diagnostic:
             lines.append(f"  hint: {self.hint}")
         return "\n".join(lines)
 
-    def sort_key(self) -> tuple[str, int, int, str, str]:
-        """Order diagnostics by file, line, column, then code."""
-        loc = self.location
-        return (loc.file, loc.line, loc.col, self.code, self.message)
-
 
 class ContentError(Exception):
     """Content did not validate; `diagnostics` says every problem found."""

@@ -437,7 +437,7 @@ def _check_counts(c: _Check, game: dict, players: list[str], island: list[Island
     """Component counts: 20 Kiwi tokens per flock (R-COMP-2), bag sizes (R-COMP-1), marker terrain (R-DM-2)."""
     terrain = {h.id: h.terrain for h in island}
     tokens = {f: 0 for f in players}
-    for hex_id, content in hexes.items():
+    for content in hexes.values():
         for flock, stacks in content.kiwi.items():
             tokens[flock] += sum(stacks)
         if content.domain is not None:

@@ -116,13 +116,6 @@ def _bot_seed(seed: int, seat: int) -> int:
     return (seed * 1_000_003 + 7919 * (seat + 1)) & 0xFFFFFFFF
 
 
-def make_bots(names: Sequence[str], count: int, seed: int) -> list[Bot]:
-    """One bot per seat: names cycle when fewer than seats are given."""
-    if not names:
-        names = ("random",)
-    return [make_bot(names[i % len(names)], _bot_seed(seed, i)) for i in range(count)]
-
-
 def season_card_results(game: Game) -> list[dict[str, Any]]:
     """[{season, id, victor, values}] for the Season cards resolved so far (R-SCARD-1/2).
 

@@ -22,18 +22,10 @@ class Rendered:
     issues: tuple[str, ...] = ()
 
 
-def _merge(base: Any, patch: Any) -> Any:
-    """Deep-merge an overlay game.yaml patch (mappings merge, everything else replaces)."""
-    if isinstance(base, dict) and isinstance(patch, dict):
-        out = dict(base)
-        for key, value in patch.items():
-            out[key] = _merge(base.get(key), value)
-        return out
-    return patch
-
-
 def game_settings(root: Path, rel: str) -> dict:
     """game.yaml of base merged with the game.yaml of the pack `rel` belongs to (safe loader)."""
+    from interpreter.content.merge import deep_merge
+
     merged: dict = {}
     paths = ["base/game.yaml"]
     pack, kind = cat.pack_of(rel)
@@ -47,7 +39,7 @@ def game_settings(root: Path, rel: str) -> dict:
             except yaml.YAMLError:
                 continue
             if isinstance(data, dict):
-                merged = _merge(merged, data)
+                merged = deep_merge(merged, data)   # a pack's game.yaml is a deep-merge patch
     return merged
 
 

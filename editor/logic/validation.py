@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +38,8 @@ def diag_rel(root: Path, diag: Any) -> str | None:
 
 def to_problem(root: Path, diag: Any, packs: tuple[str, ...] = ()) -> Problem:
     """Wrap a loader Diagnostic."""
-    return Problem(diag_rel(root, diag), int(diag.location.line), int(diag.location.col or 1), diag.code, getattr(diag, "severity", "error"),
-                   diag.format(), packs)
+    return Problem(diag_rel(root, diag), int(diag.location.line), int(diag.location.col or 1), diag.code,
+                   getattr(diag, "severity", "error"), diag.format(), packs)
 
 
 def validate_edit(root: Path, rel: str, text: str) -> list[Problem]:
@@ -74,12 +74,8 @@ def whole_report(root: Path) -> list[Problem]:
             label = "+".join(("base",) + overlays)
             for diag in exc.diagnostics:
                 problem = to_problem(root, diag, (label,))
-                if problem.text in seen:
-                    old = seen[problem.text]
-                    seen[problem.text] = Problem(old.rel, old.line, old.col, old.code, old.severity,
-                                                 old.text, old.packs + (label,))
-                else:
-                    seen[problem.text] = problem
+                old = seen.get(problem.text)
+                seen[problem.text] = problem if old is None else replace(old, packs=old.packs + (label,))
     from interpreter.content.validate import mod_pair_conflicts
 
     # like `kcd validate`: mods that are each valid but cannot be stacked are warned about

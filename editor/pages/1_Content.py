@@ -141,7 +141,7 @@ except yamlrt.EditError as exc:
 # --- the form: one input per field; messages and rules text filled in after validation ---------------------
 try:
     ctx = rules_text.check_context(root, rel)
-except Exception as exc:  # the DSL package is another team's; show why there is no rules text
+except Exception as exc:  # game.yaml may be mid-edit in any shape; the page must still open, saying why
     ctx = None
     st.warning(f"Rules text unavailable: {exc}")
 slots = {}

@@ -32,7 +32,7 @@ if not errors:
 else:
     files = {p.rel for p in errors}
     st.error(f"{len(errors)} problem(s) in {len(files)} file(s)")
-for index, (problem, item) in enumerate(validation.link(problems, items)):
+for problem, item in validation.link(problems, items):
     ui.error_box(problem.text, severity=problem.severity)
     where = "seen with " + ", ".join(problem.packs) if problem.packs else ""
     if item is not None:

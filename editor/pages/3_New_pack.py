@@ -15,7 +15,7 @@ st.caption("Writes a new mod pack under `mods/NAME/` (pack.yaml plus leaders.yam
            "It is validated on a copy of the content first and written only if it loads cleanly.")
 try:
     ctx = rules_text.check_context(root, "base/game.yaml")
-except Exception as exc:  # the DSL is another package; say why there is no preview
+except Exception as exc:  # game.yaml may be mid-edit in any shape; the page must still open, saying why
     ctx = None
     st.warning(f"Rules text preview unavailable: {exc}")
 

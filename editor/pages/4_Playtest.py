@@ -9,6 +9,7 @@ from editor import ui
 from editor.logic import buffers as buf
 from editor.logic import catalog as cat
 from editor.logic import playtest, store
+from interpreter.diagnostics import ContentError
 
 st.set_page_config(page_title="Playtest - Kiwi Chow Down editor", layout="wide")
 st.title("Playtest")
@@ -22,9 +23,9 @@ try:
 except ImportError as exc:
     st.warning(f"Playtests wait on the loader/simulator: {exc}")
     st.stop()
-except Exception as exc:  # ContentError: show the located messages, never a traceback
+except ContentError as exc:  # show the located messages, never a traceback
     st.error("The content does not load:")
-    for diag in getattr(exc, "diagnostics", [])[:20]:
+    for diag in exc.diagnostics[:20]:
         ui.error_box(diag.format())
     st.stop()
 

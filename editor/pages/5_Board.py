@@ -8,6 +8,7 @@ import streamlit as st
 from editor import ui
 from editor.logic import board, playtest
 from editor.logic.board_svg import as_img_tag, board_svg
+from interpreter.diagnostics import ContentError
 
 st.set_page_config(page_title="Board - Kiwi Chow Down editor", layout="wide")
 st.title("Board")
@@ -17,7 +18,7 @@ try:
 except ImportError as exc:
     st.warning(f"The board waits on the loader: {exc}")
     st.stop()
-except Exception:  # ContentError
+except ContentError:
     st.error("The content does not load; fix it on the Validate page.")
     st.stop()
 colours = board.flock_colours(ruleset)

@@ -49,6 +49,16 @@ class Checker:
         return self.out
 
     # --- helpers ------------------------------------------------------------------------------------
+    def _seen_before(self, merged: Merged | None, seen: dict[Any, tuple], key: Any, path: tuple, message: str,
+                     hint: str) -> bool:
+        """Remember where `key` is first met; met again: `id-duplicate`, `{first}` in `hint` naming the first place."""
+        if key in seen:
+            first = _where_text(merged.where(seen[key]) if merged else None)
+            self._emit(merged, "id-duplicate", message, path, hint=hint.format(first=first))
+            return True
+        seen[key] = path
+        return False
+
     def _emit(self, merged: Merged | None, code: str, message: str, path: tuple, *, key: bool = False,
               hint: str | None = None) -> None:
         if merged is None:
@@ -121,15 +131,10 @@ class Checker:
                     if not isinstance(hx, dict) or "id" not in hx:
                         continue
                     hid = str(hx["id"])
-                    hpath = path + ("hexes", i, "id")
-                    if hid in first_hex:
-                        where = island.where(first_hex[hid])
-                        first = _where_text(where)
-                        self._emit(island, "id-duplicate", f"duplicate hex id `{hid}`", hpath,
-                                   hint=f"first defined at {first}; hex ids are unique across sections")
-                        continue
-                    first_hex[hid] = hpath
-                    ids.append(hid)
+                    if not self._seen_before(island, first_hex, hid, path + ("hexes", i, "id"),
+                                             f"duplicate hex id `{hid}`",
+                                             "first defined at {first}; hex ids are unique across sections"):
+                        ids.append(hid)
             section_hexes[str(section.get("id"))] = ids
         section_ids = list(section_hexes)
         layout_sections: dict[str, list[str]] = {}
@@ -199,13 +204,8 @@ class Checker:
                 if not isinstance(card, dict) or "id" not in card:
                     continue
                 cid = str(card["id"])
-                cpath = path + ("cards", i, "id")
-                if cid in seen:
-                    first = _where_text(leaders.where(seen[cid]) if leaders else None)
-                    self._emit(leaders, "id-duplicate", f"duplicate leader_cards id `{cid}`", cpath,
-                               hint=f"first defined at {first}")
-                    continue
-                seen[cid] = cpath
+                self._seen_before(leaders, seen, cid, path + ("cards", i, "id"), f"duplicate leader_cards id `{cid}`",
+                                  "first defined at {first}")
 
     def _flocks(self) -> None:
         flocks = self.files.get("flocks/")
@@ -249,12 +249,8 @@ class Checker:
             seat = nest.get("seat")
             if seat is None or not _scalar(seat):
                 continue
-            if seat in seats:
-                first = _where_text(merged.where(seats[seat]) if merged else None)
-                self._emit(merged, "id-duplicate", f"duplicate Turn Order seat `{seat}`", path + ("seat",),
-                           hint=f"first used at {first}")
-                continue
-            seats[seat] = path + ("seat",)
+            self._seen_before(merged, seats, seat, path + ("seat",), f"duplicate Turn Order seat `{seat}`",
+                              "first used at {first}")
 
     def _base_counts(self) -> None:
         groups = {"season_cards": ("season_cards.yaml", None), "nests": ("nests.yaml", None),

@@ -244,8 +244,7 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
     """Validate base + overlays under `root` and return every intermediate result and diagnostic."""
     diagnostics: list[Diagnostic] = []
     schemas = schemas_for(schemas_folder(root))
-    base = PackFiles(Pack("base", "Base game", "base", root / "base"), root / "base")
-    base = _scan(root / "base", base.pack, overrides)
+    base = _scan(root / "base", Pack("base", "Base game", "base", root / "base"), overrides)
     packs = [base]
     for name in overlays:
         folder = find_pack(root, name)
@@ -286,7 +285,7 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
                     diagnostics.append(source.doc.diagnostic(
                         "schema", f"pack id `{source.doc.data['id']}` does not match its folder `{pack.pack.id}`",
                         ("id",)))
-        merger.add_pack(pack.pack.id, [s for s in pack.sources if s.rel != PACK_FILE])
+        merger.add_pack([s for s in pack.sources if s.rel != PACK_FILE])
     merged = merger.result()
     diagnostics.extend(merged.diagnostics)
 

@@ -199,8 +199,8 @@ class Merger:
                                                                       _loc_line(source.doc, path)))
 
     # --- overlays ---------------------------------------------------------------------------------
-    def add_pack(self, pack: str, sources: list[SourceFile]) -> None:
-        """Apply one overlay pack's files."""
+    def add_pack(self, sources: list[SourceFile]) -> None:
+        """Apply one overlay pack's files (each source names its pack)."""
         for source in sources:
             spec = _spec(source.rel)
             if spec is None:

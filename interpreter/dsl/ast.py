@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Iterator, Union
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ class Objective:
 Node = Union[Seq, Choose, May, Repeat, Call, Objective]
 
 
-def walk(node: Node):
+def walk(node: Node) -> Iterator[Node]:
     """Yield the node and every node below it, depth first."""
     yield node
     if isinstance(node, Seq):

@@ -178,7 +178,7 @@ def _join_or(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
-def _expected_text(expected: set[str], start: str, prev: Token | None) -> str:
+def _expected_text(expected: set[str], prev: Token | None) -> str:
     """Lark terminal names as words: `a verb`, `a number`, `` `;` ``, `the end of the text`."""
     names = set(expected)
     out: list[str] = []
@@ -300,5 +300,5 @@ def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
         hint = f"`{tok.value}` is a reserved word; {_RESERVED_HINT}"
         if tok.type in ("MOST", "LEAST") and start != "objective":
             hint = f"`{tok.value}` starts a Season card objective, not an effect"
-    message = f"unexpected {shown}: expected {_expected_text(expected, start, prev)}"
+    message = f"unexpected {shown}: expected {_expected_text(expected, prev)}"
     return DslError(_SYNTAX, message, prev_span if at_end else span, hint)

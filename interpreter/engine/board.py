@@ -62,7 +62,7 @@ class Board:
         """Hexes strictly between a and b when they lie on one straight line, else []."""
         (q1, r1), (q2, r2) = self.coords[a], self.coords[b]
         n = self.distance(a, b)
-        for d, (dq, dr) in enumerate(DIRECTIONS):
+        for dq, dr in DIRECTIONS:
             if (q1 + dq * n, r1 + dr * n) == (q2, r2):
                 path = []
                 for i in range(1, n):

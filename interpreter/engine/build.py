@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Generator
 
+from interpreter.dsl import ast
 from interpreter.engine import dominance, labels, payment
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import Option, ask
@@ -40,7 +41,7 @@ def available_nests(rt: Runtime, flock: str) -> list[str]:
 
 def _lower_rows(rt: Runtime, nest_id: str) -> list[str]:
     """The flock's Nests of the same type one row lower (R-BUILD-2), cached on the rules."""
-    cache = rt.rules.__dict__.setdefault("_lower_rows", {})
+    cache = rt.rules.lower_rows
     if nest_id not in cache:
         nest = rt.rules.nests[nest_id]
         row = int(nest.get("row", 1))
@@ -78,7 +79,7 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
     yield from effects.emit(rt, ctx, "t-build")
 
 
-def nest_benefit(rt: Runtime, ctx: Ctx, effect, source: str) -> Generator:
+def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str) -> Generator:
     """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4)."""
     if effect is None:
         return

@@ -41,11 +41,10 @@ class Ctx:
     depth: int = 0
     ability: Ability | None = None
     no_vp: bool = False                        # second run of a doubled Nest benefit (R-ASYM-4)
-    vp_gained: int = 0
     source: str = ""
     segment: Any = None                        # Kiwibot's Solo card segment being resolved (solo.Segment, R-SOLO-10)
 
-    def sub(self, **changes) -> "Ctx":
+    def sub(self, **changes: Any) -> "Ctx":
         """A copy with some fields changed (turn facts stay shared)."""
         return replace(self, **changes)
 

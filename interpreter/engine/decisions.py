@@ -89,9 +89,3 @@ def ask(player: str, kind: str, prompt: str, options: list[Option]) -> Ask:
         return options[0].id
     choice = yield Decision(player, kind, prompt, tuple(seen.values()))
     return choice
-
-
-def yes_no(player: str, kind: str, prompt: str, yes: str = "yes", no: str = "no") -> Generator[Decision, str, bool]:
-    """Ask a yes/no question."""
-    choice = yield from ask(player, kind, prompt, [Option(yes, yes.capitalize()), Option(no, no.capitalize())])
-    return choice == yes

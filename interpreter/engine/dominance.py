@@ -5,7 +5,9 @@ edition that counts the Leader as 1 (Z-4) is a content change.
 """
 from __future__ import annotations
 
-from interpreter.engine.state import State
+from typing import Iterable
+
+from interpreter.engine.state import Hex, State
 
 _DEFAULT = {"kiwi": "size", "leader": 3, "nests": True}
 
@@ -16,23 +18,33 @@ def weights(state: State, purpose: str = "default") -> dict:
     return table.get(purpose) or table.get("default") or _DEFAULT
 
 
-def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, int]:
-    """Each flock's count in a hex: Kiwi by size, Leader, Nests by their dominance value (R-DOM-2)."""
-    w = weights(state, purpose)
-    h = state.hexes[hex_id]
+def _counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
+            nest_values: dict[str, int]) -> dict[str, int]:
+    """Each flock's count in one hex: Kiwi (by size or one each), Leaders, the Nest's value (R-DOM-2)."""
     out: dict[str, int] = {}
-    by_size = w.get("kiwi", "size") != "one"
     for k in h.kiwi:
         out[k.flock] = out.get(k.flock, 0) + (k.size if by_size else 1)
-    for f in state.seats:
-        if state.flocks[f].leader_hex == hex_id:
-            out[f] = out.get(f, 0) + int(w.get("leader", 3))
-    if h.nest is not None and w.get("nests", True):
+    for f in leaders_here:
+        out[f] = out.get(f, 0) + leader
+    if h.nest is not None:
         owner, nest_id = h.nest
-        value = int(state.params.get("nest_dominance", {}).get(nest_id, 0))
+        value = int(nest_values.get(nest_id, 0))
         if value:
             out[owner] = out.get(owner, 0) + value
     return out
+
+
+def _setup(state: State, purpose: str) -> tuple[bool, int, dict[str, int]]:
+    """The counting weights of a purpose as (Kiwi by size, Leader weight, nest values; {} when Nests do not count)."""
+    w = weights(state, purpose)
+    nest_values = state.params.get("nest_dominance", {}) if w.get("nests", True) else {}
+    return w.get("kiwi", "size") != "one", int(w.get("leader", 3)), nest_values
+
+
+def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, int]:
+    """Each flock's count in a hex: Kiwi by size, Leader, Nests by their dominance value (R-DOM-2)."""
+    by_size, leader, nest_values = _setup(state, purpose)
+    return _counts(state.hexes[hex_id], state.leaders_in(hex_id), by_size, leader, nest_values)
 
 
 def dominant(state: State, hex_id: str, purpose: str = "default") -> str | None:
@@ -54,10 +66,7 @@ def leader_of(counts: dict[str, int]) -> str | None:
 def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None]:
     """{hex: dominant flock or None} for every hex in one pass (the same counts as `strengths`, R-DOM-1/2);
     for callers that need every hex at once (bots' evaluation, queries), without a per-hex setup cost."""
-    w = weights(state, purpose)
-    by_size = w.get("kiwi", "size") != "one"
-    leader = int(w.get("leader", 3))
-    nest_values = state.params.get("nest_dominance", {}) if w.get("nests", True) else {}
+    by_size, leader, nest_values = _setup(state, purpose)
     leaders: dict[str, list[str]] = {}
     for f in state.seats:
         where = state.flocks[f].leader_hex
@@ -68,14 +77,5 @@ def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None
         if not h.kiwi and h.nest is None and hex_id not in leaders:
             out[hex_id] = None
             continue
-        counts: dict[str, int] = {}
-        for k in h.kiwi:
-            counts[k.flock] = counts.get(k.flock, 0) + (k.size if by_size else 1)
-        for f in leaders.get(hex_id, ()):
-            counts[f] = counts.get(f, 0) + leader
-        if h.nest is not None:
-            value = int(nest_values.get(h.nest[1], 0))
-            if value:
-                counts[h.nest[0]] = counts.get(h.nest[0], 0) + value
-        out[hex_id] = leader_of(counts) if counts else None
+        out[hex_id] = leader_of(_counts(h, leaders.get(hex_id, ()), by_size, leader, nest_values))
     return out

@@ -29,7 +29,7 @@ def _rendered(node) -> str:
         return _words(node)
 
 
-def describe(node) -> str:
+def describe(node: ast.Node | None) -> str:
     """Readable rules text of a node (the DSL renderer; the words as written as a fallback)."""
     if node is None:
         return "nothing"
@@ -56,7 +56,7 @@ def _words(node) -> str:
     return type(node).__name__
 
 
-def run(rt: Runtime, node, ctx: Ctx) -> Generator:
+def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
     """Execute an effect node for `ctx.flock`."""
     if node is None:
         return
@@ -103,7 +103,7 @@ def run(rt: Runtime, node, ctx: Ctx) -> Generator:
     raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
 
 
-def possible(rt: Runtime, node, ctx: Ctx) -> bool:
+def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:
     """Whether an effect can be performed now (used for choose options, may and card play modes)."""
     if node is None:
         return True

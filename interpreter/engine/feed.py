@@ -7,6 +7,7 @@ from interpreter.engine import payment, push
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import Option, ask
 from interpreter.engine.placing import find_kiwi, grow_one, kref, remove_from_hex
+from interpreter.engine.state import Kiwi
 
 
 def cost(rt: Runtime, size: int) -> payment.Req:
@@ -49,7 +50,7 @@ def feed(rt: Runtime, ctx: Ctx) -> Generator:
     yield from resolve(rt, ctx, hex_id, kiwi)
 
 
-def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi) -> Generator:
+def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Generator:
     """A paid (or, for Kiwibot, free) feed of `kiwi` by `ctx.flock`: grow or explode, then the feeder's markers."""
     flock = ctx.flock
     owner = kiwi.flock
@@ -66,7 +67,7 @@ def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi) -> Generator:
     else:
         rt.log("feed", f"{flock} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}", flock)
         # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
-        yield from grow_one(rt, owner, hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
+        yield from grow_one(rt, hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
                             if owner != flock else ctx, why="the fed Kiwi")
     from interpreter.engine import effects
     n = rt.rules.feed_domain_own if owner == flock else rt.rules.feed_domain_opponent   # R-FEED-4

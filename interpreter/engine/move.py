@@ -19,7 +19,7 @@ def _first_call(node) -> ast.Call | None:
     return node if isinstance(node, ast.Call) else None
 
 
-def ability_possible(rt: Runtime, flock: str, ability) -> bool:
+def ability_possible(rt: Runtime, flock: str, ability: ast.Node | None) -> bool:
     """Can the Leader's ability be used now (its leader move has a legal destination)?"""
     fl = rt.state.flocks[flock]
     if ability is None or fl.leader_hex is None:
@@ -73,9 +73,9 @@ def can_move(rt: Runtime, ctx: Ctx) -> bool:
     st = rt.state
     b = board_of(st)
     fl = st.flocks[ctx.flock]
-    if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
-        if b.adjacent(fl.leader_hex):
-            return True
+    if (fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used
+            and b.adjacent(fl.leader_hex)):
+        return True
     for h in st.hexes.values():
         for k in h.kiwi:
             if k.flock == ctx.flock and k.id not in ctx.turn.moved and b.adjacent(h.id):

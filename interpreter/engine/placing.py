@@ -2,7 +2,7 @@
 removing, and the Kiwi track benefits (R-TRACK-1/2)."""
 from __future__ import annotations
 
-from typing import Generator
+from typing import Callable, Generator
 
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine.decisions import Option, ask
@@ -14,7 +14,7 @@ def kref(flock: str, size: int, hex_id: str) -> str:
     return f"{flock}/{size}@{hex_id}"
 
 
-def find_kiwi(rt: Runtime, ref: str, eligible=None) -> tuple[str, Kiwi]:
+def find_kiwi(rt: Runtime, ref: str, eligible: Callable[[Kiwi], bool] | None = None) -> tuple[str, Kiwi]:
     """The first Kiwi matching a `flock/size@hex` reference (and `eligible`, if given)."""
     who, hex_id = ref.rsplit("@", 1)
     flock, size = who.rsplit("/", 1)
@@ -140,7 +140,7 @@ def growable(rt: Runtime, flock: str, skip: set[int]) -> list[tuple[str, Kiwi]]:
     return [(h, k) for h, k in rt.state.own_kiwi(flock) if k.size < rt.rules.max_size and k.id not in skip]
 
 
-def grow_one(rt: Runtime, flock: str, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing",
+def grow_one(rt: Runtime, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing",
              optional: bool = False) -> Generator:
     """Stack one token on a Kiwi (R-FEED-3): track, else Reserve, else island; then the track benefit.
 
@@ -172,7 +172,7 @@ def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Generator:
         hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1],
                                  lambda k: k.id not in done and k.size < rt.rules.max_size)
         done.add(kiwi.id)
-        yield from grow_one(rt, flock, hex_id, kiwi, ctx, optional=True)   # decision R-RES-2, as in place_one
+        yield from grow_one(rt, hex_id, kiwi, ctx, optional=True)   # decision R-RES-2, as in place_one
 
 
 def remove(rt: Runtime, flock: str, n: int) -> Generator:

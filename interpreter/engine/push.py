@@ -8,6 +8,7 @@ from interpreter.engine.context import Runtime
 from interpreter.engine.decisions import Option, ask
 from interpreter.engine.modifiers import param
 from interpreter.engine.placing import find_kiwi, kref, remove_from_hex
+from interpreter.engine.state import Kiwi
 
 OFF = "off"
 
@@ -66,9 +67,14 @@ def do_push(rt: Runtime, pusher: str, option_id: str, *, leave_origin: bool) -> 
         st.flocks[flock].leader_hex = dest
         rt.log("push", f"{pusher} pushes the {flock} Leader from {origin} to {dest}", pusher)
         return
-    origin = ref.rsplit("@", 1)[1]
     hex_id, kiwi = find_kiwi(rt, ref)
-    remove_from_hex(rt, hex_id, kiwi)
+    push_kiwi(rt, pusher, hex_id, kiwi, dest)
+
+
+def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> None:
+    """Move this very Kiwi from its hex to `dest`, or off the island into its owner's Reserve (R-PUSH-2/3)."""
+    remove_from_hex(rt, origin, kiwi)
+    st = rt.state
     if dest == OFF:
         st.flocks[kiwi.flock].reserve_kiwi += kiwi.size   # R-PUSH-3
         rt.log("push", f"{pusher} pushes a {kiwi.flock} size-{kiwi.size} Kiwi off the island from {origin}", pusher)
@@ -84,18 +90,15 @@ def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: 
     if limit < 1:
         return
     for _ in range(rt.rules.push_count):
-        opts = [o for o in push_options(rt, hex_id, limit, skip_leader=flock if mover_leader else None)]
+        opts = push_options(rt, hex_id, limit, skip_leader=flock if mover_leader else None)
         if mover_id is not None:
             # the mover does not push itself: drop options naming it when it is the only Kiwi of its kind
-            own_ref = None
-            for k in rt.state.hexes[hex_id].kiwi:
-                if k.id == mover_id:
-                    own_ref = kref(k.flock, k.size, hex_id)
-            if own_ref is not None:
-                twins = sum(1 for k in rt.state.hexes[hex_id].kiwi
-                            if kref(k.flock, k.size, hex_id) == own_ref and k.id != mover_id)
-                if twins == 0:
-                    opts = [o for o in opts if not o.id.startswith(f"push:{own_ref}->")]
+            here = rt.state.hexes[hex_id].kiwi
+            mover = next((k for k in here if k.id == mover_id), None)
+            if mover is not None and not any(k.flock == mover.flock and k.size == mover.size and k.id != mover_id
+                                              for k in here):
+                own_ref = kref(mover.flock, mover.size, hex_id)
+                opts = [o for o in opts if not o.id.startswith(f"push:{own_ref}->")]
         if not opts:
             return
         opts.append(Option("stop", "Stop pushing"))

@@ -8,8 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.dsl import ast
-
 
 class RulesError(ValueError):
     """The ruleset lacks something the engine needs (a clear message, never a traceback)."""
@@ -94,12 +92,14 @@ class Rules:
     # as {pattern id: [step ids]}, and the Solo cards by id ({} when the content has no solo.yaml)
     solo: dict = field(default_factory=dict)
     solo_cards: dict[str, dict] = field(default_factory=dict)
+    # nest id -> the flock's Nests of its type one row lower (R-BUILD-2), filled on first use by build.py
+    lower_rows: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
 
 _CACHE: dict[int, tuple[Any, "Rules"]] = {}
 
 
-def _dsl(value: Any, start: str, kind: str, rules_ctx: tuple) -> Any:
+def _dsl(value: Any, kind: str, rules_ctx: tuple, where: str = "game.yaml DSL") -> Any:
     """A bound AST node; plain DSL text (e.g. game.yaml values) is parsed and checked here."""
     if value is None or not isinstance(value, str):
         return value
@@ -107,7 +107,7 @@ def _dsl(value: Any, start: str, kind: str, rules_ctx: tuple) -> Any:
     bound, issues = compile_field(value, kind, CheckContext(tuple(rules_ctx[0]), tuple(rules_ctx[1]), rules_ctx[2]))
     errors = [i for i in issues if getattr(i, "severity", "error") == "error"]
     if errors:
-        raise RulesError(f"game.yaml DSL `{value}`: {errors[0].message}")
+        raise RulesError(f"{where} `{value}`: {errors[0].message}")
     return bound
 
 
@@ -177,7 +177,7 @@ def compile_rules(rs: Any) -> Rules:
         feed_domain_own=int(_get(feed, "domain.own", 1)), feed_domain_opponent=int(_get(feed, "domain.opponent", 2)),
         build_min_tokens=int(_get(g, "build.min_tokens", 2)),
         marking_per_season=per_season, track_from=int(_get(g, "track.benefits_from_slot", 3)),
-        facedown=_dsl(facedown, "effect", "effect", ctx),
+        facedown=_dsl(facedown, "effect", ctx),
         domain_vp=int(_get(g, "scoring.domain_vp", 1)),
         tiebreak=list(_get(g, "scoring.tiebreak", ["size3", "size2", "size1", "unused_domain"])),
         season_cards_per_game=int(_get(g, "season_cards.per_game", 4)),
@@ -234,19 +234,8 @@ def _solo(spec: Any, ctx: tuple) -> dict:
     if not isinstance(spec, dict) or not spec:
         return {}
     setup = dict(spec.get("setup") or {})
-    text = setup.get("kiwibot_setup")
-    if isinstance(text, str):
-        from interpreter.dsl import CheckContext, compile_field
-        bound, issues = compile_field(text, "effect", CheckContext(tuple(ctx[0]), tuple(ctx[1]), ctx[2]))
-        errors = [i for i in issues if getattr(i, "severity", "error") == "error"]
-        if errors:
-            raise RulesError(f"solo.yaml setup.kiwibot_setup `{text}`: {errors[0].message}")
-        setup["kiwibot_setup"] = bound
+    if isinstance(setup.get("kiwibot_setup"), str):
+        setup["kiwibot_setup"] = _dsl(setup["kiwibot_setup"], "effect", ctx, "solo.yaml setup.kiwibot_setup")
     sides = {str(s.get("id")): dict(s) for s in ((spec.get("marker") or {}).get("sides") or [])}
     patterns = {str(p.get("id")): list(p.get("steps") or []) for p in (spec.get("patterns") or [])}
     return {"setup": setup, "sides": sides, "patterns": patterns}
-
-
-def is_node(value: Any) -> bool:
-    """True for a bound DSL node."""
-    return isinstance(value, (ast.Seq, ast.Call, ast.Choose, ast.May, ast.Repeat, ast.Objective))

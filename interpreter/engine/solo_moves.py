@@ -13,7 +13,7 @@ from interpreter.engine import dominance, placing, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.solo_marker import marker_order
-from interpreter.engine.solo_patterns import OFF, Piece, best_push, pieces, push_limit
+from interpreter.engine.solo_patterns import Piece, best_push, pieces, push_limit
 from interpreter.engine.solo_state import pattern_steps
 from interpreter.engine.state import Kiwi
 
@@ -180,15 +180,7 @@ def _push_piece(rt: Runtime, bot: str, origin: str, piece: Piece, dest: str) -> 
     if piece[0] == "leader":
         yield from push.do_push(rt, bot, f"push:leader-{piece[1]}@{origin}->{dest}", leave_origin=False)
         return
-    kiwi: Kiwi = piece[1]
-    placing.remove_from_hex(rt, origin, kiwi)
-    st = rt.state
-    if dest == OFF:
-        st.flocks[kiwi.flock].reserve_kiwi += kiwi.size   # R-PUSH-3
-        rt.log("push", f"{bot} pushes a {kiwi.flock} size-{kiwi.size} Kiwi off the island from {origin}", bot)
-    else:
-        st.hexes[dest].kiwi.append(kiwi)
-        rt.log("push", f"{bot} pushes a {kiwi.flock} size-{kiwi.size} Kiwi from {origin} to {dest}", bot)
+    push.push_kiwi(rt, bot, origin, piece[1], dest)
 
 
 def bot_push(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:

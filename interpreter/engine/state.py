@@ -145,7 +145,7 @@ class State:
             slots = [self.flocks[f].tracker_slot for f in self.seats]
             if None not in slots:
                 return sorted(self.seats, key=lambda f: self.flocks[f].tracker_slot)
-        return self.seats[self.first:] + self.seats[:self.first]
+        return self.marker_order()
 
     def new_kiwi(self, flock: str, size: int) -> Kiwi:
         """A fresh Kiwi with a unique id."""

@@ -29,7 +29,7 @@ def marker_passes_in_wake_up(rt: Runtime) -> bool:
     return WAKE_UP in phases(rt)
 
 
-def run_if_possible(rt: Runtime, node, ctx: Ctx) -> Generator:
+def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
     """Run a slot effect; each payment in it is made only if possible (R-VTO-3 "or pay, if possible").
 
     Decision R-VTO-3: the payments are independent; a player who can pay one but not the other pays
