@@ -29,12 +29,12 @@ CASES: dict[str, tuple[str, str, int, str | None, str | None, str]] = {
 PINS: dict[str, str] = {
     # re-pinned once on purpose: Kiwibot now moves its Leader as a size-3 Kiwi (R-LEAD-1, R-MOVE-2, R-SOLO-11);
     # the other games never meet that case and stayed byte-identical through the split of solo.py
-    "green-red-s1": "2c02f26f863c0d723f1888d296c94034d6a4c0aeac002c2023f898718c6dd29c",
-    "red-green-s2-bot": "b684d8093f00fc128fca23f65d6cb3960841064f18b9ab00cf37c4068345a348",
-    "purple-yellow-s3-player-B": "7fd76334a3c3f079adc3cdd3a85c07244ca8aba8b0e8d6c49ee3d8a0ae4cec7b",
-    "yellow-purple-s4-adv": "6021ed760d9a7a8918d5ddad56ebb1fa32da432a6d3654d8f2e0729affc4b271",
-    "green-purple-s5-bot-B-adv": "6014ab79dbbe8f9b53f782955bab9319bd67093d1c57608a92ba362475e7b17a",
-    "red-yellow-s6-player": "1d52d1d4450688b02dcbf9792359023bc74a17cb390454955817a433d15bca4c",
+    "green-red-s1": "d98acc6be1b0fa0fdce1c7f3e6b70f3b618ec7b18940839b9655e16661c8b094",
+    "red-green-s2-bot": "07b170109e5526cce0aaf0cfa94f387ecee24ec2d8e529d0ebbd552ab967ae7e",
+    "purple-yellow-s3-player-B": "07476a044fc7492650909f1f200ca3de00878e628ccf3a91781074469e2326dd",
+    "yellow-purple-s4-adv": "5b452cefba5408720109c7491d188e4968ac79c474ae696969ed2ac5b6aab888",
+    "green-purple-s5-bot-B-adv": "b9307cbb899c2347570a4a3fd4667bd874f1487b4d404337b30c451c137b48f6",
+    "red-yellow-s6-player": "8a40348bab4e17c076c66130bca3a0d003aaf0d7c40f40de897b8c2cd69cb273",
 }
 
 
