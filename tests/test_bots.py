@@ -176,3 +176,31 @@ def test_option_families_and_lookahead_cap(ruleset, monkeypatch) -> None:
             capped += len(tried) == cap < len(game.pending.options)
         assert game.apply(option).ok
     assert capped > 5
+
+
+def test_R_SCARD_1_2_greedy_values_the_season_card_lead(ruleset) -> None:
+    """R-SCARD-1/2: the heuristic adds `season_lead` when the flock alone leads the current Season card's
+    objective, `season_tie` when tied for the lead, nothing when behind (read through the engine's queries)."""
+    from interpreter.bots import Weights
+    from interpreter.engine import queries
+
+    players = default_flocks(ruleset, 2)
+    game = Game.new(ruleset, players=players, seed=2)
+    state = game.state
+    card = game.rules.season_cards[state.season_cards[state.season - 1]]
+    best, _ = queries.winners(state, card["objective"], list(state.seats))
+    on = Weights(season_lead=4.0, season_tie=1.0)
+    off = Weights(season_lead=0.0, season_tie=0.0)
+    for flock in players:
+        bonus = evaluate(game, flock, on) - evaluate(game, flock, off)
+        expected = 0.0 if flock not in best else (4.0 if len(best) == 1 else 1.0)
+        assert bonus == pytest.approx(expected)
+    assert Weights().season_lead > Weights().season_tie > 0   # the measured defaults are on
+
+
+def test_greedy_same_seed_same_game(ruleset) -> None:
+    """Determinism: two greedy-vs-greedy games from the same seeds are the same game."""
+    players = default_flocks(ruleset, 2)
+    a = play_game(ruleset, players, 7, ("greedy", "greedy"))
+    b = play_game(ruleset, players, 7, ("greedy", "greedy"))
+    assert a.to_dict() == b.to_dict()
