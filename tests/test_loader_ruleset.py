@@ -3,31 +3,18 @@ origins and overrides are recorded, DSL fields are compiled, and invalid content
 from __future__ import annotations
 
 import dataclasses
-import shutil
 from pathlib import Path
 
 import pytest
 
-from interpreter import paths
 from interpreter.content import (
     KINDS, ContentError, Item, Ruleset, available_packs, clear_caches, load_ruleset, validate_paths, validate_text,
 )
 from interpreter.dsl.ast import Call, Objective, Seq
 
 
-@pytest.fixture(autouse=True)
-def _no_disk_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("KCD_NO_CACHE", "1")
-    clear_caches()
-
-
-@pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private copy of the shipped content and schemas."""
-    shutil.copytree(paths.content_dir(), tmp_path / "content")
-    shutil.copytree(paths.schemas_dir(), tmp_path / "schemas")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path / "content"
+# `root` (a private content copy) comes from conftest.py.
+pytestmark = pytest.mark.usefixtures("no_disk_cache")
 
 
 def _pack(root: Path, kind: str, name: str, files: dict[str, str]) -> Path:

@@ -1,7 +1,6 @@
 """`kcd validate` and `kcd rules`: output, summary line and exit codes 0 (clean) / 1 (problems) / 2 (usage)."""
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -9,26 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from interpreter import paths
 from interpreter.cli import app
-from interpreter.content import clear_caches
 
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def _no_disk_cache(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("KCD_NO_CACHE", "1")
-    clear_caches()
-
-
-@pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private copy of the shipped content and schemas; cwd is its parent."""
-    shutil.copytree(paths.content_dir(), tmp_path / "content")
-    shutil.copytree(paths.schemas_dir(), tmp_path / "schemas")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path / "content"
+# `root` (a private content copy) comes from conftest.py.
+pytestmark = pytest.mark.usefixtures("no_disk_cache")
 
 
 def test_validate_shipped_content_ok() -> None:
