@@ -129,6 +129,7 @@ class _TurnLog:
         self.out = out
         self.printed: tuple[Any, ...] = ()
         self.upcoming: tuple[Any, ...] = ()
+        self.season: Any = None   # the season of the latest solo `season-flip` event
 
     def start(self, game: Any) -> None:
         """Log the setup's events and note where the first decision happens."""
@@ -141,21 +142,32 @@ class _TurnLog:
         """One event line: a Kiwibot turn stands out like a decision, everything else is indented."""
         from interpreter.sim import event_text
 
-        if getattr(event, "kind", None) == "kiwibot":
+        kind, data = getattr(event, "kind", None), getattr(event, "data", None) or {}
+        if kind == "season-flip":
+            self.season = data.get("season", self.season)
+        if kind == "kiwibot" and "card" in data and self.season is not None:
+            # a revealed card is always an Actions turn (R-SOLO-7), though it may run among the events of the
+            # player's previous decision (or of setup): head it by where it happens, not where the player was
+            self._heading((self.season, "actions"))
+        if kind == "kiwibot":
             self.out.write(f"  {getattr(event, 'player', None) or 'Kiwibot'} [kiwibot] {event_text(event)}\n")
         else:
             self.out.write(f"      {event_text(event)}\n")
 
     def __call__(self, game: Any, decision: Any, option: str, applied: Any) -> None:
         """Log one decision (after a heading when its season or phase is new), then its events."""
-        if self.upcoming != self.printed:
-            self.printed = self.upcoming
-            self.out.write(f"\n== Season {self.printed[0]}: {self.printed[1]} ==\n")
+        self._heading(self.upcoming)
         label = next((o.label for o in decision.options if o.id == option), option)
         self.out.write(f"  {decision.player} [{decision.kind}] {label}\n")
         for event in applied.events:
             self._event(event)
         self.upcoming = self._where(game)
+
+    def _heading(self, where: tuple[Any, ...]) -> None:
+        """Write a `== Season N: phase ==` heading unless it is the one already written."""
+        if where != self.printed:
+            self.printed = where
+            self.out.write(f"\n== Season {where[0]}: {where[1]} ==\n")
 
     @staticmethod
     def _where(game: Any) -> tuple[Any, ...]:

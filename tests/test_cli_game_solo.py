@@ -92,3 +92,20 @@ def test_R_SOLO_1_bad_solo_options_exit_2(command: list[str], args: list[str], m
     result = runner.invoke(app, command + args)
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_R_SOLO_7_play_solo_log_heads_kiwibot_turns_by_their_season(tmp_path: Path) -> None:
+    """`--log`: a Kiwibot card reveal is an Actions turn (R-SOLO-7), so it always stands under its season's
+    `actions` heading, even when it runs among setup's events or the player's previous decision (seed 3's
+    first turn follows setup, its Season 3 first turn follows a Season Change decision)."""
+    log = tmp_path / "solo.log"
+    result = runner.invoke(app, ["play", "--solo", "--seed", "3", "--bots", "greedy", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    heading, reveals = None, 0
+    for line in log.read_text(encoding="utf-8").splitlines():
+        if line.startswith("== "):
+            heading = line
+        elif "[kiwibot]" in line and " reveals " in line:
+            reveals += 1
+            assert heading is not None and heading.startswith("== Season ") and heading.endswith(": actions =="), line
+    assert reveals == 12   # three cards a season for four seasons (R-ACT-1)
