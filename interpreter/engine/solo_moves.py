@@ -132,6 +132,8 @@ def choose_move(rt: Runtime, ctx: Ctx, call: ast.Call) -> tuple[str, Mover, str]
     for constraint in constraints:
         for step in pattern_steps(rt, "moving"):
             for origin, kiwi in unmoved:
+                # R-SOLO-11: only step 1 needs the indicated size; steps 2-3 take "the first Kiwi (of any size)",
+                # so the Leader (a size-3 Kiwi for movement, R-LEAD-1) may answer a "size-2" segment there
                 if step == "indicated-size-can-push" and kiwi.size != size:
                     continue
                 for dest in sorted(_targets(rt, call, origin), key=lambda h: ranks[h]):
