@@ -134,6 +134,10 @@ class _TurnLog:
     def start(self, game: Any) -> None:
         """Log the setup's events and note where the first decision happens."""
         self.out.write("\n== Setup ==\n")
+        self.printed = (None, "setup")
+        solo = game.view(None).get("solo") or {}
+        if solo.get("marker_side"):
+            self.out.write(f"      Solo-mode marker side: {solo['marker_side']}\n")
         for event in game.events:
             self._event(event)
         self.upcoming = self._where(game)
@@ -164,10 +168,14 @@ class _TurnLog:
         self.upcoming = self._where(game)
 
     def _heading(self, where: tuple[Any, ...]) -> None:
-        """Write a `== Season N: phase ==` heading unless it is the one already written."""
+        """Write a `== Season N: phase ==` heading unless it is the one already written; setup steps that ask
+        decisions (the advanced draft, the VTO tracker, R-SETUP-6, R-VTO-2) stay under `== Setup ==`."""
+        if where[1] == "setup":
+            where = (None, "setup")
         if where != self.printed:
             self.printed = where
-            self.out.write(f"\n== Season {where[0]}: {where[1]} ==\n")
+            title = "Setup" if where[1] == "setup" else f"Season {where[0]}: {where[1]}"
+            self.out.write(f"\n== {title} ==\n")
 
     @staticmethod
     def _where(game: Any) -> tuple[Any, ...]:

@@ -140,3 +140,24 @@ def test_play_and_simulate_from_another_content_folder(tmp_path: Path) -> None:
     missing = runner.invoke(app, ["play", "--content", str(tmp_path / "nowhere")])
     assert missing.exit_code == 2
     assert "is not a content folder" in missing.output
+
+
+def test_R_VTO_2_log_keeps_tracker_picks_under_setup(tmp_path: Path) -> None:
+    """R-VTO-2: the tracker slots are chosen during setup, so the log shows them under `== Setup ==`."""
+    log = tmp_path / "vto.txt"
+    result = runner.invoke(app, ["play", "--variant", "vto", "--players", "3", "--seed", "4", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    text = log.read_text()
+    assert "Season 1: setup" not in text
+    setup = text.split("== Setup ==", 1)[1].split("\n== ", 1)[0]
+    assert "[tracker-slot]" in setup
+    assert text.count("== Setup ==") == 1
+
+
+def test_R_SOLO_12_log_names_the_dealt_marker_side(tmp_path: Path) -> None:
+    """R-SOLO-12: a solo log names the Solo-mode marker side the seed dealt."""
+    log = tmp_path / "solo.txt"
+    result = runner.invoke(app, ["play", "--solo", "--seed", "3", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    setup = log.read_text().split("== Setup ==", 1)[1].split("\n== ", 1)[0]
+    assert any(f"Solo-mode marker side: {side}" in setup for side in ("bot-side", "player-side"))
