@@ -391,3 +391,15 @@ def test_R_SOLO_playtest_logic_runs_solo_and_charts_player_vs_kiwibot(shipped) -
     standard = playtest.run(shipped, playtest.PlaytestSetup(games=1))
     assert "solo" not in playtest.charts(standard)
     assert playtest.played(standard, playtest.variants(shipped)) == "Standard game"
+
+
+def test_R_VTO_4_board_records_and_replays_a_variable_turn_order_game(shipped) -> None:
+    """R-VTO-2/4: the Board page's recorder plays the VTO variant and its replay ends where the game did."""
+    from editor.logic import board
+
+    rec = board.record_game(shipped, ["red", "green", "purple"], 4, ["random"], variant="vto")
+    assert rec.variant == "vto"
+    assert any("[tracker]" in label or "Slot" in label for label in rec.labels)
+    views = board.replay_views(shipped, rec)
+    assert len(views) == len(rec.decisions) + 1 and views[-1]["over"]
+    assert views[-1].get("variant") == "vto" and set(views[-1]["tracker"]) == {"red", "green", "purple"}

@@ -81,6 +81,7 @@ class Recording:
     solo_side: str | None = None
     opening: list[str] = field(default_factory=list)
     kiwibot: list[list[str]] = field(default_factory=list)
+    variant: str | None = None   # "vto": Variable Turn Order (R-VTO)
 
 
 def kiwibot_lines(events: Sequence[Any], kiwibot: str | None) -> list[str]:
@@ -92,12 +93,13 @@ def kiwibot_lines(events: Sequence[Any], kiwibot: str | None) -> list[str]:
 
 
 def record_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[str],
-                setup: str = "first-game", mode: str = "standard", solo_side: str | None = None) -> Recording:
+                setup: str = "first-game", mode: str = "standard", solo_side: str | None = None,
+                variant: str | None = None) -> Recording:
     """Play a game between bots (interpreter.sim.play_game) and record every decision taken; mode "solo":
     players = [player, kiwibot] and the first bot plays the player (R-SOLO-1..12)."""
     from interpreter.sim import play_game
 
-    rec = Recording(list(players), seed, list(bots), setup, mode=mode, solo_side=solo_side)
+    rec = Recording(list(players), seed, list(bots), setup, mode=mode, solo_side=solo_side, variant=variant)
     kiwibot = players[1] if mode == "solo" and len(players) == 2 else None
 
     def start(game: Any) -> None:
@@ -112,7 +114,7 @@ def record_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[
     # leaders/sides stay None in the recording: the engine deals them from the seeded RNG, so the replay
     # must make the same call to draw the same leaders, decks and bags
     play_game(ruleset, rec.players, seed, rec.bots, setup=setup, on_decision=keep, on_start=start, mode=mode,
-              solo_side=solo_side)
+              solo_side=solo_side, variant=variant)
     return rec
 
 
@@ -121,7 +123,7 @@ def replay_views(ruleset: Any, rec: Recording) -> list[dict[str, Any]]:
     from interpreter.engine import Game
 
     game = Game.new(ruleset, players=rec.players, seed=rec.seed, leaders=rec.leaders, sides=rec.sides,
-                    setup=rec.setup, mode=rec.mode, solo_side=rec.solo_side)
+                    setup=rec.setup, mode=rec.mode, solo_side=rec.solo_side, variant=rec.variant)
     views = [_watcher_view(game)]
     for index, option in enumerate(rec.decisions):
         result = game.apply(option)

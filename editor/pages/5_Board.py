@@ -55,6 +55,9 @@ else:
     side_ids = playtest.marker_sides(ruleset) if solo else {}
     side_label = (m2.selectbox("Solo-mode marker side", list(side_ids), key="board_solo_side",
                                help="R-SOLO-12") if solo else None)
+    variant_ids = playtest.variants(ruleset)
+    variant_label = st.selectbox("Variant", list(variant_ids), key="board_variant", disabled=solo,
+                                 help="Variable Turn Order (R-VTO) is a multiplayer variant; solo plays the standard rules.")
     c1, c2, c3 = st.columns(3)
     players = c1.number_input("Players", 2, min(4, len(flock_ids)), 2, key="board_players", disabled=solo)
     seed = c2.number_input("Seed", 0, value=1, key="board_seed")
@@ -63,7 +66,8 @@ else:
         with st.spinner("Playing and replaying..."):
             rec = board.record_game(ruleset, flock_ids[: 2 if solo else int(players)], int(seed), [bot],
                                     mode="solo" if solo else "standard",
-                                    solo_side=side_ids.get(side_label) if solo else None)
+                                    solo_side=side_ids.get(side_label) if solo else None,
+                                    variant=None if solo else variant_ids.get(variant_label))
             st.session_state["board_game"] = (rec, board.replay_views(ruleset, rec))
     if "board_game" in st.session_state:
         rec, views = st.session_state["board_game"]
