@@ -212,9 +212,9 @@ def test_playtest_page_runs_games_and_draws_charts(content: Path) -> None:
     assert "3 games" in " ".join(m.value for m in at.markdown)
 
 
-def test_R_VTO_1_playtest_page_offers_variable_turn_order(content: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """R-VTO-1: the page keeps the setup choice (first-game/advanced) and adds the rules variant the content offers;
-    the chosen variant reaches the simulation."""
+
+def _spy_playtest_runs(monkeypatch: pytest.MonkeyPatch) -> list:
+    """Record the setup of every simulation the Playtest page starts (the runs still happen)."""
     from editor.logic import playtest
 
     seen: list = []
@@ -225,6 +225,13 @@ def test_R_VTO_1_playtest_page_offers_variable_turn_order(content: Path, monkeyp
         return real_run(ruleset, setup, progress)
 
     monkeypatch.setattr(playtest, "run", spy)
+    return seen
+
+
+def test_R_VTO_1_playtest_page_offers_variable_turn_order(content: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-VTO-1: the page keeps the setup choice (first-game/advanced) and adds the rules variant the content offers;
+    the chosen variant reaches the simulation."""
+    seen = _spy_playtest_runs(monkeypatch)
     at = app("4_Playtest.py").run()
     assert not at.exception, at.exception
     assert at.selectbox(key="pt_setup").options == ["first-game", "advanced"]
@@ -309,16 +316,7 @@ def test_board_page_draws_a_position_file(content: Path, tmp_path: Path) -> None
 def test_R_SOLO_playtest_page_plays_solo_against_kiwibot(content: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """R-SOLO-1/12: "Solo (against Kiwibot)" with a marker side reaches the simulation; the page adds the
     player-vs-Kiwibot win rate (headline and chart) to the usual charts."""
-    from editor.logic import playtest
-
-    seen: list = []
-    real_run = playtest.run
-
-    def spy(ruleset, setup, progress=None):
-        seen.append(setup)
-        return real_run(ruleset, setup, progress)
-
-    monkeypatch.setattr(playtest, "run", spy)
+    seen = _spy_playtest_runs(monkeypatch)
     at = app("4_Playtest.py").run()
     assert not at.exception, at.exception
     assert at.selectbox(key="pt_mode").options == ["Standard game", "Solo (against Kiwibot)"]

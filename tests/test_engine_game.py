@@ -147,23 +147,28 @@ def test_prototype_edition_plays():
     assert g.is_over
 
 
-def test_new_nest_and_season_card_in_yaml_need_no_python(tmp_path: Path):
-    """A Season card and a Nest written only in YAML (an overlay) are built, resolved and scored by the engine."""
+def _extra_pack(tmp_path: Path, season_cards_yaml: str):
+    """The base content plus a YAML-only mod `extra`: the given Season cards and a new Nest `burrow-1`."""
     from interpreter.paths import content_dir
     root = tmp_path / "content"
     shutil.copytree(content_dir() / "base", root / "base")
     pack = root / "mods" / "extra"
     pack.mkdir(parents=True)
     (pack / "pack.yaml").write_text('id: extra\nname: Extra\nkind: mod\ndescription: test pack\nsource: "designed: test"\n')
-    (pack / "season_cards.yaml").write_text(
-        '- id: most-lone-grass\n  objective: most tokens in grass\n  victor: gain 3 vp\n'
-        '  others: choose { gain 1 fruit } or { gain 1 domain }\n  source: "designed: test"\n')
+    (pack / "season_cards.yaml").write_text(season_cards_yaml)
     (pack / "nests.yaml").write_text(
         '- id: burrow-1\n  type: cave\n  row: 1\n  cost: pay 1 fruit any\n  on_place: gain 1 vp; gain 2 domain\n'
         '  on_season_change: gain 1 fruit\n  vp: 2\n  dominance: 1\n  source: "designed: test"\n')
     (pack / "game.yaml").write_text(
         'flock:\n  nests: [tree-1, tree-2, control-1, control-2, cave-1, cave-2, burrow-1]\n  source: "designed: test"\n')
-    rs = load_ruleset(overlays=["extra"], root=root)
+    return load_ruleset(overlays=["extra"], root=root)
+
+
+def test_new_nest_and_season_card_in_yaml_need_no_python(tmp_path: Path):
+    """A Season card and a Nest written only in YAML (an overlay) are built, resolved and scored by the engine."""
+    rs = _extra_pack(tmp_path, (
+        '- id: most-lone-grass\n  objective: most tokens in grass\n  victor: gain 3 vp\n'
+        '  others: choose { gain 1 fruit } or { gain 1 domain }\n  source: "designed: test"\n'))
     g = Game.new(rs, ["red", "green"], seed=2)
     g.state.season_cards[0] = "most-lone-grass"
     built = False
@@ -186,20 +191,8 @@ def test_new_yaml_nest_built_and_season_card_resolved_directly(tmp_path: Path):
     from interpreter.engine import build as build_mod
     from interpreter.engine import dominance, flow, scoring
     from interpreter.engine.context import Ctx
-    from interpreter.paths import content_dir
-    root = tmp_path / "content"
-    shutil.copytree(content_dir() / "base", root / "base")
-    pack = root / "mods" / "extra"
-    pack.mkdir(parents=True)
-    (pack / "pack.yaml").write_text('id: extra\nname: Extra\nkind: mod\ndescription: test pack\nsource: "designed: test"\n')
-    (pack / "season_cards.yaml").write_text(
-        '- id: most-grass-x\n  objective: most tokens in grass\n  victor: gain 3 vp\n  others: null\n  source: "designed: test"\n')
-    (pack / "nests.yaml").write_text(
-        '- id: burrow-1\n  type: cave\n  row: 1\n  cost: pay 1 fruit any\n  on_place: gain 1 vp; gain 2 domain\n'
-        '  on_season_change: gain 1 fruit\n  vp: 2\n  dominance: 1\n  source: "designed: test"\n')
-    (pack / "game.yaml").write_text(
-        'flock:\n  nests: [tree-1, tree-2, control-1, control-2, cave-1, cave-2, burrow-1]\n  source: "designed: test"\n')
-    rs = load_ruleset(overlays=["extra"], root=root)
+    rs = _extra_pack(tmp_path, (
+        '- id: most-grass-x\n  objective: most tokens in grass\n  victor: gain 3 vp\n  others: null\n  source: "designed: test"\n'))
     g = Game.new(rs, ["red", "green"], seed=3)
     rt = g.rt
     where = build_mod.hexes(rt, "red")[0]

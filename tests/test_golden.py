@@ -19,11 +19,8 @@ def ruleset():
     return load_ruleset()
 
 
-@pytest.mark.parametrize("name,players,seed,bots,variant", GOLDEN_GAMES, ids=[g[0] for g in GOLDEN_GAMES])
-def test_golden_playthrough(ruleset, name: str, players: int, seed: int, bots: tuple[str, ...],
-                            variant: str | None) -> None:
-    """The game replays exactly as pinned: same decisions, same events, same result (standard and R-VTO games)."""
-    actual = golden_playthrough(ruleset, players, seed, bots, variant)
+def _pinned(name: str, actual: dict) -> tuple[dict, dict, str]:
+    """(pinned record, the played record as JSON data, a hint for failure messages); KCD_REGEN_GOLDEN=1 re-pins."""
     path = GOLDEN_DIR / f"{name}.json"
     if os.environ.get("KCD_REGEN_GOLDEN") == "1":
         path.write_text(json.dumps(actual, indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -31,7 +28,14 @@ def test_golden_playthrough(ruleset, name: str, players: int, seed: int, bots: t
     expected = json.loads(path.read_text(encoding="utf-8"))
     hint = ("; the content changed since it was pinned" if expected.get("content_hash") != actual["content_hash"]
             else "") + ": if the change is intended, run `python -m interpreter.sim --regen-golden` and review the diff"
-    actual = json.loads(json.dumps(actual))
+    return expected, json.loads(json.dumps(actual)), hint
+
+@pytest.mark.parametrize("name,players,seed,bots,variant", GOLDEN_GAMES, ids=[g[0] for g in GOLDEN_GAMES])
+def test_golden_playthrough(ruleset, name: str, players: int, seed: int, bots: tuple[str, ...],
+                            variant: str | None) -> None:
+    """The game replays exactly as pinned: same decisions, same events, same result (standard and R-VTO games)."""
+    actual = golden_playthrough(ruleset, players, seed, bots, variant)
+    expected, actual, hint = _pinned(name, actual)
     for i, (want, got) in enumerate(zip(expected["steps"], actual["steps"])):
         assert got == want, f"{name}: first difference at decision {i}{hint}"
     assert len(actual["steps"]) == len(expected["steps"]), f"{name}: game length differs{hint}"
@@ -63,14 +67,7 @@ def test_R_SOLO_golden_playthrough_against_kiwibot(ruleset, name: str, seed: int
     """R-SOLO-1..12: a seeded solo game replays exactly as pinned: Kiwibot's opening turn, every player decision
     with the events it caused (Kiwibot's turns included), the Season card pairs and the solo VP."""
     actual = golden_playthrough(ruleset, 2, seed, bots, mode="solo", solo_side=solo_side)
-    path = GOLDEN_DIR / f"{name}.json"
-    if os.environ.get("KCD_REGEN_GOLDEN") == "1":
-        path.write_text(json.dumps(actual, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    assert path.exists(), f"{path} missing: run `python -m interpreter.sim --regen-golden`"
-    expected = json.loads(path.read_text(encoding="utf-8"))
-    hint = ("; the content changed since it was pinned" if expected.get("content_hash") != actual["content_hash"]
-            else "") + ": if the change is intended, run `python -m interpreter.sim --regen-golden` and review the diff"
-    actual = json.loads(json.dumps(actual))
+    expected, actual, hint = _pinned(name, actual)
     assert actual["start_events"] == expected["start_events"], f"{name}: setup or Kiwibot's opening differs{hint}"
     for i, (want, got) in enumerate(zip(expected["steps"], actual["steps"])):
         assert got == want, f"{name}: first difference at decision {i}{hint}"
