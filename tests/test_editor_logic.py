@@ -403,3 +403,17 @@ def test_R_VTO_4_board_records_and_replays_a_variable_turn_order_game(shipped) -
     views = board.replay_views(shipped, rec)
     assert len(views) == len(rec.decisions) + 1 and views[-1]["over"]
     assert views[-1].get("variant") == "vto" and set(views[-1]["tracker"]) == {"red", "green", "purple"}
+
+
+def test_check_context_reads_game_yaml_like_the_loader_even_when_malformed(tmp_path: Path) -> None:
+    """The editor's DSL context is the loader's: same values for the shipped set, no exception mid-edit."""
+    from editor.logic import rules_text
+    from interpreter.content import dsl_context, load_ruleset
+    from interpreter.paths import content_dir
+
+    root = tmp_path / "content"
+    shutil.copytree(content_dir(), root)
+    assert rules_text.check_context(root, "base/nests.yaml") == dsl_context(load_ruleset(root=root).raw_game)
+    (root / "base" / "game.yaml").write_text("fruits: [red\nlimits: {kiwi_size: big}\n", encoding="utf-8")
+    ctx = rules_text.check_context(root, "base/nests.yaml")
+    assert ctx.fruits == () and ctx.max_size == 3

@@ -44,13 +44,11 @@ def game_settings(root: Path, rel: str) -> dict:
 
 
 def check_context(root: Path, rel: str) -> Any:
-    """The DSL CheckContext (fruits, terrains, largest Kiwi size) of the set a file belongs to."""
-    from interpreter.dsl import CheckContext
+    """The DSL CheckContext (fruits, terrains, largest Kiwi size) of the set a file belongs to, read as the
+    loader reads it (a malformed game.yaml gives empty lists, never an exception)."""
+    from interpreter.content import dsl_context
 
-    game = game_settings(root, rel)
-    limits = game.get("limits") or {}
-    return CheckContext(fruits=tuple(game.get("fruits") or ()), terrains=tuple(game.get("terrains") or ()),
-                        max_size=int(limits.get("kiwi_size", 3) or 3))
+    return dsl_context(game_settings(root, rel))
 
 
 def render_field(text: str | None, field_kind: str, ctx: Any) -> Rendered:

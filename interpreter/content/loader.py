@@ -227,7 +227,7 @@ def _schema_name(schemas: Schemas, candidates: Iterable[str]) -> str | None:
     return None
 
 
-def _context(game: Any) -> CheckContext:
+def dsl_context(game: Any) -> CheckContext:
     """The DSL check context from the merged game.yaml (empty lists when it is broken)."""
     game = game if isinstance(game, dict) else {}
     fruits = game.get("fruits")
@@ -294,7 +294,7 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
               if d.code.startswith("yaml-")}
     compiled = CompiledFields()
     game = merged.files.get("game.yaml")
-    ctx = _context(game.data if game else None)
+    ctx = dsl_context(game.data if game else None)
     for spec in FILES:
         m = merged.files.get(spec.name)
         if m is None or "game.yaml" in broken:  # without game.yaml every fruit and terrain looks unknown
