@@ -75,9 +75,23 @@ def _variant_or_exit(name: str | None) -> str | None:
 VARIANT_HELP = "Rules variant: vto (Variable Turn Order, R-VTO-1..5); omit for the standard game."
 
 
-def _players_or_exit(ruleset: Any, players: int) -> list[str]:
+def _players_or_exit(ruleset: Any, players: int, flocks: str | None = None) -> list[str]:
+    """The flocks in seat order: `--flocks a,b,…` as given (checked against content), else the first `players`
+    of the default seat order; exit 2 with the known flocks on a bad choice."""
     from interpreter.sim import default_flocks
 
+    if flocks:
+        chosen = [f.strip() for f in flocks.split(",") if f.strip()]
+        known = [item.id for item in ruleset.items("flocks")]
+        unknown = [f for f in chosen if f not in known]
+        problem = (f"unknown flock `{unknown[0]}`; known flocks: {', '.join(known)}" if unknown
+                   else "a flock can take only one seat" if len(set(chosen)) != len(chosen)
+                   else f"--flocks names {len(chosen)} flocks but --players is {players}" if len(chosen) != players
+                   else None)
+        if problem:
+            typer.echo(f"error: {problem}", err=True)
+            raise typer.Exit(2)
+        return chosen
     try:
         return default_flocks(ruleset, players)
     except ValueError as err:
@@ -85,8 +99,9 @@ def _players_or_exit(ruleset: Any, players: int) -> list[str]:
         raise typer.Exit(2)
 
 
-SOLO_HELP = ("Solo mode against Kiwibot (R-SOLO-1..12): the first two flocks of the seat order are the player "
-             "and Kiwibot; the player's bot is the first of --bots. Two players only, no --variant.")
+FLOCKS_HELP = "Flocks in seat order, comma-separated (default: the first N of game.yaml's flock.seat_order)."
+SOLO_HELP = ("Solo mode against Kiwibot (R-SOLO-1..12): the two flocks (--flocks, else the first two of the seat "
+             "order) are the player and Kiwibot; the player's bot is the first of --bots. Two players only, no --variant.")
 SOLO_SIDE_HELP = "Solo-mode marker side (R-SOLO-12), e.g. bot-side or player-side; omit to deal it from the seed."
 
 
@@ -184,7 +199,9 @@ class _TurnLog:
 
 
 def play_command(
-    players: int = typer.Option(2, "--players", "-p", min=1, help="Number of players (flocks in default seat order)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", min=1,
+                                          help="Number of players (default 2, or the number of --flocks)."),
+    flocks_opt: Optional[str] = typer.Option(None, "--flocks", help=FLOCKS_HELP),
     seed: int = typer.Option(0, "--seed", help="Game seed: the same arguments always play the same game."),
     bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy."),
     edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
@@ -201,8 +218,10 @@ def play_command(
 
     ruleset = _load(edition, mod, content)
     variant = _variant_or_exit(variant)
+    if players is None:
+        players = len([f for f in flocks_opt.split(",") if f.strip()]) if flocks_opt else 2
     mode = _mode_or_exit(ruleset, solo, solo_side, players, variant)
-    flocks = _players_or_exit(ruleset, players)
+    flocks = _players_or_exit(ruleset, players, flocks_opt)
     names = _bot_names(bots)
     if mode == SOLO:
         names = names[:1]   # only the player decides; the engine plays Kiwibot (R-SOLO-7)
@@ -260,7 +279,8 @@ def play_command(
 def simulate_command(
     games: int = typer.Option(..., "--games", "-n", min=1, help="Number of games."),
     players: Optional[int] = typer.Option(None, "--players", "-p", min=1,
-                                          help="Number of players (default 4; 2 with --solo)."),
+                                          help="Number of players (default 4; 2 with --solo; or the number of --flocks)."),
+    flocks_opt: Optional[str] = typer.Option(None, "--flocks", help=FLOCKS_HELP + " Seats rotate between games."),
     seed: int = typer.Option(0, "--seed", help="Seed of game 0; game i uses seed + i."),
     bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to run games on."),
@@ -280,16 +300,18 @@ def simulate_command(
 
     ruleset = _load(edition, mod, content)
     variant = _variant_or_exit(variant)
+    if players is None and flocks_opt:
+        players = len([f for f in flocks_opt.split(",") if f.strip()])
     mode = _mode_or_exit(ruleset, solo, solo_side, players, variant)
     count = players if players is not None else (2 if mode == SOLO else 4)
-    _players_or_exit(ruleset, count)
+    chosen = _players_or_exit(ruleset, count, flocks_opt)
     names = _bot_names(bots)
     if mode == SOLO:
         names = names[:1]   # only the player decides; the engine plays Kiwibot (R-SOLO-7)
     console = Console(stderr=True)
     show_bar = console.is_terminal and not as_json
     options = {"players": count, "seed": seed, "bots": names, "jobs": jobs, "variant": variant, "mode": mode,
-               "solo_side": solo_side}
+               "solo_side": solo_side, "flocks": chosen if flocks_opt else None}
     with _exit_on_game_error():
         if show_bar:
             with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

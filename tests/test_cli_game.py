@@ -161,3 +161,21 @@ def test_R_SOLO_12_log_names_the_dealt_marker_side(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     setup = log.read_text().split("== Setup ==", 1)[1].split("\n== ", 1)[0]
     assert any(f"Solo-mode marker side: {side}" in setup for side in ("bot-side", "player-side"))
+
+
+def test_play_and_simulate_choose_the_flocks(tmp_path: Path) -> None:
+    """R-SETUP-2/3: `--flocks` seats the named flocks in that order; bad choices exit 2 naming the problem."""
+    played = runner.invoke(app, ["play", "--flocks", "yellow,purple,red", "--seed", "2", "--json"])
+    assert played.exit_code == 0, played.output
+    assert json.loads(played.stdout)["players"] == ["yellow", "purple", "red"]
+    solo = runner.invoke(app, ["play", "--solo", "--flocks", "purple,green", "--seed", "2", "--json"])
+    assert solo.exit_code == 0, solo.output
+    assert json.loads(solo.stdout)["kiwibot"] == "green"
+    sim = runner.invoke(app, ["simulate", "--games", "2", "--flocks", "green,yellow", "--json"])
+    assert sim.exit_code == 0, sim.output
+    assert set(json.loads(sim.stdout)["win_rate"]["flock"]) == {"green", "yellow"}
+    for args, message in ((["--flocks", "red,blue"], "unknown flock `blue`; known flocks:"),
+                          (["--flocks", "red,red"], "a flock can take only one seat"),
+                          (["--flocks", "red,green", "--players", "3"], "--flocks names 2 flocks but --players is 3")):
+        bad = runner.invoke(app, ["play", *args])
+        assert bad.exit_code == 2 and message in bad.output, bad.output
