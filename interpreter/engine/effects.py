@@ -10,11 +10,12 @@ import functools
 from typing import Callable, Generator
 
 from interpreter.dsl import ast, render
+from interpreter.engine import action_types as A
 from interpreter.engine import build as build_mod
 from interpreter.engine import feed as feed_mod
 from interpreter.engine import marking, move, payment, placing
 from interpreter.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine.decisions import ask_action, option
 
 
 class _Unpaid(Exception):
@@ -79,19 +80,19 @@ def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
         yield from fn(rt, node, ctx)
         return
     if isinstance(node, ast.Choose):
-        opts = [Option(f"choice:{i + 1}", describe(o)) for i, o in enumerate(node.options) if possible(rt, o, ctx)]
+        opts = [option(A.Choice(i + 1), describe(o)) for i, o in enumerate(node.options) if possible(rt, o, ctx)]
         if not opts:
             return
-        choice = yield from ask(ctx.flock, "choose", "Choose one", opts)
-        yield from run(rt, node.options[int(choice.split(":")[1]) - 1], ctx)
+        act = yield from ask_action(ctx.flock, "choose", "Choose one", opts)
+        yield from run(rt, node.options[act.index - 1], ctx)
         return
     if isinstance(node, ast.May):
         if not possible(rt, node.body, ctx):
             return
         text = describe(node.body)
-        choice = yield from ask(ctx.flock, "may", f"You may: {text}",
-                                [Option("may:yes", f"Yes: {text}"), Option("may:no", "No")])
-        if choice == "may:yes":
+        act = yield from ask_action(ctx.flock, "may", f"You may: {text}",
+                                    [option(A.May(True), f"Yes: {text}"), option(A.May(False), "No")])
+        if act.yes:
             yield from run(rt, node.body, ctx)
         return
     if isinstance(node, ast.Repeat):
@@ -178,9 +179,9 @@ def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     for _ in range(n):
         if not fl.domain:
             return
-        choice = yield from ask(ctx.flock, "return-domain", "Return a domain marker to the bag",
-                                [Option(f"return:{t}", f"Return a {t} marker") for t in sorted(set(fl.domain))])
-        t = choice.split(":", 1)[1]
+        act = yield from ask_action(ctx.flock, "return-domain", "Return a domain marker to the bag",
+                                    [option(A.ReturnMarker(t), f"Return a {t} marker") for t in sorted(set(fl.domain))])
+        t = act.terrain
         fl.domain.remove(t)
         rt.state.domain_bag[t] = rt.state.domain_bag.get(t, 0) + 1
         rt.log("return", f"{ctx.flock} returns a domain marker", ctx.flock)

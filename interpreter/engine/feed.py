@@ -5,8 +5,9 @@ from typing import Generator
 
 from interpreter.engine import payment, push
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Option, ask
-from interpreter.engine.placing import find_kiwi, grow_one, kref, remove_from_hex
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.placing import grow_one, kiwi_of, remove_from_hex
 from interpreter.engine.state import Kiwi
 
 
@@ -26,7 +27,7 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
                 afford[k.size] = payment.can_meet(fl, cost(rt, k.size), rt.rules.fruits)
             if afford[k.size]:
                 what = "explode" if k.size >= rt.rules.max_size else f"grow to size {k.size + 1}"
-                opts.append(Option(f"feed:{kref(k.flock, k.size, h.id)}", f"Feed the {k.flock} size-{k.size} Kiwi on {h.id} ({what})"))
+                opts.append(option(A.Feed(k.id, k.flock, k.size, h.id), f"Feed the {k.flock} size-{k.size} Kiwi on {h.id} ({what})"))
     return opts
 
 
@@ -44,8 +45,8 @@ def feed(rt: Runtime, ctx: Ctx) -> Generator:
     if not opts:
         rt.log("feed", f"{flock} cannot feed any Kiwi", flock)
         return
-    choice = yield from ask(flock, "feed", "Choose a Kiwi to feed", opts)
-    hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1])
+    act = yield from ask_action(flock, "feed", "Choose a Kiwi to feed", opts)
+    hex_id, kiwi = kiwi_of(rt, act)
     yield from payment.pay(rt, flock, cost(rt, kiwi.size))
     yield from resolve(rt, ctx, hex_id, kiwi)
 

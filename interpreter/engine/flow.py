@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Generator
 
+from interpreter.engine import action_types as A
 from interpreter.engine import actions, build, effects, labels, marking, queries, setup, solo, vto
 from interpreter.engine.context import Ctx, EngineError, Runtime
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine.decisions import ask_action, option
 
 
 def step_procedure(rt: Runtime) -> Generator | None:
@@ -97,11 +98,11 @@ def nest_benefits(rt: Runtime, flock: str) -> Generator:
     left = [n for n in fl.nests_built if rt.rules.nests[n].get("on_season_change") is not None]
     ctx = Ctx(flock, source="season change")
     while left:
-        choice = yield from ask(flock, "nest-order", "Which Nest benefit next?",
-                                [Option(f"nest:{n}", f"{labels.nest_name(n, rt.rules.nests[n])}: "
-                                        f"{effects.describe(rt.rules.nests[n]['on_season_change'])}")
-                                 for n in left])
-        nest_id = choice.split(":", 1)[1]
+        act = yield from ask_action(flock, "nest-order", "Which Nest benefit next?",
+                                    [option(A.Nest(n), f"{labels.nest_name(n, rt.rules.nests[n])}: "
+                                            f"{effects.describe(rt.rules.nests[n]['on_season_change'])}")
+                                     for n in left])
+        nest_id = act.nest
         left.remove(nest_id)
         yield from build.nest_benefit(rt, ctx, rt.rules.nests[nest_id]["on_season_change"], f"{nest_id} season change")
 
@@ -136,8 +137,8 @@ def season_card(rt: Runtime) -> Generator:
         return
     for f in order:   # R-SCARD-2: the tied players may take the right benefit; the rest get nothing
         if f in best:
-            choice = yield from ask(f, "season-tie", f"Tie on “{labels.season_card_name(card_id, card)}”: take the benefit "
+            act = yield from ask_action(f, "season-tie", f"Tie on “{labels.season_card_name(card_id, card)}”: take the benefit "
                                     f"“{effects.describe(others)}”?",
-                                    [Option("take", "Take it"), Option("decline", "Decline")])
-            if choice == "take":
+                                    [option(A.word("take"), "Take it"), option(A.word("decline"), "Decline")])
+            if act.kind == "take":
                 yield from effects.run(rt, others, Ctx(f, source=card_id))

@@ -26,6 +26,7 @@ import secrets
 from typing import Any, Generator
 
 from interpreter.engine import flow, save, scoring, setup, solo
+from interpreter.engine.action_types import Action
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
 from interpreter.engine.rules import RulesError, compile_rules
@@ -168,11 +169,11 @@ class Game:
             for i, option_id in enumerate(history):
                 result = game.apply(option_id)
                 if not result.ok:
-                    raise ValueError(f"decision {i + 1} of the history, {option_id!r}, does not replay: "
-                                     f"{result.code}: {result.message}")
+                    raise save.SaveError(f"decision {i + 1} of the history, {option_id!r}, does not replay: "
+                                         f"{result.code}: {result.message}")
+        except save.SaveError:
+            raise
         except _REPLAY_ERRORS as exc:
-            if isinstance(exc, ValueError) and str(exc).startswith("decision "):
-                raise
             raise ValueError(f"save does not replay: {type(exc).__name__}: {save._short(str(exc))}") from None
         return game
 
@@ -275,8 +276,12 @@ class Game:
         """The legal options of the pending decision (empty when over)."""
         return list(self._pending.options) if self._pending else []
 
-    def apply(self, option_id: str, player: str | None = None) -> Applied | Refused:
-        """Answer the pending decision; a refusal changes nothing. Clears what `redo` would re-apply."""
+    def apply(self, option_id: "str | Action", player: str | None = None) -> Applied | Refused:
+        """Answer the pending decision with an option id or a typed action (docs/ACTIONS.md); a refusal changes
+        nothing. Clears what `redo` would re-apply. Identical Kiwi in one hex are one choice: an action naming
+        either of them by piece id is that option."""
+        if isinstance(option_id, Action):
+            option_id = option_id.id()
         result = self._apply(option_id, player)
         if result.ok:
             self._redo = []

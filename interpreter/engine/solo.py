@@ -35,7 +35,8 @@ from typing import Any, Generator
 
 from interpreter.engine import effects, labels, queries
 from interpreter.engine.context import Ctx, Runtime, Turn
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import ask_action, option
 from interpreter.engine.solo_answers import answer
 from interpreter.engine.solo_marker import CLOCKWISE, DIRECTIONS, marker_order
 from interpreter.engine.solo_marking import mark_one, marking_turn
@@ -251,10 +252,10 @@ def season_card_step(rt: Runtime) -> Generator:
     kept: list[str] = []
     if won and len(won) == len(cards):
         # the player wins every card: they take one card's left benefit, Kiwibot the others' and discards them
-        choice = yield from ask(player, "solo-season-card", "You won every Season card: whose left benefit do you take?",
-                                [Option(f"season-card:{c}", f"{labels.season_card_name(c, rt.rules.season_cards[c])}: "
-                                        f"{effects.describe(rt.rules.season_cards[c].get('victor'))}") for c in cards])
-        player_card = choice.split(":", 1)[1]
+        act = yield from ask_action(player, "solo-season-card", "You won every Season card: whose left benefit do you take?",
+                                    [option(A.SeasonCard(c), f"{labels.season_card_name(c, rt.rules.season_cards[c])}: "
+                                            f"{effects.describe(rt.rules.season_cards[c].get('victor'))}") for c in cards])
+        player_card = act.card
         bot_cards = [c for c in cards if c != player_card]
         player_cards = [player_card]
     else:

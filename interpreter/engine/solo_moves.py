@@ -10,6 +10,7 @@ from typing import Any, Callable, Generator
 
 from interpreter.dsl import ast
 from interpreter.engine import dominance, placing, push
+from interpreter.engine.action_types import PushLeader
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.solo_marker import marker_order
@@ -180,7 +181,7 @@ def _push_piece(rt: Runtime, bot: str, origin: str, piece: Piece, dest: str) -> 
     twin): the mover itself must never be the one pushed.
     """
     if piece[0] == "leader":
-        yield from push.do_push(rt, bot, f"push:leader-{piece[1]}@{origin}->{dest}", leave_origin=False)
+        yield from push.do_push(rt, bot, PushLeader(piece[1], origin, dest), leave_origin=False)
         return
     push.push_kiwi(rt, bot, origin, piece[1], dest)
 

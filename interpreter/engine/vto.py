@@ -12,7 +12,8 @@ from typing import Generator
 from interpreter.dsl import ast
 from interpreter.engine import effects
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import ask_action, option
 
 VARIANT = "vto"
 WAKE_UP = "wake_up"
@@ -56,10 +57,10 @@ def _take_slot(rt: Runtime, flock: str, forbidden: int | None, prompt: str) -> G
     # Decision R-VTO-3: if the only empty slot is the player's previous one (content with as many slots
     # as players), they keep it rather than be left with nowhere to go
     slots = allowed or free
-    choice = yield from ask(flock, "tracker-slot", prompt,
-                            [Option(f"slot:{n}", f"Slot {n}: {effects.describe(rt.rules.tracker[n].get('effect'))}")
-                             for n in slots])
-    slot = int(choice.split(":", 1)[1])
+    act = yield from ask_action(flock, "tracker-slot", prompt,
+                                [option(A.Slot(n), f"Slot {n}: {effects.describe(rt.rules.tracker[n].get('effect'))}")
+                                 for n in slots])
+    slot = act.slot
     st.flocks[flock].tracker_slot = slot
     rt.log("tracker", f"{flock} takes turn tracker slot {slot}", flock)
     yield from run_if_possible(rt, rt.rules.tracker[slot].get("effect"), Ctx(flock, source=f"tracker slot {slot}"))
