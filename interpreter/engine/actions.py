@@ -20,7 +20,7 @@ def draw(rt: Runtime, flock: str) -> None:
             fl.deck = fl.discard
             fl.discard = []
             rt.state.shuffle(fl.deck)
-            rt.log("shuffle", f"{flock} shuffles the discard pile into a new deck", flock)
+            rt.emit("shuffle", flock, flock=flock)
         fl.hand.append(fl.deck.pop())
 
 
@@ -60,16 +60,16 @@ def turn(rt: Runtime, flock: str) -> Generator:
         card = rt.rules.cards[card_id]
         if mode.kind == "facedown":
             fl.facedown.append(len(fl.played) - 1)   # R-ACT-2: other players' views must not show which card
-            rt.log("card", f"{flock} plays a card face down", flock)
+            rt.emit("play-facedown", flock, flock=flock)
             yield from effects.run(rt, rt.rules.facedown, ctx)
         elif mode.kind == "benefit":
-            rt.log("card", f"{flock} plays {card_id} for its benefit", flock)
+            rt.emit("play-benefit", flock, flock=flock, card=card_id)
             yield from effects.run(rt, card["benefit"], ctx)
         elif isinstance(mode, A.PlayAs):
             t = mode.action_type
-            rt.log("card", f"{flock} plays {card_id} as a {t} card", flock)
+            rt.emit("play-as", flock, flock=flock, card=card_id, action_type=t)
             yield from effects.run(rt, rt.rules.action_effect[t], ctx)   # R-WILD-1: no benefit then
         else:
-            rt.log("card", f"{flock} plays {card_id}", flock)
+            rt.emit("play", flock, flock=flock, card=card_id)
             yield from effects.run(rt, card.get("effect"), ctx)
     draw(rt, flock)

@@ -62,7 +62,7 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
     nests = available_nests(rt, flock)
     where = hexes(rt, flock) if nests else []
     if not where:
-        rt.log("build", f"{flock} cannot build", flock)
+        rt.emit("cannot-build", flock, flock=flock)
         return
     act = yield from ask_action(flock, "build-hex", "Choose a hex to build on",
                                 [option(A.Build(h), f"Build on {h}") for h in where])
@@ -74,7 +74,7 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
     yield from payment.pay_all(rt, flock, payment.reqs_of(nest.get("cost")))
     rt.state.hexes[hex_id].nest = (flock, nest_id)
     rt.state.flocks[flock].nests_built.append(nest_id)
-    rt.log("build", f"{flock} builds {nest_id} on {hex_id}", flock)
+    rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
     yield from nest_benefit(rt, ctx, nest.get("on_place"), f"{nest_id} placement")
     from interpreter.engine import effects
     yield from effects.emit(rt, ctx, "t-build")

@@ -58,13 +58,31 @@ class Decision:
 
 @dataclass(frozen=True)
 class Event:
-    """One line of the game log; `data` is an optional structured payload for tools (e.g. a Season card's
+    """One line of the game log. `form` names its sentence in interpreter/engine/events.py FORMS and `fields`
+    holds its typed values; `text` is the full text (the event's player and the owner's log), `text_for(viewer)`
+    the text one viewer may read. `data` is an optional structured payload for tools (e.g. a Season card's
     result), so they never parse the readable `text`."""
 
     kind: str
     text: str
     player: str | None = None
     data: dict | None = field(default=None, hash=False)
+    form: str | None = field(default=None, compare=False)
+    fields: dict | None = field(default=None, hash=False, compare=False)
+
+    def text_for(self, viewer: str | None) -> str:
+        """The text `viewer` (a flock, None for a spectator) may read: private fields only for the event's player."""
+        if self.form is None:
+            return self.text
+        from interpreter.engine.events import render
+        return render(self.form, self.fields or {}, viewer, self.player)
+
+    def to_data(self) -> dict:
+        """The event as typed data for tools: kind, form, player, fields (and `data` when present)."""
+        out = {"kind": self.kind, "form": self.form, "player": self.player, "fields": self.fields}
+        if self.data is not None:
+            out["data"] = self.data
+        return out
 
     def to_dict(self) -> dict:
         """Plain data (`data` only when the event has a payload, so plain log lines stay small)."""

@@ -68,7 +68,7 @@ def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
             for stmt in node.stmts:
                 yield from run(rt, stmt, ctx)
         except _Unpaid:
-            rt.log("effect", f"{ctx.flock} cannot pay: the rest of `{describe(node)}` is skipped", ctx.flock)
+            rt.emit("cannot-pay", ctx.flock, flock=ctx.flock, effect=describe(node))
         return
     if isinstance(node, ast.Call):
         fn = VERBS.get(node.primitive or "")
@@ -132,7 +132,7 @@ def emit(rt: Runtime, ctx: Ctx, trigger: str) -> Generator:
         return
     for power in side.powers:
         if power.trigger == trigger:
-            rt.log("power", f"{ctx.flock}'s power fires ({trigger[2:]})", ctx.flock)
+            rt.emit("power", ctx.flock, flock=ctx.flock, trigger=trigger[2:])
             yield from run(rt, power.effect, ctx.sub(suppressed=ctx.suppressed | {trigger}, depth=ctx.depth + 1,
                                                      source=f"power {trigger}"))
 
@@ -152,8 +152,7 @@ def gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Generator:
             break
         fl.fruit[c] = fl.fruit.get(c, 0) + 1
         got.append(c)
-    rt.log("gain", f"{ctx.flock} gains {len(got)} fruit" + (f" ({', '.join(got)})" if got else " (the bag is empty)"),
-           ctx.flock)
+    rt.emit("gain-fruit", ctx.flock, flock=ctx.flock, fruit=list(got))
     yield from payment.enforce_fruit_limit(rt, ctx.flock)
 
 
@@ -168,7 +167,7 @@ def gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
         fl.domain.append(t)
         got += 1
     fl.domain.sort()
-    rt.log("gain", f"{ctx.flock} gains {got} domain marker{'s' if got != 1 else ''}", ctx.flock)
+    rt.emit("gain-domain", ctx.flock, flock=ctx.flock, count=got)
     if got:
         yield from emit(rt, ctx, "t-gain-domain")
 
@@ -184,7 +183,7 @@ def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
         t = act.terrain
         fl.domain.remove(t)
         rt.state.domain_bag[t] = rt.state.domain_bag.get(t, 0) + 1
-        rt.log("return", f"{ctx.flock} returns a domain marker", ctx.flock)
+        rt.emit("return-domain", ctx.flock, flock=ctx.flock)
 
 
 def _pay(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
@@ -198,7 +197,7 @@ def _gain_vp(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
     if ctx.no_vp:   # R-ASYM-4: doubled Nest benefits exclude Victory Points
         return
     rt.state.flocks[ctx.flock].season_vp += _n(call)
-    rt.log("vp", f"{ctx.flock} gains {_n(call)} VP", ctx.flock)
+    rt.emit("gain-vp", ctx.flock, flock=ctx.flock, vp=_n(call))
     yield from ()
 
 

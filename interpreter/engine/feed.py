@@ -43,7 +43,7 @@ def feed(rt: Runtime, ctx: Ctx) -> Generator:
     flock = ctx.flock
     opts = targets(rt, flock)
     if not opts:
-        rt.log("feed", f"{flock} cannot feed any Kiwi", flock)
+        rt.emit("cannot-feed", flock, flock=flock)
         return
     act = yield from ask_action(flock, "feed", "Choose a Kiwi to feed", opts)
     hex_id, kiwi = kiwi_of(rt, act)
@@ -59,14 +59,14 @@ def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Generator:
         # R-FEED-5/6: explode; the tokens go to the owner's Reserve, no token is taken from the track
         remove_from_hex(rt, hex_id, kiwi)
         rt.state.flocks[owner].reserve_kiwi += kiwi.size
-        rt.log("explode", f"{flock} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}: it explodes", flock)
+        rt.emit("explode", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id)
         # R-FEED-5: "pushes ALL the Kiwi in that hex"; decision: Leaders are Kiwi too and are pushed.
         # Every piece leaves the hex: a Leader pushed off is not put back on the exploded hex (else
         # "push all" would never empty it). Decision: from an edge hex a Kiwi may be pushed off the island
         # here too, as in every push (R-PUSH-3)
         yield from push.push_all(rt, flock, hex_id, None, leave_origin=True)
     else:
-        rt.log("feed", f"{flock} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}", flock)
+        rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id)
         # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
         yield from grow_one(rt, hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
                             if owner != flock else ctx, why="the fed Kiwi")

@@ -63,7 +63,7 @@ def advance(rt: Runtime) -> None:
     if st.season >= rt.rules.seasons:
         st.over = True
         st.phase, st.step = "over", 0
-        rt.log("end", "The game is over")
+        rt.emit("end")
         return
     st.season += 1
     st.phase, st.step = phases[0], 0
@@ -75,7 +75,7 @@ def season_change_start(rt: Runtime) -> Generator:
     st = rt.state
     wake_up = vto.marker_passes_in_wake_up(rt)
     if not (wake_up and st.season > 1):   # under R-VTO-3 Wake up began the season
-        rt.log("season", f"Season {st.season} begins")
+        rt.emit("season-begins", season=st.season)
     if st.solo is not None:   # solo: the season's face-down Season cards are flipped (R-SOLO-4)
         solo.flip_season_cards(rt)
     if st.season > 1:
@@ -88,7 +88,7 @@ def season_change_start(rt: Runtime) -> Generator:
             fl.facedown = []
             fl.leader_used = False
         if not wake_up:
-            rt.log("season", f"{st.seats[st.first]} is the First Player")
+            rt.emit("first-player", flock=st.seats[st.first])
     yield from ()
 
 
@@ -119,11 +119,11 @@ def season_card(rt: Runtime) -> Generator:
     # the result as data for tools (sim, editor): they must not parse the text, which is for people
     result = {"card": card_id, "season": st.season, "values": {f: values[f] for f in order},
               "victor": best[0] if len(best) == 1 else None, "tied": list(best) if len(best) > 1 else []}
-    rt.log("season-card", f"{card_id}: " + ", ".join(f"{f} {values[f]}" for f in order), data=result)
+    rt.emit("season-card", data=result, card=card_id, values={f: values[f] for f in order})
     others = card.get("others")
     if len(best) == 1:
         victor = best[0]
-        rt.log("season-card", f"{victor} wins {card_id}", victor)
+        rt.emit("season-card-victor", victor, flock=victor, card=card_id)
         before = st.flocks[victor].season_vp
         yield from effects.run(rt, card.get("victor"), Ctx(victor, source=card_id))
         if st.flocks[victor].season_vp > before:   # R-SCARD-3: VP cards are kept
@@ -132,7 +132,7 @@ def season_card(rt: Runtime) -> Generator:
             if f != victor and others is not None:
                 yield from effects.run(rt, others, Ctx(f, source=card_id))
         return
-    rt.log("season-card", f"{card_id}: tie between {', '.join(best)}")
+    rt.emit("season-card-tie", card=card_id, tied=list(best))
     if others is None:
         return
     for f in order:   # R-SCARD-2: the tied players may take the right benefit; the rest get nothing

@@ -29,6 +29,7 @@ from interpreter.engine import flow, save, scoring, setup, solo
 from interpreter.engine.action_types import Action
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
+from interpreter.engine.events import public_label
 from interpreter.engine.rules import RulesError, compile_rules
 from interpreter.engine.state import State
 from interpreter.engine.view import view as make_view
@@ -237,8 +238,10 @@ class Game:
                 answer = solo.answer(rt, decision)
                 if answer not in decision.option_ids():
                     raise EngineError(f"Kiwibot answered {answer!r} to {decision.kind}, not one of its options")
-                rt.log("kiwibot-choice", f"Kiwibot: {next(o.label for o in decision.options if o.id == answer)}",
-                       decision.player, data={"kind": decision.kind, "option": answer})
+                chosen = next(o for o in decision.options if o.id == answer)
+                rt.emit("kiwibot-choice", decision.player, data={"kind": decision.kind, "option": answer},
+                        decision=decision.kind, option=answer, label=chosen.label,
+                        public_label=public_label(chosen.action, chosen.label))
                 continue
             self._pending = decision
             return

@@ -67,7 +67,7 @@ def cover(rt: Runtime, flock: str, hex_id: str) -> Generator:
     fl.domain.remove(terrain)
     fl.covers += 1
     st.hexes[hex_id].domain = (flock, terrain)
-    rt.log("mark", f"{flock} marks {hex_id} ({terrain})", flock)
+    rt.emit("mark", flock, flock=flock, hex=hex_id, terrain=terrain)
 
 
 def marking_turn(rt: Runtime, flock: str) -> Generator:

@@ -100,7 +100,7 @@ def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
         fl = st.flocks[flock]
         fl.leader_used = True           # R-LEAD-2: flip the card
         ctx.turn.ability_used = True    # R-MOVE-4
-        rt.log("ability", f"{flock} uses the Leader's ability", flock)
+        rt.emit("ability", flock, flock=flock)
         from interpreter.engine import effects
         ability = rt.rules.leader_cards.get(fl.leader_card)
         sub = ctx.sub(ability=Ability(start=fl.leader_hex), depth=ctx.depth + 1, source="leader ability")
@@ -111,7 +111,7 @@ def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
         origin = act.hex
         st.flocks[flock].leader_hex = dest
         ctx.turn.leader_moved = True
-        rt.log("move", f"{flock} moves the Leader from {origin} to {dest}", flock)
+        rt.emit("move-leader", flock, flock=flock, hex=origin, to=dest)
         # R-LEAD-1: the Leader moves as a size-3 Kiwi, so it may push like one
         yield from push.after_move(rt, flock, dest, rt.rules.max_size, None, True)
         return True
@@ -119,7 +119,7 @@ def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
     remove_from_hex(rt, hex_id, kiwi)
     st.hexes[dest].kiwi.append(kiwi)
     ctx.turn.moved.add(kiwi.id)
-    rt.log("move", f"{flock} moves a size-{kiwi.size} Kiwi from {hex_id} to {dest}", flock)
+    rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest)
     yield from push.after_move(rt, flock, dest, kiwi.size, kiwi.id, False)
     return True
 
@@ -129,7 +129,7 @@ def moves(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     for _ in range(n):
         done = yield from move_action(rt, ctx, mandatory=True)
         if not done:
-            rt.log("move", f"{ctx.flock} has no legal Move action left", ctx.flock)
+            rt.emit("no-move", ctx.flock, flock=ctx.flock)
             return
 
 
@@ -165,7 +165,7 @@ def _land(rt: Runtime, ctx: Ctx, landing: str, passed: list[str]) -> None:
     ab.landing = landing
     ab.passed = passed
     ctx.turn.leader_moved = True
-    rt.log("ability", f"{ctx.flock} Leader goes from {ab.start} to {landing}", ctx.flock)
+    rt.emit("leader-lands", ctx.flock, flock=ctx.flock, hex=ab.start, to=landing)
 
 
 def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Generator:

@@ -179,7 +179,7 @@ def pay(rt: Runtime, flock: str, req: Req, rest: list[Req] = ()) -> Generator:
         rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
     for t in chosen.markers:
         rt.state.domain_bag[t] = rt.state.domain_bag.get(t, 0) + 1
-    rt.log("pay", f"{flock} pays {', '.join(list(chosen.fruit) + [t + ' marker' for t in chosen.markers])}", flock)
+    rt.emit("pay", flock, flock=flock, fruit=list(chosen.fruit), markers=list(chosen.markers))
 
 
 def pay_all(rt: Runtime, flock: str, reqs: list[Req]) -> Generator:
@@ -202,4 +202,4 @@ def enforce_fruit_limit(rt: Runtime, flock: str) -> Generator:
         colour = act.fruit
         fl.fruit[colour] -= 1
         rt.state.fruit_bag[colour] = rt.state.fruit_bag.get(colour, 0) + 1
-        rt.log("limit", f"{flock} returns a {colour} fruit (limit {limit})", flock)
+        rt.emit("fruit-limit", flock, flock=flock, fruit=colour, limit=limit)

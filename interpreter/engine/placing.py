@@ -52,13 +52,13 @@ def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, opt
         opts.append(option(A.TakeNoToken(), "Take no token (the Kiwi is not placed)"))
     act = yield from ask_action(flock, "take-token", f"No token on your track or in your Reserve: take one for {why}", opts)
     if not isinstance(act, A.TakeToken):
-        rt.log("token", f"{flock} takes no token from the island", flock)
+        rt.emit("no-token", flock, flock=flock)
         return False
     hex_id, kiwi = kiwi_of(rt, act)
     kiwi.size -= 1
     if kiwi.size == 0:
         remove_from_hex(rt, hex_id, kiwi)
-    rt.log("token", f"{flock} takes a token from a Kiwi on {hex_id}", flock)
+    rt.emit("token", flock, flock=flock, hex=hex_id)
     return True
 
 
@@ -102,7 +102,7 @@ def track_benefit(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Ge
     benefit = side.track.get(slot) if side else None
     if benefit is None:
         return
-    rt.log("track", f"{flock} uncovers track slot {slot}", flock)
+    rt.emit("track", flock, flock=flock, slot=slot)
     from interpreter.engine import effects
     yield from effects.run(rt, benefit, Ctx(flock, turn=ctx.turn if ctx.flock == flock else Turn(),
                                             suppressed=ctx.suppressed, depth=ctx.depth + 1, source=f"track slot {slot}"))
@@ -123,7 +123,7 @@ def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Generator:
     source = yield from take_token(rt, flock, "a new Kiwi", optional=True)
     if source is None:
         if not token_available(rt, flock):   # else the player declined an island token (logged)
-            rt.log("place", f"{flock} has no Kiwi token left to place", flock)
+            rt.emit("no-kiwi", flock, flock=flock)
         return
     hexes = placeable_hexes(rt, flock)
     act = yield from ask_action(flock, "place-kiwi", "Place a size-1 Kiwi on a hex where you have Kiwi",
@@ -131,7 +131,7 @@ def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Generator:
     hex_id = act.hex
     rt.state.flocks[flock].supply -= 1
     rt.state.hexes[hex_id].kiwi.append(rt.state.new_kiwi(flock, 1))
-    rt.log("place", f"{flock} places a size-1 Kiwi on {hex_id}", flock)
+    rt.emit("place", flock, flock=flock, hex=hex_id)
     yield from track_benefit(rt, flock, source, ctx)
 
 
@@ -150,12 +150,11 @@ def grow_one(rt: Runtime, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing
     source = yield from take_token(rt, kiwi.flock, why, exclude=kiwi.id, optional=optional)
     if source is None:
         if not token_available(rt, kiwi.flock, exclude=kiwi.id):   # else the player declined (logged)
-            rt.log("grow", f"{kiwi.flock} has no token to stack; the Kiwi on {hex_id} stays size {kiwi.size}",
-                   kiwi.flock)
+            rt.emit("no-growth", kiwi.flock, flock=kiwi.flock, hex=hex_id, size=kiwi.size)
         return
     rt.state.flocks[kiwi.flock].supply -= 1
     kiwi.size += 1
-    rt.log("grow", f"{kiwi.flock} Kiwi on {hex_id} grows to size {kiwi.size}", kiwi.flock)
+    rt.emit("grow", kiwi.flock, flock=kiwi.flock, hex=hex_id, size=kiwi.size)
     yield from track_benefit(rt, kiwi.flock, source, ctx)
 
 
@@ -186,4 +185,4 @@ def remove(rt: Runtime, flock: str, n: int) -> Generator:
         hex_id, kiwi = kiwi_of(rt, act)
         remove_from_hex(rt, hex_id, kiwi)
         rt.state.flocks[flock].reserve_kiwi += kiwi.size
-        rt.log("remove", f"{flock} removes a size-{kiwi.size} Kiwi from {hex_id} to the Reserve", flock)
+        rt.emit("remove", flock, flock=flock, size=kiwi.size, hex=hex_id)

@@ -76,7 +76,7 @@ def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -
                                         [option(A.Edge(flock, h), f"Place the {flock} Leader on {h}") for h in edges])
             dest = act.to
         st.flocks[flock].leader_hex = dest
-        rt.log("push", f"{pusher} pushes the {flock} Leader from {origin} to {dest}", pusher)
+        rt.emit("push-leader", pusher, flock=pusher, leader=flock, hex=origin, to=dest)
         return
     hex_id, kiwi = kiwi_of(rt, action)
     push_kiwi(rt, pusher, hex_id, kiwi, dest)
@@ -88,10 +88,10 @@ def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> N
     st = rt.state
     if dest == OFF:
         st.flocks[kiwi.flock].reserve_kiwi += kiwi.size   # R-PUSH-3
-        rt.log("push", f"{pusher} pushes a {kiwi.flock} size-{kiwi.size} Kiwi off the island from {origin}", pusher)
+        rt.emit("push-off", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin)
     else:
         st.hexes[dest].kiwi.append(kiwi)
-        rt.log("push", f"{pusher} pushes a {kiwi.flock} size-{kiwi.size} Kiwi from {origin} to {dest}", pusher)
+        rt.emit("push", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, to=dest)
 
 
 def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,

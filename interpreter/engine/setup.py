@@ -209,7 +209,7 @@ def _advanced(rt: Runtime, spec: dict) -> Generator:
             st.flocks[f].leader_hex = hex_id
             for _ in range(int(spec.get("kiwi", 0))):
                 _supply_kiwi(st, f, hex_id)
-            rt.log("setup", f"{f} places the Leader on {hex_id}", f)
+            rt.emit("setup-leader", f, flock=f, hex=hex_id)
     elif kind == "place":
         # `until: N`: round the table one Kiwi at a time until each has N Kiwi on the island (R-SETUP-6);
         # `count: N`: each places N more, one at a time in turn order (Z-2)
