@@ -152,4 +152,4 @@ def test_a_kiwi_an_action_names_is_in_the_view_by_its_id() -> None:
                            for s in stacks), (o.id, stacks)
                 named += 1
         game.apply(rng.choice(game.pending.options).id)
-    assert named == 200
+    assert named >= 200
