@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from interpreter.engine import modes
 from interpreter.engine.decisions import Event
 from interpreter.engine.events import FORMS
 from interpreter.engine.rules import Rules
@@ -56,11 +57,16 @@ MAX_REPEAT = 50        # a `repeat` literal above this is refused
 
 @dataclass
 class Runtime:
-    """Rules, state and the event log of one game."""
+    """Rules, state and the event log of one game, and the mode it is played in (interpreter/engine/modes)."""
 
     rules: Rules
     state: State
     events: list[Event] = field(default_factory=list)
+    mode: Any = None    # a modes.base.Mode; None: the mode the state shows (modes.for_state)
+
+    def __post_init__(self) -> None:
+        if self.mode is None:
+            self.mode = modes.for_state(self.state)
 
     def emit(self, form: str, player: str | None = None, data: dict | None = None, **fields: Any) -> None:
         """Append an event of `form` (interpreter/engine/events.py FORMS) with its typed fields."""

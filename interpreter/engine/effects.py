@@ -72,9 +72,9 @@ def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
         return
     if isinstance(node, ast.Call):
         fn = VERBS.get(node.primitive or "")
-        if rt.state.solo is not None:   # solo: the Kiwibot verbs, and Kiwibot's way of some core verbs (R-SOLO-8/10)
-            from interpreter.engine import solo
-            fn = solo.verb_for(rt, node, ctx, fn)
+        mode_verb = rt.mode.verb_for
+        if mode_verb is not None:   # the mode's own way of verbs (solo: the Kiwibot verbs, R-SOLO-8/10)
+            fn = mode_verb(rt, node, ctx, fn)
         if fn is None:
             raise EngineError(f"no engine procedure for DSL verb `{node.primitive}` ({describe(node)})")
         yield from fn(rt, node, ctx)

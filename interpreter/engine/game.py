@@ -25,7 +25,9 @@ import re
 import secrets
 from typing import Any, Generator
 
-from interpreter.engine import flow, save, scoring, setup, solo
+from interpreter.engine import flow, modes, save, scoring, setup
+# the built-in modes register themselves on import (standard first: error messages list them in this order)
+from interpreter.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
 from interpreter.engine.action_types import Action
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
@@ -48,18 +50,19 @@ class Game:
     """One game of Kiwi Chow Down driven by decisions."""
 
     def __init__(self, ruleset: Any, state: State, events: list[Event] | None = None, *,
-                 checkpoint: dict | None = None, origin: dict | None = None) -> None:
+                 checkpoint: dict | None = None, origin: dict | None = None, mode: Any = None) -> None:
         """Wrap a state positioned at the start of a step (use `new`, `from_state` or `from_json`).
 
         checkpoint: `state.to_dict()` when the caller already has it (`clone`), so it is not computed again.
         origin: where the game came from, {"seed", "setup"} (Game.new) or {"start"} (a state); default: `state`.
+        mode: the game's mode (interpreter/engine/modes); default: the one the state shows.
         """
         self.ruleset = ruleset
         self.rules = compile_rules(ruleset)
         if origin is None:
             origin = {"seed": None, "setup": None, "start": checkpoint if checkpoint is not None else state.to_dict()}
         self._origin = origin                 # never changed once set: clones share it
-        self.rt = Runtime(self.rules, state, list(events or []))
+        self.rt = Runtime(self.rules, state, list(events or []), mode)
         self._gen: Generator | None = None
         self._pending: Decision | None = None
         self._previous: Decision | None = None
@@ -204,7 +207,7 @@ class Game:
         state._board = self.rt.state._board   # the island's geometry never changes: share it, don't rebuild it
         # the checkpoint dict is never changed once taken, so the twin may share it
         twin = Game(self.ruleset, state, self.rt.events[:self._checkpoint_events] if events else None,
-                    checkpoint=self._checkpoint, origin=self._origin)
+                    checkpoint=self._checkpoint, origin=self._origin, mode=self.rt.mode)
         for option_id in self._since[:keep]:
             # the options were legal when applied here, so the replay skips `apply`'s checks
             twin._previous = twin._pending
@@ -245,10 +248,10 @@ class Game:
                 rt.state.step += 1
                 answer = None
                 continue
-            if rt.state.solo is not None and decision.player == rt.state.solo["bot"]:
-                # solo: Kiwibot answers by its patterns at once, so it never has a pending decision (R-SOLO-7);
-                # a replay (load, clone) asks it again and gets the same answer from the same state
-                answer = solo.answer(rt, decision)
+            answer = rt.mode.answer(rt, decision)
+            if answer is not None:
+                # the mode answers at once (solo: Kiwibot by its patterns, so it never has a pending decision,
+                # R-SOLO-7); a replay (load, clone) asks it again and gets the same answer from the same state
                 if answer not in decision.option_ids():
                     raise EngineError(f"Kiwibot answered {answer!r} to {decision.kind}, not one of its options")
                 chosen = next(o for o in decision.options if o.id == answer)

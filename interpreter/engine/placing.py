@@ -69,10 +69,9 @@ def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None, op
     accounted for while the player decides where it goes. `optional`: the island token may be refused.
     """
     fl = rt.state.flocks[flock]
-    if rt.state.solo is not None and rt.state.solo["bot"] == flock:
-        # solo: Kiwibot takes tokens by its `tokens-for-island` pattern, never asking (R-SOLO-11)
-        from interpreter.engine import solo
-        return solo.take_token(rt, flock, exclude)
+    taker = rt.mode.token_taker(rt.state, flock)
+    if taker is not None:   # the mode takes this flock's tokens without asking (R-SOLO-11: Kiwibot's pattern)
+        return taker(rt, flock, exclude)
     if fl.track > 0:
         fl.track -= 1
         fl.supply += 1

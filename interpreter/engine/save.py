@@ -13,6 +13,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
+from interpreter.engine import modes
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import State
 
@@ -113,7 +114,11 @@ def _state_problems(rules: Rules, data: dict, params: dict) -> list[str]:
     extra = {k: v for k, v in data["params"].items() if k != "setup"}
     if extra != params or data["params"].get("setup", "first-game") not in ("first-game", "advanced"):
         out.append("rule values (`params`) differ from this content's")
-    out += _flow_problems(rules, data, len(seats))
+    try:
+        mode = modes.for_data(data)
+    except modes.ModeError as exc:
+        return [str(exc)]
+    out += _flow_problems(rules, data, len(seats), mode)
     # the island
     hex_terrain: dict[str, str] = {}
     coords: set[tuple[int, int]] = set()
@@ -156,16 +161,15 @@ def _state_problems(rules: Rules, data: dict, params: dict) -> list[str]:
         out.append(f"fruit {dict(fruit)} is not the game's {rules.fruit_counts} (bag plus reserves)")
     if +markers != +Counter(rules.domain_counts) or set(markers) - set(rules.domain_counts):
         out.append(f"domain markers {dict(markers)} are not the game's {rules.domain_counts} (bag, reserves, island)")
-    out += _card_problems(rules, data, flocks)
+    out += _card_problems(rules, data, flocks, mode)
+    out += mode.check_save(rules, data)   # the mode's own data (solo's Solo cards, the VTO tracker's content)
     return out
 
 
-def _flow_problems(rules: Rules, data: dict, n: int) -> list[str]:
+def _flow_problems(rules: Rules, data: dict, n: int, mode: Any) -> list[str]:
     """Season, phase, step and variant in range."""
     out = []
-    phases = rules.vto_phases if data["variant"] == "vto" else rules.phases
-    if data["variant"] == "vto" and not rules.vto_phases:
-        out.append("a Variable Turn Order game, but this content does not offer the variant")
+    phases = mode.phases(rules)
     if data["phase"] not in phases and data["phase"] not in ("setup", "over"):
         out.append(f"phase `{data['phase']}` does not exist (phases: {', '.join(phases)})")
     if data["over"] != (data["phase"] == "over"):
@@ -174,8 +178,6 @@ def _flow_problems(rules: Rules, data: dict, n: int) -> list[str]:
         out.append(f"season {data['season']} of a {rules.seasons}-season game")
     if data["step"] > n * max(rules.cards_per_season, 1) + 1:
         out.append(f"step {data['step']} of a phase with {n} players")
-    if data.get("solo") is not None and data["variant"] is not None:
-        out.append("a solo game with Variable Turn Order")
     for card in data["season_cards"]:
         if card not in rules.season_cards:
             out.append(f"unknown Season card `{card}`")
@@ -224,34 +226,17 @@ def _flock_problems(rules: Rules, f: dict, hexes: dict[str, str], island: int, c
     for slot in (f["tracker_slot"], f["tracker_prev"]):
         if slot is not None and slot not in rules.tracker:
             out.append(f"{fid}: turn tracker slot {slot} does not exist")
-    if data["variant"] is None and (f["on_tracker"] or f["tracker_slot"] is not None):
-        out.append(f"{fid}: a token on the turn tracker in a standard game")
     return out
 
 
-def _card_problems(rules: Rules, data: dict, flocks: dict[str, dict]) -> list[str]:
-    """Every flock's Action cards are its deck's cards; solo data names real Solo cards."""
+def _card_problems(rules: Rules, data: dict, flocks: dict[str, dict], mode: Any) -> list[str]:
+    """Every flock's Action cards are its deck's cards (with those the mode holds apart, e.g. Kiwibot's)."""
     out = []
-    solo = data.get("solo")
     deck = +Counter({c: int(n) for c, n in rules.deck.items()})
     for fid, f in flocks.items():
-        cards = f["hand"] + f["deck"] + f["discard"] + f["played"]
-        if solo is not None and fid == solo["bot"]:
-            cards = cards + solo["set_aside"]
+        cards = f["hand"] + f["deck"] + f["discard"] + f["played"] + mode.extra_cards(data, fid)
         if +Counter(cards) != deck:
             out.append(f"{fid}'s Action cards {dict(Counter(cards))} are not a deck {dict(deck)}")
         if len(set(f["facedown"])) != len(f["facedown"]) or any(i >= len(f["played"]) for i in f["facedown"]):
             out.append(f"{fid}: face-down card indices {f['facedown']} for {len(f['played'])} played cards")
-    if solo is not None:
-        if not rules.solo_cards:
-            return out + ["a solo game, but this content has no solo.yaml"]
-        if solo["bot"] not in flocks or solo["player"] not in flocks or solo["bot"] == solo["player"]:
-            out.append(f"solo players {solo['bot']}, {solo['player']} are not the flocks")
-        if solo["side"] not in rules.solo.get("sides", {}):
-            out.append(f"unknown Solo-mode marker side `{solo['side']}`")
-        dealt = solo["pile"] + solo["discarded"]
-        if any(c not in rules.solo_cards for c in dealt) or len(set(dealt)) != len(dealt):
-            out.append(f"Solo cards {dealt} are not distinct cards of solo.yaml")
-        if solo["flipped"] > rules.seasons:
-            out.append(f"{solo['flipped']} seasons of Season cards face up in a {rules.seasons}-season game")
     return out

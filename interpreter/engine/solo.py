@@ -21,9 +21,9 @@ The parts, one rule area each:
   solo.py           this module: setup (R-SOLO-1..4), turns (R-SOLO-7), the Solo card pile (R-SOLO-9),
                     Season cards (R-SOLO-4/5), endgame (R-SOLO-6), and the names the engine imports
 
-Hooks elsewhere (each marked "solo"): setup.new_state / setup_step (R-SOLO-1..4), flow (Kiwibot's turns,
-marking, the solo Season card step, the Solo card discard, the season flip), effects.run (Kiwibot verbs),
-placing.take_token (Kiwibot's token patterns), Game._advance (Kiwibot's answers), scoring and view.
+The mode interpreter/engine/modes/solo.py plugs these into the engine (setup, Kiwibot's turns and marking,
+the solo Season card step, the Solo card discard, the season flip, Kiwibot's verbs, token taking and answers,
+scores, views, saves and undo); no shared module tests for solo.
 Event kinds added: `kiwibot` (a revealed card and its segment, data {card, slot, row, column, solo_card}),
 `kiwibot-choice` (an answered question, data {kind, option}), `season-flip` (data {season, cards}),
 `season-card` (one per card, the standard payload {card, season, values, victor, tied}), `solo-season`

@@ -17,11 +17,9 @@ def information_since(before: Any, after: Any, player: str) -> tuple[str, str] |
         return "random-draw", "something was drawn at random since that decision (the RNG moved)"
     if old.flocks[player].deck != new.flocks[player].deck:
         return "revealed", f"{player} drew a card since that decision"
-    if old.solo is not None and new.solo is not None:
-        bot = old.solo["bot"]
-        if (old.flocks[bot].deck != new.flocks[bot].deck or old.solo["pile"] != new.solo["pile"]
-                or old.solo["flipped"] != new.solo["flipped"] or old.solo["set_aside"] != new.solo["set_aside"]):
-            return "revealed", "a Kiwibot card, Solo card or Season card was turned up since that decision"
+    shown = after.rt.mode.revealed(old, new)   # what the mode turns up (solo: Kiwibot's cards, Solo cards)
+    if shown is not None:
+        return "revealed", shown
     seen_before, seen_now = before.view(player), after.view(player)
     for flock, shown in seen_now["flocks"].items():
         if set(shown) - set(seen_before["flocks"].get(flock, {})):

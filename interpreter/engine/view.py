@@ -55,29 +55,8 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
         # each line as this viewer may read it: no face-down marker someone else paid (events.py `private`)
         "log": [e.text_for(player) for e in rt.events[-30:]], "over": st.over,
     }
-    if st.solo is not None:
-        _solo_view(st, out)
-    if st.variant is not None:
-        out["variant"] = st.variant
-        # slot per flock (None while waiting below the tracker in Wake up) and last season's slot
-        out["tracker"] = {f: {"slot": st.flocks[f].tracker_slot, "previous": st.flocks[f].tracker_prev}
-                          for f in st.seats}
+    rt.mode.view_extras(st, out)   # e.g. the VTO tracker, solo's face-down Season cards and Solo card pile
     return out
-
-
-def _solo_view(st, out: dict) -> None:
-    """Solo games (R-SOLO-1..4): face-down Season cards and Kiwibot's set-aside cards stay hidden; the Solo card
-    pile is face up, so its top card shows."""
-    solo = st.solo
-    per = int(solo["per_season"])
-    out["season_cards"] = [{"season": i // per + 1,
-                            "id": c if i // per + 1 <= int(solo["flipped"]) else "facedown"}
-                           for i, c in enumerate(st.season_cards)]
-    out["solo"] = {
-        "kiwibot": solo["bot"], "player": solo["player"], "marker_side": solo["side"],
-        "solo_card": solo["pile"][0] if solo["pile"] else None, "solo_cards_left": len(solo["pile"]),
-        "solo_cards_discarded": list(solo["discarded"]), "set_aside_count": len(solo["set_aside"]),
-    }
 
 
 def _pending(pending: Decision | None, player: str | None) -> dict | None:

@@ -1,9 +1,10 @@
 """The Variable Turn Order variant (R-VTO-1..5): a turn tracker on the Season board and a Wake up phase.
 
-A game plays it when created with `Game.new(..., variant="vto")` (stored as `State.variant`). The slots
+A game plays it when created with `Game.new(..., variant="vto")` (stored as `State.variant`); the mode
+interpreter/engine/modes/vto.py plugs these procedures into the flow. The slots
 and their effects are content (turn_order.yaml `tracker`); the season's phases are `Rules.vto_phases`,
 read from game.yaml `variants.vto.phases` (content without that list does not offer the variant).
-Turn order itself is `State.turn_order()`, which sorts by tracker slot under this variant (R-VTO-4).
+Turn order itself is `State.turn_order()`, which sorts by the tracker slots the flocks hold (R-VTO-4).
 """
 from __future__ import annotations
 
@@ -21,13 +22,8 @@ PAY_VERBS = frozenset({"pay-fruit", "pay-fruit-of", "pay-domain"})
 
 
 def phases(rt: Runtime) -> list[str]:
-    """The phases of a season in this game: the variant's list under Variable Turn Order, else game.yaml's."""
-    return rt.rules.vto_phases if rt.state.variant == VARIANT else rt.rules.phases
-
-
-def marker_passes_in_wake_up(rt: Runtime) -> bool:
-    """R-VTO-3: with a Wake up phase the First Player marker passes there, not in Season Change (R-SC-2)."""
-    return WAKE_UP in phases(rt)
+    """The phases of a season in this game (its mode's: the variant's list under Variable Turn Order)."""
+    return rt.mode.phases(rt.rules)
 
 
 def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
