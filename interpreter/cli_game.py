@@ -389,11 +389,17 @@ def position_command(
 def print_analysis(analysis: dict[str, Any], console: Console) -> None:
     """The position analysis as rich tables."""
     hexes = Table(title="Hexes")
-    for col in ("hex", "terrain", "strength", "dominant"):
+    purposes = list(next(iter(analysis["hexes"].values()), {}).get("by_purpose", {}))
+    for col in ("hex", "terrain", "strength", "dominant") + tuple(f"{p} (strength: dominant)" for p in purposes):
         hexes.add_column(col)
+
+    def strength(counts: dict[str, int]) -> str:
+        return ", ".join(f"{f} {n}" for f, n in counts.items())
+
     for hex_id, h in analysis["hexes"].items():
-        strength = ", ".join(f"{f} {n}" for f, n in h["strength"].items())
-        hexes.add_row(hex_id, h["terrain"], strength, h["dominant"] or "-")
+        extra = [f"{strength(h['by_purpose'][p]['strength'])}: {h['by_purpose'][p]['dominant'] or '-'}"
+                 for p in purposes]
+        hexes.add_row(hex_id, h["terrain"], strength(h["strength"]), h["dominant"] or "-", *extra)
     console.print(hexes)
     flocks = Table(title="Flocks (ranked)")
     for col in ("flock", "domain", "nests", "season cards", "total", "tiebreak (s3, s2, s1, unused markers)"):
