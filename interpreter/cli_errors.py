@@ -10,6 +10,7 @@ never prints a traceback to a user (set KCD_DEBUG=1 to see it).
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import Any, Iterable, NoReturn, TextIO
 
@@ -131,6 +132,10 @@ class SafeGroup(TyperGroup):
         except KeyboardInterrupt:
             typer.echo("kcd: interrupted", err=True)
             raise typer.Exit(130) from None
+        except BrokenPipeError:   # the reader went away (`kcd validate | head`): stop quietly, as SIGPIPE would
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise typer.Exit(141) from None
         except Exception as err:  # the last line of defence: a message, never a traceback
             if os.environ.get("KCD_DEBUG"):
                 raise

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from interpreter import paths
+from interpreter.content.bounds import bound_diagnostics
 from interpreter.content.checks import Checker
 from interpreter.content.dslfields import CompiledFields, compile_merged, substitute
 from interpreter.content.layout import FILES, PACK_FILE, PACK_SCHEMAS, FileSpec, id_key, spec_for
@@ -358,6 +359,9 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
     diagnostics.extend(compiled.diagnostics)
     compiled.diagnostics = []
     diagnostics.extend(Checker(merged.files, compiled, base_only=len(packs) == 1, broken=broken).run())
+    if not any(d.severity == "error" for d in diagnostics):
+        # the work bound needs the whole, valid set: every effect and what it can set off (dsl/bounds.py)
+        diagnostics.extend(bound_diagnostics(merged.files, compiled))
     validated_cache().flush()
     return Build(root, packs, merged.files, merged.items, compiled, _dedupe(diagnostics))
 
