@@ -392,3 +392,23 @@ def test_content_path_folder_named_like_a_content_file(root: Path) -> None:
     assert messages(root, "example") == [expected]
     result = CliRunner().invoke(app, ["validate", str(root / "mods" / "example")])
     assert result.exit_code == 1 and expected in result.output and "Traceback" not in result.output
+
+
+def test_effect_bound_nested_repeats_are_refused_with_the_chain(root: Path) -> None:
+    """effect-bound: a Nest benefit of nested `repeat`s (10,000 steps once built) is refused before play, located
+    at the field, naming the chain that runs it; one level less (1,000 steps) is within the bound."""
+    pack = root / "mods" / "deep"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text('id: deep\nname: Deep\nkind: mod\ndescription: x\nsource: "designed: x"\n')
+    body = "repeat 10 { repeat 10 { repeat 10 { repeat 10 { gain 1 fruit } } } }"
+    (pack / "nests.yaml").write_text(f"- id: cave-1\n  op: patch\n  on_place: {body}\n")
+    assert messages(root, "deep") == [
+        "content/mods/deep/nests.yaml:3:13: error[effect-bound]: this effect can take 10,001 steps, more than "
+        "5,000: action card `build` effect -> nest `cave-1` on_place\n"
+        f"  on_place: {body}\n"
+        "            " + "^" * len(body) + "\n"
+        "  hint: use smaller `repeat` counts or fewer nested repeats and chained benefits"]
+    (pack / "nests.yaml").write_text("- id: cave-1\n  op: patch\n  on_place: repeat 10 { repeat 10 { repeat 10 "
+                                     "{ gain 1 fruit } } }\n")
+    clear_caches()
+    assert messages(root, "deep") == []

@@ -2,15 +2,18 @@
 diagnostics located in the files (interpreter/dsl/bounds.py computes the bound)."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
 from interpreter.content.dslfields import CompiledFields
 from interpreter.content.merge import Merged
+from interpreter.content.schema import validated_cache
 from interpreter.diagnostics import Diagnostic
 from interpreter.dsl import registry
 from interpreter.dsl.ast import Call, Node
-from interpreter.dsl.bounds import BoundIssue, Effect, EffectGraph, Entry, FlockSide, effect_bounds, local_work
+from interpreter.dsl.bounds import (BoundIssue, Effect, EffectGraph, Entry, FlockSide, effect_bounds, fingerprint,
+                                    local_work)
 
 Ref = tuple[str, tuple]   # (logical file, merged path) of a DSL field
 
@@ -159,8 +162,18 @@ def _solo(r: _Reader, entries: list[Entry]) -> tuple[dict[str, list[Effect]], bo
 
 def bound_diagnostics(files: dict[str, Merged], compiled: CompiledFields) -> list[Diagnostic]:
     """`effect-bound` errors: effects whose work, nesting or self-feeding chain the checker refuses."""
+    graph = effect_graph(files, compiled)
+    # Clean results are remembered on disk with the schema results (interpreter/content/schema.py: digests only,
+    # KCD_NO_CACHE=1 turns it off), so a cold `load_ruleset` of unchanged content does not redo the search.
+    key = "effect-bounds:" + hashlib.sha256(repr(fingerprint(graph)).encode("utf-8")).hexdigest()
+    cache = validated_cache()
+    if key in cache.keys:
+        return []
+    issues = effect_bounds(graph)
+    if not issues:
+        cache.add(key)
     found: dict[tuple, tuple[tuple[int, bool], Diagnostic]] = {}
-    for issue in effect_bounds(effect_graph(files, compiled)):
+    for issue in issues:
         diag = _locate(files, issue)
         if diag is None:
             continue

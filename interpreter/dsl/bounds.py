@@ -29,12 +29,12 @@ from interpreter.dsl import registry
 from interpreter.dsl.ast import Call, Choose, May, Node, Objective, Repeat, Seq
 
 __all__ = ["MAX_WORK", "MAX_CHAIN_DEPTH", "Effect", "FlockSide", "Entry", "EffectGraph", "BoundIssue",
-           "effect_bounds", "chain_bounds", "local_work"]
+           "effect_bounds", "chain_bounds", "fingerprint", "local_work"]
 
 # Verb steps one effect may cause, everything it triggers included: far above any effect of the base game (the
 # busiest, a Move card with extra Moves, a Leader ability and powers, is under 100), low enough that an effect
 # never floods a game with decisions or memory.
-MAX_WORK = 2000
+MAX_WORK = 5000
 # Nested effect runs one chain may reach (track slot -> place -> next slot -> ...): the engine's MAX_DEPTH. Two
 # flocks whose track benefits feed each other's Kiwi nest two levels per slot, 48 for all their slots; the
 # engine's generators stay far below Python's recursion limit at this depth (tests/test_bounds.py plays it).
@@ -593,8 +593,9 @@ class _TooIntricate(Exception):
 _RESULTS: dict[Any, list[BoundIssue]] = {}
 
 
-def _fingerprint(graph: EffectGraph) -> Any:
-    """Everything the bound depends on, hashable (AST nodes are frozen dataclasses)."""
+def fingerprint(graph: EffectGraph) -> Any:
+    """Everything the bound depends on, hashable, with a stable repr (AST nodes are frozen dataclasses), plus the
+    limits and the registry's bound metadata, so a changed rule never reuses an old result."""
     def eff(e: Effect) -> tuple:
         return (e.node, e.label, e.ref)
     return (tuple((s.label, tuple((k, eff(v)) for k, v in sorted(s.track.items())),
@@ -603,7 +604,8 @@ def _fingerprint(graph: EffectGraph) -> Any:
             tuple(eff(e) for e in graph.nests), tuple(eff(e) for e in graph.abilities),
             tuple((a, tuple(eff(x) for x in xs)) for a, xs in sorted(graph.bonus.items())),
             tuple((eff(e.effect), e.runner, e.season_change, e.depth) for e in graph.entries),
-            graph.track_from, graph.kiwi_tokens, graph.solo)
+            graph.track_from, graph.kiwi_tokens, graph.solo, MAX_WORK, MAX_CHAIN_DEPTH,
+            tuple((p.id, p.work, p.reach, p.bot_reach, p.emitted_by) for p in registry.PRIMITIVES))
 
 
 def effect_bounds(graph: EffectGraph) -> list[BoundIssue]:
@@ -613,7 +615,7 @@ def effect_bounds(graph: EffectGraph) -> list[BoundIssue]:
     keystroke, `kcd validate` for base and each pack) costs a lookup.
     """
     try:
-        key = _fingerprint(graph)
+        key = fingerprint(graph)
         found = _RESULTS.get(key)
     except TypeError:   # an unhashable value in a node: compute without keeping
         key, found = None, None
