@@ -29,12 +29,12 @@ CASES: dict[str, tuple[str, str, int, str | None, str | None, str]] = {
 PINS: dict[str, str] = {
     # re-pinned once on purpose: Kiwibot now moves its Leader as a size-3 Kiwi (R-LEAD-1, R-MOVE-2, R-SOLO-11);
     # the other games never meet that case and stayed byte-identical through the split of solo.py
-    "green-red-s1": "d98acc6be1b0fa0fdce1c7f3e6b70f3b618ec7b18940839b9655e16661c8b094",
-    "red-green-s2-bot": "07b170109e5526cce0aaf0cfa94f387ecee24ec2d8e529d0ebbd552ab967ae7e",
-    "purple-yellow-s3-player-B": "07476a044fc7492650909f1f200ca3de00878e628ccf3a91781074469e2326dd",
-    "yellow-purple-s4-adv": "5b452cefba5408720109c7491d188e4968ac79c474ae696969ed2ac5b6aab888",
-    "green-purple-s5-bot-B-adv": "b9307cbb899c2347570a4a3fd4667bd874f1487b4d404337b30c451c137b48f6",
-    "red-yellow-s6-player": "8a40348bab4e17c076c66130bca3a0d003aaf0d7c40f40de897b8c2cd69cb273",
+    "green-red-s1": "108123189f0127f235f1e20a15210642bfdc1c1a843a3757d43c00e8ae2d326b",
+    "red-green-s2-bot": "cd02eb2d7fe2c29152fb7c039fba9daa400b9965b3a7c590413e22d274756449",
+    "purple-yellow-s3-player-B": "41fb83dfca87c4991e8bedd18a242c2862609028adf798ea5915199649350bd9",
+    "yellow-purple-s4-adv": "ca04adbfdba95dc681d2e6b7bdafce8e963e69f416e8203a7dafacf75aa31be4",
+    "green-purple-s5-bot-B-adv": "ea43e4c16a34c3a8e2745a4a72d074449806155db97fd2b5035f32869d2c8ef7",
+    "red-yellow-s6-player": "d42cfe1b563a0f9d4def487b84ff88e2bfa3dae19edc930c99f526ba35483f15",
 }
 
 
