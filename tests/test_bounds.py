@@ -4,14 +4,14 @@ the engine's own limits (a defence) are never reached by content that validates.
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 
 import pytest
 import yaml
+from test_loader_diagnostics import root  # noqa: F401  (the fixture: a private copy of the shipped content)
 
 from interpreter import paths
-from interpreter.content import ContentError, clear_caches, load_ruleset
+from interpreter.content import ContentError, load_ruleset
 from interpreter.content.bounds import effect_graph
 from interpreter.content.loader import build
 from interpreter.dsl import registry
@@ -23,15 +23,6 @@ from interpreter.engine.context import MAX_DEPTH, Ctx, EngineError
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"))
 
 
-@pytest.fixture
-def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private copy of the shipped content; paths print relative to its parent."""
-    shutil.copytree(paths.content_dir(), tmp_path / "content")
-    shutil.copytree(paths.schemas_dir(), tmp_path / "schemas")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("KCD_NO_CACHE", "1")
-    clear_caches()
-    return tmp_path / "content"
 
 
 def _pack(root: Path, name: str, files: dict[str, object]) -> None:

@@ -6,6 +6,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
+from interpreter.content.checks import item_rows
 from interpreter.content.dslfields import CompiledFields
 from interpreter.content.merge import Merged
 from interpreter.content.schema import validated_cache
@@ -33,15 +34,7 @@ class _Reader:
         return Effect(node, label, (name, path)) if node is not None else None
 
     def items(self, name: str, group: str | None = None) -> list[tuple[tuple, dict]]:
-        merged = self.files.get(name)
-        data = merged.data if merged is not None else None
-        prefix: tuple = ()
-        if group is not None:
-            data = data.get(group) if isinstance(data, dict) else None
-            prefix = (group,)
-        if not isinstance(data, list):
-            return []
-        return [(prefix + (i,), item) for i, item in enumerate(data) if isinstance(item, dict)]
+        return item_rows(self.files, name, group)
 
 
 def effect_graph(files: dict[str, Merged], compiled: CompiledFields) -> EffectGraph:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from interpreter.dsl import registry
-from interpreter.dsl.ast import Call, Choose, May, Node, Objective, Repeat, Seq
+from interpreter.dsl.ast import Call, Choose, May, Node, Objective, Repeat, Seq, walk
 
 __all__ = ["MAX_WORK", "MAX_CHAIN_DEPTH", "Effect", "FlockSide", "Entry", "EffectGraph", "BoundIssue",
            "effect_bounds", "chain_bounds", "fingerprint", "local_work"]
@@ -166,18 +166,8 @@ def _walk_work(node: Node | None, call_work) -> int:
 
 
 def _calls(node: Node | None) -> Iterator[Call]:
-    if node is None:
-        return
-    if isinstance(node, Seq):
-        for s in node.stmts:
-            yield from _calls(s)
-    elif isinstance(node, Choose):
-        for o in node.options:
-            yield from _calls(o)
-    elif isinstance(node, (May, Repeat)):
-        yield from _calls(node.body)
-    elif isinstance(node, Call):
-        yield node
+    if node is not None:
+        yield from (sub for sub in walk(node) if isinstance(sub, Call))
 
 
 class _Search:
