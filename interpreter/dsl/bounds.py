@@ -191,7 +191,6 @@ class _Search:
         self.scc: dict[tuple, int] = {}
         self._targets: dict[tuple, list] = {}
         self._plain: dict[int, bool] = {}
-        self._plain_value: dict[tuple, tuple] = {}
         self._plain_work: dict[tuple, int | None] = {}
         self._effects: dict[tuple, list[Effect]] = {}
         self.loops: set[int] = set()            # components a chain can go round (more than one node)
@@ -386,22 +385,20 @@ class _Search:
     # --- the bound ---------------------------------------------------------------------------------
     def value(self, node: tuple, season_change: bool) -> tuple[int, int, tuple, tuple]:
         """(work, depth, deepest chain, heaviest chain) of running `node`, everything it sets off included."""
-        plain = self._plain_value.get(node)
-        if plain is not None:
-            return plain
+        key = (node, season_change)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
         effects = self.effects_of(node)
         if all(self.plain(e) for e in effects):
             works = [local_work(e.node, self.g.kiwi_tokens) for e in effects]
-            plain = (sum(works) if node[0] == "P" else max(works, default=0)), 0, (node,), (node,)
-            self._plain_value[node] = plain
-            return plain
-        comp = self.scc.get(node, -1)
-        if comp in self.loops:
-            return self.loop_values(comp, season_change)[node]
-        key = (node, season_change)
-        found = self.memo.get(key)
-        if found is None:
-            found = self.memo[key] = self.evaluate(node, season_change, lambda target: None)
+            found = (sum(works) if node[0] == "P" else max(works, default=0)), 0, (node,), (node,)
+        else:
+            comp = self.scc.get(node, -1)
+            if comp in self.loops:
+                return self.loop_values(comp, season_change)[node]
+            found = self.evaluate(node, season_change, lambda target: None)
+        self.memo[key] = found
         return found
 
     def evaluate(self, node: tuple, season_change: bool, inner) -> tuple[int, int, tuple, tuple]:
