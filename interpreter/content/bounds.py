@@ -63,7 +63,7 @@ def effect_graph(files: dict[str, Merged], compiled: CompiledFields) -> EffectGr
         if placed is not None:
             nests.append(placed)
         add(r.effect("nests.yaml", path + ("on_season_change",), f"nest `{nest.get('id')}` on_season_change"),
-            season_change=True, depth=1)   # run as a Nest benefit, one level in (R-SC-3)
+            season_change=True, depth=1, nest=True)   # run as a Nest benefit, one level in (R-SC-3)
     for path, card in r.items("season_cards.yaml"):
         for key in ("victor", "others"):
             add(r.effect("season_cards.yaml", path + (key,), f"Season card `{card.get('id')}` {key}"))

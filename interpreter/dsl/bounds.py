@@ -70,13 +70,14 @@ class Entry:
 
     `runner`: who runs it: "player" (a flock that decides), "bot" (Kiwibot) or "any"; `season_change`: run in
     the Season Change phase, where uncovered track slots give nothing (R-TRACK-1); `depth`: the engine's nesting
-    depth it starts at.
+    depth it starts at; `nest`: a Nest benefit, gained twice by a flock with `nest benefits twice`.
     """
 
     effect: Effect
     runner: str = "any"
     season_change: bool = False
     depth: int = 0
+    nest: bool = False          # a Nest benefit: gained twice under `nest benefits twice` (R-ASYM-4)
 
 
 @dataclass
@@ -185,7 +186,7 @@ class _Search:
             if prim.kind == "trigger":
                 for verb in prim.emitted_by:
                     self.fires.setdefault(verb, []).append(prim.id)
-        self.memo: dict[tuple, tuple[int, int, tuple]] = {}
+        self.memo: dict[tuple, Any] = {}
         self.visits = 0
         self.cycle: tuple | None = None
         self.scc: dict[tuple, int] = {}
@@ -291,8 +292,6 @@ class _Search:
                 found = [(t, 0) for t in self._slots(vf, node)]
             elif item == "track-any":
                 for other in self.vfs:
-                    if other[1] and not is_bot and not self.g.solo:
-                        continue
                     found += [(t, 0 if other == vf else 1) for t in self._slots(other, node)]
             elif item == "nest":
                 found = [(("N", i, vf), 0) for i in range(len(self.g.nests))]
@@ -537,7 +536,11 @@ class _Search:
 
     def _twice(self, node: tuple) -> bool:
         """A Nest benefit the `nest benefits twice` modifier doubles (R-ASYM-4)."""
-        return "m-nest-twice" in self.g.sides[node[2][0]].modifiers
+        return self.doubles_nests(node[2])
+
+    def doubles_nests(self, vf: tuple) -> bool:
+        """Whether the flock side gains Nest benefits twice (R-ASYM-4)."""
+        return "m-nest-twice" in self.g.sides[vf[0]].modifiers
 
     def label(self, node: tuple, nxt: tuple | None = None) -> tuple[Effect, ...]:
         """The effect a chain node stands for: of several (any leader card, any Solo card on top), one that leads
@@ -632,6 +635,8 @@ def _effect_bounds(graph: EffectGraph, limits: list[int] | None = None) -> list[
         if search.plain(entry.effect):
             # sets nothing off: its own work is its bound, whoever runs it
             work = local_work(entry.effect.node, graph.kiwi_tokens)
+            if entry.nest and any("m-nest-twice" in side.modifiers for side in graph.sides):
+                work *= 2
             limits[0] = max(limits[0], work)
             limits[1] = max(limits[1], entry.depth)
             if work > MAX_WORK:
@@ -650,6 +655,8 @@ def _effect_bounds(graph: EffectGraph, limits: list[int] | None = None) -> list[
         search.build([r for r, _ in roots])
         for root, entry in roots:
             work, depth, deep_chain, heavy_chain = search.value(root, entry.season_change)
+            if entry.nest and search.doubles_nests(root[-1]):
+                work = min(_CAP, 2 * work)
             if search.cycle is not None:
                 cycle = search.cycle   # its last node is its first again
                 cyc = tuple(e for i, node in enumerate(cycle[:-1])
