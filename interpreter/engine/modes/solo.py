@@ -113,6 +113,19 @@ class Solo(Mode):
         row["solo"] = markers
         row["total"] += kept + markers
 
+    def ranking(self, st: State, scores: dict[str, dict[str, int]], order: list[str]) -> list[str]:
+        """R-SOLO-1, R-SOLO-6 and the solo Objective "get more Victory Points than Kiwibot": the player wins only
+        with more VP, so a VP tie is Kiwibot's and the R-END-3 tiebreakers never decide it. Decision: this follows
+        the solo setup's `kiwibot_wins_ties` (solo.yaml, the rule R-SOLO-5 states for Season cards), so content
+        that lets the player win ties gets the ordinary tiebreakers."""
+        data = st.solo
+        if data.get("wins_ties", True) and data.get("bot") in order:
+            bot = data["bot"]
+            best_other = max((scores[f]["total"] for f in order if f != bot), default=None)
+            if best_other is not None and best_other <= scores[bot]["total"]:
+                return [bot] + [f for f in order if f != bot]
+        return order
+
     # --- saves and undo -------------------------------------------------------------------------------
     def check_save(self, rules: Rules, data: dict) -> list[str]:
         """The solo data names real flocks, a real marker side and distinct Solo cards of solo.yaml."""
