@@ -5,10 +5,11 @@ from typing import Generator
 
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
-from interpreter.engine import dominance, labels, payment
+from interpreter.engine import dominance, effects, labels, payment
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import ask_action, option
 from interpreter.engine.modifiers import param
+from interpreter.engine.verb_table import TABLE
 
 
 def hexes(rt: Runtime, flock: str) -> list[str]:
@@ -76,7 +77,6 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
     rt.state.flocks[flock].nests_built.append(nest_id)
     rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
     yield from nest_benefit(rt, ctx, nest.get("on_place"), f"{nest_id} placement")
-    from interpreter.engine import effects
     yield from effects.emit(rt, ctx, "t-build")
 
 
@@ -84,6 +84,8 @@ def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str) ->
     """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4)."""
     if effect is None:
         return
-    from interpreter.engine import effects
     for i in range(param(rt, ctx.flock, "nest_benefit_times")):
         yield from effects.run(rt, effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=source))
+
+
+TABLE.register("build", lambda rt, c, ctx: build(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock))

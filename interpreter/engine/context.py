@@ -8,6 +8,7 @@ from interpreter.dsl.bounds import MAX_CHAIN_DEPTH
 from interpreter.engine import modes
 from interpreter.engine.decisions import Event
 from interpreter.engine.events import FORMS
+from interpreter.engine.verb_table import TABLE, VerbTable
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import State
 
@@ -66,6 +67,7 @@ class Runtime:
     state: State
     events: list[Event] = field(default_factory=list)
     mode: Any = None    # a modes.base.Mode; None: the mode the state shows (modes.for_state)
+    verbs: VerbTable = field(default_factory=lambda: TABLE)   # the engine verbs effects.run dispatches to
 
     def __post_init__(self) -> None:
         if self.mode is None:

@@ -7,25 +7,12 @@ offers at least two options.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generator
+from typing import Any, Generator
 
-if TYPE_CHECKING:
-    from interpreter.engine.action_types import Action
-
-
-def fast_init(cls: type) -> type:
-    """Give a frozen dataclass an __init__ that fills `__dict__` directly: the generated one calls
-    object.__setattr__ per field, which doubled the cost of the thousands of options and events a game makes.
-    The instances stay frozen (assignment still raises FrozenInstanceError)."""
-    fields = dataclasses.fields(cls)
-    namespace: dict[str, Any] = {f"_d_{f.name}": f.default for f in fields}
-    params = "".join(f", {f.name}" + (f"=_d_{f.name}" if f.default is not dataclasses.MISSING else "") for f in fields)
-    body = "".join(f"    d[{f.name!r}] = {f.name}\n" for f in fields) or "    pass\n"
-    exec(f"def __init__(self{params}):\n    d = self.__dict__\n{body}", namespace)
-    cls.__init__ = namespace["__init__"]   # type: ignore[misc]
-    return cls
+from interpreter.engine.action_types import Action
+from interpreter.engine.events import render
+from interpreter.engine.fastinit import fast_init
 
 
 @fast_init
@@ -107,7 +94,6 @@ class Event:
         """The text `viewer` (a flock, None for a spectator) may read: private fields only for the event's player."""
         if self.form is None:
             return self.text
-        from interpreter.engine.events import render
         return render(self.form, self.fields or {}, viewer, self.player)
 
     def to_data(self) -> dict:

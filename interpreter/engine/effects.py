@@ -6,55 +6,19 @@ that ran it (it is added to `Ctx.suppressed`). Every procedure is a generator th
 """
 from __future__ import annotations
 
-import functools
 from typing import Callable, Generator
 
-from interpreter.dsl import ast, render
+from interpreter.dsl import ast
 from interpreter.engine import action_types as A
-from interpreter.engine import build as build_mod
-from interpreter.engine import feed as feed_mod
-from interpreter.engine import marking, move, payment, placing
+from interpreter.engine import payment
 from interpreter.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
 from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.describe import describe
+from interpreter.engine.verb_table import TABLE, count as _n
 
 
 class _Unpaid(Exception):
     """A mandatory payment inside an effect could not be made: the rest of that sequence is skipped."""
-
-
-@functools.lru_cache(maxsize=4096)
-def _rendered(node) -> str:
-    try:
-        return render(node)
-    except Exception:  # a label must never stop the game; fall back to the words as written
-        return _words(node)
-
-
-def describe(node: ast.Node | None) -> str:
-    """Readable rules text of a node (the DSL renderer; the words as written as a fallback)."""
-    if node is None:
-        return "nothing"
-    try:
-        return _rendered(node)
-    except TypeError:   # unhashable node
-        return _words(node)
-
-
-def _words(node) -> str:
-    """The node's words as written."""
-    if node is None:
-        return "nothing"
-    if isinstance(node, ast.Call):
-        return " ".join(w.text for w in node.words) or (node.primitive or "?")
-    if isinstance(node, ast.Seq):
-        return "; ".join(_words(s) for s in node.stmts)
-    if isinstance(node, ast.May):
-        return f"may {{ {_words(node.body)} }}"
-    if isinstance(node, ast.Repeat):
-        return f"repeat {node.count} {{ {_words(node.body)} }}"
-    if isinstance(node, ast.Choose):
-        return " or ".join(f"{{ {_words(o)} }}" for o in node.options)
-    return type(node).__name__
 
 
 def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
@@ -71,7 +35,7 @@ def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
             rt.emit("cannot-pay", ctx.flock, flock=ctx.flock, effect=describe(node))
         return
     if isinstance(node, ast.Call):
-        fn = VERBS.get(node.primitive or "")
+        fn = rt.verbs.run.get(node.primitive or "")
         mode_verb = rt.mode.verb_for
         if mode_verb is not None:   # the mode's own way of verbs (solo: the Kiwibot verbs, R-SOLO-8/10)
             fn = mode_verb(rt, node, ctx, fn)
@@ -117,7 +81,7 @@ def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:
     if isinstance(node, ast.Repeat):
         return possible(rt, node.body, ctx)
     if isinstance(node, ast.Call):
-        check = POSSIBLE.get(node.primitive or "")
+        check = rt.verbs.possible.get(node.primitive or "")
         return True if check is None else check(rt, node, ctx)
     return False
 
@@ -138,10 +102,6 @@ def emit(rt: Runtime, ctx: Ctx, trigger: str) -> Generator:
 
 
 # --- verbs ---------------------------------------------------------------------------------------
-def _n(call: ast.Call) -> int:
-    return int(call.arg("n", 1))
-
-
 def gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     """Draw n fruit at random (fewer if the bag runs out), then the fruit limit (R-LIMIT-1)."""
     fl = rt.state.flocks[ctx.flock]
@@ -201,55 +161,16 @@ def _gain_vp(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
     yield from ()
 
 
-def _place(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
-    for _ in range(_n(call)):
-        yield from placing.place_one(rt, ctx.flock, ctx)
-
-
-def _move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
-    yield from move.moves(rt, ctx, _n(call))
-    yield from emit(rt, ctx, "t-gain-move")   # R-ASYM-5: "play or gain Move actions"
-
-
-def _mark(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
-    yield from marking.mark(rt, ctx, optional=False)
-
-
-VERBS: dict[str, Callable[[Runtime, ast.Call, Ctx], Generator]] = {
-    "gain-fruit": lambda rt, c, ctx: gain_fruit(rt, ctx, _n(c)),
-    "gain-domain": lambda rt, c, ctx: gain_domain(rt, ctx, _n(c)),
-    "gain-vp": _gain_vp,
-    "pay-fruit": _pay,
-    "pay-fruit-of": _pay,
-    "pay-domain": _pay,
-    "return-domain": lambda rt, c, ctx: return_domain(rt, ctx, _n(c)),
-    "place-kiwi": _place,
-    "grow-kiwi": lambda rt, c, ctx: placing.grow(rt, ctx.flock, _n(c), ctx),
-    "remove-kiwi": lambda rt, c, ctx: placing.remove(rt, ctx.flock, _n(c)),
-    "move": _move,
-    "extra-moves": lambda rt, c, ctx: move.extra_moves(rt, ctx),
-    "build": lambda rt, c, ctx: build_mod.build(rt, ctx),
-    "feed": lambda rt, c, ctx: feed_mod.feed(rt, ctx),
-    "mark-domain": _mark,
-    "leader-straight": lambda rt, c, ctx: move.leader_straight(rt, ctx, _n(c)),
-    "leader-walk": lambda rt, c, ctx: move.leader_walk(rt, ctx, _n(c)),
-    "leader-jump": lambda rt, c, ctx: move.leader_jump(rt, ctx, _n(c)),
-    "push-passed": lambda rt, c, ctx: move.push_passed(rt, ctx),
-    "push-landing": lambda rt, c, ctx: move.push_landing(rt, ctx),
-    "push-some-landing": lambda rt, c, ctx: move.push_some_landing(rt, ctx, _n(c)),
-}
-
-
 def _can_pay_call(rt: Runtime, call: ast.Call, ctx: Ctx) -> bool:
     return payment.can_meet(rt.state.flocks[ctx.flock], payment.req_of_call(call), rt.rules.fruits)
 
 
-POSSIBLE: dict[str, Callable[[Runtime, ast.Call, Ctx], bool]] = {
-    "pay-fruit": _can_pay_call, "pay-fruit-of": _can_pay_call, "pay-domain": _can_pay_call,
-    "build": lambda rt, c, ctx: build_mod.possible(rt, ctx.flock),
-    "feed": lambda rt, c, ctx: feed_mod.possible(rt, ctx.flock),
-    "mark-domain": lambda rt, c, ctx: bool(marking.markable(rt, ctx.flock)),
-    "move": lambda rt, c, ctx: move.can_move(rt, ctx),
-    "grow-kiwi": lambda rt, c, ctx: bool(placing.growable(rt, ctx.flock, set())),
-    "remove-kiwi": lambda rt, c, ctx: bool(rt.state.own_kiwi(ctx.flock)),
-}
+# the gains and payments; the other rule modules register their own verbs (interpreter/engine/verb_table.py)
+TABLE.register("gain-fruit", lambda rt, c, ctx: gain_fruit(rt, ctx, _n(c)))
+TABLE.register("gain-domain", lambda rt, c, ctx: gain_domain(rt, ctx, _n(c)))
+TABLE.register("gain-vp", _gain_vp)
+for _verb in ("pay-fruit", "pay-fruit-of", "pay-domain"):
+    TABLE.register(_verb, _pay, _can_pay_call)
+TABLE.register("return-domain", lambda rt, c, ctx: return_domain(rt, ctx, _n(c)))
+VERBS: dict[str, Callable[[Runtime, ast.Call, Ctx], Generator]] = TABLE.run      # the table, by its old names
+POSSIBLE: dict[str, Callable[[Runtime, ast.Call, Ctx], bool]] = TABLE.possible

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import payment, push
+from interpreter.engine import effects, payment, push
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, ask_action, lazy_option
 from interpreter.engine.placing import grow_one, kiwi_of, remove_from_hex
 from interpreter.engine.state import Kiwi
+from interpreter.engine.verb_table import TABLE
 
 
 def cost(rt: Runtime, size: int) -> payment.Req:
@@ -70,7 +71,9 @@ def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Generator:
         # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
         yield from grow_one(rt, hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
                             if owner != flock else ctx, why="the fed Kiwi")
-    from interpreter.engine import effects
     n = rt.rules.feed_domain_own if owner == flock else rt.rules.feed_domain_opponent   # R-FEED-4
     yield from effects.gain_domain(rt, ctx, n)
     yield from effects.emit(rt, ctx, "t-feed")
+
+
+TABLE.register("feed", lambda rt, c, ctx: feed(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock))

@@ -25,7 +25,7 @@ import re
 import secrets
 from typing import Any, Generator
 
-from interpreter.engine import flow, modes, save, scoring, setup
+from interpreter.engine import flow, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
 # the built-in modes register themselves on import (standard first: error messages list them in this order)
 from interpreter.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
 from interpreter.engine.action_types import Action
@@ -34,6 +34,7 @@ from interpreter.engine.decisions import Applied, Decision, Event, Option, Refus
 from interpreter.engine.events import public_label
 from interpreter.engine.rules import RulesError, compile_rules
 from interpreter.engine.state import State
+from interpreter.engine.undo import information_since
 from interpreter.engine.view import view as make_view
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
@@ -337,7 +338,6 @@ class Game:
         checkpoint (like `clone`, a fraction of a millisecond), else from the origin (the replay `from_json`
         and `kcd replay` use, a few milliseconds), fine at human speed.
         """
-        from interpreter.engine.undo import information_since
         if not self._history:
             return Refused("nothing-to-undo", "no decision to undo")
         if len(self._since) >= 2:   # the decision before it is in this step too, so `_previous` is rebuilt

@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import dominance
+from interpreter.engine import dominance, effects
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import ask_action, option
 from interpreter.engine.placing import kiwi_of, remove_from_hex, token_available
+from interpreter.engine.verb_table import TABLE
 
 
 def markable(rt: Runtime, flock: str) -> list[str]:
@@ -85,7 +86,10 @@ def marking_turn(rt: Runtime, flock: str) -> Generator:
         if not done:
             break
         placed += 1
-    from interpreter.engine import effects
     # Decision R-ASYM-2: the power places a *second* marker, so it fires only after the flock placed one
     if placed:
         yield from effects.emit(rt, ctx, "t-domain-marking")
+
+
+TABLE.register("mark-domain", lambda rt, c, ctx: mark(rt, ctx, optional=False),
+               lambda rt, c, ctx: bool(markable(rt, ctx.flock)))

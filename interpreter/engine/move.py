@@ -4,12 +4,13 @@ from __future__ import annotations
 from typing import Generator
 
 from interpreter.dsl import ast
-from interpreter.engine import push
+from interpreter.engine import effects, payment, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, ask_action, lazy_option, option
 from interpreter.engine.placing import kiwi_of, kref, remove_from_hex
+from interpreter.engine.verb_table import TABLE, count
 
 
 def _first_call(node) -> ast.Call | None:
@@ -102,7 +103,6 @@ def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
         fl.leader_used = True           # R-LEAD-2: flip the card
         ctx.turn.ability_used = True    # R-MOVE-4
         rt.emit("ability", flock, flock=flock)
-        from interpreter.engine import effects
         ability = rt.rules.leader_cards.get(fl.leader_card)
         sub = ctx.sub(ability=Ability(start=fl.leader_hex), depth=ctx.depth + 1, source="leader ability")
         yield from effects.run(rt, ability, sub)
@@ -136,7 +136,6 @@ def moves(rt: Runtime, ctx: Ctx, n: int) -> Generator:
 
 def extra_moves(rt: Runtime, ctx: Ctx) -> Generator:
     """R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished."""
-    from interpreter.engine import payment
     fl = rt.state.flocks[ctx.flock]
     side = rt.rules.flocks.get(ctx.flock, {}).get(fl.side)
     cost = side.extra_move if side else None
@@ -247,3 +246,18 @@ def push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     ab = _need_ability(ctx)
     if ab.landing is not None:
         yield from push.push_some(rt, ctx.flock, ab.landing, n, ctx.flock)
+
+
+def _move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    yield from moves(rt, ctx, count(call))
+    yield from effects.emit(rt, ctx, "t-gain-move")   # R-ASYM-5: "play or gain Move actions"
+
+
+TABLE.register("move", _move, lambda rt, c, ctx: can_move(rt, ctx))
+TABLE.register("extra-moves", lambda rt, c, ctx: extra_moves(rt, ctx))
+TABLE.register("leader-straight", lambda rt, c, ctx: leader_straight(rt, ctx, count(c)))
+TABLE.register("leader-walk", lambda rt, c, ctx: leader_walk(rt, ctx, count(c)))
+TABLE.register("leader-jump", lambda rt, c, ctx: leader_jump(rt, ctx, count(c)))
+TABLE.register("push-passed", lambda rt, c, ctx: push_passed(rt, ctx))
+TABLE.register("push-landing", lambda rt, c, ctx: push_landing(rt, ctx))
+TABLE.register("push-some-landing", lambda rt, c, ctx: push_some_landing(rt, ctx, count(c)))

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Generator
 
+from interpreter.engine import effects
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import ask_action, option
 from interpreter.engine.state import Kiwi
+from interpreter.engine.verb_table import TABLE, count
 
 
 def kref(flock: str, size: int, hex_id: str) -> str:
@@ -102,7 +104,6 @@ def track_benefit(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Ge
     if benefit is None:
         return
     rt.emit("track", flock, flock=flock, slot=slot)
-    from interpreter.engine import effects
     yield from effects.run(rt, benefit, Ctx(flock, turn=ctx.turn if ctx.flock == flock else Turn(),
                                             suppressed=ctx.suppressed, depth=ctx.depth + 1, source=f"track slot {slot}"))
 
@@ -185,3 +186,15 @@ def remove(rt: Runtime, flock: str, n: int) -> Generator:
         remove_from_hex(rt, hex_id, kiwi)
         rt.state.flocks[flock].reserve_kiwi += kiwi.size
         rt.emit("remove", flock, flock=flock, size=kiwi.size, hex=hex_id)
+
+
+def _place(rt: Runtime, call, ctx: Ctx) -> Generator:
+    for _ in range(count(call)):
+        yield from place_one(rt, ctx.flock, ctx)
+
+
+TABLE.register("place-kiwi", _place)
+TABLE.register("grow-kiwi", lambda rt, c, ctx: grow(rt, ctx.flock, count(c), ctx),
+               lambda rt, c, ctx: bool(growable(rt, ctx.flock, set())))
+TABLE.register("remove-kiwi", lambda rt, c, ctx: remove(rt, ctx.flock, count(c)),
+               lambda rt, c, ctx: bool(rt.state.own_kiwi(ctx.flock)))

@@ -6,6 +6,7 @@ from typing import Callable
 
 from interpreter.dsl import ast
 from interpreter.engine import dominance
+from interpreter.engine.context import EngineError
 from interpreter.engine.state import State
 
 
@@ -98,7 +99,6 @@ def evaluate(state: State, query_node: ast.Call | ast.Objective, flock: str) -> 
     call = query_node.query if isinstance(query_node, ast.Objective) else query_node
     fn = QUERIES.get(call.primitive or "")
     if fn is None:
-        from interpreter.engine.context import EngineError
         raise EngineError(f"unknown query `{call.primitive}`")
     return fn(state, flock, call)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Generator
 
 from interpreter.engine import effects, modes
-from interpreter.engine.context import Ctx, Runtime
+from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import ask_action, option
 from interpreter.engine.placing import kiwi_of
@@ -213,7 +213,6 @@ def _advanced(rt: Runtime, spec: dict) -> Generator:
                 done.add(kiwi.id)
                 st.flocks[f].supply -= 1
     else:
-        from interpreter.engine.context import EngineError
         raise EngineError(f"unknown advanced setup step `{kind}` in game.yaml")
 
 
