@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from interpreter.engine.context import Runtime
 from interpreter.engine.decisions import Decision
+from interpreter.engine.pieces import leader_piece, marker_piece, nest_piece
 
 
 def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
@@ -19,15 +20,17 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
             # `id`: the piece id an action names (docs/ACTIONS.md `kiwi`); stacks are public, so are their ids
             "kiwi": [{"id": k.id, "flock": k.flock, "size": k.size} for k in h.kiwi],
             "leaders": st.leaders_in(h.id),
-            "nest": {"flock": h.nest[0], "id": h.nest[1]} if h.nest else None,
-            "domain": {"flock": h.domain[0], "terrain": h.domain[1]} if h.domain else None,
+            # `piece`: the ids of the Leaders, Nest and marker for their lifetime (interpreter/engine/pieces.py)
+            "leader_pieces": [leader_piece(f) for f in st.leaders_in(h.id)],
+            "nest": {"flock": h.nest[0], "id": h.nest[1], "piece": nest_piece(*h.nest)} if h.nest else None,
+            "domain": {"flock": h.domain[0], "terrain": h.domain[1], "piece": marker_piece(h.id)} if h.domain else None,
         }
     flocks = {}
     for f in st.seats:
         fl = st.flocks[f]
         own = player == f
         d = {
-            "leader": fl.leader, "leader_card": fl.leader_card, "leader_card_used": fl.leader_used, "side": fl.side,
+            "leader": fl.leader, "leader_piece": leader_piece(f), "leader_card": fl.leader_card, "leader_card_used": fl.leader_used, "side": fl.side,
             "fruit": dict(fl.fruit), "domain_count": len(fl.domain), "deck_count": len(fl.deck),
             # R-ACT-2: a card played face down shows as "facedown" to everyone but its owner; decision
             # (rulebook silent): the discard pile is public, so it is revealed when discarded at Season Change
