@@ -17,6 +17,7 @@ def _root() -> None:
 
 cli_content.register(app)
 cli_game.register(app)
+__import__("service.cli").cli.register(app)   # `kcd serve` (service/)
 
 
 @app.command("reference")
