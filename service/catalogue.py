@@ -12,12 +12,18 @@ from interpreter.bots import BOTS
 from interpreter.content.loader import available_packs
 from interpreter.engine import labels
 from interpreter.engine.effects import describe
-from interpreter.sim import default_flocks, solo_sides, variants
+from interpreter.sim import solo_sides, variants
 
 
 def packs() -> list[dict]:
     """The editions and mods shipped in the content folder."""
     return [{"id": p.id, "name": p.name, "kind": p.kind, "description": p.description} for p in available_packs()]
+
+
+def seat_order(ruleset: Any) -> list[str]:
+    """Every flock: game.yaml's `flock.seat_order` first, then the others (a mod's new flock) in content order."""
+    declared = list((ruleset.game.get("flock") or {}).get("seat_order") or [])
+    return declared + [item.id for item in ruleset.items("flocks") if item.id not in declared]
 
 
 def _text(node: Any) -> str | None:
@@ -56,7 +62,8 @@ def catalogue(ruleset: Any) -> dict:
     season_cards = [{"id": item.id, "name": labels.season_card_name(item.id, item.data),
                      "objective": _text(item.data.get("objective")), "victor": _text(item.data.get("victor")),
                      "others": _text(item.data.get("others"))} for item in ruleset.items("season_cards")]
-    order = default_flocks(ruleset, len(ruleset.items("flocks")))
+    order = seat_order(ruleset)
+    counts = [int(item.data.get("players", 0)) for item in ruleset.items("layouts")] or [len(order)]
     return {
         "content": {"editions": [p.id for p in ruleset.packs if p.kind == "edition"],
                     "mods": [p.id for p in ruleset.packs if p.kind == "mod"]},
@@ -68,6 +75,6 @@ def catalogue(ruleset: Any) -> dict:
         "modes": ["standard"] + (["solo"] if solo_sides(ruleset) else []),
         "solo_sides": solo_sides(ruleset),
         "setups": ["first-game", "advanced"],
-        "players": {"min": 1, "max": len(order)},
+        "players": {"min": 2, "max": min(max(counts), len(order))},
         "bots": sorted(BOTS),
     }

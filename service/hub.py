@@ -18,7 +18,7 @@ from interpreter.bots import BOTS
 from interpreter.content import ContentError, available_packs, load_ruleset
 from interpreter.engine.setup import SetupError
 from service import seal
-from service.catalogue import catalogue
+from service.catalogue import catalogue, seat_order
 from service.live import BOT, HUMAN, KIWIBOT, OPEN, LiveGame, Refusal
 from service.protocol import OPS, PROTOCOL, ProtocolError, error, parse_request, request_id
 from service.store import GameRecord, Store
@@ -267,7 +267,7 @@ class Hub:
                    "mods": list((msg.get("content") or {}).get("mods") or [])}
         ruleset = self._ruleset(content)
         mode = msg.get("mode", "standard")
-        order = [f for f in catalogue_order(ruleset)]
+        order = seat_order(ruleset)
         seats, taken = [], set()
         for i, req in enumerate(msg["seats"]):
             flock = req.get("flock")
@@ -440,9 +440,3 @@ class Hub:
         self.followers.get(live.record.id, set()).discard(conn)
         return {"game": live.record.id}
 
-
-def catalogue_order(ruleset: Any) -> list[str]:
-    """Every flock in the content's default seat order."""
-    from interpreter.sim import default_flocks
-
-    return default_flocks(ruleset, len(ruleset.items("flocks")))

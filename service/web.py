@@ -153,6 +153,6 @@ def serve(hub: Hub, host: str, port: int, *, allowed_hosts: Iterable[str], allow
 
     app = create_app(hub, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins, bot_delay=bot_delay)
     # frames a little above the protocol limit still arrive, so they get a `too-large` reply, not a dropped socket
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="websockets",
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="auto",
                             ws_max_size=4 * hub.limits.max_message_bytes + 1024, lifespan="on")
     uvicorn.Server(config).run()
