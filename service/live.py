@@ -62,7 +62,7 @@ class LiveGame:
         self.record = record
         self.ruleset = ruleset
         self.deciders: list[str] = []      # who answered each decision
-        self.rng_before: list[int] = []    # the state's RNG before each decision (undo is refused across a draw)
+        self.drew: list[bool] = []         # did each decision draw at random (undo is refused across a draw)
         self.game = self._rebuild(record.decisions)
 
     # --- building -------------------------------------------------------------------------------
@@ -71,16 +71,17 @@ class LiveGame:
         setup = dict(self.record.setup)
         players = setup.pop("players")
         game = Game.new(self.ruleset, players, self.record.seed, **setup)
-        deciders, rngs = [], []
+        deciders, drew = [], []
         for n, option in enumerate(decisions):
             if game.pending is None:
                 raise ValueError(f"decision {n} ({option!r}) comes after the end of the game")
             deciders.append(game.pending.player)
-            rngs.append(game.state.rng)
+            rng = game.state.rng
             result = game.apply(option)
             if not result.ok:
                 raise ValueError(f"decision {n} ({option!r}) does not replay: {result.message}")
-        self.deciders, self.rng_before = deciders, rngs
+            drew.append(game.state.rng != rng)
+        self.deciders, self.drew = deciders, drew
         return game
 
     # --- seats ----------------------------------------------------------------------------------
@@ -122,7 +123,7 @@ class LiveGame:
         if not result.ok:
             raise Refusal(result.code, result.message)
         self.deciders.append(flock)
-        self.rng_before.append(rng)
+        self.drew.append(self.game.state.rng != rng)
         self.record.decisions.append(option)
         if self.record.redo and self.record.redo[-1] == option:
             self.record.redo.pop()
@@ -151,7 +152,7 @@ class LiveGame:
             return "nothing-to-undo"
         if self.deciders[-1] != flock:
             return "not-your-decision"
-        if self.rng_before[-1] != self.game.state.rng:
+        if self.drew[-1]:
             return "random-draw"
         return None
 

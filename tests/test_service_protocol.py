@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from service.client import StdioClient
-from service.hub import Hub
+from service.hub import Hub, Limits
 from service.protocol import OPS, problem, schema_name, schemas
 from service.store import SQLiteStore
 
@@ -20,8 +20,9 @@ SEED = 918273645
 class InProcess:
     """The hub behind a recording connection, with bots played after each request as the transports do."""
 
-    def __init__(self, store=None) -> None:
-        self.hub = Hub(store or SQLiteStore())
+    def __init__(self, store=None, limits=None) -> None:
+        # tests send hundreds of messages a second: the rate limit has its own test
+        self.hub = Hub(store or SQLiteStore(), limits or Limits(messages_per_second=1e6, burst=10**6))
         self.sent: list[dict] = []
         self.received: list[dict] = []
         self.pushes: list[dict] = []
