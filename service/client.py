@@ -80,7 +80,9 @@ class _Client(ABC):
         """Given the latest view: the view once it is this seat's decision or the game is over."""
         while not view["over"] and not (view["pending"] and view["pending"]["player"] == view["you"]
                                         and view["pending"]["options"]):
-            view = self.next_push()["view"]
+            push = self.next_push()
+            if push["seq"] >= view["seq"] or push["reset"]:   # pushes queued before `view` are older news
+                view = push["view"]
         return view
 
 
@@ -124,7 +126,9 @@ class WsClient(_Client):
 
         super().__init__(record)
         headers = {"Origin": origin} if origin else None
-        self.ws = connect(url, additional_headers=headers, max_size=None, open_timeout=timeout)
+        # entered as a context manager (the form every websockets version supports); closed by `close`
+        self._cm = connect(url, additional_headers=headers, max_size=None, open_timeout=timeout)
+        self.ws = self._cm.__enter__()
         self.timeout = timeout
 
     def _send_text(self, text: str) -> None:
@@ -136,4 +140,4 @@ class WsClient(_Client):
 
     def close(self) -> None:
         """Close the connection."""
-        self.ws.close()
+        self._cm.__exit__(None, None, None)
