@@ -15,9 +15,10 @@ from interpreter.engine.effects import describe
 from interpreter.sim import solo_sides, variants
 
 
-def packs() -> list[dict]:
-    """The editions and mods shipped in the content folder."""
-    return [{"id": p.id, "name": p.name, "kind": p.kind, "description": p.description} for p in available_packs()]
+def packs(root: Any = None) -> list[dict]:
+    """The editions and mods of the content folder (default: the shipped content)."""
+    return [{"id": p.id, "name": p.name, "kind": p.kind, "description": p.description}
+            for p in available_packs(root)]
 
 
 def seat_order(ruleset: Any) -> list[str]:
@@ -67,7 +68,7 @@ def catalogue(ruleset: Any) -> dict:
     return {
         "content": {"editions": [p.id for p in ruleset.packs if p.kind == "edition"],
                     "mods": [p.id for p in ruleset.packs if p.kind == "mod"]},
-        "packs": packs(),
+        "packs": packs(ruleset.root),
         "flocks": flocks, "seat_order": order, "leaders": leaders, "action_cards": cards, "nests": nests,
         "season_cards": season_cards,
         "terrains": list(ruleset.game.get("terrains") or []), "fruits": list(ruleset.game.get("fruits") or []),

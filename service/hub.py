@@ -75,8 +75,9 @@ def new_token() -> str:
 class Hub:
     """All games of one server and the operations on them."""
 
-    def __init__(self, store: Store, limits: Limits | None = None) -> None:
+    def __init__(self, store: Store, limits: Limits | None = None, content_root: Any = None) -> None:
         self.store = store
+        self.content_root = content_root   # None: the shipped content
         self.limits = limits or Limits()
         self.live: dict[str, LiveGame] = {}
         self.rulesets: dict[tuple, Any] = {}
@@ -163,14 +164,15 @@ class Hub:
         editions, mods = list(content.get("editions") or []), list(content.get("mods") or [])
         key = (tuple(editions), tuple(mods))
         if key not in self.rulesets:
-            known = {(p.kind, p.id) for p in available_packs()}
+            known = {(p.kind, p.id) for p in available_packs(self.content_root)}
             for kind, names in (("edition", editions), ("mod", mods)):
                 for name in names:
                     if (kind, name) not in known:
                         have = ", ".join(sorted(i for k, i in known if k == kind)) or "none"
                         raise Refusal("bad-content", f"unknown {kind} `{name}`; available: {have}")
             try:
-                self.rulesets[key] = load_ruleset([f"editions/{e}" for e in editions] + [f"mods/{m}" for m in mods])
+                self.rulesets[key] = load_ruleset([f"editions/{e}" for e in editions] + [f"mods/{m}" for m in mods],
+                                                  root=self.content_root)
             except ContentError as err:
                 raise Refusal("bad-content", "the content does not validate: "
                               + "; ".join(d.format().splitlines()[0] for d in err.diagnostics[:3])) from None
