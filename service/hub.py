@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import random
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -304,10 +305,18 @@ class Hub:
             players = [s["flock"] for s in seats if s["kind"] != KIWIBOT] + [bots[0]["flock"]]
         elif len(seats) < 2:
             raise Refusal("bad-setup", "a standard game has 2 to 4 seats; one player plays mode solo (R-SOLO-1)")
-        setup = {"players": players, "leaders": msg.get("leaders"), "leader_cards": msg.get("leader_cards"),
+        seed = msg["seed"] if "seed" in msg else secrets.randbits(SEED_BITS)
+        leaders = dict(msg["leaders"]) if msg.get("leaders") else None
+        if leaders is not None:
+            # the engine takes a Leader for every player or none: the seats left out are dealt from the seed
+            free = [item.id for item in ruleset.items("leaders") if item.id not in leaders.values()]
+            random.Random(seed).shuffle(free)
+            for flock in players:
+                if flock not in leaders and free:
+                    leaders[flock] = free.pop()
+        setup = {"players": players, "leaders": leaders, "leader_cards": msg.get("leader_cards"),
                  "sides": msg.get("sides"), "setup": msg.get("setup", "first-game"), "variant": msg.get("variant"),
                  "mode": mode, "solo_side": msg.get("solo_side")}
-        seed = msg["seed"] if "seed" in msg else secrets.randbits(SEED_BITS)
         record = GameRecord(id=secrets.token_hex(12), content=content, setup=setup, seats=seats, seed=seed,
                             created=time.time())
         return self._register(record, ruleset)
