@@ -4,6 +4,7 @@ from __future__ import annotations
 import typer
 
 from interpreter import cli_content, cli_game
+from interpreter import cli_replay
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Kiwi Chow Down: validate content, print rules, play, simulate, edit.")
@@ -17,6 +18,7 @@ def _root() -> None:
 
 cli_content.register(app)
 cli_game.register(app)
+cli_replay.register(app)
 __import__("service.cli").cli.register(app)   # `kcd serve` (service/)
 
 

@@ -1,13 +1,15 @@
 """Pinned solo games (R-SOLO-1..12): whole seeded games against Kiwibot replay byte-identically.
 
 Each case plays a whole solo game with a seeded random player (Kiwibot plays itself) and compares the
-sha256 of `Game.to_json()` (state, checkpoint, every event with its data) with the pinned digest. A change
+sha256 of `Game.to_json()` (state, checkpoint, history) followed by every event with its data with the
+pinned digest. A change
 of any Kiwibot choice, any event text or any state field shows here. Re-pin only on purpose:
 `KCD_PRINT_SOLO_PINS=1 .venv/bin/pytest tests/test_engine_solo_pinned.py -s` prints the new table.
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 
@@ -27,19 +29,19 @@ CASES: dict[str, tuple[str, str, int, str | None, str | None, str]] = {
 }
 
 PINS: dict[str, str] = {
-    # re-pinned once on purpose: Kiwibot now moves its Leader as a size-3 Kiwi (R-LEAD-1, R-MOVE-2, R-SOLO-11);
-    # the other games never meet that case and stayed byte-identical through the split of solo.py
-    "green-red-s1": "d98acc6be1b0fa0fdce1c7f3e6b70f3b618ec7b18940839b9655e16661c8b094",
-    "red-green-s2-bot": "07b170109e5526cce0aaf0cfa94f387ecee24ec2d8e529d0ebbd552ab967ae7e",
-    "purple-yellow-s3-player-B": "07476a044fc7492650909f1f200ca3de00878e628ccf3a91781074469e2326dd",
-    "yellow-purple-s4-adv": "5b452cefba5408720109c7491d188e4968ac79c474ae696969ed2ac5b6aab888",
-    "green-purple-s5-bot-B-adv": "b9307cbb899c2347570a4a3fd4667bd874f1487b4d404337b30c451c137b48f6",
-    "red-yellow-s6-player": "8a40348bab4e17c076c66130bca3a0d003aaf0d7c40f40de897b8c2cd69cb273",
+    # re-pinned on purpose for save format 2 (history in the save, events hashed beside it); before re-pinning,
+    # the same games' format-1 JSON was checked to still give the previous digests (the games are unchanged)
+    "green-red-s1": "64d6136271b5855d6e71ca2205f436af8e2d76c593dfae844bfa66501d6e486d",
+    "red-green-s2-bot": "ea17adb2e3c8e4abdfe235823d8971deb4b20f85d53c99e83cc58b13ddc7404c",
+    "purple-yellow-s3-player-B": "c740535375e3266f049e569b4b5025bdf020e297e4eefb51cc9d6d5296149151",
+    "yellow-purple-s4-adv": "81dfcd16862705c1e3fd8648fff32cf640065f33198cd9f0aeaa49919aee95fa",
+    "green-purple-s5-bot-B-adv": "1cfef2e3e9e9abf0ec1799a67b57f18104b0c80370948e97a96987e4f26dc166",
+    "red-yellow-s6-player": "509c51a3256ae2025d3055044de1361eca013145bfd588ed59ef4995450e0e54",
 }
 
 
 def _play(player: str, bot: str, seed: int, solo_side: str | None, sides: str | None, setup: str) -> str:
-    """A whole solo game with a seeded random player; its saved JSON."""
+    """A whole solo game with a seeded random player; its saved JSON followed by its events."""
     g = Game.new(ruleset(), players=[player, bot], seed=seed, mode="solo", solo_side=solo_side,
                  sides={player: sides, bot: sides} if sides else None, setup=setup)
     r = random.Random(seed * 7919)
@@ -48,7 +50,7 @@ def _play(player: str, bot: str, seed: int, solo_side: str | None, sides: str | 
         assert g.apply(r.choice(g.pending.options).id).ok
         n += 1
         assert n < 3000
-    return g.to_json()
+    return g.to_json() + json.dumps([e.to_dict() for e in g.events], separators=(",", ":"))
 
 
 @pytest.mark.parametrize("name", list(CASES))
