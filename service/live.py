@@ -140,11 +140,11 @@ class LiveGame:
         return seat["flock"], bot.choose(self.game)
 
     def can_undo(self, flock: str | None) -> str | None:
-        """None if `flock` may undo now, else the refusal code.
+        """None if `flock` may undo now as far as the service can tell cheaply, else the refusal code.
 
-        Information-aware: a player takes back only their own latest decision, only while nobody else has
-        decided since (others' decisions show what they hold) and only if no random draw happened since that
-        decision began (a fruit or marker draw, a shuffle: taking it back would let the player draw again).
+        A player takes back only their own latest decision, only while nobody else has decided since (others'
+        decisions show what they hold), and never across a random draw. The engine's `Game.undo` then checks
+        the rest of what the player saw since (a card drawn, a reveal: `revealed`) when the undo is asked.
         """
         if flock is None:
             return "spectator"
@@ -157,13 +157,16 @@ class LiveGame:
         return None
 
     def undo(self, flock: str | None) -> None:
-        """Take back `flock`'s latest decision (Refusal with the reason otherwise)."""
+        """Take back `flock`'s latest decision through the engine's information-aware undo (Refusal otherwise)."""
         why = self.can_undo(flock)
         if why is not None:
             raise Refusal(why, UNDO_REASONS[why])
-        option = self.record.decisions[-1]
-        self.game = self._rebuild(self.record.decisions[:-1])
-        self.record.decisions.pop()
+        result = self.game.undo()
+        if not result.ok:
+            raise Refusal(result.code, result.message)
+        option = self.record.decisions.pop()
+        self.deciders.pop()
+        self.drew.pop()
         self.record.redo.append(option)
         self.record.over = False
 
