@@ -30,6 +30,8 @@ def serve_command(
                                                      help="Another browser Origin allowed to connect (repeatable)."),
     max_message: int = typer.Option(256 * 1024, "--max-message", min=1024, help="Largest message in bytes."),
     rate: float = typer.Option(100.0, "--rate", min=1.0, help="Messages a second per connection (burst: twice)."),
+    durable: bool = typer.Option(False, "--durable", help="fsync every decision (survives a power cut; slower). "
+                                 "Without it a decision survives the server being killed, not the machine."),
     bot_delay: float = typer.Option(0.0, "--bot-delay", min=0.0, max=10.0,
                                     help="Seconds a bot seat waits before each decision (to watch them play)."),
 ) -> None:
@@ -42,11 +44,14 @@ def serve_command(
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="kcd serve: %(levelname)s %(message)s")
     path = db if db is not None else (None if stdio else default_db())
     try:
-        store = SQLiteStore(path if path is not None else ":memory:")
+        store = SQLiteStore(path if path is not None else ":memory:", "FULL" if durable else "NORMAL")
     except (sqlite3.Error, OSError) as err:
         typer.echo(f"error: cannot open the game database {path}: {err}", err=True)
         raise typer.Exit(1)
-    hub = Hub(store, Limits(max_message_bytes=max_message, messages_per_second=rate, burst=int(2 * rate)))
+    if stdio:   # one trusted parent process at the other end: no rate limit
+        rate = 1e9
+    hub = Hub(store, Limits(max_message_bytes=max_message, messages_per_second=rate,
+                            burst=int(min(2 * rate, 1 << 30))))
     if stdio:
         from service.stdio import serve_stdio
 

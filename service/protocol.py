@@ -12,11 +12,11 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
-from referencing import Registry, Resource
 
 from service.paths import protocol_schemas_dir
 
 PROTOCOL = 1
+COMMON = "urn:kcd-protocol:common"
 OPS = ("hello", "content", "create", "join", "view", "pending", "apply", "undo", "redo", "events", "save", "load",
        "replay", "leave")
 
@@ -38,15 +38,28 @@ def schemas() -> dict[str, dict]:
     return out
 
 
-@lru_cache(maxsize=1)
-def _registry() -> Registry:
-    return Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas().values())
+def _inline(node: Any, defs: dict, depth: int = 0) -> Any:
+    """The schema with every `$ref` into `common` replaced by its definition (the protocol's refs never
+    recurse): validation then follows no references, which makes checking a request several times faster."""
+    if depth > 20:
+        raise ValueError("protocol schemas nest $refs too deeply")
+    if isinstance(node, list):
+        return [_inline(v, defs, depth) for v in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith(COMMON + "#/$defs/"):
+        target = _inline(defs[ref.rsplit("/", 1)[1]], defs, depth + 1)
+        rest = {k: _inline(v, defs, depth) for k, v in node.items() if k != "$ref"}
+        return {**target, **rest} if rest else target
+    return {k: _inline(v, defs, depth) for k, v in node.items()}
 
 
 @lru_cache(maxsize=None)
 def validator(name: str) -> Draft202012Validator:
-    """The validator of one message schema."""
-    return Draft202012Validator(schemas()[name], registry=_registry())
+    """The validator of one message schema (its references to `common` inlined)."""
+    defs = schemas()["common"]["$defs"]
+    return Draft202012Validator(_inline(schemas()[name], defs))
 
 
 def schema_name(message: dict) -> str:
@@ -60,7 +73,10 @@ def schema_name(message: dict) -> str:
 
 def problem(name: str, message: Any) -> str | None:
     """The first schema problem of `message` as one readable line, or None when it conforms."""
-    err = best_match(validator(name).iter_errors(message))
+    check = validator(name)
+    if check.is_valid(message):
+        return None
+    err = best_match(check.iter_errors(message))
     if err is None:
         return None
     where = "/".join(str(p) for p in err.absolute_path)
