@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from interpreter.bots import BOTS
+from interpreter.bots import make_bot
 from interpreter.content import ContentError, available_packs, load_ruleset
 from interpreter.engine.setup import SetupError
 from service import seal
@@ -80,7 +80,8 @@ class Hub:
         self.store = store
         self.content_root = content_root   # None: the shipped content
         self.limits = limits or Limits()
-        self.live: dict[str, LiveGame] = {}
+        self.live: dict[str, LiveGame] = {}   # in creation/load order (the eviction order)
+        self.max_live = 1000
         self.rulesets: dict[tuple, Any] = {}
         self.followers: dict[str, set[Connection]] = {}
         self._deferred: list[tuple[Connection, dict]] = []
@@ -191,7 +192,20 @@ class Hub:
             except (ValueError, SetupError) as err:
                 raise Refusal("bad-save", f"game {game_id} does not rebuild: {err}") from None
             self.live[game_id] = live
+            if live.bot_to_move():
+                self._bots_due.add(game_id)
+            self._evict()
         return live
+
+    def _evict(self) -> None:
+        """Keep at most `max_live` games in memory: drop the oldest ones nobody follows and no bot is playing
+        (they are rebuilt from the store when next used)."""
+        for game_id in list(self.live):
+            if len(self.live) <= self.max_live:
+                return
+            live = self.live[game_id]
+            if not self.followers.get(game_id) and game_id not in self._bots_due and not live.bot_to_move():
+                del self.live[game_id]
 
     def _token(self, token: str) -> tuple[LiveGame, str | None]:
         """(game, seat flock or None for a spectator) of a token."""
@@ -251,6 +265,7 @@ class Hub:
         self.live[record.id] = live
         if live.bot_to_move():
             self._bots_due.add(record.id)
+        self._evict()
         return {"game": record.id, "seats": live.view(None)["seats"], "tokens": tokens, "spectator": spectator}
 
     # --- operations -----------------------------------------------------------------------------------
@@ -288,8 +303,10 @@ class Hub:
             seat = {"flock": flock, "kind": kind}
             if kind == BOT:
                 name = req.get("bot", "random")
-                if name not in BOTS:
-                    raise Refusal("bad-setup", f"unknown bot `{name}`; bots: {', '.join(sorted(BOTS))}")
+                try:   # any name make_bot takes: every BOTS entry, with its options (e.g. an mcts budget)
+                    make_bot(name, 0)
+                except ValueError as err:
+                    raise Refusal("bad-setup", str(err)) from None
                 seat["bot"] = name
             elif req.get("bot") is not None:
                 raise Refusal("bad-setup", f"seat {flock}: `bot` is only for a seat of kind bot")

@@ -29,6 +29,7 @@ from service.protocol import error
 
 log = logging.getLogger("kcd.service")
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+MAX_QUEUED = 2000   # messages waiting to be sent to one WebSocket client
 
 
 class BotRunner:
@@ -105,7 +106,14 @@ def create_app(hub: Hub, *, allowed_hosts: Iterable[str] = LOCAL_HOSTS, allowed_
             return
         await ws.accept()
         queue: asyncio.Queue = asyncio.Queue()
-        conn = hub.connect(queue.put_nowait)
+
+        def send(message: dict) -> None:
+            # a client that stops reading must not make the server hoard its pushes: it is dropped
+            if queue.qsize() >= MAX_QUEUED:
+                raise OverflowError("client is not reading its messages")
+            queue.put_nowait(message)
+
+        conn = hub.connect(send)
 
         async def sender() -> None:
             while True:

@@ -89,3 +89,14 @@ def test_undo_and_redo_survive_a_restart(tmp_path: Path) -> None:
     assert restarted.request("view", token=red)["view"] == undone_view
     assert restarted.request("redo", token=red)["ok"]
     assert restarted.request("view", token=red)["view"]["seq"] == 1
+
+
+def test_games_dropped_from_memory_come_back_from_the_store() -> None:
+    client = InProcess()
+    client.hub.max_live = 2
+    made = [client.request("create", seats=[{"kind": "human"}, {"kind": "human"}], seed=i) for i in range(5)]
+    assert len(client.hub.live) == 2
+    first = made[0]["tokens"]["red"]
+    options = client.request("pending", token=first)["pending"]["options"]
+    assert client.request("apply", token=first, option=options[0]["id"])["ok"]
+    assert client.request("view", token=first)["view"]["seq"] == 1

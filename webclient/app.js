@@ -399,6 +399,10 @@ function drawPanel() {
 
   const hand = $("hand");
   hand.replaceChildren(...(me.hand || []).map((c) => text("span", cardName(c), { class: "card" })));
+  const leader = state.catalogue.leaders.find((l) => l.id === me.leader);
+  const card = leader && leader.cards.find((c) => c.id === me.leader_card);
+  $("leader").textContent = leader ? `${leader.name}${card ? ` — ${card.name}: ${card.text}` : ""}` +
+    (me.leader_card_used ? " (ability used)" : "") : "—";
   const fruit = $("fruit");
   fruit.replaceChildren();
   for (const [colour, count] of Object.entries(me.fruit || {})) {
@@ -431,6 +435,7 @@ function drawPanel() {
   const logEl = $("log");
   logEl.replaceChildren();
   const first = v.events - v.log.length;
+  logEl.setAttribute("start", String(first + 1));
   v.log.forEach((line, i) => logEl.appendChild(text("li", line, first + i >= state.recentFrom ? { class: "recent" } : {})));
   logEl.scrollTop = logEl.scrollHeight;
   const fin = $("final");
