@@ -252,3 +252,45 @@ def test_every_protocol_schema_is_a_valid_2020_12_schema(name: str) -> None:
     from jsonschema import Draft202012Validator
 
     Draft202012Validator.check_schema(schemas()[name])
+
+
+H = {"kind": "human"}
+
+
+@pytest.mark.parametrize("fields,code,words", [
+    ({"sides": {"red": "Z"}}, "bad-setup", "side must be A or B"),
+    ({"leaders": {"red": "nobody"}}, "bad-setup", "unknown leader `nobody`"),
+    ({"leader_cards": {"red": "nope"}}, "bad-setup", "leader card `nope`"),
+    ({"mode": "solo"}, "bad-setup", "one seat of kind kiwibot"),
+    ({"seats": [H]}, "bad-setup", "2 to 4 seats"),
+    ({"seats": [H] * 5}, "bad-setup", "no flock left for seat 5"),
+    ({"seats": [{"kind": "human", "flock": "pink"}, H]}, "bad-setup", "unknown flock `pink`"),
+    ({"seats": [{"kind": "human", "flock": "red"}, {"kind": "bot", "flock": "red"}]}, "bad-setup", "two seats"),
+    ({"seats": [H, {"kind": "human", "bot": "greedy"}]}, "bad-setup", "only for a seat of kind bot"),
+    ({"seats": [H, {"kind": "kiwibot"}]}, "bad-setup", "only for mode solo"),
+    ({"seats": [H, {"kind": "kiwibot"}], "mode": "solo", "solo_side": "nope"}, "bad-setup", "marker side `nope`"),
+    ({"seats": [H, {"kind": "bot", "bot": "kiwibot"}]}, "bad-setup", "Kiwibot is no bot"),
+    ({"content": {"editions": ["../x"]}}, "bad-message", "does not match"),
+    ({"content": {"editions": ["nope"]}}, "bad-content", "unknown edition `nope`"),
+    ({"seed": -1}, "bad-message", "minimum"),
+    ({"seed": 1.5}, "bad-message", "not of type 'integer'"),
+    ({"colour": "red"}, "bad-message", "Additional properties"),
+])
+def test_bad_create_arguments_are_refused_with_a_reason(fields, code, words) -> None:
+    client = InProcess()
+    reply = client.request("create", **{"seats": [H, H], **fields})
+    assert reply["ok"] is False and reply["error"]["code"] == code and words in reply["error"]["message"], reply
+    assert not client.hub.live
+
+
+def test_bad_lines_over_stdio_get_error_replies_and_the_session_goes_on() -> None:
+    client = StdioClient(record=True)
+    try:
+        assert client.send_raw("{oops")["error"]["code"] == "bad-json"
+        assert client.send_raw("x" * 300_000)["error"]["code"] == "too-large"
+        assert client.send_raw(json.dumps({"protocol": 1, "op": "view", "token": "t" * 30}))["error"]["code"] == \
+            "bad-token"
+        assert client.request("hello")["ok"]
+    finally:
+        assert client.close() == 0
+    check_conformance([], client.received)
