@@ -289,3 +289,17 @@ def test_mutated_saves_raise_value_error_or_continue_legally(text: str) -> None:
             break
         assert game.apply(rng.choice(game.pending.options).id).ok
     game.redo()   # a mutated redo list is refused or applied, never an exception
+
+
+def test_deep_json_the_parser_accepts_is_still_a_value_error() -> None:
+    """900-deep lists inside `params` parse, then fail the invariants; the same inside a deep call stack too."""
+    text = _mutated(["state", "params", "deep"], json.loads("[" * 900 + "]" * 900))
+    with pytest.raises(ValueError, match="params"):
+        Game.from_json(ruleset(), text)
+
+    def nested(depth: int) -> None:
+        if depth:
+            return nested(depth - 1)
+        Game.from_json(ruleset(), text)
+    with pytest.raises(ValueError):
+        nested(700)

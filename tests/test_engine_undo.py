@@ -18,6 +18,14 @@ def _random_game(seed: int, players: list[str], **kw) -> tuple[Game, random.Rand
     return Game.new(ruleset(), players=players, seed=seed, **kw), random.Random(seed)
 
 
+def _step(game: Game, rng: random.Random, flock: str | None = None) -> tuple[bool, bool]:
+    """Apply a random option; (whether `flock`'s deck changed (default: the decider's), whether the RNG moved)."""
+    flock = flock or game.pending.player
+    deck, rng_before = list(game.state.flocks[flock].deck), game.state.rng
+    assert game.apply(rng.choice(game.pending.options).id).ok
+    return game.state.flocks[flock].deck != deck, game.state.rng != rng_before
+
+
 def test_undo_then_redo_is_byte_identical_everywhere_in_random_games() -> None:
     """At every decision of seeded random games (standard, VTO, solo), forced undo + redo restores to_json()."""
     cases = [(1, ["red", "green"], {}), (2, ["red", "green", "purple"], {"variant": "vto"}),
@@ -81,10 +89,8 @@ def test_undo_is_refused_after_a_card_is_drawn() -> None:
     game, rng = _random_game(7, ["red", "green"])
     seen = 0
     while not game.is_over and seen < 3:
-        player = game.pending.player
-        deck, rng_before = list(game.state.flocks[player].deck), game.state.rng
-        assert game.apply(rng.choice(game.pending.options).id).ok
-        if game.state.flocks[player].deck != deck and game.state.rng == rng_before:
+        drew, moved = _step(game, rng)
+        if drew and not moved:
             before = game.to_json()
             result = game.undo()
             assert not result.ok and result.code == "revealed" and "drew a card" in result.message
@@ -99,10 +105,8 @@ def test_solo_undo_is_refused_after_kiwibot_reveals_a_card() -> None:
     game, rng = _random_game(8, ["green", "red"], mode="solo")
     codes = set()
     while not game.is_over and len(game.history) < 80:
-        bot_deck = list(game.state.flocks["red"].deck)
-        rng_before = game.state.rng
-        assert game.apply(rng.choice(game.pending.options).id).ok
-        if game.state.flocks["red"].deck != bot_deck and game.state.rng == rng_before:
+        drew, moved = _step(game, rng, flock="red")
+        if drew and not moved:
             result = game.undo()
             assert not result.ok
             codes.add(result.code)
@@ -114,10 +118,8 @@ def test_undo_allowed_when_nothing_random_or_hidden_happened() -> None:
     game, rng = _random_game(9, ["red", "green"])
     allowed = 0
     while not game.is_over and allowed < 10:
-        player = game.pending.player
-        deck, rng_before = list(game.state.flocks[player].deck), game.state.rng
-        assert game.apply(rng.choice(game.pending.options).id).ok
-        if game.state.rng == rng_before and game.state.flocks[player].deck == deck and game.state.season < 4:
+        drew, moved = _step(game, rng)
+        if not drew and not moved and game.state.season < 4:
             before = game.to_json()
             assert game.undo().ok
             assert game.redo().ok and game.to_json() == before

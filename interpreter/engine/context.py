@@ -5,6 +5,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from interpreter.engine.decisions import Event
+from interpreter.engine.events import FORMS, OWNER, render
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import State
 
@@ -61,9 +62,10 @@ class Runtime:
     state: State
     events: list[Event] = field(default_factory=list)
 
-    def log(self, kind: str, text: str, player: str | None = None, data: dict | None = None) -> None:
-        """Append an event to the log (with an optional structured payload)."""
-        self.events.append(Event(kind, text, player, data))
+    def emit(self, form: str, player: str | None = None, data: dict | None = None, **fields: Any) -> None:
+        """Append an event of `form` (interpreter/engine/events.py FORMS) with its typed fields."""
+        spec = FORMS[form]
+        self.events.append(Event(spec.kind, render(form, fields, OWNER, player), player, data, form, fields))
 
     def modifiers(self, flock: str) -> set[str]:
         """Modifier ids active for a flock (its side's powers)."""

@@ -10,11 +10,12 @@ import functools
 from typing import Callable, Generator
 
 from interpreter.dsl import ast, render
+from interpreter.engine import action_types as A
 from interpreter.engine import build as build_mod
 from interpreter.engine import feed as feed_mod
 from interpreter.engine import marking, move, payment, placing
 from interpreter.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine.decisions import ask_action, option
 
 
 class _Unpaid(Exception):
@@ -67,7 +68,7 @@ def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
             for stmt in node.stmts:
                 yield from run(rt, stmt, ctx)
         except _Unpaid:
-            rt.log("effect", f"{ctx.flock} cannot pay: the rest of `{describe(node)}` is skipped", ctx.flock)
+            rt.emit("cannot-pay", ctx.flock, flock=ctx.flock, effect=describe(node))
         return
     if isinstance(node, ast.Call):
         fn = VERBS.get(node.primitive or "")
@@ -79,19 +80,19 @@ def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
         yield from fn(rt, node, ctx)
         return
     if isinstance(node, ast.Choose):
-        opts = [Option(f"choice:{i + 1}", describe(o)) for i, o in enumerate(node.options) if possible(rt, o, ctx)]
+        opts = [option(A.Choice(i + 1), describe(o)) for i, o in enumerate(node.options) if possible(rt, o, ctx)]
         if not opts:
             return
-        choice = yield from ask(ctx.flock, "choose", "Choose one", opts)
-        yield from run(rt, node.options[int(choice.split(":")[1]) - 1], ctx)
+        act = yield from ask_action(ctx.flock, "choose", "Choose one", opts)
+        yield from run(rt, node.options[act.index - 1], ctx)
         return
     if isinstance(node, ast.May):
         if not possible(rt, node.body, ctx):
             return
         text = describe(node.body)
-        choice = yield from ask(ctx.flock, "may", f"You may: {text}",
-                                [Option("may:yes", f"Yes: {text}"), Option("may:no", "No")])
-        if choice == "may:yes":
+        act = yield from ask_action(ctx.flock, "may", f"You may: {text}",
+                                    [option(A.May(True), f"Yes: {text}"), option(A.May(False), "No")])
+        if act.yes:
             yield from run(rt, node.body, ctx)
         return
     if isinstance(node, ast.Repeat):
@@ -131,7 +132,7 @@ def emit(rt: Runtime, ctx: Ctx, trigger: str) -> Generator:
         return
     for power in side.powers:
         if power.trigger == trigger:
-            rt.log("power", f"{ctx.flock}'s power fires ({trigger[2:]})", ctx.flock)
+            rt.emit("power", ctx.flock, flock=ctx.flock, trigger=trigger[2:])
             yield from run(rt, power.effect, ctx.sub(suppressed=ctx.suppressed | {trigger}, depth=ctx.depth + 1,
                                                      source=f"power {trigger}"))
 
@@ -151,8 +152,7 @@ def gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Generator:
             break
         fl.fruit[c] = fl.fruit.get(c, 0) + 1
         got.append(c)
-    rt.log("gain", f"{ctx.flock} gains {len(got)} fruit" + (f" ({', '.join(got)})" if got else " (the bag is empty)"),
-           ctx.flock)
+    rt.emit("gain-fruit", ctx.flock, flock=ctx.flock, fruit=list(got))
     yield from payment.enforce_fruit_limit(rt, ctx.flock)
 
 
@@ -167,7 +167,7 @@ def gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
         fl.domain.append(t)
         got += 1
     fl.domain.sort()
-    rt.log("gain", f"{ctx.flock} gains {got} domain marker{'s' if got != 1 else ''}", ctx.flock)
+    rt.emit("gain-domain", ctx.flock, flock=ctx.flock, count=got)
     if got:
         yield from emit(rt, ctx, "t-gain-domain")
 
@@ -178,12 +178,12 @@ def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     for _ in range(n):
         if not fl.domain:
             return
-        choice = yield from ask(ctx.flock, "return-domain", "Return a domain marker to the bag",
-                                [Option(f"return:{t}", f"Return a {t} marker") for t in sorted(set(fl.domain))])
-        t = choice.split(":", 1)[1]
+        act = yield from ask_action(ctx.flock, "return-domain", "Return a domain marker to the bag",
+                                    [option(A.ReturnMarker(t), f"Return a {t} marker") for t in sorted(set(fl.domain))])
+        t = act.terrain
         fl.domain.remove(t)
         rt.state.domain_bag[t] = rt.state.domain_bag.get(t, 0) + 1
-        rt.log("return", f"{ctx.flock} returns a domain marker", ctx.flock)
+        rt.emit("return-domain", ctx.flock, flock=ctx.flock)
 
 
 def _pay(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
@@ -197,7 +197,7 @@ def _gain_vp(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
     if ctx.no_vp:   # R-ASYM-4: doubled Nest benefits exclude Victory Points
         return
     rt.state.flocks[ctx.flock].season_vp += _n(call)
-    rt.log("vp", f"{ctx.flock} gains {_n(call)} VP", ctx.flock)
+    rt.emit("gain-vp", ctx.flock, flock=ctx.flock, vp=_n(call))
     yield from ()
 
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Generator
 
+from interpreter.engine import action_types as A
 from interpreter.engine import actions, build, effects, labels, marking, queries, setup, solo, vto
 from interpreter.engine.context import Ctx, EngineError, Runtime
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine.decisions import ask_action, option
 
 
 def step_procedure(rt: Runtime) -> Generator | None:
@@ -62,7 +63,7 @@ def advance(rt: Runtime) -> None:
     if st.season >= rt.rules.seasons:
         st.over = True
         st.phase, st.step = "over", 0
-        rt.log("end", "The game is over")
+        rt.emit("end")
         return
     st.season += 1
     st.phase, st.step = phases[0], 0
@@ -74,7 +75,7 @@ def season_change_start(rt: Runtime) -> Generator:
     st = rt.state
     wake_up = vto.marker_passes_in_wake_up(rt)
     if not (wake_up and st.season > 1):   # under R-VTO-3 Wake up began the season
-        rt.log("season", f"Season {st.season} begins")
+        rt.emit("season-begins", season=st.season)
     if st.solo is not None:   # solo: the season's face-down Season cards are flipped (R-SOLO-4)
         solo.flip_season_cards(rt)
     if st.season > 1:
@@ -87,7 +88,7 @@ def season_change_start(rt: Runtime) -> Generator:
             fl.facedown = []
             fl.leader_used = False
         if not wake_up:
-            rt.log("season", f"{st.seats[st.first]} is the First Player")
+            rt.emit("first-player", flock=st.seats[st.first])
     yield from ()
 
 
@@ -97,11 +98,11 @@ def nest_benefits(rt: Runtime, flock: str) -> Generator:
     left = [n for n in fl.nests_built if rt.rules.nests[n].get("on_season_change") is not None]
     ctx = Ctx(flock, source="season change")
     while left:
-        choice = yield from ask(flock, "nest-order", "Which Nest benefit next?",
-                                [Option(f"nest:{n}", f"{labels.nest_name(n, rt.rules.nests[n])}: "
-                                        f"{effects.describe(rt.rules.nests[n]['on_season_change'])}")
-                                 for n in left])
-        nest_id = choice.split(":", 1)[1]
+        act = yield from ask_action(flock, "nest-order", "Which Nest benefit next?",
+                                    [option(A.Nest(n), f"{labels.nest_name(n, rt.rules.nests[n])}: "
+                                            f"{effects.describe(rt.rules.nests[n]['on_season_change'])}")
+                                     for n in left])
+        nest_id = act.nest
         left.remove(nest_id)
         yield from build.nest_benefit(rt, ctx, rt.rules.nests[nest_id]["on_season_change"], f"{nest_id} season change")
 
@@ -118,11 +119,11 @@ def season_card(rt: Runtime) -> Generator:
     # the result as data for tools (sim, editor): they must not parse the text, which is for people
     result = {"card": card_id, "season": st.season, "values": {f: values[f] for f in order},
               "victor": best[0] if len(best) == 1 else None, "tied": list(best) if len(best) > 1 else []}
-    rt.log("season-card", f"{card_id}: " + ", ".join(f"{f} {values[f]}" for f in order), data=result)
+    rt.emit("season-card", data=result, card=card_id, values={f: values[f] for f in order})
     others = card.get("others")
     if len(best) == 1:
         victor = best[0]
-        rt.log("season-card", f"{victor} wins {card_id}", victor)
+        rt.emit("season-card-victor", victor, flock=victor, card=card_id)
         before = st.flocks[victor].season_vp
         yield from effects.run(rt, card.get("victor"), Ctx(victor, source=card_id))
         if st.flocks[victor].season_vp > before:   # R-SCARD-3: VP cards are kept
@@ -131,13 +132,13 @@ def season_card(rt: Runtime) -> Generator:
             if f != victor and others is not None:
                 yield from effects.run(rt, others, Ctx(f, source=card_id))
         return
-    rt.log("season-card", f"{card_id}: tie between {', '.join(best)}")
+    rt.emit("season-card-tie", card=card_id, tied=list(best))
     if others is None:
         return
     for f in order:   # R-SCARD-2: the tied players may take the right benefit; the rest get nothing
         if f in best:
-            choice = yield from ask(f, "season-tie", f"Tie on “{labels.season_card_name(card_id, card)}”: take the benefit "
+            act = yield from ask_action(f, "season-tie", f"Tie on “{labels.season_card_name(card_id, card)}”: take the benefit "
                                     f"“{effects.describe(others)}”?",
-                                    [Option("take", "Take it"), Option("decline", "Decline")])
-            if choice == "take":
+                                    [option(A.word("take"), "Take it"), option(A.word("decline"), "Decline")])
+            if act.kind == "take":
                 yield from effects.run(rt, others, Ctx(f, source=card_id))

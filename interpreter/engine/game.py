@@ -26,8 +26,10 @@ import secrets
 from typing import Any, Generator
 
 from interpreter.engine import flow, save, scoring, setup, solo
+from interpreter.engine.action_types import Action
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
+from interpreter.engine.events import public_label
 from interpreter.engine.rules import RulesError, compile_rules
 from interpreter.engine.state import State
 from interpreter.engine.view import view as make_view
@@ -116,6 +118,14 @@ class Game:
         reach the saved checkpoint and state exactly. The replay is also what rebuilds the running step (see
         the module docstring); events are not saved, the replay recreates them.
         """
+        try:
+            return cls._load(ruleset, text)
+        except RecursionError:   # deep JSON that the parser accepted but a comparison could not walk
+            raise ValueError("not a saved Kiwi Chow Down game: JSON nested too deeply") from None
+
+    @classmethod
+    def _load(cls, ruleset: Any, text: str | bytes) -> "Game":
+        """`from_json` without its RecursionError guard."""
         data = save.parse(text)
         own_hash = getattr(ruleset, "hash", None)
         saved_hash = data.get("content_hash")
@@ -168,11 +178,11 @@ class Game:
             for i, option_id in enumerate(history):
                 result = game.apply(option_id)
                 if not result.ok:
-                    raise ValueError(f"decision {i + 1} of the history, {option_id!r}, does not replay: "
-                                     f"{result.code}: {result.message}")
+                    raise save.SaveError(f"decision {i + 1} of the history, {option_id!r}, does not replay: "
+                                         f"{result.code}: {result.message}")
+        except save.SaveError:
+            raise
         except _REPLAY_ERRORS as exc:
-            if isinstance(exc, ValueError) and str(exc).startswith("decision "):
-                raise
             raise ValueError(f"save does not replay: {type(exc).__name__}: {save._short(str(exc))}") from None
         return game
 
@@ -236,8 +246,10 @@ class Game:
                 answer = solo.answer(rt, decision)
                 if answer not in decision.option_ids():
                     raise EngineError(f"Kiwibot answered {answer!r} to {decision.kind}, not one of its options")
-                rt.log("kiwibot-choice", f"Kiwibot: {next(o.label for o in decision.options if o.id == answer)}",
-                       decision.player, data={"kind": decision.kind, "option": answer})
+                chosen = next(o for o in decision.options if o.id == answer)
+                rt.emit("kiwibot-choice", decision.player, data={"kind": decision.kind, "option": answer},
+                        decision=decision.kind, option=answer, label=chosen.label,
+                        public_label=public_label(chosen.action, chosen.label))
                 continue
             self._pending = decision
             return
@@ -275,8 +287,12 @@ class Game:
         """The legal options of the pending decision (empty when over)."""
         return list(self._pending.options) if self._pending else []
 
-    def apply(self, option_id: str, player: str | None = None) -> Applied | Refused:
-        """Answer the pending decision; a refusal changes nothing. Clears what `redo` would re-apply."""
+    def apply(self, option_id: "str | Action", player: str | None = None) -> Applied | Refused:
+        """Answer the pending decision with an option id or a typed action (docs/ACTIONS.md); a refusal changes
+        nothing. Clears what `redo` would re-apply. Identical Kiwi in one hex are one choice: an action naming
+        either of them by piece id is that option."""
+        if isinstance(option_id, Action):
+            option_id = option_id.id()
         result = self._apply(option_id, player)
         if result.ok:
             self._redo = []

@@ -6,8 +6,9 @@ from typing import Generator
 
 from interpreter.engine import effects, vto
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Option, ask
-from interpreter.engine.placing import find_kiwi, kref
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.placing import kiwi_of
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import Flock, Hex, State
 
@@ -202,13 +203,13 @@ def _advanced(rt: Runtime, spec: dict) -> Generator:
     rule = spec.get("hex", "any")
     if kind == "leader":
         for f in st.seats:
-            opts = [Option(f"setup-leader:{h}", f"Leader on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
-            choice = yield from ask(f, "setup-leader", "Place your Leader", opts)
-            hex_id = choice.split(":", 1)[1]
+            opts = [option(A.SetupLeader(h), f"Leader on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
+            act = yield from ask_action(f, "setup-leader", "Place your Leader", opts)
+            hex_id = act.hex
             st.flocks[f].leader_hex = hex_id
             for _ in range(int(spec.get("kiwi", 0))):
                 _supply_kiwi(st, f, hex_id)
-            rt.log("setup", f"{f} places the Leader on {hex_id}", f)
+            rt.emit("setup-leader", f, flock=f, hex=hex_id)
     elif kind == "place":
         # `until: N`: round the table one Kiwi at a time until each has N Kiwi on the island (R-SETUP-6);
         # `count: N`: each places N more, one at a time in turn order (Z-2)
@@ -219,11 +220,11 @@ def _advanced(rt: Runtime, spec: dict) -> Generator:
             for f in st.seats:
                 if len(st.own_kiwi(f)) >= target[f] or st.flocks[f].supply <= 0:
                     continue
-                opts = [Option(f"setup-place:{h}", f"Kiwi on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
+                opts = [option(A.SetupPlace(h), f"Kiwi on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
                 if not opts:
                     continue
-                choice = yield from ask(f, "setup-place", "Place a size-1 Kiwi", opts)
-                _supply_kiwi(st, f, choice.split(":", 1)[1])
+                act = yield from ask_action(f, "setup-place", "Place a size-1 Kiwi", opts)
+                _supply_kiwi(st, f, act.hex)
                 progressed = True
             if not progressed:
                 break
@@ -234,9 +235,9 @@ def _advanced(rt: Runtime, spec: dict) -> Generator:
                 cands = [(h, k) for h, k in st.own_kiwi(f) if k.size == 1 and k.id not in done]
                 if not cands or st.flocks[f].supply <= 0:
                     break
-                choice = yield from ask(f, "setup-grow", "Stack a token on a size-1 Kiwi",
-                                        [Option(f"setup-grow:{kref(f, 1, h)}", f"Grow the Kiwi on {h}") for h, k in cands])
-                _, kiwi = find_kiwi(rt, choice.split(":", 1)[1], lambda k: k.id not in done and k.size == 1)
+                act = yield from ask_action(f, "setup-grow", "Stack a token on a size-1 Kiwi",
+                                            [option(A.SetupGrow(k.id, f, 1, h), f"Grow the Kiwi on {h}") for h, k in cands])
+                _, kiwi = kiwi_of(rt, act)
                 kiwi.size += 1
                 done.add(kiwi.id)
                 st.flocks[f].supply -= 1

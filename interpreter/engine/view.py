@@ -51,7 +51,8 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
         "season_cards": [{"season": i + 1, "id": c} for i, c in enumerate(st.season_cards)],
         "pending": _pending(pending, player),
         "hexes": hexes, "flocks": flocks,
-        "log": [e.text for e in rt.events[-30:]], "over": st.over,
+        # each line as this viewer may read it: no face-down marker someone else paid (events.py `private`)
+        "log": [e.text_for(player) for e in rt.events[-30:]], "over": st.over,
     }
     if st.solo is not None:
         _solo_view(st, out)

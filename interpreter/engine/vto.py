@@ -12,7 +12,8 @@ from typing import Generator
 from interpreter.dsl import ast
 from interpreter.engine import effects
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import ask_action, option
 
 VARIANT = "vto"
 WAKE_UP = "wake_up"
@@ -42,7 +43,7 @@ def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
             yield from run_if_possible(rt, stmt, ctx)
         return
     if isinstance(node, ast.Call) and node.primitive in PAY_VERBS and not effects.possible(rt, node, ctx):
-        rt.log("tracker", f"{ctx.flock} cannot pay `{effects.describe(node)}`", ctx.flock)
+        rt.emit("tracker-cannot-pay", ctx.flock, flock=ctx.flock, effect=effects.describe(node))
         return
     yield from effects.run(rt, node, ctx)
 
@@ -56,12 +57,12 @@ def _take_slot(rt: Runtime, flock: str, forbidden: int | None, prompt: str) -> G
     # Decision R-VTO-3: if the only empty slot is the player's previous one (content with as many slots
     # as players), they keep it rather than be left with nowhere to go
     slots = allowed or free
-    choice = yield from ask(flock, "tracker-slot", prompt,
-                            [Option(f"slot:{n}", f"Slot {n}: {effects.describe(rt.rules.tracker[n].get('effect'))}")
-                             for n in slots])
-    slot = int(choice.split(":", 1)[1])
+    act = yield from ask_action(flock, "tracker-slot", prompt,
+                                [option(A.Slot(n), f"Slot {n}: {effects.describe(rt.rules.tracker[n].get('effect'))}")
+                                 for n in slots])
+    slot = act.slot
     st.flocks[flock].tracker_slot = slot
-    rt.log("tracker", f"{flock} takes turn tracker slot {slot}", flock)
+    rt.emit("tracker-slot", flock, flock=flock, slot=slot)
     yield from run_if_possible(rt, rt.rules.tracker[slot].get("effect"), Ctx(flock, source=f"tracker slot {slot}"))
 
 
@@ -85,9 +86,9 @@ def setup_tracker(rt: Runtime) -> Generator:
 def wake_up_start(rt: Runtime) -> Generator:
     """R-VTO-3 steps 1-2: pass the First Player marker left; every token goes below its previous slot."""
     st = rt.state
-    rt.log("season", f"Season {st.season} begins")
+    rt.emit("season-begins", season=st.season)
     st.first = (st.first + 1) % len(st.seats)
-    rt.log("season", f"{st.seats[st.first]} is the First Player")
+    rt.emit("first-player", flock=st.seats[st.first])
     for f in st.seats:
         fl = st.flocks[f]
         fl.tracker_prev, fl.tracker_slot = fl.tracker_slot, None
