@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from interpreter.bots import make_bot
 from interpreter.content import ContentError, available_packs, load_ruleset
+from interpreter.engine.action_types import action_from_dict
 from interpreter.engine.setup import SetupError
 from service import seal
 from service.catalogue import catalogue, seat_order
@@ -391,15 +392,11 @@ class Hub:
 
     @staticmethod
     def _option_of_action(live: LiveGame, action: dict) -> str:
-        from service.live import option_for
-
-        options = [option_for(o) for o in (live.game.pending.options if live.game.pending else ())]
-        if not any("action" in o for o in options):
-            raise Refusal("bad-message", "this engine's options carry no typed action yet: send `option` (an id)")
-        for o in options:
-            if o.get("action") == action:
-                return o["id"]
-        raise Refusal("illegal", "that action is not one of the pending decision's options")
+        """The option id of a typed action (the engine's JSON form of `Action`)."""
+        try:
+            return action_from_dict(action).id()
+        except ValueError as err:
+            raise Refusal("bad-message", f"apply: {err}") from None
 
     def op_undo(self, conn: Connection, msg: dict) -> dict:
         """Take back the seat's latest decision."""

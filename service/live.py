@@ -9,11 +9,11 @@ makes the same choice as one that never stopped).
 from __future__ import annotations
 
 import hashlib
-import re
 from typing import Any
 
 from interpreter.bots import make_bot
 from interpreter.engine import Game
+from interpreter.engine.events import FORMS
 from service.store import GameRecord
 
 HUMAN, OPEN, BOT, KIWIBOT = "human", "open", "bot", "kiwibot"
@@ -33,24 +33,16 @@ def bot_seed(seed: int, n: int, flock: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-# An event the engine writes in one text for everyone but which names a face-down domain marker (R-SETUP-4,
-# R-PAY-1): others read "a domain marker" instead of its terrain. The engine-core issue renders events per viewer.
-_MARKER = re.compile(r"\b[a-z][a-z0-9-]* marker\b")
-PRIVATE_TEXT_KINDS = {"pay"}
-
-
-def event_text(event: Any, viewer: str | None) -> str:
-    """An event's text as `viewer` may read it."""
-    text = event.text
-    if event.kind in PRIVATE_TEXT_KINDS and event.player != viewer:
-        text = _MARKER.sub("a domain marker", text)
-    return text
-
-
 def event_for(event: Any, n: int, viewer: str | None) -> dict:
-    """One event for the protocol: its number, kind, acting flock, text for this viewer and public data."""
-    out = {"n": n, "kind": event.kind, "player": event.player, "text": event_text(event, viewer)}
-    if event.data is not None and event.kind not in PRIVATE_TEXT_KINDS:
+    """One event for the protocol: its number, kind, acting flock, its text for this viewer (the engine's
+    `text_for`), its form and the fields this viewer may see, and public data for tools."""
+    out = {"n": n, "kind": event.kind, "player": event.player, "text": event.text_for(viewer)}
+    if event.form is not None:
+        out["form"] = event.form
+        private = FORMS[event.form].private if viewer != event.player else ()
+        out["fields"] = {k: v for k, v in (event.fields or {}).items() if k not in private}
+    if event.data is not None and not (event.form is not None and FORMS[event.form].private
+                                       and viewer != event.player):
         out["data"] = event.data
     return out
 
@@ -194,7 +186,7 @@ class LiveGame:
         v = self.game.view(viewer)
         events = self.game.events
         start = max(0, len(events) - 30)
-        v["log"] = [event_text(e, viewer) for e in events[start:]]
+        v["log"] = [e.text_for(viewer) for e in events[start:]]
         pending = v.get("pending")
         if pending is not None:
             pending["options"] = [option_for(o) for o in (self.game.pending.options if viewer == pending["player"]
@@ -227,11 +219,10 @@ class LiveGame:
 
 
 def option_for(option: Any) -> dict:
-    """An option for the protocol: id and label, and `action` (its typed structure) when the engine has one."""
+    """An option for the protocol: id, label and its typed action (docs/ACTIONS.md) as JSON."""
     out = {"id": option.id, "label": option.label}
-    action = getattr(option, "action", None)
-    if action is not None:
-        out["action"] = action.to_dict() if hasattr(action, "to_dict") else dict(action.__dict__)
+    if option.action is not None:
+        out["action"] = option.action.to_dict()
     return out
 
 

@@ -294,3 +294,25 @@ def test_bad_lines_over_stdio_get_error_replies_and_the_session_goes_on() -> Non
     finally:
         assert client.close() == 0
     check_conformance([], client.received)
+
+
+def test_options_carry_typed_actions_and_apply_takes_one() -> None:
+    client = InProcess()
+    made = client.request("create", seats=[H, H], seed=SEED)
+    tokens = made["tokens"]
+    seen_kinds = set()
+    for _ in range(40):
+        view = client.request("view", token=tokens["red"])["view"]
+        flock = view["pending"]["player"]
+        options = client.request("pending", token=tokens[flock])["pending"]["options"]
+        assert all(o["action"]["kind"] for o in options)
+        seen_kinds |= {o["action"]["kind"] for o in options}
+        choice = options[-1]
+        reply = client.request("apply", token=tokens[flock], action=choice["action"], seq=view["seq"])
+        assert reply["ok"] and reply["seq"] == view["seq"] + 1, reply
+    assert {"card", "play"} <= seen_kinds
+    flock = client.request("view", token=tokens["red"])["view"]["pending"]["player"]
+    bad = client.request("apply", token=tokens[flock], action={"kind": "teleport"})
+    assert bad["error"]["code"] == "bad-message" and "unknown action kind" in bad["error"]["message"]
+    wrong = client.request("apply", token=tokens[flock], action={"kind": "mark", "hex": "Z99"})
+    assert wrong["error"]["code"] in ("illegal", "stale")

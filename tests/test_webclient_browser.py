@@ -21,7 +21,7 @@ def current(page) -> dict:
         const v = state.view;
         if (!v) return null;
         const mine = v.pending && v.pending.player === v.you ? v.pending.options : [];
-        return {seq: v.seq, over: v.over, mine: mine.map(o => ({id: o.id, hexes: hexesOf(o)})),
+        return {seq: v.seq, over: v.over, mine: mine.map(o => ({id: o.id, action: o.action, hexes: hexesOf(o)})),
                 canUndo: v.can_undo, hexIds: Object.keys(v.hexes)};
     }""")
 
@@ -54,10 +54,9 @@ def click_hex(page, hex_id: str) -> None:
     page.mouse.click(point[0], point[1])
 
 
-def kiwi_of(option_id: str, hexes: list[str]) -> tuple[str, str] | None:
-    """(flock, size) when the option names a Kiwi stack on its first hex (`…:red/2@A3…`)."""
-    found = re.search(r"([a-z][a-z0-9-]*)/(\d)@" + re.escape(hexes[0]) + r"\b", option_id) if hexes else None
-    return (found.group(1), found.group(2)) if found else None
+def kiwi_of(action: dict) -> tuple[str, int] | None:
+    """(flock, size) when the option's typed action names a Kiwi."""
+    return (action["flock"], action["size"]) if "size" in action and "flock" in action else None
 
 
 def decide(page, info: dict, n: int) -> str:
@@ -69,7 +68,7 @@ def decide(page, info: dict, n: int) -> str:
     how = "list"
     if hexes:
         how = "board"
-        kiwi = kiwi_of(choice["id"], hexes)
+        kiwi = kiwi_of(choice["action"])
         pieces = page.locator(f'#hex-{hexes[0]} circle.kiwi[data-flock="{kiwi[0]}"][data-size="{kiwi[1]}"]') \
             if kiwi else None
         if pieces is not None and pieces.count():

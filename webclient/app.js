@@ -151,8 +151,8 @@ async function joinSaved(saved) {
 }
 
 // --- options and the board --------------------------------------------------------------------------------
-// The hexes an option refers to, in order (from, to): read from its typed action when the engine gives one,
-// else from the hex ids written in its id (the id grammar names hexes by their ids).
+// The hexes an option refers to, in order (from, to): the hex ids among its typed action's values
+// (docs/ACTIONS.md: `hex`, `to`, ...), so the client reads structure, never the id string.
 function hexesOf(opt) {
   const hexes = state.view.hexes;
   const out = [];
@@ -161,21 +161,17 @@ function hexesOf(opt) {
     else if (Array.isArray(value)) value.forEach(walk);
     else if (value && typeof value === "object") Object.values(value).forEach(walk);
   };
-  if (opt.action) walk(opt.action);
-  else opt.id.split(/[^A-Za-z0-9]+/).forEach((t) => { if (t in hexes) out.push(t); });
+  walk(opt.action || {});
   return out;
 }
 
-function tokensOf(opt) {
-  return opt.action ? JSON.stringify(opt.action).split(/[^A-Za-z0-9]+/) : opt.id.split(/[^A-Za-z0-9]+/);
-}
-
-// Does an option name this piece (a Kiwi of a flock and size, or a Leader) on its first hex?
+// Does an option name this piece on its first hex? A Kiwi: the action's flock and size; a Leader: an action
+// that names no Kiwi size (the Leader's moves, steps and landings).
 function namesPiece(opt, piece) {
   if (!piece || !piece.flock) return true;
-  const t = tokensOf(opt);
-  if (piece.leader) return t.includes("leader") || t.includes(piece.flock);
-  return t.includes(piece.flock) && t.includes(String(piece.size));
+  const a = opt.action || {};
+  if (piece.leader) return !("size" in a);
+  return a.flock === piece.flock && a.size === piece.size;
 }
 
 function myOptions() {
