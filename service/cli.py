@@ -56,7 +56,7 @@ def serve_command(
         from service.stdio import serve_stdio
 
         raise typer.Exit(serve_stdio(hub))
-    from service.web import LOCAL_HOSTS, serve
+    from service.web import LOCAL_HOSTS, bind, serve
 
     hosts = list(LOCAL_HOSTS) + list(allow_host or [])
     if host not in ("0.0.0.0", "::"):
@@ -64,15 +64,19 @@ def serve_command(
     elif not allow_host:
         typer.echo(f"warning: listening on {host} but only localhost names are allowed in the Host header: "
                    "add --allow-host NAME for each name clients use", err=True)
+    try:
+        sock = bind(host, port)
+    except OSError as err:
+        typer.echo(f"error: cannot listen on {host}:{port}: {err.strerror or err}", err=True)
+        store.close()
+        raise typer.Exit(1)
+    port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"kcd serve: http://{shown}:{port}/ (web client), ws://{shown}:{port}/ws (protocol 1); "
-               f"games in {path}", err=False)
+               f"games in {path}; Ctrl+C stops it")
     sys.stdout.flush()
     try:
-        serve(hub, host, port, allowed_hosts=hosts, allowed_origins=allow_origin or [], bot_delay=bot_delay)
-    except OSError as err:
-        typer.echo(f"error: cannot listen on {host}:{port}: {err}", err=True)
-        raise typer.Exit(1)
+        serve(hub, sock, allowed_hosts=hosts, allowed_origins=allow_origin or [], bot_delay=bot_delay)
     finally:
         store.close()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import socket
 from contextlib import asynccontextmanager
 from typing import Any, Iterable
 
@@ -154,13 +155,27 @@ def create_app(hub: Hub, *, allowed_hosts: Iterable[str] = LOCAL_HOSTS, allowed_
                      middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))])
 
 
-def serve(hub: Hub, host: str, port: int, *, allowed_hosts: Iterable[str], allowed_origins: Iterable[str] = (),
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on host:port (OSError when taken), so the address is known before it is printed."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def serve(hub: Hub, sock: socket.socket, *, allowed_hosts: Iterable[str], allowed_origins: Iterable[str] = (),
           bot_delay: float = 0.0) -> None:
-    """Run the server until interrupted."""
+    """Run the server on a bound socket until interrupted."""
     import uvicorn
 
     app = create_app(hub, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins, bot_delay=bot_delay)
     # frames a little above the protocol limit still arrive, so they get a `too-large` reply, not a dropped socket
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws="auto",
-                            ws_max_size=4 * hub.limits.max_message_bytes + 1024, lifespan="on")
-    uvicorn.Server(config).run()
+    config = uvicorn.Config(app, log_level="warning", ws="auto", ws_max_size=4 * hub.limits.max_message_bytes + 1024,
+                            lifespan="on")
+    uvicorn.Server(config).run(sockets=[sock])

@@ -238,3 +238,16 @@ def test_sigkill_mid_game_and_restart_resume_the_game_exactly(tmp_path: Path) ->
     assert killed[1]["scores"] == steady[1]["scores"] and killed[1]["ranking"] == steady[1]["ranking"]
     assert killed[1] == steady[1]
     assert killed[2] == steady[2]
+
+
+def test_a_taken_port_or_an_unusable_database_is_a_clear_error_before_any_address(server: Server,
+                                                                                  tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(server.port), "--db",
+                          str(tmp_path / "other.sqlite3")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "cannot listen on 127.0.0.1" in run.stderr and "http://" not in run.stdout
+    assert "Traceback" not in run.stderr
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    run = subprocess.run([sys.executable, "-m", "interpreter.cli", "serve", "--port", "0", "--db",
+                          str(blocker / "games.sqlite3")], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and "cannot open the game database" in run.stderr and "Traceback" not in run.stderr
