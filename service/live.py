@@ -181,12 +181,10 @@ class LiveGame:
 
     # --- what a viewer sees ----------------------------------------------------------------------
     def view(self, viewer: str | None) -> dict:
-        """The protocol view for a seat (None: spectator): the engine's per-player view, its log rendered for
-        the viewer, options with their structure where the engine gives it, seats, scores and undo state."""
-        v = self.game.view(viewer)
+        """The protocol view for a seat (None: spectator): the engine's per-player view, options with their typed
+        actions, seats, scores and undo state."""
+        v = self.game.view(viewer)   # its `log` is already rendered for the viewer (Event.text_for)
         events = self.game.events
-        start = max(0, len(events) - 30)
-        v["log"] = [e.text_for(viewer) for e in events[start:]]
         pending = v.get("pending")
         if pending is not None:
             pending["options"] = [option_for(o) for o in (self.game.pending.options if viewer == pending["player"]
