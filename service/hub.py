@@ -45,6 +45,7 @@ class Connection:
 
     send: Callable[[dict], None]
     limits: Limits
+    pushes: bool = True                # False for HTTP: a request-reply transport gets no pushes
     following: dict[str, dict] = field(default_factory=dict)
     allowance: float = 0.0
     stamp: float = 0.0
@@ -90,9 +91,9 @@ class Hub:
         self._key = store.secret("seal", seal.new_key)
 
     # --- connections ------------------------------------------------------------------------------
-    def connect(self, send: Callable[[dict], None]) -> Connection:
-        """A new client connection."""
-        return Connection(send, self.limits)
+    def connect(self, send: Callable[[dict], None], pushes: bool = True) -> Connection:
+        """A new client connection (`pushes=False`: it never receives pushes, e.g. HTTP)."""
+        return Connection(send, self.limits, pushes)
 
     def disconnect(self, conn: Connection) -> None:
         """The client went away: stop pushing to it."""
@@ -216,6 +217,8 @@ class Hub:
         return self._game(found[0]), found[1]
 
     def _follow(self, conn: Connection, live: LiveGame, viewer: str | None) -> None:
+        if not conn.pushes:
+            return
         conn.following[live.record.id] = {"viewer": viewer, "cursor": len(live.game.events)}
         self.followers.setdefault(live.record.id, set()).add(conn)
 

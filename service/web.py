@@ -95,7 +95,7 @@ def create_app(hub: Hub, *, allowed_hosts: Iterable[str] = LOCAL_HOSTS, allowed_
         client = request.client.host if request.client else "?"
         conn = http_conns.get(client)
         if conn is None:
-            conn = http_conns[client] = hub.connect(lambda message: None)   # HTTP gets no pushes
+            conn = http_conns[client] = hub.connect(lambda message: None, pushes=False)
         reply = hub.handle(conn, bytes(body))
         hub.flush()
         runner.kick()
