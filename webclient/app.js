@@ -83,7 +83,9 @@ function fillSetup() {
   }
   const players = $("players");
   const chosen = Number(players.value) || 2;
+  const wasSolo = players.value === "solo";
   players.replaceChildren();
+  if (cat.modes.includes("solo")) players.appendChild(option("solo", "Solo against Kiwibot", wasSolo));
   for (let n = 2; n <= cat.players.max; n++) players.appendChild(option(n, `${n} players`, n === chosen));
   const variant = $("variant");
   variant.replaceChildren(option("", "Standard"));
@@ -93,7 +95,9 @@ function fillSetup() {
 
 function fillSeats() {
   const cat = state.catalogue;
-  const n = Number($("players").value) || 2;
+  const solo = $("players").value === "solo";
+  const n = solo ? 2 : Number($("players").value) || 2;
+  $("variant").disabled = solo;
   const body = $("seats");
   body.replaceChildren();
   for (let i = 0; i < n; i++) {
@@ -104,7 +108,8 @@ function fillSeats() {
     const who = document.createElement("select");
     who.className = "seat-who"; who.id = `seat-${i}-who`;
     if (i === 0) who.appendChild(option("human", "You"));
-    for (const b of cat.bots) who.appendChild(option(`bot:${b}`, `Bot: ${b}`, i > 0 && b === "greedy"));
+    if (solo && i === 1) who.appendChild(option("kiwibot", "Kiwibot (the solo automa)"));
+    else for (const b of cat.bots) who.appendChild(option(`bot:${b}`, `Bot: ${b}`, i > 0 && b === "greedy"));
     const leader = document.createElement("select");
     leader.className = "seat-leader"; leader.id = `seat-${i}-leader`;
     leader.appendChild(option("", "Dealt at random"));
@@ -118,17 +123,19 @@ function fillSeats() {
 async function startGame(event) {
   event.preventDefault();
   const seats = [], leaders = {};
-  const n = Number($("players").value);
+  const solo = $("players").value === "solo";
+  const n = solo ? 2 : Number($("players").value);
   for (let i = 0; i < n; i++) {
     const flock = $(`seat-${i}-flock`).value;
     const who = $(`seat-${i}-who`).value;
-    seats.push(who === "human" ? { flock, kind: "human" } : { flock, kind: "bot", bot: who.slice(4) });
+    seats.push(who === "human" || who === "kiwibot" ? { flock, kind: who } : { flock, kind: "bot", bot: who.slice(4) });
     const leader = $(`seat-${i}-leader`).value;
     if (leader) leaders[flock] = leader;
   }
   const fields = { seats, setup: $("setup-kind").value };
+  if (solo) fields.mode = "solo";
   if ($("edition").value) fields.content = { editions: [$("edition").value] };
-  if ($("variant").value) fields.variant = $("variant").value;
+  if ($("variant").value && !solo) fields.variant = $("variant").value;
   if (Object.keys(leaders).length) fields.leaders = leaders;
   const reply = await call("create", fields);
   if (!reply.ok) return;
@@ -376,8 +383,9 @@ function drawPanel() {
   const v = state.view;
   const me = v.flocks[v.you] || {};
   const turn = v.pending ? v.pending.player : null;
-  $("status").textContent = v.over ? "The game is over"
-    : `Season ${v.season}, ${v.phase.replace("_", " ")} — ${turn === v.you ? "your decision" : `waiting for ${turn}`}`;
+  const solo = v.solo ? ` · Solo card ${v.solo.solo_card || "none"}, ${v.solo.solo_cards_left} left` : "";
+  $("status").textContent = (v.over ? "The game is over"
+    : `Season ${v.season}, ${v.phase.replace("_", " ")} — ${turn === v.you ? "your decision" : `waiting for ${turn}`}`) + solo;
   const mine = turn === v.you;
   document.body.classList.toggle("your-turn", mine);
   $("prompt").textContent = v.pending ? (mine ? v.pending.prompt : `Waiting for ${turn}`) : "";
