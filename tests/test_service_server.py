@@ -201,6 +201,11 @@ def test_http_api_plays_the_same_protocol(server: Server) -> None:
     assert pending["your_turn"] and pending["pending"]["options"]
     assert post({"op": "apply", "token": made["tokens"]["red"], "option": pending["pending"]["options"][0]["id"]})["ok"]
     assert post({"op": "view", "token": made["spectator"]})["view"]["seq"] == 1
+    assert post({"op": "nope"})["error"]["code"] == "unknown-op"
+    huge = urllib.request.Request(base, data=b"x" * 300_000)
+    with pytest.raises(urllib.error.HTTPError) as info:
+        urllib.request.urlopen(huge, timeout=30)
+    assert info.value.code == 413 and json.loads(info.value.read())["error"]["code"] == "too-large"
 
 
 def decisions_of(db: Path) -> list[str]:
