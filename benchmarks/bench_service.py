@@ -123,6 +123,48 @@ def bench_ws(games: int, players: int, durable: bool) -> None:
               f"{players} pushes); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
+def bench_in_process(games: int, players: int) -> None:
+    """The same games interleaved in one process, no transport: the CPU time of each apply (checking, engine,
+    SQLite commit, a push rendered per seat): what an apply costs when the machine is not shared."""
+    from service.hub import Hub, Limits
+    from service.store import SQLiteStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        hub = Hub(SQLiteStore(Path(tmp) / "bench.sqlite3"), Limits(messages_per_second=1e9, burst=10**9))
+        tables = []
+        for i in range(games):
+            made = hub.handle(hub.connect(lambda m: None),
+                              json.dumps({"protocol": 1, "op": "create", "seats": [{"kind": "human"}] * players,
+                                          "seed": 1000 + i}))
+            conns = {}
+            for flock, token in made["tokens"].items():
+                conn = hub.connect(lambda m: json.dumps(m))   # each push is serialised, as a transport does
+                hub.handle(conn, json.dumps({"protocol": 1, "op": "join", "token": token}))
+                conns[flock] = conn
+            tables.append((hub.live[made["game"]], made["tokens"], conns, random.Random(i)))
+        costs = []
+        while tables:
+            for entry in list(tables):
+                live, tokens, conns, rng = entry
+                if live.game.is_over:
+                    tables.remove(entry)
+                    continue
+                flock = live.turn()
+                options = live.game.pending.options
+                text = json.dumps({"protocol": 1, "op": "apply", "token": tokens[flock],
+                                   "option": options[rng.randrange(len(options))].id})
+                start = time.thread_time()
+                json.dumps(hub.handle(conns[flock], text))
+                hub.flush()
+                costs.append(time.thread_time() - start)
+        hub.store.close()
+    ms = sorted(c * 1000 for c in costs)
+    print(f"the same {games} games in one process, interleaved (CPU time of each apply: check, engine, commit, "
+          f"{players} pushes):")
+    print(f"  p50 {statistics.median(ms):.2f} ms, p95 {ms[int(0.95 * (len(ms) - 1))]:.2f} ms, max {ms[-1]:.1f} ms "
+          f"over {len(ms)} applies")
+
+
 def bench_stdio(trips: int) -> None:
     client = StdioClient()
     try:
@@ -160,6 +202,7 @@ def main() -> None:
     args = parser.parse_args()
     t0 = time.process_time()
     bench_ws(args.games, args.players, False)
+    bench_in_process(args.games, args.players)
     if args.durable:
         bench_ws(args.games, args.players, True)
     bench_stdio(args.stdio_trips)
