@@ -1,10 +1,12 @@
 """Service speed: concurrent games over WebSocket on loopback, and stdio round trips.
 
 Plain script (prints figures, asserts nothing): `.venv/bin/python benchmarks/bench_service.py [--games 50]
-[--players 2] [--stdio-trips 2000]`. Starts `kcd serve` on a free loopback port with a fresh SQLite database,
-then plays `--games` games at once; every seat is a client-side random player on its own WebSocket that
-answers the pushed view when it is its turn (so the figure is the server's: apply, commit, a push per seat). Reports decisions/s, the p50/p95/max latency of `apply` (send to reply; target p95 < 20 ms) and the
-server's CPU time. Then `kcd serve --stdio`: `hello` round trips/s and a whole game's `apply` round trips/s.
+[--players 2] [--stdio-trips 2000] [--durable]`. Starts `kcd serve` on a free loopback port with a fresh SQLite
+database, then plays `--games` games at once; every seat is a client-side random player on its own WebSocket
+that answers the pushed view when it is its turn (so the figure is the server's: apply, commit, a push per
+seat). Reports decisions/s, the p50/p95/max latency of `apply` (send to reply; target p95 < 20 ms), the server's
+CPU time, and the CPU time of each apply with the same games interleaved in one process (a figure a shared,
+loaded machine does not distort). Then `kcd serve --stdio`: `hello` round trips/s and a game's round trips/s.
 """
 from __future__ import annotations
 
