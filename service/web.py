@@ -30,6 +30,11 @@ from service.protocol import error
 
 log = logging.getLogger("kcd.service")
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+                               "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+    "X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+}
 MAX_QUEUED = 2000   # messages waiting to be sent to one WebSocket client
 
 
@@ -139,6 +144,26 @@ def create_app(hub: Hub, *, allowed_hosts: Iterable[str] = LOCAL_HOSTS, allowed_
             hub.disconnect(conn)
             task.cancel()
 
+    class SecurityHeaders:
+        """Headers for every HTTP response: the page may load only its own scripts and talk only to this server,
+        may not be framed by another site, and content types are not guessed."""
+
+        def __init__(self, app: Any) -> None:
+            self.app = app
+
+        async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+            if scope["type"] != "http":
+                await self.app(scope, receive, send)
+                return
+
+            async def with_headers(message: dict) -> None:
+                if message["type"] == "http.response.start":
+                    message.setdefault("headers", [])
+                    message["headers"] += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                await send(message)
+
+            await self.app(scope, receive, with_headers)
+
     @asynccontextmanager
     async def lifespan(app: Starlette):
         hub.resume()
@@ -152,7 +177,8 @@ def create_app(hub: Hub, *, allowed_hosts: Iterable[str] = LOCAL_HOSTS, allowed_
         Mount("/", StaticFiles(directory=webclient_dir()), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))])
+                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts)),
+                                 Middleware(SecurityHeaders)])
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -186,6 +186,8 @@ def test_host_and_origin_are_checked(server: Server) -> None:
     assert WsClient(server.url, origin=base).request("hello")["ok"]
     with urllib.request.urlopen(base + "/", timeout=10) as resp:
         assert b"Kiwi Chow Down" in resp.read()
+        assert "frame-ancestors 'none'" in resp.headers["Content-Security-Policy"]
+        assert resp.headers["X-Frame-Options"] == "DENY" and resp.headers["X-Content-Type-Options"] == "nosniff"
 
 
 def test_http_api_plays_the_same_protocol(server: Server) -> None:

@@ -1,6 +1,6 @@
 """The web client in real headless Chromium (issue 11): start a game against a bot at `/`, play a whole
-two-player game by clicks (on the board, a Kiwi then a hex, and in the option list), undo once, reload the page
-mid-game and continue, to the final scores. Marker `browser`."""
+two-player game by clicks (on the board, a Kiwi then a hex, and in the option list), undo once, SIGKILL and
+restart the server (the page reconnects to its seat), reload the page mid-game and continue, to the final scores. Marker `browser`."""
 from __future__ import annotations
 
 import os
@@ -116,7 +116,7 @@ def test_play_a_whole_game_against_a_bot_by_clicks_to_the_final_scores(tmp_path:
                 expect(page.locator("#legend")).to_contain_text("Kiwi")
                 expect(page.locator("#hand .card").first).to_be_visible()
                 ways = {"board": 0, "list": 0}
-                undone = reloaded = False
+                undone = reloaded = restarted = False
                 highlighted = recent = 0
                 n = 0
                 while True:
@@ -128,6 +128,15 @@ def test_play_a_whole_game_against_a_bot_by_clicks_to_the_final_scores(tmp_path:
                         page.locator("#undo").click()
                         page.wait_for_function(f"() => state.view.seq < {seq}")
                         undone = True
+                        continue
+                    if not restarted and n >= 25:   # the server is killed and started again: the page reconnects
+                        seq = info["seq"]
+                        server.kill()
+                        expect(page.locator("#connection")).to_contain_text("reconnecting")
+                        server.start()
+                        expect(page.locator("#connection")).to_have_text("connected", timeout=60_000)
+                        page.wait_for_function(f"() => state.view && state.view.seq === {seq}")
+                        restarted = True
                         continue
                     if not reloaded and n >= 40:
                         seq = info["seq"]
@@ -145,7 +154,7 @@ def test_play_a_whole_game_against_a_bot_by_clicks_to_the_final_scores(tmp_path:
                 final = page.locator("#final-scores").inner_text()
                 assert "red" in final and "green" in final
                 assert page.locator("#scores tr[data-flock]").count() == 2
-                assert undone and reloaded
+                assert undone and reloaded and restarted
                 assert ways["board"] >= 10 and ways["list"] >= 5 and n >= 40, ways
                 assert highlighted >= 5 and recent >= 5, (highlighted, recent)
                 assert page.locator("#hex-A1").count() == 1

@@ -27,9 +27,23 @@ function connect() {
     const ws = new WebSocket(`${scheme}://${location.host}/ws`);
     state.ws = ws;
     ws.onopen = () => { $("connection").textContent = "connected"; resolve(); };
-    ws.onclose = () => { $("connection").textContent = "disconnected: reload the page to reconnect"; };
+    ws.onclose = () => {
+      // the server went away (a restart): try again, then join the same seat; the game goes on where it was
+      $("connection").textContent = "disconnected: reconnecting…";
+      for (const [, r] of state.waiting) r({ ok: false, error: { code: "disconnected", message: "connection lost" } });
+      state.waiting.clear();
+      setTimeout(reconnect, 1000);
+    };
     ws.onmessage = (event) => onMessage(JSON.parse(event.data));
   });
+}
+
+async function reconnect() {
+  await connect();
+  if (state.seat) {
+    const reply = await request("join", { token: state.seat.token });
+    if (reply.ok) showView(reply.view);
+  }
 }
 
 function request(op, fields = {}) {
