@@ -135,3 +135,21 @@ def test_no_engine_module_parses_an_option_id() -> None:
             if pattern.search(line):
                 offenders.append(f"{path.name}:{n}: {line.strip()}")
     assert offenders == []
+
+
+def test_a_kiwi_an_action_names_is_in_the_view_by_its_id() -> None:
+    """A front-end draws `view()["hexes"][hex]["kiwi"]` with ids, so it can show which stack an action moves."""
+    game = Game.new(ruleset(), ["red", "green", "purple"], seed=8)
+    rng = random.Random(8)
+    named = 0
+    while not game.is_over and named < 200:
+        view = game.view(game.pending.player)
+        for o in game.pending.options:
+            kiwi = getattr(o.action, "kiwi", None)
+            if kiwi is not None:
+                stacks = view["hexes"][o.action.hex]["kiwi"]
+                assert any(s["id"] == kiwi and s["size"] == o.action.size and s["flock"] == o.action.flock
+                           for s in stacks), (o.id, stacks)
+                named += 1
+        game.apply(rng.choice(game.pending.options).id)
+    assert named >= 200

@@ -164,3 +164,21 @@ def test_a_position_game_undoes_back_to_its_start() -> None:
     game.apply(game.pending.options[0].id)
     assert game.undo(force=True).ok
     assert game.state.to_dict() == Game.from_json(ruleset(), start).state.to_dict()
+
+
+def test_undo_within_a_step_equals_a_rebuild_from_the_origin() -> None:
+    """Undo rebuilds from the step checkpoint when it can: the same state, events and refusals as a full replay."""
+    for seed, players, kw in [(12, ["red", "green", "purple"], {}), (13, ["green", "red"], {"mode": "solo"})]:
+        game, rng = _random_game(seed, players, **kw)
+        fast = 0
+        while not game.is_over and fast < 40:
+            game.apply(rng.choice(game.pending.options).id)
+            if game.step_depth >= 2:
+                undone = game.clone()
+                assert undone.undo(force=True).ok
+                full = Game._replay(ruleset(), game._origin, game.history[:-1])
+                assert undone.to_json().replace(',"redo":["' + game.history[-1] + '"]', ',"redo":[]') == full.to_json()
+                assert [e.to_dict() for e in undone.events] == [e.to_dict() for e in full.events]
+                assert undone._previous == full._previous and undone.pending == full.pending
+                fast += 1
+        assert fast >= 20

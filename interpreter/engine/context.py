@@ -5,7 +5,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from interpreter.engine.decisions import Event
-from interpreter.engine.events import FORMS, OWNER, render
+from interpreter.engine.events import FORMS
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import State
 
@@ -64,8 +64,8 @@ class Runtime:
 
     def emit(self, form: str, player: str | None = None, data: dict | None = None, **fields: Any) -> None:
         """Append an event of `form` (interpreter/engine/events.py FORMS) with its typed fields."""
-        spec = FORMS[form]
-        self.events.append(Event(spec.kind, render(form, fields, OWNER, player), player, data, form, fields))
+        spec = FORMS[form]   # the full text is the form's own rendering (events.render for OWNER)
+        self.events.append(Event(spec.kind, spec.render(fields), player, data, form, fields))
 
     def modifiers(self, flock: str) -> set[str]:
         """Modifier ids active for a flock (its side's powers)."""

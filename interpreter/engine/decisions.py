@@ -1,18 +1,34 @@
 """Decision values: what a player is asked (Decision, Option) and what `apply` answers (Applied, Refused).
 
-Procedures are generators: they `yield from ask(...)` and receive the chosen option id. A question with
+Procedures are generators: they `yield from ask_action(...)`, which yields the Decision, receives the chosen
+option id and returns that option's typed action (interpreter/engine/action_types.py). A question with
 a single legal option is answered automatically (it is not a decision), so every pending Decision
 offers at least two options.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generator
+from typing import TYPE_CHECKING, Any, Generator
 
 if TYPE_CHECKING:
     from interpreter.engine.action_types import Action
 
 
+def fast_init(cls: type) -> type:
+    """Give a frozen dataclass an __init__ that fills `__dict__` directly: the generated one calls
+    object.__setattr__ per field, which doubled the cost of the thousands of options and events a game makes.
+    The instances stay frozen (assignment still raises FrozenInstanceError)."""
+    fields = dataclasses.fields(cls)
+    namespace: dict[str, Any] = {f"_d_{f.name}": f.default for f in fields}
+    params = "".join(f", {f.name}" + (f"=_d_{f.name}" if f.default is not dataclasses.MISSING else "") for f in fields)
+    body = "".join(f"    d[{f.name!r}] = {f.name}\n" for f in fields) or "    pass\n"
+    exec(f"def __init__(self{params}):\n    d = self.__dict__\n{body}", namespace)
+    cls.__init__ = namespace["__init__"]   # type: ignore[misc]
+    return cls
+
+
+@fast_init
 @dataclass(frozen=True)
 class Option:
     """One legal answer: a stable readable id (the action in the grammar of docs/ACTIONS.md), a label, and the
@@ -20,12 +36,28 @@ class Option:
 
     id: str
     label: str
-    action: "Action | None" = None
+    # the action, or (its kind class, its field values) until first read: a move decision offers dozens of
+    # options and only one is chosen, so the widest kinds build their action on demand (`lazy_option`)
+    act: "Action | tuple | None" = field(default=None, compare=False)
+
+    @property
+    def action(self) -> "Action | None":
+        """The typed action (docs/ACTIONS.md); `action.id() == id`."""
+        act = self.act
+        if type(act) is tuple:
+            act = act[0](*act[1])
+            object.__setattr__(self, "act", act)   # built once; the option stays equal to itself
+        return act
 
 
 def option(action: "Action", label: str) -> Option:
     """The option that performs `action`; its id is the action's id."""
     return Option(action.id(), label, action)
+
+
+def lazy_option(kind: type, values: tuple, label: str) -> Option:
+    """`option(kind(*values), label)` without building the action until someone reads it."""
+    return Option(kind.id_of(*values), label, (kind, values))
 
 
 @dataclass(frozen=True)
@@ -56,6 +88,7 @@ class Decision:
         return None
 
 
+@fast_init
 @dataclass(frozen=True)
 class Event:
     """One line of the game log. `form` names its sentence in interpreter/engine/events.py FORMS and `fields`
@@ -109,31 +142,20 @@ class Refused:
     ok: bool = False
 
 
-Ask = Generator[Decision, str, str]
-
-
-def ask(player: str, kind: str, prompt: str, options: list[Option]) -> Ask:
-    """Ask a player to choose; answers itself when only one option exists."""
-    if not options:
-        raise AssertionError(f"no legal option for {kind}")
-    if len(options) == 1:
-        return options[0].id
-    # options can repeat when identical Kiwi stand together; they are the same choice
-    seen: dict[str, Option] = {}
-    for o in options:
-        seen.setdefault(o.id, o)
-    if len(seen) == 1:
-        return options[0].id
-    choice = yield Decision(player, kind, prompt, tuple(seen.values()))
-    return choice
-
 
 def ask_action(player: str, kind: str, prompt: str, options: list[Option]) -> Generator[Decision, str, "Action"]:
-    """`ask`, returning the chosen option's action (of the first option with the chosen id: identical Kiwi in
-    one hex share an id and are one choice)."""
-    choice = yield from ask(player, kind, prompt, options)
-    for o in options:
-        if o.id == choice:
-            assert o.action is not None, f"option {o.id} of {kind} has no action"
-            return o.action
-    raise AssertionError(f"{choice!r} is not an option of {kind}")
+    """Ask a player to choose; returns the chosen option's action (the first option with the chosen id:
+    identical Kiwi in one hex share an id and are one choice). A single choice is answered without asking."""
+    if not options:
+        raise AssertionError(f"no legal option for {kind}")
+    chosen = options[0]
+    if len(options) > 1:
+        # options can repeat when identical Kiwi stand together; they are the same choice
+        seen: dict[str, Option] = {}
+        for o in options:
+            seen.setdefault(o.id, o)
+        if len(seen) > 1:
+            chosen = seen[(yield Decision(player, kind, prompt, tuple(seen.values())))]
+    action = chosen.action
+    assert action is not None, f"option {chosen.id} of {kind} has no action"
+    return action

@@ -33,7 +33,7 @@ FORMS: dict[str, Form] = {}
 def _form(name: str, kind: str, fields: str, render: str | Render, private: str = "",
           public: str | Render | None = None) -> None:
     def as_render(r: str | Render) -> Render:
-        return (lambda f: r.format(**f)) if isinstance(r, str) else r
+        return r.format_map if isinstance(r, str) else r
     FORMS[name] = Form(name, kind, tuple(fields.split()), as_render(render), tuple(private.split()),
                        as_render(public) if public is not None else None)
 

@@ -6,7 +6,7 @@ from typing import Generator
 from interpreter.engine import payment, push
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.decisions import Option, ask_action, lazy_option
 from interpreter.engine.placing import grow_one, kiwi_of, remove_from_hex
 from interpreter.engine.state import Kiwi
 
@@ -27,7 +27,7 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
                 afford[k.size] = payment.can_meet(fl, cost(rt, k.size), rt.rules.fruits)
             if afford[k.size]:
                 what = "explode" if k.size >= rt.rules.max_size else f"grow to size {k.size + 1}"
-                opts.append(option(A.Feed(k.id, k.flock, k.size, h.id), f"Feed the {k.flock} size-{k.size} Kiwi on {h.id} ({what})"))
+                opts.append(lazy_option(A.Feed, (k.id, k.flock, k.size, h.id), f"Feed the {k.flock} size-{k.size} Kiwi on {h.id} ({what})"))
     return opts
 
 

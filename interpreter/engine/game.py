@@ -193,19 +193,24 @@ class Game:
         trying options, saves the copy): the copy's log holds only the events since the step's start.
         Its state, pending decision, history and saved decisions are the same either way.
         """
+        twin = self._rewind(len(self._since), events)
+        twin._previous = self._previous
+        twin._redo = self._redo.copy()
+        return twin
+
+    def _rewind(self, keep: int, events: bool = True) -> "Game":
+        """A copy at the running step's checkpoint with its first `keep` decisions replayed."""
         state = State.from_dict(self._checkpoint)
         state._board = self.rt.state._board   # the island's geometry never changes: share it, don't rebuild it
         # the checkpoint dict is never changed once taken, so the twin may share it
         twin = Game(self.ruleset, state, self.rt.events[:self._checkpoint_events] if events else None,
                     checkpoint=self._checkpoint, origin=self._origin)
-        for option_id in self._since:
+        for option_id in self._since[:keep]:
             # the options were legal when applied here, so the replay skips `apply`'s checks
             twin._previous = twin._pending
             twin._since.append(option_id)
             twin._advance(option_id)
-        twin._previous = self._previous
-        twin._history = self._history.copy()
-        twin._redo = self._redo.copy()
+        twin._history = self._history[:self.step_start + keep]
         return twin
 
     # --- driving --------------------------------------------------------------------------------
@@ -324,17 +329,21 @@ class Game:
         Refused, with the state untouched, when since that decision a random draw happened (the state's RNG
         moved: `random-draw`) or something hidden was shown to that player (a card drawn, a Solo card or
         Season card turned up, reserves revealed: `revealed`), unless `force` (hotseat play, tests);
-        `nothing-to-undo` at the start. Design: the game is rebuilt from its origin and the history prefix
-        (the replay `from_json` and `kcd replay` use) rather than kept snapshots, so undo costs nothing
-        during play and memory stays flat; a rebuild takes milliseconds, fine at human speed.
+        `nothing-to-undo` at the start. Design: the game is rebuilt from the history rather than kept
+        snapshots, so undo costs nothing during play and memory stays flat: within the running step from its
+        checkpoint (like `clone`, a fraction of a millisecond), else from the origin (the replay `from_json`
+        and `kcd replay` use, a few milliseconds), fine at human speed.
         """
         from interpreter.engine.undo import information_since
         if not self._history:
             return Refused("nothing-to-undo", "no decision to undo")
-        try:
-            target = Game._replay(self.ruleset, self._origin, self._history[:-1])
-        except ValueError as exc:
-            return Refused("history", f"the history does not replay: {exc}")
+        if len(self._since) >= 2:   # the decision before it is in this step too, so `_previous` is rebuilt
+            target = self._rewind(len(self._since) - 1)
+        else:
+            try:
+                target = Game._replay(self.ruleset, self._origin, self._history[:-1])
+            except ValueError as exc:
+                return Refused("history", f"the history does not replay: {exc}")
         player = target.pending.player
         reason = information_since(target, self, player)
         if reason is not None and not force:

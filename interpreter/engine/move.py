@@ -8,7 +8,7 @@ from interpreter.engine import push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.decisions import Option, ask_action, lazy_option, option
 from interpreter.engine.placing import kiwi_of, kref, remove_from_hex
 
 
@@ -59,7 +59,8 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
             if adj is None:
                 adj = b.adjacent(h.id)
             for d in adj:
-                opts.append(option(A.MoveKiwi(k.id, flock, k.size, h.id, d), f"Move your size-{k.size} Kiwi from {h.id} to {d}"))
+                opts.append(lazy_option(A.MoveKiwi, (k.id, flock, k.size, h.id, d),
+                                        f"Move your size-{k.size} Kiwi from {h.id} to {d}"))
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
         for d in b.adjacent(fl.leader_hex):
             opts.append(option(A.MoveLeader(fl.leader_hex, d), f"Move your Leader from {fl.leader_hex} to {d}"))

@@ -16,7 +16,8 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
     for h in st.hexes.values():
         hexes[h.id] = {
             "q": h.q, "r": h.r, "terrain": h.terrain,
-            "kiwi": [{"flock": k.flock, "size": k.size} for k in h.kiwi],
+            # `id`: the piece id an action names (docs/ACTIONS.md `kiwi`); stacks are public, so are their ids
+            "kiwi": [{"id": k.id, "flock": k.flock, "size": k.size} for k in h.kiwi],
             "leaders": st.leaders_in(h.id),
             "nest": {"flock": h.nest[0], "id": h.nest[1]} if h.nest else None,
             "domain": {"flock": h.domain[0], "terrain": h.domain[1]} if h.domain else None,
