@@ -54,13 +54,10 @@ def click_hex(page, hex_id: str) -> None:
     page.mouse.click(point[0], point[1])
 
 
-def kiwi_of(action: dict) -> tuple[str, int] | None:
-    """(flock, size) when the option's typed action names a Kiwi."""
-    return (action["flock"], action["size"]) if "size" in action and "flock" in action else None
-
-
 def decide(page, info: dict, n: int) -> str:
-    """Take one decision by clicks; returns how ("board" or "list")."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    """Take one decision by clicks; returns how it was taken: "board" (the clicks on the board alone) or "list"."""
     mine = info["mine"]
     choice = mine[(n * 7 + 3) % len(mine)]
     seq = info["seq"]
@@ -68,19 +65,24 @@ def decide(page, info: dict, n: int) -> str:
     how = "list"
     if hexes:
         how = "board"
-        kiwi = kiwi_of(choice["action"])
-        pieces = page.locator(f'#hex-{hexes[0]} circle.kiwi[data-flock="{kiwi[0]}"][data-size="{kiwi[1]}"]') \
-            if kiwi else None
+        kiwi = choice["action"].get("kiwi")
+        pieces = page.locator(f'#hex-{hexes[0]} circle.kiwi[data-piece="{kiwi}"]') if kiwi is not None else None
         if pieces is not None and pieces.count():
             pieces.first.click()            # a Kiwi ...
         else:
             click_hex(page, hexes[0])
         if len(hexes) > 1:
             click_hex(page, hexes[-1])      # ... then a hex
-    page.wait_for_timeout(50)
+    if how == "board":   # the click either applied the option or narrowed the list to the options it matches
+        try:
+            page.wait_for_function(f"""() => state.view.seq > {seq} ||
+                document.querySelectorAll('#options button.match').length > 0""", timeout=15_000)
+        except PlaywrightTimeout:   # the board offered no single answer to these clicks: the list decides
+            how = "list"
     if current(page)["seq"] == seq:         # not applied by the board alone: several options matched
-        if how == "board":
-            page.locator("#clear-selection").click() if page.locator("#clear-selection").is_visible() else None
+        how = "list"
+        if page.locator("#clear-selection").is_visible():
+            page.locator("#clear-selection").click()
         page.locator(f'#options button[data-option="{choice["id"]}"]').click()
     page.wait_for_function(f"() => state.view && state.view.seq > {seq}", timeout=60_000)
     return how

@@ -186,12 +186,14 @@ function hexesOf(opt) {
   return out;
 }
 
-// Does an option name this piece on its first hex? A Kiwi: the action's flock and size; a Leader: an action
-// that names no Kiwi size (the Leader's moves, steps and landings).
+// Does an option name this piece? A Kiwi: the action names its piece id (or, for identical Kiwi in one hex,
+// the same flock and size: they are one choice); a Leader: an action that names no Kiwi (the Leader's moves,
+// steps and landings).
 function namesPiece(opt, piece) {
   if (!piece || !piece.flock) return true;
   const a = opt.action || {};
-  if (piece.leader) return !("size" in a);
+  if (piece.leader) return !("kiwi" in a) && !("size" in a);
+  if ("kiwi" in a && a.kiwi === piece.id) return true;
   return a.flock === piece.flock && a.size === piece.size;
 }
 
@@ -347,7 +349,7 @@ function drawPieces(g, id, h, cx, cy) {
         "data-flock": p.flock, "data-hex": id }, g);
     } else {
       shape = el("circle", { cx: x, cy: y, r: 5 + 2.5 * p.size, fill: flockColour(p.flock), class: "kiwi",
-        "data-flock": p.flock, "data-size": p.size, "data-hex": id }, g);
+        "data-flock": p.flock, "data-size": p.size, "data-hex": id, "data-piece": p.id }, g);
       el("text", { x: x - 3, y: y + 3.5, class: "piece-label" }, g).textContent = p.size;
     }
     el("title", {}, shape).textContent = p.leader ? `${p.flock} Leader on ${id}` : `${p.flock} size-${p.size} Kiwi on ${id}`;
