@@ -24,6 +24,8 @@ def serve_command(
     db: Optional[Path] = typer.Option(None, "--db", help="SQLite file of the games (default: "
                                       "~/.local/share/kiwi-chow-down/games.sqlite3; with --stdio: in memory)."),
     stdio: bool = typer.Option(False, "--stdio", help="Speak JSON lines on stdin/stdout instead of listening."),
+    content: Optional[Path] = typer.Option(None, "--content", help="Content root to serve (default: the shipped "
+                                           "content); games name its editions and mods by id."),
     allow_host: Optional[List[str]] = typer.Option(None, "--allow-host",
                                                    help="Another Host name clients may use (repeatable)."),
     allow_origin: Optional[List[str]] = typer.Option(None, "--allow-origin",
@@ -41,6 +43,9 @@ def serve_command(
     from service.hub import Hub, Limits
     from service.store import SQLiteStore
 
+    if content is not None and not (content / "base").is_dir():
+        typer.echo(f"error: {content} is not a content folder (it has no base/)", err=True)
+        raise typer.Exit(2)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="kcd serve: %(levelname)s %(message)s")
     path = db if db is not None else (None if stdio else default_db())
     try:
@@ -51,7 +56,7 @@ def serve_command(
     if stdio:   # one trusted parent process at the other end: no rate limit
         rate = 1e9
     hub = Hub(store, Limits(max_message_bytes=max_message, messages_per_second=rate,
-                            burst=int(min(2 * rate, 1 << 30))))
+                            burst=int(min(2 * rate, 1 << 30))), content_root=content)
     if stdio:
         from service.stdio import serve_stdio
 

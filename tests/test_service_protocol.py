@@ -316,3 +316,21 @@ def test_options_carry_typed_actions_and_apply_takes_one() -> None:
     assert bad["error"]["code"] == "bad-message" and "unknown action kind" in bad["error"]["message"]
     wrong = client.request("apply", token=tokens[flock], action={"kind": "mark", "hex": "Z99"})
     assert wrong["error"]["code"] in ("illegal", "stale")
+
+
+def test_serve_content_plays_a_designers_copy_with_its_own_mod(root: Path) -> None:
+    import shutil
+
+    shutil.copytree(root / "mods" / "example", root / "mods" / "mine")
+    pack = root / "mods" / "mine" / "pack.yaml"
+    pack.write_text(pack.read_text().replace("id: example", "id: mine"))
+    client = StdioClient(["--content", str(root)])
+    try:
+        cat = client.request("content", content={"mods": ["mine"]})
+        assert cat["ok"], cat
+        assert "mine" in {p["id"] for p in cat["catalogue"]["packs"]}
+        made = client.request("create", seats=[H, H], content={"mods": ["mine"]}, seed=3)
+        assert made["ok"], made
+        assert client.request("create", seats=[H, H], content={"mods": ["absent"]})["error"]["code"] == "bad-content"
+    finally:
+        assert client.close() == 0
