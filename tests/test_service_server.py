@@ -181,6 +181,10 @@ def test_host_and_origin_are_checked(server: Server) -> None:
                                                                       "Content-Type": "application/json"})
     with urllib.request.urlopen(same, timeout=10) as resp:
         assert json.loads(resp.read())["ok"] is True
+    from websockets.sync.client import connect
+
+    with pytest.raises(Exception, match="400"):   # DNS rebinding over the WebSocket too
+        connect(server.url, additional_headers={"Host": "evil.example"}, open_timeout=10)
     with pytest.raises(Exception):
         WsClient(server.url, origin="http://evil.example", timeout=10)
     assert WsClient(server.url, origin=base).request("hello")["ok"]
