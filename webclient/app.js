@@ -443,13 +443,17 @@ function drawPanel() {
   const table = $("scores");
   table.replaceChildren();
   const head = document.createElement("tr");
-  ["flock", "domain", "nests", "season cards", "total"].forEach((h) => head.appendChild(text("th", h)));
+  ["flock", "domain", "nests", "season cards", "total", "cards", "fruit", "markers"]
+    .forEach((h) => head.appendChild(text("th", h)));
   table.appendChild(head);
   for (const f of v.ranking || v.turn_order) {
-    const s = v.scores[f];
+    const s = v.scores[f], fl = v.flocks[f] || {};
     const tr = document.createElement("tr");
     tr.setAttribute("data-flock", f);
-    [f + (f === v.you ? " (you)" : ""), s.domain, s.nests, s.season_cards, s.total].forEach((x) => tr.appendChild(text("td", String(x))));
+    const cards = fl.hand ? fl.hand.length : fl.hand_count;
+    const fruit = Object.values(fl.fruit || {}).reduce((a, b) => a + b, 0);
+    [f + (f === v.you ? " (you)" : ""), s.domain, s.nests, s.season_cards, s.total, cards, fruit, fl.domain_count]
+      .forEach((x) => tr.appendChild(text("td", String(x))));
     table.appendChild(tr);
   }
   const logEl = $("log");
