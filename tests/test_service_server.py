@@ -138,11 +138,17 @@ def test_bad_input_gets_an_error_reply_each_time_and_other_games_go_on(server: S
         (json.dumps({"protocol": 1, "op": "hello", "pad": "x" * 1_000_000}), "too-large"),
         ('{"protocol": 1, "op": "hello", "deep": ' + "[" * 100_000 + "]" * 100_000 + "}", "bad-json"),
         ("[" * 50_000 + "]" * 50_000, "bad-json"),
+        ('{"protocol": 1, "op": "events", "token": "%s", "since": NaN}' % token, "bad-message"),
+        ('{"protocol": 1, "op": "apply", "token": "%s", "option": "x", "seq": Infinity}' % token, "bad-message"),
+        (json.dumps({"protocol": 1, "op": "hello", "id": "i" * 500}), "bad-message"),
+        (json.dumps({"protocol": 1, "op": "replay", "token": token, "at": 10 ** 30}), "bad-message"),
     ]
     for text, code in cases:
         reply = bad.send_raw(text)
         assert reply["ok"] is False and reply["error"]["code"] == code, (text[:80], reply)
         assert reply["error"]["message"]
+    bad.ws.send(b"\xff\xfe not utf-8")         # a binary frame that is not text
+    assert bad._reply()["error"]["code"] == "bad-json"
     assert bad.request("hello")["ok"]          # the bad connection still works
     view, _ = play(good, token, view)          # and the other game goes on to its end
     assert view["over"]
