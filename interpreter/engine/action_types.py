@@ -11,6 +11,7 @@ choice, and the action names the very piece the engine moves.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -74,32 +75,36 @@ def action_from_dict(data: Any) -> Action:
     return cls(**values)
 
 
-def _sentence(doc: str) -> str:
-    return doc[0].upper() + doc[1:] + "."
+def _kind(class_name: str, kind: str, fields: str, form: str, doc: str) -> type[Action]:
+    """Declare an action kind: `fields` as `name:type` words, `form` its id with `{field}` slots (the grammar of
+    docs/ACTIONS.md). The id is compiled once into a function (`id_of`), as fast as a hand-written f-string."""
+    typed = dict(f.partition(":")[::2] for f in fields.split())   # {"kiwi": "int", ...}
+    names = list(typed)
+    own = re.sub(r"\{(\w+)\}", r"{self.\1}", form)
+    namespace: dict[str, Any] = {}
+    # `form` is a literal of this module (never content): compiled once into two f-string functions
+    exec(f"def id_of({', '.join(names)}):\n    return f{form!r}\n"
+         f"def id(self):\n    return f{own!r}\n", namespace)
+    body: dict[str, Any] = {
+        "__annotations__": typed,
+        "__doc__": doc, "kind": kind, "doc": doc, "id_of": staticmethod(namespace["id_of"]), "id": namespace["id"],
+        "__module__": __name__, "__qualname__": class_name,
+    }
+    return _register(dataclass(frozen=True)(type(class_name, (Action,), body)))
 
 
-# --- words: ids without fields ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Word(Action):
-    def id(self) -> str:
-        return self.kind
-
-
-def _word(name: str, doc: str) -> type[Action]:
-    cls = type(f"Word_{name.replace('-', '_')}", (_Word,), {"kind": name, "doc": doc, "__doc__": _sentence(doc)})
-    return _register(dataclass(frozen=True)(cls))
-
-
-for _name, _doc in [("play", "play the chosen card as its action"),
-                    ("facedown", "play the chosen card face down (R-ACT-2)"),
-                    ("benefit", "take the chosen Wildcard's benefit (R-WILD-1)"),
-                    ("ability", "use the Leader's ability as a Move action (R-LEAD-2)"),
-                    ("stop", "stop: no more moves, pushes or Leader steps"),
-                    ("pass", "place no domain marker (R-DM-1)"),
-                    ("take", "take a tied Season card's benefit (R-SCARD-2)"),
-                    ("decline", "decline a tied Season card's benefit (R-SCARD-2)")]:
-    _word(_name, _doc)
-WORDS = ("play", "facedown", "benefit", "ability", "stop", "pass", "take", "decline")
+# words: ids without fields
+_WORDS = [("play", "Play the chosen card as its action."),
+          ("facedown", "Play the chosen card face down (R-ACT-2)."),
+          ("benefit", "Take the chosen Wildcard's benefit (R-WILD-1)."),
+          ("ability", "Use the Leader's ability as a Move action (R-LEAD-2)."),
+          ("stop", "Stop: no more moves, pushes or Leader steps."),
+          ("pass", "Place no domain marker (R-DM-1)."),
+          ("take", "Take a tied Season card's benefit (R-SCARD-2)."),
+          ("decline", "Decline a tied Season card's benefit (R-SCARD-2).")]
+for _name, _doc in _WORDS:
+    _kind(f"Word_{_name}", _name, "", _name, _doc)
+WORDS = tuple(name for name, _ in _WORDS)
 
 
 def word(name: str) -> Action:
@@ -107,41 +112,27 @@ def word(name: str) -> Action:
     return KINDS[name]()
 
 
-# --- choices with one value ------------------------------------------------------------------------------
-@_register
-@dataclass(frozen=True)
-class Card(Action):
-    """Choose an Action card from the hand (R-ACT-1)."""
-
-    kind: ClassVar[str] = "card"
-    card: str
-
-    def id(self) -> str:
-        return f"card:{self.card}"
-
-
-@_register
-@dataclass(frozen=True)
-class PlayAs(Action):
-    """Play a Wildcard as an action card of this type (R-WILD-1)."""
-
-    kind: ClassVar[str] = "as"
-    action_type: str
-
-    def id(self) -> str:
-        return f"as:{self.action_type}"
-
-
-@_register
-@dataclass(frozen=True)
-class Extra(Action):
-    """Pay for another Move action (`move`) or stop (`stop`) (R-MOVE-3)."""
-
-    kind: ClassVar[str] = "extra"
-    choice: str
-
-    def id(self) -> str:
-        return f"extra:{self.choice}"
+# choices with one value
+Card = _kind("Card", "card", "card:str", "card:{card}", "Choose an Action card from the hand (R-ACT-1).")
+PlayAs = _kind("PlayAs", "as", "action_type:str", "as:{action_type}",
+               "Play a Wildcard as an action card of this type (R-WILD-1).")
+Extra = _kind("Extra", "extra", "choice:str", "extra:{choice}",
+              "Pay for another Move action (`move`) or stop (`stop`) (R-MOVE-3).")
+Choice = _kind("Choice", "choice", "index:int", "choice:{index}",
+               "Pick alternative `index` (1-based) of a `choose { … } or { … }` effect.")
+Nest = _kind("Nest", "nest", "nest:str", "nest:{nest}",
+             "Choose a Nest: which to build (R-BUILD-1), or whose Season Change benefit comes next (R-SC-3).")
+ReturnMarker = _kind("ReturnMarker", "return-marker", "terrain:str", "return:{terrain}",
+                     "Return a domain marker of this terrain to the bag.")
+ReturnFruit = _kind("ReturnFruit", "return-fruit", "fruit:str", "return:{fruit}",
+                    "Return a fruit of this colour over the fruit limit (R-LIMIT-1).")
+Slot = _kind("Slot", "slot", "slot:int", "slot:{slot}", "Put the turn tracker token on this slot (R-VTO-3).")
+SeasonCard = _kind("SeasonCard", "season-card", "card:str", "season-card:{card}",
+                   "Solo: the Season card the player competes for this season (R-SOLO-5).")
+CoverFrom = _kind("CoverFrom", "cover-from", "source:str", "cover:{source}",
+                  "Cover a placed domain marker with a token from the `reserve` or the `track` (R-DM-3).")
+TakeNoToken = _kind("TakeNoToken", "take-none", "", "take:none",
+                    "Take no token from the island (the Kiwi is not placed, R-RES-2).")
 
 
 @_register
@@ -154,54 +145,6 @@ class May(Action):
 
     def id(self) -> str:
         return "may:yes" if self.yes else "may:no"
-
-
-@_register
-@dataclass(frozen=True)
-class Choice(Action):
-    """Pick alternative `index` (1-based) of a `choose { … } or { … }` effect."""
-
-    kind: ClassVar[str] = "choice"
-    index: int
-
-    def id(self) -> str:
-        return f"choice:{self.index}"
-
-
-@_register
-@dataclass(frozen=True)
-class Nest(Action):
-    """Choose a Nest: which to build (R-BUILD-1), or whose Season Change benefit comes next (R-SC-3)."""
-
-    kind: ClassVar[str] = "nest"
-    nest: str
-
-    def id(self) -> str:
-        return f"nest:{self.nest}"
-
-
-@_register
-@dataclass(frozen=True)
-class ReturnMarker(Action):
-    """Return a domain marker of this terrain to the bag."""
-
-    kind: ClassVar[str] = "return-marker"
-    terrain: str
-
-    def id(self) -> str:
-        return f"return:{self.terrain}"
-
-
-@_register
-@dataclass(frozen=True)
-class ReturnFruit(Action):
-    """Return a fruit of this colour over the fruit limit (R-LIMIT-1)."""
-
-    kind: ClassVar[str] = "return-fruit"
-    fruit: str
-
-    def id(self) -> str:
-        return f"return:{self.fruit}"
 
 
 @_register
@@ -222,192 +165,42 @@ def pay_id(fruit: tuple[str, ...], markers: tuple[str, ...]) -> str:
     return "pay:" + ",".join(list(fruit) + [f"marker-{t}" for t in markers])
 
 
-@_register
-@dataclass(frozen=True)
-class Slot(Action):
-    """Put the turn tracker token on this slot (R-VTO-3)."""
+# a hex
+Place = _kind("Place", "place", "hex:str", "place:{hex}", "Place a new size-1 Kiwi on this hex (R-RES-3).")
+Mark = _kind("Mark", "mark", "hex:str", "mark:{hex}", "Place a domain marker on this hex (R-DM-2).")
+Build = _kind("Build", "build", "hex:str", "build:{hex}", "Build a Nest on this hex (R-BUILD-1).")
+SetupLeader = _kind("SetupLeader", "setup-leader", "hex:str", "setup-leader:{hex}",
+                    "Advanced setup: the Leader starts on this hex (R-SETUP-6).")
+SetupPlace = _kind("SetupPlace", "setup-place", "hex:str", "setup-place:{hex}",
+                   "Advanced setup: a Kiwi starts on this hex (R-SETUP-6).")
 
-    kind: ClassVar[str] = "slot"
-    slot: int
+# a hex to another (`to` may be `off`: off the island)
+MoveLeader = _kind("MoveLeader", "move-leader", "hex:str to:str", "move:leader@{hex}->{to}",
+                   "Move the own Leader from `hex` to the adjacent `to` (R-LEAD-1).")
+LeaderTo = _kind("LeaderTo", "leader", "hex:str to:str", "leader:{hex}->{to}",
+                 "A Leader ability's landing hex: from `hex` to `to` (straight line or jump).")
+Step = _kind("Step", "step", "hex:str to:str", "step:{hex}->{to}",
+             "One step of a walking Leader ability, from `hex` to the adjacent `to`.")
+PushLeader = _kind("PushLeader", "push-leader", "flock:str hex:str to:str", "push:leader-{flock}@{hex}->{to}",
+                   "Push `flock`'s Leader from `hex` to `to` (`off`: off the island, R-LEAD-4).")
+Edge = _kind("Edge", "edge", "flock:str to:str", "edge:{flock}->{to}",
+             "Where `flock`'s Leader pushed off the island lands: the edge hex `to` (R-LEAD-4).")
 
-    def id(self) -> str:
-        return f"slot:{self.slot}"
-
-
-@_register
-@dataclass(frozen=True)
-class SeasonCard(Action):
-    """Solo: the Season card the player competes for this season (R-SOLO-5)."""
-
-    kind: ClassVar[str] = "season-card"
-    card: str
-
-    def id(self) -> str:
-        return f"season-card:{self.card}"
-
-
-@_register
-@dataclass(frozen=True)
-class CoverFrom(Action):
-    """Cover a placed domain marker with a token from the `reserve` or the `track` (R-DM-3)."""
-
-    kind: ClassVar[str] = "cover-from"
-    source: str
-
-    def id(self) -> str:
-        return f"cover:{self.source}"
-
-
-@_register
-@dataclass(frozen=True)
-class TakeNoToken(Action):
-    """Take no token from the island (the Kiwi is not placed, R-RES-2)."""
-
-    kind: ClassVar[str] = "take-none"
-
-    def id(self) -> str:
-        return "take:none"
-
-
-# --- a hex -------------------------------------------------------------------------------------------------
-def _hex_kind(name: str, head: str, doc: str) -> type[Action]:
-    def id_(self: Any) -> str:
-        return f"{head}:{self.hex}"
-    cls = type(f"Hex_{name.replace('-', '_')}", (Action,),
-               {"kind": name, "doc": doc, "__doc__": _sentence(doc), "id": id_, "__annotations__": {"hex": "str"}})
-    return _register(dataclass(frozen=True)(cls))
-
-
-Place = _hex_kind("place", "place", "place a new size-1 Kiwi on this hex (R-RES-3)")
-Mark = _hex_kind("mark", "mark", "place a domain marker on this hex (R-DM-2)")
-Build = _hex_kind("build", "build", "build a Nest on this hex (R-BUILD-1)")
-SetupLeader = _hex_kind("setup-leader", "setup-leader", "advanced setup: the Leader starts on this hex (R-SETUP-6)")
-SetupPlace = _hex_kind("setup-place", "setup-place", "advanced setup: a Kiwi starts on this hex (R-SETUP-6)")
-
-
-# --- a hex to another ---------------------------------------------------------------------------------------
-@_register
-@dataclass(frozen=True)
-class MoveLeader(Action):
-    """Move the own Leader from `hex` to the adjacent `to` (R-LEAD-1)."""
-
-    kind: ClassVar[str] = "move-leader"
-    hex: str
-    to: str
-
-    def id(self) -> str:
-        return f"move:leader@{self.hex}->{self.to}"
-
-
-@_register
-@dataclass(frozen=True)
-class LeaderTo(Action):
-    """A Leader ability's landing hex: from `hex` to `to` (straight line or jump)."""
-
-    kind: ClassVar[str] = "leader"
-    hex: str
-    to: str
-
-    def id(self) -> str:
-        return f"leader:{self.hex}->{self.to}"
-
-
-@_register
-@dataclass(frozen=True)
-class Step(Action):
-    """One step of a walking Leader ability, from `hex` to the adjacent `to`."""
-
-    kind: ClassVar[str] = "step"
-    hex: str
-    to: str
-
-    def id(self) -> str:
-        return f"step:{self.hex}->{self.to}"
-
-
-@_register
-@dataclass(frozen=True)
-class PushLeader(Action):
-    """Push `flock`'s Leader from `hex` to `to` (`off`: off the island, R-LEAD-4)."""
-
-    kind: ClassVar[str] = "push-leader"
-    flock: str
-    hex: str
-    to: str
-
-    def id(self) -> str:
-        return f"push:leader-{self.flock}@{self.hex}->{self.to}"
-
-
-@_register
-@dataclass(frozen=True)
-class Edge(Action):
-    """Where `flock`'s Leader pushed off the island lands: the edge hex `to` (R-LEAD-4)."""
-
-    kind: ClassVar[str] = "edge"
-    flock: str
-    to: str
-
-    def id(self) -> str:
-        return f"edge:{self.flock}->{self.to}"
-
-
-# --- a Kiwi (named by piece id; the id shows flock/size@hex) ---------------------------------------------------
-def _kiwi_kind(name: str, head: str, doc: str) -> type[Action]:
-    def id_of(kiwi: int, flock: str, size: int, hex: str) -> str:
-        return f"{head}:{flock}/{size}@{hex}"
-
-    def id_(self: Any) -> str:
-        return id_of(self.kiwi, self.flock, self.size, self.hex)
-    cls = type(f"Kiwi_{name.replace('-', '_')}", (Action,),
-               {"kind": name, "doc": doc, "__doc__": _sentence(doc), "id": id_, "id_of": staticmethod(id_of),
-                "__annotations__": {"kiwi": "int", "flock": "str", "size": "int", "hex": "str"}})
-    return _register(dataclass(frozen=True)(cls))
-
-
-TakeToken = _kiwi_kind("take-token", "take", "take a token from this Kiwi for a new Kiwi or a growth (R-RES-2)")
-Grow = _kiwi_kind("grow", "grow", "grow this own Kiwi by one size")
-Remove = _kiwi_kind("remove", "remove", "remove this own Kiwi to the Reserve")
-Cover = _kiwi_kind("cover", "cover", "cover a placed marker with a token from this Kiwi (R-DM-3)")
-Feed = _kiwi_kind("feed", "feed", "feed this Kiwi (R-FEED-1)")
-SetupGrow = _kiwi_kind("setup-grow", "setup-grow", "advanced setup: grow this Kiwi (R-SETUP-6)")
-
-
-@_register
-@dataclass(frozen=True)
-class MoveKiwi(Action):
-    """Move this own Kiwi to the adjacent hex `to` (R-MOVE-2)."""
-
-    kind: ClassVar[str] = "move"
-    kiwi: int
-    flock: str
-    size: int
-    hex: str
-    to: str
-
-    def id(self) -> str:
-        return self.id_of(self.kiwi, self.flock, self.size, self.hex, self.to)
-
-    @staticmethod
-    def id_of(kiwi: int, flock: str, size: int, hex: str, to: str) -> str:
-        """The id of a move without building it (`lazy_option`)."""
-        return f"move:{flock}/{size}@{hex}->{to}"
-
-
-@_register
-@dataclass(frozen=True)
-class PushKiwi(Action):
-    """Push this Kiwi to `to` (`off`: off the island into its owner's Reserve, R-PUSH-1..3)."""
-
-    kind: ClassVar[str] = "push"
-    kiwi: int
-    flock: str
-    size: int
-    hex: str
-    to: str
-
-    def id(self) -> str:
-        return f"push:{self.flock}/{self.size}@{self.hex}->{self.to}"
+# a Kiwi, named by piece id (`kiwi`); the id shows flock/size@hex
+_KIWI = "kiwi:int flock:str size:int hex:str"
+TakeToken = _kind("TakeToken", "take-token", _KIWI, "take:{flock}/{size}@{hex}",
+                  "Take a token from this Kiwi for a new Kiwi or a growth (R-RES-2).")
+Grow = _kind("Grow", "grow", _KIWI, "grow:{flock}/{size}@{hex}", "Grow this own Kiwi by one size.")
+Remove = _kind("Remove", "remove", _KIWI, "remove:{flock}/{size}@{hex}", "Remove this own Kiwi to the Reserve.")
+Cover = _kind("Cover", "cover", _KIWI, "cover:{flock}/{size}@{hex}",
+              "Cover a placed marker with a token from this Kiwi (R-DM-3).")
+Feed = _kind("Feed", "feed", _KIWI, "feed:{flock}/{size}@{hex}", "Feed this Kiwi (R-FEED-1).")
+SetupGrow = _kind("SetupGrow", "setup-grow", _KIWI, "setup-grow:{flock}/{size}@{hex}",
+                  "Advanced setup: grow this Kiwi (R-SETUP-6).")
+MoveKiwi = _kind("MoveKiwi", "move", _KIWI + " to:str", "move:{flock}/{size}@{hex}->{to}",
+                 "Move this own Kiwi to the adjacent hex `to` (R-MOVE-2).")
+PushKiwi = _kind("PushKiwi", "push", _KIWI + " to:str", "push:{flock}/{size}@{hex}->{to}",
+                 "Push this Kiwi to `to` (`off`: off the island into its owner's Reserve, R-PUSH-1..3).")
 
 
 def where(action: Action) -> str | None:
