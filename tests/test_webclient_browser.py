@@ -121,17 +121,23 @@ def test_play_a_whole_game_against_a_bot_by_clicks_to_the_final_scores(tmp_path:
                 expect(page.locator("#hand .card").first).to_be_visible()
                 ways = {"board": 0, "list": 0}
                 undone = reloaded = restarted = False
+                refused: set[int] = set()
                 highlighted = recent = 0
                 n = 0
                 while True:
                     info = wait_settled(page)
                     if info["over"]:
                         break
-                    if not undone and n >= 3 and info["canUndo"]:
+                    if not undone and n >= 3 and info["canUndo"] and n not in refused:
                         seq = info["seq"]
                         page.locator("#undo").click()
-                        page.wait_for_function(f"() => state.view.seq < {seq}")
-                        undone = True
+                        # taken back, or refused by the engine with its reason shown (something was revealed)
+                        page.wait_for_function(f"() => state.view.seq < {seq} || !document.getElementById('error').hidden")
+                        if current(page)["seq"] < seq:
+                            undone = True
+                        else:
+                            expect(page.locator("#error")).to_contain_text("undo")
+                            refused.add(n)
                         continue
                     if not restarted and n >= 25:   # the server is killed and started again: the page reconnects
                         seq = info["seq"]
