@@ -203,5 +203,5 @@ def serve(hub: Hub, sock: socket.socket, *, allowed_hosts: Iterable[str], allowe
     app = create_app(hub, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins, bot_delay=bot_delay)
     # frames a little above the protocol limit still arrive, so they get a `too-large` reply, not a dropped socket
     config = uvicorn.Config(app, log_level="warning", ws="auto", ws_max_size=4 * hub.limits.max_message_bytes + 1024,
-                            lifespan="on")
+                            ws_per_message_deflate=False, lifespan="on")
     uvicorn.Server(config).run(sockets=[sock])
