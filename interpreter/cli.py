@@ -5,10 +5,10 @@ import typer
 
 from interpreter import cli_content, cli_game
 from interpreter import cli_replay
+from interpreter.cli_errors import SafeGroup, fail
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=SafeGroup,
                   help="Kiwi Chow Down: validate content, print rules, play, simulate, edit.")
-
 
 
 @app.callback()
@@ -31,8 +31,7 @@ def reference_command(
 
     rows = [row for row in reference() if kind is None or row["kind"] == kind]
     if not rows:
-        typer.echo(f"kcd reference: no primitives of kind `{kind}`; kinds are verb, query, trigger, modifier", err=True)
-        raise typer.Exit(2)
+        fail(f"no primitives of kind `{kind}`; kinds are verb, query, trigger, modifier")
     for row in rows:
         typer.echo(f"{row['display']}  [{row['kind']}; {', '.join(row['contexts'])}]")
         typer.echo(f"    {row['doc']}")

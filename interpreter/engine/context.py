@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from interpreter.dsl.bounds import MAX_CHAIN_DEPTH
 from interpreter.engine.decisions import Event
 from interpreter.engine.events import FORMS
 from interpreter.engine.rules import Rules
@@ -50,7 +51,9 @@ class Ctx:
         return replace(self, **changes)
 
 
-MAX_DEPTH = 8          # nested trigger / effect depth
+# Nested trigger / effect depth: a defence only. The checker bounds every chain before play and refuses content
+# that could nest deeper (interpreter/dsl/bounds.py, `effect-bound`), so valid content never reaches it.
+MAX_DEPTH = MAX_CHAIN_DEPTH
 MAX_REPEAT = 50        # a `repeat` literal above this is refused
 
 

@@ -69,8 +69,9 @@ def q_tokens_single(state: State, flock: str, call: ast.Call) -> int:
 
 
 def q_dominated(state: State, flock: str, call: ast.Call) -> int:
-    """Hexes where the flock has dominance (R-DOM-1)."""
-    return sum(1 for h in state.hexes if dominance.dominant(state, h, "objective") == flock)
+    """Hexes where the flock has dominance (R-DOM-1), counted as game.yaml `season_cards.dominated_hexes` says
+    (the weights of building, marking or the general figure; Z-4 makes them differ in the prototype)."""
+    return sum(1 for owner in dominance.dominant_all(state, "dominated_hexes").values() if owner == flock)
 
 
 def q_lone(state: State, flock: str, call: ast.Call) -> int:

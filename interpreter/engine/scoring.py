@@ -46,7 +46,20 @@ def tiebreak(state: State, flock: str) -> tuple[int, ...]:
 
 
 def ranking(state: State) -> list[str]:
-    """Flocks from first to last: total VP, then the tiebreakers; still tied keeps seat order."""
+    """Flocks from first to last: total VP, then the tiebreakers; still tied keeps seat order.
+
+    Solo (R-SOLO-1, R-SOLO-6 and the solo Objective "get more Victory Points than Kiwibot"): the player wins only
+    with more VP, so a VP tie is Kiwibot's and the R-END-3 tiebreakers never decide it. Decision: this follows the
+    solo setup's `kiwibot_wins_ties` (solo.yaml, the rule R-SOLO-5 states for Season cards), so content that lets
+    the player win ties gets the ordinary tiebreakers.
+    """
     sc = score(state)
-    return sorted(state.seats, key=lambda f: (-sc[f]["total"], tuple(-x for x in tiebreak(state, f)),
-                                              state.seats.index(f)))
+    order = sorted(state.seats, key=lambda f: (-sc[f]["total"], tuple(-x for x in tiebreak(state, f)),
+                                               state.seats.index(f)))
+    solo = state.solo
+    if solo is not None and solo.get("wins_ties", True) and solo.get("bot") in order:
+        bot = solo["bot"]
+        best_other = max((sc[f]["total"] for f in order if f != bot), default=None)
+        if best_other is not None and best_other <= sc[bot]["total"]:
+            order = [bot] + [f for f in order if f != bot]
+    return order
