@@ -43,16 +43,16 @@ def serve_command(
     from service.hub import Hub, Limits
     from service.store import SQLiteStore
 
+    from interpreter.cli_errors import fail
+
     if content is not None and not (content / "base").is_dir():
-        typer.echo(f"error: {content} is not a content folder (it has no base/)", err=True)
-        raise typer.Exit(2)
+        fail(f"--content {content} is not a content folder (it has no base/)")
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="kcd serve: %(levelname)s %(message)s")
     path = db if db is not None else (None if stdio else default_db())
     try:
         store = SQLiteStore(path if path is not None else ":memory:", "FULL" if durable else "NORMAL")
     except (sqlite3.Error, OSError) as err:
-        typer.echo(f"error: cannot open the game database {path}: {err}", err=True)
-        raise typer.Exit(1)
+        fail(f"cannot open the game database {path}: {err}", hint="give --db a file in a folder you can write")
     if stdio:   # one trusted parent process at the other end: no rate limit
         rate = 1e9
     hub = Hub(store, Limits(max_message_bytes=max_message, messages_per_second=rate,
@@ -72,9 +72,8 @@ def serve_command(
     try:
         sock = bind(host, port)
     except OSError as err:
-        typer.echo(f"error: cannot listen on {host}:{port}: {err.strerror or err}", err=True)
         store.close()
-        raise typer.Exit(1)
+        fail(f"cannot listen on {host}:{port}: {err.strerror or err}", hint="choose another --port")
     port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"kcd serve: http://{shown}:{port}/ (web client), ws://{shown}:{port}/ws (protocol 1); "

@@ -134,13 +134,13 @@ def human_command(human: str, flocks: list[str], bots: list[str], seed: int, edi
                   mods: list[str] | None, variant: str | None, mode: str, solo_side: str | None,
                   content_root: Any, out: TextIO) -> int:
     """`kcd play --human SEAT`: SEAT is a flock of the game or a seat number; the other seats take the bots of
-    --bots in seat order (the last one repeats). Exit 2 on a seat that is not in the game."""
+    --bots in seat order (the last one repeats). Exit 2 (usage error) on a seat that is not in the game."""
     seat = flocks[int(human) - 1] if human.isdigit() and 1 <= int(human) <= len(flocks) else human
     if seat not in flocks or (mode == "solo" and seat != flocks[0]):
         choices = flocks[:1] if mode == "solo" else flocks
-        sys.stderr.write(f"error: --human {human}: not a seat of this game; seats: {', '.join(choices)} "
-                  f"(or 1-{len(choices)})\n")
-        return 2
+        from interpreter.cli_errors import fail
+
+        fail(f"--human {human}: not a seat of this game; seats: {', '.join(choices)} (or 1-{len(choices)})")
     others = iter(bots)
     seats, last = [], bots[-1]
     for i, flock in enumerate(flocks):

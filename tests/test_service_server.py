@@ -265,10 +265,11 @@ def test_a_taken_port_or_an_unusable_database_is_a_clear_error_before_any_addres
                                                                                   tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "interpreter.cli", "serve", "--port", str(server.port), "--db",
                           str(tmp_path / "other.sqlite3")], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 1 and "cannot listen on 127.0.0.1" in run.stderr and "http://" not in run.stdout
+    assert run.returncode == 2 and "kcd serve: error: cannot listen on 127.0.0.1" in run.stderr
+    assert "http://" not in run.stdout and "hint: choose another --port" in run.stderr
     assert "Traceback" not in run.stderr
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     run = subprocess.run([sys.executable, "-m", "interpreter.cli", "serve", "--port", "0", "--db",
                           str(blocker / "games.sqlite3")], capture_output=True, text=True, timeout=60)
-    assert run.returncode == 1 and "cannot open the game database" in run.stderr and "Traceback" not in run.stderr
+    assert run.returncode == 2 and "cannot open the game database" in run.stderr and "Traceback" not in run.stderr
