@@ -4,7 +4,9 @@ Plain script (prints figures, asserts nothing): `.venv/bin/python benchmarks/ben
 [--players 2] [--stdio-trips 2000] [--durable]`. Starts `kcd serve` on a free loopback port with a fresh SQLite
 database, then plays `--games` games at once; every seat is a client-side random player on its own WebSocket
 that answers the pushed view when it is its turn (so the figure is the server's: apply, commit, a push per
-seat). Reports decisions/s, the p50/p95/max latency of `apply` (send to reply; target p95 < 20 ms), the server's
+seat), first answering at once (a closed loop: the most decisions/s; by Little's law the latency is then the
+number of games over the throughput), then paced like players who think (`--think`, default 100 ms before each
+answer). Reports decisions/s, the p50/p95/max latency of `apply` (send to reply; target p95 < 20 ms), the server's
 CPU time, and the CPU time of each apply with the same games interleaved in one process (a figure a shared,
 loaded machine does not distort). Then `kcd serve --stdio`: `hello` round trips/s and a game's round trips/s.
 """
@@ -39,7 +41,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def play_seat(url: str, token: str, seed: int, latencies: list[float]) -> int:
+async def play_seat(url: str, token: str, seed: int, latencies: list[float], think: float) -> int:
     """One seat over its own WebSocket, as a front end plays: join, then answer each push that says it is this
     seat's turn with a random option of the pushed view; its decision count."""
     from websockets.asyncio.client import connect
@@ -63,6 +65,8 @@ async def play_seat(url: str, token: str, seed: int, latencies: list[float]) -> 
             if pending["player"] != view["you"] or not pending["options"]:
                 continue
             option = pending["options"][rng.randrange(len(pending["options"]))]["id"]
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))   # a player thinking before answering
             start = time.perf_counter()
             await ws.send(json.dumps({"protocol": 1, "id": view["seq"] + 1, "op": "apply", "token": token,
                                       "option": option, "seq": view["seq"]}))
@@ -76,7 +80,7 @@ async def play_seat(url: str, token: str, seed: int, latencies: list[float]) -> 
             decisions += 1
 
 
-async def play_game(url: str, players: int, seed: int, latencies: list[float]) -> int:
+async def play_game(url: str, players: int, seed: int, latencies: list[float], think: float) -> int:
     """One game, every seat a client-side random player on its own connection; its decision count."""
     from websockets.asyncio.client import connect
 
@@ -84,16 +88,18 @@ async def play_game(url: str, players: int, seed: int, latencies: list[float]) -
         await ws.send(json.dumps({"protocol": 1, "id": 1, "op": "create", "seats": [{"kind": "human"}] * players,
                                   "seed": seed}))
         made = json.loads(await ws.recv())
-    seats = [play_seat(url, token, seed * 10 + i, latencies) for i, token in enumerate(made["tokens"].values())]
+    seats = [play_seat(url, token, seed * 10 + i, latencies, think)
+             for i, token in enumerate(made["tokens"].values())]
     return sum(await asyncio.gather(*seats))
 
 
-async def run_games(url: str, games: int, players: int, latencies: list[float]) -> int:
-    counts = await asyncio.gather(*(play_game(url, players, 1000 + i, latencies) for i in range(games)))
+async def run_games(url: str, games: int, players: int, latencies: list[float], think: float) -> int:
+    counts = await asyncio.gather(*(play_game(url, players, 1000 + i, latencies, think) for i in range(games)))
     return sum(counts)
 
 
-def bench_ws(games: int, players: int, durable: bool) -> None:
+def bench_ws(games: int, players: int, durable: bool, think: float = 0.0) -> None:
+    """`games` games at once over WebSocket; `think` seconds (on average) before each answer, 0: at once."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
@@ -109,7 +115,7 @@ def bench_ws(games: int, players: int, durable: bool) -> None:
                     time.sleep(0.1)
             cpu0, wall0 = cpu_seconds(proc.pid), time.perf_counter()
             latencies: list[float] = []
-            decisions = asyncio.run(run_games(f"ws://127.0.0.1:{port}/ws", games, players, latencies))
+            decisions = asyncio.run(run_games(f"ws://127.0.0.1:{port}/ws", games, players, latencies, think))
             wall, cpu = time.perf_counter() - wall0, cpu_seconds(proc.pid) - cpu0
         finally:
             proc.terminate()
@@ -117,7 +123,9 @@ def bench_ws(games: int, players: int, durable: bool) -> None:
         ms = sorted(x * 1000 for x in latencies)
         p95 = ms[int(0.95 * (len(ms) - 1))]
         sync = "FULL, --durable" if durable else "NORMAL"
-        print(f"{games} concurrent {players}-player games over WebSocket on loopback (SQLite WAL, synchronous={sync}):")
+        pace = f", each answer after {think * 1000:.0f} ms on average" if think else ", every answer at once"
+        print(f"{games} concurrent {players}-player games over WebSocket on loopback (SQLite WAL, synchronous={sync}"
+              f"{pace}):")
         print(f"  {decisions} decisions in {wall:.1f} s wall: {decisions / wall:.0f} decisions/s")
         print(f"  apply latency: p50 {statistics.median(ms):.1f} ms, p95 {p95:.1f} ms (target < 20 ms), "
               f"max {ms[-1]:.1f} ms")
@@ -201,9 +209,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--stdio-trips", type=int, default=2000)
     parser.add_argument("--durable", action="store_true", help="also run the server with --durable (fsync)")
+    parser.add_argument("--think", type=float, default=0.1,
+                        help="seconds a paced player waits before answering, on average (the second run; 0: none)")
     args = parser.parse_args()
     t0 = time.process_time()
     bench_ws(args.games, args.players, False)
+    if args.think:
+        bench_ws(args.games, args.players, False, args.think)
     bench_in_process(args.games, args.players)
     if args.durable:
         bench_ws(args.games, args.players, True)
