@@ -19,6 +19,7 @@ def _root() -> None:
 cli_content.register(app)
 cli_game.register(app)
 cli_replay.register(app)
+__import__("service.cli").cli.register(app)   # `kcd serve` (service/)
 
 
 @app.command("reference")

@@ -201,6 +201,7 @@ def play_command(
     content: Optional[Path] = typer.Option(None, "--content", help="Content root to play (default: the shipped content)."),
     log: Optional[Path] = typer.Option(None, "--log", help="Write a readable turn-by-turn log to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    human: Optional[str] = typer.Option(None, "--human", help="Play this seat (flock or number) yourself; bots play the rest."),
 ) -> None:
     """Play one whole game between bots (or one bot against Kiwibot with --solo) and print the scores."""
     from interpreter.sim import SOLO, play_game
@@ -212,6 +213,10 @@ def play_command(
     mode = _mode_or_exit(ruleset, solo, solo_side, players, variant)
     flocks = _players_or_exit(ruleset, players, flocks_opt)
     names = _bot_names(bots)
+    if human is not None:   # a person at the terminal (service/terminal.py)
+        from service.terminal import human_command
+        raise typer.Exit(human_command(human, flocks, names, seed, edition, mod, variant, mode, solo_side, content,
+                                       __import__("sys").stdout))
     if mode == SOLO:
         names = names[:1]   # only the player decides; the engine plays Kiwibot (R-SOLO-7)
     handle = output_file(log, "--log")
