@@ -361,3 +361,74 @@ def entity_names(ruleset: Any) -> dict[str, str]:
         out[f"nest:{item.id}"] = (f"{str(kind).capitalize()} Nest, row {row}" if kind and row is not None
                                   else str(item.raw.get("name") or item.id))
     return out
+
+
+# Content kinds whose items are report entities, and the group their rows are in.
+_ENTITY_KINDS: dict[str, str] = {"flocks": "flock", "leaders": "leader", "leader_cards": "leader_card",
+                                 "season_cards": "season_card", "nests": "nest"}
+
+
+def _without_sources(value: Any) -> Any:
+    """An item's raw data without its `source` notes (they document a value, they do not change play)."""
+    if isinstance(value, Mapping):
+        return {k: _without_sources(v) for k, v in value.items() if k != "source"}
+    if isinstance(value, list):
+        return [_without_sources(v) for v in value]
+    return value
+
+
+def changed_entities(ruleset_a: Any, ruleset_b: Any) -> list[str]:
+    """The `group:key` entities whose content differs between A and B (added, removed or edited), for `focus`:
+    an edited flock side also names `side:A`/`side:B`, an edited Leader card also its Leader."""
+    out: list[str] = []
+    for kind, group in _ENTITY_KINDS.items():
+        a = {item.id: item for item in ruleset_a.items(kind)}
+        b = {item.id: item for item in ruleset_b.items(kind)}
+        for item_id in list(a) + [i for i in b if i not in a]:
+            ia, ib = a.get(item_id), b.get(item_id)
+            raw_a = _without_sources(ia.raw) if ia is not None else None
+            raw_b = _without_sources(ib.raw) if ib is not None else None
+            if raw_a == raw_b:
+                continue
+            out.append(f"{group}:{item_id}")
+            if kind == "leader_cards":
+                parent = (ib or ia).parent
+                if parent and f"leader:{parent}" not in out:
+                    out.append(f"leader:{parent}")
+            if kind == "flocks":
+                for side in ("A", "B"):
+                    key = f"side_{side.lower()}"
+                    if (raw_a or {}).get(key) != (raw_b or {}).get(key) and f"side:{side}" not in out:
+                        out.append(f"side:{side}")
+    return out
+
+
+def run_ab(ruleset_a: Any, ruleset_b: Any, games: int, players: int | None = None, seed: int = 0,
+           bots: Sequence[str] = ("greedy",), jobs: int = 1, *, flocks: Sequence[str] | None = None,
+           leaders: dict[str, str] | None = None, sides: dict[str, str] | None = None,
+           leader_cards: dict[str, str] | None = None, setup: str = "first-game", variant: str | None = None,
+           cover: bool = False, scheduler: str | None = None, cancel: Any = None,
+           progress: Any = None, focus: Iterable[str] | None = None,
+           z: float = 1.96) -> tuple[list[Any], list[Any], ABReport]:
+    """Play the same games (seeds seed..seed+games-1, the same seatings) under content A and B; compare them.
+
+    Returns (records_a, records_b, report). focus: the edited entities (default: `changed_entities(A, B)`).
+    progress(done, total) counts the games of both sides (total = 2 * games). A cancelled run compares the games
+    both sides finished. The other arguments are `interpreter.sim.simulate`'s.
+    """
+    from interpreter.sim import simulate
+
+    options = dict(players=players, seed=seed, bots=bots, jobs=jobs, flocks=flocks, leaders=leaders, sides=sides,
+                   leader_cards=leader_cards, setup=setup, variant=variant, cover=cover, scheduler=scheduler,
+                   cancel=cancel)
+
+    def side_progress(offset: int) -> Any:
+        return None if progress is None else (lambda done, total: progress(offset + done, 2 * games))
+
+    run_a = simulate(ruleset_a, games, progress=side_progress(0), **options)
+    done_a = len(run_a.records)
+    run_b = simulate(ruleset_b, done_a, progress=side_progress(games), **options) if done_a else run_a
+    records_a, records_b = run_a.records[:len(run_b.records)], run_b.records
+    names = {**entity_names(ruleset_a), **entity_names(ruleset_b)}
+    edited = list(focus) if focus is not None else changed_entities(ruleset_a, ruleset_b)
+    return records_a, records_b, compare(records_a, records_b, focus=edited, z=z, names=names)

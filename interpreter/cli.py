@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import typer
 
-from interpreter import cli_content, cli_game
+from interpreter import cli_balance, cli_content, cli_game
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Kiwi Chow Down: validate content, print rules, play, simulate, edit.")
@@ -17,6 +17,7 @@ def _root() -> None:
 
 cli_content.register(app)
 cli_game.register(app)
+cli_balance.register(app)
 
 
 @app.command("reference")
