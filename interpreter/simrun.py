@@ -16,14 +16,21 @@ the same records on one process, on local processes and on a cluster; records co
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import shutil
 import signal
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
+# Cyclic garbage collection thresholds while games run: a game allocates millions of short-lived objects (states,
+# options, events) and almost no cycles, so the default (700, 10, 10) collects thousands of times a game for
+# nothing; measured on greedy games, fewer collections save 10-15% of the CPU time. Memory stays bounded: the
+# young generation is collected every 20,000 net allocations.
+GAME_GC_THRESHOLD = (20_000, 20, 20)
 # how long to try reaching a Dask scheduler before giving up with a clear error
 CONNECT_TIMEOUT = "10s"
 # how long the parent waits on a worker before looking at `cancel` again
@@ -86,9 +93,21 @@ _RULESETS: dict[str, Any] = {}
 _WORKER_PLAN: list[Any] = []
 
 
+@contextmanager
+def lean_gc() -> Any:
+    """Run games with GAME_GC_THRESHOLD, then restore the process's own thresholds."""
+    before = gc.get_threshold()
+    gc.set_threshold(*GAME_GC_THRESHOLD)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def _init_worker(plan: Any, content: PortableContent | None) -> None:
     # Ctrl-C goes to the whole process group; only the parent handles it (and terminates the workers)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.set_threshold(*GAME_GC_THRESHOLD)   # a worker only plays games
     _WORKER_PLAN[:] = [plan if content is None else replace(plan, ruleset=content.load())]
 
 
@@ -99,7 +118,8 @@ def _play_in_worker(i: int) -> Any:
 def _play_chunk(plan: Any, content: PortableContent, indices: list[int]) -> list[tuple[int, dict[str, Any]]]:
     """A Dask task: games `indices` of the plan, as (index, record dict)."""
     full = replace(plan, ruleset=content.load())
-    return [(i, full.play(i).to_dict()) for i in indices]
+    with lean_gc():
+        return [(i, full.play(i).to_dict()) for i in indices]
 
 
 def run(plan: Any, games: int, *, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
@@ -108,16 +128,17 @@ def run(plan: Any, games: int, *, jobs: int = 1, progress: Callable[[int, int], 
     if scheduler:
         return _run_dask(plan, games, scheduler, progress, cancel)
     jobs = max(1, min(jobs, games or 1))
-    if jobs == 1:
-        records = []
+    if jobs > 1:
+        return _run_pool(plan, games, jobs, progress, cancel)
+    records = []
+    with lean_gc():
         for i in range(games):
             if cancelled(cancel):
                 return records, True
             records.append(plan.play(i))
             if progress is not None:
                 progress(i + 1, games)
-        return records, False
-    return _run_pool(plan, games, jobs, progress, cancel)
+    return records, False
 
 
 def _run_pool(plan: Any, games: int, jobs: int, progress: Callable[[int, int], None] | None,

@@ -34,11 +34,25 @@ def _counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
     return out
 
 
+# (params dict, purpose) -> its setup: a game's states share one params dict (its clones and checkpoints too),
+# so the weights are read once per game and purpose. The entry holds the dict itself, so its id is not reused
+# while cached; a few games at a time are live in one process.
+_SETUPS: dict[tuple[int, str], tuple[dict, tuple[bool, int, dict[str, int]]]] = {}
+
+
 def _setup(state: State, purpose: str) -> tuple[bool, int, dict[str, int]]:
     """The counting weights of a purpose as (Kiwi by size, Leader weight, nest values; {} when Nests do not count)."""
+    params = state.params
+    hit = _SETUPS.get((id(params), purpose))
+    if hit is not None and hit[0] is params:
+        return hit[1]
     w = weights(state, purpose)
-    nest_values = state.params.get("nest_dominance", {}) if w.get("nests", True) else {}
-    return w.get("kiwi", "size") != "one", int(w.get("leader", 3)), nest_values
+    nest_values = params.get("nest_dominance", {}) if w.get("nests", True) else {}
+    out = (w.get("kiwi", "size") != "one", int(w.get("leader", 3)), nest_values)
+    if len(_SETUPS) > 64:
+        _SETUPS.clear()
+    _SETUPS[(id(params), purpose)] = (params, out)
+    return out
 
 
 def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, int]:
