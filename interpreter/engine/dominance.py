@@ -88,8 +88,14 @@ def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None
             leaders.setdefault(where, []).append(f)
     out: dict[str, str | None] = {}
     for hex_id, h in state.hexes.items():
-        if not h.kiwi and h.nest is None and hex_id not in leaders:
+        here = leaders.get(hex_id)
+        if not h.kiwi and h.nest is None and here is None:
             out[hex_id] = None
             continue
-        out[hex_id] = leader_of(_counts(h, leaders.get(hex_id, ()), by_size, leader, nest_values))
+        if here is None and h.nest is None and len(h.kiwi) == 1:
+            # one Kiwi alone (the commonest case): its flock dominates (a size-0 count never does)
+            k = h.kiwi[0]
+            out[hex_id] = k.flock if (k.size if by_size else 1) > 0 else None
+            continue
+        out[hex_id] = leader_of(_counts(h, here or (), by_size, leader, nest_values))
     return out
