@@ -217,7 +217,9 @@ def balance_report(records: Iterable[Any], ruleset: Any = None, *, margin: float
             if n and (low > band[1] or high < band[0]):
                 entry.flag = "strong" if low > band[1] else "weak"
                 ref = "fair share" if group in FAIR_SHARE_GROUPS else "pooled rate"
-                entry.evidence = (f"{GROUP_NAMES.get(group, group)} {entry.label}: {100 * entry.rate:.1f}% "
+                title = GROUP_NAMES.get(group, group)
+                named = entry.label if title.lower() in entry.label.lower() else f"{title} {entry.label}"
+                entry.evidence = (f"{named}: {100 * entry.rate:.1f}% "
                                   f"(95% {100 * low:.1f}-{100 * high:.1f}%, {wins}/{n}) is "
                                   f"{'above' if entry.flag == 'strong' else 'below'} the fair band "
                                   f"{100 * band[0]:.1f}-{100 * band[1]:.1f}% ({ref} {100 * fair:.1f}% "

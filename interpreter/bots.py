@@ -181,11 +181,12 @@ class GreedyBot:
     max_options: int = 10   # measured vs random, 100 2-player games: 12 options won 85, 10 won 81, 8 won 79 (noise: +-8)
     # A copy costs about (2 + depth) decisions of engine work (the step's decisions are replayed), so deep
     # decisions in a long turn (second moves, pushes, payments) try fewer options: at most
-    # budget // (2 + depth), never fewer than `min_options`. Measured (2-player, 300 games, seats swapped): budget
-    # 20 / min 3 against the former 40 / 4 won 50.0% [44.4%, 55.6%] with a third fewer copies (5,259 vs 7,716 over
-    # 20 games); 16 / 3 with 8 options lost (41.3% [35.9%, 47.0%]).
-    replay_budget: int = 20
-    min_options: int = 3
+    # budget // (2 + depth), never fewer than `min_options`. Measured and not taken: budget 20 / min 3 (a third
+    # fewer copies) won 50.0% [44.4%, 55.6%] head to head in 2-player games, but in 4-player greedy games seat 3
+    # then won 44% [38%, 51%] (30% [23%, 39%] with 40 / 4): a bot artefact that balance reports would show as a
+    # seat imbalance.
+    replay_budget: int = 40
+    min_options: int = 4
     weights: Weights = Weights()
     family_ties: frozenset[str] = FAMILY_TIES
     rng: random.Random = field(init=False, repr=False)

@@ -36,7 +36,9 @@ def balance_command(
     bots: str = typer.Option("greedy", "--bots", help="Bots by seat, comma-separated: random, greedy."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to run games on."),
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
-    sides_opt: Optional[str] = typer.Option(None, "--sides", help=opts.SIDES_HELP + " Default: both sides by design."),
+    sides_opt: Optional[str] = typer.Option(None, "--sides",
+                                            help="Fix flock board sides: `b`, `a`, or per flock `red=b,green=a`; "
+                                                 "flocks not named play both sides by design."),
     leaders_opt: Optional[str] = typer.Option(None, "--leaders", help=opts.LEADERS_HELP),
     edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
     mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
@@ -78,7 +80,7 @@ def balance_command(
     ab = None
     with opts.exit_on_interrupt("kcd balance"), _exit_on_game_error():
         if baseline is not None:
-            focus_keys = [k.strip() for k in focus.split(",") if k.strip()] if focus else None
+            focus_keys = _focus_or_exit(focus)
             records_a, records, ab = _run(console, show_bar, 2 * count, lambda progress: run_ab(
                 baseline, ruleset, count, progress=progress, focus=focus_keys, **options))
         else:
@@ -108,6 +110,21 @@ def balance_command(
         out.print(ab.summary_text(), highlight=False)
         out.print(f"To detect a {100 * effect:.0f}-point change: about {games_needed(effect, _typical_sd(ab))} "
                   "paired games.", highlight=False)
+
+
+def _focus_or_exit(text: str | None) -> list[str] | None:
+    """`--focus leader:kahu,flock:red` -> the keys (None: not given); exit 2 on a key that is not GROUP:ID."""
+    from interpreter.abtest import GROUPS
+
+    if text is None:
+        return None
+    keys = [k.strip() for k in text.split(",") if k.strip()]
+    for key in keys:
+        group, colon, item = key.partition(":")
+        if not colon or not item or group not in GROUPS:
+            typer.echo(f"error: --focus: `{key}` is not GROUP:ID; groups: {', '.join(GROUPS)}", err=True)
+            raise typer.Exit(2)
+    return keys
 
 
 def _typical_sd(ab: Any) -> float | None:

@@ -184,6 +184,7 @@ def test_kcd_balance_against_an_edited_copy_lists_the_edit_first(tmp_path):
     (["--sides", "red=q"], "unknown side `q` for red"),
     (["--leaders", "red=nobody"], "unknown Leader or Leader card `nobody`"),
     (["--scheduler", "nowhere"], "not a Dask scheduler address"),
+    (["--against", str(REPO / "content"), "--focus", "kahu"], "`kahu` is not GROUP:ID; groups: seat, flock"),
 ])
 def test_kcd_balance_bad_options_are_usage_errors(args, message):
     result = runner.invoke(app, ["balance", "--games", "2", "--players", "2", *args])
