@@ -149,3 +149,37 @@ def test_same_content_played_twice_is_exactly_the_same_games(ruleset):
     assert report.pairs == 4 and all(r.diff == 0 for r in report.rows)
     assert report.row("flock", "red").label == "Red Flock win rate"
     assert set(outcomes(a[0])) >= {("seat", "1"), ("flock", "red"), ("vp", "total"), ("length", "decisions")}
+
+
+def _edited_copy(tmp_path, file: str, old: str, new: str):
+    import shutil
+    from pathlib import Path
+
+    root = tmp_path / "content"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "content", root)
+    path = root / file
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    return load_ruleset(root=root)
+
+
+def test_changed_entities_name_what_an_edit_touched(ruleset, tmp_path):
+    from interpreter.abtest import changed_entities
+
+    assert changed_entities(ruleset, ruleset) == []
+    side_b = _edited_copy(tmp_path, "base/flocks/red.yaml", "{slot: 7, benefit: gain 2 fruit, source: \"designed: loose",
+                          "{slot: 7, benefit: gain 3 fruit, source: \"designed: loose")
+    assert changed_entities(ruleset, side_b) == ["flock:red", "side:B"]
+
+
+def test_run_ab_pairs_the_same_games_and_counts_progress(ruleset):
+    from interpreter.abtest import run_ab
+
+    seen: list[tuple[int, int]] = []
+    records_a, records_b, report = run_ab(ruleset, ruleset, 4, players=2, seed=9, bots=("random",), cover=True,
+                                          progress=lambda done, total: seen.append((done, total)))
+    assert [r.seed for r in records_a] == [r.seed for r in records_b] == [9, 10, 11, 12]
+    assert records_a == records_b and report.pairs == 4 and report.changed() == []
+    assert seen[-1] == (8, 8) and seen[0] == (1, 8)
+    assert report.focus == ()     # the same content: nothing edited
