@@ -13,7 +13,8 @@ The fair band. An entity is flagged only when its whole 95% interval lies outsid
 - Seat, flock, side, Leader, Leader card, tracker slot: the fair share is what a flock would win at random, the
   mean of 1/players over the games the entity played; the band is fair share +- `margin` (default 5 points).
 - Season cards, Nests, Nest types: the reference is the pooled rate of the group (all cards' victors, all
-  builders), since winning a card or building a Nest is already good play; the band is that rate +- `margin`.
+  builders; for a Nest, the builders of the Nests of its row, since a row-2 Nest is built by flocks already
+  ahead), since winning a card or building a Nest is already good play; the band is that rate +- `margin`.
 Each flag carries its evidence in words: the rate, its interval, the band and the games behind it.
 """
 from __future__ import annotations
@@ -97,7 +98,8 @@ def band_rule(margin: float) -> dict[str, Any]:
     """How the fair band is chosen, in data and words (for the JSON, the HTML and the terminal)."""
     return {"margin": margin, "rule": (
         f"Seat, flock, side, Leader, Leader card and tracker slot: fair share (1/players) +- {100 * margin:.0f} "
-        f"points; Season cards and Nests: the group's pooled rate +- {100 * margin:.0f} points. Flagged only when "
+        f"points; Season cards and Nest types: the group's pooled rate, a Nest: the pooled rate of its row's Nests, "
+        f"+- {100 * margin:.0f} points. Flagged only when "
         "the whole 95% interval lies outside the band.")}
 
 
@@ -152,6 +154,7 @@ def balance_report(records: Iterable[Any], ruleset: Any = None, *, margin: float
     names = entity_names(ruleset) if ruleset is not None else {}
     nest_types = ({item.id: str(item.raw.get("type")) for item in ruleset.items("nests") if item.raw.get("type")}
                   if ruleset is not None else {})
+    nest_rows = ({item.id: item.raw.get("row", 1) for item in ruleset.items("nests")} if ruleset is not None else {})
     obs: dict[str, dict[str, _Obs]] = {g: {} for g in REPORT_GROUPS}
     ties: dict[str, int] = {}
     built: dict[str, int] = {}
@@ -200,12 +203,19 @@ def balance_report(records: Iterable[Any], ruleset: Any = None, *, margin: float
     flags: list[Entry] = []
     for group in REPORT_GROUPS:
         entries = []
-        pooled_n = sum(len(o.won) for o in obs[group].values())
-        pooled = sum(sum(o.won) for o in obs[group].values()) / pooled_n if pooled_n else 0.0
+        # a Nest is measured against the Nests of its row (a row-2 Nest is built by flocks already ahead)
+        cohort = (lambda key: nest_rows.get(key)) if group == "nest" else (lambda key: None)
+        pooled: dict[Any, list[int]] = {}
+        for key, o in obs[group].items():
+            tally = pooled.setdefault(cohort(key), [0, 0])
+            tally[0] += sum(o.won)
+            tally[1] += len(o.won)
         for key, o in obs[group].items():
             n, wins = len(o.won), sum(o.won)
             low, high = wilson(wins, n, z)
-            fair = (sum(o.fair) / n if n else 0.0) if group in FAIR_SHARE_GROUPS else pooled
+            same = pooled[cohort(key)]
+            fair = (sum(o.fair) / n if n else 0.0) if group in FAIR_SHARE_GROUPS else (
+                same[0] / same[1] if same[1] else 0.0)
             band = (max(0.0, fair - margin), min(1.0, fair + margin))
             mean_vp, vp_low, vp_high = _mean_interval(o.vp, z) if o.vp else (None, None, None)
             entry = Entry(group, key, _label(group, key, names), n, wins, wins / n if n else 0.0, low, high, fair,
@@ -216,7 +226,8 @@ def balance_report(records: Iterable[Any], ruleset: Any = None, *, margin: float
                 entry.extra = {"built": built.get(key, 0), "built_per_game": built.get(key, 0) / len(recs) if recs else 0}
             if n and (low > band[1] or high < band[0]):
                 entry.flag = "strong" if low > band[1] else "weak"
-                ref = "fair share" if group in FAIR_SHARE_GROUPS else "pooled rate"
+                ref = ("fair share" if group in FAIR_SHARE_GROUPS else
+                       f"pooled rate of row-{cohort(key)} Nests" if cohort(key) is not None else "pooled rate")
                 title = GROUP_NAMES.get(group, group)
                 named = entry.label if title.lower() in entry.label.lower() else f"{title} {entry.label}"
                 entry.evidence = (f"{named}: {100 * entry.rate:.1f}% "
