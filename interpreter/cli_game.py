@@ -352,8 +352,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
     """Readable tables of a simulation summary."""
     console = Console()
     console.print(f"[bold]{summary['games']} games[/bold], mean length {summary['mean_decisions']:.1f} decisions")
-    for group in ("seat", "flock", "leader", "bot"):
-        table = Table(title=f"Win rate by {group}")
+    for group in ("seat", "flock", "side", "leader", "leader_card", "bot"):
+        table = Table(title=f"Win rate by {group.replace('_', ' ')}")
         for col in (group, "wins", "games", "rate", "95% interval"):
             table.add_column(col, justify="left" if col == group else "right")
         for key, r in summary["win_rate"][group].items():
