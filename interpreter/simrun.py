@@ -24,7 +24,7 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 # Cyclic garbage collection thresholds while games run: a game allocates millions of short-lived objects (states,
 # options, events) and almost no cycles, so the default (700, 10, 10) collects thousands of times a game for
@@ -94,7 +94,7 @@ _WORKER_PLAN: list[Any] = []
 
 
 @contextmanager
-def lean_gc() -> Any:
+def lean_gc() -> Iterator[None]:
     """Run games with GAME_GC_THRESHOLD, then restore the process's own thresholds."""
     before = gc.get_threshold()
     gc.set_threshold(*GAME_GC_THRESHOLD)
