@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import typer
 
-from interpreter import cli_content, cli_game
+from interpreter import cli_balance, cli_content, cli_game
 from interpreter import cli_replay
 from interpreter.cli_errors import SafeGroup, fail
 
@@ -20,6 +20,7 @@ cli_content.register(app)
 cli_game.register(app)
 cli_replay.register(app)
 __import__("service.cli").cli.register(app)   # `kcd serve` (service/)
+cli_balance.register(app)
 
 
 @app.command("reference")

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from interpreter.cli_errors import (EXIT_PROBLEMS, EXIT_USAGE, comma_list, fail, fail_content, input_file,
                                    output_file, pack_ids)
+from interpreter import play_options as opts
 
 
 def _load(editions: list[str] | None, mods: list[str] | None, content: Path | None = None) -> Any:
@@ -91,6 +92,14 @@ def _players_or_exit(ruleset: Any, players: int, flocks: str | None = None) -> l
         return default_flocks(ruleset, players)
     except ValueError as err:
         fail(str(err))
+
+
+def _choices_or_exit(ruleset: Any, flocks: list[str], sides: str | None,
+                     leaders: str | None) -> tuple[Any, Any, Any]:
+    """(sides, leaders, leader_cards) from --sides/--leaders (interpreter/play_options.py), exit 2 on a bad value."""
+    known = opts.known_flocks(ruleset)
+    chosen_leaders, cards = opts.or_exit(opts.parse_leaders, leaders, ruleset, flocks, known)
+    return opts.or_exit(opts.parse_sides, sides, flocks, known), chosen_leaders, cards
 
 
 FLOCKS_HELP = "Flocks in seat order, comma-separated (default: the first N of game.yaml's flock.seat_order)."
@@ -199,6 +208,8 @@ def play_command(
     solo: bool = typer.Option(False, "--solo", help=SOLO_HELP),
     solo_side: Optional[str] = typer.Option(None, "--solo-side", help=SOLO_SIDE_HELP),
     content: Optional[Path] = typer.Option(None, "--content", help="Content root to play (default: the shipped content)."),
+    sides_opt: Optional[str] = typer.Option(None, "--sides", help=opts.SIDES_HELP),
+    leaders_opt: Optional[str] = typer.Option(None, "--leaders", help=opts.LEADERS_HELP),
     log: Optional[Path] = typer.Option(None, "--log", help="Write a readable turn-by-turn log to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     human: Optional[str] = typer.Option(None, "--human", help="Play this seat (flock or number) yourself; bots play the rest."),
@@ -212,6 +223,7 @@ def play_command(
         players = len(comma_list(flocks_opt, "--flocks", "flock ids") or [1, 2])
     mode = _mode_or_exit(ruleset, solo, solo_side, players, variant)
     flocks = _players_or_exit(ruleset, players, flocks_opt)
+    sides, leaders, cards = _choices_or_exit(ruleset, flocks, sides_opt, leaders_opt)
     names = _bot_names(bots)
     if human is not None:   # a person at the terminal (service/terminal.py)
         from service.terminal import human_command
@@ -230,7 +242,8 @@ def play_command(
             handle.write(f"Kiwi Chow Down: {', '.join(flocks)}; seed {seed}; bots {', '.join(names)}{rules}\n")
         with _exit_on_game_error():
             record = play_game(ruleset, flocks, seed, names, variant=variant, on_decision=tlog,
-                               on_start=tlog.start if tlog else None, mode=mode, solo_side=solo_side)
+                               on_start=tlog.start if tlog else None, mode=mode, solo_side=solo_side,
+                               leaders=leaders, sides=sides, leader_cards=cards)
         if handle is not None:
             handle.write("\n== Final scores ==\n")
             for flock in record.ranking:
@@ -244,7 +257,8 @@ def play_command(
             handle.close()
     if as_json:
         out = {"seed": seed, "players": record.players, "scores": record.scores, "ranking": record.ranking,
-               "decisions": record.decisions, "leaders": record.leaders, "sides": record.sides,
+               "decisions": record.decisions, "leaders": record.leaders, "leader_cards": record.leader_cards,
+               "sides": record.sides,
                "bots": record.bots, "season_cards": record.season_cards, "variant": record.variant,
                "mode": record.mode}
         if record.mode == SOLO:
@@ -284,6 +298,9 @@ def simulate_command(
     edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
     mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
     content: Optional[Path] = typer.Option(None, "--content", help="Content root to play (default: the shipped content)."),
+    sides_opt: Optional[str] = typer.Option(None, "--sides", help=opts.SIDES_HELP),
+    leaders_opt: Optional[str] = typer.Option(None, "--leaders", help=opts.LEADERS_HELP),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help=opts.SCHEDULER_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Run many bot games and print win rates (95% Wilson intervals), mean VP by source and game length;
@@ -299,14 +316,16 @@ def simulate_command(
     mode = _mode_or_exit(ruleset, solo, solo_side, players, variant)
     count = players if players is not None else (2 if mode == SOLO else 4)
     chosen = _players_or_exit(ruleset, count, flocks_opt)
+    sides, leaders, cards = _choices_or_exit(ruleset, chosen, sides_opt, leaders_opt)
     names = _bot_names(bots)
     if mode == SOLO:
         names = names[:1]   # only the player decides; the engine plays Kiwibot (R-SOLO-7)
     console = Console(stderr=True)
     show_bar = console.is_terminal and not as_json
     options = {"players": count, "seed": seed, "bots": names, "jobs": jobs, "variant": variant, "mode": mode,
-               "solo_side": solo_side, "flocks": chosen if flocks_opt else None}
-    with _exit_on_game_error():
+               "solo_side": solo_side, "flocks": chosen if flocks_opt else None, "sides": sides, "leaders": leaders,
+               "leader_cards": cards, "scheduler": opts.or_exit(opts.parse_scheduler, scheduler)}
+    with opts.exit_on_interrupt("kcd simulate"), _exit_on_game_error():
         if show_bar:
             with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                           console=console) as bar:
@@ -326,8 +345,8 @@ def _print_summary(summary: dict[str, Any]) -> None:
     """Readable tables of a simulation summary."""
     console = Console()
     console.print(f"[bold]{summary['games']} games[/bold], mean length {summary['mean_decisions']:.1f} decisions")
-    for group in ("seat", "flock", "leader", "bot"):
-        table = Table(title=f"Win rate by {group}")
+    for group in ("seat", "flock", "side", "leader", "leader_card", "bot"):
+        table = Table(title=f"Win rate by {group.replace('_', ' ')}")
         for col in (group, "wins", "games", "rate", "95% interval"):
             table.add_column(col, justify="left" if col == group else "right")
         for key, r in summary["win_rate"][group].items():

@@ -19,10 +19,9 @@ rate against Kiwibot with its 95% interval, mean VP by source per role, Season c
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -41,6 +40,8 @@ KIWIBOT = "kiwibot"
 # The variants the engine can play, with a readable name; a variant is available only when the content
 # declares it in game.yaml `variants` (e.g. `variants.vto.phases`, R-VTO-1).
 KNOWN_VARIANTS: dict[str, str] = {vto.VARIANT: "Variable Turn Order"}
+# The engine's decision kind for taking a turn tracker slot (option ids `slot:<n>`, R-VTO-2/3).
+TRACKER_DECISION = "tracker-slot"
 
 
 class SimError(RuntimeError):
@@ -70,10 +71,22 @@ class GameRecord:
     marker_side: str | None = None
     kiwibot: str | None = None
     seats: list[str] = field(default_factory=list)
+    # what each flock played and did, for balance reports (interpreter/balance.py): its Leader card, the Nests it
+    # built (in build order) and, under Variable Turn Order, the turn tracker slot it took at setup and in each
+    # Wake up (R-VTO-2/3). Records written before these fields existed load with them empty.
+    leader_cards: dict[str, str] = field(default_factory=dict)
+    nests: dict[str, list[str]] = field(default_factory=dict)
+    tracker_slots: dict[str, list[int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "GameRecord":
+        """A record from its `to_dict()` form (fields it lacks take their defaults; unknown keys are ignored)."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
 
     @property
     def seat_order(self) -> list[str]:
@@ -109,6 +122,50 @@ def solo_sides(ruleset: Any) -> list[str]:
     from interpreter.engine.rules import compile_rules
 
     return list((compile_rules(ruleset).solo or {}).get("sides") or {})
+
+
+def deal_leaders(ruleset: Any, players: Sequence[str], seed: int, fixed: dict[str, str] | None = None) -> dict[str, str]:
+    """{flock: leader id} for every flock of `players`: those in `fixed` as given, the others dealt from the Leaders
+    nobody took, shuffled by a state RNG seeded from the game seed (so the same seed deals the same Leaders).
+
+    SetupError if a Leader is given to two flocks or too few are left to deal.
+    """
+    from interpreter.engine.rules import compile_rules
+    from interpreter.engine.setup import SetupError
+    from interpreter.engine.state import State
+
+    fixed = dict(fixed or {})
+    taken = [leader for f, leader in fixed.items() if f in players]
+    twice = sorted({leader for leader in taken if taken.count(leader) > 1})
+    if twice:
+        raise SetupError(f"Leader `{twice[0]}` is given to two flocks; a Leader leads one flock (R-SETUP-3)")
+    left = [leader for leader in compile_rules(ruleset).leaders if leader not in taken]
+    # a dealer RNG of its own (the game's RNG stays untouched), from the seed like every other deal
+    dealer = State(hexes={}, flocks={}, seats=[], fruit_bag={}, domain_bag={}, rng=(int(seed) ^ _DEAL_SALT) & _MASK64)
+    dealer.shuffle(left)
+    out = {}
+    for flock in players:
+        if flock in fixed:
+            out[flock] = fixed[flock]
+        elif left:
+            out[flock] = left.pop(0)
+        else:
+            raise SetupError(f"no Leader left to deal to {flock}: {len(players)} flocks need {len(players)} Leaders")
+    return out
+
+
+def _complete_leaders(ruleset: Any, players: list[str], seed: int, leaders: dict[str, str] | None,
+                      mode: str) -> dict[str, str] | None:
+    """Leaders given for some flocks, the rest dealt (`deal_leaders`); None stays None (the engine deals all).
+    In solo mode Kiwibot's Leader is left to the engine, which deals it among the rest (R-SOLO-1)."""
+    if not leaders:
+        return None
+    dealt = players[:1] if mode == SOLO else players
+    return deal_leaders(ruleset, dealt, seed, leaders) if any(f not in leaders for f in dealt) else leaders
+
+
+_DEAL_SALT = 0x1EAD_E125
+_MASK64 = (1 << 64) - 1
 
 
 def _bot_seed(seed: int, seat: int) -> int:
@@ -150,19 +207,23 @@ def play_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[st
               setup: str = "first-game", variant: str | None = None,
               on_decision: Callable[[Game, Any, str, Any], None] | None = None,
               on_start: Callable[[Game], None] | None = None, mode: str = STANDARD,
-              solo_side: str | None = None) -> GameRecord:
+              solo_side: str | None = None, leader_cards: dict[str, str] | None = None) -> GameRecord:
     """Play one game to its end between bots; `on_decision(game, decision, option_id, applied)` sees each step.
 
     mode "solo": players=[player, kiwibot], the player's bot is the first of `bots` (R-SOLO-1..12).
-    Bad options (mode, side, players, variant) raise the engine's SetupError.
+    leaders: {flock: leader id} for some or all flocks (the rest are dealt from the seed, `deal_leaders`;
+    Kiwibot's by the engine); leader_cards: {flock: leader card id} (default: the Leader's first card).
+    Bad options (mode, side, players, variant, leader, leader card) raise the engine's SetupError.
     """
     players = list(players)
     by_flock = _seat_bots(players, seed, bots, mode)
+    leaders = _complete_leaders(ruleset, players, seed, leaders, mode)
     game = Game.new(ruleset, players=players, seed=seed, leaders=leaders, sides=sides, setup=setup, variant=variant,
-                    mode=mode, solo_side=solo_side)
+                    mode=mode, solo_side=solo_side, leader_cards=leader_cards)
     if on_start is not None:
         on_start(game)
     decisions = 0
+    slots: dict[str, list[int]] = {}
     while not game.is_over:
         decision = game.pending
         bot = by_flock.get(decision.player)
@@ -174,6 +235,8 @@ def play_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[st
         if not result.ok:
             raise SimError(f"seed {seed}: decision {decisions} `{option}` refused: {result.code}: {result.message}")
         decisions += 1
+        if decision.kind == TRACKER_DECISION:
+            slots.setdefault(decision.player, []).append(int(option.split(":", 1)[1]))
         if on_decision is not None:
             on_decision(game, decision, option, result)
         if decisions > MAX_DECISIONS:
@@ -189,7 +252,9 @@ def play_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[st
         season_cards=season_card_results(game),
         bots=[by_flock[f].name if f in by_flock else KIWIBOT for f in players], setup=setup, variant=variant,
         mode=mode, solo_side=solo_side, marker_side=solo.get("marker_side"), kiwibot=solo.get("kiwibot"),
-        seats=list(game.state.seats))
+        seats=list(game.state.seats),
+        leader_cards={f: game.state.flocks[f].leader_card for f in players},
+        nests={f: list(game.state.flocks[f].nests_built) for f in players}, tracker_slots=slots)
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -216,14 +281,16 @@ class SimReport:
     """All records of a simulation and their summary."""
 
     records: list[GameRecord]
+    cancelled: bool = False   # the run was stopped (`simulate(cancel=...)`): `records` are the games finished
 
     def summary(self) -> dict[str, Any]:
-        """Win rates by seat, flock, leader and bot (95% Wilson), mean VP by source, Season cards, game length;
+        """Win rates by seat, flock, leader, bot, side and leader card (95% Wilson), mean VP by source, Season cards, game length;
         with solo games also `solo` (player vs Kiwibot, see `solo_summary`) and the `solo` VP source."""
         games = len(self.records)
         solo_records = [r for r in self.records if r.mode == SOLO]
         sources = SOLO_VP_SOURCES if solo_records else VP_SOURCES
-        tallies: dict[str, dict[str, list[int]]] = {"seat": {}, "flock": {}, "leader": {}, "bot": {}}
+        tallies: dict[str, dict[str, list[int]]] = {"seat": {}, "flock": {}, "leader": {}, "bot": {}, "side": {},
+                                                    "leader_card": {}}
         vp = {k: 0.0 for k in sources}
         cards: dict[str, dict[str, Any]] = {}
         entries = 0
@@ -231,8 +298,11 @@ class SimReport:
             winner = rec.ranking[0]  # a full tie after R-END-3 still goes to the engine's ranking order
             for seat, flock in enumerate(rec.seat_order, start=1):
                 keys = {"seat": str(seat), "flock": flock, "leader": rec.leaders.get(flock, "?"),
-                        "bot": rec.bots[rec.players.index(flock)] if rec.bots else "?"}
+                        "bot": rec.bots[rec.players.index(flock)] if rec.bots else "?",
+                        "side": rec.sides.get(flock, "?"), "leader_card": rec.leader_cards.get(flock)}
                 for group, key in keys.items():
+                    if key is None:    # a record from before leader cards were recorded
+                        continue
                     tally = tallies[group].setdefault(key, [0, 0])
                     tally[0] += flock == winner
                     tally[1] += 1
@@ -302,7 +372,7 @@ def solo_summary(records: Sequence[GameRecord]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _Plan:
-    """What every game of one simulation shares."""
+    """What every game of one simulation shares (picklable but for the ruleset: see interpreter/simrun.py)."""
 
     ruleset: Any
     seed: int
@@ -314,39 +384,65 @@ class _Plan:
     variant: str | None = None
     mode: str = STANDARD
     solo_side: str | None = None
+    leader_cards: dict[str, str] | None = None
+    cover: bool = False
+
+    def game_options(self, i: int) -> dict[str, Any]:
+        """play_game's arguments of game i: seed + i, flocks rotated by i seats (solo: not rotated).
+
+        With `cover`, the flocks not fixed by `sides` / `leaders` / `leader_cards` play both sides and every
+        Leader card by design: in block b = i // n (n flocks) flock j plays side B when b + j is odd, so over
+        2n games each flock plays each seat on each side; Leaders are dealt from the seed (`deal_leaders`)
+        and a dealt Leader plays its card number (i // 2n + j) mod (its cards), so side and card alternate
+        independently and every card of every Leader comes up.
+        """
+        n = len(self.flocks)
+        shift = 0 if self.mode == SOLO else i % n
+        seats = list(self.flocks[shift:]) + list(self.flocks[:shift])
+        leaders, sides, cards = self.leaders, self.sides, self.leader_cards
+        if self.cover:
+            block = i // n
+            sides = {f: (self.sides or {}).get(f) or ("B" if (block + j) % 2 else "A")
+                     for j, f in enumerate(self.flocks)}
+            dealt = self.flocks[:1] if self.mode == SOLO else self.flocks
+            leaders = deal_leaders(self.ruleset, list(dealt), self.seed + i, self.leaders)
+            from interpreter.engine.rules import compile_rules
+
+            rules = compile_rules(self.ruleset)
+            cards = dict(self.leader_cards or {})
+            for j, f in enumerate(dealt):
+                own = [c["id"] for c in rules.leaders[leaders[f]].get("cards", [])]
+                if f not in cards and own:
+                    cards[f] = own[(i // (2 * n) + j) % len(own)]
+        return {"players": seats, "seed": self.seed + i, "bots": self.bots, "leaders": leaders, "sides": sides,
+                "leader_cards": cards, "setup": self.setup, "variant": self.variant, "mode": self.mode,
+                "solo_side": self.solo_side}
 
     def play(self, i: int) -> GameRecord:
-        """Game i: seed + i, flocks rotated by i seats (solo: not rotated, [player, kiwibot] every game)."""
-        shift = 0 if self.mode == SOLO else i % len(self.flocks)
-        seats = list(self.flocks[shift:]) + list(self.flocks[:shift])
-        return play_game(self.ruleset, seats, self.seed + i, self.bots, leaders=self.leaders, sides=self.sides,
-                         setup=self.setup, variant=self.variant, mode=self.mode, solo_side=self.solo_side)
-
-
-# A worker process's plan: handed over by the pool initializer (inherited by fork, not pickled).
-_WORKER_PLAN: list[_Plan] = []
-
-
-def _init_worker(plan: _Plan) -> None:
-    _WORKER_PLAN[:] = [plan]
-
-
-def _play_in_worker(i: int) -> GameRecord:
-    return _WORKER_PLAN[0].play(i)
+        """Play game i of the simulation."""
+        return play_game(self.ruleset, **self.game_options(i))
 
 
 def simulate(ruleset: Any, games: int, players: int | None = None, seed: int = 0, bots: Sequence[str] = ("random",),
              jobs: int = 1, progress: Callable[[int, int], None] | None = None,
              flocks: Sequence[str] | None = None, leaders: dict[str, str] | None = None,
              sides: dict[str, str] | None = None, setup: str = "first-game",
-             variant: str | None = None, mode: str = STANDARD, solo_side: str | None = None) -> SimReport:
-    """Play `games` games (seeds seed..seed+games-1, flocks rotating seats) on `jobs` processes.
+             variant: str | None = None, mode: str = STANDARD, solo_side: str | None = None,
+             leader_cards: dict[str, str] | None = None, cover: bool = False,
+             cancel: Callable[[], bool] | Any = None, scheduler: str | None = None) -> SimReport:
+    """Play `games` games (seeds seed..seed+games-1, flocks rotating seats) on `jobs` processes or a Dask cluster.
 
     players: default 4 (solo: 2, the only count it takes). `variant` (None or a key of KNOWN_VARIANTS), `mode`
     and `solo_side` are checked before any game runs: the engine's SetupError names the known variants or
     sides, or says the content does not offer them. mode "solo": `flocks` is [player, kiwibot] (default: the
     first two of the seat order) and only the player's bot (the first of `bots`) plays.
+    leaders / leader_cards / sides: per flock (leaders not given are dealt from each game's seed); `cover=True`
+    makes the other flocks play both sides and every Leader card by design (`_Plan.game_options`).
+    cancel: a callable returning True (or a threading.Event, when set) stops the run: every worker ends and the
+    report holds the games finished so far, with `cancelled=True`. scheduler: a Dask distributed scheduler
+    address (`tcp://host:port`): the games run on that cluster, giving the same records as local processes.
     """
+    from interpreter import simrun
     from interpreter.engine.setup import SetupError
 
     if games < 0:
@@ -358,27 +454,16 @@ def simulate(ruleset: Any, games: int, players: int | None = None, seed: int = 0
                          f"{list(flocks) if flocks is not None else f'{players} players'}")
     count = players if players is not None else (2 if mode == SOLO else 4)
     plan = _Plan(ruleset, seed, tuple(flocks) if flocks else tuple(default_flocks(ruleset, count)),
-                 tuple(bots) or ("random",), leaders, sides, setup, variant, mode, solo_side)
+                 tuple(bots) or ("random",), leaders, sides, setup, variant, mode, solo_side, leader_cards, cover)
     if games:
-        # fail early (before forking workers) on a bad variant/mode/side/setup/flock choice: the engine's SetupError
-        Game.new(ruleset, players=list(plan.flocks), seed=seed, leaders=leaders, sides=sides, setup=setup,
-                 variant=variant, mode=mode, solo_side=solo_side)
-    records: list[GameRecord] = []
-    jobs = max(1, min(jobs, games or 1))
-    if jobs == 1:
-        for i in range(games):
-            records.append(plan.play(i))
-            if progress is not None:
-                progress(i + 1, games)
-    else:
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-        ctx = multiprocessing.get_context(method)
-        with ctx.Pool(jobs, initializer=_init_worker, initargs=(plan,)) as pool:
-            for rec in pool.imap(_play_in_worker, range(games), chunksize=1):
-                records.append(rec)
-                if progress is not None:
-                    progress(len(records), games)
-    return SimReport(records)
+        # fail early (before starting workers) on a bad variant/mode/side/setup/flock/leader choice: the
+        # engine's SetupError
+        first = plan.game_options(0)
+        first_leaders = _complete_leaders(ruleset, first["players"], first["seed"], first["leaders"], mode)
+        Game.new(ruleset, players=first["players"], seed=seed, leaders=first_leaders, sides=first["sides"],
+                 setup=setup, variant=variant, mode=mode, solo_side=solo_side, leader_cards=first["leader_cards"])
+    records, cancelled = simrun.run(plan, games, jobs=jobs, progress=progress, cancel=cancel, scheduler=scheduler)
+    return SimReport(records, cancelled=cancelled)
 
 
 # --- golden playthroughs --------------------------------------------------------------------------------
@@ -400,6 +485,9 @@ GOLDEN_SOLO_GAMES: tuple[tuple[str, int, tuple[str, ...], str | None], ...] = (
 # GameRecord fields a standard game leaves at their defaults: left out of a standard golden result, so the
 # files pinned before solo mode existed stay valid as they are.
 _SOLO_RECORD_FIELDS = ("mode", "solo_side", "marker_side", "kiwibot", "seats")
+# GameRecord fields added for balance reports (Leader cards, Nests built, tracker slots): left out of every golden
+# result, so the pinned files stay as they are (the decisions and events pin what these fields summarise).
+_BALANCE_RECORD_FIELDS = ("leader_cards", "nests", "tracker_slots")
 
 
 def event_text(event: Any) -> str:
@@ -430,6 +518,8 @@ def golden_playthrough(ruleset: Any, players: int, seed: int, bots: Sequence[str
     rec = play_game(ruleset, flocks, seed, bots, variant=variant, on_decision=record, on_start=opening,
                     mode=mode, solo_side=solo_side)
     result = rec.to_dict()
+    for key in _BALANCE_RECORD_FIELDS:
+        result.pop(key)
     data: dict[str, Any] = {"players": flocks, "seed": seed, "bots": list(bots), "variant": variant,
                             "content_hash": ruleset.hash, "result": result, "steps": steps}
     if mode == STANDARD:

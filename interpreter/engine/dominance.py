@@ -34,11 +34,25 @@ def _counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
     return out
 
 
+# (params dict, purpose) -> its setup: a game's states share one params dict (its clones and checkpoints too),
+# so the weights are read once per game and purpose. The entry holds the dict itself, so its id is not reused
+# while cached; a few games at a time are live in one process.
+_SETUPS: dict[tuple[int, str], tuple[dict, tuple[bool, int, dict[str, int]]]] = {}
+
+
 def _setup(state: State, purpose: str) -> tuple[bool, int, dict[str, int]]:
     """The counting weights of a purpose as (Kiwi by size, Leader weight, nest values; {} when Nests do not count)."""
+    params = state.params
+    hit = _SETUPS.get((id(params), purpose))
+    if hit is not None and hit[0] is params:
+        return hit[1]
     w = weights(state, purpose)
-    nest_values = state.params.get("nest_dominance", {}) if w.get("nests", True) else {}
-    return w.get("kiwi", "size") != "one", int(w.get("leader", 3)), nest_values
+    nest_values = params.get("nest_dominance", {}) if w.get("nests", True) else {}
+    out = (w.get("kiwi", "size") != "one", int(w.get("leader", 3)), nest_values)
+    if len(_SETUPS) > 64:
+        _SETUPS.clear()
+    _SETUPS[(id(params), purpose)] = (params, out)
+    return out
 
 
 def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, int]:
@@ -74,8 +88,14 @@ def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None
             leaders.setdefault(where, []).append(f)
     out: dict[str, str | None] = {}
     for hex_id, h in state.hexes.items():
-        if not h.kiwi and h.nest is None and hex_id not in leaders:
+        here = leaders.get(hex_id)
+        if not h.kiwi and h.nest is None and here is None:
             out[hex_id] = None
             continue
-        out[hex_id] = leader_of(_counts(h, leaders.get(hex_id, ()), by_size, leader, nest_values))
+        if here is None and h.nest is None and len(h.kiwi) == 1:
+            # one Kiwi alone (the commonest case): its flock dominates (a size-0 count never does)
+            k = h.kiwi[0]
+            out[hex_id] = k.flock if (k.size if by_size else 1) > 0 else None
+            continue
+        out[hex_id] = leader_of(_counts(h, here or (), by_size, leader, nest_values))
     return out

@@ -21,12 +21,24 @@ def card_name(card_id: str, card: Mapping[str, Any]) -> str:
     return str(name) if name else _words(card_id)
 
 
+# (card id, id of its compiled data) -> (the data, its label): a hand's labels are built on every turn and every
+# bot lookahead replays turns, while the compiled card data never changes; the entry keeps the data alive, so its
+# id is not reused while cached.
+_CARD_LABELS: dict[tuple[str, int], tuple[Mapping[str, Any], str]] = {}
+
+
 def card_label(card_id: str, card: Mapping[str, Any]) -> str:
     """A card in hand: its name, and for a Wildcard what its own benefit gives (R-WILD-1)."""
+    hit = _CARD_LABELS.get((card_id, id(card)))
+    if hit is not None and hit[0] is card:
+        return hit[1]
 
     name = card_name(card_id, card)
     if card.get("type") == "wild" and card.get("benefit") is not None:
-        return f"{name} (benefit: {describe(card['benefit'])})"
+        name = f"{name} (benefit: {describe(card['benefit'])})"
+    if len(_CARD_LABELS) > 512:
+        _CARD_LABELS.clear()
+    _CARD_LABELS[(card_id, id(card))] = (card, name)
     return name
 
 

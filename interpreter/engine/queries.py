@@ -21,14 +21,24 @@ def _leader_weight(state: State) -> int:
     return int(dominance.weights(state, "objective").get("leader", 3))
 
 
-def _tokens(state: State, h, flock: str | None) -> int:
-    """Tokens in a hex for objectives; flock None = every player's."""
-    n = sum(k.size for k in h.kiwi if flock is None or k.flock == flock)
-    n += _leader_weight(state) * sum(1 for f in state.seats
-                                    if state.flocks[f].leader_hex == h.id and (flock is None or f == flock))
-    owner, value = _nest_value(state, h)
-    if owner is not None and (flock is None or owner == flock):
-        n += value
+def _tokens(state: State, h, flock: str | None, leader_weight: int | None = None) -> int:
+    """Tokens in a hex for objectives; flock None = every player's. `leader_weight`: the objective Leader weight
+    when the caller counts many hexes (read once, not per hex: this runs in every bot lookahead)."""
+    if flock is None:
+        n = sum(k.size for k in h.kiwi)
+    else:
+        n = sum(k.size for k in h.kiwi if k.flock == flock)
+    hex_id = h.id
+    leaders = 0
+    for f in state.seats:
+        if state.flocks[f].leader_hex == hex_id and (flock is None or f == flock):
+            leaders += 1
+    if leaders:
+        n += (_leader_weight(state) if leader_weight is None else leader_weight) * leaders
+    if h.nest is not None:
+        owner, value = _nest_value(state, h)
+        if flock is None or owner == flock:
+            n += value
     return n
 
 
@@ -55,7 +65,8 @@ def q_kiwi_size(state: State, flock: str, call: ast.Call) -> int:
 def q_tokens_terrain(state: State, flock: str, call: ast.Call) -> int:
     """Own tokens in hexes of a terrain."""
     t = call.arg("t")
-    return sum(_tokens(state, h, flock) for h in state.hexes.values() if h.terrain == t)
+    weight = _leader_weight(state)
+    return sum(_tokens(state, h, flock, weight) for h in state.hexes.values() if h.terrain == t)
 
 
 def q_tokens_leader(state: State, flock: str, call: ast.Call) -> int:
@@ -66,7 +77,8 @@ def q_tokens_leader(state: State, flock: str, call: ast.Call) -> int:
 
 def q_tokens_single(state: State, flock: str, call: ast.Call) -> int:
     """The flock's most tokens in any single hex."""
-    return max((_tokens(state, h, flock) for h in state.hexes.values()), default=0)
+    weight = _leader_weight(state)
+    return max((_tokens(state, h, flock, weight) for h in state.hexes.values()), default=0)
 
 
 def q_dominated(state: State, flock: str, call: ast.Call) -> int:

@@ -15,9 +15,13 @@ def score(state: State) -> dict[str, dict[str, int]]:
     mode = modes.for_state(state)
     vp_per_marker = int(state.params.get("domain_vp", 1))
     nest_vp = state.params.get("nest_vp", {})
+    placed = dict.fromkeys(state.seats, 0)
+    for h in state.hexes.values():   # one pass over the island (this runs in every bot lookahead)
+        if h.domain is not None and h.domain[0] in placed:
+            placed[h.domain[0]] += 1
     out = {}
     for f in state.seats:
-        domain = vp_per_marker * sum(1 for h in state.hexes.values() if h.domain is not None and h.domain[0] == f)
+        domain = vp_per_marker * placed[f]
         nests = sum(int(nest_vp.get(n, 0)) for n in state.flocks[f].nests_built)
         season = state.flocks[f].season_vp
         out[f] = {"domain": domain, "nests": nests, "season_cards": season, "total": domain + nests + season}

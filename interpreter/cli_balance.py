@@ -1,0 +1,174 @@
+"""`kcd balance`: a balance report of a content set, optionally A/B against another content folder."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from interpreter import play_options as opts
+from interpreter.cli_game import (FLOCKS_HELP, VARIANT_HELP, _bot_names, _choices_or_exit, _exit_on_game_error, _load,
+                                  _players_or_exit, _variant_or_exit)
+
+
+def _run(console: Console, show_bar: bool, total: int, work: Any) -> Any:
+    """`work(progress)` with a rich progress bar on a terminal (progress=None otherwise)."""
+    if not show_bar:
+        return work(None)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=console) as bar:
+        task = bar.add_task("games", total=total)
+        return work(lambda done, _total: bar.update(task, completed=done))
+
+
+def balance_command(
+    games: Optional[int] = typer.Option(None, "--games", "-n", min=1,
+                                        help="Games to play (default: enough to cover both sides in every seat and "
+                                             "about 30 plays of every Leader card, at least 200)."),
+    players: int = typer.Option(4, "--players", "-p", min=1, help="Number of players."),
+    flocks_opt: Optional[str] = typer.Option(None, "--flocks", help=FLOCKS_HELP + " Seats rotate between games."),
+    seed: int = typer.Option(0, "--seed", help="Seed of game 0; game i uses seed + i."),
+    bots: str = typer.Option("greedy", "--bots", help="Bots by seat, comma-separated: random, greedy."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to run games on."),
+    variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
+    sides_opt: Optional[str] = typer.Option(None, "--sides",
+                                            help="Fix flock board sides: `b`, `a`, or per flock `red=b,green=a`; "
+                                                 "flocks not named play both sides by design."),
+    leaders_opt: Optional[str] = typer.Option(None, "--leaders", help=opts.LEADERS_HELP),
+    edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
+    mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
+    content: Optional[Path] = typer.Option(None, "--content", help="Content root to report on (default: the shipped content)."),
+    against: Optional[Path] = typer.Option(None, "--against",
+                                           help="A/B: also play the same games on this content folder (A, the "
+                                                "baseline) and report what --content (B) changed, paired."),
+    focus: Optional[str] = typer.Option(None, "--focus",
+                                        help="A/B: entities to list first, e.g. leader:kahu,flock:red (default: the "
+                                             "items that differ between the two folders)."),
+    effect: float = typer.Option(0.05, "--effect", min=0.001, max=1.0,
+                                 help="A/B: the win-rate difference to size the game count for (0.05 = 5 points)."),
+    margin: float = typer.Option(0.05, "--margin", min=0.0, max=0.5,
+                                 help="Fair band half-width: fair share +- this (0.05 = 5 points)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help=opts.SCHEDULER_HELP),
+    html: Optional[Path] = typer.Option(None, "--html", help="Write the report as an HTML page with charts."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Play bot games covering both sides and every Leader card, and report win rates and VP with 95% intervals,
+    flagging what lies outside the fair band; with --against, the paired A/B of two content folders."""
+    from interpreter.abtest import games_needed, run_ab
+    from interpreter.balance import balance_report, games_for_cover
+    from interpreter.sim import simulate
+
+    ruleset = _load(edition, mod, content)
+    baseline = _load(edition, mod, against) if against is not None else None
+    variant = _variant_or_exit(variant)
+    if flocks_opt:
+        players = len([f for f in flocks_opt.split(",") if f.strip()])
+    chosen = _players_or_exit(ruleset, players, flocks_opt)
+    sides, leaders, cards = _choices_or_exit(ruleset, chosen, sides_opt, leaders_opt)
+    names = _bot_names(bots)
+    count = games or games_for_cover(len(chosen), len(ruleset.items("leader_cards")))
+    options = dict(players=len(chosen), seed=seed, bots=names, jobs=jobs, flocks=chosen, leaders=leaders,
+                   sides=sides, leader_cards=cards, variant=variant, cover=True,
+                   scheduler=opts.or_exit(opts.parse_scheduler, scheduler))
+    console = Console(stderr=True)
+    show_bar = console.is_terminal and not as_json
+    ab = None
+    with opts.exit_on_interrupt("kcd balance"), _exit_on_game_error():
+        if baseline is not None:
+            focus_keys = _focus_or_exit(focus)
+            records_a, records, ab = _run(console, show_bar, 2 * count, lambda progress: run_ab(
+                baseline, ruleset, count, progress=progress, focus=focus_keys, **options))
+        else:
+            records = _run(console, show_bar, count,
+                           lambda progress: simulate(ruleset, count, progress=progress, **options)).records
+    report = balance_report(records, ruleset, margin=margin)
+    if html is not None:
+        from interpreter.balance_html import render
+
+        try:
+            html.write_text(render(report, ab=ab), encoding="utf-8")
+        except OSError as err:
+            typer.echo(f"error: cannot write {html}: {err.strerror or err}", err=True)
+            raise typer.Exit(1) from None
+        console.print(f"wrote {html}")
+    if as_json:
+        data = report.to_dict()
+        if ab is not None:
+            data["ab"] = ab.to_dict()
+            data["ab"]["games_needed"] = {"effect": effect, "games": games_needed(effect, _typical_sd(ab))}
+        typer.echo(json.dumps(data))
+        return
+    _print_report(report, Console())
+    if ab is not None:
+        out = Console()
+        out.print("\n[bold]A/B: what the change did[/bold] (A = --against, B = --content; the same games, paired)")
+        out.print(ab.summary_text(), highlight=False)
+        out.print(f"To detect a {100 * effect:.0f}-point change: about {games_needed(effect, _typical_sd(ab))} "
+                  "paired games.", highlight=False)
+
+
+def _focus_or_exit(text: str | None) -> list[str] | None:
+    """`--focus leader:kahu,flock:red` -> the keys (None: not given); exit 2 on a key that is not GROUP:ID."""
+    from interpreter.abtest import GROUPS
+
+    if text is None:
+        return None
+    keys = [k.strip() for k in text.split(",") if k.strip()]
+    for key in keys:
+        group, colon, item = key.partition(":")
+        if not colon or not item or group not in GROUPS:
+            typer.echo(f"error: --focus: `{key}` is not GROUP:ID; groups: {', '.join(GROUPS)}", err=True)
+            raise typer.Exit(2)
+    return keys
+
+
+def _typical_sd(ab: Any) -> float | None:
+    """The median sd of the A/B's win-rate rows (None when none varies: games_needed's default)."""
+    sds = sorted(r.sd for r in ab.rows if r.kind == "rate" and r.sd > 0)
+    return sds[len(sds) // 2] if sds else None
+
+
+def _print_report(report: Any, console: Console) -> None:
+    """The balance report as rich tables: one per group, then VP by source, the flags and the coverage."""
+    from interpreter.balance import GROUP_NAMES, RATE_MEANING, band_rule
+
+    console.print(f"[bold]{report.games} games[/bold]; fair band: {band_rule(report.margin)['rule']}", highlight=False)
+    for group, entries in report.groups.items():
+        table = Table(title=f"{GROUP_NAMES.get(group, group)}: {RATE_MEANING.get(group, 'win rate')}")
+        for col in (GROUP_NAMES.get(group, group), "n", "rate", "95% interval", "fair band", "mean VP", "flag"):
+            table.add_column(col, justify="left" if col in (GROUP_NAMES.get(group, group), "flag") else "right")
+        for e in entries:
+            vp = "" if e.mean_vp is None else f"{e.mean_vp:.2f} ({e.vp_low:.2f}-{e.vp_high:.2f})"
+            flag = {"strong": "[red]above band[/red]", "weak": "[blue]below band[/blue]"}.get(e.flag or "", "")
+            table.add_row(e.label, str(e.n), f"{e.rate:.1%}", f"{e.low:.1%} - {e.high:.1%}",
+                          f"{e.band[0]:.1%} - {e.band[1]:.1%}", vp, flag)
+        console.print(table)
+    vp = Table(title="Mean VP per flock by source (95% interval)")
+    vp.add_column("flock")
+    sources = report.vp_by_source.get("sources", [])
+    for source in sources:
+        vp.add_column(report.vp_by_source["all"][source]["label"], justify="right")
+    for flock, table_ in [("all flocks", report.vp_by_source["all"])] + list(report.vp_by_source["by_flock"].items()):
+        label = report.names.get(f"flock:{flock}", flock)
+        vp.add_row(label, *(f"{table_[s]['mean']:.2f} ({table_[s]['low']:.2f}-{table_[s]['high']:.2f})" for s in sources))
+    console.print(vp)
+    if report.flags:
+        console.print("[bold]Flagged[/bold] (95% interval outside the fair band):")
+        for e in report.flags:
+            console.print(f"  - {e.evidence}", highlight=False)
+    else:
+        console.print("Nothing flagged: every 95% interval reaches into its fair band.")
+    cov = report.coverage
+    missing = cov.get("missing_leader_cards") or []
+    console.print(f"Covered: sides {', '.join(cov.get('sides', []))}; {cov.get('leader_cards', 0)} Leader cards"
+                  + (f"; never played: {', '.join(missing)}" if missing else ""), highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add `kcd balance` to the app."""
+    app.command("balance")(balance_command)
