@@ -2,18 +2,21 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
+from editor.logic import autosave
+from editor.logic import buffers as buf
 from editor.logic import catalog as cat
 from editor.logic import store
 from editor.logic.config import content_root
 
 PAGES = {
     "content": "pages/1_Content.py", "validate": "pages/2_Validate.py", "new_pack": "pages/3_New_pack.py",
-    "playtest": "pages/4_Playtest.py", "board": "pages/5_Board.py",
+    "playtest": "pages/4_Playtest.py", "board": "pages/5_Board.py", "files": "pages/6_Files_and_drafts.py",
 }
 
 
@@ -27,7 +30,8 @@ def root() -> Path:
     """The content folder this session edits (fixed for the session on first use)."""
     if "kcd_root" not in st.session_state:
         st.session_state["kcd_root"] = str(content_root())
-    _started(st.session_state["kcd_root"])
+        _started(st.session_state["kcd_root"])
+        _recover(Path(st.session_state["kcd_root"]))
     return Path(st.session_state["kcd_root"])
 
 
@@ -73,25 +77,77 @@ def catalog() -> tuple[list[cat.ItemRef], list[str]]:
     return _catalog(str(root()), stamp)
 
 
-def drop_widgets(rel: str) -> None:
-    """Forget widget values of a file's fields (after save, undo, discard or reload) so they show the file."""
-    prefix = "w:" + json.dumps([rel])[:-1] + ","
-    for key in [k for k in st.session_state if isinstance(k, str) and k.startswith(prefix)]:
-        del st.session_state[key]
-    # A browser keeps showing what was typed in a keyed widget whose state was merely deleted; the page
-    # writes the file's values into these widgets on its next run (see `reset_value`).
-    st.session_state.setdefault("kcd_reset", set()).add(rel)
+def generation(rel: str) -> int:
+    """The widget generation of a file: part of every widget key, bumped when the form must show new values
+    (after save, undo, discard, reload or a list change), so no widget keeps showing stale text."""
+    return st.session_state.setdefault("kcd_gen", {}).get(rel, 0)
 
 
-def reset_value(rel: str, key: str, value: Any) -> None:
-    """After save/undo/discard of `rel`: put the file's value into widget `key` so the browser shows it."""
-    if rel in st.session_state.get("kcd_reset", set()):
-        st.session_state[key] = value
+def refresh_widgets(rel: str) -> None:
+    """Give the file's widgets new keys: they show the values of the buffers and the file afresh."""
+    gens = st.session_state.setdefault("kcd_gen", {})
+    gens[rel] = gens.get(rel, 0) + 1
 
 
-def reset_done(rel: str) -> None:
-    """Every widget of `rel` has been given its file value."""
-    st.session_state.get("kcd_reset", set()).discard(rel)
+def raw_edits() -> dict[str, str]:
+    """Whole-text edits made in the raw file view (file -> text), unsaved."""
+    return st.session_state.setdefault("kcd_raw", {})
+
+
+def pending_of(rel: str) -> autosave.Pending:
+    """What is unsaved of one file in this session (field edits or a raw text) on its loaded text."""
+    return autosave.Pending(rel, snapshot(rel).text, buf.edits_for(buffers(), rel), raw_edits().get(rel))
+
+
+def autosave_now(rels: list[str] | None = None) -> None:
+    """Write the unsaved edits of these files (default: every file touched) to `.kcd-autosave/` when they
+    changed since the last write; the keystroke debounce of the inputs keeps this to a few writes a second."""
+    written = st.session_state.setdefault("kcd_autosaved", {})
+    touched = set(buf.files_with_edits(buffers())) | set(raw_edits()) | set(written)
+    for rel in sorted(touched if rels is None else set(rels)):
+        pending = pending_of(rel)
+        fingerprint_ = autosave.encode(autosave.Pending(rel, pending.base_text, pending.edits, pending.raw, 0))
+        if written.get(rel) == fingerprint_:
+            continue
+        autosave.record(root(), pending)
+        if pending.empty:
+            written.pop(rel, None)
+        else:
+            written[rel] = fingerprint_
+
+
+def forget_unsaved(rel: str) -> None:
+    """After Save or Discard: no buffers, raw text or autosave of the file remain."""
+    buf.clear(buffers(), rel)
+    raw_edits().pop(rel, None)
+    st.session_state.get("kcd_clashes", {}).pop(rel, None)
+    autosave.clear(root(), rel)
+    st.session_state.setdefault("kcd_autosaved", {}).pop(rel, None)
+    refresh_widgets(rel)
+
+
+def _recover(base: Path) -> None:
+    """A new browser session (refresh, crash, restart): bring back the autosaved edits, with a banner."""
+    recovered = autosave.load_all(base)
+    for rel, pending in recovered.items():
+        snapshots()[rel] = store.Snapshot(base, rel, pending.base_text, store.digest(pending.base_text))
+        if pending.raw is not None:
+            raw_edits()[rel] = pending.raw
+        else:
+            buf.set_all(buffers(), rel, pending.edits)
+        st.session_state.setdefault("kcd_autosaved", {})[rel] = autosave.encode(
+            autosave.Pending(rel, pending.base_text, pending.edits, pending.raw, 0))
+    if recovered:
+        when = time.strftime("%H:%M:%S", time.localtime(max(p.saved_at for p in recovered.values())))
+        flash(f"Recovered unsaved edits of {', '.join(sorted(recovered))} (autosaved at {when}). "
+              "They are not saved yet: Save, Save as draft or Discard them on the Content page.", "info")
+
+
+def broken_notice(broken: list[str]) -> None:
+    """One short line per file the editor cannot read (YAML syntax), linking to the raw file view."""
+    for rel in broken:
+        st.warning(f"`{rel}` has a YAML syntax error, so its items cannot be listed.")
+        st.page_link(PAGES["files"], label=f"Fix {rel} in the raw file view", query_params={"file": rel})
 
 
 def flash(message: str, kind: str = "success") -> None:

@@ -32,7 +32,7 @@ class Pending:
         if self.raw is not None:
             return self.raw
         try:
-            return yamlrt.apply_edits(self.base_text, self.edits)
+            return yamlrt.apply_edits(self.base_text, dict(sorted(self.edits.items(), key=lambda kv: len(kv[0]))))
         except yamlrt.EditError:
             return self.base_text
 

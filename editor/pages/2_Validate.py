@@ -15,9 +15,8 @@ packs = cat.packs(root)
 st.caption("Checks base alone, then base + each edition and base + each mod ("
            + ", ".join(p.id for p in packs if p.kind != "base") + "), like `kcd validate`.")
 
-items, unreadable = ui.catalog()
-for line in unreadable:
-    st.error(line)
+items, broken = ui.catalog()
+ui.broken_notice(broken)
 try:
     problems = validation.whole_report(root)
 except ImportError as exc:
@@ -37,5 +36,5 @@ for problem, item in validation.link(problems, items):
     where = "seen with " + ", ".join(problem.packs) if problem.packs else ""
     if item is not None:
         st.page_link(ui.PAGES["content"], label=f"Open {cat.KIND_LABELS.get(item.kind, item.kind)} / {item.id} "
-                     f"({item.pack}) on the Content page", query_params={"item": item.key})
+                     f"({item.pack}) on the Content page", query_params={"item": item.link})
     st.caption(where)
