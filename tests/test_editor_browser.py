@@ -71,14 +71,16 @@ def test_R_SCARD_5_browser_edit_season_card_benefit_and_save(tmp_path: Path) -> 
             try:
                 page = browser.new_page()
                 page.set_default_timeout(60_000)
-                page.goto(f"http://127.0.0.1:{port}/Content?item=base%2Fseason_cards.yaml%23season_cards%2Fleast-flower")
-                victor = page.locator('textarea[aria-label^="victor"]')
+                page.goto(f"http://127.0.0.1:{port}/Content?item=season_cards/least-flower")
+                # the field is a keystroke input (streamlit-keyup); elements of the current run only
+                live = '.stElementContainer[data-stale="false"]'
+                victor = page.locator(f"{live} .stkeyup").filter(
+                    has=page.locator("label", has_text="Victor")).locator("input")
                 expect(victor).to_have_value("gain 2 fruit")
-                expect(page.get_by_text("Rules text: Gain 2 Fruits")).to_be_visible()
-                victor.fill("gain 3 fruit")
-                victor.press("Control+Enter")
-                expect(page.get_by_text("Rules text: Gain 3 Fruits")).to_be_visible()
-                save = page.get_by_role("button", name="Save", exact=True)
+                expect(page.get_by_text("Rules text: Gain 2 Fruits").first).to_be_visible()
+                victor.fill("gain 3 fruit")   # validated as typed: no Ctrl+Enter, no leaving the field
+                expect(page.get_by_text("Rules text: Gain 3 Fruits").first).to_be_visible()
+                save = page.locator(live).get_by_role("button", name="Save", exact=True)
                 expect(save).to_be_enabled()
                 save.click()
                 expect(page.get_by_text("Saved base/season_cards.yaml")).to_be_visible()
@@ -88,8 +90,9 @@ def test_R_SCARD_5_browser_edit_season_card_benefit_and_save(tmp_path: Path) -> 
                 assert len(saved.splitlines()) == len(original.splitlines())
                 # Undo: the file and what the browser shows in the field both go back (a keyed widget
                 # whose state is only deleted keeps showing the typed text in a real browser)
-                page.get_by_role("button", name="Undo last save").click()
+                page.locator(live).get_by_role("button", name="Undo last save").click()
                 expect(page.get_by_text("Undone: base/season_cards.yaml")).to_be_visible()
+                expect(page.locator(live).get_by_role("button", name="Undo last save")).to_be_disabled()
                 expect(victor).to_have_value("gain 2 fruit")
                 assert (content / SEASON).read_text() == original
             finally:

@@ -200,14 +200,6 @@ if rel in ui.raw_edits():
 
 snap = ui.snapshot(rel)
 conflicts = st.session_state.setdefault("kcd_conflicts", {})
-disk_now = store.disk_text(root, rel)
-if store.digest(disk_now) != snap.digest and rel not in conflicts:
-    if not buf.edits_for(B, rel):
-        ui.snapshots()[rel] = snap = store.read(root, rel)     # nothing typed here: just show the new file
-        ui.refresh_widgets(rel)
-        st.info(f"{rel} changed on disk; you had no edits in it, so the page shows the new version.")
-    else:
-        conflicts[rel] = (snap.text, disk_now)
 
 try:
     edited = buf.edited_text(B, rel, snap.text)
@@ -347,6 +339,17 @@ with form_col:
                 render({k: node[k] for k in keys_}, ())
             else:
                 render(node, ())
+
+# the file changed on disk since it was loaded: checked after the inputs recorded what was just typed, so a
+# keystroke is never applied to a version it was not typed on
+disk_now = store.disk_text(root, rel)
+if store.digest(disk_now) != snap.digest and rel not in conflicts:
+    if not buf.edits_for(B, rel) and rel not in st.session_state.get("kcd_clashes", {}):
+        ui.snapshots()[rel] = store.read(root, rel)     # nothing typed here: just show the new file
+        ui.refresh_widgets(rel)
+        ui.flash(f"{rel} changed on disk; you had no edits in it, so the page shows the new version.", "info")
+        st.rerun()
+    conflicts[rel] = (snap.text, disk_now)
 
 try:
     edited = buf.edited_text(B, rel, snap.text)
