@@ -9,7 +9,7 @@ FORMS = [("choose { A } or { B }", "the player picks one of the effects", "choos
          ("may { A }", "the player may do it or not", "may { grow 1 kiwi }"),
          ("repeat N { A }", "do it N times (1-10)", "repeat 2 { grow 1 kiwi }"),
          ("A; B", "one after the other", "gain 1 fruit; place 1 kiwi")]
-_COMBINED = ("effect", "ability", "solo", "cost")
+_COMBINED = ("effect", "ability", "solo")   # cost fields take pay verbs only
 
 
 def rows_for(kind: str, ctx: Any = None) -> list[dict]:
