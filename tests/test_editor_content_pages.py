@@ -98,15 +98,20 @@ def test_deep_link_survives_a_refresh_and_page_changes(content: Path) -> None:
 
 def test_flock_is_split_into_tabs_with_human_labels_and_a_colour_picker(content: Path) -> None:
     at = app("1_Content.py", "flocks/green")
-    assert [t.label for t in at.tabs] == ["General", "Side A", "Side B"]
+    sections = at.get("button_group")[0]
+    assert [o.content for o in sections.proto.options] == ["General", "Side A", "Side B"]
     assert at.color_picker(key=key(GREEN, ["colour"])).value == "#2a9d4b"
+    assert "Side B › Track" not in texts(at.markdown)            # one section at a time
+    sections.set_value("Side B").run()
     labels = texts(at.markdown)
     assert "Side B › Track" in labels and "*Track slot 4*" in labels and "side_b.track[3]" not in labels
-    assert "Side B › Power" in labels and at.button(key=f"l0:{json.dumps([GREEN, ['side_a', 'power']])}:add")
+    assert "Side B › Power" in labels and at.button(key=f"l0:{json.dumps([GREEN, ['side_b', 'power']])}:add")
+    assert not [w for w in at.number_input if "slot" in w.key]    # slots are places, renumbered, not typed
 
 
 def test_list_sub_form_add_reorder_remove_then_save_valid_file(content: Path) -> None:
     at = app("1_Content.py", "flocks/green")
+    at.get("button_group")[0].set_value("Side A").run()
     lists = json.dumps([GREEN, ["side_a", "power"]])
     at.button(key=f"l0:{lists}:add").click().run()            # side A had no power: one shaped like side B's
     when = key(GREEN, ["side_a", "power", 0, "when"], gen=1)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,20 @@ def check_context(root: Path, rel: str) -> Any:
 
 def render_field(text: str | None, field_kind: str, ctx: Any) -> Rendered:
     """Compile a DSL field like the loader does and render its rules text; issues as readable lines."""
+    try:
+        return _render_cached(text, field_kind, ctx)
+    except TypeError:   # an unhashable context: compile without the memo
+        return _render(text, field_kind, ctx)
+
+
+@lru_cache(maxsize=2048)
+def _render_cached(text: str | None, field_kind: str, ctx: Any) -> Rendered:
+    """render_field, remembered per text, kind and context (the page renders every DSL field on each rerun)."""
+    return _render(text, field_kind, ctx)
+
+
+def _render(text: str | None, field_kind: str, ctx: Any) -> Rendered:
+    """Compile and render one DSL field."""
     from interpreter.dsl import compile_field, render
 
     if text is None or not str(text).strip():

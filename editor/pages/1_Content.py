@@ -286,8 +286,8 @@ def render(value, path: tuple) -> None:
                 else:
                     st.markdown(f"**{fl.human_path(sub_path, node)}**")
                     render(sub, sub_path)
-            elif sub_path in by_path:
-                field_widget(by_path[sub_path])
+            elif sub_path in by_path and not (key == "slot" and path[:-1] in list_set):
+                field_widget(by_path[sub_path])   # a track's `slot` is its place: shown in the header, renumbered
     elif isinstance(value, list):
         for index, sub in enumerate(value):
             sub_path = path + (index,)
@@ -331,14 +331,18 @@ def sections(value) -> list[tuple[str, list]]:
 # --- the form and the card preview -----------------------------------------------------------------------------
 form_col, preview_col = st.columns([3, 1]) if item.kind in card_svg.PREVIEWED else (st.container(), None)
 with form_col:
-    parts = sections(node)
-    tabs = st.tabs([name for name, _ in parts]) if len(parts) > 1 else [st.container()]
-    for tab, (_, keys_) in zip(tabs, parts):
-        with tab:
-            if isinstance(node, dict):
-                render({k: node[k] for k in keys_}, ())
-            else:
-                render(node, ())
+    parts = dict(sections(node))
+    chosen = next(iter(parts))
+    if len(parts) > 1:
+        # one section at a time (a flock is General, Side A, Side B): a short page, and a fast rerun per keystroke
+        chosen = st.segmented_control("Section", list(parts), key=f"section:{item.kind}", default=chosen,
+                                      required=True) or chosen
+        if chosen not in parts:
+            chosen = next(iter(parts))
+    if isinstance(node, dict):
+        render({k: node[k] for k in parts[chosen]}, ())
+    else:
+        render(node, ())
 
 # the file changed on disk since it was loaded: checked after the inputs recorded what was just typed, so a
 # keystroke is never applied to a version it was not typed on
@@ -355,8 +359,8 @@ try:
     edited = buf.edited_text(B, rel, snap.text)
 except yamlrt.EditError as exc:
     st.error(f"Edits cannot be applied: {exc}")
+    ui.autosave_now([rel])
     st.stop()
-ui.autosave_now([rel])
 
 problems = validation.validate_edit(root, rel, edited)
 placed = validation.place(problems, rel, edited, item, fl.item_fields(edited, item))
@@ -453,3 +457,6 @@ if store.draft_path(root, rel).exists():
 pending = [f for f in buf.files_with_edits(B) if f != rel]
 if pending:
     st.caption("Also unsaved: " + ", ".join(pending))
+
+# last, so the validation result reaches the browser first: keep what was typed for a refresh, crash or restart
+ui.autosave_now([rel])
