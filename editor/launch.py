@@ -49,7 +49,7 @@ def launch(content: str | None, port: int) -> int:
 
     clean_tmp(root)   # what a killed save left in .kcd-tmp/ (the app does it too, for `streamlit run`)
     env = dict(os.environ, **{ENV_CONTENT: str(root)})
-    print(f"Kiwi Chow Down editor: http://127.0.0.1:{port}  (content: {root})", flush=True)
+    print(f"Kiwi Chow Down editor: http://127.0.0.1:{port}  (content: {root}; Ctrl+C here stops it)", flush=True)
     proc = subprocess.Popen(streamlit_command(root, port), env=env)
 
     def forward(signum: int, _frame: Any) -> None:

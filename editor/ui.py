@@ -126,6 +126,13 @@ def forget_unsaved(rel: str) -> None:
     refresh_widgets(rel)
 
 
+def saved(rel: str, result: store.SaveResult, note: str = "") -> None:
+    """After a successful save: the new snapshot, nothing unsaved left, a message."""
+    snapshots()[rel] = result.snapshot
+    forget_unsaved(rel)
+    flash(f"Saved {rel} (previous version kept in {store.HISTORY_DIR}/{note})")
+
+
 def _recover(base: Path) -> None:
     """A new browser session (refresh, crash, restart): bring back the autosaved edits, with a banner."""
     recovered = autosave.load_all(base)

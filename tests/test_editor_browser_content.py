@@ -4,27 +4,17 @@ is kept, and the same field changed on both sides is shown side by side and the 
 Marker `browser`."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import signal
-import subprocess
-import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
-from test_editor_browser import CHROMIUM, free_port, wait_healthy
+from test_editor_browser import browser_page, button, editor, field, need_chromium
 
 REPO = Path(__file__).resolve().parent.parent
 SEASON = "base/season_cards.yaml"
 CARD = "/Content?item=season_cards/most-nests"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-LIVE = '.stElementContainer[data-stale="false"]'   # elements of the current run, not stale copies
 
 pytestmark = pytest.mark.browser
 
@@ -32,61 +22,10 @@ pytestmark = pytest.mark.browser
 @pytest.fixture()
 def content(tmp_path: Path) -> Path:
     """A copy of the shipped content the editor edits."""
-    if not os.access(CHROMIUM, os.X_OK):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: the browser tests must run in CI")
-        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium)")
+    need_chromium()
     root = tmp_path / "content"
     shutil.copytree(REPO / "content", root)
     return root
-
-
-@contextmanager
-def editor(content: Path) -> Iterator[str]:
-    """`kcd editor` on a free port; yields its address and stops the process group it started."""
-    port = free_port()
-    kcd = Path(sys.executable).with_name("kcd")
-    command = [str(kcd)] if kcd.exists() else [sys.executable, "-m", "interpreter.cli"]
-    proc = subprocess.Popen(command + ["editor", "--content", str(content), "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    try:
-        wait_healthy(port, proc)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-
-
-@contextmanager
-def browser_page() -> Iterator:
-    """A Chromium page with the project's flags."""
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=60_000)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(60_000)
-            yield page
-        finally:
-            browser.close()
-
-
-def field(page, label: str):
-    """The keystroke input (streamlit-keyup) whose label starts with `label` (not the stale copy Streamlit keeps
-    on screen while a rerun replaces a widget by one with a new key)."""
-    return page.locator(f'{LIVE} .stkeyup').filter(has=page.locator("label", has_text=re.compile("^" + re.escape(label)))) \
-        .locator("input")
-
-
-def button(page, name):
-    """A button of the current run (not a stale copy)."""
-    return page.locator(LIVE).get_by_role("button", name=name, exact=isinstance(name, str))
 
 
 def card_block(text: str, card: str) -> str:
@@ -111,7 +50,7 @@ def test_edit_survives_a_refresh_and_an_editor_restart(content: Path) -> None:
 
     original = (content / SEASON).read_text()
     with browser_page() as page:
-        with editor(content) as url:
+        with editor(content) as (url, _):
             page.goto(url + CARD)
             victor = field(page, "Victor")
             expect(victor).to_have_value("gain 1 vp")
@@ -121,7 +60,7 @@ def test_edit_survives_a_refresh_and_an_editor_restart(content: Path) -> None:
             expect(field(page, "Victor")).to_have_value("gain 3 vp")
             expect(page.get_by_text("Changes to be saved")).to_be_visible()
         assert (content / SEASON).read_text() == original       # autosave never touches the content file
-        with editor(content) as url:                            # a restart: a new server, a new session
+        with editor(content) as (url, _):                            # a restart: a new server, a new session
             page.goto(url + CARD)
             expect(page.get_by_text("Recovered unsaved edits of base/season_cards.yaml")).to_be_visible()
             expect(field(page, "Victor")).to_have_value("gain 3 vp")
@@ -134,7 +73,7 @@ def test_edit_survives_a_refresh_and_an_editor_restart(content: Path) -> None:
 def test_reload_from_disk_keeps_their_other_field_and_asks_for_the_same_field(content: Path) -> None:
     from playwright.sync_api import expect
 
-    with browser_page() as page, editor(content) as url:
+    with browser_page() as page, editor(content) as (url, _):
         page.goto(url + CARD)
         victor = field(page, "Victor")
         expect(victor).to_have_value("gain 1 vp")

@@ -4,7 +4,6 @@ recovery, the reload merge, the Files and drafts page, Home, and the New pack fi
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -12,19 +11,11 @@ from streamlit.testing.v1 import AppTest
 
 from editor.logic import autosave
 from editor.logic import yamlrt
+from test_editor_pages import content  # noqa: F401 - the shared fixture: a copy of content/ the app edits
 
 REPO = Path(__file__).resolve().parent.parent
 SEASON = "base/season_cards.yaml"
 GREEN = "base/flocks/green.yaml"
-
-
-@pytest.fixture()
-def content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A writable copy of content/ that the app edits."""
-    root = tmp_path / "content"
-    shutil.copytree(REPO / "content", root)
-    monkeypatch.setenv("KCD_CONTENT", str(root))
-    return root
 
 
 def app(page: str, item: str | None = None, **params: str) -> AppTest:

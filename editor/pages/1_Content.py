@@ -41,9 +41,7 @@ def do_save(rel: str) -> None:
     except yamlrt.EditError as exc:
         ui.flash(f"{rel} not saved: {exc}", "error")
         return
-    ui.snapshots()[rel] = result.snapshot
-    ui.forget_unsaved(rel)
-    ui.flash(f"Saved {rel} (previous version kept in {store.HISTORY_DIR}/; Undo puts it back)")
+    ui.saved(rel, result, "; Undo puts it back")
 
 
 def do_draft(rel: str) -> None:

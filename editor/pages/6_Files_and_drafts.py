@@ -34,10 +34,7 @@ def do_save(rel: str) -> None:
     except store.InvalidContentError as exc:
         ui.flash(f"{rel} not saved: fix the {len(exc.messages)} problem(s) first, or save it as a draft", "error")
         return
-    ui.snapshots()[rel] = result.snapshot
-    ui.forget_unsaved(rel)
-    store.discard_draft(root, rel)
-    ui.flash(f"Saved {rel} (previous version kept in {store.HISTORY_DIR}/)")
+    ui.saved(rel, result)
 
 
 def do_draft(rel: str) -> None:
