@@ -109,7 +109,14 @@ def autosave_now(rels: list[str] | None = None) -> None:
         fingerprint_ = autosave.encode(autosave.Pending(rel, pending.base_text, pending.edits, pending.raw, 0))
         if written.get(rel) == fingerprint_:
             continue
-        autosave.record(root(), pending)
+        try:
+            autosave.record(root(), pending)
+        except OSError as exc:   # a read-only content folder: say so once per file, the session keeps the edits
+            if st.session_state.setdefault("kcd_autosave_failed", {}).get(rel) != str(exc):
+                st.session_state["kcd_autosave_failed"][rel] = str(exc)
+                st.warning(f"Autosave of {rel} failed ({exc}): your edits live only in this browser session "
+                           "until you save them.")
+            continue
         if pending.empty:
             written.pop(rel, None)
         else:

@@ -95,7 +95,8 @@ def test_flock_is_split_into_tabs_with_human_labels_and_a_colour_picker(content:
     assert "Side B › Track" not in texts(at.markdown)            # one section at a time
     sections.set_value("Side B").run()
     labels = texts(at.markdown)
-    assert "Side B › Track" in labels and "*Track slot 4*" in labels and "side_b.track[3]" not in labels
+    assert "Side B › Track" in labels and "*Track slot 4*" in labels
+    assert "In the file: `side_b.track[3].benefit`" in labels      # the code path only in the field's help
     assert "Side B › Power" in labels and at.button(key=f"l0:{json.dumps([GREEN, ['side_b', 'power']])}:add")
     assert not [w for w in at.number_input if "slot" in w.key]    # slots are places, renumbered, not typed
 
@@ -257,3 +258,26 @@ def test_new_leader_with_pack_id_base_gets_a_clear_error(content: Path) -> None:
     at.button(key="btn_create_leader").click().run()
     assert "pack id `base` is the base game's own folder" in texts(at.error)
     assert not (content / "mods/base").exists()
+
+
+def test_a_failing_disk_gives_clear_messages_and_keeps_the_edits(content: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from editor.logic import store
+
+    at = app("1_Content.py", "season_cards/most-nests")
+    original = (content / SEASON).read_text()
+
+    def full_disk(*_args, **_kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(store, "_temp_copy", full_disk)
+    type_into(at, key(SEASON, [0, "victor"]), "gain 3 vp")
+    assert "Autosave of base/season_cards.yaml failed" in texts(at.warning)
+    at.button(key="btn_save").click().run()
+    assert not at.exception, at.exception
+    assert "No space left on device (your edits are kept)" in texts(at.error)
+    assert (content / SEASON).read_text() == original
+    assert at.session_state[key(SEASON, [0, "victor"])] == "gain 3 vp"
+    monkeypatch.undo()
+    at.button(key="btn_save").click().run()
+    assert "victor: gain 3 vp" in (content / SEASON).read_text()

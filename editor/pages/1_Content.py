@@ -38,8 +38,8 @@ def do_save(rel: str) -> None:
     except store.InvalidContentError as exc:
         ui.flash(f"{rel} not saved: fix the {len(exc.messages)} problem(s) first (your edits are kept)", "error")
         return
-    except yamlrt.EditError as exc:
-        ui.flash(f"{rel} not saved: {exc}", "error")
+    except (yamlrt.EditError, OSError) as exc:   # OSError: a read-only folder, a full disk
+        ui.flash(f"{rel} not saved: {exc} (your edits are kept)", "error")
         return
     ui.saved(rel, result, "; Undo puts it back")
 
@@ -49,7 +49,7 @@ def do_draft(rel: str) -> None:
     snap = ui.snapshot(rel)
     try:
         path = store.save_draft(snap, buf.edited_text(B, rel, snap.text))
-    except yamlrt.EditError as exc:
+    except (yamlrt.EditError, OSError) as exc:
         ui.flash(f"draft not written: {exc}", "error")
         return
     ui.flash(f"Draft written to {path.relative_to(root).as_posix()} (the real file is unchanged; drafts feed "
@@ -60,7 +60,7 @@ def do_undo(rel: str) -> None:
     """Put back the version before the last save."""
     try:
         ui.snapshots()[rel] = store.undo(root, rel, ui.snapshot(rel))
-    except (store.NothingToUndoError, store.ConflictError) as exc:
+    except (store.NothingToUndoError, store.ConflictError, OSError) as exc:
         ui.flash(str(exc), "error")
         return
     ui.forget_unsaved(rel)
@@ -238,7 +238,8 @@ def field_widget(field: fl.Field) -> None:
         cols = st.columns([12, 1])
         with cols[0]:
             raw = st_keyup(label, value=fl.display(value).rstrip("\n"), key=wkey, debounce=DEBOUNCE_MS)
-        with cols[1].popover("?", help=f"The language reference for {field.schema.dsl} fields"):
+        with cols[1].popover("?", help=f"What this field is, and the language reference for {field.schema.dsl} fields"):
+            st.markdown(help_text)
             st.markdown(_reference(field.schema.dsl, repr(ctx)))
         if fl.display(value).endswith("\n") and raw == fl.display(value).rstrip("\n"):
             raw = fl.display(value)     # a block scalar's final newline is not an edit

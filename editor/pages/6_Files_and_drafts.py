@@ -34,12 +34,19 @@ def do_save(rel: str) -> None:
     except store.InvalidContentError as exc:
         ui.flash(f"{rel} not saved: fix the {len(exc.messages)} problem(s) first, or save it as a draft", "error")
         return
+    except OSError as exc:   # a read-only folder, a full disk
+        ui.flash(f"{rel} not saved: {exc} (your text is kept)", "error")
+        return
     ui.saved(rel, result)
 
 
 def do_draft(rel: str) -> None:
     """Keep the edited text as drafts/<rel> (not validated, feeds nothing)."""
-    path = store.save_draft(ui.snapshot(rel), RAW.get(rel, ui.snapshot(rel).text))
+    try:
+        path = store.save_draft(ui.snapshot(rel), RAW.get(rel, ui.snapshot(rel).text))
+    except OSError as exc:
+        ui.flash(f"draft not written: {exc}", "error")
+        return
     ui.flash(f"Draft written to {path.relative_to(root).as_posix()}; the real file is unchanged")
 
 
