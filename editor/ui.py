@@ -23,7 +23,10 @@ PAGES = {
 @st.cache_resource(show_spinner=False)
 def _started(base: str) -> list[str]:
     """Once per server process and content folder: remove what killed saves left in `.kcd-tmp/`."""
-    return store.clean_tmp(Path(base))
+    try:
+        return store.clean_tmp(Path(base))
+    except OSError:   # a read-only content folder: nothing can be left there either
+        return []
 
 
 def root() -> Path:
