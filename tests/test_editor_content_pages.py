@@ -281,3 +281,21 @@ def test_a_failing_disk_gives_clear_messages_and_keeps_the_edits(content: Path,
     monkeypatch.undo()
     at.button(key="btn_save").click().run()
     assert "victor: gain 3 vp" in (content / SEASON).read_text()
+
+
+def test_one_item_of_every_kind_opens_with_its_sections_and_no_error(content: Path) -> None:
+    from editor.logic import catalog
+
+    items, _ = catalog.catalog(content)
+    firsts = {}
+    for item in items:
+        firsts.setdefault(item.kind, item)
+    assert len(firsts) >= 14
+    at = app("1_Content.py")
+    for kind, item in firsts.items():
+        at.query_params["item"] = item.link
+        at.run()
+        assert not at.exception, (kind, at.exception)
+        assert current(at) == item.key, kind
+        assert not [e for e in at.error if "cannot be edited" in str(e.value)], kind
+        assert any("valid" in s.value for s in at.success), (kind, texts(at.error))
