@@ -1,6 +1,7 @@
 """Rules text for a DSL field as the designer types it (the DSL's own compile + render)."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -25,22 +26,30 @@ class Rendered:
 
 def game_settings(root: Path, rel: str) -> dict:
     """game.yaml of base merged with the game.yaml of the pack `rel` belongs to (safe loader)."""
-    from interpreter.content.merge import deep_merge
-
-    merged: dict = {}
     paths = ["base/game.yaml"]
     pack, kind = cat.pack_of(rel)
     if kind in ("edition", "mod"):
         paths.append(f"{'editions' if kind == 'edition' else 'mods'}/{pack}/game.yaml")
+    texts = []
     for sub in paths:
         path = inside(root, sub)
-        if path.is_file():
-            try:
-                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-            except yaml.YAMLError:
-                continue
-            if isinstance(data, dict):
-                merged = deep_merge(merged, data)   # a pack's game.yaml is a deep-merge patch
+        texts.append(path.read_text(encoding="utf-8") if path.is_file() else "")
+    return copy.deepcopy(_merged_settings(tuple(texts)))
+
+
+@lru_cache(maxsize=16)
+def _merged_settings(texts: tuple[str, ...]) -> dict:
+    """The deep merge of some game.yaml texts (remembered: the page asks on every keystroke)."""
+    from interpreter.content.merge import deep_merge
+
+    merged: dict = {}
+    for text in texts:
+        try:
+            data = yaml.safe_load(text) or {}
+        except yaml.YAMLError:
+            continue
+        if isinstance(data, dict):
+            merged = deep_merge(merged, data)   # a pack's game.yaml is a deep-merge patch
     return merged
 
 
