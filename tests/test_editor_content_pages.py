@@ -299,3 +299,12 @@ def test_one_item_of_every_kind_opens_with_its_sections_and_no_error(content: Pa
         assert current(at) == item.key, kind
         assert not [e for e in at.error if "cannot be edited" in str(e.value)], kind
         assert any("valid" in s.value for s in at.success), (kind, texts(at.error))
+
+
+def test_validate_page_links_a_yaml_error_to_the_raw_file_view(content: Path) -> None:
+    nests = content / "base/nests.yaml"
+    nests.write_text(nests.read_text().replace("  type: tree\n", "  type: [tree\n", 1))
+    at = app("2_Validate.py")
+    assert "error[yaml-syntax]" in texts(at.error)
+    links = [pl.proto for pl in at.get("page_link") if "raw file view (the error under its line)" in pl.proto.label]
+    assert links and "file=base%2Fnests.yaml" in links[0].query_string
