@@ -235,7 +235,7 @@ def field_widget(field: fl.Field) -> None:
         label += f" (DSL {field.schema.dsl})"
     help_text = (field.schema.description or "") + f"\n\nIn the file: `{yamlrt.format_path(field.path)}`"
     if field.widget == "dsl" and "\n" not in fl.display(value).rstrip("\n"):
-        cols = st.columns([12, 1])
+        cols = st.columns([5, 1])
         with cols[0]:
             raw = st_keyup(label, value=fl.display(value).rstrip("\n"), key=wkey, debounce=DEBOUNCE_MS)
         with cols[1].popover("?", help=f"What this field is, and the language reference for {field.schema.dsl} fields"):
@@ -277,6 +277,11 @@ def list_template(list_path: tuple):
 def render(value, path: tuple) -> None:
     """Inputs for a part of the item: fields, nested sections, list elements with their buttons."""
     if isinstance(value, dict):
+        element = bool(path) and isinstance(path[-1], int) and path[:-1] in list_set
+        # a list element's own fields side by side (a track slot is one row: benefit | source)
+        scalars = [k for k, sub in value.items() if (path + (str(k),)) in by_path and not (element and k == "slot")]
+        columns = st.columns(2) if element and len(scalars) > 1 else None
+        placed = 0
         for key, sub in value.items():
             sub_path = path + (str(key),)
             if isinstance(sub, (dict, list)) and sub_path not in by_path:
@@ -285,8 +290,13 @@ def render(value, path: tuple) -> None:
                 else:
                     st.markdown(f"**{fl.human_path(sub_path, node)}**")
                     render(sub, sub_path)
-            elif sub_path in by_path and not (key == "slot" and path[:-1] in list_set):
-                field_widget(by_path[sub_path])   # a track's `slot` is its place: shown in the header, renumbered
+            elif key in scalars:   # a track's `slot` is its place: shown in the header, renumbered
+                if columns is None:
+                    field_widget(by_path[sub_path])
+                else:
+                    with columns[placed % 2]:
+                        field_widget(by_path[sub_path])
+                    placed += 1
     elif isinstance(value, list):
         for index, sub in enumerate(value):
             sub_path = path + (index,)
