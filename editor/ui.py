@@ -126,20 +126,23 @@ def autosave_now(rels: list[str] | None = None) -> None:
             written[rel] = fingerprint_
 
 
-def forget_unsaved(rel: str) -> None:
-    """After Save or Discard: no buffers, raw text or autosave of the file remain."""
+def forget_unsaved(rel: str, refresh: bool = True) -> None:
+    """After Save or Discard: no buffers, raw text or autosave of the file remain; `refresh` gives the inputs
+    new keys (not after a save: they already show the saved values, and keeping their keys means a keystroke
+    typed right after clicking Save is not dropped)."""
     buf.clear(buffers(), rel)
     raw_edits().pop(rel, None)
     st.session_state.get("kcd_clashes", {}).pop(rel, None)
     autosave.clear(root(), rel)
     st.session_state.setdefault("kcd_autosaved", {}).pop(rel, None)
-    refresh_widgets(rel)
+    if refresh:
+        refresh_widgets(rel)
 
 
 def saved(rel: str, result: store.SaveResult, note: str = "") -> None:
     """After a successful save: the new snapshot, nothing unsaved left, a message."""
     snapshots()[rel] = result.snapshot
-    forget_unsaved(rel)
+    forget_unsaved(rel, refresh=rel in raw_edits())   # a raw text area is re-seeded; form inputs keep their keys
     flash(f"Saved {rel} (previous version kept in {store.HISTORY_DIR}/{note})")
 
 

@@ -308,3 +308,22 @@ def test_validate_page_links_a_yaml_error_to_the_raw_file_view(content: Path) ->
     assert "error[yaml-syntax]" in texts(at.error)
     links = [pl.proto for pl in at.get("page_link") if "raw file view (the error under its line)" in pl.proto.label]
     assert links and "file=base%2Fnests.yaml" in links[0].query_string
+
+
+def test_a_file_changed_on_disk_without_my_edits_shows_the_new_values_in_the_same_inputs(content: Path) -> None:
+    """No edits of mine: the page takes the new file and puts its values into the inputs it has, keeping their
+    keys, so a keystroke already on its way to the old input still counts (as an edit of the new version)."""
+    at = app("1_Content.py", "season_cards/most-nests")
+    path = content / SEASON
+    path.write_text(path.read_text().replace("others: gain 1 domain", "others: gain 2 domain", 1)
+                    .replace("victor: gain 1 vp", "victor: gain 2 vp", 1))
+    at.run()
+    assert not at.exception, at.exception
+    assert "changed on disk; you had no edits in it" in texts(at.info)
+    assert at.session_state[key(SEASON, [0, "others"])] == "gain 2 domain"     # the same input, new value
+    assert at.session_state[key(SEASON, [0, "victor"])] == "gain 2 vp"
+    assert not [c for c in at.code if "+++ b/" in c.value]                     # nothing to save: no stale edit
+    type_into(at, key(SEASON, [0, "victor"]), "gain 5 vp")                     # typed into the same input
+    diff = [c.value for c in at.code if "+++ b/" in c.value]
+    assert diff and "-  victor: gain 2 vp\n+  victor: gain 5 vp" in diff[0] and "+  others" not in diff[0]
+    assert not at.button(key="btn_save").disabled

@@ -115,7 +115,7 @@ def test_R_SCARD_5_content_edit_invalid_then_fix_and_save_keeps_comments(content
 
     at.button(key="btn_undo").click().run()
     assert (content / SEASON).read_text() == original
-    assert shown(at, field_key(SEASON, [index, "victor"], gen=2)) == "gain 2 fruit"   # fresh widgets after undo
+    assert shown(at, field_key(SEASON, [index, "victor"], gen=1)) == "gain 2 fruit"   # fresh widgets after undo
 
 
 def test_content_edit_survives_rerun_and_page_switch(content: Path) -> None:

@@ -230,11 +230,15 @@ def field_widget(field: fl.Field) -> None:
     written = yamlrt.plain(yamlrt.get_in_or_none(written_doc, field.doc_path))
     value = buf.get(B, rel, field.doc_path, written)
     wkey = f"w{gen}:" + buf.key(rel, field.doc_path)
+    push = st.session_state.get("kcd_push", {}).get(rel, {}).pop(wkey, None)
+    if push is not None:
+        show_new(field, wkey, *push)
     label = fl.word(field.path[-1]) if not isinstance(field.path[-1], int) else fl.human_path(field.path, node)
     if field.schema.dsl:
         label += f" (DSL {field.schema.dsl})"
     help_text = (field.schema.description or "") + f"\n\nIn the file: `{yamlrt.format_path(field.path)}`"
-    if field.widget == "dsl" and "\n" not in fl.display(value).rstrip("\n"):
+    kind = input_kind(field, value)
+    if kind == "keyup" and field.widget == "dsl":
         cols = st.columns([5, 1])
         with cols[0]:
             raw = st_keyup(label, value=fl.display(value).rstrip("\n"), key=wkey, debounce=DEBOUNCE_MS)
@@ -243,23 +247,56 @@ def field_widget(field: fl.Field) -> None:
             st.markdown(_reference(field.schema.dsl, repr(ctx)))
         if fl.display(value).endswith("\n") and raw == fl.display(value).rstrip("\n"):
             raw = fl.display(value)     # a block scalar's final newline is not an edit
-    elif field.widget == "dsl":
+    elif kind == "textarea":
         raw = st.text_area(label, value=fl.display(value), key=wkey, help=help_text, height=80)
-    elif fl.is_colour(field):
+    elif kind == "colour":
         raw = st.color_picker(label, value=str(value), key=wkey, help=help_text)
-    elif field.widget == "enum":
+    elif kind == "enum":
         options = list(field.schema.enum)
         if value not in options:
             options.append(value)
         raw = st.selectbox(label, options, index=options.index(value), key=wkey, help=help_text)
-    elif field.widget == "bool":
+    elif kind == "bool":
         raw = st.checkbox(label, value=bool(value), key=wkey, help=help_text)
-    elif field.widget == "int" and isinstance(value, int) and not isinstance(value, bool):
+    elif kind == "int":
         raw = st.number_input(label, value=int(value), step=1, key=wkey, help=help_text)
     else:
         raw = st_keyup(label, value=fl.display(value), key=wkey, debounce=DEBOUNCE_MS)
     buf.put(B, rel, field.doc_path, fl.to_value(field, raw), written)
     slots[field.path] = st.container()
+
+
+def input_kind(field: fl.Field, value) -> str:
+    """Which input shows a field: keyup (text and one-line DSL, validated per keystroke), textarea (multi-line
+    DSL), colour, enum, bool or int."""
+    if field.widget == "dsl":
+        return "textarea" if "\n" in fl.display(value).rstrip("\n") else "keyup"
+    if fl.is_colour(field):
+        return "colour"
+    if field.widget in ("enum", "bool"):
+        return field.widget
+    if field.widget == "int" and isinstance(value, int) and not isinstance(value, bool):
+        return "int"
+    return "keyup"
+
+
+def show_new(field: fl.Field, wkey: str, old, new) -> None:
+    """After the file changed on disk (and the designer had typed nothing in it): put the disk's value into an
+    input that still shows the old one, keeping its key, so a keystroke in flight is never dropped; an input
+    the designer has typed into meanwhile keeps what was typed (it becomes an edit on the new version)."""
+    kind = input_kind(field, new)
+    if kind != input_kind(field, old):
+        return
+    if kind == "keyup":
+        state = st.session_state.get("_st_keyup_" + wkey)
+        shown = state.get("value") if isinstance(state, dict) else None
+        if shown is None or shown == fl.display(old).rstrip("\n"):
+            st.session_state["_st_keyup_" + wkey] = {"value": fl.display(new).rstrip("\n")}
+            st.session_state[wkey] = fl.display(new).rstrip("\n")
+        return
+    widget = {"textarea": fl.display, "colour": str, "enum": lambda v: v, "bool": bool, "int": int}[kind]
+    if wkey not in st.session_state or st.session_state[wkey] == widget(old):
+        st.session_state[wkey] = widget(new)
 
 
 def list_template(list_path: tuple):
@@ -358,8 +395,20 @@ with form_col:
 disk_now = store.disk_text(root, rel)
 if store.digest(disk_now) != snap.digest and rel not in conflicts:
     if not buf.edits_for(B, rel) and rel not in st.session_state.get("kcd_clashes", {}):
-        ui.snapshots()[rel] = store.read(root, rel)     # nothing typed here: just show the new file
-        ui.refresh_widgets(rel)
+        new_snap = store.read(root, rel)     # nothing typed here: just show the new file
+        try:
+            new_doc = yamlrt.load(new_snap.text)
+            same_shape = fl.list_paths(yamlrt.plain(yamlrt.get_in(new_doc, item.path))) == fl.list_paths(node) and [
+                f.path for f in fl.item_fields(new_snap.text, item)] == [f.path for f in field_list]
+        except yamlrt.EditError:
+            same_shape, new_doc = False, None
+        if same_shape:
+            st.session_state.setdefault("kcd_push", {})[rel] = {
+                f"w{gen}:" + buf.key(rel, f.doc_path): (f.value, yamlrt.plain(yamlrt.get_in(new_doc, f.doc_path)))
+                for f in field_list if f.value != yamlrt.plain(yamlrt.get_in(new_doc, f.doc_path))}
+        else:
+            ui.refresh_widgets(rel)          # other fields or list lengths: fresh inputs
+        ui.snapshots()[rel] = new_snap
         ui.flash(f"{rel} changed on disk; you had no edits in it, so the page shows the new version.", "info")
         st.rerun()
     conflicts[rel] = (snap.text, disk_now)
