@@ -170,14 +170,20 @@ def broken_notice(broken: list[str]) -> None:
         st.page_link(PAGES["files"], label=f"Fix {rel} in the raw file view", query_params={"file": rel})
 
 
+FLASH_SECONDS = 8.0   # inputs may rerun the page right after an action (a new input reports its value)
+
+
 def flash(message: str, kind: str = "success") -> None:
-    """A message shown once at the top of the next run."""
-    st.session_state.setdefault("kcd_flash", []).append((kind, message))
+    """A message shown at the top of the page for the next few seconds of reruns."""
+    st.session_state.setdefault("kcd_flash", []).append((kind, message, time.time()))
 
 
 def show_flash() -> None:
-    """Show and clear pending messages."""
-    for kind, message in st.session_state.pop("kcd_flash", []):
+    """Show the recent messages; forget those older than FLASH_SECONDS."""
+    now = time.time()
+    kept = [m for m in st.session_state.get("kcd_flash", []) if now - m[2] < FLASH_SECONDS]
+    st.session_state["kcd_flash"] = kept
+    for kind, message, _ in kept:
         getattr(st, kind, st.info)(message)
 
 
