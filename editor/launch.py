@@ -45,8 +45,14 @@ def launch(content: str | None, port: int) -> int:
         print(f"kcd editor: port {port} on 127.0.0.1 is in use (another editor?); choose one with --port",
               file=sys.stderr)
         return 2
+    from editor.logic.store import clean_tmp
+
+    try:
+        clean_tmp(root)   # what a killed save left in .kcd-tmp/ (the app does it too, for `streamlit run`)
+    except OSError as exc:
+        print(f"kcd editor: could not clean {root}/.kcd-tmp ({exc}); continuing", file=sys.stderr)
     env = dict(os.environ, **{ENV_CONTENT: str(root)})
-    print(f"Kiwi Chow Down editor: http://127.0.0.1:{port}  (content: {root})", flush=True)
+    print(f"Kiwi Chow Down editor: http://127.0.0.1:{port}  (content: {root}; Ctrl+C here stops it)", flush=True)
     proc = subprocess.Popen(streamlit_command(root, port), env=env)
 
     def forward(signum: int, _frame: Any) -> None:

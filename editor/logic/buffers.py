@@ -58,6 +58,25 @@ def clear(buffers: MutableMapping[str, Any], rel: str) -> None:
         buffers.pop(k, None)
 
 
+def ordered(edits: dict[tuple, Any]) -> dict[tuple, Any]:
+    """Edits in the order they must be applied: a whole list (added, removed or moved elements) before the
+    fields inside it."""
+    return dict(sorted(edits.items(), key=lambda kv: len(kv[0])))
+
+
 def edited_text(buffers: MutableMapping[str, Any], rel: str, text: str) -> str:
     """The file text with its pending edits applied (round-trip, comments kept)."""
-    return yamlrt.apply_edits(text, edits_for(buffers, rel))
+    return yamlrt.apply_edits(text, ordered(edits_for(buffers, rel)))
+
+
+def set_all(buffers: MutableMapping[str, Any], rel: str, edits: dict[tuple, Any]) -> None:
+    """Replace every pending edit of one file (after a reload merge or reopening a draft)."""
+    clear(buffers, rel)
+    for path, value in edits.items():
+        buffers[key(rel, path)] = value
+
+
+def drop_under(buffers: MutableMapping[str, Any], rel: str, prefix: tuple) -> None:
+    """Forget the edits of fields inside `prefix` (folded into a whole-list edit)."""
+    for path in [p for p in edits_for(buffers, rel) if len(p) > len(prefix) and p[: len(prefix)] == prefix]:
+        buffers.pop(key(rel, path), None)

@@ -31,7 +31,7 @@ KIND_LABELS: dict[str, str] = {
     "flocks": "Flocks", "turn_order_nests": "Turn order nests", "tracker_slots": "Turn tracker slots",
     "sections": "Island sections", "layouts": "Island layouts", "setups": "First-game setups",
     "solo_cards": "Solo cards", "solo_marker": "Solo marker", "solo_patterns": "Solo patterns",
-    "game": "Game rules (game.yaml)", "pack": "Pack",
+    "game": "Game rules (game.yaml)", "pack": "Pack", "file": "File with a YAML error",
 }
 
 
@@ -64,8 +64,13 @@ class ItemRef:
 
     @property
     def key(self) -> str:
-        """A stable key for session state and query params: `file#kind/id`."""
+        """A stable key for session state: `file#kind/id`."""
         return f"{self.rel}#{self.kind}/{self.id}"
+
+    @property
+    def link(self) -> str:
+        """The deep-link form (`?item=season_cards/most-nests`; `@pack` for an edition's or mod's item)."""
+        return f"{self.kind}/{self.id}" + ("" if self.pack_kind == "base" else f"@{self.pack}")
 
 
 def packs(root: Path) -> list[Pack]:
@@ -178,15 +183,25 @@ def items_in_text(rel: str, text: str) -> list[ItemRef]:
     return out
 
 
+def broken_item(rel: str) -> ItemRef:
+    """A stand-in row for a file that cannot be parsed, so its items are not silently missing: opening it
+    opens the file's raw text to fix."""
+    pack, pack_kind = pack_of(rel)
+    return ItemRef(rel, schema_of(rel) or "", "file", rel.rsplit("/", 1)[-1], (), pack, pack_kind, 1, 1,
+                   label="YAML syntax error: its items cannot be read until it is fixed")
+
+
 def catalog(root: Path) -> tuple[list[ItemRef], list[str]]:
-    """All items of all packs with overlay links filled in, and the files that could not be read."""
+    """All items of all packs with overlay links filled in (a file that cannot be parsed is one `file` row),
+    and the content-relative paths of the files that could not be read."""
     items: list[ItemRef] = []
     unreadable: list[str] = []
     for rel in content_files(root):
         try:
             items += items_in_text(rel, inside(root, rel).read_text(encoding="utf-8"))
-        except (yamlrt.EditError, OSError, UnicodeDecodeError) as exc:
-            unreadable.append(f"{rel}: {exc}")
+        except (yamlrt.EditError, OSError, UnicodeDecodeError):
+            unreadable.append(rel)
+            items.append(broken_item(rel))
     return _link_overlays(items), unreadable
 
 
@@ -220,8 +235,14 @@ def _replace(item: ItemRef, **changes: Any) -> ItemRef:
 
 
 def find(items: list[ItemRef], key: str) -> ItemRef | None:
-    """The item with that `key` (see ItemRef.key)."""
-    return next((i for i in items if i.key == key), None)
+    """The item with that `key` or deep `link` (see ItemRef.key, ItemRef.link); a link without `@pack` means
+    the base item, else the first one of that kind and id."""
+    if not key:
+        return None
+    found = next((i for i in items if i.key == key or i.link == key), None)
+    if found is None and "@" not in key and "#" not in key:
+        found = next((i for i in items if f"{i.kind}/{i.id}" == key), None)
+    return found
 
 
 def item_at(items: list[ItemRef], rel: str, line: int) -> ItemRef | None:

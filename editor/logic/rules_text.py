@@ -1,7 +1,9 @@
 """Rules text for a DSL field as the designer types it (the DSL's own compile + render)."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -24,22 +26,30 @@ class Rendered:
 
 def game_settings(root: Path, rel: str) -> dict:
     """game.yaml of base merged with the game.yaml of the pack `rel` belongs to (safe loader)."""
-    from interpreter.content.merge import deep_merge
-
-    merged: dict = {}
     paths = ["base/game.yaml"]
     pack, kind = cat.pack_of(rel)
     if kind in ("edition", "mod"):
         paths.append(f"{'editions' if kind == 'edition' else 'mods'}/{pack}/game.yaml")
+    texts = []
     for sub in paths:
         path = inside(root, sub)
-        if path.is_file():
-            try:
-                data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-            except yaml.YAMLError:
-                continue
-            if isinstance(data, dict):
-                merged = deep_merge(merged, data)   # a pack's game.yaml is a deep-merge patch
+        texts.append(path.read_text(encoding="utf-8") if path.is_file() else "")
+    return copy.deepcopy(_merged_settings(tuple(texts)))
+
+
+@lru_cache(maxsize=16)
+def _merged_settings(texts: tuple[str, ...]) -> dict:
+    """The deep merge of some game.yaml texts (remembered: the page asks on every keystroke)."""
+    from interpreter.content.merge import deep_merge
+
+    merged: dict = {}
+    for text in texts:
+        try:
+            data = yaml.safe_load(text) or {}
+        except yaml.YAMLError:
+            continue
+        if isinstance(data, dict):
+            merged = deep_merge(merged, data)   # a pack's game.yaml is a deep-merge patch
     return merged
 
 
@@ -53,6 +63,20 @@ def check_context(root: Path, rel: str) -> Any:
 
 def render_field(text: str | None, field_kind: str, ctx: Any) -> Rendered:
     """Compile a DSL field like the loader does and render its rules text; issues as readable lines."""
+    try:
+        return _render_cached(text, field_kind, ctx)
+    except TypeError:   # an unhashable context: compile without the memo
+        return _render(text, field_kind, ctx)
+
+
+@lru_cache(maxsize=2048)
+def _render_cached(text: str | None, field_kind: str, ctx: Any) -> Rendered:
+    """render_field, remembered per text, kind and context (the page renders every DSL field on each rerun)."""
+    return _render(text, field_kind, ctx)
+
+
+def _render(text: str | None, field_kind: str, ctx: Any) -> Rendered:
+    """Compile and render one DSL field."""
     from interpreter.dsl import compile_field, render
 
     if text is None or not str(text).strip():

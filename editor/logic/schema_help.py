@@ -113,7 +113,13 @@ def _child(schema: dict, base: str, key: Any, store: dict[str, dict]) -> list[tu
 
 def field_schema(schema_name: str, path: tuple, folder: Path | None = None) -> FieldSchema:
     """What the schema `<schema_name>.schema.json` says about the value at document path `path`."""
-    store = _load_all(str(folder or schemas_folder()))
+    return _field_schema(schema_name, tuple(path), str(folder or schemas_folder()))
+
+
+@lru_cache(maxsize=4096)
+def _field_schema(schema_name: str, path: tuple, folder: str) -> FieldSchema:
+    """field_schema, remembered (the schemas do not change while the editor runs)."""
+    store = _load_all(folder)
     root = store.get(f"{schema_name}.schema.json")
     if root is None:
         return FieldSchema()

@@ -160,10 +160,29 @@ def set_in(data: Any, path: DocPath, value: Any) -> None:
         raise EditError(f"no field at {format_path(path)}")
 
 
+_EDITED: "OrderedDict[str, str]" = OrderedDict()
+
+
 def apply_edits(text: str, edits: dict[DocPath, Any]) -> str:
-    """The file text with each `path -> value` edit applied, everything else kept as written."""
+    """The file text with each `path -> value` edit applied, everything else kept as written (the result is
+    remembered: a page rerun asks for the same edits several times, and parsing is the slow part)."""
     if not edits:
         return text
+    try:
+        memo = repr((text, [(p, v, type(v).__name__) for p, v in edits.items()]))
+    except Exception:   # noqa: BLE001 - an unprintable value only loses the shortcut
+        memo = None
+    if memo is not None and memo in _EDITED:
+        _EDITED.move_to_end(memo)
+        return _EDITED[memo]
+    result = _apply_edits(text, edits)
+    if memo is not None:
+        _remember(_EDITED, memo, result)
+    return result
+
+
+def _apply_edits(text: str, edits: dict[DocPath, Any]) -> str:
+    """apply_edits without the memo."""
     yaml, data = _yaml_for(text)
     untouched = _UNTOUCHED.get(text)
     if untouched is None:

@@ -15,9 +15,8 @@ packs = cat.packs(root)
 st.caption("Checks base alone, then base + each edition and base + each mod ("
            + ", ".join(p.id for p in packs if p.kind != "base") + "), like `kcd validate`.")
 
-items, unreadable = ui.catalog()
-for line in unreadable:
-    st.error(line)
+items, broken = ui.catalog()
+ui.broken_notice(broken)
 try:
     problems = validation.whole_report(root)
 except ImportError as exc:
@@ -35,7 +34,10 @@ else:
 for problem, item in validation.link(problems, items):
     ui.error_box(problem.text, severity=problem.severity)
     where = "seen with " + ", ".join(problem.packs) if problem.packs else ""
-    if item is not None:
+    if item is not None and item.kind == "file" or item is None and problem.rel in broken:
+        st.page_link(ui.PAGES["files"], label=f"Fix {problem.rel} in the raw file view (the error under its line)",
+                     query_params={"file": problem.rel})
+    elif item is not None:
         st.page_link(ui.PAGES["content"], label=f"Open {cat.KIND_LABELS.get(item.kind, item.kind)} / {item.id} "
-                     f"({item.pack}) on the Content page", query_params={"item": item.key})
+                     f"({item.pack}) on the Content page", query_params={"item": item.link})
     st.caption(where)

@@ -40,7 +40,7 @@ def preview(text: str, kind: str) -> None:
 
 
 def create(pack_id: str, files: dict[str, str]) -> None:
-    """Validate and write the pack; show what happened."""
+    """Validate and write the pack; show what happened (the page stays on the same form)."""
     try:
         problems = newpack.create_pack(root, pack_id, files)
     except (newpack.PackError, ValueError) as exc:
@@ -60,18 +60,30 @@ if st.session_state.get("kcd_new_pack"):
     st.success(f"Pack `{st.session_state['kcd_new_pack']}` is ready: playtest it on the Playtest page "
                "(tick it under editions and mods).")
 
-leader_tab, flock_tab = st.tabs(["New leader", "New flock"])
-with leader_tab:
+def fill_card_ids() -> None:
+    """Card ids follow the leader id (`tane` -> `tane-1`, `tane-2`) until the designer types their own."""
+    new = newpack.card_ids(st.session_state.get("leader_id", "").strip())
+    old = st.session_state.get("leader_card_ids_auto", ("", ""))
+    for n in (1, 2):
+        key = f"leader_card{n}_id"
+        if st.session_state.get(key, "") in ("", old[n - 1]):
+            st.session_state[key] = new[n - 1]
+    st.session_state["leader_card_ids_auto"] = new
+
+
+# a segmented control, not tabs: the choice is state, so creating a flock leaves the page on the flock form
+form = st.segmented_control("Write", ["New leader", "New flock"], key="newpack_form", default="New leader",
+                            required=True)
+if form == "New leader":
     info = pack_form("leader")
     c1, c2 = st.columns(2)
-    leader_id = c1.text_input("Leader id", key="leader_id")
+    leader_id = c1.text_input("Leader id", key="leader_id", on_change=fill_card_ids)
     leader_name = c2.text_input("Leader name", key="leader_name")
     cards = []
     for n in (1, 2):
         st.markdown(f"**Card {n}** (R-LEAD-2: used once per season as a Move action)")
         a, b = st.columns(2)
-        card_id = a.text_input(f"Card {n} id", key=f"leader_card{n}_id",
-                               value=f"{leader_id}-{n}" if leader_id else "")
+        card_id = a.text_input(f"Card {n} id (filled in from the leader id)", key=f"leader_card{n}_id")
         card_name = b.text_input(f"Card {n} name", key=f"leader_card{n}_name")
         ability = st.text_area(f"Card {n} ability (DSL, context ability)", key=f"leader_card{n}_ability",
                                value="leader moves 2 straight; push all landing", height=68)
@@ -86,13 +98,14 @@ with leader_tab:
         else:
             create(info.id, files)
 
-with flock_tab:
+else:
     info = pack_form("flock")
     templates = [rel for rel in cat.content_files(root) if cat.schema_of(rel) == cat.FLOCK_SCHEMA]
     c1, c2, c3 = st.columns(3)
     flock_id = c1.text_input("Flock id", key="flock_id")
     flock_name = c2.text_input("Flock name", key="flock_name")
-    colour = c3.color_picker("Colour", value="#ff8c00", key="flock_colour")
+    colour = c3.color_picker("Colour", value=newpack.default_colour(newpack.flock_colours(root)), key="flock_colour",
+                             help="Starts at a colour far from every flock's in the content")
     template = st.selectbox("Start from", templates, key="flock_template") if templates else None
     extra_move = st.text_input("Extra Move cost (both sides; empty keeps the template's)", key="flock_extra")
     if extra_move.strip():
@@ -106,11 +119,13 @@ with flock_tab:
         preview(do, "effect")
     else:
         modifier = st.text_input("Modifier", key="flock_modifier")
+    printed = st.text_input("Printed power text (empty: written from the new power's rules text)", key="flock_printed")
     if st.button("Create flock pack", key="btn_create_flock", type="primary", disabled=template is None):
         try:
             files = newpack.flock_files(root, info, newpack.NewFlock(
                 flock_id.strip(), flock_name.strip() or flock_id.strip(), colour, template,
-                extra_move.strip() or None, when.strip() or None, do.strip() or None, modifier.strip() or None))
+                extra_move.strip() or None, when.strip() or None, do.strip() or None, modifier.strip() or None,
+                printed.strip() or None))
         except newpack.PackError as exc:
             st.error(str(exc))
         else:
