@@ -1,0 +1,363 @@
+"""Paired A/B statistics over game records: what did a content change do, with honest 95% intervals.
+
+The same games (same seed, same seat order) are played under content A and content B. Every game gives
+each entity a figure on each side (did flock red win: 0/1; mean VP from Nests per flock; ...), so the change
+is measured per game, as the paired difference `b - a`, which cancels the luck the two sides share (the
+same dealt leaders, Season cards and bot seeds) and needs far fewer games than two independent runs.
+
+Interval: the normal interval on the mean paired difference, `mean ± z * sd / sqrt(n)` (sample sd). When
+every paired difference is equal (often: a change that never altered a game's winner), the sd is 0 and the
+normal interval would claim certainty; a rate row then uses a Wilson-style bound instead: with no discordant
+pair among n, the chance of one is at most the Wilson upper bound of 0 successes in n (about 3.8/n at 95%),
+so the interval is `diff ± that bound`. A mean row (VP) with every difference equal keeps the zero-width
+interval (every game moved by exactly that much); a row with fewer than 2 pairs gets an unbounded interval.
+The verdict is "no detectable change" whenever the interval holds zero.
+
+Win rates are per-game 0/1 outcomes (win = first in `ranking`); rates are fractions 0..1 here, displays show %.
+Groups (keys as `group:key`, e.g. "flock:red", "leader:kahu", "season_card:most-nests", "nest:tree-1"):
+
+- seat, flock, leader, leader_card, bot: win rate of the flock(s) in that seat / with that flock, leader,
+  leader card or bot (a per-game fraction when several flocks share the key, e.g. a bot);
+- side: win rate of the flocks on side A or B (the per-game fraction of them that won);
+- season_card: how often that card's victor wins the game (games where it was played and won outright);
+- tracker_slot: win rate of the flocks taking that turn tracker slot (Variable Turn Order, each pick counts);
+- nest: mean number of that Nest built per game (all flocks together);
+- vp: mean VP per flock from each source (domain, nests, season_cards, [solo], total);
+- length: mean decisions per game.
+
+Fields a record lacks (older records without `leader_cards`, `nests` or `tracker_slots`) just give no rows.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+RATE, MEAN = "rate", "mean"
+NO_CHANGE, HIGHER, LOWER = "no detectable change", "higher in B", "lower in B"
+# Group order of the report (focus rows first, then this order) and each group's readable name.
+GROUPS: dict[str, str] = {
+    "seat": "Seat", "flock": "Flock", "side": "Side", "leader": "Leader", "leader_card": "Leader card",
+    "bot": "Bot", "season_card": "Season card", "nest": "Nest", "tracker_slot": "Turn tracker slot",
+    "vp": "VP", "length": "Game length",
+}
+VP_SOURCE_NAMES: dict[str, str] = {
+    "domain": "Domain markers", "nests": "Nests", "season_cards": "Season cards", "solo": "Kiwibot's unplaced markers",
+    "total": "total",
+}
+# The sd of a paired win-rate difference with no correlation between the sides at a 50% rate:
+# sqrt(2 * 0.5 * 0.5); the conservative default of `games_needed`.
+DEFAULT_RATE_SD = math.sqrt(0.5)
+
+
+@dataclass(frozen=True)
+class ABRow:
+    """One entity's figure on A and on B, and their paired difference with its 95% interval."""
+
+    group: str
+    key: str
+    label: str
+    a: float
+    b: float
+    diff: float
+    low: float
+    high: float
+    n: int
+    verdict: str
+    focus: bool = False
+    kind: str = RATE        # "rate" (0..1) or "mean" (VP, decisions)
+    sd: float = 0.0         # sample sd of the paired differences (for games_needed)
+
+    @property
+    def id(self) -> str:
+        """The entity key `group:key` (as `focus` names it)."""
+        return f"{self.group}:{self.key}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data (an unbounded interval end is None)."""
+        out = asdict(self)
+        for k in ("low", "high"):
+            if not math.isfinite(out[k]):
+                out[k] = None
+        return out
+
+    def describe(self) -> str:
+        """One line in plain words, e.g. `Flock Red win rate: 25.0% -> 31.5% (+6.5 points, 95% +2.1 to +10.9)`."""
+        if self.kind == RATE:
+            fmt, unit = (lambda v: f"{100 * v:.1f}%"), " points"
+            sfmt = lambda v: f"{100 * v:+.1f}" if math.isfinite(v) else ("-inf" if v < 0 else "+inf")  # noqa: E731
+        else:
+            fmt, unit = (lambda v: f"{v:.2f}"), ""
+            sfmt = lambda v: f"{v:+.2f}" if math.isfinite(v) else ("-inf" if v < 0 else "+inf")  # noqa: E731
+        return (f"{self.label}: {fmt(self.a)} -> {fmt(self.b)} ({sfmt(self.diff)}{unit}, 95% {sfmt(self.low)} to "
+                f"{sfmt(self.high)}; {self.n} paired games): {self.verdict}")
+
+
+@dataclass(frozen=True)
+class ABReport:
+    """The rows of a paired comparison: focus rows first, then by group and key."""
+
+    rows: list[ABRow]
+    pairs: int
+    z: float = 1.96
+    focus: tuple[str, ...] = ()
+    unpaired: dict[str, int] = field(default_factory=dict)   # {"group:key": games it appears in on one side only}
+
+    def row(self, group: str, key: str) -> ABRow | None:
+        """The row of one entity, or None if it appears on neither side."""
+        return next((r for r in self.rows if r.group == group and r.key == key), None)
+
+    def changed(self) -> list[ABRow]:
+        """The rows whose interval excludes zero."""
+        return [r for r in self.rows if r.verdict != NO_CHANGE]
+
+    def summary_text(self) -> str:
+        """Plain words: the focus rows, then what changed detectably (or that nothing did), and games needed."""
+        lines: list[str] = []
+        focus = [r for r in self.rows if r.focus]
+        if focus:
+            lines.append("Your edited items:")
+            lines += [f"  {r.describe()}" for r in focus]
+        rates = [r for r in self.rows if r.kind == RATE and r.n]
+        changed = [r for r in self.changed() if not r.focus]
+        changed_rates = [r for r in changed if r.kind == RATE]
+        if not changed_rates:
+            lines.append(f"No detectable change in any win rate over {self.pairs} paired games "
+                         f"(every 95% interval holds zero).")
+        if changed:
+            lines.append(f"Detectable changes over {self.pairs} paired games:")
+            lines += [f"  {r.describe()}" for r in changed]
+        sds = sorted(r.sd for r in rates if r.sd > 0)
+        sd = sds[len(sds) // 2] if sds else None
+        lines.append(f"To detect a 5-point change in a win rate, play about {games_needed(0.05, sd, z=self.z)} "
+                     f"paired games (10 points: {games_needed(0.10, sd, z=self.z)}).")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data: pairs, focus, rows, unpaired and the summary text."""
+        return {"pairs": self.pairs, "z": self.z, "focus": list(self.focus), "rows": [r.to_dict() for r in self.rows],
+                "unpaired": dict(self.unpaired), "summary": self.summary_text()}
+
+
+def _get(record: Any, name: str, default: Any = None) -> Any:
+    """A field of a GameRecord or of its to_dict() form."""
+    if isinstance(record, Mapping):
+        return record.get(name, default)
+    return getattr(record, name, default)
+
+
+def seat_order(record: Any) -> list[str]:
+    """The flocks in seat order of a record (its `seats`, else `players`)."""
+    return list(_get(record, "seats") or _get(record, "players") or [])
+
+
+def _add(out: dict[tuple[str, str], list[float]], group: str, key: Any, value: float) -> None:
+    out.setdefault((group, str(key)), []).append(float(value))
+
+
+def outcomes(record: Any) -> dict[tuple[str, str], tuple[float, str]]:
+    """{(group, key): (figure, kind)} of one game: the per-game figures `compare` pairs (see the module doc)."""
+    ranking = list(_get(record, "ranking") or [])
+    winner = ranking[0] if ranking else None
+    players = list(_get(record, "players") or [])
+    seats = seat_order(record)
+    leaders = _get(record, "leaders") or {}
+    cards = _get(record, "leader_cards") or {}
+    sides = _get(record, "sides") or {}
+    bots = list(_get(record, "bots") or [])
+    scores = _get(record, "scores") or {}
+    rates: dict[tuple[str, str], list[float]] = {}
+    means: dict[tuple[str, str], list[float]] = {}
+    for seat, flock in enumerate(seats, start=1):
+        won = 1.0 if flock == winner else 0.0
+        _add(rates, "seat", seat, won)
+        _add(rates, "flock", flock, won)
+        if flock in sides:
+            _add(rates, "side", sides[flock], won)
+        if flock in leaders:
+            _add(rates, "leader", leaders[flock], won)
+        if cards.get(flock):
+            _add(rates, "leader_card", cards[flock], won)
+        if bots and flock in players:
+            _add(rates, "bot", bots[players.index(flock)], won)
+        for source, vp in (scores.get(flock) or {}).items():
+            _add(means, "vp", source, vp)
+    for card in _get(record, "season_cards") or []:
+        victor = card.get("victor")
+        if victor is not None and winner is not None:
+            _add(rates, "season_card", card["id"], 1.0 if victor == winner else 0.0)
+    for flock, slots in (_get(record, "tracker_slots") or {}).items():
+        for slot in slots:
+            _add(rates, "tracker_slot", slot, 1.0 if flock == winner else 0.0)
+    nests = _get(record, "nests")
+    if nests is not None:
+        built: dict[str, int] = {}
+        for flock_nests in nests.values():
+            for nest in flock_nests:
+                built[nest] = built.get(nest, 0) + 1
+        for nest, count in built.items():
+            means[("nest", nest)] = [float(count)]
+    decisions = _get(record, "decisions")
+    if decisions is not None:
+        means[("length", "decisions")] = [float(decisions)]
+    out = {k: (sum(v) / len(v), RATE) for k, v in rates.items()}
+    # a nest type some game never built counts 0 in it: filled in by `compare` for nests seen anywhere
+    out.update({k: (sum(v) / len(v) if k[0] != "nest" else v[0], MEAN) for k, v in means.items()})
+    return out
+
+
+def _pair(records_a: Sequence[Any], records_b: Sequence[Any]) -> list[tuple[Any, Any]]:
+    """The records matched by (seed, seat order); ValueError naming the seed of any record without a partner."""
+    def index(records: Sequence[Any], side: str) -> dict[tuple[int, tuple[str, ...]], Any]:
+        out: dict[tuple[int, tuple[str, ...]], Any] = {}
+        for rec in records:
+            key = (int(_get(rec, "seed")), tuple(seat_order(rec)))
+            if key in out:
+                raise ValueError(f"seed {key[0]} (seats {', '.join(key[1])}) appears twice in the {side} records")
+            out[key] = rec
+        return out
+
+    a, b = index(records_a, "A"), index(records_b, "B")
+    for key in a:
+        if key not in b:
+            other = [s for (seed, s) in b if seed == key[0]]
+            extra = f" (B has it with seats {', '.join(other[0])})" if other else ""
+            raise ValueError(f"seed {key[0]} (seats {', '.join(key[1])}) is in A but not in B{extra}: "
+                             "A/B needs the same games on both sides")
+    for key in b:
+        if key not in a:
+            raise ValueError(f"seed {key[0]} (seats {', '.join(key[1])}) is in B but not in A: "
+                             "A/B needs the same games on both sides")
+    return [(a[k], b[k]) for k in sorted(a)]
+
+
+def _interval(diffs: Sequence[float], kind: str, z: float) -> tuple[float, float, float, float]:
+    """(mean diff, low, high, sd) of paired differences (see the module doc for the fallbacks)."""
+    n = len(diffs)
+    if n == 0:
+        return 0.0, -math.inf, math.inf, 0.0
+    mean = sum(diffs) / n
+    if n < 2:
+        lo, hi = (-1.0, 1.0) if kind == RATE else (-math.inf, math.inf)
+        return mean, lo, hi, 0.0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    sd = math.sqrt(var)
+    if sd == 0.0 and kind == RATE:
+        from interpreter.sim import wilson
+
+        half = wilson(0, n, z)[1]
+    else:
+        half = z * sd / math.sqrt(n)
+    lo, hi = mean - half, mean + half
+    if kind == RATE:
+        lo, hi = max(-1.0, lo), min(1.0, hi)
+    return mean, lo, hi, sd
+
+
+def default_label(group: str, key: str, names: Mapping[str, str] | None = None) -> str:
+    """A readable row label: `Flock Red win rate`, `VP from Season cards`, `Season card X: its winner wins`."""
+    name = (names or {}).get(f"{group}:{key}")
+    if group == "vp":
+        source = VP_SOURCE_NAMES.get(key, key.replace("_", " "))
+        return "VP total (mean per flock)" if key == "total" else f"VP from {source} (mean per flock)"
+    if group == "length":
+        return "Game length (decisions)"
+    title = GROUPS.get(group, group.replace("_", " ").capitalize())
+    shown = name or key
+    if group == "season_card":
+        return f"Season card {shown}: its winner wins the game"
+    if group == "nest":
+        return f"Nest {shown}: built per game"
+    # a content name that already says what it is ("Red Flock") is not prefixed again
+    return f"{shown} win rate" if title.lower() in shown.lower() else f"{title} {shown} win rate"
+
+
+def compare(records_a: Iterable[Any], records_b: Iterable[Any], *, focus: Iterable[str] = (), z: float = 1.96,
+            names: Mapping[str, str] | None = None) -> ABReport:
+    """Paired comparison of the same games under content A and B (see the module doc).
+
+    records_*: GameRecords or their to_dict() forms, paired by seed and seat order (ValueError names the seed
+    of an unpaired record). focus: `group:key` entities edited (their rows come first). names: optional
+    {"group:key": readable name} for labels (`entity_names(ruleset)`).
+    """
+    pairs = _pair(list(records_a), list(records_b))
+    focus_keys = tuple(focus)
+    per_pair = [(outcomes(ra), outcomes(rb)) for ra, rb in pairs]
+    keys: set[tuple[str, str]] = set()
+    for oa, ob in per_pair:
+        keys.update(oa)
+        keys.update(ob)
+    rows: list[ABRow] = []
+    unpaired: dict[str, int] = {}
+    for group, key in keys:
+        kind = RATE
+        a_vals, b_vals, lone = [], [], 0
+        for oa, ob in per_pair:
+            fa, fb = oa.get((group, key)), ob.get((group, key))
+            if group == "nest":   # a Nest not built in a game was built 0 times there (a paired 0, not missing)
+                fa, fb = fa or (0.0, MEAN), fb or (0.0, MEAN)
+            if fa is not None and fb is not None:
+                a_vals.append(fa[0])
+                b_vals.append(fb[0])
+                kind = fa[1]
+            elif fa is not None or fb is not None:
+                lone += 1
+                kind = (fa or fb)[1]  # type: ignore[index]
+        if lone:
+            unpaired[f"{group}:{key}"] = lone
+        n = len(a_vals)
+        diff, low, high, sd = _interval([b - a for a, b in zip(a_vals, b_vals)], kind, z)
+        verdict = NO_CHANGE if low <= 0 <= high else HIGHER if low > 0 else LOWER
+        rows.append(ABRow(group=group, key=key, label=default_label(group, key, names),
+                          a=sum(a_vals) / n if n else 0.0, b=sum(b_vals) / n if n else 0.0, diff=diff,
+                          low=low, high=high, n=n, verdict=verdict, focus=f"{group}:{key}" in focus_keys,
+                          kind=kind, sd=sd))
+    order = list(GROUPS)
+
+    def sort_key(r: ABRow) -> tuple:
+        rank = focus_keys.index(r.id) if r.focus else len(focus_keys)
+        natural = (0, int(r.key), "") if r.key.isdigit() else (1, 0, r.key)
+        return (rank, order.index(r.group) if r.group in order else len(order), r.group, natural)
+
+    rows.sort(key=sort_key)
+    return ABReport(rows=rows, pairs=len(pairs), z=z, focus=focus_keys, unpaired=unpaired)
+
+
+def games_needed(effect: float, sd: float | None = None, *, z: float = 1.96, power_z: float = 0.84) -> int:
+    """Paired games needed to detect a difference of `effect` (e.g. 0.05 = 5 points of win rate).
+
+    n = ((z + power_z) * sd / effect)^2: a 95% two-sided interval (z 1.96) and 80% power (power_z 0.84). sd is
+    the sd of one game's paired difference (ABRow.sd of a comparable row); None takes sqrt(0.5), a 50% win rate
+    with no correlation between the sides, which over-estimates for paired games (they share their luck).
+    """
+    if not effect or effect <= 0 or not math.isfinite(effect):
+        raise ValueError(f"effect must be a positive difference (e.g. 0.05 for 5 points), got {effect!r}")
+    if sd is None:
+        sd = DEFAULT_RATE_SD
+    if sd < 0 or not math.isfinite(sd):
+        raise ValueError(f"sd must be a non-negative number, got {sd!r}")
+    return max(1, math.ceil(((z + power_z) * sd / effect) ** 2))
+
+
+def entity_names(ruleset: Any) -> dict[str, str]:
+    """{"group:key": readable name} from the content (flocks, leaders, leader cards, Season cards by objective,
+    Nests by type and row), for `compare(names=...)` and the balance report's labels."""
+    out: dict[str, str] = {}
+    kinds = ("flocks", "leaders", "leader_cards", "season_cards", "nests")
+    items = {kind: ruleset.items(kind) for kind in kinds}
+    leaders = {item.id: str(item.raw.get("name") or item.id) for item in items["leaders"]}
+    for item in items["flocks"]:
+        out[f"flock:{item.id}"] = str(item.raw.get("name") or item.id)
+    for leader_id, name in leaders.items():
+        out[f"leader:{leader_id}"] = name
+    for item in items["leader_cards"]:
+        card = str(item.raw.get("name") or item.id)
+        out[f"leader_card:{item.id}"] = f"{card} ({leaders.get(item.parent or '', item.parent)})" if item.parent else card
+    for item in items["season_cards"]:
+        objective = str(item.raw.get("objective") or item.id)
+        out[f"season_card:{item.id}"] = objective[:1].upper() + objective[1:]
+    for item in items["nests"]:
+        kind, row = item.raw.get("type"), item.raw.get("row")
+        out[f"nest:{item.id}"] = (f"{str(kind).capitalize()} Nest, row {row}" if kind and row is not None
+                                  else str(item.raw.get("name") or item.id))
+    return out
