@@ -45,6 +45,9 @@ def launch(content: str | None, port: int) -> int:
         print(f"kcd editor: port {port} on 127.0.0.1 is in use (another editor?); choose one with --port",
               file=sys.stderr)
         return 2
+    from editor.logic.store import clean_tmp
+
+    clean_tmp(root)   # what a killed save left in .kcd-tmp/ (the app does it too, for `streamlit run`)
     env = dict(os.environ, **{ENV_CONTENT: str(root)})
     print(f"Kiwi Chow Down editor: http://127.0.0.1:{port}  (content: {root})", flush=True)
     proc = subprocess.Popen(streamlit_command(root, port), env=env)

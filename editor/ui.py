@@ -17,10 +17,17 @@ PAGES = {
 }
 
 
+@st.cache_resource(show_spinner=False)
+def _started(base: str) -> list[str]:
+    """Once per server process and content folder: remove what killed saves left in `.kcd-tmp/`."""
+    return store.clean_tmp(Path(base))
+
+
 def root() -> Path:
     """The content folder this session edits (fixed for the session on first use)."""
     if "kcd_root" not in st.session_state:
         st.session_state["kcd_root"] = str(content_root())
+    _started(st.session_state["kcd_root"])
     return Path(st.session_state["kcd_root"])
 
 
@@ -47,7 +54,7 @@ def fingerprint(base: Path) -> str:
     parts = []
     for path in sorted(base.rglob("*.yaml")):
         rel = path.relative_to(base).as_posix()
-        if rel.startswith((store.HISTORY_DIR, store.DRAFTS_DIR)):
+        if store.is_private(rel):
             continue
         stat = path.stat()
         parts.append((rel, stat.st_mtime_ns, stat.st_size))

@@ -130,7 +130,7 @@ def check_pack(root: Path, pack_id: str, files: dict[str, str]) -> list[Problem]
     with tempfile.TemporaryDirectory(prefix="kcd-newpack-") as tmp:
         staged = store.copy_content(root, Path(tmp) / "content")
         for rel, text in files.items():
-            store.atomic_write(inside(staged, rel), text)
+            store.write_file(staged, rel, text)
         try:
             load_ruleset(overlays=[pack_id], root=staged)
         except ContentError as exc:
@@ -154,5 +154,5 @@ def create_pack(root: Path, pack_id: str, files: dict[str, str]) -> list[Problem
     if problems:
         return problems
     for rel, text in files.items():
-        store.atomic_write(inside(root, rel), text)
+        store.write_file(root, rel, text)
     return []

@@ -1,0 +1,252 @@
+"""Editor storage (issue 10 item 3): compare-and-swap under a lock, so an outside write that lands between the
+editor's check and its write is never lost; temporary files only in `.kcd-tmp/`, cleaned at the next start,
+also after SIGKILL; modes kept (new files 0644); file and folder fsynced."""
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from editor.logic import store
+
+REPO = Path(__file__).resolve().parent.parent
+REL = "base/nests.yaml"
+TEXT = "- id: tree-1\n  vp: 0\n"
+
+
+@pytest.fixture()
+def root(tmp_path: Path) -> Path:
+    """A content folder with one file."""
+    base = tmp_path / "content"
+    (base / "base").mkdir(parents=True)
+    (base / REL).write_text(TEXT)
+    return base
+
+
+def ok(_text: str) -> list[str]:
+    """No validation problems."""
+    return []
+
+
+def stray_files(root: Path) -> list[str]:
+    """Temporary or moved-aside files anywhere but `.kcd-tmp/`."""
+    return [p.relative_to(root).as_posix() for p in root.rglob("*")
+            if p.is_file() and (p.name.endswith((".tmp", ".old")) or p.name.startswith("."))
+            and store.TMP_DIR not in p.relative_to(root).parts]
+
+
+def outside_in_place(path: Path, text: str) -> None:
+    """An outside editor that truncates and rewrites the same file."""
+    with open(path, "w") as handle:
+        handle.write(text)
+
+
+def outside_by_rename(path: Path, text: str) -> None:
+    """An outside editor that writes a new file and renames it over the old one."""
+    tmp = path.with_name("outside-editor.swp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
+
+
+def _paused_save(root: Path, monkeypatch: pytest.MonkeyPatch, new_text: str):
+    """Start a save in a thread that stops right after its check; returns (thread, checked, go, outcome)."""
+    checked, go = threading.Event(), threading.Event()
+    real = store.check_unchanged
+
+    def check_then_wait(snapshot: store.Snapshot) -> None:
+        real(snapshot)
+        checked.set()
+        assert go.wait(10)
+
+    monkeypatch.setattr(store, "check_unchanged", check_then_wait)
+    snap = store.read(root, REL)
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            outcome["result"] = store.save(snap, new_text, ok)
+        except store.ConflictError as exc:
+            outcome["conflict"] = exc
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    assert checked.wait(10)
+    return thread, go, outcome
+
+
+@pytest.mark.parametrize("writer", [outside_in_place, outside_by_rename])
+def test_outside_write_between_check_and_write_is_never_lost(root: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             writer) -> None:
+    thread, go, outcome = _paused_save(root, monkeypatch, "- id: tree-1\n  vp: 5\n")
+    writer(root / REL, "- id: tree-1\n  vp: 0\n# written elsewhere\n")
+    go.set()
+    thread.join(10)
+    conflict = outcome.get("conflict")
+    assert conflict is not None, "the save must be refused"
+    assert conflict.loaded_text == TEXT and conflict.disk_text.endswith("# written elsewhere\n")
+    assert (root / REL).read_text().endswith("# written elsewhere\n")
+    assert store.history(root, REL) == []          # the refused save keeps no stray history version
+    assert not stray_files(root)
+
+
+def test_second_editor_save_waits_for_the_lock_and_then_conflicts(root: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    other_snap = store.read(root, REL)
+    thread, go, outcome = _paused_save(root, monkeypatch, "- id: tree-1\n  vp: 5\n")
+    monkeypatch.setattr(store, "check_unchanged", _plain_check)   # only the first save pauses
+    second: dict = {}
+
+    def other() -> None:
+        try:
+            store.save(other_snap, "- id: tree-1\n  vp: 7\n", ok)
+        except store.ConflictError as exc:
+            second["conflict"] = exc
+
+    rival = threading.Thread(target=other)
+    rival.start()
+    time.sleep(0.3)
+    assert rival.is_alive()          # blocked on the lock while the first save is between check and write
+    go.set()
+    thread.join(10)
+    rival.join(10)
+    assert "result" in outcome and "conflict" in second
+    assert (root / REL).read_text() == "- id: tree-1\n  vp: 5\n"
+
+
+def _plain_check(snapshot: store.Snapshot) -> None:
+    """store.check_unchanged as shipped (the first save's pause is patched in only for that thread's call)."""
+    if store.digest(store.disk_text(snapshot.root, snapshot.rel)) != snapshot.digest:
+        raise store.ConflictError(snapshot.rel, snapshot.text, store.disk_text(snapshot.root, snapshot.rel))
+
+
+def test_outside_writes_racing_many_saves_are_all_kept_or_refused(root: Path) -> None:
+    """A writer thread appends numbered lines by rename while the editor saves in a loop: every outside line
+    that was written is still in the file at the end (the editor never overwrote one it had not seen)."""
+    stop = threading.Event()
+    written: list[int] = []
+
+    def writer() -> None:
+        n = 0
+        while not stop.is_set() and n < 400:
+            path = root / REL
+            try:
+                text = path.read_text()
+            except FileNotFoundError:     # the instant a save has the file aside
+                continue
+            outside_by_rename(path, text + f"# outside {n}\n")
+            written.append(n)
+            n += 1
+            time.sleep(0.004)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    saves = conflicts = 0
+    deadline = time.time() + 2
+    while time.time() < deadline:
+        snap = store.read(root, REL)
+        try:
+            store.save(snap, snap.text + f"# editor {saves}\n", ok)
+            saves += 1
+        except store.ConflictError:
+            conflicts += 1
+    stop.set()
+    thread.join(10)
+    final = (root / REL).read_text()
+    lost = [n for n in written if f"# outside {n}\n" not in final]
+    assert not lost, f"outside writes lost: {lost[:5]} ({saves} saves, {conflicts} refused)"
+    assert saves > 0 and not stray_files(root)
+
+
+KILL_LOOP = r"""
+import sys
+from pathlib import Path
+from editor.logic import store
+root = Path(sys.argv[1])
+n = 0
+while True:
+    snap = store.read(root, "base/nests.yaml")
+    try:
+        store.save(snap, f"- id: tree-1\n  vp: {n % 7}\n", lambda t: [])
+        store.save_draft(snap, f"draft {n}\n")
+    except store.ConflictError:
+        pass
+    n += 1
+"""
+
+
+def test_sigkill_during_saves_leaves_no_temp_file_beside_content(root: Path) -> None:
+    """Kill a process that saves in a loop, again and again: after the next start's clean-up the file is
+    whole (one of the texts it saved), nothing is left beside the content, and `.kcd-tmp/` is empty."""
+    valid = {f"- id: tree-1\n  vp: {n}\n" for n in range(7)} | {TEXT}
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    for attempt in range(12):
+        proc = subprocess.Popen([sys.executable, "-c", KILL_LOOP, str(root)], env=env)
+        time.sleep(0.4 + 0.037 * attempt)   # the import takes ~0.3 s; then kill at varied moments in the loop
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        store.clean_tmp(root)               # what the editor does when it starts
+        assert not stray_files(root)
+        assert (root / REL).read_text() in valid
+        assert sorted(p.name for p in (root / store.TMP_DIR).iterdir()) == [store.LOCK_NAME]
+    assert store.history(root, REL), "the loop must have saved at least once"
+
+
+def test_clean_tmp_puts_back_a_file_moved_aside_by_a_killed_save(root: Path) -> None:
+    folder = store.tmp_folder(root)
+    aside = folder / "base%2Fnests%2Eyaml.0123.old"
+    os.rename(root / REL, aside)
+    (folder / "abc.tmp").write_text("half")
+    removed = store.clean_tmp(root)
+    assert (root / REL).read_text() == TEXT
+    assert sorted(p.name for p in folder.iterdir()) == [store.LOCK_NAME]
+    assert any("put back as base/nests.yaml" in r for r in removed)
+
+
+def test_old_style_temp_files_beside_content_are_cleaned(root: Path) -> None:
+    (root / "base" / ".nests.yaml.x1y2.tmp").write_text("half")
+    store.clean_tmp(root)
+    assert not stray_files(root)
+
+
+def test_modes_kept_and_new_files_0644(root: Path) -> None:
+    os.chmod(root / REL, 0o640)
+    snap = store.read(root, REL)
+    store.save(snap, "- id: tree-1\n  vp: 2\n", ok)
+    assert stat.S_IMODE((root / REL).stat().st_mode) == 0o640
+    draft = store.save_draft(snap, "draft\n")
+    assert stat.S_IMODE(draft.stat().st_mode) == 0o644
+    new = store.write_file(root, "mods/x/pack.yaml", "id: x\n")
+    assert stat.S_IMODE(new.stat().st_mode) == 0o644
+    fresh = store.Snapshot(root, "base/leaders.yaml", "", store.digest(""))
+    store.save(fresh, "[]\n", ok)
+    assert stat.S_IMODE((root / "base/leaders.yaml").stat().st_mode) == 0o644
+    assert stat.S_IMODE(store.history(root, REL)[0].stat().st_mode) == 0o644
+
+
+def test_save_fsyncs_the_file_and_its_folder(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced: list[str] = []
+    real = os.fsync
+
+    def spy(fd: int) -> None:
+        synced.append("dir" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", spy)
+    store.save(store.read(root, REL), "- id: tree-1\n  vp: 3\n", ok)
+    assert "file" in synced and "dir" in synced
+    assert synced[-1] == "dir"      # the rename into the content folder is made durable last
+
+
+def test_creating_a_file_someone_else_just_created_is_refused(root: Path) -> None:
+    fresh = store.Snapshot(root, "base/leaders.yaml", "", store.digest(""))
+    (root / "base/leaders.yaml").write_text("# theirs\n")
+    with pytest.raises(store.ConflictError):
+        store.save(fresh, "[]\n", ok)
+    assert (root / "base/leaders.yaml").read_text() == "# theirs\n"
