@@ -250,3 +250,23 @@ def test_creating_a_file_someone_else_just_created_is_refused(root: Path) -> Non
     with pytest.raises(store.ConflictError):
         store.save(fresh, "[]\n", ok)
     assert (root / "base/leaders.yaml").read_text() == "# theirs\n"
+
+
+# --- versions (the A/B page lists these) ------------------------------------------------------------------------
+
+def test_versions_lists_unsaved_draft_saved_and_earlier_saves(root: Path) -> None:
+    from editor.logic import autosave
+    from editor.logic.versions import SAVED, versions
+
+    assert versions(root, REL) == [(SAVED, TEXT)]
+    snap = store.read(root, REL)
+    snap = store.save(snap, "- id: tree-1\n  vp: 1\n", ok).snapshot
+    store.save(snap, "- id: tree-1\n  vp: 2\n", ok)
+    store.save_draft(snap, "- id: tree-1\n  vp: 9\n")
+    autosave.record(root, autosave.Pending(REL, "- id: tree-1\n  vp: 2\n", {(0, "vp"): 4}))
+    found = versions(root, REL)
+    labels = [label for label, _ in found]
+    assert [text for _, text in found] == ["- id: tree-1\n  vp: 4\n", "- id: tree-1\n  vp: 9\n",
+                                           "- id: tree-1\n  vp: 2\n", "- id: tree-1\n  vp: 1\n", TEXT]
+    assert labels[0].startswith("Unsaved edits (autosaved ") and labels[1].startswith("Draft (drafts/base/nests.yaml")
+    assert labels[2] == SAVED and labels[3].startswith("Earlier save ") and "(#1)" in labels[3]
