@@ -175,7 +175,7 @@ def test_R_SCARD_1_playtest_page_ab_between_a_draft_and_the_saved_file(content: 
     assert not errors(at), errors(at)
     job = started[-1][0]
     assert [s.label for s in job.sides] == ["A", "B"] and job.sides[0].overrides[SEASON] == snap.text
-    body = text(at)
+    body = " ".join(t.value for t in at.text)
     assert "No detectable change in any win rate over 3 paired games" in body
     assert "Your edited items:" in body and "95%" in body
     table = at.dataframe[0].value

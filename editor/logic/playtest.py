@@ -312,6 +312,22 @@ def compare(records_a: Sequence[Mapping[str, Any]], records_b: Sequence[Mapping[
     return paired(records_a, records_b, focus=focus, names=names)
 
 
+def ab_summary(report: Any, names: Mapping[str, str] | None = None) -> str:
+    """The report's summary in plain words (interpreter.abtest), after a line for each edited item that never
+    came up in these games (a Season card not drawn, a Leader not dealt): it was not measured, not unchanged."""
+    from interpreter.abtest import default_label
+
+    shown = {r.id for r in report.rows}
+    lines = []
+    for entity in report.focus:
+        if entity not in shown:
+            group, _, key = entity.partition(":")
+            lines.append(f"Edited, but not in any of these {report.pairs} games, so not measured: "
+                         f"{default_label(group, key, names)}. Play more games, or choose the flocks and "
+                         "leaders it concerns.")
+    return "\n".join(lines + [report.summary_text()])
+
+
 def ab_frame(report: Any) -> pd.DataFrame:
     """Every row of an A/B report as a readable table: A, B and the change with its 95% interval, in % points for
     win rates, and the verdict in words; edited items first and marked."""

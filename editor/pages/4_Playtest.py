@@ -162,7 +162,7 @@ if result:
     elif kind == "ab":
         report = playtest.compare(status.records["A"], status.records["B"], status.focus, status.names)
         st.subheader(f"A/B on {info['file']}: {info['B']} (B) against {info['A']} (A)")
-        st.markdown("\n".join(f"{line}  " for line in report.summary_text().splitlines()))
+        st.text(playtest.ab_summary(report, status.names))
         st.altair_chart(playtest.ab_chart(report), width="stretch")
         st.dataframe(playtest.ab_frame(report), hide_index=True, key="pt_ab_table")
     if status.succeeded:
