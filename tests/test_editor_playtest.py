@@ -202,3 +202,18 @@ def test_setup_and_job_round_trip_through_json() -> None:
                                    leaders={"red": "kahu"}, sides={"green": "B"}, overlays=("prototype",), jobs=2)
     job = runner.Job("/x", setup, (runner.Side("A"), runner.Side("B", {SEASON: "text"})))
     assert runner.Job.from_dict(json.loads(json.dumps(job.to_dict()))) == job
+
+
+def test_runner_a_dropped_run_is_stopped(tmp_path: Path) -> None:
+    """A run nobody holds any more (an expired browser session) does not play on unseen."""
+    import gc
+
+    root = _content(tmp_path)
+    run = playtest.start(root, playtest.PlaytestSetup(games=500, bots=("random",)))
+    pid, folder = run.pid, run.folder
+    while run.poll().done < 1 and not run.status.finished:
+        time.sleep(0.05)
+    assert run.status.running
+    del run
+    gc.collect()
+    assert runner.group_members(pid) == [] and not folder.exists()

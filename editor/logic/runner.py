@@ -279,6 +279,15 @@ class Run:
         return self.status
 
 
+    def __del__(self) -> None:
+        # a run nobody holds any more (its browser session expired): stop it rather than let it play on unseen
+        try:
+            if not self.status.finished:
+                self.cancel()
+        except Exception:   # noqa: BLE001 - never raise from a finaliser, at interpreter exit least of all
+            pass
+
+
 def _signal_group(pgid: int, sig: int) -> None:
     """Send a signal to a process group; a group that is already gone is fine."""
     try:
