@@ -7,7 +7,6 @@ Run: nice -n 10 .venv/bin/python benchmarks/bench_editor.py [--games N] [--playe
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import shutil
 import statistics

@@ -27,10 +27,8 @@ def shipped():
 
 
 @pytest.fixture()
-def root(tmp_path: Path) -> Path:
-    folder = tmp_path / "content"
-    shutil.copytree(REPO / "content", folder)
-    return folder
+def root(editor_content: Path) -> Path:
+    return editor_content
 
 
 def _numbers(text: str) -> list[float]:

@@ -3,7 +3,6 @@ Leaders stepped with First/Previous/Play/Next/Last to the final scores and the w
 positions from the content folder or an upload, never a typed path; solo and VTO games."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,11 +14,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture()
-def content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "content"
-    shutil.copytree(REPO / "content", root)
-    monkeypatch.setenv("KCD_CONTENT", str(root))
-    return root
+def content(editor_content: Path) -> Path:
+    return editor_content
 
 
 def page() -> AppTest:

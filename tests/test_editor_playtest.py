@@ -22,20 +22,10 @@ def shipped():
     return load_ruleset()
 
 
-def _content(tmp_path: Path) -> Path:
-    import shutil
-
-    from interpreter import paths
-
-    root = tmp_path / "content"
-    shutil.copytree(paths.content_dir(), root)
-    return root
-
-
-def test_runner_two_processes_finish_with_the_in_process_records(tmp_path: Path, shipped) -> None:
+def test_runner_two_processes_finish_with_the_in_process_records(editor_content: Path, shipped) -> None:
     """Processes = 2 (the page's old hang at "20/20 games"): the child finishes, streams progress, its records
     are exactly the in-process simulation's, and nothing is left behind."""
-    root = _content(tmp_path)
+    root = editor_content
     setup = playtest.PlaytestSetup(players=2, games=6, seed=3, bots=("greedy", "random"), jobs=2)
     run = playtest.start(root, setup)
     seen = []
@@ -53,8 +43,8 @@ def test_runner_two_processes_finish_with_the_in_process_records(tmp_path: Path,
     assert report.summary()["games"] == 6
 
 
-def test_runner_cancel_leaves_no_process_behind(tmp_path: Path) -> None:
-    root = _content(tmp_path)
+def test_runner_cancel_leaves_no_process_behind(editor_content: Path) -> None:
+    root = editor_content
     run = playtest.start(root, playtest.PlaytestSetup(games=500, jobs=2, bots=("greedy",)))
     deadline = time.monotonic() + 60
     while run.poll().done < 1 and time.monotonic() < deadline:
@@ -71,8 +61,8 @@ def test_runner_cancel_leaves_no_process_behind(tmp_path: Path) -> None:
     assert run.cancel() is status      # cancelling twice is harmless
 
 
-def test_runner_reports_bad_setups_and_content_in_words(tmp_path: Path) -> None:
-    root = _content(tmp_path)
+def test_runner_reports_bad_setups_and_content_in_words(editor_content: Path) -> None:
+    root = editor_content
     bad_bot = playtest.start(root, playtest.PlaytestSetup(games=2, bots=("nobody",))).wait(60)
     assert bad_bot.finished and not bad_bot.succeeded
     assert "unknown bot `nobody`" in bad_bot.error
@@ -84,9 +74,9 @@ def test_runner_reports_bad_setups_and_content_in_words(tmp_path: Path) -> None:
     assert status.records == {}
 
 
-def test_runner_child_stops_when_the_editor_is_gone(tmp_path: Path) -> None:
+def test_runner_child_stops_when_the_editor_is_gone(editor_content: Path, tmp_path: Path) -> None:
     """A child whose parent changed (the editor died) stops after its next game instead of playing on."""
-    root = _content(tmp_path)
+    root = editor_content
     folder = tmp_path / "job"
     folder.mkdir()
     job = runner.Job(str(root), playtest.PlaytestSetup(games=50, bots=("random",)))
@@ -100,10 +90,10 @@ def test_runner_child_stops_when_the_editor_is_gone(tmp_path: Path) -> None:
     assert not any(line["event"] == "progress" for line in lines)
 
 
-def test_R_SCARD_1_ab_between_two_versions_of_a_file_on_paired_seeds(tmp_path: Path) -> None:
+def test_R_SCARD_1_ab_between_two_versions_of_a_file_on_paired_seeds(editor_content: Path) -> None:
     """An A/B of a Season card's victor benefit: both sides play the same seeds and seatings; the edited card
     comes first in the report, every row has a 95% interval, and unchanged rows say "no detectable change"."""
-    root = _content(tmp_path)
+    root = editor_content
     text = (root / SEASON).read_text()
     edited = text.replace("victor: gain 2 fruit", "victor: gain 3 vp", 1)
     status = playtest.start_ab(root, playtest.PlaytestSetup(games=4, bots=("random",), jobs=2), SEASON, text,
@@ -124,9 +114,9 @@ def test_R_SCARD_1_ab_between_two_versions_of_a_file_on_paired_seeds(tmp_path: P
     assert (root / SEASON).read_text() == text    # the real content folder is never written
 
 
-def test_ab_versions_and_default_pair(tmp_path: Path) -> None:
+def test_ab_versions_and_default_pair(editor_content: Path) -> None:
     """The page's A/B offers the files with two versions (editor.logic.versions): before (A) against after (B)."""
-    root = _content(tmp_path)
+    root = editor_content
     assert playtest.ab_files(root, [SEASON]) == {}
     snap = store.read(root, SEASON)
     store.save_draft(snap, snap.text.replace("gain 2 fruit", "gain 3 fruit", 1))
@@ -204,11 +194,11 @@ def test_setup_and_job_round_trip_through_json() -> None:
     assert runner.Job.from_dict(json.loads(json.dumps(job.to_dict()))) == job
 
 
-def test_runner_a_dropped_run_is_stopped(tmp_path: Path) -> None:
+def test_runner_a_dropped_run_is_stopped(editor_content: Path) -> None:
     """A run nobody holds any more (an expired browser session) does not play on unseen."""
     import gc
 
-    root = _content(tmp_path)
+    root = editor_content
     run = playtest.start(root, playtest.PlaytestSetup(games=500, bots=("random",)))
     pid, folder = run.pid, run.folder
     while run.poll().done < 1 and not run.status.finished:

@@ -2,7 +2,6 @@
 two processes finish, A/B between two versions of a file with intervals, solo and variants reach the run."""
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
@@ -16,12 +15,8 @@ SEASON = "base/season_cards.yaml"
 
 
 @pytest.fixture()
-def content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A writable copy of content/ that the app edits (passed like `kcd editor --content`)."""
-    root = tmp_path / "content"
-    shutil.copytree(REPO / "content", root)
-    monkeypatch.setenv("KCD_CONTENT", str(root))
-    return root
+def content(editor_content: Path) -> Path:
+    return editor_content
 
 
 @pytest.fixture()
