@@ -138,8 +138,8 @@ def board_svg(view: Mapping[str, Any], colours: Mapping[str, str] | None = None,
     pad = size * 1.1
     min_x, min_y = min(xs) - pad, min(ys) - pad
     width, height = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
-    # drawn at least DISPLAY_WIDTH pixels wide (up to 2x): a two-hex position is not a speck
-    zoom = max(1.0, min(2.0, DISPLAY_WIDTH / width))
+    # drawn at least DISPLAY_WIDTH pixels wide (up to 4x): a two-hex position is not a speck
+    zoom = max(1.0, min(4.0, DISPLAY_WIDTH / width))
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="kcd-board" width="{width * zoom:.0f}" '
            f'height="{height * zoom:.0f}" '
            f'viewBox="{min_x:.1f} {min_y:.1f} {width:.1f} {height:.1f}" font-family="sans-serif">']
