@@ -82,6 +82,18 @@ def runner_pids(editor_pgid: int) -> list[int]:
     return out
 
 
+def choose_bot(tab, label: str, bot: str) -> None:
+    """Replace the default bot of the multiselect `label` by `bot` (so a test's speed does not hang on the
+    default, which is the strongest registered bot)."""
+    box = tab.get_by_role("combobox", name=label)
+    box.click()
+    box.press("Backspace")
+    box.fill(bot)
+    box.press("Enter")
+    box.press("Escape")
+    tab.get_by_text(bot, exact=True).first.wait_for()
+
+
 def set_number(tab, label: str, value: int) -> None:
     box = tab.get_by_label(label, exact=True)
     box.fill(str(value))
@@ -94,6 +106,7 @@ def test_browser_playtest_on_two_processes_finishes_and_leaves_nothing(editor, p
     base, _content, pgid = editor
     page.goto(f"{base}/Playtest")
     expect(page.get_by_label("Processes", exact=True)).to_have_value("2")
+    choose_bot(page, "Bots (one per seat, cycling)", "greedy")
     set_number(page, "Games", 6)
     page.get_by_role("button", name="Run playtest").click()
     expect(page.get_by_text(re.compile(r"^6 games \(Standard game\), mean length"))).to_be_visible()
@@ -109,6 +122,7 @@ def test_browser_cancelled_playtest_leaves_no_process(editor, page) -> None:
 
     base, _content, pgid = editor
     page.goto(f"{base}/Playtest")
+    choose_bot(page, "Bots (one per seat, cycling)", "random")
     set_number(page, "Games", 2000)
     page.get_by_role("button", name="Run playtest").click()
     expect(page.get_by_text(re.compile(r"^[1-9]\d*/2000 games"))).to_be_visible()
@@ -132,6 +146,7 @@ def test_browser_ab_of_a_draft_against_the_saved_file_shows_intervals(editor, pa
     snap = store.read(content, red)
     store.save_draft(snap, snap.text.replace("name: Red Flock", "name: Red Flock (draft)", 1))
     page.goto(f"{base}/Playtest")
+    choose_bot(page, "Bots (one per seat, cycling)", "random")
     set_number(page, "Games", 4)
     page.get_by_text("A/B: two versions of a file").click()
     page.get_by_role("combobox", name="File").click()
@@ -152,6 +167,7 @@ def test_browser_board_steps_to_the_final_scores_and_the_winner(editor, page) ->
 
     base, _content, _pgid = editor
     page.goto(f"{base}/Board")
+    choose_bot(page, "Bots (one per seat, cycling)", "greedy")
     page.get_by_role("button", name="Play a game").click()
     expect(page.get_by_text("Start of the game")).to_be_visible()
     expect(page.get_by_alt_text("legend")).to_be_visible()

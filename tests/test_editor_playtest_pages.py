@@ -84,6 +84,7 @@ def test_playtest_page_runs_on_two_processes_with_progress_and_charts(content: P
 
 def test_playtest_page_cancel_stops_the_run_and_every_process(content: Path, started: list) -> None:
     at = page()
+    at.multiselect(key="pt_bots").set_value(["random"])
     at.number_input(key="pt_games").set_value(2000)
     at.button(key="pt_run").click().run()
     _job, run = started[-1]

@@ -157,6 +157,8 @@ class Status:
             return f"failed after {games}"
         if self.succeeded:
             return f"{games}, done"
+        if self.done == 0:
+            return f"starting: {games}"
         return games + (f" (playing {self.side})" if self.side and len(self.sides) > 1 else "")
 
 
