@@ -149,7 +149,7 @@ class Status:
         return not self.finished
 
     def text(self) -> str:
-        """A one-line progress text for people: "37/200 games (A)", "cancelled after 37/200 games"."""
+        """A one-line progress text for people: "237/400 games (playing B)", "cancelled after 37/200 games"."""
         games = f"{self.done}/{self.total} games"
         if self.cancelled:
             return f"cancelled after {games}"
@@ -279,7 +279,6 @@ class Run:
         self._read()
         self._finish(self.proc.returncode)
         return self.status
-
 
     def __del__(self) -> None:
         # a run nobody holds any more (its browser session expired): stop it rather than let it play on unseen
