@@ -128,6 +128,28 @@ def test_ab_versions_and_default_pair(editor_content: Path) -> None:
     assert playtest.default_pair(["Saved file", "Earlier save 1"]) == (1, 0)
 
 
+def test_ab_offers_unsaved_edits_and_earlier_saves(editor_content: Path) -> None:
+    """The four kinds of version: unsaved edits (autosaved by the Content page), the draft, the saved file and an
+    earlier save; unsaved edits against the saved file by default, and a save against the one before it."""
+    from editor.logic import autosave
+
+    root = editor_content
+    snap = store.read(root, SEASON)
+    edited = snap.text.replace("victor: gain 2 fruit", "victor: gain 3 fruit", 1)
+    autosave.record(root, autosave.Pending(SEASON, snap.text, raw=edited))
+    store.save_draft(snap, snap.text.replace("victor: gain 2 fruit", "victor: gain 1 vp", 1))
+    labels = [label for label, _ in playtest.ab_files(root, [SEASON])[SEASON]]
+    assert labels[0].startswith("Unsaved edits") and labels[1].startswith("Draft") and labels[2] == "Saved file"
+    assert playtest.default_pair(labels) == (2, 0)
+    assert dict(playtest.ab_files(root, [SEASON])[SEASON])[labels[0]] == edited
+    autosave.clear(root, SEASON)
+    store.discard_draft(root, SEASON)
+    store.save(snap, edited, lambda text: [])
+    labels = [label for label, _ in playtest.ab_files(root, [SEASON])[SEASON]]
+    assert labels[0] == "Saved file" and labels[1].startswith("Earlier save")
+    assert playtest.default_pair(labels) == (1, 0)
+
+
 def test_bots_default_to_the_strongest_registered_bot() -> None:
     from interpreter.bots import BOTS
 
