@@ -183,6 +183,12 @@ def read_document(path: str | Path) -> YamlDoc:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise PositionError([Diagnostic("position", f"cannot read the position: {reason}",
                                         Location(file, 1, 1))]) from None
+    return parse_document(file, text)
+
+
+def parse_document(file: str, text: str) -> YamlDoc:
+    """A position's text (named `file` in messages) parsed with the loader's safe line-mapped YAML;
+    PositionError when it is not a YAML mapping."""
     doc, diags = parse_yaml(file, text)
     if diags or doc is None:
         raise PositionError(diags)
@@ -215,18 +221,19 @@ def overlays_of(doc: YamlDoc) -> list[str]:
     return [name for name, _ in _edition_entries(doc)]
 
 
-def load_ruleset_for(doc: YamlDoc) -> Any:
-    """The ruleset for the position's `edition` list; unknown packs are located in the position file."""
+def load_ruleset_for(doc: YamlDoc, root: str | Path | None = None) -> Any:
+    """The ruleset for the position's `edition` list, from content root `root` (default: the shipped content);
+    unknown packs are located in the position file."""
     from interpreter.content import ContentError, available_packs, load_ruleset
 
-    known = [p.id for p in available_packs()]
+    known = [p.id for p in available_packs(root)]
     check = _Check(doc)
     for name, path in _edition_entries(doc):
         check.ident(name, path, "edition or mod", known)
     if check.diags:
         raise PositionError(check.diags)
     try:
-        return load_ruleset(overlays=overlays_of(doc))
+        return load_ruleset(overlays=overlays_of(doc), root=root)
     except ContentError as err:
         raise PositionError(err.diagnostics) from None
 

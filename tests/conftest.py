@@ -25,3 +25,12 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copytree(paths.schemas_dir(), tmp_path / "schemas")
     monkeypatch.chdir(tmp_path)
     return tmp_path / "content"
+
+
+@pytest.fixture
+def editor_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A writable copy of content/ that the editor app edits (passed like `kcd editor --content`)."""
+    folder = tmp_path / "content"
+    shutil.copytree(paths.content_dir(), folder)
+    monkeypatch.setenv("KCD_CONTENT", str(folder))
+    return folder

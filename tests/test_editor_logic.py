@@ -361,38 +361,6 @@ def test_R_SOLO_4_board_solo_panel_season_cards_and_roles() -> None:
     assert board.solo_panel({"flocks": {}}) == [] and "role" not in board.scoreboard({"flocks": {"red": {}}})[0]
 
 
-def test_R_SOLO_playtest_logic_runs_solo_and_charts_player_vs_kiwibot(shipped) -> None:
-    """R-SOLO-5/6: a solo PlaytestSetup plays solo games (the first bot only, no variant); the charts add the
-    player-vs-Kiwibot win rate, VP by source per role, Season card outcomes per role; A/B deltas include it."""
-    from editor.logic import playtest
-
-    assert playtest.modes(shipped) == {"Standard game": "standard", "Solo (against Kiwibot)": "solo"}
-    assert playtest.marker_sides(shipped) == {"(dealt from the seed)": None, "bot-side": "bot-side",
-                                              "player-side": "player-side"}
-    setup = playtest.PlaytestSetup(players=3, games=3, seed=4, bots=("random", "greedy"), mode="solo",
-                                   solo_side="bot-side", variant="vto")
-    report = playtest.run(shipped, setup)
-    assert {r.mode for r in report.records} == {"solo"} and {r.variant for r in report.records} == {None}
-    assert {tuple(r.bots) for r in report.records} == {("random", "kiwibot")}
-    assert playtest.played(report, playtest.variants(shipped)) == "solo against Kiwibot, marker side bot-side"
-    summary = report.summary()
-    frame = playtest.solo_frame(summary)
-    assert list(frame["name"]) == ["player", "Kiwibot", "player, bot-side"]
-    assert frame["games"].tolist() == [3, 3, 3] and frame["wins"][0] + frame["wins"][1] == 3
-    charts = playtest.charts(report)
-    assert set(charts) == {"solo", "seat", "flock", "leader", "vp", "season_cards", "length"}
-    seasons = playtest.season_frame(summary)
-    assert seasons["count"].sum() == 24 and set(seasons["outcome"]) <= {
-        "won by the player", "won by Kiwibot", "tie (no victor)"}
-    assert "Kiwibot" in json.dumps(charts["vp"].to_dict())
-    delta = playtest.deltas(summary, summary)
-    assert "win rate player vs Kiwibot" in set(delta["what"]) and "mean VP solo" in set(delta["what"])
-    assert (delta["delta"] == 0).all()
-    standard = playtest.run(shipped, playtest.PlaytestSetup(games=1))
-    assert "solo" not in playtest.charts(standard)
-    assert playtest.played(standard, playtest.variants(shipped)) == "Standard game"
-
-
 def test_R_VTO_4_board_records_and_replays_a_variable_turn_order_game(shipped) -> None:
     """R-VTO-2/4: the Board page's recorder plays the VTO variant and its replay ends where the game did."""
     from editor.logic import board

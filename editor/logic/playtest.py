@@ -1,48 +1,26 @@
-"""Playtests for the editor: run interpreter.sim, chart the results, and compare saved vs. draft content."""
+"""Playtests for the editor: what the page offers, the jobs it runs (editor.logic.runner), the charts of one
+playtest and of an A/B between two versions of a file (statistics from interpreter.abtest)."""
 from __future__ import annotations
 
-import tempfile
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import altair as alt
 import pandas as pd
 
-from editor.logic import store
-from editor.logic.confine import inside
+from editor.logic import runner
+from editor.logic.runner import PlaytestSetup, load
 
-
-@dataclass(frozen=True)
-class PlaytestSetup:
-    """Everything the Playtest page asks for."""
-
-    players: int = 2
-    games: int = 20
-    seed: int = 0
-    bots: tuple[str, ...] = ("random",)
-    flocks: tuple[str, ...] | None = None
-    leaders: Mapping[str, str] | None = None
-    sides: Mapping[str, str] | None = None
-    setup: str = "first-game"  # first-game starting positions or the advanced setup (R-SETUP-5/6)
-    variant: str | None = None  # rules variant: None (standard) or an id of `variants(ruleset)`, e.g. "vto"
-    overlays: tuple[str, ...] = ()
-    jobs: int = 1  # processes (interpreter.sim forks workers; results do not depend on it)
-    # "standard" or "solo": one bot (the first of `bots`) against Kiwibot, flocks = (player, kiwibot) (R-SOLO-1..12)
-    mode: str = "standard"
-    solo_side: str | None = None  # Solo-mode marker side id (R-SOLO-12); None: dealt from each game's seed
-
-
-def load(root: Path, overlays: Sequence[str]) -> Any:
-    """The ruleset of a content root with overlays (ContentError if it does not validate)."""
-    from interpreter.content import load_ruleset
-
-    return load_ruleset(overlays=list(overlays), root=Path(root).resolve())
-
+__all__ = ["PlaytestSetup", "load", "run"]
 
 STANDARD = "Standard game"
 SOLO_LABEL = "Solo (against Kiwibot)"
 SIDE_FROM_SEED = "(dealt from the seed)"
+NEUTRAL = "#4c78a8"      # bars that are not a flock's (seats, leaders)
+TIE_COLOUR = "#9e9e9e"
+PERCENT = alt.Axis(format="%")
 
 
 def variants(ruleset: Any) -> dict[str, str | None]:
@@ -66,18 +44,67 @@ def marker_sides(ruleset: Any) -> dict[str, str | None]:
     return {SIDE_FROM_SEED: None, **{side: side for side in solo_sides(ruleset)}}
 
 
-def run(ruleset: Any, setup: PlaytestSetup, progress: Callable[[int, int], None] | None = None) -> Any:
-    """Play the games with interpreter.sim.simulate; returns its SimReport."""
-    from interpreter.sim import simulate
+def bot_names() -> list[str]:
+    """Every bot the engine knows (interpreter.bots.BOTS), in its order."""
+    from interpreter.bots import BOTS
 
-    solo = setup.mode == "solo"
-    return simulate(ruleset, setup.games, players=2 if solo else setup.players, seed=setup.seed,
-                    bots=tuple(setup.bots)[:1] if solo else tuple(setup.bots),
-                    jobs=max(1, int(setup.jobs)), progress=progress, flocks=list(setup.flocks) if setup.flocks else None,
-                    leaders=dict(setup.leaders) if setup.leaders else None,
-                    sides=dict(setup.sides) if setup.sides else None, setup=setup.setup,
-                    variant=None if solo else setup.variant, mode=setup.mode,
-                    solo_side=setup.solo_side if solo else None)
+    return list(BOTS)
+
+
+def default_bot() -> str:
+    """The strongest bot available: mcts once it is registered, else greedy (never random)."""
+    names = bot_names()
+    return next((b for b in ("mcts", "greedy") if b in names), names[0])
+
+
+def run(ruleset: Any, setup: PlaytestSetup, progress: Callable[[int, int], None] | None = None) -> Any:
+    """Play the games in this process with interpreter.sim.simulate; returns its SimReport (the page runs
+    them in a child process instead, see `start`)."""
+    return runner.simulate_setup(ruleset, setup, progress)
+
+
+def start(root: Path, setup: PlaytestSetup) -> runner.Run:
+    """Start one playtest of the content folder in a child process."""
+    return runner.start(runner.Job(str(root), setup, (runner.Side("A"),)))
+
+
+def start_ab(root: Path, setup: PlaytestSetup, rel: str, text_a: str, text_b: str) -> runner.Run:
+    """Start an A/B playtest in a child process: the same seeds on the content with `rel` as `text_a` (A) and
+    as `text_b` (B); every other file as saved."""
+    return runner.start(runner.Job(str(root), setup, (runner.Side("A", {rel: text_a}), runner.Side("B", {rel: text_b}))))
+
+
+def report_of(records: Sequence[Mapping[str, Any]]) -> Any:
+    """A SimReport of records in their to_dict() form (as a run streams them)."""
+    from interpreter.sim import GameRecord, SimReport
+
+    return SimReport([GameRecord(**dict(r)) for r in records])
+
+
+# --- readable names and colours, from content ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Labels:
+    """Readable names and drawing colours of a ruleset's entities, for charts."""
+
+    names: Mapping[str, str] = field(default_factory=dict)       # "flock:red" -> "Red Flock", ...
+    colours: Mapping[str, str] = field(default_factory=dict)     # flock id -> its content `colour`
+
+    @classmethod
+    def of(cls, ruleset: Any) -> "Labels":
+        """The labels of a ruleset (interpreter.abtest.entity_names; flock colours from content)."""
+        from interpreter.abtest import entity_names
+
+        colours = {item.id: str(item.raw.get("colour") or item.id) for item in ruleset.items("flocks")}
+        return cls(entity_names(ruleset), colours)
+
+    def name(self, group: str, key: str) -> str:
+        """The readable name of an entity (its id when content gives none)."""
+        return str(self.names.get(f"{group}:{key}", key))
+
+    def flock_domain(self, flocks: Sequence[str]) -> tuple[list[str], list[str]]:
+        """(names, colours) of flocks, for an Altair colour scale."""
+        return [self.name("flock", f) for f in flocks], [self.colours.get(f, NEUTRAL) for f in flocks]
 
 
 def played(report: Any, variant_labels: Mapping[str, str | None]) -> str:
@@ -90,92 +117,137 @@ def played(report: Any, variant_labels: Mapping[str, str | None]) -> str:
     return ", ".join(sorted(label for label, vid in variant_labels.items() if vid in kinds)) or "standard game"
 
 
-def rate_frame(summary: Mapping[str, Any], group: str) -> pd.DataFrame:
-    """Win rates of one group (seat, flock, leader) with their 95% interval, as a table."""
-    rows = [{"name": str(name), "rate": r["rate"], "lo": r["lo"], "hi": r["hi"], "wins": r["wins"],
-             "games": r["games"]} for name, r in (summary.get("win_rate", {}).get(group) or {}).items()]
-    return pd.DataFrame(rows, columns=["name", "rate", "lo", "hi", "wins", "games"])
+def fair_share(report: Any) -> float:
+    """Each player's fair share of wins: 1 / players (of the report's first game)."""
+    records = list(report.records)
+    return 1.0 / len(records[0].players) if records else 0.0
 
 
-# Row labels (card ids, "win rate leader chopan") are never cut short or thinned out.
+GROUP_TITLES = {"seat": "seat", "flock": "flock", "leader": "Leader", "bot": "bot"}
+
+
+def rate_frame(summary: Mapping[str, Any], group: str, labels: Labels = Labels()) -> pd.DataFrame:
+    """Win rates of one group (seat, flock, leader) with their 95% interval, as a table with readable names."""
+    rows = []
+    for key, r in (summary.get("win_rate", {}).get(group) or {}).items():
+        name = f"seat {key}" if group == "seat" else labels.name(group, str(key))
+        colour = labels.colours.get(str(key), NEUTRAL) if group == "flock" else NEUTRAL
+        rows.append({"name": name, "key": str(key), "rate": r["rate"], "lo": r["lo"], "hi": r["hi"],
+                     "wins": r["wins"], "games": r["games"], "colour": colour})
+    return pd.DataFrame(rows, columns=["name", "key", "rate", "lo", "hi", "wins", "games", "colour"])
+
+
+# Row labels (card names, leader names) are never cut short or thinned out.
 _ROW_AXIS = alt.Axis(labelLimit=0, labelOverlap=False)
 
 
 def _rows_height(rows: int) -> int:
     """A bar chart tall enough for one readable label per row."""
-    return max(160, 22 * rows)
+    return max(160, 24 * rows)
 
 
-def rate_chart(frame: pd.DataFrame, title: str) -> alt.LayerChart:
-    """Bars of win rate with 95% error bars."""
-    base = alt.Chart(frame).encode(x=alt.X("name:N", title=None, sort=None))
-    bars = base.mark_bar(opacity=0.8).encode(
-        y=alt.Y("rate:Q", title="win rate", scale=alt.Scale(domain=[0, 1])),
-        tooltip=["name", alt.Tooltip("rate:Q", format=".2f"), alt.Tooltip("lo:Q", format=".2f"),
-                 alt.Tooltip("hi:Q", format=".2f"), "wins", "games"])
+def rate_chart(frame: pd.DataFrame, title: str, fair: float | None = None) -> alt.LayerChart:
+    """Bars of win rate (%) in each row's colour with 95% error bars and, when given, the fair-share line."""
+    base = alt.Chart(frame).encode(x=alt.X("name:N", title=None, sort=None, axis=alt.Axis(labelAngle=0,
+                                                                                         labelLimit=0)))
+    bars = base.mark_bar(opacity=0.85).encode(
+        y=alt.Y("rate:Q", title="win rate", scale=alt.Scale(domain=[0, 1]), axis=PERCENT),
+        color=alt.Color("colour:N", scale=None, legend=None),
+        tooltip=["name", alt.Tooltip("rate:Q", title="win rate", format=".1%"),
+                 alt.Tooltip("lo:Q", title="95% from", format=".1%"), alt.Tooltip("hi:Q", title="95% to", format=".1%"),
+                 "wins", "games"])
     errors = base.mark_errorbar(ticks=True, color="black").encode(y=alt.Y("lo:Q", title="win rate"), y2="hi:Q")
-    return (bars + errors).properties(title=title, height=220)
+    layers = [bars, errors]
+    if fair:
+        line = pd.DataFrame({"fair": [fair], "text": [f"fair share {fair:.0%}"]})
+        layers.append(alt.Chart(line).mark_rule(strokeDash=[6, 4], color="#333").encode(y="fair:Q"))
+        layers.append(alt.Chart(line).mark_text(align="left", dx=4, dy=-6, color="#333").encode(
+            y="fair:Q", x=alt.value(0), text="text:N"))
+    return alt.layer(*layers).properties(title=title, height=240)
 
 
-def solo_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
-    """Player vs Kiwibot win rates with 95% intervals (R-SOLO-5/6): both roles, then the player per marker side."""
+def solo_frame(summary: Mapping[str, Any], labels: Labels = Labels()) -> pd.DataFrame:
+    """Player vs Kiwibot win rates with 95% intervals (R-SOLO-5/6): both roles, then the player per marker side,
+    in the colours of the player's and Kiwibot's flocks."""
     solo = summary.get("solo") or {}
+    player_colour = labels.colours.get(next(iter(solo.get("player_flocks") or []), ""), NEUTRAL)
+    bot_colour = labels.colours.get(next(iter(solo.get("kiwibot_flocks") or []), ""), TIE_COLOUR)
     rows = []
-    named = [("player", solo.get("player")), ("Kiwibot", solo.get("kiwibot"))]
-    named += [(f"player, {side}", r) for side, r in (solo.get("by_side") or {}).items()]
-    for name, r in named:
+    named = [("player", solo.get("player"), player_colour), ("Kiwibot", solo.get("kiwibot"), bot_colour)]
+    named += [(f"player, {side}", r, player_colour) for side, r in (solo.get("by_side") or {}).items()]
+    for name, r, colour in named:
         if r:
-            rows.append({"name": name, "rate": r["rate"], "lo": r["lo"], "hi": r["hi"], "wins": r["wins"],
-                         "games": r["games"]})
-    return pd.DataFrame(rows, columns=["name", "rate", "lo", "hi", "wins", "games"])
+            rows.append({"name": name, "key": name, "rate": r["rate"], "lo": r["lo"], "hi": r["hi"],
+                         "wins": r["wins"], "games": r["games"], "colour": colour})
+    return pd.DataFrame(rows, columns=["name", "key", "rate", "lo", "hi", "wins", "games", "colour"])
 
 
-def vp_chart(summary: Mapping[str, Any]) -> alt.Chart:
-    """Mean VP per player by source (domain markers, nests, Season cards; R-END-2); in solo games per role,
-    player against Kiwibot, with Kiwibot's endgame VP (R-SOLO-6) as the `solo` source."""
+def vp_source_name(source: str) -> str:
+    """A readable VP source: `season_cards` -> "Season cards" (R-END-2; R-SOLO-6 for `solo`)."""
+    from interpreter.abtest import VP_SOURCE_NAMES
+
+    return VP_SOURCE_NAMES.get(source, source.replace("_", " ").capitalize())
+
+
+def vp_chart(summary: Mapping[str, Any], labels: Labels = Labels()) -> alt.Chart:
+    """Mean VP per player by source (domain markers, Nests, Season cards; R-END-2); in solo games per role,
+    player against Kiwibot, with Kiwibot's endgame VP (R-SOLO-6) as its own source."""
     solo = summary.get("solo")
     if solo:
-        frame = pd.DataFrame([{"source": k, "vp": float(v), "who": "Kiwibot" if role == "kiwibot" else "player"}
+        frame = pd.DataFrame([{"source": vp_source_name(k), "vp": float(v),
+                               "who": "Kiwibot" if role == "kiwibot" else "player"}
                               for role, sources in solo["mean_vp"].items() for k, v in sources.items() if k != "total"])
+        player = labels.colours.get(next(iter(solo.get("player_flocks") or []), ""), NEUTRAL)
+        bot = labels.colours.get(next(iter(solo.get("kiwibot_flocks") or []), ""), TIE_COLOUR)
         return alt.Chart(frame).mark_bar().encode(
             y=alt.Y("source:N", title=None, sort=None, axis=_ROW_AXIS), yOffset="who:N",
-            x=alt.X("vp:Q", title="mean VP"), color=alt.Color("who:N", title=None),
+            x=alt.X("vp:Q", title="mean VP"),
+            color=alt.Color("who:N", title=None, scale=alt.Scale(domain=["player", "Kiwibot"], range=[player, bot])),
             tooltip=["who", "source", alt.Tooltip("vp:Q", format=".2f")]).properties(
             title=alt.TitleParams("VP by source, player vs Kiwibot", anchor="start"), height=260)
     mean = summary.get("mean_vp") or {}
-    frame = pd.DataFrame([{"source": k, "vp": float(v)} for k, v in mean.items() if k != "total"])
-    return alt.Chart(frame).mark_bar().encode(
+    frame = pd.DataFrame([{"source": vp_source_name(k), "vp": float(v)} for k, v in mean.items() if k != "total"])
+    return alt.Chart(frame).mark_bar(color=NEUTRAL).encode(
         y=alt.Y("source:N", title=None, sort=None, axis=_ROW_AXIS), x=alt.X("vp:Q", title="mean VP per player"),
         tooltip=["source", alt.Tooltip("vp:Q", format=".2f")]).properties(
         title=alt.TitleParams("VP by source", anchor="start"), height=220)
 
 
-def season_frame(summary: Mapping[str, Any]) -> pd.DataFrame:
-    """For each Season card: how often it was won by each flock, and tied (R-SCARD-1/2); in solo games by the
-    player or by Kiwibot (R-SOLO-5)."""
+def season_frame(summary: Mapping[str, Any], labels: Labels = Labels()) -> pd.DataFrame:
+    """For each Season card (by its readable objective): how often it was won by each flock, and tied
+    (R-SCARD-1/2); in solo games by the player or by Kiwibot (R-SOLO-5). `colour` is the outcome's colour."""
     rows = []
-    by_role = (summary.get("solo") or {}).get("season_cards_by_card")
+    solo = summary.get("solo") or {}
+    by_role = solo.get("season_cards_by_card")
     if by_role:
+        player = labels.colours.get(next(iter(solo.get("player_flocks") or []), ""), NEUTRAL)
+        bot = labels.colours.get(next(iter(solo.get("kiwibot_flocks") or []), ""), "#555555")
         for card, data in by_role.items():
-            for role, label in (("player", "won by the player"), ("kiwibot", "won by Kiwibot"),
-                                ("ties", "tie (no victor)")):
+            for role, label, colour in (("player", "won by the player", player), ("kiwibot", "won by Kiwibot", bot),
+                                        ("ties", "tie (no victor)", TIE_COLOUR)):
                 if data.get(role):
-                    rows.append({"card": card, "outcome": label, "count": data[role]})
-        return pd.DataFrame(rows, columns=["card", "outcome", "count"])
+                    rows.append({"card": labels.name("season_card", card), "outcome": label, "count": data[role],
+                                 "colour": colour})
+        return pd.DataFrame(rows, columns=["card", "outcome", "count", "colour"])
     for card, data in (summary.get("season_cards") or {}).items():
         for flock, count in (data.get("victor_flocks") or {}).items():
-            rows.append({"card": card, "outcome": f"won by {flock}", "count": count})
+            rows.append({"card": labels.name("season_card", card), "outcome": f"won by {labels.name('flock', flock)}",
+                         "count": count, "colour": labels.colours.get(flock, NEUTRAL)})
         if data.get("ties"):
-            rows.append({"card": card, "outcome": "tie (no victor)", "count": data["ties"]})
-    return pd.DataFrame(rows, columns=["card", "outcome", "count"])
+            rows.append({"card": labels.name("season_card", card), "outcome": "tie (no victor)",
+                         "count": data["ties"], "colour": TIE_COLOUR})
+    return pd.DataFrame(rows, columns=["card", "outcome", "count", "colour"])
 
 
-def season_chart(summary: Mapping[str, Any]) -> alt.Chart:
-    """Stacked bars of Season card outcomes."""
-    frame = season_frame(summary)
+def season_chart(summary: Mapping[str, Any], labels: Labels = Labels()) -> alt.Chart:
+    """Stacked bars of Season card outcomes, each flock's wins in that flock's colour, ties grey."""
+    frame = season_frame(summary, labels)
+    pairs = list(dict.fromkeys(zip(frame["outcome"], frame["colour"])))
     return alt.Chart(frame).mark_bar().encode(
         y=alt.Y("card:N", title=None, sort=None, axis=_ROW_AXIS), x=alt.X("count:Q", title="games"),
-        color=alt.Color("outcome:N"), tooltip=["card", "outcome", "count"]).properties(
+        color=alt.Color("outcome:N", title=None, scale=alt.Scale(domain=[p[0] for p in pairs],
+                                                                  range=[p[1] for p in pairs])),
+        tooltip=["card", "outcome", "count"]).properties(
         title=alt.TitleParams("Season card outcomes", anchor="start"),
         height=_rows_height(frame["card"].nunique()))
 
@@ -183,83 +255,119 @@ def season_chart(summary: Mapping[str, Any]) -> alt.Chart:
 def length_chart(records: Sequence[Any]) -> alt.Chart:
     """Histogram of game length in decisions."""
     frame = pd.DataFrame({"decisions": [int(r.decisions) for r in records]})
-    return alt.Chart(frame).mark_bar().encode(
+    return alt.Chart(frame).mark_bar(color=NEUTRAL).encode(
         x=alt.X("decisions:Q", bin=alt.Bin(maxbins=20), title="decisions per game"),
         y=alt.Y("count():Q", title="games")).properties(title="Game length", height=220)
 
 
-def charts(report: Any) -> dict[str, Any]:
+def charts(report: Any, labels: Labels = Labels()) -> dict[str, Any]:
     """Every playtest chart, by name; solo games add "solo", the player-vs-Kiwibot win rate."""
     summary = report.summary()
-    extra = ({"solo": rate_chart(solo_frame(summary), "Player vs Kiwibot win rate (95% interval)")}
+    fair = fair_share(report) if not summary.get("solo") else None
+    extra = ({"solo": rate_chart(solo_frame(summary, labels), "Player vs Kiwibot win rate (95% interval)")}
              if summary.get("solo") else {})
     return {
         **extra,
-        "seat": rate_chart(rate_frame(summary, "seat"), "Win rate by seat (95% interval)"),
-        "flock": rate_chart(rate_frame(summary, "flock"), "Win rate by flock (95% interval)"),
-        "leader": rate_chart(rate_frame(summary, "leader"), "Win rate by leader (95% interval)"),
-        "vp": vp_chart(summary),
-        "season_cards": season_chart(summary),
+        "seat": rate_chart(rate_frame(summary, "seat", labels), "Win rate by seat (95% interval)", fair),
+        "flock": rate_chart(rate_frame(summary, "flock", labels), "Win rate by flock (95% interval)", fair),
+        "leader": rate_chart(rate_frame(summary, "leader", labels), "Win rate by Leader (95% interval)", fair),
+        "vp": vp_chart(summary, labels),
+        "season_cards": season_chart(summary, labels),
         "length": length_chart(report.records),
     }
 
 
-def draft_root(root: Path, edited: Mapping[str, str], dest: Path | None = None) -> Path:
-    """A copy of the content folder with edited file texts (unsaved buffers or drafts) written over the
-    saved ones: the "B" side of an A/B playtest. The real content folder is never touched."""
-    dest = Path(dest) if dest else Path(tempfile.mkdtemp(prefix="kcd-draft-"))
-    store.copy_content(root, dest)
-    for rel, text in edited.items():
-        inside(root, rel)  # the same confinement as a real save
-        store.atomic_write(inside(dest, rel), text)
-    return dest
+# --- A/B between two versions of a file ----------------------------------------------------------------------
+
+def ab_files(root: Path, rels: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
+    """{file: its versions} of the files with at least two versions to compare (editor.logic.versions)."""
+    from editor.logic.versions import versions
+
+    out = {}
+    for rel in rels:
+        found = versions(root, rel)
+        if len(found) >= 2:
+            out[rel] = found
+    return out
 
 
-def deltas(a: Mapping[str, Any], b: Mapping[str, Any]) -> pd.DataFrame:
-    """Per seat / flock / leader win-rate change from A (saved) to B (draft), plus VP and length."""
+def default_pair(labels: Sequence[str]) -> tuple[int, int]:
+    """(A, B) indexes into a file's version labels (newest first): B the newest, A the saved file (or, when the
+    newest is the saved file, the save before it) — "before" against "after"."""
+    from editor.logic.versions import SAVED
+
+    if not labels:
+        return 0, 0
+    saved = labels.index(SAVED) if SAVED in labels else None
+    if saved is None or saved == 0:
+        return min(1, len(labels) - 1), 0
+    return saved, 0
+
+
+def compare(records_a: Sequence[Mapping[str, Any]], records_b: Sequence[Mapping[str, Any]],
+            focus: Sequence[str] = (), names: Mapping[str, str] | None = None) -> Any:
+    """The paired comparison of an A/B run (interpreter.abtest.compare)."""
+    from interpreter.abtest import compare as paired
+
+    return paired(records_a, records_b, focus=focus, names=names)
+
+
+def ab_summary(report: Any, names: Mapping[str, str] | None = None) -> str:
+    """The report's summary in plain words (interpreter.abtest), after a line for each edited item that never
+    came up in these games (a Season card not drawn, a Leader not dealt): it was not measured, not unchanged."""
+    from interpreter.abtest import default_label
+
+    shown = {r.id for r in report.rows}
+    lines = []
+    for entity in report.focus:
+        if entity not in shown:
+            group, _, key = entity.partition(":")
+            lines.append(f"Edited, but not in any of these {report.pairs} games, so not measured: "
+                         f"{default_label(group, key, names)}. Play more games, or choose the flocks and "
+                         "leaders it concerns.")
+    return "\n".join(lines + [report.summary_text()])
+
+
+def ab_frame(report: Any) -> pd.DataFrame:
+    """Every row of an A/B report as a readable table: A, B and the change with its 95% interval, in % points for
+    win rates, and the verdict in words; edited items first and marked."""
     rows = []
-    for group in ("seat", "flock", "leader"):
-        ra = a.get("win_rate", {}).get(group) or {}
-        rb = b.get("win_rate", {}).get(group) or {}
-        for name in sorted(set(ra) | set(rb)):
-            va, vb = ra.get(name, {}).get("rate", 0.0), rb.get(name, {}).get("rate", 0.0)
-            rows.append({"what": f"win rate {group} {name}", "A (saved)": va, "B (draft)": vb, "delta": vb - va})
-    solo_a, solo_b = a.get("solo") or {}, b.get("solo") or {}
-    if solo_a or solo_b:
-        va = (solo_a.get("player") or {}).get("rate", 0.0)
-        vb = (solo_b.get("player") or {}).get("rate", 0.0)
-        rows.append({"what": "win rate player vs Kiwibot", "A (saved)": va, "B (draft)": vb, "delta": vb - va})
-    sources = ("domain", "nests", "season_cards", "solo", "total") if (solo_a or solo_b) else (
-        "domain", "nests", "season_cards", "total")
-    for source in sources:
-        va, vb = float(a.get("mean_vp", {}).get(source, 0.0)), float(b.get("mean_vp", {}).get(source, 0.0))
-        rows.append({"what": f"mean VP {source}", "A (saved)": va, "B (draft)": vb, "delta": vb - va})
-    va, vb = float(a.get("mean_decisions", 0.0)), float(b.get("mean_decisions", 0.0))
-    rows.append({"what": "mean decisions", "A (saved)": va, "B (draft)": vb, "delta": vb - va})
-    return pd.DataFrame(rows, columns=["what", "A (saved)", "B (draft)", "delta"])
+    for r in report.rows:
+        rate = r.kind == "rate"
+        scale = 100.0 if rate else 1.0
+
+        def shown(v: float) -> float | None:
+            return round(v * scale, 2) if math.isfinite(v) else None
+        rows.append({"what": ("(edited) " if r.focus else "") + r.label, "kind": "win rate" if rate else "mean",
+                     "A": f"{r.a:.1%}" if rate else f"{r.a:.2f}", "B": f"{r.b:.1%}" if rate else f"{r.b:.2f}",
+                     "change": shown(r.diff), "95% from": shown(r.low), "95% to": shown(r.high),
+                     "unit": "points" if rate else ("decisions" if r.group == "length" else "VP"),
+                     "games": r.n, "verdict": r.verdict})
+    return pd.DataFrame(rows, columns=["what", "kind", "A", "B", "change", "95% from", "95% to", "unit", "games",
+                                       "verdict"])
 
 
-def delta_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Win-rate deltas (B - A) by flock and seat as diverging bars."""
-    rates = frame[frame["what"].str.startswith("win rate")]
-    return alt.Chart(rates).mark_bar().encode(
-        y=alt.Y("what:N", sort=None, title=None, axis=_ROW_AXIS), x=alt.X("delta:Q", title="B - A win rate"),
-        color=alt.condition("datum.delta >= 0", alt.value("#2a9d8f"), alt.value("#e76f51")),
-        tooltip=["what", alt.Tooltip("delta:Q", format="+.3f")]).properties(
-        title=alt.TitleParams("Draft vs saved", anchor="start"), height=_rows_height(rates["what"].nunique()))
+VERDICT_COLOURS = {"no detectable change": TIE_COLOUR, "higher in B": "#2a9d8f", "lower in B": "#e76f51"}
 
 
-def ab(root: Path, edited: Mapping[str, str], setup: PlaytestSetup,
-       progress: Callable[[int, int], None] | None = None) -> tuple[Any, Any, pd.DataFrame]:
-    """Run the same seeds on the saved content (A) and on the edited content (B); reports and deltas."""
-    rs_a = load(root, setup.overlays)
-    with tempfile.TemporaryDirectory(prefix="kcd-ab-") as tmp:
-        rs_b = load(draft_root(root, edited, Path(tmp)), setup.overlays)
-    total = 2 * setup.games
-
-    def half(offset: int) -> Callable[[int, int], None] | None:
-        return None if progress is None else (lambda done, _n: progress(offset + done, total))
-
-    report_a = run(rs_a, setup, half(0))
-    report_b = run(rs_b, setup, half(setup.games))
-    return report_a, report_b, deltas(report_a.summary(), report_b.summary())
+def ab_chart(report: Any) -> alt.LayerChart:
+    """The win-rate changes B - A in % points, each with its paired 95% interval, a zero line, and the colour of
+    its verdict (grey: no detectable change)."""
+    rows = [r for r in report.rows if r.kind == "rate" and r.n]
+    frame = pd.DataFrame([{"what": ("(edited) " if r.focus else "") + r.label, "diff": r.diff,
+                           "low": max(-1.0, r.low), "high": min(1.0, r.high), "verdict": r.verdict} for r in rows],
+                         columns=["what", "diff", "low", "high", "verdict"])
+    order = list(frame["what"])
+    colour = alt.Color("verdict:N", title=None, scale=alt.Scale(domain=list(VERDICT_COLOURS),
+                                                                 range=list(VERDICT_COLOURS.values())))
+    base = alt.Chart(frame).encode(y=alt.Y("what:N", sort=order, title=None, axis=_ROW_AXIS))
+    bars = base.mark_errorbar(ticks=True, thickness=2).encode(
+        x=alt.X("low:Q", title="change in win rate, B - A (95% interval)", axis=PERCENT), x2="high:Q", color=colour)
+    points = base.mark_point(filled=True, size=70).encode(
+        x="diff:Q", color=colour,
+        tooltip=["what", alt.Tooltip("diff:Q", title="change", format="+.1%"),
+                 alt.Tooltip("low:Q", title="95% from", format="+.1%"),
+                 alt.Tooltip("high:Q", title="95% to", format="+.1%"), "verdict"])
+    zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#333").encode(x="zero:Q")
+    return alt.layer(zero, bars, points).properties(
+        title=alt.TitleParams("A/B: change in win rates (B - A)", anchor="start"), height=_rows_height(len(frame)))

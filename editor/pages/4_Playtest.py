@@ -1,4 +1,5 @@
-"""Playtest page: simulate games with bots, chart the results, and A/B the saved content against your edits."""
+"""Playtest page: simulate games with bots in a child process (progress, Cancel), chart the results, and A/B
+two versions of a file on the same seeds."""
 from __future__ import annotations
 
 import os
@@ -6,9 +7,8 @@ import os
 import streamlit as st
 
 from editor import ui
-from editor.logic import buffers as buf
 from editor.logic import catalog as cat
-from editor.logic import playtest, store
+from editor.logic import playtest
 from interpreter.diagnostics import ContentError
 
 st.set_page_config(page_title="Playtest - Kiwi Chow Down editor", layout="wide")
@@ -20,14 +20,12 @@ overlay_ids = [p.id for p in cat.packs(root) if p.kind != "base"]
 overlays = st.multiselect("Editions and mods (applied in this order on base)", overlay_ids, key="pt_overlays")
 try:
     ruleset = playtest.load(root, overlays)
-except ImportError as exc:
-    st.warning(f"Playtests wait on the loader/simulator: {exc}")
-    st.stop()
 except ContentError as exc:  # show the located messages, never a traceback
     st.error("The content does not load:")
     for diag in exc.diagnostics[:20]:
         ui.error_box(diag.format())
     st.stop()
+labels = playtest.Labels.of(ruleset)
 
 flock_ids = [i.id for i in ruleset.items("flocks")]
 leader_ids = [i.id for i in ruleset.items("leaders")]
@@ -48,7 +46,8 @@ players = c1.number_input("Players", min_value=2, max_value=min(4, len(flock_ids
 if solo:
     players = 2
 games = c2.number_input("Games", min_value=1, max_value=5000, value=20, step=10, key="pt_games")
-seed = c3.number_input("First seed", min_value=0, value=0, step=1, key="pt_seed")
+seed = c3.number_input("First seed", min_value=0, value=0, step=1, key="pt_seed",
+                       help="Game i is played with seed first + i; an A/B plays the same seeds on both versions.")
 setup_mode = c4.selectbox("Setup", ["first-game", "advanced"], key="pt_setup",
                           help="first-game: the fixed starting positions (R-SETUP-5); advanced: the placement draft (R-SETUP-6)")
 variant_ids = playtest.variants(ruleset)
@@ -58,17 +57,23 @@ variant_label = c5.selectbox("Variant", list(variant_ids), key="pt_variant", dis
 flocks = st.multiselect("The player's flock, then Kiwibot's (empty: the first two of the seat order)" if solo else
                         "Flocks in seat order (empty: the default order); seats rotate between games",
                         flock_ids, key="pt_flocks", max_selections=int(players))
-jobs = st.number_input("Processes", min_value=1, max_value=os.cpu_count() or 1, value=1, step=1, key="pt_jobs",
-                       help="Games run in this many processes; the results are the same, only faster.")
-bots = st.multiselect("The player's bot (the first one plays; Kiwibot plays itself)" if solo else
-                      "Bots (one per seat, cycling)", ["random", "greedy"], default=["random"], key="pt_bots")
+b1, b2 = st.columns([3, 1])
+cores = os.cpu_count() or 1
+bots = b1.multiselect("The player's bot (the first one plays; Kiwibot plays itself)" if solo else
+                      "Bots (one per seat, cycling)", playtest.bot_names(), default=[playtest.default_bot()],
+                      key="pt_bots", help="greedy looks one decision ahead; random picks any legal option.")
+jobs = b2.number_input("Processes", min_value=1, max_value=max(cores, 8), value=min(2, cores), step=1, key="pt_jobs",
+                       help=f"Games run in this many worker processes (this machine has {cores} cores); the "
+                            "results are the same, only faster.")
 used = flocks or flock_ids[: int(players)]
 sides, leaders = {}, {}
 with st.expander("Sides and leaders per flock"):
     for flock in used:
         a, b = st.columns(2)
-        side = a.selectbox(f"{flock}: flock board side", ["A", "B"], key=f"pt_side_{flock}")
-        leader = b.selectbox(f"{flock}: leader", ["(random)"] + leader_ids, key=f"pt_leader_{flock}")
+        side = a.selectbox(f"{labels.name('flock', flock)}: flock board side", ["A", "B"], key=f"pt_side_{flock}")
+        leader = b.selectbox(f"{labels.name('flock', flock)}: leader", ["(random)"] + leader_ids,
+                             key=f"pt_leader_{flock}", format_func=lambda v: v if v == "(random)" else
+                             labels.name("leader", v))
         if side != "A":
             sides[flock] = side
         if leader != "(random)":
@@ -81,59 +86,104 @@ elif not solo and leaders and len(leaders) != len(used):
     # Game.new takes a leader for every flock or none (then it deals them at random, R-SETUP-3)
     st.warning("Choose a leader for every flock, or none: leaders are dealt at random otherwise.")
     leaders = {}
-setup = playtest.PlaytestSetup(players=int(players), games=int(games), seed=int(seed), bots=tuple(bots or ["random"]),
+setup = playtest.PlaytestSetup(players=int(players), games=int(games), seed=int(seed),
+                               bots=tuple(bots or [playtest.default_bot()]),
                                flocks=tuple(flocks) if flocks and len(flocks) == int(players) else None,
                                leaders=leaders or None, sides=sides or None, setup=setup_mode,
                                variant=None if solo else variant_ids.get(variant_label), overlays=tuple(overlays),
                                jobs=int(jobs), mode="solo" if solo else "standard",
                                solo_side=side_ids.get(side_label) if solo else None)
 
-edited = {rel: buf.edited_text(ui.buffers(), rel, ui.snapshot(rel).text) for rel in buf.files_with_edits(ui.buffers())}
-for rel, text in store.drafts(root).items():
-    edited.setdefault(rel, text)
-ab_mode = st.checkbox(f"A/B: saved content (A) against your edits and drafts (B) with the same seeds"
-                      f" ({len(edited)} edited file(s))", key="pt_ab", disabled=not edited)
-
-if st.button("Run", type="primary", key="pt_run"):
-    bar = st.progress(0.0, text="starting")
-
-    def progress(done: int, total: int) -> None:
-        bar.progress(done / max(total, 1), text=f"{done}/{total} games")
-
-    try:
-        if ab_mode and edited:
-            report_a, report_b, delta = playtest.ab(root, edited, setup, progress)
-            st.session_state["pt_result"] = ("ab", report_a, report_b, delta)
+st.divider()
+what = st.radio("Run", ["Playtest", "A/B: two versions of a file"], horizontal=True, key="pt_what",
+                help="A/B plays the same seeds on both versions and shows each change with its paired 95% interval.")
+ab_choice = None
+if what != "Playtest":
+    files = playtest.ab_files(root, cat.content_files(root))
+    if not files:
+        st.info("No file has two versions yet. Edit a file on the Content page (unsaved edits and drafts count), "
+                "or save a change: earlier saves are kept and can be compared.")
+    else:
+        rel = st.selectbox("File", list(files), key="pt_ab_file",
+                           format_func=lambda r: f"{r} ({len(files[r])} versions)")
+        names = [label for label, _ in files[rel]]
+        default_a, default_b = playtest.default_pair(names)
+        v1, v2 = st.columns(2)
+        version_a = v1.selectbox("A (before)", names, index=default_a, key=f"pt_ab_a:{rel}")
+        version_b = v2.selectbox("B (after)", names, index=default_b, key=f"pt_ab_b:{rel}")
+        if version_a == version_b:
+            st.warning("Choose two different versions.")
         else:
-            st.session_state["pt_result"] = ("one", playtest.run(ruleset, setup, progress))
-    except Exception as exc:  # a content error in the draft, an engine refusal: say it, keep the page
-        diags = getattr(exc, "diagnostics", None)
-        st.error(f"Playtest failed: {exc if not diags else 'the edited content does not load'}")
-        for diag in (diags or [])[:20]:
-            ui.error_box(diag.format())
+            texts = dict(files[rel])
+            ab_choice = (rel, version_a, texts[version_a], version_b, texts[version_b])
+
+active = st.session_state.get("pt_active")
+can_run = active is None and (what == "Playtest" or ab_choice is not None)
+if st.button("Run A/B" if what != "Playtest" else "Run playtest", type="primary", key="pt_run", disabled=not can_run):
+    if ab_choice:
+        rel, label_a, text_a, label_b, text_b = ab_choice
+        run = playtest.start_ab(root, setup, rel, text_a, text_b)
+        st.session_state["pt_active"] = ("ab", run, {"file": rel, "A": label_a, "B": label_b})
+    else:
+        st.session_state["pt_active"] = ("one", playtest.start(root, setup), {})
+    st.session_state.pop("pt_result", None)
+    st.rerun()   # draw the page again with Run disabled and the progress shown
+
+
+def _progress() -> None:
+    """The running playtest: its progress and a Cancel button; when it ends, its result for the page."""
+    current = st.session_state.get("pt_active")
+    if current is None:
+        return
+    kind, run, info = current
+    if st.button("Cancel", key="pt_cancel"):
+        status = run.cancel()
+        st.session_state.pop("pt_active", None)
+        ui.flash(f"Playtest {status.text()}; no process is left running.", "info")
+        st.rerun()
+    status = run.poll()
+    st.progress(status.done / max(status.total, 1), text=status.text())
+    if status.finished:
+        st.session_state.pop("pt_active", None)
+        st.session_state["pt_result"] = (kind, status, info)
+        st.rerun()
+
+
+if active is not None:
+    st.fragment(_progress, run_every=0.5)()
 
 result = st.session_state.get("pt_result")
 if result:
-    report = result[1] if result[0] == "one" else result[2]
-    if result[0] == "ab":
-        st.subheader("A/B: draft (B) minus saved (A)")
-        st.altair_chart(playtest.delta_chart(result[3]), width="stretch")
-        st.dataframe(result[3], hide_index=True)
-        st.subheader("B (draft) in detail")
-    summary = report.summary()
-    rules = playtest.played(report, variant_ids)
-    st.write(f"{summary['games']} games ({rules}), mean length {summary['mean_decisions']:.0f} decisions")
-    charts = playtest.charts(report)
-    if "solo" in charts:
-        solo_summary = summary["solo"]
-        won = solo_summary["player"]
-        st.write(f"The player won {won['wins']} of {won['games']} games against Kiwibot "
-                 f"({won['rate']:.0%}, 95% interval {won['lo']:.0%} - {won['hi']:.0%}).")
-        st.altair_chart(charts["solo"], width="stretch")
-    left, right = st.columns(2)
-    left.altair_chart(charts["seat"], width="stretch")
-    right.altair_chart(charts["flock"], width="stretch")
-    left.altair_chart(charts["leader"], width="stretch")
-    right.altair_chart(charts["vp"], width="stretch")
-    left.altair_chart(charts["season_cards"], width="stretch")
-    right.altair_chart(charts["length"], width="stretch")
+    kind, status, info = result
+    if status.error:
+        st.error(f"Playtest failed: {status.error}")
+        for diag in status.diagnostics[:20]:
+            ui.error_box(diag)
+    elif kind == "ab":
+        report = playtest.compare(status.records["A"], status.records["B"], status.focus, status.names)
+        st.subheader(f"A/B on {info['file']}: {info['B']} (B) against {info['A']} (A)")
+        st.text(playtest.ab_summary(report, status.names))
+        st.altair_chart(playtest.ab_chart(report), width="stretch")
+        st.dataframe(playtest.ab_frame(report), hide_index=True, key="pt_ab_table")
+    if status.succeeded:
+        shown = [("B", f"B in detail: {info.get('B')}"), ("A", f"A in detail: {info.get('A')}")] \
+            if kind == "ab" else [("A", None)]
+        for side, heading in shown:
+            report = playtest.report_of(status.records[side])
+            box = st.expander(heading) if heading else st.container()
+            summary = report.summary()
+            box.write(f"{summary['games']} games ({playtest.played(report, variant_ids)}), mean length "
+                     f"{summary['mean_decisions']:.0f} decisions")
+            charts = playtest.charts(report, labels)
+            if "solo" in charts:
+                won = summary["solo"]["player"]
+                box.write(f"The player won {won['wins']} of {won['games']} games against Kiwibot "
+                         f"({won['rate']:.0%}, 95% interval {won['lo']:.0%} - {won['hi']:.0%}).")
+                box.altair_chart(charts["solo"], width="stretch")
+            left, right = box.columns(2)
+            left.altair_chart(charts["seat"], width="stretch")
+            right.altair_chart(charts["flock"], width="stretch")
+            left.altair_chart(charts["leader"], width="stretch")
+            right.altair_chart(charts["vp"], width="stretch")
+            left.altair_chart(charts["season_cards"], width="stretch")
+            right.altair_chart(charts["length"], width="stretch")
