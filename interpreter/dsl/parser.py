@@ -471,6 +471,15 @@ def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
         what = {"effect": "a verb", "objective": "`most` or `least`", "call": "a word"}[start]
         return DslError(_SYNTAX, f"expected {what}, got nothing", Span(0, len(text)),
                         "write e.g. `gain 1 fruit`" if start == "effect" else None)
+    if prev is not None and prev.type == "WORD" and any(n.startswith("N_") for n in expected):
+        # a selector head whose noun is missing or misspelt: `my leder`, `every kiwis`
+        import difflib
+        nouns = [t.pattern.value for t in _lark().terminals if t.name.startswith("N_")]
+        close = difflib.get_close_matches(prev.value, nouns, n=2, cutoff=0.6)
+        return DslError(_SYNTAX, f"unknown word `{prev.value}`: a selector needs a noun "
+                        "(kiwi, leader, nest, marker, hex, player, opponent ...)", prev_span,
+                        ("did you mean " + " or ".join(f"`{c}`" for c in close) + "?") if close else
+                        "a word before the noun is a terrain or a reference: `every flower hex`, `the landing hex`")
     shown = "end of the text" if at_end else f"`{tok.value}`"
     if at_end and _braces(text):
         open_at = _braces(text)[-1]

@@ -74,9 +74,10 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
     rt.state.hexes[hex_id].nest = (flock, nest_id)
     rt.state.flocks[flock].nests_built.append(nest_id)
     rt.log("build", f"{flock} builds {nest_id} on {hex_id}", flock)
-    yield from nest_benefit(rt, ctx, nest.get("on_place"), f"{nest_id} placement")
-    from interpreter.engine import effects
+    yield from nest_benefit(rt, ctx.sub(here=hex_id), nest.get("on_place"), f"{nest_id} placement")
+    from interpreter.engine import compose, effects
     yield from effects.emit(rt, ctx, "t-build")
+    yield from compose.emit_event(rt, ctx, "build", hex_id)   # triggers with filters (`build on <hexes>`)
 
 
 def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str) -> Generator:

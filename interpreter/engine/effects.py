@@ -12,7 +12,7 @@ from typing import Callable, Generator
 from interpreter.dsl import ast, render
 from interpreter.engine import build as build_mod
 from interpreter.engine import feed as feed_mod
-from interpreter.engine import marking, move, payment, placing
+from interpreter.engine import compose, marking, move, payment, placing
 from interpreter.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
 from interpreter.engine.decisions import Option, ask
 
@@ -94,6 +94,9 @@ def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
         if choice == "may:yes":
             yield from run(rt, node.body, ctx)
         return
+    if isinstance(node, ast.COMPOSED):   # the compositional layer: if, for each, phrases (compose.py)
+        yield from compose.run(rt, node, ctx)
+        return
     if isinstance(node, ast.Repeat):
         if node.count > MAX_REPEAT:
             raise EngineError(f"repeat {node.count} exceeds the limit {MAX_REPEAT}")
@@ -118,6 +121,8 @@ def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:
     if isinstance(node, ast.Call):
         check = POSSIBLE.get(node.primitive or "")
         return True if check is None else check(rt, node, ctx)
+    if isinstance(node, ast.COMPOSED):
+        return compose.possible(rt, node, ctx)
     return False
 
 
@@ -253,3 +258,6 @@ POSSIBLE: dict[str, Callable[[Runtime, ast.Call, Ctx], bool]] = {
     "grow-kiwi": lambda rt, c, ctx: bool(placing.growable(rt, ctx.flock, set())),
     "remove-kiwi": lambda rt, c, ctx: bool(rt.state.own_kiwi(ctx.flock)),
 }
+# verbs of the compositional layer (selectors, quantities) live in compose.py
+VERBS.update(compose.VERBS)
+POSSIBLE.update(compose.POSSIBLE)

@@ -73,3 +73,5 @@ def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Generator:
     n = rt.rules.feed_domain_own if owner == flock else rt.rules.feed_domain_opponent   # R-FEED-4
     yield from effects.gain_domain(rt, ctx, n)
     yield from effects.emit(rt, ctx, "t-feed")
+    from interpreter.engine import compose
+    yield from compose.emit_event(rt, ctx, "feed", hex_id, kiwi)   # triggers with filters (`feed <pieces>`)

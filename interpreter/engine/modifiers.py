@@ -7,6 +7,9 @@ from typing import Any
 MODIFIERS: dict[str, dict[str, Any]] = {
     "m-push-same": {"push_same_size": True},     # R-ASYM-5: own Kiwi push Kiwi of the same size
     "m-nest-twice": {"nest_benefit_times": 2},   # R-ASYM-4: Nest benefits twice, VP excluded
+    # modifiers with values: read from the bound node where the rule is applied (compose.py)
+    "m-leader-weight": {},                       # dominance.py via state.params["leader_weight"]
+    "m-push-limit": {},                          # push.after_move via compose.push_limit
 }
 
 DEFAULTS: dict[str, Any] = {"push_same_size": False, "nest_benefit_times": 1}

@@ -89,7 +89,8 @@ def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: 
     limit = mover_size if param(rt, flock, "push_same_size") else mover_size - 1   # R-ASYM-5 same size
     if limit < 1:
         return
-    for _ in range(rt.rules.push_count):
+    from interpreter.engine.compose import push_limit
+    for _ in range(push_limit(rt, flock)):
         opts = push_options(rt, hex_id, limit, skip_leader=flock if mover_leader else None)
         if mover_id is not None:
             # the mover does not push itself: drop options naming it when it is the only Kiwi of its kind

@@ -95,6 +95,9 @@ QUERIES: dict[str, Callable[[State, str, ast.Call], int]] = {
 def evaluate(state: State, query_node: ast.Call | ast.Objective, flock: str) -> int:
     """The flock's count for a query (or an objective's query)."""
     call = query_node.query if isinstance(query_node, ast.Objective) else query_node
+    if isinstance(call, ast.QCall):   # a compositional objective: `most count(my nests)`
+        from interpreter.engine.selectors import Scope, quantity
+        return quantity(state, call, Scope(flock, purpose="objective"))
     fn = QUERIES.get(call.primitive or "")
     if fn is None:
         from interpreter.engine.context import EngineError

@@ -29,6 +29,8 @@ class Power:
     trigger: str | None
     effect: Any
     modifier: str | None
+    when: Any = None            # the bound trigger node (its filters, for compositional triggers)
+    modifier_node: Any = None   # the bound modifier node (its values, e.g. `push limit 3`)
 
 
 @dataclass
@@ -201,7 +203,8 @@ def compile_rules(rs: Any) -> Rules:
             for p in sd.get("power", []) or []:
                 when = p.get("when")
                 powers.append(Power(getattr(when, "primitive", None) if when is not None else None,
-                                    p.get("do"), getattr(p.get("modifier"), "primitive", None)))
+                                    p.get("do"), getattr(p.get("modifier"), "primitive", None),
+                                    when, p.get("modifier")))
             sides[label] = Side(sd.get("extra_move"), track, powers)
         rules.flocks[item.id] = sides
     for item in _items(rs, "leaders"):

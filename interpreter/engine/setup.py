@@ -36,7 +36,10 @@ def params_of(rules: Rules) -> dict:
     """Rule values copied into the state for pure functions (dominance, queries, scoring)."""
     def w(x):
         return {"kiwi": x.kiwi, "leader": x.leader, "nests": x.nests}
+    from interpreter.engine.compose import leader_weights
+    extra = leader_weights(rules)   # `my leader counts N for dominance`; absent otherwise, so saves stay as they were
     return {
+        **({"leader_weight": extra} if extra else {}),
         "dominance": {k: w(v) for k, v in rules.dominance.items()},
         "nest_dominance": {n: int(d.get("dominance", 0) or 0) for n, d in rules.nests.items()},
         "nest_vp": {n: int(d.get("vp", 0) or 0) for n, d in rules.nests.items()},
