@@ -188,7 +188,6 @@ class Not:
 
 
 Expr = Union[Num, QCall, BinOp, Not, Selector]
-Node = Union[Seq, Choose, May, Repeat, Call, Objective, "Phrase", "If", "ForEach"]
 
 
 @dataclass(frozen=True)
@@ -239,6 +238,7 @@ class ForEach:
 
 
 COMPOSED = (Phrase, If, ForEach)
+Node = Union[Seq, Choose, May, Repeat, Call, Objective, Phrase, If, ForEach]
 
 
 def exprs(node: object) -> Iterator[object]:
