@@ -507,5 +507,7 @@ def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
         hint = f"`{tok.value}` is a reserved word; {_RESERVED_HINT}"
         if tok.type in ("MOST", "LEAST") and start != "objective":
             hint = f"`{tok.value}` starts a Season card objective, not an effect"
+    if "CMP" in expected and hint is None:
+        hint = "a condition compares quantities: `count(my kiwi in this hex) >= 2`"
     message = f"unexpected {shown}: expected {_expected_text(expected, prev)}"
     return DslError(_SYNTAX, message, prev_span if at_end else span, hint)

@@ -99,8 +99,8 @@ def _call(call: Call | Phrase) -> str:
         return " ".join(w.text for w in call.words)
     values = {}
     for name, value in call.args:
-        if isinstance(value, Selector):
-            value = selector_text(value)
+        if isinstance(value, Selector):   # "each to an adjacent hex ..." reads without its `a`
+            value = selector_text(value, bare=f"adjacent {{{name}}}" in prim.template)
         elif isinstance(value, (QCall, BinOp, Num)):
             value = _quantity(value)
         values[name] = value
@@ -120,14 +120,17 @@ _DET_TEXT = {"every": "every", "the": "the", "my": "your", "your": "your", "thei
 _PLURAL = {"leaders", "nests", "markers", "hexes", "players", "opponents"}
 
 
-def selector_text(sel: Selector, *, singular: bool = False, owner_implied: bool = False) -> str:
+_FILTER_ORDER = {"owner": 0, "with": 1, "without": 1, "in": 2, "adjacent": 2, "within": 2, "dominated": 3, "where": 4}
+
+
+def selector_text(sel: Selector, *, singular: bool = False, owner_implied: bool = False, bare: bool = False) -> str:
     """A selector in words: "every size-1 Kiwi of an opponent in the landing hex", "a hex without a Nest"."""
     h = sel.head
     noun = h.noun.text
     one, many = _NOUN_TEXT.get(noun, (noun, noun))
     plural = not singular and noun in _PLURAL and h.det not in ("a", "an", "this")
     det = _DET_TEXT.get(h.det or "", "")
-    if owner_implied and h.det in ("my", "your"):
+    if (owner_implied and h.det in ("my", "your")) or (bare and h.det in ("a", "an")):
         det = ""
     words = [det] if det else []
     words += [a.text for a in h.adjs if a.text not in parts.REFERENCES or True]
@@ -135,7 +138,7 @@ def selector_text(sel: Selector, *, singular: bool = False, owner_implied: bool 
     if size is not None:
         words.append(f"size-{size}")
     words.append(many if plural else one)
-    for f in sel.filters:
+    for f in sorted(sel.filters, key=lambda f: _FILTER_ORDER.get(f.op, 5)):   # who, what it holds, where, then conditions
         if f.op == "size":
             continue
         words.append(_filter_text(f))
