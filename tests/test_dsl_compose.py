@@ -203,3 +203,20 @@ def test_rules_text_is_composed_from_the_parts(text: str, kind: str, said: str) 
 def test_walk_reaches_the_bodies_of_if_and_for_each() -> None:
     node = _ok("if fruit(me) >= 1 { gain 1 vp } else { for each opponent { gain 1 fruit } }")
     assert [n.primitive for n in walk(node) if isinstance(n, Call)] == ["gain-vp", "gain-fruit"]
+
+
+def test_kcd_reference_shows_every_part_with_a_working_example() -> None:
+    from typer.testing import CliRunner
+
+    from interpreter.cli import app
+    from interpreter.dsl import parts
+    from interpreter.dsl.render import reference_parts
+
+    rows = reference_parts(CTX)
+    assert [r["name"] for r in rows] == [p.name for p in parts.PARTS]
+    assert all(r["field"] and r["text"] for r in rows), [r["name"] for r in rows if not r["field"]]
+    out = CliRunner().invoke(app, ["reference", "--kind", "filter"]).output
+    assert "within  [filter; narrows hexes, kiwi, leaders, markers, nests]" in out
+    assert "e.g. `gain 1 fruit for each a hex within 3 of my leader` -> Gain 1 Fruit for each hex within 3 hexes" in out
+    out = CliRunner().invoke(app, ["reference"]).output
+    assert "push <what> to <dest>  [verb; ability, effect, solo]" in out and "count  [function]" in out

@@ -58,9 +58,10 @@ def _node(node: Node) -> str:
         return text + (f"; otherwise {_seq(node.orelse)}" if node.orelse is not None else "")
     if isinstance(node, ForEach):
         cap = f", at most {_quantity(node.cap)}" if node.cap is not None else ""
+        each = _each(node.sel)
         if node.suffix:
-            return f"{_seq(node.body)} for each {selector_text(node.sel, singular=True)}{cap}"
-        return f"for each {selector_text(node.sel, singular=True)}{cap}: {_seq(node.body)}"
+            return f"{_seq(node.body)} for {each}{cap}"
+        return f"for {each}{cap}: {_seq(node.body)}"
     if isinstance(node, May):
         return f"you may {_seq(node.body)}"
     if isinstance(node, Repeat):
@@ -146,6 +147,13 @@ def selector_text(sel: Selector, *, singular: bool = False, owner_implied: bool 
     if det == "a" and text.startswith("a ") and text[2:3] in "aeiou":
         text = "an " + text[2:]
     return text
+
+
+def _each(sel: Selector) -> str:
+    """`for each ...` in words: "each hex ...", "each of your Nests ..."."""
+    if sel.head.det in ("my", "your", "their", "the"):
+        return "each of " + selector_text(sel)
+    return "each " + selector_text(sel, singular=True, bare=True).removeprefix("every ")
 
 
 def _filter_text(f) -> str:
@@ -368,4 +376,32 @@ def reference(ctx: CheckContext | None = None) -> list[dict]:
             "id": prim.id, "kind": prim.kind, "pattern": prim.pattern, "display": prim.display,
             "doc": prim.doc, "contexts": sorted(prim.contexts), "example": example, "text": text,
         })
+    return rows
+
+
+# Wrappers that turn a part's example into a whole field, tried in order, for `reference_parts`.
+_PART_WRAPPERS = (("{x}", "effect"), ("most {x}", "objective"), ("gain 1 fruit for each {x}", "effect"),
+                  ("{x}", "ability"), ("leader moves 1; place 1 kiwi on {x}", "ability"),
+                  ("gain count({x}) fruit", "effect"), ("if {x} { gain 1 fruit }", "effect"),
+                  ("most count({x})", "objective"), ("gain 1 fruit for each hex where {x}", "effect"),
+                  ("for each opponent where {x} { gain 1 fruit }", "effect"), ("{x}", "trigger"))
+
+
+def reference_parts(ctx: CheckContext | None = None) -> list[dict]:
+    """One row per part of the compositional layer (name, kind, doc, example, field, text, applies)."""
+    from interpreter.dsl.checker import compile_field
+
+    ctx = ctx if ctx is not None else _default_context()
+    rows = []
+    for part in parts.PARTS:
+        field, text = "", ""
+        for wrapper, kind in _PART_WRAPPERS:
+            dsl = wrapper.replace("{x}", part.example)
+            node, issues = compile_field(dsl, kind, ctx)
+            if node is not None and not issues:
+                field, text = dsl, render(node)
+                break
+        rows.append({"name": part.name, "kind": part.kind, "doc": part.doc, "example": part.example,
+                     "field": field, "text": text,
+                     "applies": sorted(parts.kind_phrase(k) for k in part.applies)})
     return rows

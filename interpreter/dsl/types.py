@@ -117,6 +117,9 @@ class Types:
         elif noun == "anyone":
             owner = "any"
         ref = None
+        if h.det == "their" and env.it is None:
+            self.issue("dsl-context", "`their` names the player a `where` or `for each` is about, and there is none "
+                       "here", h.span, "write `my ...`, or use `their` inside `where ...` or a `for each` body")
         if kind == "it":
             if env.it is None:
                 self.issue("dsl-context", f"`{noun}` names the element of a `where` or `for each`, and there is none here",
