@@ -294,7 +294,10 @@ class _Checker:
                 return call
         noun = self.kind
         hint = _did_you_mean(head, t.heads)
-        if hint is None and len(t.allowed) <= 10 and t.allowed:
+        if hint is None and noun == "query":   # the compositional layer counts anything: say so first
+            hint = ("count with a selector, e.g. `most count(hexes dominated by me)`; or a query: "
+                    + ", ".join(p.display for p in t.allowed))
+        elif hint is None and len(t.allowed) <= 10 and t.allowed:
             hint = f"{noun}s: " + ", ".join(p.display for p in t.allowed)
         self.issue("dsl-unknown", f"unknown {noun} `{head}`", words[0].span, hint)
         return call

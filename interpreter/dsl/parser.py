@@ -458,9 +458,6 @@ def _bad_character(text: str, pos: int) -> DslError:
 def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
     tok: Token = exc.token
     expected = _accepted(exc)
-    if tok.type in _LAYER_PUNCT and tok.type not in expected:
-        # punctuation of the compositional layer where it cannot stand reads as a bad character, as before
-        return _bad_character(text, tok.start_pos)
     at_end = tok.type == "$END"
     pos = len(text) if at_end else tok.start_pos
     before = _tokens_before(text, pos)
@@ -480,6 +477,9 @@ def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
                         "(kiwi, leader, nest, marker, hex, player, opponent ...)", prev_span,
                         ("did you mean " + " or ".join(f"`{c}`" for c in close) + "?") if close else
                         "a word before the noun is a terrain or a reference: `every flower hex`, `the landing hex`")
+    if tok.type in _LAYER_PUNCT and tok.type not in expected:
+        # punctuation of the compositional layer where it cannot stand reads as a bad character, as before
+        return _bad_character(text, tok.start_pos)
     shown = "end of the text" if at_end else f"`{tok.value}`"
     if at_end and _braces(text):
         open_at = _braces(text)[-1]
