@@ -193,11 +193,10 @@ def _head(tree: Tree) -> Head:
     adjs: list[Word] = []
     noun = None
     for child in tree.children:
-        if isinstance(child, Tree) and child.data == "det":
-            det = str(child.children[0])
-        elif isinstance(child, Tree) and child.data == "noun":
-            tok = child.children[0]
-            noun = Word(str(tok), _tok_span(tok))
+        if isinstance(child, Token) and child.type == "DET":
+            det = str(child)
+        elif isinstance(child, Token) and child.type == "NOUN":
+            noun = Word(str(child), _tok_span(child))
         elif isinstance(child, Token) and child.type == "WORD":
             adjs.append(Word(str(child), _tok_span(child)))
     assert noun is not None
@@ -231,13 +230,13 @@ def _sel(tree: Tree) -> Selector:
         inner = _sel(tree.children[0])
         filters = tuple(_filter(c) for c in tree.children[1:])
         return Selector(inner.head, filters, _span(tree))
-    # osel: det WORD* noun filter*
+    # osel: DET WORD* NOUN filter*
     head_parts = [c for c in tree.children if not (isinstance(c, Tree) and c.data in _FILTER_OPS)]
-    det = str(head_parts[0].children[0])
+    det = str(head_parts[0])
     adjs = tuple(Word(str(t), _tok_span(t)) for t in head_parts[1:-1])
-    ntok = head_parts[-1].children[0]
+    ntok = head_parts[-1]
     noun = Word(str(ntok), _tok_span(ntok))
-    hspan = Span(_span(head_parts[0]).start, ntok.end_pos)
+    hspan = Span(head_parts[0].start_pos, ntok.end_pos)
     filters = tuple(_filter(c) for c in tree.children if isinstance(c, Tree) and c.data in _FILTER_OPS)
     return Selector(Head(det, adjs, noun, hspan), filters, _span(tree))
 
@@ -346,7 +345,7 @@ _LAYER_PUNCT = {"CMP": "a comparison (`>=`, `<`, `=` ...)", "PLUS": "`+`", "MINU
 
 
 def _is_layer(name: str) -> bool:
-    return name.startswith(("D_", "N_")) or name in _LAYER_PUNCT or name in _LAYER_WORDS
+    return name in ("DET", "NOUN") or name in _LAYER_PUNCT or name in _LAYER_WORDS
 
 
 _LAYER_WORDS = {"IF": "if", "ELSE": "else", "FOR": "for", "EACH": "each", "AT": "at", "ON": "on", "TO": "to",
@@ -357,12 +356,10 @@ _LAYER_WORDS = {"IF": "if", "ELSE": "else", "FOR": "for", "EACH": "each", "AT": 
 
 def _layer_text(names: set[str]) -> list[str]:
     out: list[str] = []
-    nouns = sorted(n[2:].lower() for n in names if n.startswith("N_"))
-    dets = sorted(n[2:].lower() for n in names if n.startswith("D_"))
-    if nouns:
-        out.append("a noun (" + ", ".join(nouns[:6]) + (" ..." if len(nouns) > 6 else "") + ")")
-    if dets:
-        out.append("a determiner (" + ", ".join(dets) + ")")
+    if "NOUN" in names:
+        out.append("a noun (kiwi, leader, nest, marker, hex, player ...)")
+    if "DET" in names:
+        out.append("a determiner (every, a, the, my ...)")
     out.extend(f"`{_LAYER_WORDS[n]}`" for n in sorted(names) if n in _LAYER_WORDS)
     out.extend(_LAYER_PUNCT[n] for n in sorted(names) if n in _LAYER_PUNCT)
     return out
@@ -468,10 +465,11 @@ def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
         what = {"effect": "a verb", "objective": "`most` or `least`", "call": "a word"}[start]
         return DslError(_SYNTAX, f"expected {what}, got nothing", Span(0, len(text)),
                         "write e.g. `gain 1 fruit`" if start == "effect" else None)
-    if prev is not None and prev.type == "WORD" and any(n.startswith("N_") for n in expected):
+    if prev is not None and prev.type == "WORD" and "NOUN" in expected:
         # a selector head whose noun is missing or misspelt: `my leder`, `every kiwis`
         import difflib
-        nouns = [t.pattern.value for t in _lark().terminals if t.name.startswith("N_")]
+        from interpreter.dsl.parts import NOUNS
+        nouns = list(NOUNS)
         close = difflib.get_close_matches(prev.value, nouns, n=2, cutoff=0.6)
         return DslError(_SYNTAX, f"unknown word `{prev.value}`: a selector needs a noun "
                         "(kiwi, leader, nest, marker, hex, player, opponent ...)", prev_span,
