@@ -118,7 +118,7 @@ def _align(parts: tuple[str | Slot, ...], words: tuple[Word, ...]) -> list[tuple
             return j == len(words)
         part = parts[i]
         if isinstance(part, str):
-            if j < len(words) and words[j].text == part:
+            if j < len(words) and getattr(words[j], "text", None) == part:   # a phrase's items: Word or not
                 out.append((part, (words[j],)))
                 if go(i + 1, j + 1):
                     return True

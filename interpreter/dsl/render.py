@@ -160,23 +160,11 @@ def _filter_text(f) -> str:
     if f.op == "where":
         return f"where {_cond(f.cond)}"
     arg = selector_text(f.arg) if f.arg is not None else ""
-    if f.op == "owner":
-        return f"of {arg}"
-    if f.op == "in":
-        return f"in {arg}"
-    if f.op == "adjacent":
-        return f"adjacent to {arg}"
-    if f.op == "within":
-        return f"within {f.n} {'hex' if f.n == 1 else 'hexes'} of {arg}"
-    if f.op == "with":
-        return f"with {arg}"
-    if f.op == "without":
-        return f"without {arg}"
-    if f.op == "dominated":
-        if f.arg is not None and f.arg.head.noun.text == "me":
-            return "with established dominance"
+    if f.op == "dominated" and not (f.arg is not None and f.arg.head.noun.text == "me"):
+        # the registry's phrase is the rulebook's "with established dominance" (your own); others' reads so
         return f"where {arg} {'has' if f.arg is not None and f.arg.head.noun.text not in _PLURAL else 'have'} dominance"
-    return f.op
+    spec = parts.FILTERS[parts.FILTER_OF_OP[f.op]]
+    return _expand(spec.text, {"x": arg, "n": f.n}, {})
 
 
 def _located(sel: Selector) -> bool:

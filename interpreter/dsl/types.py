@@ -10,10 +10,15 @@ import difflib
 from dataclasses import dataclass, replace
 
 from interpreter.dsl import parts, registry
-from interpreter.dsl.ast import (BinOp, Call, Choose, Filter, ForEach, If, May, Not, Num, Phrase, QCall, Repeat,
-                                 Selector, Seq, Span, Word)
+from interpreter.dsl.ast import (BinOp, Call, Filter, ForEach, If, Not, Num, Phrase, QCall, Selector, Span, Word,
+                                 walk)
 from interpreter.dsl.errors import Issue
 from interpreter.dsl.primitive import Primitive, Slot
+
+
+def _align(parts_, items):
+    from interpreter.dsl.checker import _align as align   # (checker imports this module lazily)
+    return align(parts_, items)
 
 __all__ = ["Env", "Types", "ability_issues", "LEADER_MOVES", "PUSHES", "MAX_N"]
 
@@ -268,7 +273,7 @@ class Types:
                  or (not isinstance(first, Word) and p.head == "")]
         best = None
         for prim in cands:
-            aligned = _align(prim.parts, items)
+            aligned = _align(prim.parts, items)   # the checker's aligner: a slot takes one item, Word or not
             if aligned is None:
                 continue
             before = len(self.issues)
@@ -355,38 +360,6 @@ def registry_kind(allowed: tuple[Primitive, ...]) -> str:
     return allowed[0].kind if allowed else "word"
 
 
-def _align(parts_: tuple, items: tuple) -> list[tuple[object, tuple]] | None:
-    """Items matched to pattern parts: a literal equals a Word; a slot takes one item; a `+` slot one or more Words."""
-    out: list[tuple[object, tuple]] = []
-
-    def go(i: int, j: int) -> bool:
-        if i == len(parts_):
-            return j == len(items)
-        part = parts_[i]
-        if isinstance(part, str):
-            if j < len(items) and isinstance(items[j], Word) and items[j].text == part:
-                out.append((part, (items[j],)))
-                if go(i + 1, j + 1):
-                    return True
-                out.pop()
-            return False
-        if not part.many:
-            if j < len(items):
-                out.append((part, (items[j],)))
-                if go(i + 1, j + 1):
-                    return True
-                out.pop()
-            return False
-        for k in range(len(items) - j, 0, -1):
-            out.append((part, items[j:j + k]))
-            if go(i + 1, j + k):
-                return True
-            out.pop()
-        return False
-
-    return out if go(0, 0) else None
-
-
 def _describe(got: str) -> str:
     if got.startswith("sel:"):
         return f"a selector of {parts.kind_phrase(got[4:])}"
@@ -441,20 +414,4 @@ def ability_issues(node) -> list[Issue]:
 
 def _calls_in_order(node):
     """Bound calls and phrases of an effect, in text order."""
-    if isinstance(node, (Call, Phrase)):
-        if node.primitive:
-            yield node
-    elif isinstance(node, Seq):
-        for s in node.stmts:
-            yield from _calls_in_order(s)
-    elif isinstance(node, Choose):
-        for o in node.options:
-            yield from _calls_in_order(o)
-    elif isinstance(node, (May, Repeat)):
-        yield from _calls_in_order(node.body)
-    elif isinstance(node, If):
-        yield from _calls_in_order(node.then)
-        if node.orelse is not None:
-            yield from _calls_in_order(node.orelse)
-    elif isinstance(node, ForEach):
-        yield from _calls_in_order(node.body)
+    return (n for n in walk(node) if isinstance(n, (Call, Phrase)) and n.primitive)
