@@ -28,6 +28,7 @@ def _rt(name: str = "cards.yaml"):
     rt = load_position(POSITIONS / name).rt
     rt.rules = copy.copy(rt.rules)                 # powers changed below stay in this test
     rt.rules.flocks = copy.deepcopy(rt.rules.flocks)
+    rt.rules.compose_table = {}                    # the powers' lookup is rebuilt from the changed copy
     return rt
 
 
@@ -115,3 +116,38 @@ def test_push_limit_modifier_caps_the_pushes_after_a_move() -> None:
                                                  modifier_node=_dsl("push limit 1", "modifier"))]
     _, asked = drive(push.after_move(rt, "teal", "A", 3, mover.id, False), ["push:green/1@A->B"])
     assert len(asked) == 1 and _sizes(rt, "A", "green") == [2]
+
+
+def test_a_chosen_player_is_asked_when_the_verb_runs_and_refused_outside_a_verb() -> None:
+    """`remove every kiwi of a chosen opponent in sand hexes`: teal picks the opponent, then all its Kiwi go."""
+    rt = _rt()
+    _, asked = drive(effects.run(rt, _dsl("remove every kiwi of a chosen player in sand hexes"), Ctx("teal")),
+                     ["player:green"])
+    assert [(d.kind, d.player) for d in asked] == [("choose-player", "teal")]
+    assert _sizes(rt, "C", "green") == [] and _sizes(rt, "C", "teal") == [1]
+    _, issues = compile_field("gain count(kiwi of a chosen opponent) fruit", "effect", CTX)
+    assert [(i.code, i.message) for i in issues] == [
+        ("dsl-context", "a chosen player exists only in a verb, which asks for the choice")]
+
+
+def test_immunity_modifier_keeps_the_named_pieces_from_every_push() -> None:
+    """Green's `my kiwi in hexes with a nest cannot be pushed`: green's Kiwi in A (its Nest) stay; others not."""
+    rt = _rt()
+    rt.state.flocks["green"].side = "B"
+    rt.rules.flocks["green"]["B"].powers = [Power(None, None, "m-immune", modifier_node=_dsl(
+        "my kiwi in hexes with my nest cannot be pushed", "modifier"))]
+    pushable = {ref for ref, _ in push.pieces(rt, "A", None)}
+    assert pushable == {"teal/2@A"}                     # green's size-2 Kiwi in A is immune
+    assert {ref for ref, _ in push.pieces(rt, "C", None)} == {"green/2@C", "green/1@C", "teal/1@C"}
+
+
+def test_feed_discount_modifier_lowers_the_feed_cost_but_not_below_1() -> None:
+    from interpreter.engine import feed
+    plain = _rt()
+    assert feed.cost(plain, 1, "teal").n == 2 and feed.cost(plain, 3, "teal").n == 4
+    rt = _rt()
+    rt.state.flocks["teal"].side = "B"
+    rt.rules.flocks["teal"]["B"].powers = [Power(None, None, "m-feed-discount",
+                                                 modifier_node=_dsl("feed costs 3 fruit less", "modifier"))]
+    assert feed.cost(rt, 1, "teal").n == 1 and feed.cost(rt, 3, "teal").n == 1
+    assert feed.cost(rt, 1, "green").n == 2

@@ -68,6 +68,8 @@ PARTS: tuple[Part, ...] = (
     Part("landing", "reference", "The hex where the Leader's ability landed (ability only).", "the landing hex", "hex"),
     Part("starting", "reference", "The hex where the Leader's ability started (ability only).", "the starting hex", "hex"),
     Part("passed", "reference", "The hexes strictly between the ability's start and landing (ability only).", "the passed hexes", "hex"),
+    Part("chosen", "reference", "In a verb: the player you choose when it runs (`of a chosen opponent`).",
+         "remove every kiwi of a chosen opponent in this hex", "player"),
     # --- filters -------------------------------------------------------------------------------------
     Part("of size", "filter", "Kiwi of that size.", "my kiwi of size 2", applies=frozenset({"kiwi"}),
          text="size-{n}"),

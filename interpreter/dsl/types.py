@@ -56,6 +56,7 @@ class Types:
         self.issues = issues
         self.field_kind = field_kind
         self.checker = checker    # the checker of the first language: statements of `if` / `for each` bodies
+        self.in_verb = False      # inside a verb's selector argument (`a chosen opponent` may stand there)
 
     def stmt(self, node, it: str | None = None):
         """Check a body with the checker, `it` naming the loop element's kind."""
@@ -135,7 +136,14 @@ class Types:
         terrains: list[str] = []
         for adj in h.adjs:
             word = adj.text
-            if word in parts.REFERENCES:
+            if word == "chosen":
+                if kind != "player":
+                    self.issue("dsl-arg-type", f"`chosen` names a player: write `a chosen opponent`", adj.span)
+                elif not self.in_verb:
+                    self.issue("dsl-context", "a chosen player exists only in a verb, which asks for the choice",
+                               adj.span, "count or compare over `every opponent` / `an opponent` instead")
+                ref = "chosen"
+            elif word in parts.REFERENCES:
                 if kind != "hex":
                     self.issue("dsl-arg-type", f"`{word}` names a hex: write `the {word} hex`", adj.span)
                 elif self.field_kind != "ability":
@@ -315,8 +323,12 @@ class Types:
                                item.span, f"write e.g. `{_example_for(parts.SELECTOR_TYPES[part.type])}`")
                     args.append((part.name, item))
                     continue
-                args.append((part.name, self.selector(item, env, parts.SELECTOR_TYPES[part.type],
-                                                      f"<{part.name}> of `{prim.name or prim.pattern}`")))
+                self.in_verb = prim.kind == "verb"
+                try:
+                    args.append((part.name, self.selector(item, env, parts.SELECTOR_TYPES[part.type],
+                                                          f"<{part.name}> of `{prim.name or prim.pattern}`")))
+                finally:
+                    self.in_verb = False
                 continue
             if part.type in ("int", "size") and not part.many and not (isinstance(items[0], Word)):
                 item = items[0]

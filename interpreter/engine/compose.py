@@ -7,10 +7,11 @@ piece, then where. Work is bounded before play (interpreter/dsl/compose_check.py
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Generator
 
 from interpreter.dsl import ast
-from interpreter.engine import placing, push
+from interpreter.engine import placing
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
 from interpreter.engine.decisions import Option, ask
@@ -53,6 +54,7 @@ def run(rt: Runtime, node, ctx: Ctx) -> Generator:
             yield from effects.run(rt, node.body, sub)
         return
     if isinstance(node, ast.Phrase):
+        node = yield from _fix_chosen(rt, node, ctx)
         fn = PHRASES.get(node.primitive or "")
         if fn is not None and any(isinstance(v, ast.Selector) for _, v in node.args):
             yield from fn(rt, node, ctx)
@@ -65,6 +67,32 @@ def run(rt: Runtime, node, ctx: Ctx) -> Generator:
             yield from verb(rt, call, ctx)
         return
     raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
+
+
+def _fix_chosen(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """The phrase with each `a chosen <player>` replaced by the player the acting player picks now."""
+    args = []
+    for name, value in node.args:
+        if isinstance(value, ast.Selector):
+            value = yield from _fix_sel(rt, value, ctx)
+        args.append((name, value))
+    return replace(node, args=tuple(args))
+
+
+def _fix_sel(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Generator:
+    if sel.ref == "chosen":
+        who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, ctx)) if e[0] == "player"]
+        if not who:
+            return replace(sel, ref="flock:")
+        choice = yield from ask(ctx.flock, "choose-player", "Choose a player",
+                                [Option(f"player:{f}", f"Choose {f}") for f in who])
+        return replace(sel, ref="flock:" + choice.split(":", 1)[1])
+    filters = []
+    for f in sel.filters:
+        if f.arg is not None:
+            f = replace(f, arg=(yield from _fix_sel(rt, f.arg, ctx)))
+        filters.append(f)
+    return replace(sel, filters=tuple(filters))
 
 
 def _concrete(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> ast.Call | None:
@@ -144,6 +172,9 @@ def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
 def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
     """Push each piece named, one at a time, to an adjacent hex the destination names (R-PUSH-2)."""
     els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi", "leader"), "push")
+    shield = immune(rt)
+    if shield is not None:
+        els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
     b = board_of(rt.state)
     for el in els:
         if not _still_there(rt, el):
@@ -158,6 +189,7 @@ def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
                                 [Option(f"push:{_ref(el)}->{d}", f"Push {_label(el)} to {d}") for d in dests])
         dest = choice.rsplit("->", 1)[1]
         if kind == "kiwi":
+            from interpreter.engine import push   # push.py reads this module's modifiers at import
             push.push_kiwi(rt, ctx.flock, origin, thing, dest)
         else:
             rt.state.flocks[thing].leader_hex = dest
@@ -333,6 +365,9 @@ def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Ge
     """Fire every flock's compositional triggers on an engine event (`feed` of `target` in `hex_id`, `build`
     on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on <hexes>`)."""
     ids = _EVENT_TRIGGERS.get(kind, ())
+    table = _table(rt.rules)
+    if not any(t in table for t in ids):
+        return
     for flock in rt.state.seats:
         side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
         if side is None:
@@ -377,11 +412,55 @@ def leader_weights(rules) -> dict:
 
 def push_limit(rt: Runtime, flock: str) -> int:
     """How many Kiwi a moved Kiwi of this flock may push (R-PUSH-1; `push limit N` powers)."""
-    fl = rt.state.flocks[flock]
-    side = rt.rules.flocks.get(flock, {}).get(fl.side)
-    limit = rt.rules.push_count
-    if side is not None:
-        for p in side.powers:
-            if p.modifier == "m-push-limit" and p.modifier_node is not None:
-                limit = int(p.modifier_node.arg("n"))
-    return limit
+    nodes = _valued(rt, flock, "m-push-limit")
+    return int(nodes[-1].arg("n")) if nodes else rt.rules.push_count
+
+
+def _table(rules) -> dict:
+    """{modifier or trigger id: {(flock, side): [bound nodes]}} of the rules' powers, built once per Rules
+    (the hot paths, push options and every feed, ask it; most content has none of these powers)."""
+    table = rules.compose_table
+    if table:
+        return table
+    table["@built"] = {}
+    for flock, sides in rules.flocks.items():
+        for side, sd in sides.items():
+            for p in sd.powers:
+                if p.modifier_node is not None and p.modifier:
+                    table.setdefault(p.modifier, {}).setdefault((flock, side), []).append(p.modifier_node)
+                if p.trigger:
+                    table.setdefault(p.trigger, {}).setdefault((flock, side), []).append(p)
+    return table
+
+
+def _valued(rt: Runtime, flock: str, modifier: str) -> list:
+    """The bound nodes of one flock's powers with this modifier id (its current board side)."""
+    by_side = _table(rt.rules).get(modifier)
+    if not by_side:
+        return []
+    return by_side.get((flock, rt.state.flocks[flock].side), [])
+
+
+def immune(rt: Runtime) -> tuple[set[int], set[str]] | None:
+    """Kiwi ids and Leader flocks no one may push (`<pieces> cannot be pushed`); None when no power says so."""
+    if "m-immune" not in _table(rt.rules):
+        return None
+    kiwi: set[int] = set()
+    leaders: set[str] = set()
+    found = False
+    for flock in rt.state.seats:
+        for node in _valued(rt, flock, "m-immune"):
+            found = True
+            for kind, _, thing in select(rt.state, node.arg("who"), Scope(flock)):
+                if kind == "kiwi":
+                    kiwi.add(thing.id)
+                elif kind == "leader":
+                    leaders.add(thing)
+    return (kiwi, leaders) if found else None
+
+
+def feed_discount(rt: Runtime, flock: str | None) -> int:
+    """Fruit off a Feed action's cost for this flock (`feed costs N fruit less`)."""
+    if flock is None:
+        return 0
+    return sum(int(node.arg("n")) for node in _valued(rt, flock, "m-feed-discount"))

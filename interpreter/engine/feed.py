@@ -4,15 +4,18 @@ from __future__ import annotations
 from typing import Generator
 
 from interpreter.engine import payment, push
+from interpreter.engine.compose import feed_discount
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import Option, ask
 from interpreter.engine.placing import find_kiwi, grow_one, kref, remove_from_hex
 from interpreter.engine.state import Kiwi
 
 
-def cost(rt: Runtime, size: int) -> payment.Req:
-    """Fruit to feed a Kiwi of this size: game.yaml feed.cost by the size reached, or explode (R-FEED-2)."""
-    return payment.Req("fruit", rt.rules.feed_cost[min(size + 1, rt.rules.max_size + 1)], rt.rules.feed_rule)
+def cost(rt: Runtime, size: int, flock: str | None = None) -> payment.Req:
+    """Fruit to feed a Kiwi of this size: game.yaml feed.cost by the size reached, or explode (R-FEED-2),
+    less the feeder's `feed costs N fruit less` discount (at least 1)."""
+    n = rt.rules.feed_cost[min(size + 1, rt.rules.max_size + 1)]
+    return payment.Req("fruit", max(1, n - feed_discount(rt, flock)), rt.rules.feed_rule)
 
 
 def targets(rt: Runtime, flock: str) -> list[Option]:
@@ -23,7 +26,7 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
     for h in rt.state.hexes.values():
         for k in h.kiwi:
             if k.size not in afford:
-                afford[k.size] = payment.can_meet(fl, cost(rt, k.size), rt.rules.fruits)
+                afford[k.size] = payment.can_meet(fl, cost(rt, k.size, flock), rt.rules.fruits)
             if afford[k.size]:
                 what = "explode" if k.size >= rt.rules.max_size else f"grow to size {k.size + 1}"
                 opts.append(Option(f"feed:{kref(k.flock, k.size, h.id)}", f"Feed the {k.flock} size-{k.size} Kiwi on {h.id} ({what})"))
@@ -34,7 +37,7 @@ def possible(rt: Runtime, flock: str) -> bool:
     """True when some Feed is affordable."""
     fl = rt.state.flocks[flock]
     sizes = {k.size for h in rt.state.hexes.values() for k in h.kiwi}
-    return any(payment.can_meet(fl, cost(rt, s), rt.rules.fruits) for s in sizes)
+    return any(payment.can_meet(fl, cost(rt, s, flock), rt.rules.fruits) for s in sizes)
 
 
 def feed(rt: Runtime, ctx: Ctx) -> Generator:
@@ -46,7 +49,7 @@ def feed(rt: Runtime, ctx: Ctx) -> Generator:
         return
     choice = yield from ask(flock, "feed", "Choose a Kiwi to feed", opts)
     hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1])
-    yield from payment.pay(rt, flock, cost(rt, kiwi.size))
+    yield from payment.pay(rt, flock, cost(rt, kiwi.size, flock))
     yield from resolve(rt, ctx, hex_id, kiwi)
 
 

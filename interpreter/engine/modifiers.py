@@ -10,6 +10,8 @@ MODIFIERS: dict[str, dict[str, Any]] = {
     # modifiers with values: read from the bound node where the rule is applied (compose.py)
     "m-leader-weight": {},                       # dominance.py via state.params["leader_weight"]
     "m-push-limit": {},                          # push.after_move via compose.push_limit
+    "m-immune": {},                              # push.pieces via compose.immune
+    "m-feed-discount": {},                       # feed.cost via compose.feed_discount
 }
 
 DEFAULTS: dict[str, Any] = {"push_same_size": False, "nest_benefit_times": 1}

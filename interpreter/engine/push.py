@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Generator
 
 from interpreter.engine.board import board_of
+from interpreter.engine.compose import immune, push_limit
 from interpreter.engine.context import Runtime
 from interpreter.engine.decisions import Option, ask
 from interpreter.engine.modifiers import param
@@ -27,12 +28,13 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
     Tokens covering domain markers are not Kiwi and never pushed (R-DM-3).
     """
     out = []
+    shield = immune(rt)   # `<pieces> cannot be pushed` powers
     for k in rt.state.hexes[hex_id].kiwi:
-        if max_size is None or k.size <= max_size:
+        if (max_size is None or k.size <= max_size) and not (shield and k.id in shield[0]):
             out.append((kref(k.flock, k.size, hex_id), f"{k.flock} size-{k.size} Kiwi"))
     if max_size is None or max_size >= rt.rules.max_size:
         for f in rt.state.leaders_in(hex_id):
-            if f != skip_leader:
+            if f != skip_leader and not (shield and f in shield[1]):
                 out.append((f"leader-{f}@{hex_id}", f"{f} Leader"))
     return out
 
@@ -89,7 +91,6 @@ def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: 
     limit = mover_size if param(rt, flock, "push_same_size") else mover_size - 1   # R-ASYM-5 same size
     if limit < 1:
         return
-    from interpreter.engine.compose import push_limit
     for _ in range(push_limit(rt, flock)):
         opts = push_options(rt, hex_id, limit, skip_leader=flock if mover_leader else None)
         if mover_id is not None:

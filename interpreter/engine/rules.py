@@ -96,6 +96,8 @@ class Rules:
     solo_cards: dict[str, dict] = field(default_factory=dict)
     # nest id -> the flock's Nests of its type one row lower (R-BUILD-2), filled on first use by build.py
     lower_rows: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    # powers of the compositional DSL by modifier / trigger id, filled on first use by compose.py
+    compose_table: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 _CACHE: dict[int, tuple[Any, "Rules"]] = {}

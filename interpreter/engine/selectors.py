@@ -51,6 +51,8 @@ def hex_of(el: Element) -> str | None:
 
 def _candidates(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     kind, ref = sel.kind, sel.ref
+    if ref is not None and ref.startswith("flock:"):   # a chosen player, fixed when the verb ran (compose.py)
+        return [("player", None, ref[6:])] if ref[6:] in st.flocks else []
     if ref == "it":
         return [sc.it] if sc.it is not None and sc.it[0] == kind else []
     if ref in ("landing", "starting", "here"):
