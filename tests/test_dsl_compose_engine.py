@@ -151,3 +151,11 @@ def test_feed_discount_modifier_lowers_the_feed_cost_but_not_below_1() -> None:
                                                  modifier_node=_dsl("feed costs 3 fruit less", "modifier"))]
     assert feed.cost(rt, 1, "teal").n == 1 and feed.cost(rt, 3, "teal").n == 1
     assert feed.cost(rt, 1, "green").n == 2
+
+
+def test_it_names_the_loop_element_in_a_verb() -> None:
+    """`for each hex with my nest { place 1 kiwi on it }`: one Kiwi on each hex holding a teal Nest."""
+    rt = _rt()
+    rt.state.hexes["E"].nest = ("teal", "tree-1")
+    drive(effects.run(rt, _dsl("for each hex with my nest { place 1 kiwi on it }"), Ctx("teal")))
+    assert _sizes(rt, "B", "teal") == [1, 1, 1] and _sizes(rt, "E", "teal") == [1, 1]

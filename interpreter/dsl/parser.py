@@ -195,7 +195,7 @@ def _head(tree: Tree) -> Head:
     for child in tree.children:
         if isinstance(child, Token) and child.type == "DET":
             det = str(child)
-        elif isinstance(child, Token) and child.type == "NOUN":
+        elif isinstance(child, Token) and child.type in ("NOUN", "PRON"):
             noun = Word(str(child), _tok_span(child))
         elif isinstance(child, Token) and child.type == "WORD":
             adjs.append(Word(str(child), _tok_span(child)))
@@ -230,8 +230,12 @@ def _sel(tree: Tree) -> Selector:
         inner = _sel(tree.children[0])
         filters = tuple(_filter(c) for c in tree.children[1:])
         return Selector(inner.head, filters, _span(tree))
-    # osel: DET WORD* NOUN filter*
+    # osel: DET WORD* NOUN filter* | PRON filter*
     head_parts = [c for c in tree.children if not (isinstance(c, Tree) and c.data in _FILTER_OPS)]
+    if head_parts[0].type == "PRON":
+        noun = Word(str(head_parts[0]), _tok_span(head_parts[0]))
+        filters = tuple(_filter(c) for c in tree.children if isinstance(c, Tree) and c.data in _FILTER_OPS)
+        return Selector(Head(None, (), noun, noun.span), filters, _span(tree))
     det = str(head_parts[0])
     adjs = tuple(Word(str(t), _tok_span(t)) for t in head_parts[1:-1])
     ntok = head_parts[-1]
@@ -345,7 +349,7 @@ _LAYER_PUNCT = {"CMP": "a comparison (`>=`, `<`, `=` ...)", "PLUS": "`+`", "MINU
 
 
 def _is_layer(name: str) -> bool:
-    return name in ("DET", "NOUN") or name in _LAYER_PUNCT or name in _LAYER_WORDS
+    return name in ("DET", "NOUN", "PRON") or name in _LAYER_PUNCT or name in _LAYER_WORDS
 
 
 _LAYER_WORDS = {"IF": "if", "ELSE": "else", "FOR": "for", "EACH": "each", "AT": "at", "ON": "on", "TO": "to",
