@@ -74,16 +74,18 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
     rt.state.hexes[hex_id].nest = (flock, nest_id)
     rt.state.flocks[flock].nests_built.append(nest_id)
     rt.log("build", f"{flock} builds {nest_id} on {hex_id}", flock)
-    yield from nest_benefit(rt, ctx.sub(here=hex_id), nest.get("on_place"), f"{nest_id} placement")
+    yield from nest_benefit(rt, ctx, nest.get("on_place"), f"{nest_id} placement", here=hex_id)
     from interpreter.engine import compose, effects
     yield from effects.emit(rt, ctx, "t-build")
     yield from compose.emit_event(rt, ctx, "build", hex_id)   # triggers with filters (`build on <hexes>`)
 
 
-def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str) -> Generator:
-    """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4)."""
+def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Generator:
+    """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4);
+    `here` is the Nest's hex (`this hex` in its effect)."""
     if effect is None:
         return
     from interpreter.engine import effects
     for i in range(param(rt, ctx.flock, "nest_benefit_times")):
-        yield from effects.run(rt, effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=source))
+        yield from effects.run(rt, effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=source,
+                                                   here=here if here is not None else ctx.here))

@@ -104,8 +104,8 @@ def nest_benefits(rt: Runtime, flock: str) -> Generator:
         nest_id = choice.split(":", 1)[1]
         left.remove(nest_id)
         here = next((h.id for h in rt.state.hexes.values() if h.nest == (flock, nest_id)), None)   # `this hex`
-        yield from build.nest_benefit(rt, ctx.sub(here=here), rt.rules.nests[nest_id]["on_season_change"],
-                                      f"{nest_id} season change")
+        yield from build.nest_benefit(rt, ctx, rt.rules.nests[nest_id]["on_season_change"],
+                                      f"{nest_id} season change", here=here)
 
 
 def season_card(rt: Runtime) -> Generator:
