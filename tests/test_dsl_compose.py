@@ -99,7 +99,7 @@ MISUSES = [
     ("gain 1 fruit for each flower kiwi", "effect",
      ("dsl-arg-type", "a terrain narrows hexes, not kiwi", "flower", "write `kiwi in flower hexes`")),
     ("push every hex to a hex without a nest", "ability",
-     ("dsl-arg-type", "<what> of `push` needs kiwi, leaders, markers or nests, got a selector of hexes", "every hex",
+     ("dsl-arg-type", "<what> of `push` needs kiwi, leaders, markers, nests or pieces, got a selector of hexes", "every hex",
       "write e.g. `every kiwi of an opponent in the landing hex`")),
     ("gain 1 fruit for each kiwi dominated by me", "effect",
      ("dsl-arg-type", "`dominated by` does not apply to kiwi; it narrows hexes", "dominated by me",
@@ -216,7 +216,7 @@ def test_kcd_reference_shows_every_part_with_a_working_example() -> None:
     assert [r["name"] for r in rows] == [p.name for p in parts.PARTS]
     assert all(r["field"] and r["text"] for r in rows), [r["name"] for r in rows if not r["field"]]
     out = CliRunner().invoke(app, ["reference", "--kind", "filter"]).output
-    assert "within  [filter; narrows hexes, kiwi, leaders, markers, nests]" in out
+    assert "within  [filter; narrows hexes, kiwi, leaders, markers, nests, pieces]" in out
     assert "e.g. `gain 1 fruit for each a hex within 3 of my leader` -> Gain 1 Fruit for each hex within 3 hexes" in out
     out = CliRunner().invoke(app, ["reference"]).output
     assert "push <what> to <dest>  [verb; ability, effect, solo]" in out and "count  [function]" in out

@@ -159,3 +159,29 @@ def test_it_names_the_loop_element_in_a_verb() -> None:
     rt.state.hexes["E"].nest = ("teal", "tree-1")
     drive(effects.run(rt, _dsl("for each hex with my nest { place 1 kiwi on it }"), Ctx("teal")))
     assert _sizes(rt, "B", "teal") == [1, 1, 1] and _sizes(rt, "E", "teal") == [1, 1]
+
+
+def test_migrated_objectives_count_exactly_as_the_queries_they_replace() -> None:
+    """R-SCARD-4: the compositions now in season_cards.yaml give the first language's counts in every state of
+    random games (Leader 3 tokens, a Nest its dominance value), for every flock."""
+    from interpreter.content import load_ruleset
+    from interpreter.engine import queries
+    from interpreter.sim import default_flocks, play_game
+
+    rs = load_ruleset()
+    pairs = [(f"most tokens in {t}", f"most tokens(my pieces in {t} hexes)") for t in CTX.terrains]
+    pairs += [("most nests", "most count(my nests)"), ("most kiwi of size 2", "most count(my kiwi of size 2)"),
+              ("most dominated hexes", "most count(hexes dominated by me)")]
+    nodes = [(_dsl(a, "objective"), _dsl(b, "objective")) for a, b in pairs]
+    seen: list[int] = []
+
+    def check(game, decision, option, applied) -> None:
+        for f in game.state.seats:
+            for old, new in nodes:
+                assert queries.evaluate(game.state, old, f) == queries.evaluate(game.state, new, f)
+                seen.append(queries.evaluate(game.state, new, f))
+
+    for seed in range(2):
+        flocks = default_flocks(rs, 3)
+        play_game(rs, flocks, seed, ("random",), sides={f: "B" for f in flocks} if seed else None, on_decision=check)
+    assert len(seen) > 1000 and max(seen) > 3

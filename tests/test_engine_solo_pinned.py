@@ -29,14 +29,14 @@ CASES: dict[str, tuple[str, str, int, str | None, str | None, str]] = {
 PINS: dict[str, str] = {
     # re-pinned once on purpose: Kiwibot now moves its Leader as a size-3 Kiwi (R-LEAD-1, R-MOVE-2, R-SOLO-11);
     # the other games never meet that case and stayed byte-identical through the split of solo.py;
-    # re-pinned for the content hash only when three Season card objectives became compositions (issue 8):
+    # re-pinned for the content hash only when eleven Season card objectives became compositions (issue 8):
     # every state field and event is otherwise byte-identical
-    "green-red-s1": "66efb4cec9478a689334364f3ba4f2b2c5a44e74a2f5e818fb3b7b250d28dbcf",
-    "red-green-s2-bot": "8d276fda579b788141ec9496954c37e5e511fa27f40fd1d4ddcd84f39ef2bf4d",
-    "purple-yellow-s3-player-B": "98ba11b23f568e79e16e21e8affea5e66669170fa078d0cf0cef0f4582c9cd39",
-    "yellow-purple-s4-adv": "4c9d89bb98c76ec87dc80c3da0b2e6359ecf5fff67ecd7c54e5faa2287d3066e",
-    "green-purple-s5-bot-B-adv": "ac9184bcdabc4c61261cf36eccc4ae8f28ff0f93e1be2db5585c96c177e9ed36",
-    "red-yellow-s6-player": "2a49fb9e4af062cd98a378ebe59f9d7dfca855c5466c7e206d3e873d1cd7be42",
+    "green-red-s1": "41f4d0dcb482b96062d444bac6ea3fbcad80a6cd76d35d67c9a768067f8b0c3a",
+    "red-green-s2-bot": "f01ec7d55f8fcb3d9ee21da799fa499ddd3c6786ea7c338451cfc21be830a9d7",
+    "purple-yellow-s3-player-B": "1d41f9ec185e1ee1d90ea91cddce344207e3ed130c57457e17e26dfd670a8535",
+    "yellow-purple-s4-adv": "3f3c42e5883b48d5d36ebdf62a145192866bdcc3365e7e5a2e8b87e1e346a38a",
+    "green-purple-s5-bot-B-adv": "c93bb4e6ebc37644464580316c6e45128beb61b5d90ea89e4f799d2185a4bfca",
+    "red-yellow-s6-player": "eb592285869c69a11f0130e7297de1a2b427ef3a389c2fbe133c1abc8ff4d652",
 }
 
 

@@ -13,7 +13,7 @@ __all__ = ["Part", "PARTS", "NOUNS", "DETERMINERS", "REFERENCES", "FILTERS", "FU
            "COMPARISONS", "PIECE_KINDS", "SELECTOR_TYPES", "kind_phrase", "of_kind"]
 
 # The kinds a selector can name, and the slot types of registry patterns that take a selector.
-PIECE_KINDS = frozenset({"kiwi", "leader", "nest", "marker"})
+PIECE_KINDS = frozenset({"kiwi", "leader", "nest", "marker", "piece"})
 SELECTOR_TYPES: dict[str, frozenset[str]] = {
     "pieces": PIECE_KINDS, "hexes": frozenset({"hex"}), "players": frozenset({"player"}),
 }
@@ -33,7 +33,7 @@ class Part:
     text: str = ""                          # rules text (English); `{x}` is the argument's text
 
 
-_ALL = frozenset({"kiwi", "leader", "nest", "marker", "hex", "player"})
+_ALL = frozenset({"kiwi", "leader", "nest", "marker", "piece", "hex", "player"})
 _LOCATED = PIECE_KINDS | {"hex"}
 
 PARTS: tuple[Part, ...] = (
@@ -45,6 +45,8 @@ PARTS: tuple[Part, ...] = (
     Part("nests", "noun", "Nests on the island.", "count(my nests)", "nest"),
     Part("marker", "noun", "Placed domain markers on the island.", "hexes with a marker", "marker"),
     Part("markers", "noun", "Placed domain markers on the island.", "count(my markers)", "marker"),
+    Part("pieces", "noun", "Kiwi, Leaders and Nests together: what carries Kiwi tokens (R-SCARD-4).",
+         "tokens(my pieces in flower hexes)", "piece"),
     Part("hex", "noun", "Hexes of the island.", "a hex without a nest", "hex"),
     Part("hexes", "noun", "Hexes of the island.", "count(hexes dominated by me)", "hex"),
     Part("player", "noun", "Players (flocks) in the game.", "count(players)", "player"),
@@ -144,5 +146,5 @@ FILTER_OF_OP = {"size": "of size", "owner": "of", "in": "in", "adjacent": "adjac
 
 def kind_phrase(kind: str) -> str:
     """A selector kind for messages: `kiwi`, `hexes`, `players` ..."""
-    return {"kiwi": "kiwi", "leader": "leaders", "nest": "nests", "marker": "markers", "hex": "hexes",
-            "player": "players"}.get(kind, kind)
+    return {"kiwi": "kiwi", "leader": "leaders", "nest": "nests", "marker": "markers", "piece": "pieces",
+            "hex": "hexes", "player": "players"}.get(kind, kind)

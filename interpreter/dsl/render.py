@@ -112,13 +112,14 @@ def _call(call: Call | Phrase) -> str:
 
 _NOUN_TEXT = {"kiwi": ("Kiwi", "Kiwi"), "leader": ("Leader", "Leaders"), "leaders": ("Leader", "Leaders"),
               "nest": ("Nest", "Nests"), "nests": ("Nest", "Nests"), "marker": ("Domain marker", "Domain markers"),
-              "markers": ("Domain marker", "Domain markers"), "hex": ("hex", "hexes"), "hexes": ("hex", "hexes"),
+              "markers": ("Domain marker", "Domain markers"), "pieces": ("piece", "pieces"),
+              "hex": ("hex", "hexes"), "hexes": ("hex", "hexes"),
               "player": ("player", "players"), "players": ("player", "players"),
               "opponent": ("opponent", "opponents"), "opponents": ("opponent", "opponents"),
               "me": ("you", "you"), "anyone": ("anyone", "anyone"), "it": ("it", "it"), "them": ("them", "them")}
 _DET_TEXT = {"every": "every", "the": "the", "my": "your", "your": "your", "their": "their", "this": "this",
              "a": "a", "an": "an"}
-_PLURAL = {"leaders", "nests", "markers", "hexes", "players", "opponents"}
+_PLURAL = {"leaders", "nests", "markers", "pieces", "hexes", "players", "opponents"}
 
 
 _FILTER_ORDER = {"owner": 0, "with": 1, "without": 1, "in": 2, "adjacent": 2, "within": 2, "dominated": 3, "where": 4}
@@ -177,7 +178,9 @@ def _objective_quantity(q) -> str:
     if isinstance(q, QCall) and q.name.text in ("count", "tokens") and isinstance(q.args[0], Selector):
         sel = q.args[0]
         text = selector_text(sel, owner_implied=True)
-        if q.name.text == "tokens":
+        if q.name.text == "tokens" and sel.kind == "piece" and sel.head.det in (None, "my", "your"):
+            text = "Kiwi tokens" + text[len("pieces"):]   # "Kiwi tokens in flower hexes" (R-SCARD-5)
+        elif q.name.text == "tokens":
             text = "Kiwi tokens of " + text
         return text if _located(sel) else text + " on the island board"
     return _quantity(q)

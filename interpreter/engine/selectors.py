@@ -68,11 +68,19 @@ def _candidates(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
         return [("leader", st.flocks[f].leader_hex, f) for f in st.seats if st.flocks[f].leader_hex is not None]
     if kind == "nest":
         return [("nest", h.id, h.nest) for h in st.hexes.values() if h.nest is not None]
+    if kind == "piece":   # what carries Kiwi tokens: Kiwi, Leaders, Nests (R-SCARD-4)
+        return (_candidates(st, _KIND_KIWI, sc) + _candidates(st, _KIND_LEADER, sc)
+                + _candidates(st, _KIND_NEST, sc))
     if kind == "marker":
         return [("marker", h.id, h.domain) for h in st.hexes.values() if h.domain is not None]
     if kind == "player":
         return [("player", None, f) for f in st.seats]
     return []
+
+
+_KIND_KIWI = ast.Selector(ast.Head(None, (), ast.Word("kiwi", ast.Span(0, 0)), ast.Span(0, 0)), (), ast.Span(0, 0), "kiwi")
+_KIND_LEADER = ast.Selector(_KIND_KIWI.head, (), ast.Span(0, 0), "leader")
+_KIND_NEST = ast.Selector(_KIND_KIWI.head, (), ast.Span(0, 0), "nest")
 
 
 def _subject(sc: Scope) -> str | None:
