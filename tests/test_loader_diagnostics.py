@@ -130,7 +130,7 @@ def test_dsl_codes_are_located_in_the_file(root: Path) -> None:
     edit(nests, "on_place: move 1", "on_place: move 1 2")
     edit(nests, "on_place: place 1 kiwi", "on_place: leader jumps 2")
     edit(nests, "on_place: gain 2 fruit; place 1 kiwi", "on_place: gain 2 fruit;; place 1 kiwi")
-    edit(cards, "objective: most tokens in flower", "objective: most tokens in lava")
+    edit(cards, "objective: most tokens with leader", "objective: most tokens in lava")
     assert messages(root) == [
         f"content/base/nests.yaml:{line(nests, 'gian')}:13: error[dsl-unknown]: unknown verb `gian`\n"
         "  on_place: gian 1 fruit\n"
