@@ -84,15 +84,13 @@ class Weights:
 FAMILY_TIES: frozenset[str] = frozenset({"card", "mark", "return-fruit", "pay"})
 
 
-def family(option_id: str) -> str:
-    """An option's family: its id up to the first `:` (`mark:B1` -> `mark`; `pass` -> `pass`); a payment's
-    family is how many fruit and markers it hands over (`pay:red,blue,marker-sand` -> `pay/2/1`)."""
-    head, _, rest = option_id.partition(":")
-    if head == "pay":
-        items = rest.split(",") if rest else []
-        markers = sum(1 for item in items if item.startswith("marker-"))
-        return f"pay/{len(items) - markers}/{markers}"
-    return head
+def family(option: Any) -> str:
+    """An option's family: its action's kind (`mark:B1` -> `mark`; `pass` -> `pass`); a payment's family is
+    how many fruit and markers it hands over (`pay:red,blue,marker-sand` -> `pay/2/1`)."""
+    action = option.action
+    if action.kind == "pay":
+        return f"pay/{len(action.fruit)}/{len(action.markers)}"
+    return action.kind
 
 
 def evaluate(game: Game, flock: str, weights: Weights = Weights()) -> float:
@@ -182,7 +180,7 @@ class GreedyBot:
         families: dict[str, list[str]] = {}
         if decision.kind in self.family_ties:
             for option in options:
-                families.setdefault(family(option.id), []).append(option.id)
+                families.setdefault(family(option), []).append(option.id)
             if len(families) == 1:
                 return options[self.rng.randrange(len(options))].id
             # one representative per family; the family's other options would evaluate the same
@@ -208,7 +206,7 @@ class GreedyBot:
         if not best:
             return options[0].id
         if families:   # widen the winners to their whole families
-            best = [i for b in best for i in families[family(b)]]
+            best = [i for b in best for i in families[family(by_id[b])]]
         return best[self.rng.randrange(len(best))]
 
 

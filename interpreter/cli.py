@@ -4,10 +4,11 @@ from __future__ import annotations
 import typer
 
 from interpreter import cli_content, cli_game
+from interpreter import cli_replay
+from interpreter.cli_errors import SafeGroup, fail
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, cls=SafeGroup,
                   help="Kiwi Chow Down: validate content, print rules, play, simulate, edit.")
-
 
 
 @app.callback()
@@ -17,6 +18,8 @@ def _root() -> None:
 
 cli_content.register(app)
 cli_game.register(app)
+cli_replay.register(app)
+__import__("service.cli").cli.register(app)   # `kcd serve` (service/)
 
 
 @app.command("reference")
@@ -32,9 +35,8 @@ def reference_command(
     rows = [row for row in reference() if kind is None or row["kind"] == kind]
     part_rows = [row for row in reference_parts() if kind is None or row["kind"] == kind]
     if not rows and not part_rows:
-        typer.echo(f"kcd reference: no parts of kind `{kind}`; kinds are verb, query, trigger, modifier, noun, "
-                   "determiner, reference, filter, function, statement, comparison", err=True)
-        raise typer.Exit(2)
+        fail(f"no parts of kind `{kind}`; kinds are verb, query, trigger, modifier, noun, "
+             "determiner, reference, filter, function, statement, comparison")
     for row in rows:
         typer.echo(f"{row['display']}  [{row['kind']}; {', '.join(row['contexts'])}]")
         typer.echo(f"    {row['doc']}")

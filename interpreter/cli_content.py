@@ -5,8 +5,7 @@ from typing import List, Optional
 
 import typer
 
-# Exit codes: 0 clean, 1 content problems, 2 usage errors (missing path, unknown language or pack).
-EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+from interpreter.cli_errors import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, fail, fail_content, pack_ids
 
 
 def validate_command(
@@ -18,7 +17,7 @@ def validate_command(
 
     report = validate_report(paths or [])
     for message in report.usage_errors:
-        typer.echo(f"kcd validate: {message}", err=True)
+        typer.echo(f"kcd validate: error: {message}", err=True)
     if report.usage_errors:
         raise typer.Exit(EXIT_USAGE)
     for diagnostic in report.diagnostics:
@@ -35,31 +34,19 @@ def rules_command(
 ) -> None:
     """Print the rules text of every card, nest, leader, Season card, flock and Turn Order item."""
     from interpreter.content import ContentError, load_ruleset
-    from interpreter.content.loader import content_root, find_pack
+    from interpreter.content.loader import content_root
     from interpreter.content.rules_text import languages, rules_text
 
     if lang not in languages():
-        typer.echo(f"kcd rules: unknown language `{lang}`; available: {', '.join(languages())}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        fail(f"unknown language `{lang}`; available: {', '.join(languages())}")
     root = content_root(content)
-    overlays: list[str] = []
-    for folder, names in (("editions", edition or []), ("mods", mod or [])):
-        for name in names:
-            if find_pack(root, f"{folder}/{name}") is None:
-                from interpreter.content import available_packs
-
-                known = [p.id for p in available_packs(root) if p.kind == folder[:-1]]
-                typer.echo(f"kcd rules: unknown {folder[:-1]} `{name}`; available: {', '.join(known) or 'none'}",
-                           err=True)
-                raise typer.Exit(EXIT_USAGE)
-            overlays.append(f"{folder}/{name}")
+    if not (root / "base").is_dir():
+        fail(f"{content} is not a content folder (it has no base/)")
+    overlays = pack_ids(root, "edition", edition, "--edition") + pack_ids(root, "mod", mod, "--mod")
     try:
         rs = load_ruleset(overlays, root=root)
     except ContentError as err:
-        for diagnostic in err.diagnostics:
-            typer.echo(diagnostic.format(), err=True)
-        typer.echo("kcd rules: the content does not validate; run `kcd validate`", err=True)
-        raise typer.Exit(EXIT_PROBLEMS) from None
+        fail_content(err.diagnostics, "the content does not validate; run `kcd validate`")
     typer.echo(rules_text(rs, lang), nl=False)
 
 

@@ -10,53 +10,50 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-
-def _overlays(editions: list[str] | None, mods: list[str] | None) -> list[str]:
-    """Edition packs then mod packs, each in the order given."""
-    return list(editions or []) + list(mods or [])
+from interpreter.cli_errors import (EXIT_PROBLEMS, EXIT_USAGE, comma_list, fail, fail_content, input_file,
+                                   output_file, pack_ids)
 
 
 def _load(editions: list[str] | None, mods: list[str] | None, content: Path | None = None) -> Any:
-    """The ruleset (from `content`, default the shipped content), or exit 1 printing the located diagnostics."""
+    """The ruleset (from `content`, default the shipped content): exit 2 for a bad folder or pack id, exit 1
+    printing the located diagnostics when the content does not validate."""
     from interpreter.content import ContentError, load_ruleset
+    from interpreter.content.loader import content_root
 
     if content is not None and not (content / "base").is_dir():
-        typer.echo(f"error: {content} is not a content folder (it has no base/)", err=True)
-        raise typer.Exit(2)
+        fail(f"{content} is not a content folder (it has no base/)")
+    root = content_root(content)
+    overlays = pack_ids(root, "edition", editions, "--edition") + pack_ids(root, "mod", mods, "--mod")
     try:
-        return load_ruleset(overlays=_overlays(editions, mods), root=content)
+        return load_ruleset(overlays=overlays, root=content)
     except ContentError as err:
-        for diag in err.diagnostics:
-            typer.echo(diag.format(), err=True)
-        raise typer.Exit(1)
+        fail_content(err.diagnostics)
 
 
 @contextmanager
 def _exit_on_game_error() -> Iterator[None]:
     """A refused setup exits 2, a game that cannot be played to its end exits 1: a message, never a traceback."""
+    from interpreter.engine.context import EngineError
     from interpreter.engine.setup import SetupError
     from interpreter.sim import SimError
 
     try:
         yield
     except SetupError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
-    except SimError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(1) from None
+        fail(str(err), EXIT_USAGE)
+    except (SimError, EngineError) as err:
+        fail(str(err), EXIT_PROBLEMS)
 
 
 def _bot_names(text: str) -> list[str]:
-    """`random,greedy` -> ["random", "greedy"], exit 2 on an unknown bot."""
+    """`random,greedy` -> ["random", "greedy"], exit 2 on an empty list or an unknown bot."""
     from interpreter.bots import BOTS
 
-    names = [n.strip() for n in text.split(",") if n.strip()]
+    names = comma_list(text, "--bots", "bots (random, greedy)") or []
     for name in names:
         if name not in BOTS:
-            typer.echo(f"error: unknown bot `{name}`; known bots: {', '.join(sorted(BOTS))}", err=True)
-            raise typer.Exit(2)
-    return names or ["random"]
+            fail(f"unknown bot `{name}`; known bots: {', '.join(sorted(BOTS))}")
+    return names
 
 
 def _variant_or_exit(name: str | None) -> str | None:
@@ -67,8 +64,7 @@ def _variant_or_exit(name: str | None) -> str | None:
         return None
     if name not in KNOWN_VARIANTS:
         known = ", ".join(f"{vid} ({label})" for vid, label in sorted(KNOWN_VARIANTS.items()))
-        typer.echo(f"error: unknown variant `{name}`; known variants: {known}", err=True)
-        raise typer.Exit(2)
+        fail(f"unknown variant `{name}`; known variants: {known}")
     return name
 
 
@@ -80,8 +76,8 @@ def _players_or_exit(ruleset: Any, players: int, flocks: str | None = None) -> l
     of the default seat order; exit 2 with the known flocks on a bad choice."""
     from interpreter.sim import default_flocks
 
-    if flocks:
-        chosen = [f.strip() for f in flocks.split(",") if f.strip()]
+    chosen = comma_list(flocks, "--flocks", "flock ids")
+    if chosen is not None:
         known = [item.id for item in ruleset.items("flocks")]
         unknown = [f for f in chosen if f not in known]
         problem = (f"unknown flock `{unknown[0]}`; known flocks: {', '.join(known)}" if unknown
@@ -89,14 +85,12 @@ def _players_or_exit(ruleset: Any, players: int, flocks: str | None = None) -> l
                    else f"--flocks names {len(chosen)} flocks but --players is {players}" if len(chosen) != players
                    else None)
         if problem:
-            typer.echo(f"error: {problem}", err=True)
-            raise typer.Exit(2)
+            fail(problem)
         return chosen
     try:
         return default_flocks(ruleset, players)
     except ValueError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2)
+        fail(str(err))
 
 
 FLOCKS_HELP = "Flocks in seat order, comma-separated (default: the first N of game.yaml's flock.seat_order)."
@@ -112,23 +106,18 @@ def _mode_or_exit(ruleset: Any, solo: bool, solo_side: str | None, players: int 
 
     if not solo:
         if solo_side is not None:
-            typer.echo("error: --solo-side is the Solo-mode marker side: it needs --solo", err=True)
-            raise typer.Exit(2)
+            fail("--solo-side is the Solo-mode marker side: it needs --solo")
         return STANDARD
     if players is not None and players != 2:
-        typer.echo(f"error: --solo is a two-flock game, the player against Kiwibot (R-SOLO-1): "
-                   f"--players must be 2, got {players}", err=True)
-        raise typer.Exit(2)
+        fail(f"--solo is a two-flock game, the player against Kiwibot (R-SOLO-1): "
+             f"--players must be 2, got {players}")
     if variant is not None:
-        typer.echo(f"error: --solo is played without variants: drop --variant {variant}", err=True)
-        raise typer.Exit(2)
+        fail(f"--solo is played without variants: drop --variant {variant}")
     known = solo_sides(ruleset)
     if not known:
-        typer.echo("error: this content has no solo mode (no Solo-mode marker sides in solo.yaml)", err=True)
-        raise typer.Exit(2)
+        fail("this content has no solo mode (no Solo-mode marker sides in solo.yaml)")
     if solo_side is not None and solo_side not in known:
-        typer.echo(f"error: unknown solo side `{solo_side}`; known sides: {', '.join(known)}", err=True)
-        raise typer.Exit(2)
+        fail(f"unknown solo side `{solo_side}`; known sides: {', '.join(known)}")
     return SOLO
 
 
@@ -212,6 +201,7 @@ def play_command(
     content: Optional[Path] = typer.Option(None, "--content", help="Content root to play (default: the shipped content)."),
     log: Optional[Path] = typer.Option(None, "--log", help="Write a readable turn-by-turn log to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    human: Optional[str] = typer.Option(None, "--human", help="Play this seat (flock or number) yourself; bots play the rest."),
 ) -> None:
     """Play one whole game between bots (or one bot against Kiwibot with --solo) and print the scores."""
     from interpreter.sim import SOLO, play_game
@@ -219,13 +209,17 @@ def play_command(
     ruleset = _load(edition, mod, content)
     variant = _variant_or_exit(variant)
     if players is None:
-        players = len([f for f in flocks_opt.split(",") if f.strip()]) if flocks_opt else 2
+        players = len(comma_list(flocks_opt, "--flocks", "flock ids") or [1, 2])
     mode = _mode_or_exit(ruleset, solo, solo_side, players, variant)
     flocks = _players_or_exit(ruleset, players, flocks_opt)
     names = _bot_names(bots)
+    if human is not None:   # a person at the terminal (service/terminal.py)
+        from service.terminal import human_command
+        raise typer.Exit(human_command(human, flocks, names, seed, edition, mod, variant, mode, solo_side, content,
+                                       __import__("sys").stdout))
     if mode == SOLO:
         names = names[:1]   # only the player decides; the engine plays Kiwibot (R-SOLO-7)
-    handle = log.open("w", encoding="utf-8") if log else None
+    handle = output_file(log, "--log")
     try:
         tlog = _TurnLog(handle) if handle is not None else None
         if handle is not None:
@@ -300,8 +294,8 @@ def simulate_command(
 
     ruleset = _load(edition, mod, content)
     variant = _variant_or_exit(variant)
-    if players is None and flocks_opt:
-        players = len([f for f in flocks_opt.split(",") if f.strip()])
+    if players is None and flocks_opt is not None:
+        players = len(comma_list(flocks_opt, "--flocks", "flock ids") or [])
     mode = _mode_or_exit(ruleset, solo, solo_side, players, variant)
     count = players if players is not None else (2 if mode == SOLO else 4)
     chosen = _players_or_exit(ruleset, count, flocks_opt)
@@ -385,12 +379,11 @@ def position_command(
     """Load a hand-written position and print dominance per hex, VP, tiebreakers, ranking and the Season card."""
     from interpreter.position import PositionError, analyse, load_position
 
+    input_file(file, "position file")
     try:
         game = load_position(file)
     except PositionError as err:
-        for diag in err.diagnostics:
-            typer.echo(diag.format(), err=True)
-        raise typer.Exit(1)
+        fail_content(err.diagnostics)
     analysis = analyse(game)
     if as_json:
         typer.echo(json.dumps(analysis))
@@ -401,11 +394,17 @@ def position_command(
 def print_analysis(analysis: dict[str, Any], console: Console) -> None:
     """The position analysis as rich tables."""
     hexes = Table(title="Hexes")
-    for col in ("hex", "terrain", "strength", "dominant"):
+    purposes = list(next(iter(analysis["hexes"].values()), {}).get("by_purpose", {}))
+    for col in ("hex", "terrain", "strength", "dominant") + tuple(f"{p} (strength: dominant)" for p in purposes):
         hexes.add_column(col)
+
+    def strength(counts: dict[str, int]) -> str:
+        return ", ".join(f"{f} {n}" for f, n in counts.items())
+
     for hex_id, h in analysis["hexes"].items():
-        strength = ", ".join(f"{f} {n}" for f, n in h["strength"].items())
-        hexes.add_row(hex_id, h["terrain"], strength, h["dominant"] or "-")
+        extra = [f"{strength(h['by_purpose'][p]['strength'])}: {h['by_purpose'][p]['dominant'] or '-'}"
+                 for p in purposes]
+        hexes.add_row(hex_id, h["terrain"], strength(h["strength"]), h["dominant"] or "-", *extra)
     console.print(hexes)
     flocks = Table(title="Flocks (ranked)")
     for col in ("flock", "domain", "nests", "season cards", "total", "tiebreak (s3, s2, s1, unused markers)"):

@@ -8,9 +8,9 @@ from pathlib import Path
 # Every diagnostic code the loader emits (SPEC.md "Diagnostics").
 CODES = (
     "yaml-syntax", "yaml-unsafe", "yaml-duplicate-key", "schema",
-    "dsl-syntax", "dsl-unknown", "dsl-arg-type", "dsl-arg-count", "dsl-context",
+    "dsl-syntax", "dsl-unknown", "dsl-arg-type", "dsl-arg-count", "dsl-context", "dsl-bound",
     "id-duplicate", "id-unknown", "nest-twin", "trigger-unreachable",
-    "overlay-conflict", "overlay-target",
+    "overlay-conflict", "overlay-target", "content-path", "effect-bound",
 )
 
 
@@ -65,12 +65,16 @@ class ContentError(Exception):
 
 def display_path(file: str) -> str:
     """`file` relative to the current directory when it lies below it, else as given."""
+    # The path itself, never its symlink target: a link out of the content folder is reported by its own name.
     try:
         path = Path(file)
         if not path.is_absolute():
             return file
-        rel = path.resolve().relative_to(Path(os.getcwd()).resolve())
-        return rel.as_posix()
+        path = Path(os.path.normpath(path))
+        for cwd in (Path(os.getcwd()), Path(os.getcwd()).resolve()):
+            if path.is_relative_to(cwd):
+                return path.relative_to(cwd).as_posix()
+        return file
     except (ValueError, OSError):
         return file
 

@@ -538,6 +538,11 @@ def load_position(path: str | Path) -> Any:
     return build_game(ruleset, position)
 
 
+# The purposes dominance is counted for besides the general figure (game.yaml `dominance_for`, and the purpose
+# `season_cards.dominated_hexes` names for the "hexes with dominance" objective).
+PURPOSES = ("build", "marking", "dominated_hexes")
+
+
 def analyse(game: Any) -> dict[str, Any]:
     """The `kcd position --json` analysis of a game's current state, from the engine's own functions."""
     from interpreter.engine import dominance, queries, scoring
@@ -545,11 +550,20 @@ def analyse(game: Any) -> dict[str, Any]:
     state = game.state
     seats = list(state.seats)
     hexes: dict[str, Any] = {}
+    # Purposes whose weights differ from the general figure (Z-4 in the prototype): reported beside it per hex.
+    general = dominance.weights(state)
+    purposes = [p for p in PURPOSES if dominance.weights(state, p) != general]
     for hex_id, h in state.hexes.items():
         counts = dominance.strengths(state, hex_id)
         hexes[hex_id] = {"terrain": h.terrain,
                          "strength": {f: counts[f] for f in seats if counts.get(f)},
                          "dominant": dominance.dominant(state, hex_id)}
+        if purposes:
+            hexes[hex_id]["by_purpose"] = {}
+            for purpose in purposes:
+                counts = dominance.strengths(state, hex_id, purpose)
+                hexes[hex_id]["by_purpose"][purpose] = {"strength": {f: counts[f] for f in seats if counts.get(f)},
+                                                        "dominant": dominance.dominant(state, hex_id, purpose)}
     scores = scoring.score(state)
     flocks = {f: {"vp": {k: int(v) for k, v in scores[f].items()},
                   "tiebreak": [int(x) for x in scoring.tiebreak(state, f)]} for f in seats}

@@ -262,8 +262,8 @@ def solo_summary(records: Sequence[GameRecord]) -> dict[str, Any]:
     """Player vs Kiwibot over solo records (R-SOLO-5/6): win rates with 95% Wilson intervals (overall and per
     Solo-mode marker side), mean VP by source per role, Season card outcomes per role.
 
-    The winner is the engine's ranking[0]: R-END-2 totals (with Kiwibot's R-SOLO-6 VP), then the R-END-3
-    tiebreakers, then seat order.
+    The winner is the engine's ranking[0]: R-END-2 totals (with Kiwibot's R-SOLO-6 VP); a VP tie is Kiwibot's
+    (the solo objective is more VP than Kiwibot), so the R-END-3 tiebreakers never make the player the winner.
     """
     n = len(records)
     wins = 0

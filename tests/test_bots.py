@@ -144,7 +144,7 @@ def test_greedy_family_ties_really_tie(ruleset) -> None:
                 for option in decision.options:
                     trial = clone(game)
                     assert trial.apply(option.id).ok
-                    values.setdefault(family(option.id), set()).add(round(evaluate(trial, decision.player), 9))
+                    values.setdefault(family(option), set()).add(round(evaluate(trial, decision.player), 9))
                 assert all(len(v) == 1 for v in values.values()), (decision.kind, decision.option_ids(), values)
                 seen[decision.kind] = seen.get(decision.kind, 0) + 1
             assert game.apply(bots[decision.player].choose(game)).ok
@@ -152,12 +152,18 @@ def test_greedy_family_ties_really_tie(ruleset) -> None:
 
 
 def test_option_families_and_lookahead_cap(ruleset, monkeypatch) -> None:
-    """Families: id head, payments by how many fruit and markers (R-PAY-1); deep in a step fewer options are tried."""
+    """Families: the action's kind, payments by how many fruit and markers (R-PAY-1); deep in a step fewer
+    options are tried."""
     from interpreter import bots
+    from interpreter.engine import action_types as A
+    from interpreter.engine.decisions import option
 
-    assert bots.family("mark:B1") == "mark" and bots.family("pass") == "pass"
-    assert bots.family("pay:red,blue,marker-sand") == bots.family("pay:green,green,marker-flower") == "pay/2/1"
-    assert bots.family("pay:red,blue,yellow") == "pay/3/0" != bots.family("pay:red,marker-sand,marker-sand")
+    def fam(action: A.Action) -> str:
+        return bots.family(option(action, ""))
+
+    assert fam(A.Mark("B1")) == "mark" and fam(A.word("pass")) == "pass"
+    assert fam(A.Pay(("red", "blue"), ("sand",))) == fam(A.Pay(("green", "green"), ("flower",))) == "pay/2/1"
+    assert fam(A.Pay(("red", "blue", "yellow"), ())) == "pay/3/0" != fam(A.Pay(("red",), ("sand", "sand")))
     tried: list[int] = []
     real = bots.clone
     monkeypatch.setattr(bots, "clone", lambda game: (tried.append(game.step_depth), real(game))[1])

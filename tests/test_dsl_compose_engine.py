@@ -136,9 +136,11 @@ def test_immunity_modifier_keeps_the_named_pieces_from_every_push() -> None:
     rt.state.flocks["green"].side = "B"
     rt.rules.flocks["green"]["B"].powers = [Power(None, None, "m-immune", modifier_node=_dsl(
         "my kiwi in hexes with my nest cannot be pushed", "modifier"))]
-    pushable = {ref for ref, _ in push.pieces(rt, "A", None)}
-    assert pushable == {"teal/2@A"}                     # green's size-2 Kiwi in A is immune
-    assert {ref for ref, _ in push.pieces(rt, "C", None)} == {"green/2@C", "green/1@C", "teal/1@C"}
+    def pushable(hex_id: str) -> set[str]:
+        return {f"{k.flock}/{k.size}@{hex_id}" if not isinstance(k, str) else f"leader-{k}@{hex_id}"
+                for k, _ in push.pieces(rt, hex_id, None)}
+    assert pushable("A") == {"teal/2@A"}                     # green's size-2 Kiwi in A is immune
+    assert pushable("C") == {"green/2@C", "green/1@C", "teal/1@C"}
 
 
 def test_feed_discount_modifier_lowers_the_feed_cost_but_not_below_1() -> None:

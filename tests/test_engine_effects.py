@@ -90,9 +90,9 @@ def test_unpayable_cost_skips_rest_of_sequence():
 
 def test_rule_ids_from_comp_to_end_all_named_in_engine_tests():
     """Every rule clause R-COMP .. R-END and R-VTO (RULES.md) is named by an engine test."""
-    rules_md = Path("/work/shared/rulebook/RULES.md")
-    if not rules_md.exists():
-        pytest.skip("RULES.md not available")
+    from rulebook import rulebook_file   # skips without the shared rulebook, fails under CI
+
+    rules_md = rulebook_file("RULES.md")
     ids = re.findall(r"^- (R-[A-Z]+-\d+)", rules_md.read_text(), re.M)
     ids = [i for i in ids if not i.startswith("R-SOLO")]
     text = "".join(p.read_text() for p in Path(__file__).parent.glob("test_engine_*.py"))

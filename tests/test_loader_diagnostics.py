@@ -228,12 +228,17 @@ def test_R_BUILD_2_nest_twin(root: Path) -> None:
 
 def test_trigger_unreachable(root: Path) -> None:
     """trigger-unreachable: a power on `feed` when no content effect feeds (R-ASYM-1 powers must fire)."""
+    import re
+
     green = root / "base" / "flocks" / "green.yaml"
     edit(root / "base" / "action_cards.yaml", "  effect: feed\n", "  effect: gain 1 fruit\n")
+    solo = root / "base" / "solo.yaml"   # Kiwibot's feeds fire the trigger too (R-SOLO-8): none left either
+    solo.write_text(re.sub(r"bot feeds (own|player) \d", "bot places 1 kiwi", solo.read_text(encoding="utf-8")),
+                    encoding="utf-8")
     edit(green, "    - when: gain domain\n", "    - when: feed\n")
     assert messages(root) == [
         f"content/base/flocks/green.yaml:{line(green, 'when: feed')}:13: error[trigger-unreachable]: trigger `feed` "
-        "can never fire: no content effect uses `feed`\n"
+        "can never fire: no content effect uses `feed`, `bot feeds own {s:size}`, `bot feeds player {s:size}`\n"
         "  - when: feed\n"
         "          ^^^^\n"
         "  hint: use the verb in some effect, or pick another trigger"]
@@ -344,3 +349,79 @@ def test_every_code_is_covered() -> None:
     """The codes tested in this file and test_yaml_safe.py are exactly SPEC.md's list."""
     text = Path(__file__).read_text(encoding="utf-8")
     assert [code for code in CODES if f"error[{code}]" not in text] == []
+
+
+def test_content_path_symlink_out_of_the_content_folder_is_not_read(root: Path, tmp_path: Path) -> None:
+    """content-path: a content file linking out of the content folder is refused, located at the link, and
+    nothing of the target (not even its first line) is printed."""
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("password: hunter2-do-not-print\n", encoding="utf-8")
+    link = root / "mods" / "example" / "leaders.yaml"
+    link.unlink()
+    link.symlink_to(secret)
+    out = messages(root, "example")
+    assert out == [
+        "content/mods/example/leaders.yaml:1:1: error[content-path]: `leaders.yaml` is a symbolic link that leads "
+        "out of the content folder; it is not read\n"
+        "  leaders.yaml\n"
+        "  ^^^^^^^^^^^^\n"
+        "  hint: copy the file into the content folder instead of linking to it"]
+    assert "hunter2" not in "\n".join(out) and "secret" not in "\n".join(out)
+    # a linked pack folder is refused the same way, file by file
+    (root / "mods" / "example").rename(tmp_path / "outside-pack")
+    (root / "mods" / "example").symlink_to(tmp_path / "outside-pack")
+    assert all("error[content-path]" in m and "hunter2" not in m for m in messages(root, "example"))
+    # a link that stays inside the content folder is read as usual
+    link2 = tmp_path / "outside-pack" / "leaders.yaml"
+    link2.unlink()
+    (root / "mods" / "example").unlink()
+    (tmp_path / "outside-pack").rename(root / "mods" / "example")
+    (root / "mods" / "example" / "leaders.yaml").symlink_to(root / "base" / "leaders.yaml")
+    assert not any("content-path" in m for m in messages(root, "example"))
+
+
+def test_content_path_folder_named_like_a_content_file(root: Path) -> None:
+    """content-path: a folder named `nests.yaml` is reported, not a traceback (`kcd validate` exits 1)."""
+    from typer.testing import CliRunner
+
+    from interpreter.cli import app
+
+    (root / "mods" / "example" / "nests.yaml").mkdir()
+    expected = ("content/mods/example/nests.yaml:1:1: error[content-path]: `nests.yaml` is a folder, not a content "
+                "file\n  nests.yaml\n  ^^^^^^^^^^\n  hint: content files are YAML files; rename or move the folder")
+    assert messages(root, "example") == [expected]
+    result = CliRunner().invoke(app, ["validate", str(root / "mods" / "example")])
+    assert result.exit_code == 1 and expected in result.output and "Traceback" not in result.output
+
+
+def test_effect_bound_nested_repeats_are_refused_with_the_chain(root: Path) -> None:
+    """effect-bound: a Nest benefit of nested `repeat`s (10,000 steps once built) is refused before play, located
+    at the field, naming the chain that runs it; one level less (1,000 steps) is within the bound."""
+    pack = root / "mods" / "deep"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text('id: deep\nname: Deep\nkind: mod\ndescription: x\nsource: "designed: x"\n')
+    body = "repeat 10 { repeat 10 { repeat 10 { repeat 10 { gain 1 fruit } } } }"
+    (pack / "nests.yaml").write_text(f"- id: cave-1\n  op: patch\n  on_place: {body}\n")
+    assert messages(root, "deep") == [
+        "content/mods/deep/nests.yaml:3:13: error[effect-bound]: this effect can take 10,001 steps, more than "
+        "5,000: action card `build` effect -> nest `cave-1` on_place\n"
+        f"  on_place: {body}\n"
+        "            " + "^" * len(body) + "\n"
+        "  hint: use smaller `repeat` counts or fewer nested repeats and chained benefits"]
+    (pack / "nests.yaml").write_text("- id: cave-1\n  op: patch\n  on_place: repeat 10 { repeat 10 { repeat 10 "
+                                     "{ gain 1 fruit } } }\n")
+    clear_caches()
+    assert messages(root, "deep") == []
+
+
+def test_dsl_bound_nested_for_each_loops_are_refused_at_the_field(root: Path) -> None:
+    """dsl-bound: a composition of nested `for each` loops over the compositional checker's work limit is
+    refused where it is written, with a hint (the per-field bound of interpreter/dsl/compose_check.py)."""
+    pack = root / "mods" / "loops"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text('id: loops\nname: Loops\nkind: mod\ndescription: x\nsource: "designed: x"\n')
+    body = "for each hex { for each hex { for each hex { for each kiwi { gain 1 fruit } } } }"
+    (pack / "nests.yaml").write_text(f"- id: cave-1\n  op: patch\n  on_place: {body}\n")
+    found = [m for m in messages(root, "loops") if "error[dsl-bound]" in m]
+    assert found and found[0].startswith("content/mods/loops/nests.yaml:3:13: error[dsl-bound]: this effect may take ")
+    assert "hint: nest fewer `for each` loops or narrow their selectors" in found[0]

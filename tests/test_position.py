@@ -282,7 +282,9 @@ def test_invalid_position_located_error(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_missing_position_file(tmp_path: Path) -> None:
-    """A missing file is a located error, exit 1."""
+    """A missing file is a usage error on the command line (exit 2, as for `kcd validate`); the library still
+    gives a located error."""
     result = runner.invoke(app, ["position", str(tmp_path / "nope.yaml")])
-    assert result.exit_code == 1
-    assert "nope.yaml:1:1: error[position]: cannot read the position" in result.output
+    assert result.exit_code == 2
+    assert "kcd position: error: no such position file:" in result.output
+    assert "nope.yaml:1:1: error[position]: cannot read the position" in _errors(tmp_path / "nope.yaml")

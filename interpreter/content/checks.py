@@ -22,6 +22,21 @@ BASE_COUNTS: tuple[tuple[str, str, int, str], ...] = (
 DECK_SIZE = (9, "R-COMP-2")
 
 
+def item_rows(files: dict[str, Merged], name: str, group: str | None = None) -> list[tuple[tuple, dict]]:
+    """(merged path, item) of the item mappings of a logical file (or one group of it)."""
+    merged = files.get(name)
+    if merged is None:
+        return []
+    data = merged.data
+    prefix: tuple = ()
+    if group is not None:
+        data = data.get(group) if isinstance(data, dict) else None
+        prefix = (group,)
+    if not isinstance(data, list):
+        return []
+    return [(prefix + (i,), item) for i, item in enumerate(data) if isinstance(item, dict)]
+
+
 class Checker:
     """Runs every cross-file check over the merged logical files."""
 
@@ -68,18 +83,7 @@ class Checker:
             self.out.append(diag)
 
     def _items(self, name: str, group: str | None = None) -> list[tuple[tuple, dict]]:
-        """(merged path, item) of the item mappings of a logical file (or one group of it)."""
-        merged = self.files.get(name)
-        if merged is None:
-            return []
-        data = merged.data
-        prefix: tuple = ()
-        if group is not None:
-            data = data.get(group) if isinstance(data, dict) else None
-            prefix = (group,)
-        if not isinstance(data, list):
-            return []
-        return [(prefix + (i,), item) for i, item in enumerate(data) if isinstance(item, dict)]
+        return item_rows(self.files, name, group)
 
     def _ids(self, name: str, group: str | None = None, key: str = "id") -> list[str]:
         return [str(item[key]) for _, item in self._items(name, group) if key in item]

@@ -4,11 +4,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from interpreter import paths
+from interpreter.content.bounds import bound_diagnostics
 from interpreter.content.checks import Checker
 from interpreter.content.dslfields import CompiledFields, compile_merged, substitute
 from interpreter.content.layout import FILES, PACK_FILE, PACK_SCHEMAS, FileSpec, id_key, spec_for
@@ -20,6 +22,7 @@ from interpreter.diagnostics import ContentError, Diagnostic, Location
 from interpreter.dsl.checker import CheckContext
 
 PACK_DIRS = (("editions", "edition"), ("mods", "mod"))
+PACK_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
 PACK_SPEC = FileSpec(PACK_FILE, "mapping", PACK_SCHEMAS)
 
 # abs path -> ((mtime_ns, size), doc, diagnostics): files are re-read only when they change on disk.
@@ -137,7 +140,8 @@ def available_packs(root: str | Path | None = None) -> list[Pack]:
 
 def _pack_info(folder: Path, kind: str, overrides: dict[str, str] | None = None) -> Pack:
     """A Pack from its folder's pack.yaml (falls back to the folder name when the file is missing or bad)."""
-    doc, _ = read_doc(folder / PACK_FILE, overrides) if (folder / PACK_FILE).exists() or (
+    readable = (folder / PACK_FILE).is_file() and _path_problem(folder / PACK_FILE, folder.parent.parent) is None
+    doc, _ = read_doc(folder / PACK_FILE, overrides) if readable or (
         overrides and str(folder / PACK_FILE) in overrides) else (None, [])
     data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
     return Pack(id=folder.name, name=str(data.get("name", folder.name)), kind=str(data.get("kind", kind)),
@@ -146,9 +150,14 @@ def _pack_info(folder: Path, kind: str, overrides: dict[str, str] | None = None)
 
 def find_pack(root: Path, name: str) -> Path | None:
     """The folder of overlay `name` (`prototype`, `editions/prototype`) under `root`, if any."""
-    candidate = root / name
-    if "/" in name and candidate.is_dir():
-        return candidate
+    # Only pack ids, optionally with their folder (`mods/example`): never a path out of the content root.
+    folder, _, pack_id = name.rpartition("/")
+    if folder not in ("",) + tuple(f for f, _ in PACK_DIRS) or not PACK_ID.fullmatch(pack_id):
+        return None
+    name = pack_id
+    if folder:
+        candidate = root / folder / name
+        return candidate if candidate.is_dir() else None
     for folder_name, _ in PACK_DIRS:
         candidate = root / folder_name / name
         if candidate.is_dir():
@@ -172,6 +181,31 @@ def _stray_folders(folder: Path) -> list[Diagnostic]:
     return found
 
 
+def _path_problem(path: Path, root: Path) -> Diagnostic | None:
+    """Why a content file is not read: a folder, or a symbolic link leading out of the content folder.
+
+    The target of such a link is never read, so nothing of it (not even its first line) reaches a message.
+    """
+    if path.is_symlink() or any(p.is_symlink() for p in path.parents if p.is_relative_to(root)):
+        try:
+            inside = path.resolve().is_relative_to(root.resolve())
+        except (OSError, RuntimeError):   # a symlink loop
+            inside = False
+        if not inside:
+            return _path_diag(path, "is a symbolic link that leads out of the content folder; it is not read",
+                              "copy the file into the content folder instead of linking to it")
+    if path.is_dir():
+        return _path_diag(path, "is a folder, not a content file", "content files are YAML files; rename or move "
+                                                                   "the folder")
+    return None
+
+
+def _path_diag(path: Path, what: str, hint: str) -> Diagnostic:
+    """A `content-path` diagnostic pointing at the file's name (its contents are never shown)."""
+    return Diagnostic("content-path", f"`{path.name}` {what}", Location(str(path), 1, 1, len(path.name) + 1),
+                      path.name, hint)
+
+
 def _scan(folder: Path, pack: Pack, overrides: dict[str, str] | None) -> PackFiles:
     """Parse every content file of a pack folder."""
     result = PackFiles(pack, folder)
@@ -188,9 +222,14 @@ def _scan(folder: Path, pack: Pack, overrides: dict[str, str] | None) -> PackFil
             rel = p.relative_to(folder).as_posix()
             if rel not in rels and rel.endswith((".yaml", ".yml")):
                 rels.append(rel)
+    root = folder.parent if pack.id == "base" else folder.parent.parent
     for rel in rels:
         path = folder / rel
         result.files.append(str(path))
+        refused = _path_problem(path, root)
+        if refused is not None:
+            result.diagnostics.append(refused)
+            continue
         doc, diags = read_doc(path, overrides)
         result.diagnostics.extend(diags)
         if rel == PACK_FILE:
@@ -320,6 +359,9 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
     diagnostics.extend(compiled.diagnostics)
     compiled.diagnostics = []
     diagnostics.extend(Checker(merged.files, compiled, base_only=len(packs) == 1, broken=broken).run())
+    if not any(d.severity == "error" for d in diagnostics):
+        # the work bound needs the whole, valid set: every effect and what it can set off (dsl/bounds.py)
+        diagnostics.extend(bound_diagnostics(merged.files, compiled))
     validated_cache().flush()
     return Build(root, packs, merged.files, merged.items, compiled, _dedupe(diagnostics))
 

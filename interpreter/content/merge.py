@@ -36,6 +36,31 @@ class Merged:
     spec: FileSpec
     data: Any
     mounts: dict[tuple, tuple[YamlDoc, tuple]] = field(default_factory=dict)
+    # Overlay bookkeeping (an index, so each overlay item costs O(1), not a scan of the list or the mounts):
+    # item list path -> {item id: index in the merged list}, and item path -> mount keys at or under it.
+    positions: dict[tuple, dict[str, int]] = field(default_factory=dict)
+    item_mounts: dict[tuple, set[tuple]] = field(default_factory=dict)
+
+    def mount_item(self, item: tuple, path: tuple, value: tuple[YamlDoc, tuple]) -> None:
+        """Record that `value` wrote the merged value at `path`, which lies at or under the list item `item`."""
+        self.mounts[path] = value
+        self.item_mounts.setdefault(item, set()).add(path)
+
+    def unmount_item(self, item: tuple) -> None:
+        """Forget every mount at or under the list item `item` (it is being replaced whole)."""
+        for path in self.item_mounts.pop(item, ()):
+            self.mounts.pop(path, None)
+
+    def position(self, prefix: tuple, items: list, kind: str) -> dict[str, int]:
+        """Item id -> index of the item list at `prefix` (built once, then kept up to date by the merger)."""
+        index = self.positions.get(prefix)
+        if index is None:
+            index = {}
+            for i, it in enumerate(items):
+                if isinstance(it, dict):
+                    index.setdefault(str(it.get(id_key(kind, it))), i)
+            self.positions[prefix] = index
+        return index
 
     def where(self, path: tuple) -> tuple[YamlDoc, tuple] | None:
         """The document and document path that wrote the merged value at `path` (longest mount prefix)."""
@@ -261,6 +286,7 @@ class Merger:
         merged = self._merged(spec, source)
         found = _get_in(merged.data, prefix) if prefix else merged.data
         current = list(found) if isinstance(found, list) else []
+        ids = merged.position(prefix, current, kind)
         seen: dict[str, tuple] = {}
         for index, item in enumerate(items):
             path = prefix + (index,)
@@ -285,8 +311,7 @@ class Merger:
                 continue
             seen[item_id] = path + (key,)
             body = {k: v for k, v in item.items() if k != "op"}
-            existing = next((i for i, it in enumerate(current)
-                             if isinstance(it, dict) and str(it.get(id_key(kind, it))) == item_id), None)
+            existing = ids.get(item_id)
             target = prefix + (len(current) if existing is None else existing,)
             if op == "add":
                 if existing is not None:
@@ -296,8 +321,9 @@ class Merger:
                         "overlay-target", f"{kind} `{item_id}` already exists{where}", path + (key,),
                         hint="use op: replace or op: patch"))
                     continue
+                ids[item_id] = len(current)
                 current.append(body)
-                merged.mounts[target] = (source.doc, path)
+                merged.mount_item(target, target, (source.doc, path))
                 self.items[(kind, item_id)] = ItemState(kind, item_id, Origin(source.pack, source.doc.file,
                                                                               _loc_line(source.doc, path)))
                 continue
@@ -313,14 +339,13 @@ class Merger:
             if op == "replace":
                 self._conflict_replace(state, source, path, kind, item_id)
                 current[existing] = body
-                for mount in [m for m in merged.mounts if m[:len(target)] == target]:
-                    del merged.mounts[mount]
-                merged.mounts[target] = (source.doc, path)
+                merged.unmount_item(target)
+                merged.mount_item(target, target, (source.doc, path))
             else:
                 patch = {k: v for k, v in body.items() if k != key}
                 self._conflict_patch(state, source, path, kind, item_id, patch, current[existing])
                 for leaf in _leaf_paths(patch, current[existing]):
-                    merged.mounts[target + leaf] = (source.doc, path + leaf)
+                    merged.mount_item(target, target + leaf, (source.doc, path + leaf))
                 current[existing] = deep_merge(current[existing], patch)
             if source.pack not in state.overrides:
                 state.overrides.append(source.pack)
@@ -366,8 +391,9 @@ class Merger:
             self._add(source.doc.diagnostic("schema", "a flock file must be a mapping", ()))
             return
         body = {k: v for k, v in data.items() if k != "op"}
-        merged.mounts[(len(merged.data),)] = (source.doc, ())
-        merged.data = merged.data + [body]
+        at = len(merged.data)
+        merged.mount_item((at,), (at,), (source.doc, ()))
+        merged.data.append(body)   # the flock list is the merger's own (never a parsed document)
         stem = source.rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
         item_id = str(data.get("id", stem))
         # An id that is not even a valid id is the schema's complaint; renaming the file to it would not help.
@@ -380,6 +406,7 @@ class Merger:
             self._add(source.doc.diagnostic("id-duplicate", f"duplicate flocks id `{item_id}`", ("id",),
                                             hint=f"first defined in {previous.origin.file}"))
             return
+        merged.position((), merged.data, "flocks").setdefault(item_id, at)
         self.items[("flocks", item_id)] = ItemState("flocks", item_id, Origin(source.pack, source.doc.file, 1))
 
     def _per_file_overlay(self, merged: Merged, source: SourceFile, data: Any) -> None:
@@ -394,8 +421,7 @@ class Merger:
             self._add(source.doc.diagnostic("schema", f"`op` must be add, replace or patch, got `{op}`", ("op",),
                                             hint=f"did you mean `{guess}`?" if guess else None))
             return
-        existing = next((i for i, it in enumerate(merged.data)
-                         if isinstance(it, dict) and str(it.get("id")) == item_id), None)
+        existing = merged.position((), merged.data, "flocks").get(item_id)
         if op == "add":
             if existing is not None:
                 self._add(source.doc.diagnostic("overlay-target", f"flocks `{item_id}` already exists", ("id",),
@@ -413,20 +439,18 @@ class Merger:
         state = self.items.setdefault(("flocks", item_id),
                                       ItemState("flocks", item_id, Origin(source.pack, source.doc.file, 1)))
         body = {k: v for k, v in data.items() if k != "op"}
-        items = list(merged.data)
+        items = merged.data   # the merger's own list: changed in place
         if op == "replace":
             self._conflict_replace(state, source, (), "flocks", item_id)
             items[existing] = body
-            for mount in [m for m in merged.mounts if m[:1] == (existing,)]:
-                del merged.mounts[mount]
-            merged.mounts[(existing,)] = (source.doc, ())
+            merged.unmount_item((existing,))
+            merged.mount_item((existing,), (existing,), (source.doc, ()))
         else:
             patch = {k: v for k, v in body.items() if k != "id"}
             self._conflict_patch(state, source, (), "flocks", item_id, patch, items[existing])
             for leaf in _leaf_paths(patch, items[existing]):
-                merged.mounts[(existing,) + leaf] = (source.doc, leaf)
+                merged.mount_item((existing,), (existing,) + leaf, (source.doc, leaf))
             items[existing] = deep_merge(items[existing], patch)
-        merged.data = items
         if source.pack not in state.overrides:
             state.overrides.append(source.pack)
 

@@ -29,6 +29,17 @@ class Primitive:
     template: str
     contexts: frozenset[str] = EFFECT_CONTEXTS
     emitted_by: tuple[str, ...] = ()  # triggers: the verbs (or engine events) that emit them
+    # Verbs, for the checker's bound on the work of an effect (interpreter/dsl/bounds.py):
+    # `work`: steps one call takes by itself: a number, "n" (its `n` argument) or "kiwi" (up to one per own Kiwi
+    # token, e.g. every extra Move action); `reach`: what else one call can run: "track" (the next own Kiwi
+    # track slot's benefit), "track-any" (the next track slot of the owner of any Kiwi, e.g. a fed one), "nest"
+    # (a built Nest's placement benefit), "ability" (the Leader's ability), "bonus:<action>" / "bonus:{slot}"
+    # (Kiwibot's bonus segment); a "*n" suffix: once per unit of the `n` argument. `bot_reach`: what it runs
+    # instead when Kiwibot runs it (R-SOLO-8), None when the same. The triggers a verb fires are the triggers'
+    # `emitted_by`.
+    work: int | str = 1
+    reach: tuple[str, ...] = ()
+    bot_reach: tuple[str, ...] | None = None
 
     @cached_property
     def parts(self) -> tuple[str | Slot, ...]:

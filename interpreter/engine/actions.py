@@ -6,7 +6,8 @@ from typing import Generator
 
 from interpreter.engine import effects, labels
 from interpreter.engine.context import Ctx, Runtime, Turn
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import Option, ask_action, option
 
 
 def draw(rt: Runtime, flock: str) -> None:
@@ -19,7 +20,7 @@ def draw(rt: Runtime, flock: str) -> None:
             fl.deck = fl.discard
             fl.discard = []
             rt.state.shuffle(fl.deck)
-            rt.log("shuffle", f"{flock} shuffles the discard pile into a new deck", flock)
+            rt.emit("shuffle", flock, flock=flock)
         fl.hand.append(fl.deck.pop())
 
 
@@ -31,12 +32,12 @@ def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
         for t in card.get("play_as", []) or []:
             eff = rt.rules.action_effect.get(t)
             if eff is not None and effects.possible(rt, eff, ctx):
-                opts.append(Option(f"as:{t}", f"Play as a {t.capitalize()} card"))
+                opts.append(option(A.PlayAs(t), f"Play as a {t.capitalize()} card"))
         if card.get("benefit") is not None:
-            opts.append(Option("benefit", f"Take the benefit: {effects.describe(card['benefit'])}"))
+            opts.append(option(A.word("benefit"), f"Take the benefit: {effects.describe(card['benefit'])}"))
     elif effects.possible(rt, card.get("effect"), ctx):
-        opts.append(Option("play", f"Play it: {effects.describe(card.get('effect'))}"))
-    opts.append(Option("facedown", "Play it face down (no effect; you may draw a fruit)"))
+        opts.append(option(A.word("play"), f"Play it: {effects.describe(card.get('effect'))}"))
+    opts.append(option(A.word("facedown"), "Play it face down (no effect; you may draw a fruit)"))
     return opts
 
 
@@ -49,26 +50,26 @@ def turn(rt: Runtime, flock: str) -> Generator:
         for c in fl.hand:
             if c not in seen:
                 seen.append(c)
-        choice = yield from ask(flock, "card", "Play a card",
-                                [Option(f"card:{c}", labels.card_label(c, rt.rules.cards[c])) for c in seen])
-        card_id = choice.split(":", 1)[1]
-        mode = yield from ask(flock, "play-mode", f"How do you play {labels.card_name(card_id, rt.rules.cards[card_id])}?",
+        act = yield from ask_action(flock, "card", "Play a card",
+                                    [option(A.Card(c), labels.card_label(c, rt.rules.cards[c])) for c in seen])
+        card_id = act.card
+        mode = yield from ask_action(flock, "play-mode", f"How do you play {labels.card_name(card_id, rt.rules.cards[card_id])}?",
                               modes(rt, card_id, ctx))
         fl.hand.remove(card_id)
         fl.played.append(card_id)
         card = rt.rules.cards[card_id]
-        if mode == "facedown":
+        if mode.kind == "facedown":
             fl.facedown.append(len(fl.played) - 1)   # R-ACT-2: other players' views must not show which card
-            rt.log("card", f"{flock} plays a card face down", flock)
+            rt.emit("play-facedown", flock, flock=flock)
             yield from effects.run(rt, rt.rules.facedown, ctx)
-        elif mode == "benefit":
-            rt.log("card", f"{flock} plays {card_id} for its benefit", flock)
+        elif mode.kind == "benefit":
+            rt.emit("play-benefit", flock, flock=flock, card=card_id)
             yield from effects.run(rt, card["benefit"], ctx)
-        elif mode.startswith("as:"):
-            t = mode[3:]
-            rt.log("card", f"{flock} plays {card_id} as a {t} card", flock)
+        elif isinstance(mode, A.PlayAs):
+            t = mode.action_type
+            rt.emit("play-as", flock, flock=flock, card=card_id, action_type=t)
             yield from effects.run(rt, rt.rules.action_effect[t], ctx)   # R-WILD-1: no benefit then
         else:
-            rt.log("card", f"{flock} plays {card_id}", flock)
+            rt.emit("play", flock, flock=flock, card=card_id)
             yield from effects.run(rt, card.get("effect"), ctx)
     draw(rt, flock)

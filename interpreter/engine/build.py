@@ -4,10 +4,12 @@ from __future__ import annotations
 from typing import Generator
 
 from interpreter.dsl import ast
-from interpreter.engine import dominance, labels, payment
+from interpreter.engine import action_types as A
+from interpreter.engine import compose, dominance, effects, labels, payment
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine.decisions import ask_action, option
 from interpreter.engine.modifiers import param
+from interpreter.engine.verb_table import TABLE
 
 
 def hexes(rt: Runtime, flock: str) -> list[str]:
@@ -61,21 +63,20 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
     nests = available_nests(rt, flock)
     where = hexes(rt, flock) if nests else []
     if not where:
-        rt.log("build", f"{flock} cannot build", flock)
+        rt.emit("cannot-build", flock, flock=flock)
         return
-    choice = yield from ask(flock, "build-hex", "Choose a hex to build on",
-                            [Option(f"build:{h}", f"Build on {h}") for h in where])
-    hex_id = choice.split(":", 1)[1]
-    choice = yield from ask(flock, "build-nest", "Choose a Nest",
-                            [Option(f"nest:{n}", labels.nest_label(n, rt.rules.nests[n])) for n in nests])
-    nest_id = choice.split(":", 1)[1]
+    act = yield from ask_action(flock, "build-hex", "Choose a hex to build on",
+                                [option(A.Build(h), f"Build on {h}") for h in where])
+    hex_id = act.hex
+    act = yield from ask_action(flock, "build-nest", "Choose a Nest",
+                                [option(A.Nest(n), labels.nest_label(n, rt.rules.nests[n])) for n in nests])
+    nest_id = act.nest
     nest = rt.rules.nests[nest_id]
     yield from payment.pay_all(rt, flock, payment.reqs_of(nest.get("cost")))
     rt.state.hexes[hex_id].nest = (flock, nest_id)
     rt.state.flocks[flock].nests_built.append(nest_id)
-    rt.log("build", f"{flock} builds {nest_id} on {hex_id}", flock)
+    rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
     yield from nest_benefit(rt, ctx, nest.get("on_place"), f"{nest_id} placement", here=hex_id)
-    from interpreter.engine import compose, effects
     yield from effects.emit(rt, ctx, "t-build")
     yield from compose.emit_event(rt, ctx, "build", hex_id)   # triggers with filters (`build on <hexes>`)
 
@@ -85,7 +86,9 @@ def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, he
     `here` is the Nest's hex (`this hex` in its effect)."""
     if effect is None:
         return
-    from interpreter.engine import effects
     for i in range(param(rt, ctx.flock, "nest_benefit_times")):
         yield from effects.run(rt, effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=source,
                                                    here=here if here is not None else ctx.here))
+
+
+TABLE.register("build", lambda rt, c, ctx: build(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock))

@@ -11,13 +11,16 @@ from dataclasses import replace
 from typing import Generator
 
 from interpreter.dsl import ast
-from interpreter.engine import placing
+from interpreter.engine import action_types as A
+from interpreter.engine import effects, move, placing, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.powers import immune, table
 from interpreter.engine.selectors import Scope, holds, quantity, select
+from interpreter.engine.verb_table import TABLE
 
-__all__ = ["run", "possible", "scope", "emit_event", "leader_weights", "push_limit", "ability_possible", "MAX_AMOUNT"]
+__all__ = ["run", "possible", "scope", "emit_event", "MAX_AMOUNT"]
 
 MAX_AMOUNT = 99   # a quantity given to a verb is capped like an `int` literal
 
@@ -35,7 +38,6 @@ def _amount(rt: Runtime, value, ctx: Ctx) -> int:
 
 def run(rt: Runtime, node, ctx: Ctx) -> Generator:
     """Execute an `if`, `for each` or phrase for `ctx.flock`."""
-    from interpreter.engine import effects
     if isinstance(node, ast.If):
         branch = node.then if holds(rt.state, node.cond, scope(rt, ctx)) else node.orelse
         if branch is not None:
@@ -59,7 +61,7 @@ def run(rt: Runtime, node, ctx: Ctx) -> Generator:
         if fn is not None and any(isinstance(v, ast.Selector) for _, v in node.args):
             yield from fn(rt, node, ctx)
             return
-        verb = effects.VERBS.get(node.primitive or "")
+        verb = rt.verbs.run.get(node.primitive or "")
         if verb is None:
             raise EngineError(f"no engine procedure for DSL verb `{node.primitive}`")
         call = _concrete(rt, node, ctx)
@@ -84,9 +86,9 @@ def _fix_sel(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Generator:
         who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, ctx)) if e[0] == "player"]
         if not who:
             return replace(sel, ref="flock:")
-        choice = yield from ask(ctx.flock, "choose-player", "Choose a player",
-                                [Option(f"player:{f}", f"Choose {f}") for f in who])
-        return replace(sel, ref="flock:" + choice.split(":", 1)[1])
+        act = yield from ask_action(ctx.flock, "choose-player", "Choose a player",
+                                    [option(A.ChoosePlayer(f), f"Choose {f}") for f in who])
+        return replace(sel, ref="flock:" + act.flock)
     filters = []
     for f in sel.filters:
         if f.arg is not None:
@@ -109,7 +111,6 @@ def _concrete(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> ast.Call | None:
 
 def possible(rt: Runtime, node, ctx: Ctx) -> bool:
     """Whether the node can be performed now (a `choose` option, a `may`, a card's play mode)."""
-    from interpreter.engine import effects
     if isinstance(node, ast.If):
         branch = node.then if holds(rt.state, node.cond, scope(rt, ctx)) else node.orelse
         return True if branch is None else effects.possible(rt, branch, ctx)
@@ -126,13 +127,28 @@ def possible(rt: Runtime, node, ctx: Ctx) -> bool:
 
 # --- verbs on selectors -------------------------------------------------------------------------------
 
-def _ref(el) -> str:
+def _pick(el, verb: str) -> A.Action:
+    """The action naming a Kiwi or a Leader a verb acts on."""
     kind, hex_id, thing = el
     if kind == "kiwi":
-        return placing.kref(thing.flock, thing.size, hex_id)
-    if kind == "leader":
-        return f"leader-{thing}@{hex_id}"
-    return f"{kind}@{hex_id}"
+        return A.PickKiwi(verb, thing.id, thing.flock, thing.size, hex_id)
+    return A.PickLeader(verb, thing, hex_id)
+
+
+def _pick_options(els: list, verb: str, label) -> tuple[list[Option], dict[A.Action, object]]:
+    """One option per distinct action (identical Kiwi in a hex are one choice, the first stands for them),
+    and the element each action names."""
+    by_action: dict[A.Action, object] = {}
+    opts: list[Option] = []
+    seen: set[str] = set()
+    for e in els:
+        act = _pick(e, verb)
+        if act.id() in seen:
+            continue
+        seen.add(act.id())
+        by_action[act] = e
+        opts.append(option(act, label(e)))
+    return opts, by_action
 
 
 def _label(el) -> str:
@@ -158,11 +174,9 @@ def _chosen(rt: Runtime, sel: ast.Selector, ctx: Ctx, kinds: tuple[str, ...], ve
     els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] in kinds]
     if sel.quant != "one" or len(els) <= 1:
         return els
-    opts = {}
-    for i, e in enumerate(els):
-        opts.setdefault(f"{verb}:{_ref(e)}", (Option(f"{verb}:{_ref(e)}", f"{verb.capitalize()} {_label(e)}"), i))
-    choice = yield from ask(ctx.flock, verb, f"Choose what to {verb}", [o for o, _ in opts.values()])
-    return [els[opts[choice][1]]]
+    opts, by_action = _pick_options(els, verb, lambda e: f"{verb.capitalize()} {_label(e)}")
+    act = yield from ask_action(ctx.flock, verb, f"Choose what to {verb}", opts)
+    return [by_action[act]]
 
 
 def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
@@ -183,17 +197,18 @@ def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
         allowed = set(_dest_hexes(rt, node.arg("dest"), ctx))
         dests = [d for d in b.adjacent(origin) if d in allowed and d != origin]
         if not dests:
-            rt.log("push", f"{_label(el)} has no hex to be pushed to and stays", ctx.flock)
+            rt.emit("push-stays", ctx.flock, flock=ctx.flock, piece=_label(el))
             continue
-        choice = yield from ask(ctx.flock, "push", f"Push {_label(el)}",
-                                [Option(f"push:{_ref(el)}->{d}", f"Push {_label(el)} to {d}") for d in dests])
-        dest = choice.rsplit("->", 1)[1]
+        acts = [A.PushKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
+                else A.PushLeader(thing, origin, d) for d in dests]
+        act = yield from ask_action(ctx.flock, "push", f"Push {_label(el)}",
+                                    [option(a, f"Push {_label(el)} to {a.to}") for a in acts])
+        dest = act.to
         if kind == "kiwi":
-            from interpreter.engine import push   # push.py reads this module's modifiers at import
             push.push_kiwi(rt, ctx.flock, origin, thing, dest)
         else:
             rt.state.flocks[thing].leader_hex = dest
-            rt.log("push", f"{ctx.flock} pushes the {thing} Leader from {origin} to {dest}", ctx.flock)
+            rt.emit("push-leader", ctx.flock, flock=ctx.flock, leader=thing, hex=origin, to=dest)
 
 
 def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
@@ -202,18 +217,18 @@ def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
     for _ in range(n):
         hexes = _dest_hexes(rt, node.arg("where"), ctx)
         if not hexes:
-            rt.log("place", f"{ctx.flock} has no hex to place a Kiwi on", ctx.flock)
+            rt.emit("no-place-hex", ctx.flock, flock=ctx.flock)
             return
         source = yield from placing.take_token(rt, ctx.flock, "a new Kiwi", optional=True)
         if source is None:
             return
         hexes = _dest_hexes(rt, node.arg("where"), ctx) or hexes   # taking an island token may change nothing
-        choice = yield from ask(ctx.flock, "place-kiwi", "Place a size-1 Kiwi",
-                                [Option(f"place:{h}", f"Place on {h}") for h in hexes])
-        hex_id = choice.split(":", 1)[1]
+        act = yield from ask_action(ctx.flock, "place-kiwi", "Place a size-1 Kiwi",
+                                    [option(A.Place(h), f"Place on {h}") for h in hexes])
+        hex_id = act.hex
         rt.state.flocks[ctx.flock].supply -= 1
         rt.state.hexes[hex_id].kiwi.append(rt.state.new_kiwi(ctx.flock, 1))
-        rt.log("place", f"{ctx.flock} places a size-1 Kiwi on {hex_id}", ctx.flock)
+        rt.emit("place", ctx.flock, flock=ctx.flock, hex=hex_id)
         yield from placing.track_benefit(rt, ctx.flock, source, ctx)
 
 
@@ -239,7 +254,7 @@ def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
         rt.state.flocks[kiwi.flock].reserve_kiwi += 1
         if kiwi.size == 0:
             placing.remove_from_hex(rt, hex_id, kiwi)
-        rt.log("shrink", f"{ctx.flock} shrinks a {kiwi.flock} Kiwi on {hex_id} to size {kiwi.size}", ctx.flock)
+        rt.emit("shrink", ctx.flock, flock=ctx.flock, owner=kiwi.flock, hex=hex_id, size=kiwi.size)
 
 
 def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
@@ -249,7 +264,7 @@ def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
         if any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
             placing.remove_from_hex(rt, hex_id, kiwi)
             rt.state.flocks[kiwi.flock].reserve_kiwi += kiwi.size
-            rt.log("remove", f"{ctx.flock} removes a {kiwi.flock} size-{kiwi.size} Kiwi from {hex_id}", ctx.flock)
+            rt.emit("remove-piece", ctx.flock, flock=ctx.flock, owner=kiwi.flock, size=kiwi.size, hex=hex_id)
 
 
 def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
@@ -259,7 +274,7 @@ def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
         rt.state.hexes[dest].kiwi.append(thing)
     else:
         rt.state.flocks[thing].leader_hex = dest
-    rt.log("move", f"{who} moves {_label(el)} to {dest}", who)
+    rt.emit("move-piece", who, flock=who, piece=_label(el), to=dest)
 
 
 def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
@@ -271,18 +286,21 @@ def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
         dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != el[1]]
         if not dests:
             continue
-        choice = yield from ask(ctx.flock, "move-to", f"Move {_label(el)}",
-                                [Option(f"moveto:{_ref(el)}->{d}", f"Move {_label(el)} to {d}") for d in dests])
-        _relocate(rt, el, choice.rsplit("->", 1)[1], ctx.flock)
+        kind, origin, thing = el
+        acts = [A.MoveToKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
+                else A.MoveToLeader(thing, origin, d) for d in dests]
+        act = yield from ask_action(ctx.flock, "move-to", f"Move {_label(el)}",
+                                    [option(a, f"Move {_label(el)} to {a.to}") for a in acts])
+        _relocate(rt, el, act.to, ctx.flock)
 
 
 def _one(rt: Runtime, sel: ast.Selector, ctx: Ctx, verb: str) -> Generator:
     els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] in ("kiwi", "leader")]
     if len(els) <= 1:
         return els[0] if els else None
-    opts = {f"{verb}:{_ref(e)}": (Option(f"{verb}:{_ref(e)}", f"Swap {_label(e)}"), e) for e in els}
-    choice = yield from ask(ctx.flock, verb, "Choose a piece to swap", [o for o, _ in opts.values()])
-    return opts[choice][1]
+    opts, by_action = _pick_options(els, verb, lambda e: f"Swap {_label(e)}")
+    act = yield from ask_action(ctx.flock, verb, "Choose a piece to swap", opts)
+    return by_action[act]
 
 
 def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
@@ -305,36 +323,26 @@ def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Generat
         colours = sorted(c for c, k in fl.fruit.items() if k > 0)
         if not colours:
             return
-        choice = yield from ask(ctx.flock, "return-fruit", "Return a fruit to the bag",
-                                [Option(f"return-fruit:{c}", f"Return a {c} fruit") for c in colours])
-        c = choice.split(":", 1)[1]
+        act = yield from ask_action(ctx.flock, "return-fruit", "Return a fruit to the bag",
+                                    [option(A.GiveFruit(c), f"Return a {c} fruit") for c in colours])
+        c = act.fruit
         fl.fruit[c] -= 1
         rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
-        rt.log("return", f"{ctx.flock} returns a {c} fruit to the bag", ctx.flock)
+        rt.emit("return-fruit", ctx.flock, flock=ctx.flock, fruit=c)
 
 
 def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
     """The Leader lands on a chosen hex the selector names, other than its start."""
-    from interpreter.engine import move
     ab = ctx.ability
     if ab is None:
         raise EngineError("a leader verb ran outside a Leader ability")
     dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != ab.start]
     if not dests:
         return
-    choice = yield from ask(ctx.flock, "leader-move", "Your Leader jumps",
-                            [Option(f"leader:{ab.start}->{h}", f"Leader to {h}") for h in dests])
-    end = choice.rsplit("->", 1)[1]
+    act = yield from ask_action(ctx.flock, "leader-move", "Your Leader jumps",
+                                [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
+    end = act.to
     move.land(rt, ctx, end, board_of(rt.state).between(ab.start, end))
-
-
-def ability_possible(rt: Runtime, flock: str, node: ast.Phrase) -> bool:
-    """Whether a Leader movement phrase has somewhere to go from the Leader's hex."""
-    if node.primitive != "leader-jump-to":
-        return True
-    start = rt.state.flocks[flock].leader_hex
-    sc = Scope(flock, starting=start)
-    return any(e[0] == "hex" and e[1] != start for e in select(rt.state, node.arg("dest"), sc))
 
 
 PHRASES = {
@@ -347,13 +355,14 @@ PHRASE_POSSIBLE = {
 
 
 def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Generator:
-    from interpreter.engine import move
     yield from move.leader_walk(rt, ctx, int(call.arg("n", 1)))
 
 
-# registry verb id -> procedure, joined into effects.VERBS (a phrase or a first-language call)
-VERBS = {**PHRASES, "leader-walk-upto": _walk_upto}
-POSSIBLE = dict(PHRASE_POSSIBLE)
+# registry verb id -> procedure in the engine's verb table (a phrase or a first-language call); if, for each
+# and phrases are the node kinds effects.run hands this module through the table
+for _verb, _procedure in {**PHRASES, "leader-walk-upto": _walk_upto}.items():
+    TABLE.register(_verb, _procedure, PHRASE_POSSIBLE.get(_verb))
+TABLE.register_composed(run, possible)
 
 
 # --- event triggers with filters ----------------------------------------------------------------------
@@ -365,8 +374,8 @@ def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Ge
     """Fire every flock's compositional triggers on an engine event (`feed` of `target` in `hex_id`, `build`
     on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on <hexes>`)."""
     ids = _EVENT_TRIGGERS.get(kind, ())
-    table = _table(rt.rules)
-    if not any(t in table for t in ids):
+    powers = table(rt.rules)
+    if not any(t in powers for t in ids):
         return
     for flock in rt.state.seats:
         side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
@@ -389,78 +398,10 @@ def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Ge
             where = when.arg("where")
             if where is not None and hex_id not in {e[1] for e in select(rt.state, where, sc)}:
                 continue
-            rt.log("power", f"{flock}'s power fires ({kind})", flock)
-            from interpreter.engine import effects
+            rt.emit("power", flock, flock=flock, trigger=kind)
             sub = Ctx(flock, turn=ctx.turn if flock == ctx.flock else Turn(),
                       suppressed=ctx.suppressed | {power.trigger}, depth=ctx.depth + 1,
                       source=f"power {power.trigger}", here=hex_id)
             yield from effects.run(rt, power.effect, sub)
 
 
-# --- modifiers with values ------------------------------------------------------------------------------
-
-def leader_weights(rules) -> dict:
-    """{flock: {side: weight}} of `my leader counts N for dominance` powers ({} when none: params unchanged)."""
-    out: dict = {}
-    for flock, sides in rules.flocks.items():
-        for side, sd in sides.items():
-            for p in sd.powers:
-                if p.modifier == "m-leader-weight" and p.modifier_node is not None:
-                    out.setdefault(flock, {})[side] = int(p.modifier_node.arg("n"))
-    return out
-
-
-def push_limit(rt: Runtime, flock: str) -> int:
-    """How many Kiwi a moved Kiwi of this flock may push (R-PUSH-1; `push limit N` powers)."""
-    nodes = _valued(rt, flock, "m-push-limit")
-    return int(nodes[-1].arg("n")) if nodes else rt.rules.push_count
-
-
-def _table(rules) -> dict:
-    """{modifier or trigger id: {(flock, side): [bound nodes]}} of the rules' powers, built once per Rules
-    (the hot paths, push options and every feed, ask it; most content has none of these powers)."""
-    table = rules.compose_table
-    if table:
-        return table
-    table["@built"] = {}
-    for flock, sides in rules.flocks.items():
-        for side, sd in sides.items():
-            for p in sd.powers:
-                if p.modifier_node is not None and p.modifier:
-                    table.setdefault(p.modifier, {}).setdefault((flock, side), []).append(p.modifier_node)
-                if p.trigger:
-                    table.setdefault(p.trigger, {}).setdefault((flock, side), []).append(p)
-    return table
-
-
-def _valued(rt: Runtime, flock: str, modifier: str) -> list:
-    """The bound nodes of one flock's powers with this modifier id (its current board side)."""
-    by_side = _table(rt.rules).get(modifier)
-    if not by_side:
-        return []
-    return by_side.get((flock, rt.state.flocks[flock].side), [])
-
-
-def immune(rt: Runtime) -> tuple[set[int], set[str]] | None:
-    """Kiwi ids and Leader flocks no one may push (`<pieces> cannot be pushed`); None when no power says so."""
-    if "m-immune" not in _table(rt.rules):
-        return None
-    kiwi: set[int] = set()
-    leaders: set[str] = set()
-    found = False
-    for flock in rt.state.seats:
-        for node in _valued(rt, flock, "m-immune"):
-            found = True
-            for kind, _, thing in select(rt.state, node.arg("who"), Scope(flock)):
-                if kind == "kiwi":
-                    kiwi.add(thing.id)
-                elif kind == "leader":
-                    leaders.add(thing)
-    return (kiwi, leaders) if found else None
-
-
-def feed_discount(rt: Runtime, flock: str | None) -> int:
-    """Fruit off a Feed action's cost for this flock (`feed costs N fruit less`)."""
-    if flock is None:
-        return 0
-    return sum(int(node.arg("n")) for node in _valued(rt, flock, "m-feed-discount"))

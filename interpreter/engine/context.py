@@ -4,7 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from interpreter.dsl.bounds import MAX_CHAIN_DEPTH
+from interpreter.engine import modes
 from interpreter.engine.decisions import Event
+from interpreter.engine.events import FORMS
+from interpreter.engine.verb_table import TABLE, VerbTable
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import State
 
@@ -51,21 +55,30 @@ class Ctx:
         return replace(self, **changes)
 
 
-MAX_DEPTH = 8          # nested trigger / effect depth
+# Nested trigger / effect depth: a defence only. The checker bounds every chain before play and refuses content
+# that could nest deeper (interpreter/dsl/bounds.py, `effect-bound`), so valid content never reaches it.
+MAX_DEPTH = MAX_CHAIN_DEPTH
 MAX_REPEAT = 50        # a `repeat` literal above this is refused
 
 
 @dataclass
 class Runtime:
-    """Rules, state and the event log of one game."""
+    """Rules, state and the event log of one game, and the mode it is played in (interpreter/engine/modes)."""
 
     rules: Rules
     state: State
     events: list[Event] = field(default_factory=list)
+    mode: Any = None    # a modes.base.Mode; None: the mode the state shows (modes.for_state)
+    verbs: VerbTable = field(default_factory=lambda: TABLE)   # the engine verbs effects.run dispatches to
 
-    def log(self, kind: str, text: str, player: str | None = None, data: dict | None = None) -> None:
-        """Append an event to the log (with an optional structured payload)."""
-        self.events.append(Event(kind, text, player, data))
+    def __post_init__(self) -> None:
+        if self.mode is None:
+            self.mode = modes.for_state(self.state)
+
+    def emit(self, form: str, player: str | None = None, data: dict | None = None, **fields: Any) -> None:
+        """Append an event of `form` (interpreter/engine/events.py FORMS) with its typed fields."""
+        spec = FORMS[form]   # the full text is the form's own rendering (events.render for OWNER)
+        self.events.append(Event(spec.kind, spec.render(fields), player, data, form, fields))
 
     def modifiers(self, flock: str) -> set[str]:
         """Modifier ids active for a flock (its side's powers)."""

@@ -1,21 +1,50 @@
 """Decision values: what a player is asked (Decision, Option) and what `apply` answers (Applied, Refused).
 
-Procedures are generators: they `yield from ask(...)` and receive the chosen option id. A question with
+Procedures are generators: they `yield from ask_action(...)`, which yields the Decision, receives the chosen
+option id and returns that option's typed action (interpreter/engine/action_types.py). A question with
 a single legal option is answered automatically (it is not a decision), so every pending Decision
 offers at least two options.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Generator
+from typing import Any, Generator
+
+from interpreter.engine.action_types import Action
+from interpreter.engine.events import render
+from interpreter.engine.fastinit import fast_init
 
 
+@fast_init
 @dataclass(frozen=True)
 class Option:
-    """One legal answer: a stable readable id and a label."""
+    """One legal answer: a stable readable id (the action in the grammar of docs/ACTIONS.md), a label, and the
+    typed action itself (`action.id() == id`)."""
 
     id: str
     label: str
+    # the action, or (its kind class, its field values) until first read: a move decision offers dozens of
+    # options and only one is chosen, so the widest kinds build their action on demand (`lazy_option`)
+    act: "Action | tuple | None" = field(default=None, compare=False)
+
+    @property
+    def action(self) -> "Action | None":
+        """The typed action (docs/ACTIONS.md); `action.id() == id`."""
+        act = self.act
+        if type(act) is tuple:
+            act = act[0](*act[1])
+            object.__setattr__(self, "act", act)   # built once; the option stays equal to itself
+        return act
+
+
+def option(action: "Action", label: str) -> Option:
+    """The option that performs `action`; its id is the action's id."""
+    return Option(action.id(), label, action)
+
+
+def lazy_option(kind: type, values: tuple, label: str) -> Option:
+    """`option(kind(*values), label)` without building the action until someone reads it."""
+    return Option(kind.id_of(*values), label, (kind, values))
 
 
 @dataclass(frozen=True)
@@ -34,18 +63,45 @@ class Decision:
     def to_dict(self) -> dict:
         """Plain data for views and JSON."""
         return {"player": self.player, "kind": self.kind, "prompt": self.prompt,
-                "options": [{"id": o.id, "label": o.label} for o in self.options]}
+                "options": [{"id": o.id, "label": o.label,
+                             **({"action": o.action.to_dict()} if o.action is not None else {})}
+                            for o in self.options]}
+
+    def action_of(self, option_id: str) -> "Action | None":
+        """The action of the option with this id (None when no option has it)."""
+        for o in self.options:
+            if o.id == option_id:
+                return o.action
+        return None
 
 
+@fast_init
 @dataclass(frozen=True)
 class Event:
-    """One line of the game log; `data` is an optional structured payload for tools (e.g. a Season card's
+    """One line of the game log. `form` names its sentence in interpreter/engine/events.py FORMS and `fields`
+    holds its typed values; `text` is the full text (the event's player and the owner's log), `text_for(viewer)`
+    the text one viewer may read. `data` is an optional structured payload for tools (e.g. a Season card's
     result), so they never parse the readable `text`."""
 
     kind: str
     text: str
     player: str | None = None
     data: dict | None = field(default=None, hash=False)
+    form: str | None = field(default=None, compare=False)
+    fields: dict | None = field(default=None, hash=False, compare=False)
+
+    def text_for(self, viewer: str | None) -> str:
+        """The text `viewer` (a flock, None for a spectator) may read: private fields only for the event's player."""
+        if self.form is None:
+            return self.text
+        return render(self.form, self.fields or {}, viewer, self.player)
+
+    def to_data(self) -> dict:
+        """The event as typed data for tools: kind, form, player, fields (and `data` when present)."""
+        out = {"kind": self.kind, "form": self.form, "player": self.player, "fields": self.fields}
+        if self.data is not None:
+            out["data"] = self.data
+        return out
 
     def to_dict(self) -> dict:
         """Plain data (`data` only when the event has a payload, so plain log lines stay small)."""
@@ -72,20 +128,20 @@ class Refused:
     ok: bool = False
 
 
-Ask = Generator[Decision, str, str]
 
-
-def ask(player: str, kind: str, prompt: str, options: list[Option]) -> Ask:
-    """Ask a player to choose; answers itself when only one option exists."""
+def ask_action(player: str, kind: str, prompt: str, options: list[Option]) -> Generator[Decision, str, "Action"]:
+    """Ask a player to choose; returns the chosen option's action (the first option with the chosen id:
+    identical Kiwi in one hex share an id and are one choice). A single choice is answered without asking."""
     if not options:
         raise AssertionError(f"no legal option for {kind}")
-    if len(options) == 1:
-        return options[0].id
-    # options can repeat when identical Kiwi stand together; they are the same choice
-    seen: dict[str, Option] = {}
-    for o in options:
-        seen.setdefault(o.id, o)
-    if len(seen) == 1:
-        return options[0].id
-    choice = yield Decision(player, kind, prompt, tuple(seen.values()))
-    return choice
+    chosen = options[0]
+    if len(options) > 1:
+        # options can repeat when identical Kiwi stand together; they are the same choice
+        seen: dict[str, Option] = {}
+        for o in options:
+            seen.setdefault(o.id, o)
+        if len(seen) > 1:
+            chosen = seen[(yield Decision(player, kind, prompt, tuple(seen.values())))]
+    action = chosen.action
+    assert action is not None, f"option {chosen.id} of {kind} has no action"
+    return action

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import payment, push
-from interpreter.engine.compose import feed_discount
+from interpreter.engine import compose, effects, payment, push
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Option, ask
-from interpreter.engine.placing import find_kiwi, grow_one, kref, remove_from_hex
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import Option, ask_action, lazy_option
+from interpreter.engine.placing import grow_one, kiwi_of, remove_from_hex
+from interpreter.engine.powers import feed_discount
 from interpreter.engine.state import Kiwi
+from interpreter.engine.verb_table import TABLE
 
 
 def cost(rt: Runtime, size: int, flock: str | None = None) -> payment.Req:
@@ -29,7 +31,7 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
                 afford[k.size] = payment.can_meet(fl, cost(rt, k.size, flock), rt.rules.fruits)
             if afford[k.size]:
                 what = "explode" if k.size >= rt.rules.max_size else f"grow to size {k.size + 1}"
-                opts.append(Option(f"feed:{kref(k.flock, k.size, h.id)}", f"Feed the {k.flock} size-{k.size} Kiwi on {h.id} ({what})"))
+                opts.append(lazy_option(A.Feed, (k.id, k.flock, k.size, h.id), f"Feed the {k.flock} size-{k.size} Kiwi on {h.id} ({what})"))
     return opts
 
 
@@ -45,10 +47,10 @@ def feed(rt: Runtime, ctx: Ctx) -> Generator:
     flock = ctx.flock
     opts = targets(rt, flock)
     if not opts:
-        rt.log("feed", f"{flock} cannot feed any Kiwi", flock)
+        rt.emit("cannot-feed", flock, flock=flock)
         return
-    choice = yield from ask(flock, "feed", "Choose a Kiwi to feed", opts)
-    hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1])
+    act = yield from ask_action(flock, "feed", "Choose a Kiwi to feed", opts)
+    hex_id, kiwi = kiwi_of(rt, act)
     yield from payment.pay(rt, flock, cost(rt, kiwi.size, flock))
     yield from resolve(rt, ctx, hex_id, kiwi)
 
@@ -61,20 +63,21 @@ def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Generator:
         # R-FEED-5/6: explode; the tokens go to the owner's Reserve, no token is taken from the track
         remove_from_hex(rt, hex_id, kiwi)
         rt.state.flocks[owner].reserve_kiwi += kiwi.size
-        rt.log("explode", f"{flock} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}: it explodes", flock)
+        rt.emit("explode", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id)
         # R-FEED-5: "pushes ALL the Kiwi in that hex"; decision: Leaders are Kiwi too and are pushed.
         # Every piece leaves the hex: a Leader pushed off is not put back on the exploded hex (else
         # "push all" would never empty it). Decision: from an edge hex a Kiwi may be pushed off the island
         # here too, as in every push (R-PUSH-3)
         yield from push.push_all(rt, flock, hex_id, None, leave_origin=True)
     else:
-        rt.log("feed", f"{flock} feeds the {owner} size-{kiwi.size} Kiwi on {hex_id}", flock)
+        rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id)
         # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
         yield from grow_one(rt, hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
                             if owner != flock else ctx, why="the fed Kiwi")
-    from interpreter.engine import effects
     n = rt.rules.feed_domain_own if owner == flock else rt.rules.feed_domain_opponent   # R-FEED-4
     yield from effects.gain_domain(rt, ctx, n)
     yield from effects.emit(rt, ctx, "t-feed")
-    from interpreter.engine import compose
     yield from compose.emit_event(rt, ctx, "feed", hex_id, kiwi)   # triggers with filters (`feed <pieces>`)
+
+
+TABLE.register("feed", lambda rt, c, ctx: feed(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock))

@@ -1,47 +1,69 @@
-"""The Game API: decisions in, events out; JSON save and load at any moment.
+"""The Game API: decisions in, events out; saves, replays, undo and redo.
 
     g = Game.new(ruleset, players=[flock_a, flock_b], seed=7)  # + leaders, leader_cards, sides, setup, variant
     while not g.is_over:
         d = g.pending                     # Decision(player, kind, prompt, options[Option(id, label)])
         g.apply(d.options[0].id)          # Applied(events) | Refused(code, message)
     g.scores(); g.ranking(); g.clone(); g.view(flock_a); text = g.to_json(); Game.from_json(ruleset, text)
+    g.undo(); g.redo()                    # Applied | Refused("random-draw" | "revealed" | ...)
 
-Flow: the state names the current step (season, phase, step index: one player's turn, one Season
-Change part, ...). At the start of every step the engine checkpoints the state (plain data) and keeps
-the option ids applied since. `to_json` is {state, checkpoint,
-decisions_since, events}; `from_json` restores the checkpoint and replays the decisions, which
-rebuilds the running step exactly (all randomness comes from the RNG inside the state).
+A game remembers where it came from (its seed and `Game.new` arguments, or the state `from_state` was given)
+and every decision since: `history`. The same origin and history always give the same game, so a save holds
+them, and `from_json`, `undo` and `kcd replay` rebuild a game by replaying them.
+
+Flow: the state names the current step (season, phase, step index: one player's turn, one Season Change
+part, ...). At the start of every step the engine checkpoints the state (plain data) and keeps the option
+ids applied since; `clone` restores the checkpoint and replays them, which rebuilds the running step (its
+generator frames) exactly, since all randomness comes from the RNG inside the state. The explicit procedure
+frames of issue 7 will put the running step in the state and remove that replay.
 A question with one legal answer is answered automatically, so a pending Decision has >= 2 options.
 """
 from __future__ import annotations
 
 import json
 import re
+import secrets
 from typing import Any, Generator
 
-from interpreter.engine import flow, scoring, setup, solo
+from interpreter.engine import flow, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
+# the built-in modes register themselves on import (standard first: error messages list them in this order)
+from interpreter.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
+from interpreter.engine.action_types import Action
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
-from interpreter.engine.rules import compile_rules
+from interpreter.engine.events import public_label
+from interpreter.engine.rules import RulesError, compile_rules
 from interpreter.engine.state import State
+from interpreter.engine.undo import information_since
 from interpreter.engine.view import view as make_view
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
-FORMAT = 1
+FORMAT = save.FORMAT
+# flow steps and generator resumptions one `apply` may run: far above any real turn (a few hundred), so
+# only a broken state or content could reach it, and then `apply` stops with an EngineError, never loops
+MAX_STEPS_PER_APPLY = 200_000
+# what a save's replay may raise besides ValueError when its values are wrong (all become ValueError)
+_REPLAY_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, EngineError, RulesError,
+                  AssertionError, RecursionError, ZeroDivisionError)
 
 
 class Game:
     """One game of Kiwi Chow Down driven by decisions."""
 
     def __init__(self, ruleset: Any, state: State, events: list[Event] | None = None, *,
-                 checkpoint: dict | None = None) -> None:
+                 checkpoint: dict | None = None, origin: dict | None = None, mode: Any = None) -> None:
         """Wrap a state positioned at the start of a step (use `new`, `from_state` or `from_json`).
 
         checkpoint: `state.to_dict()` when the caller already has it (`clone`), so it is not computed again.
+        origin: where the game came from, {"seed", "setup"} (Game.new) or {"start"} (a state); default: `state`.
+        mode: the game's mode (interpreter/engine/modes); default: the one the state shows.
         """
         self.ruleset = ruleset
         self.rules = compile_rules(ruleset)
-        self.rt = Runtime(self.rules, state, list(events or []))
+        if origin is None:
+            origin = {"seed": None, "setup": None, "start": checkpoint if checkpoint is not None else state.to_dict()}
+        self._origin = origin                 # never changed once set: clones share it
+        self.rt = Runtime(self.rules, state, list(events or []), mode)
         self._gen: Generator | None = None
         self._pending: Decision | None = None
         self._previous: Decision | None = None
@@ -49,11 +71,13 @@ class Game:
         self._checkpoint: dict = {}
         self._checkpoint_events = 0
         self._since: list[str] = []
+        self._history: list[str] = []         # every decision since the origin
+        self._redo: list[str] = []            # undone decisions, the next to redo last
         self._advance(None)
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
-    def new(cls, ruleset: Any, players: list[str], seed: int = 0, leaders: dict | None = None,
+    def new(cls, ruleset: Any, players: list[str], seed: int | None = None, leaders: dict | None = None,
             leader_cards: dict | None = None, sides: dict | None = None, setup: str = "first-game",
             variant: str | None = None, mode: str = "standard", solo_side: str | None = None) -> "Game":
         """A new game: players are flock ids in seat order (seat 1 is the First Player).
@@ -62,12 +86,21 @@ class Game:
         mode "solo": players=[player_flock, kiwibot_flock], a game against Kiwibot (R-SOLO-1..12); Kiwibot
         sits at solo.yaml `setup.kiwibot_seat` and never has a pending decision; solo_side is a Solo-mode
         marker side id (None: dealt from the seed). Leaders not given (Kiwibot's always) are dealt at random.
+
+        seed None draws a 64-bit seed from the operating system (`secrets`): a small or guessable seed lets a
+        player who sees their own first view try seeds until one reproduces it, and so read everyone's hands
+        and deck orders. Simulations, bots and tests pass a seed to be reproducible; `game.seed` tells it.
         """
+        if seed is None:
+            seed = secrets.randbits(64)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise TypeError(f"seed must be a whole number, got {seed!r}")
+        seed &= (1 << 64) - 1
         rules = compile_rules(ruleset)
         state = _setup_state(rules, players, seed, leaders, leader_cards, sides, setup, variant, mode, solo_side)
-        return cls(ruleset, state)
+        args = {"players": list(players), "leaders": _plain(leaders), "leader_cards": _plain(leader_cards),
+                "sides": _plain(sides), "setup": setup, "variant": variant, "mode": mode, "solo_side": solo_side}
+        return cls(ruleset, state, origin={"seed": seed, "setup": args, "start": None})
 
     @classmethod
     def from_state(cls, ruleset: Any, state: State, seed: int | None = None) -> "Game":
@@ -76,39 +109,85 @@ class Game:
             state.rng = int(seed) & ((1 << 64) - 1)
         if not state.params:
             state.params = setup.params_of(compile_rules(ruleset))
-        return cls(ruleset, state)
+        start = state.to_dict()
+        return cls(ruleset, state, checkpoint=start, origin={"seed": seed, "setup": None, "start": start})
 
     @classmethod
-    def from_json(cls, ruleset: Any, text: str) -> "Game":
-        """Load a saved game: restore the step checkpoint and replay the decisions since."""
+    def from_json(cls, ruleset: Any, text: str | bytes) -> "Game":
+        """Load a save written by `to_json`; any bad save raises ValueError with a clear message.
+
+        Checked in order, each bounded in time: the JSON (size, depth, integers only), the schema
+        (schemas/save.schema.json), the content hash, the engine's invariants on every state it holds
+        (interpreter/engine/save.py), then the game is rebuilt by replaying the history from its origin and must
+        reach the saved checkpoint and state exactly. The replay is also what rebuilds the running step (see
+        the module docstring); events are not saved, the replay recreates them.
+        """
         try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise ValueError(f"not a saved Kiwi Chow Down game: {exc}") from exc
-        if not isinstance(data, dict) or "state" not in data or "checkpoint" not in data:
-            raise ValueError("not a saved Kiwi Chow Down game: expected the JSON written by Game.to_json()")
-        saved_hash, own_hash = data.get("ruleset"), getattr(ruleset, "hash", None)
-        if saved_hash and own_hash and saved_hash != own_hash:
+            return cls._load(ruleset, text)
+        except RecursionError:   # deep JSON that the parser accepted but a comparison could not walk
+            raise ValueError("not a saved Kiwi Chow Down game: JSON nested too deeply") from None
+
+    @classmethod
+    def _load(cls, ruleset: Any, text: str | bytes) -> "Game":
+        """`from_json` without its RecursionError guard."""
+        data = save.parse(text)
+        own_hash = getattr(ruleset, "hash", None)
+        saved_hash = data.get("content_hash")
+        if not isinstance(saved_hash, str) or not saved_hash:
+            raise ValueError("save has no content hash (`content_hash`): it cannot show it was made with this "
+                             "content, so it is not loaded")
+        if own_hash is not None and saved_hash != own_hash:
             # the same decisions under other rules would be a different game: refuse rather than diverge
             raise ValueError(f"this game was saved with another ruleset (content hash {saved_hash[:12]}…, "
                              f"loaded content is {own_hash[:12]}…): load the same editions and mods")
+        save.check_schema(data)
+        rules = compile_rules(ruleset)
+        params = setup.params_of(rules)
+        for where in ("start", "checkpoint", "state"):
+            if data.get(where) is not None:
+                save.check_state(rules, data[where], where, params)
+        if (data["setup"] is None) == (data["start"] is None):
+            raise ValueError("save needs exactly one origin: `setup` (with its seed) or `start`")
+        if data["setup"] is not None and data["seed"] is None:
+            raise ValueError("save has `setup` but no `seed`")
+        if data["step_start"] > len(data["history"]):
+            raise ValueError(f"save's step_start {data['step_start']} is past its {len(data['history'])} decisions")
+        origin = {"seed": data["seed"], "setup": data["setup"], "start": data["start"]}
+        game = cls._replay(ruleset, origin, data["history"])
+        for where, rebuilt in (("checkpoint", game._checkpoint), ("state", game.rt.state.to_dict())):
+            difference = _first_difference(data[where], rebuilt, where)
+            if difference:
+                raise ValueError(f"save's history does not replay to its {where}: {difference}")
+        if game.step_start != data["step_start"]:
+            raise ValueError(f"save's step_start {data['step_start']} is not where the running step began "
+                             f"({game.step_start})")
+        game._redo = list(data["redo"])
+        if game._redo and game._redo[-1] not in game.pending_ids():
+            raise ValueError(f"save's next redo {game._redo[-1]!r} is not an option of the pending decision")
+        return game
+
+    @classmethod
+    def _start(cls, ruleset: Any, origin: dict) -> "Game":
+        """A game at its origin, before any decision."""
+        if origin["setup"] is not None:
+            return cls.new(ruleset, seed=origin["seed"], **origin["setup"])
+        start = State.from_dict(origin["start"])
+        return cls(ruleset, start, checkpoint=origin["start"], origin=origin)
+
+    @classmethod
+    def _replay(cls, ruleset: Any, origin: dict, history: list[str]) -> "Game":
+        """The game after `history` from `origin` (each decision checked like `apply`), or ValueError."""
         try:
-            checkpoint = State.from_dict(data["checkpoint"])
-            events = [Event(**e) for e in data["events"][:data["checkpoint_events"]]]
-            decisions = list(data["decisions_since"])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"not a saved Kiwi Chow Down game: {exc}") from exc
-        game = cls(ruleset, checkpoint, events)
-        for option_id in decisions:
-            result = game.apply(option_id)
-            if not result.ok:
-                raise ValueError(f"saved decision {option_id!r} does not replay: {result.message}")
-        if data.get("previous") is not None:
-            prev = data["previous"]
-            game._previous = Decision(prev["player"], prev["kind"], prev["prompt"],
-                                      tuple(Option(o["id"], o["label"]) for o in prev["options"]))
-        if game.rt.state.to_dict() != data["state"]:
-            raise ValueError("saved game does not replay to its saved state (different ruleset?)")
+            game = cls._start(ruleset, origin)
+            for i, option_id in enumerate(history):
+                result = game.apply(option_id)
+                if not result.ok:
+                    raise save.SaveError(f"decision {i + 1} of the history, {option_id!r}, does not replay: "
+                                         f"{result.code}: {result.message}")
+        except save.SaveError:
+            raise
+        except _REPLAY_ERRORS as exc:
+            raise ValueError(f"save does not replay: {type(exc).__name__}: {save._short(str(exc))}") from None
         return game
 
     def clone(self, events: bool = True) -> "Game":
@@ -116,26 +195,37 @@ class Game:
 
         events=False does not copy the event log (a lookahead that never reads the history, e.g. a bot
         trying options, saves the copy): the copy's log holds only the events since the step's start.
-        Its state, pending decision and saved decisions are the same either way.
+        Its state, pending decision, history and saved decisions are the same either way.
         """
+        twin = self._rewind(len(self._since), events)
+        twin._previous = self._previous
+        twin._redo = self._redo.copy()
+        return twin
+
+    def _rewind(self, keep: int, events: bool = True) -> "Game":
+        """A copy at the running step's checkpoint with its first `keep` decisions replayed."""
         state = State.from_dict(self._checkpoint)
         state._board = self.rt.state._board   # the island's geometry never changes: share it, don't rebuild it
         # the checkpoint dict is never changed once taken, so the twin may share it
         twin = Game(self.ruleset, state, self.rt.events[:self._checkpoint_events] if events else None,
-                    checkpoint=self._checkpoint)
-        for option_id in self._since:
+                    checkpoint=self._checkpoint, origin=self._origin, mode=self.rt.mode)
+        for option_id in self._since[:keep]:
             # the options were legal when applied here, so the replay skips `apply`'s checks
             twin._previous = twin._pending
             twin._since.append(option_id)
             twin._advance(option_id)
-        twin._previous = self._previous
+        twin._history = self._history[:self.step_start + keep]
         return twin
 
     # --- driving --------------------------------------------------------------------------------
     def _advance(self, answer: str | None) -> None:
-        """Run the flow until the next real decision or the end."""
+        """Run the flow until the next real decision or the end (at most MAX_STEPS_PER_APPLY steps)."""
         rt = self.rt
+        budget = MAX_STEPS_PER_APPLY
         while True:
+            budget -= 1
+            if budget < 0:
+                raise EngineError(f"no decision after {MAX_STEPS_PER_APPLY} steps: the state or content loops")
             if self._gen is None:
                 if rt.state.over:
                     self._pending = None
@@ -159,14 +249,16 @@ class Game:
                 rt.state.step += 1
                 answer = None
                 continue
-            if rt.state.solo is not None and decision.player == rt.state.solo["bot"]:
-                # solo: Kiwibot answers by its patterns at once, so it never has a pending decision (R-SOLO-7);
-                # a replay (load, clone) asks it again and gets the same answer from the same state
-                answer = solo.answer(rt, decision)
+            answer = rt.mode.answer(rt, decision)
+            if answer is not None:
+                # the mode answers at once (solo: Kiwibot by its patterns, so it never has a pending decision,
+                # R-SOLO-7); a replay (load, clone) asks it again and gets the same answer from the same state
                 if answer not in decision.option_ids():
                     raise EngineError(f"Kiwibot answered {answer!r} to {decision.kind}, not one of its options")
-                rt.log("kiwibot-choice", f"Kiwibot: {next(o.label for o in decision.options if o.id == answer)}",
-                       decision.player, data={"kind": decision.kind, "option": answer})
+                chosen = next(o for o in decision.options if o.id == answer)
+                rt.emit("kiwibot-choice", decision.player, data={"kind": decision.kind, "option": answer},
+                        decision=decision.kind, option=answer, label=chosen.label,
+                        public_label=public_label(chosen.action, chosen.label))
                 continue
             self._pending = decision
             return
@@ -176,21 +268,50 @@ class Game:
         """The decision waiting for an answer, or None when the game is over."""
         return self._pending
 
+    def pending_ids(self) -> list[str]:
+        """The option ids of the pending decision (empty when over)."""
+        return self._pending.option_ids() if self._pending else []
+
     @property
     def step_depth(self) -> int:
         """Decisions answered since the current step began: what `clone` replays (a lookahead's cost per copy)."""
         return len(self._since)
 
+    @property
+    def step_start(self) -> int:
+        """Index in `history` of the first decision of the running step."""
+        return len(self._history) - len(self._since)
+
+    @property
+    def history(self) -> list[str]:
+        """Every decision since the game's origin, as option ids (a copy)."""
+        return list(self._history)
+
+    @property
+    def seed(self) -> int | None:
+        """The game's seed (None for a game built from a state without one)."""
+        return self._origin["seed"]
+
     def legal_options(self) -> list[Option]:
         """The legal options of the pending decision (empty when over)."""
         return list(self._pending.options) if self._pending else []
 
-    def apply(self, option_id: str, player: str | None = None) -> Applied | Refused:
-        """Answer the pending decision; a refusal changes nothing."""
+    def apply(self, option_id: "str | Action", player: str | None = None) -> Applied | Refused:
+        """Answer the pending decision with an option id or a typed action (docs/ACTIONS.md); a refusal changes
+        nothing. Clears what `redo` would re-apply. Identical Kiwi in one hex are one choice: an action naming
+        either of them by piece id is that option."""
+        if isinstance(option_id, Action):
+            option_id = option_id.id()
+        result = self._apply(option_id, player)
+        if result.ok:
+            self._redo = []
+        return result
+
+    def _apply(self, option_id: str, player: str | None) -> Applied | Refused:
         if self._pending is None:
             return Refused("game-over", "the game is over")
         if not isinstance(option_id, str) or not _ID.match(option_id):
-            return Refused("malformed", f"not an option id: {option_id!r}")
+            return Refused("malformed", f"not an option id: {option_id!r}"[:200])
         if player is not None and player != self._pending.player:
             return Refused("wrong-player", f"it is {self._pending.player}'s decision, not {player}'s")
         ids = self._pending.option_ids()
@@ -201,8 +322,53 @@ class Game:
         start = len(self.rt.events)
         self._previous = self._pending
         self._since.append(option_id)
+        self._history.append(option_id)
         self._advance(option_id)
         return Applied(self.rt.events[start:])
+
+    # --- undo and redo --------------------------------------------------------------------------
+    def undo(self, force: bool = False) -> Applied | Refused:
+        """Step back to the previous decision: it is pending again for the player who made it.
+
+        Refused, with the state untouched, when since that decision a random draw happened (the state's RNG
+        moved: `random-draw`) or something hidden was shown to that player (a card drawn, a Solo card or
+        Season card turned up, reserves revealed: `revealed`), unless `force` (hotseat play, tests);
+        `nothing-to-undo` at the start. Design: the game is rebuilt from the history rather than kept
+        snapshots, so undo costs nothing during play and memory stays flat: within the running step from its
+        checkpoint (like `clone`, a fraction of a millisecond), else from the origin (the replay `from_json`
+        and `kcd replay` use, a few milliseconds), fine at human speed.
+        """
+        if not self._history:
+            return Refused("nothing-to-undo", "no decision to undo")
+        if len(self._since) >= 2:   # the decision before it is in this step too, so `_previous` is rebuilt
+            target = self._rewind(len(self._since) - 1)
+        else:
+            try:
+                target = Game._replay(self.ruleset, self._origin, self._history[:-1])
+            except ValueError as exc:
+                return Refused("history", f"the history does not replay: {exc}")
+        player = target.pending.player
+        reason = information_since(target, self, player)
+        if reason is not None and not force:
+            return Refused(reason[0], reason[1])
+        redo = self._redo + [self._history[-1]]
+        self.__dict__.update(target.__dict__)
+        self._redo = redo
+        return Applied([])
+
+    def redo(self) -> Applied | Refused:
+        """Re-apply the last undone decision (`nothing-to-redo` when none); its events are returned."""
+        if not self._redo:
+            return Refused("nothing-to-redo", "no undone decision to redo")
+        result = self._apply(self._redo[-1], None)
+        if result.ok:
+            self._redo.pop()
+        return result
+
+    @property
+    def can_redo(self) -> bool:
+        """True when `redo` has an undone decision to re-apply."""
+        return bool(self._redo)
 
     # --- results --------------------------------------------------------------------------------
     @property
@@ -233,14 +399,44 @@ class Game:
         return make_view(self.rt, player, self._pending)
 
     def to_json(self) -> str:
-        """The whole game as JSON text (deterministic)."""
+        """The save: format, content hash, seed and setup (or start state), the whole history, the redo list,
+        the running step's checkpoint and the state (schemas/save.schema.json); deterministic text."""
         return json.dumps({
-            "format": FORMAT, "ruleset": getattr(self.ruleset, "hash", None),
-            "state": self.rt.state.to_dict(), "checkpoint": self._checkpoint, "checkpoint_events": self._checkpoint_events,
-            "decisions_since": list(self._since), "events": [e.to_dict() for e in self.rt.events],
-            "previous": self._previous.to_dict() if self._previous else None,
+            "format": FORMAT, "content_hash": getattr(self.ruleset, "hash", None),
+            "seed": self._origin["seed"], "setup": self._origin["setup"], "start": self._origin["start"],
+            "history": self._history, "redo": self._redo, "step_start": self.step_start,
+            "checkpoint": self._checkpoint, "state": self.rt.state.to_dict(),
         }, separators=(",", ":"))  # no sort_keys: bag dict order drives draws, so it must survive a reload
 
+
+def _plain(mapping: dict | None) -> dict | None:
+    """A Game.new mapping argument as plain JSON data (None stays None)."""
+    return None if mapping is None else {str(k): v for k, v in dict(mapping).items()}
+
+
+def _first_difference(saved: Any, rebuilt: Any, path: str) -> str | None:
+    """Where two JSON values first differ, e.g. `state/flocks/0/fruit`, or None when equal."""
+    if type(saved) is not type(rebuilt):
+        return f"{path}: saved {save._short(repr(saved))}, replayed {save._short(repr(rebuilt))}"
+    if isinstance(saved, dict):
+        for key in list(rebuilt) + [k for k in saved if k not in rebuilt]:
+            if key not in saved or key not in rebuilt:
+                return f"{path}/{key}: present in only one of the save and the replay"
+            found = _first_difference(saved[key], rebuilt[key], f"{path}/{key}")
+            if found:
+                return found
+        return None
+    if isinstance(saved, list):
+        for i, (a, b) in enumerate(zip(saved, rebuilt)):
+            found = _first_difference(a, b, f"{path}/{i}")
+            if found:
+                return found
+        if len(saved) != len(rebuilt):
+            return f"{path}: {len(saved)} items saved, {len(rebuilt)} replayed"
+        return None
+    if saved != rebuilt:
+        return f"{path}: saved {save._short(repr(saved))}, replayed {save._short(repr(rebuilt))}"
+    return None
 
 def _setup_state(rules, players, seed, leaders, leader_cards, sides, mode, variant=None, game_mode="standard",
                  solo_side=None) -> State:

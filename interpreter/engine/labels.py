@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from interpreter.engine.describe import describe
+
 
 def _words(item_id: str) -> str:
     """An id read as words: `wild-fruit` -> "Wild Fruit"."""
@@ -21,7 +23,6 @@ def card_name(card_id: str, card: Mapping[str, Any]) -> str:
 
 def card_label(card_id: str, card: Mapping[str, Any]) -> str:
     """A card in hand: its name, and for a Wildcard what its own benefit gives (R-WILD-1)."""
-    from interpreter.engine.effects import describe
 
     name = card_name(card_id, card)
     if card.get("type") == "wild" and card.get("benefit") is not None:
@@ -42,7 +43,6 @@ def nest_name(nest_id: str, nest: Mapping[str, Any]) -> str:
 
 def nest_label(nest_id: str, nest: Mapping[str, Any]) -> str:
     """A Nest to build: name, cost and what placing it gives (R-BUILD-3)."""
-    from interpreter.engine.effects import describe
 
     parts = [f"cost: {describe(nest.get('cost'))}"]
     if nest.get("on_place") is not None:
@@ -54,7 +54,6 @@ def nest_label(nest_id: str, nest: Mapping[str, Any]) -> str:
 
 def season_card_name(card_id: str, card: Mapping[str, Any]) -> str:
     """A Season card by its content `name`, else by its objective's rules text ("Most Kiwi tokens in flower hexes")."""
-    from interpreter.engine.effects import describe
 
     name = card.get("name")
     if name:

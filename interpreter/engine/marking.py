@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import dominance
+from interpreter.engine import dominance, effects
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Option, ask
-from interpreter.engine.placing import find_kiwi, kref, remove_from_hex, token_available
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.placing import kiwi_of, remove_from_hex, token_available
+from interpreter.engine.verb_table import TABLE
 
 
 def markable(rt: Runtime, flock: str) -> list[str]:
@@ -31,14 +33,13 @@ def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Generator:
     where = markable(rt, flock)
     if not where:
         return False
-    opts = [Option(f"mark:{h}", f"Mark {h} ({rt.state.hexes[h].terrain})") for h in where]
+    opts = [option(A.Mark(h), f"Mark {h} ({rt.state.hexes[h].terrain})") for h in where]
     if optional:
-        opts.append(Option("pass", "Place no marker"))
-    choice = yield from ask(flock, "mark", "Place a domain marker?", opts)
-    if choice == "pass":
+        opts.append(option(A.word("pass"), "Place no marker"))
+    act = yield from ask_action(flock, "mark", "Place a domain marker?", opts)
+    if act.kind == "pass":
         return False
-    hex_id = choice.split(":", 1)[1]
-    yield from cover(rt, flock, hex_id)
+    yield from cover(rt, flock, act.hex)
     return True
 
 
@@ -48,19 +49,18 @@ def cover(rt: Runtime, flock: str, hex_id: str) -> Generator:
     fl = st.flocks[flock]
     opts = []
     if fl.reserve_kiwi > 0:
-        opts.append(Option("cover:reserve", "Cover with a token from your Reserve"))
+        opts.append(option(A.CoverFrom("reserve"), "Cover with a token from your Reserve"))
     if fl.track > 0:
-        opts.append(Option("cover:track", "Cover with a token from your Kiwi track (no track benefit)"))
+        opts.append(option(A.CoverFrom("track"), "Cover with a token from your Kiwi track (no track benefit)"))
     for h, k in st.own_kiwi(flock):
-        opts.append(Option(f"cover:{kref(flock, k.size, h)}", f"Cover with a token from your size-{k.size} Kiwi on {h}"))
-    choice = yield from ask(flock, "cover", f"Take a token to cover the marker on {hex_id}", opts)
-    src = choice.split(":", 1)[1]
-    if src == "reserve":
+        opts.append(option(A.Cover(k.id, flock, k.size, h), f"Cover with a token from your size-{k.size} Kiwi on {h}"))
+    act = yield from ask_action(flock, "cover", f"Take a token to cover the marker on {hex_id}", opts)
+    if isinstance(act, A.CoverFrom) and act.source == "reserve":
         fl.reserve_kiwi -= 1
-    elif src == "track":
+    elif isinstance(act, A.CoverFrom):
         fl.track -= 1          # R-DM-3: a token from the track grants no benefit
     else:
-        h, kiwi = find_kiwi(rt, src)
+        h, kiwi = kiwi_of(rt, act)
         kiwi.size -= 1
         if kiwi.size == 0:
             remove_from_hex(rt, h, kiwi)
@@ -68,7 +68,7 @@ def cover(rt: Runtime, flock: str, hex_id: str) -> Generator:
     fl.domain.remove(terrain)
     fl.covers += 1
     st.hexes[hex_id].domain = (flock, terrain)
-    rt.log("mark", f"{flock} marks {hex_id} ({terrain})", flock)
+    rt.emit("mark", flock, flock=flock, hex=hex_id, terrain=terrain)
 
 
 def marking_turn(rt: Runtime, flock: str) -> Generator:
@@ -86,7 +86,10 @@ def marking_turn(rt: Runtime, flock: str) -> Generator:
         if not done:
             break
         placed += 1
-    from interpreter.engine import effects
     # Decision R-ASYM-2: the power places a *second* marker, so it fires only after the flock placed one
     if placed:
         yield from effects.emit(rt, ctx, "t-domain-marking")
+
+
+TABLE.register("mark-domain", lambda rt, c, ctx: mark(rt, ctx, optional=False),
+               lambda rt, c, ctx: bool(markable(rt, ctx.flock)))

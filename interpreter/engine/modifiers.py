@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.engine.context import EngineError
+
 # modifier id -> {parameter: value}; the procedures read parameters through `param`.
 MODIFIERS: dict[str, dict[str, Any]] = {
     "m-push-same": {"push_same_size": True},     # R-ASYM-5: own Kiwi push Kiwi of the same size
@@ -22,7 +24,6 @@ def param(rt: Any, flock: str, name: str) -> Any:
     value = DEFAULTS[name]
     for mod in rt.modifiers(flock):
         if mod not in MODIFIERS:
-            from interpreter.engine.context import EngineError
             raise EngineError(f"unknown modifier `{mod}` (no engine mapping)")
         value = MODIFIERS[mod].get(name, value)
     return value

@@ -4,11 +4,13 @@ from __future__ import annotations
 from typing import Generator
 
 from interpreter.dsl import ast
-from interpreter.engine import push
+from interpreter.engine import effects, payment, powers, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
-from interpreter.engine.decisions import Option, ask
-from interpreter.engine.placing import find_kiwi, kref, remove_from_hex
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import Option, ask_action, lazy_option, option
+from interpreter.engine.placing import kiwi_of, kref, remove_from_hex
+from interpreter.engine.verb_table import TABLE, count
 
 
 def _first_call(node) -> ast.Call | None:
@@ -28,8 +30,7 @@ def ability_possible(rt: Runtime, flock: str, ability: ast.Node | None) -> bool:
     if call is None:
         first = ability.stmts[0] if isinstance(ability, ast.Seq) and ability.stmts else ability
         if isinstance(first, ast.Phrase):   # `leader jumps to <hexes>`
-            from interpreter.engine import compose
-            return compose.ability_possible(rt, flock, first)
+            return powers.ability_possible(rt, flock, first)
         return True
     b = board_of(rt.state)
     n = int(call.arg("n", 1) or 1)
@@ -62,13 +63,14 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
             if adj is None:
                 adj = b.adjacent(h.id)
             for d in adj:
-                opts.append(Option(f"move:{ref}->{d}", f"Move your size-{k.size} Kiwi from {h.id} to {d}"))
+                opts.append(lazy_option(A.MoveKiwi, (k.id, flock, k.size, h.id, d),
+                                        f"Move your size-{k.size} Kiwi from {h.id} to {d}"))
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
         for d in b.adjacent(fl.leader_hex):
-            opts.append(Option(f"move:leader@{fl.leader_hex}->{d}", f"Move your Leader from {fl.leader_hex} to {d}"))
+            opts.append(option(A.MoveLeader(fl.leader_hex, d), f"Move your Leader from {fl.leader_hex} to {d}"))
         ability = rt.rules.leader_cards.get(fl.leader_card)
         if not fl.leader_used and ability_possible(rt, flock, ability):
-            opts.append(Option("ability", "Use your Leader's ability"))
+            opts.append(option(A.word("ability"), "Use your Leader's ability"))
     return opts
 
 
@@ -93,36 +95,35 @@ def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
     if not opts:
         return False
     if not mandatory:
-        opts.append(Option("stop", "Stop moving"))
-    choice = yield from ask(ctx.flock, "move", "Take a Move action", opts)
-    if choice == "stop":
+        opts.append(option(A.word("stop"), "Stop moving"))
+    act = yield from ask_action(ctx.flock, "move", "Take a Move action", opts)
+    if act.kind == "stop":
         return False
     st = rt.state
     flock = ctx.flock
-    if choice == "ability":
+    if act.kind == "ability":
         fl = st.flocks[flock]
         fl.leader_used = True           # R-LEAD-2: flip the card
         ctx.turn.ability_used = True    # R-MOVE-4
-        rt.log("ability", f"{flock} uses the Leader's ability", flock)
-        from interpreter.engine import effects
+        rt.emit("ability", flock, flock=flock)
         ability = rt.rules.leader_cards.get(fl.leader_card)
         sub = ctx.sub(ability=Ability(start=fl.leader_hex), depth=ctx.depth + 1, source="leader ability")
         yield from effects.run(rt, ability, sub)
         return True
-    src, dest = choice.split(":", 1)[1].rsplit("->", 1)
-    if src.startswith("leader@"):
-        origin = src.split("@", 1)[1]
+    dest = act.to
+    if isinstance(act, A.MoveLeader):
+        origin = act.hex
         st.flocks[flock].leader_hex = dest
         ctx.turn.leader_moved = True
-        rt.log("move", f"{flock} moves the Leader from {origin} to {dest}", flock)
+        rt.emit("move-leader", flock, flock=flock, hex=origin, to=dest)
         # R-LEAD-1: the Leader moves as a size-3 Kiwi, so it may push like one
         yield from push.after_move(rt, flock, dest, rt.rules.max_size, None, True)
         return True
-    hex_id, kiwi = find_kiwi(rt, src, lambda k: k.id not in ctx.turn.moved)
+    hex_id, kiwi = kiwi_of(rt, act)
     remove_from_hex(rt, hex_id, kiwi)
     st.hexes[dest].kiwi.append(kiwi)
     ctx.turn.moved.add(kiwi.id)
-    rt.log("move", f"{flock} moves a size-{kiwi.size} Kiwi from {hex_id} to {dest}", flock)
+    rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest)
     yield from push.after_move(rt, flock, dest, kiwi.size, kiwi.id, False)
     return True
 
@@ -132,13 +133,12 @@ def moves(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     for _ in range(n):
         done = yield from move_action(rt, ctx, mandatory=True)
         if not done:
-            rt.log("move", f"{ctx.flock} has no legal Move action left", ctx.flock)
+            rt.emit("no-move", ctx.flock, flock=ctx.flock)
             return
 
 
 def extra_moves(rt: Runtime, ctx: Ctx) -> Generator:
     """R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished."""
-    from interpreter.engine import payment
     fl = rt.state.flocks[ctx.flock]
     side = rt.rules.flocks.get(ctx.flock, {}).get(fl.side)
     cost = side.extra_move if side else None
@@ -146,9 +146,10 @@ def extra_moves(rt: Runtime, ctx: Ctx) -> Generator:
         return
     reqs = payment.reqs_of(cost)
     while payment.can_pay(fl, reqs, rt.rules.fruits) and can_move(rt, ctx):
-        choice = yield from ask(ctx.flock, "extra-move", "Pay for another Move action?",
-                                [Option("extra:move", "Pay for another Move action"), Option("extra:stop", "Stop")])
-        if choice == "extra:stop":
+        act = yield from ask_action(ctx.flock, "extra-move", "Pay for another Move action?",
+                                    [option(A.Extra("move"), "Pay for another Move action"),
+                                     option(A.Extra("stop"), "Stop")])
+        if act.choice == "stop":
             return
         yield from payment.pay_all(rt, ctx.flock, reqs)
         yield from move_action(rt, ctx, mandatory=True)
@@ -172,7 +173,7 @@ def _land(rt: Runtime, ctx: Ctx, landing: str, passed: list[str]) -> None:
     ab.landing = landing
     ab.passed = passed
     ctx.turn.leader_moved = True
-    rt.log("ability", f"{ctx.flock} Leader goes from {ab.start} to {landing}", ctx.flock)
+    rt.emit("leader-lands", ctx.flock, flock=ctx.flock, hex=ab.start, to=landing)
 
 
 def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Generator:
@@ -186,9 +187,9 @@ def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Generator:
             lines[path[-1]] = path
     if not lines:
         return
-    choice = yield from ask(ctx.flock, "leader-move", f"Your Leader moves {n} hexes in a straight line",
-                            [Option(f"leader:{ab.start}->{end}", f"Leader to {end}") for end in lines])
-    end = choice.rsplit("->", 1)[1]
+    act = yield from ask_action(ctx.flock, "leader-move", f"Your Leader moves {n} hexes in a straight line",
+                                [option(A.LeaderTo(ab.start, end), f"Leader to {end}") for end in lines])
+    end = act.to
     # R-LEAD-6 decision: the hexes "passed" are those strictly between start and landing
     _land(rt, ctx, end, lines[end][:-1])
 
@@ -199,19 +200,19 @@ def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     b = board_of(rt.state)
     cur, path = ab.start, []
     for i in range(n):
-        opts = [Option(f"step:{cur}->{d}", f"Leader steps to {d}") for d in b.adjacent(cur)]
+        opts = [option(A.Step(cur, d), f"Leader steps to {d}") for d in b.adjacent(cur)]
         if i > 0 and cur != ab.start:
-            opts.append(Option("stop", "End the Leader's move here"))
-        choice = yield from ask(ctx.flock, "leader-move", "Your Leader walks", opts)
-        if choice == "stop":
+            opts.append(option(A.word("stop"), "End the Leader's move here"))
+        act = yield from ask_action(ctx.flock, "leader-move", "Your Leader walks", opts)
+        if act.kind == "stop":
             break
-        cur = choice.rsplit("->", 1)[1]
+        cur = act.to
         path.append(cur)
     if cur == ab.start:
         # walked back to the start with no steps left: R-LEAD-5 demands a different hex; step once more
-        opts = [Option(f"step:{cur}->{d}", f"Leader steps to {d}") for d in b.adjacent(cur)]
-        choice = yield from ask(ctx.flock, "leader-move", "Your Leader must end elsewhere", opts)
-        cur = choice.rsplit("->", 1)[1]
+        opts = [option(A.Step(cur, d), f"Leader steps to {d}") for d in b.adjacent(cur)]
+        act = yield from ask_action(ctx.flock, "leader-move", "Your Leader must end elsewhere", opts)
+        cur = act.to
         path.append(cur)
     passed = []
     for h in path[:-1]:
@@ -227,9 +228,9 @@ def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     dests = [h for h in b.coords if b.distance(ab.start, h) == n]
     if not dests:
         return
-    choice = yield from ask(ctx.flock, "leader-move", f"Your Leader jumps {n} hexes",
-                            [Option(f"leader:{ab.start}->{h}", f"Leader to {h}") for h in dests])
-    end = choice.rsplit("->", 1)[1]
+    act = yield from ask_action(ctx.flock, "leader-move", f"Your Leader jumps {n} hexes",
+                                [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
+    end = act.to
     # decision R-LEAD-5: a jump "passes" the hexes of the straight line between, when there is one
     _land(rt, ctx, end, b.between(ab.start, end))
 
@@ -253,3 +254,18 @@ def push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     ab = _need_ability(ctx)
     if ab.landing is not None:
         yield from push.push_some(rt, ctx.flock, ab.landing, n, ctx.flock)
+
+
+def _move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    yield from moves(rt, ctx, count(call))
+    yield from effects.emit(rt, ctx, "t-gain-move")   # R-ASYM-5: "play or gain Move actions"
+
+
+TABLE.register("move", _move, lambda rt, c, ctx: can_move(rt, ctx))
+TABLE.register("extra-moves", lambda rt, c, ctx: extra_moves(rt, ctx))
+TABLE.register("leader-straight", lambda rt, c, ctx: leader_straight(rt, ctx, count(c)))
+TABLE.register("leader-walk", lambda rt, c, ctx: leader_walk(rt, ctx, count(c)))
+TABLE.register("leader-jump", lambda rt, c, ctx: leader_jump(rt, ctx, count(c)))
+TABLE.register("push-passed", lambda rt, c, ctx: push_passed(rt, ctx))
+TABLE.register("push-landing", lambda rt, c, ctx: push_landing(rt, ctx))
+TABLE.register("push-some-landing", lambda rt, c, ctx: push_some_landing(rt, ctx, count(c)))

@@ -7,7 +7,8 @@ from typing import Generator
 
 from interpreter.dsl import ast
 from interpreter.engine.context import EngineError, Runtime
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import ask_action, option
 from interpreter.engine.state import Flock
 
 
@@ -28,9 +29,13 @@ class Payment:
     fruit: tuple[str, ...]
     markers: tuple[str, ...]
 
+    def action(self) -> A.Pay:
+        """The typed action handing these over."""
+        return A.Pay(self.fruit, self.markers)
+
     def option_id(self) -> str:
-        """Readable stable id, `pay:<fruit>,<fruit>,marker-<terrain>`."""
-        return "pay:" + ",".join(list(self.fruit) + [f"marker-{t}" for t in self.markers])
+        """Readable stable id, `pay:<fruit>,<fruit>,marker-<terrain>` (the action's id)."""
+        return A.pay_id(self.fruit, self.markers)
 
     def label(self) -> str:
         """Readable label."""
@@ -165,16 +170,16 @@ def pay(rt: Runtime, flock: str, req: Req, rest: list[Req] = ()) -> Generator:
         opts.append(p)
     if not opts:
         raise EngineError(f"{flock} cannot pay {req}")
-    choice = yield from ask(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
+    act = yield from ask_action(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
                             f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}",
-                            [Option(p.option_id(), p.label()) for p in opts])
-    chosen = next(p for p in opts if p.option_id() == choice)
+                                [option(p.action(), p.label()) for p in opts])
+    chosen = Payment(act.fruit, act.markers)
     _take(fl, chosen)
     for c in chosen.fruit:
         rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
     for t in chosen.markers:
         rt.state.domain_bag[t] = rt.state.domain_bag.get(t, 0) + 1
-    rt.log("pay", f"{flock} pays {', '.join(list(chosen.fruit) + [t + ' marker' for t in chosen.markers])}", flock)
+    rt.emit("pay", flock, flock=flock, fruit=list(chosen.fruit), markers=list(chosen.markers))
 
 
 def pay_all(rt: Runtime, flock: str, reqs: list[Req]) -> Generator:
@@ -192,9 +197,9 @@ def enforce_fruit_limit(rt: Runtime, flock: str) -> Generator:
     fl = rt.state.flocks[flock]
     limit = rt.rules.fruit_limit
     while sum(fl.fruit.values()) > limit:
-        opts = [Option(f"return:{c}", f"Return a {c} fruit") for c in rt.rules.fruits if fl.fruit.get(c, 0) > 0]
-        choice = yield from ask(flock, "return-fruit", f"Over {limit} fruit: return one", opts)
-        colour = choice.split(":", 1)[1]
+        opts = [option(A.ReturnFruit(c), f"Return a {c} fruit") for c in rt.rules.fruits if fl.fruit.get(c, 0) > 0]
+        act = yield from ask_action(flock, "return-fruit", f"Over {limit} fruit: return one", opts)
+        colour = act.fruit
         fl.fruit[colour] -= 1
         rt.state.fruit_bag[colour] = rt.state.fruit_bag.get(colour, 0) + 1
-        rt.log("limit", f"{flock} returns a {colour} fruit (limit {limit})", flock)
+        rt.emit("fruit-limit", flock, flock=flock, fruit=colour, limit=limit)

@@ -2,11 +2,14 @@
 removing, and the Kiwi track benefits (R-TRACK-1/2)."""
 from __future__ import annotations
 
-from typing import Callable, Generator
+from typing import Generator
 
+from interpreter.engine import effects
 from interpreter.engine.context import Ctx, Runtime, Turn
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import ask_action, option
 from interpreter.engine.state import Kiwi
+from interpreter.engine.verb_table import TABLE, count
 
 
 def kref(flock: str, size: int, hex_id: str) -> str:
@@ -14,14 +17,13 @@ def kref(flock: str, size: int, hex_id: str) -> str:
     return f"{flock}/{size}@{hex_id}"
 
 
-def find_kiwi(rt: Runtime, ref: str, eligible: Callable[[Kiwi], bool] | None = None) -> tuple[str, Kiwi]:
-    """The first Kiwi matching a `flock/size@hex` reference (and `eligible`, if given)."""
-    who, hex_id = ref.rsplit("@", 1)
-    flock, size = who.rsplit("/", 1)
+def kiwi_of(rt: Runtime, action: "A.Action") -> tuple[str, Kiwi]:
+    """(hex, Kiwi) of the piece an action names by id (`action.kiwi` on `action.hex`)."""
+    hex_id = getattr(action, "hex")
     for k in rt.state.hexes[hex_id].kiwi:
-        if k.flock == flock and k.size == int(size) and (eligible is None or eligible(k)):
+        if k.id == getattr(action, "kiwi"):
             return hex_id, k
-    raise KeyError(ref)
+    raise KeyError(f"no Kiwi {getattr(action, 'kiwi')} on {hex_id}")
 
 
 def remove_from_hex(rt: Runtime, hex_id: str, kiwi: Kiwi) -> None:
@@ -46,19 +48,19 @@ def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, opt
 
     Returns False when the player, allowed to (`optional`), takes none.
     """
-    opts = [Option(f"take:{kref(flock, k.size, h)}", f"Take a token from your size-{k.size} Kiwi on {h}")
+    opts = [option(A.TakeToken(k.id, flock, k.size, h), f"Take a token from your size-{k.size} Kiwi on {h}")
             for h, k in rt.state.own_kiwi(flock) if k.id != exclude]
     if optional:
-        opts.append(Option("take:none", "Take no token (the Kiwi is not placed)"))
-    choice = yield from ask(flock, "take-token", f"No token on your track or in your Reserve: take one for {why}", opts)
-    if choice == "take:none":
-        rt.log("token", f"{flock} takes no token from the island", flock)
+        opts.append(option(A.TakeNoToken(), "Take no token (the Kiwi is not placed)"))
+    act = yield from ask_action(flock, "take-token", f"No token on your track or in your Reserve: take one for {why}", opts)
+    if not isinstance(act, A.TakeToken):
+        rt.emit("no-token", flock, flock=flock)
         return False
-    hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1], lambda k: k.id != exclude)
+    hex_id, kiwi = kiwi_of(rt, act)
     kiwi.size -= 1
     if kiwi.size == 0:
         remove_from_hex(rt, hex_id, kiwi)
-    rt.log("token", f"{flock} takes a token from a Kiwi on {hex_id}", flock)
+    rt.emit("token", flock, flock=flock, hex=hex_id)
     return True
 
 
@@ -69,10 +71,9 @@ def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None, op
     accounted for while the player decides where it goes. `optional`: the island token may be refused.
     """
     fl = rt.state.flocks[flock]
-    if rt.state.solo is not None and rt.state.solo["bot"] == flock:
-        # solo: Kiwibot takes tokens by its `tokens-for-island` pattern, never asking (R-SOLO-11)
-        from interpreter.engine import solo
-        return solo.take_token(rt, flock, exclude)
+    taker = rt.mode.token_taker(rt.state, flock)
+    if taker is not None:   # the mode takes this flock's tokens without asking (R-SOLO-11: Kiwibot's pattern)
+        return taker(rt, flock, exclude)
     if fl.track > 0:
         fl.track -= 1
         fl.supply += 1
@@ -102,8 +103,7 @@ def track_benefit(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Ge
     benefit = side.track.get(slot) if side else None
     if benefit is None:
         return
-    rt.log("track", f"{flock} uncovers track slot {slot}", flock)
-    from interpreter.engine import effects
+    rt.emit("track", flock, flock=flock, slot=slot)
     yield from effects.run(rt, benefit, Ctx(flock, turn=ctx.turn if ctx.flock == flock else Turn(),
                                             suppressed=ctx.suppressed, depth=ctx.depth + 1, source=f"track slot {slot}"))
 
@@ -123,15 +123,15 @@ def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Generator:
     source = yield from take_token(rt, flock, "a new Kiwi", optional=True)
     if source is None:
         if not token_available(rt, flock):   # else the player declined an island token (logged)
-            rt.log("place", f"{flock} has no Kiwi token left to place", flock)
+            rt.emit("no-kiwi", flock, flock=flock)
         return
     hexes = placeable_hexes(rt, flock)
-    choice = yield from ask(flock, "place-kiwi", "Place a size-1 Kiwi on a hex where you have Kiwi",
-                            [Option(f"place:{h}", f"Place on {h}") for h in hexes])
-    hex_id = choice.split(":", 1)[1]
+    act = yield from ask_action(flock, "place-kiwi", "Place a size-1 Kiwi on a hex where you have Kiwi",
+                                [option(A.Place(h), f"Place on {h}") for h in hexes])
+    hex_id = act.hex
     rt.state.flocks[flock].supply -= 1
     rt.state.hexes[hex_id].kiwi.append(rt.state.new_kiwi(flock, 1))
-    rt.log("place", f"{flock} places a size-1 Kiwi on {hex_id}", flock)
+    rt.emit("place", flock, flock=flock, hex=hex_id)
     yield from track_benefit(rt, flock, source, ctx)
 
 
@@ -150,12 +150,11 @@ def grow_one(rt: Runtime, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing
     source = yield from take_token(rt, kiwi.flock, why, exclude=kiwi.id, optional=optional)
     if source is None:
         if not token_available(rt, kiwi.flock, exclude=kiwi.id):   # else the player declined (logged)
-            rt.log("grow", f"{kiwi.flock} has no token to stack; the Kiwi on {hex_id} stays size {kiwi.size}",
-                   kiwi.flock)
+            rt.emit("no-growth", kiwi.flock, flock=kiwi.flock, hex=hex_id, size=kiwi.size)
         return
     rt.state.flocks[kiwi.flock].supply -= 1
     kiwi.size += 1
-    rt.log("grow", f"{kiwi.flock} Kiwi on {hex_id} grows to size {kiwi.size}", kiwi.flock)
+    rt.emit("grow", kiwi.flock, flock=kiwi.flock, hex=hex_id, size=kiwi.size)
     yield from track_benefit(rt, kiwi.flock, source, ctx)
 
 
@@ -166,11 +165,10 @@ def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Generator:
         cands = growable(rt, flock, done)
         if not cands or not token_available(rt, flock):
             return
-        choice = yield from ask(flock, "grow-kiwi", "Choose a Kiwi of yours to grow",
-                                [Option(f"grow:{kref(flock, k.size, h)}", f"Grow your size-{k.size} Kiwi on {h}")
-                                 for h, k in cands])
-        hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1],
-                                 lambda k: k.id not in done and k.size < rt.rules.max_size)
+        act = yield from ask_action(flock, "grow-kiwi", "Choose a Kiwi of yours to grow",
+                                    [option(A.Grow(k.id, flock, k.size, h), f"Grow your size-{k.size} Kiwi on {h}")
+                                     for h, k in cands])
+        hex_id, kiwi = kiwi_of(rt, act)
         done.add(kiwi.id)
         yield from grow_one(rt, hex_id, kiwi, ctx, optional=True)   # decision R-RES-2, as in place_one
 
@@ -181,10 +179,22 @@ def remove(rt: Runtime, flock: str, n: int) -> Generator:
         cands = rt.state.own_kiwi(flock)
         if not cands:
             return
-        choice = yield from ask(flock, "remove-kiwi", "Remove one of your Kiwi from the island",
-                                [Option(f"remove:{kref(flock, k.size, h)}", f"Remove your size-{k.size} Kiwi on {h}")
-                                 for h, k in cands])
-        hex_id, kiwi = find_kiwi(rt, choice.split(":", 1)[1])
+        act = yield from ask_action(flock, "remove-kiwi", "Remove one of your Kiwi from the island",
+                                    [option(A.Remove(k.id, flock, k.size, h), f"Remove your size-{k.size} Kiwi on {h}")
+                                     for h, k in cands])
+        hex_id, kiwi = kiwi_of(rt, act)
         remove_from_hex(rt, hex_id, kiwi)
         rt.state.flocks[flock].reserve_kiwi += kiwi.size
-        rt.log("remove", f"{flock} removes a size-{kiwi.size} Kiwi from {hex_id} to the Reserve", flock)
+        rt.emit("remove", flock, flock=flock, size=kiwi.size, hex=hex_id)
+
+
+def _place(rt: Runtime, call, ctx: Ctx) -> Generator:
+    for _ in range(count(call)):
+        yield from place_one(rt, ctx.flock, ctx)
+
+
+TABLE.register("place-kiwi", _place)
+TABLE.register("grow-kiwi", lambda rt, c, ctx: grow(rt, ctx.flock, count(c), ctx),
+               lambda rt, c, ctx: bool(growable(rt, ctx.flock, set())))
+TABLE.register("remove-kiwi", lambda rt, c, ctx: remove(rt, ctx.flock, count(c)),
+               lambda rt, c, ctx: bool(rt.state.own_kiwi(ctx.flock)))

@@ -4,11 +4,12 @@ from __future__ import annotations
 from typing import Generator
 
 from interpreter.engine.board import board_of
-from interpreter.engine.compose import immune, push_limit
 from interpreter.engine.context import Runtime
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import Option, ask_action, option
 from interpreter.engine.modifiers import param
-from interpreter.engine.placing import find_kiwi, kref, remove_from_hex
+from interpreter.engine.placing import kiwi_of, remove_from_hex
+from interpreter.engine.powers import immune, push_limit
 from interpreter.engine.state import Kiwi
 
 OFF = "off"
@@ -22,54 +23,64 @@ def _targets(rt: Runtime, hex_id: str) -> list[str]:
     return out
 
 
-def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None) -> list[tuple[str, str]]:
-    """(ref, label) of pushable pieces in a hex: Kiwi (size <= max_size) and Leaders (size-3 Kiwi, R-LEAD-1).
+def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None,
+           mover: int | None = None) -> list[tuple[Kiwi | str, str]]:
+    """(Kiwi or Leader's flock, label) of pushable pieces in a hex: Kiwi (size <= max_size) and Leaders (size-3
+    Kiwi, R-LEAD-1), in the hex's order; identical Kiwi (same flock and size) once, as the first of them that
+    is not the `mover` (the Kiwi that pushes never pushes itself), placed where the first of them stands.
 
     Tokens covering domain markers are not Kiwi and never pushed (R-DM-3).
     """
-    out = []
+    out: list[tuple[Kiwi | str, str]] = []
+    slot: dict[tuple[str, int], int] = {}
     shield = immune(rt)   # `<pieces> cannot be pushed` powers
     for k in rt.state.hexes[hex_id].kiwi:
-        if (max_size is None or k.size <= max_size) and not (shield and k.id in shield[0]):
-            out.append((kref(k.flock, k.size, hex_id), f"{k.flock} size-{k.size} Kiwi"))
+        if (max_size is not None and k.size > max_size) or (shield and k.id in shield[0]):
+            continue
+        key = (k.flock, k.size)
+        if key not in slot:
+            slot[key] = len(out)
+            out.append((k, f"{k.flock} size-{k.size} Kiwi"))
+        elif out[slot[key]][0].id == mover:   # a twin of the mover stands in for it
+            out[slot[key]] = (k, out[slot[key]][1])
+    out = [(k, label) for k, label in out if k.id != mover]
     if max_size is None or max_size >= rt.rules.max_size:
         for f in rt.state.leaders_in(hex_id):
             if f != skip_leader and not (shield and f in shield[1]):
-                out.append((f"leader-{f}@{hex_id}", f"{f} Leader"))
+                out.append((f, f"{f} Leader"))
     return out
 
 
-def push_options(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None) -> list[Option]:
-    """Every (piece, destination) push from a hex."""
+def push_options(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None,
+                 mover: int | None = None) -> list[Option]:
+    """Every (piece, destination) push from a hex (never the `mover` Kiwi itself)."""
     opts = []
-    seen = set()
     dests = _targets(rt, hex_id)
-    for ref, label in pieces(rt, hex_id, max_size, skip_leader):
-        if ref in seen:
-            continue
-        seen.add(ref)
+    for piece, label in pieces(rt, hex_id, max_size, skip_leader, mover):
         for d in dests:
-            opts.append(Option(f"push:{ref}->{d}", f"Push the {label} {'off the island' if d == OFF else 'to ' + d}"))
+            action = (A.PushLeader(piece, hex_id, d) if isinstance(piece, str)
+                      else A.PushKiwi(piece.id, piece.flock, piece.size, hex_id, d))
+            opts.append(option(action, f"Push the {label} {'off the island' if d == OFF else 'to ' + d}"))
     return opts
 
 
-def do_push(rt: Runtime, pusher: str, option_id: str, *, leave_origin: bool) -> Generator:
-    """Carry out a `push:<ref>-><dest>` option; a Leader pushed off is placed on an edge hex by the pusher."""
-    ref, dest = option_id.split(":", 1)[1].rsplit("->", 1)
+def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -> Generator:
+    """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher."""
+    dest = action.to
     st = rt.state
-    if ref.startswith("leader-"):
-        flock, origin = ref[len("leader-"):].rsplit("@", 1)
+    if isinstance(action, A.PushLeader):
+        flock, origin = action.flock, action.hex
         if dest == OFF:
             # R-LEAD-4: never removed; the pusher picks any edge hex. R-LEAD-5: a push by an ability must
             # land elsewhere than the origin, so there the origin is excluded.
             edges = [h for h in board_of(st).edge_hexes() if not (leave_origin and h == origin)]
-            choice = yield from ask(pusher, "place-leader", f"Place the {flock} Leader on an edge hex",
-                                    [Option(f"edge:{flock}->{h}", f"Place the {flock} Leader on {h}") for h in edges])
-            dest = choice.rsplit("->", 1)[1]
+            act = yield from ask_action(pusher, "place-leader", f"Place the {flock} Leader on an edge hex",
+                                        [option(A.Edge(flock, h), f"Place the {flock} Leader on {h}") for h in edges])
+            dest = act.to
         st.flocks[flock].leader_hex = dest
-        rt.log("push", f"{pusher} pushes the {flock} Leader from {origin} to {dest}", pusher)
+        rt.emit("push-leader", pusher, flock=pusher, leader=flock, hex=origin, to=dest)
         return
-    hex_id, kiwi = find_kiwi(rt, ref)
+    hex_id, kiwi = kiwi_of(rt, action)
     push_kiwi(rt, pusher, hex_id, kiwi, dest)
 
 
@@ -79,10 +90,10 @@ def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> N
     st = rt.state
     if dest == OFF:
         st.flocks[kiwi.flock].reserve_kiwi += kiwi.size   # R-PUSH-3
-        rt.log("push", f"{pusher} pushes a {kiwi.flock} size-{kiwi.size} Kiwi off the island from {origin}", pusher)
+        rt.emit("push-off", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin)
     else:
         st.hexes[dest].kiwi.append(kiwi)
-        rt.log("push", f"{pusher} pushes a {kiwi.flock} size-{kiwi.size} Kiwi from {origin} to {dest}", pusher)
+        rt.emit("push", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, to=dest)
 
 
 def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
@@ -92,36 +103,15 @@ def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: 
     if limit < 1:
         return
     for _ in range(push_limit(rt, flock)):
-        opts = push_options(rt, hex_id, limit, skip_leader=flock if mover_leader else None)
-        if mover_id is not None:
-            # the mover does not push itself: drop options naming it when it is the only Kiwi of its kind
-            here = rt.state.hexes[hex_id].kiwi
-            mover = next((k for k in here if k.id == mover_id), None)
-            if mover is not None and not any(k.flock == mover.flock and k.size == mover.size and k.id != mover_id
-                                              for k in here):
-                own_ref = kref(mover.flock, mover.size, hex_id)
-                opts = [o for o in opts if not o.id.startswith(f"push:{own_ref}->")]
+        # the mover never pushes itself: the options name its twin, if it has one, by piece id
+        opts = push_options(rt, hex_id, limit, skip_leader=flock if mover_leader else None, mover=mover_id)
         if not opts:
             return
-        opts.append(Option("stop", "Stop pushing"))
-        choice = yield from ask(flock, "push", f"Push a smaller Kiwi out of {hex_id}?", opts)
-        if choice == "stop":
+        opts.append(option(A.word("stop"), "Stop pushing"))
+        act = yield from ask_action(flock, "push", f"Push a smaller Kiwi out of {hex_id}?", opts)
+        if act.kind == "stop":
             return
-        yield from _push_not_mover(rt, flock, choice, mover_id)
-
-
-def _push_not_mover(rt: Runtime, flock: str, choice: str, mover_id: int | None) -> Generator:
-    """Push, making sure the mover itself is never the Kiwi taken when twins stand in the hex."""
-    ref = choice.split(":", 1)[1].rsplit("->", 1)[0]
-    if mover_id is not None and not ref.startswith("leader-"):
-        hex_id = ref.rsplit("@", 1)[1]
-        lst = rt.state.hexes[hex_id].kiwi
-        # move the mover to the end so find_kiwi picks a twin first
-        for i, k in enumerate(lst):
-            if k.id == mover_id:
-                lst.append(lst.pop(i))
-                break
-    yield from do_push(rt, flock, choice, leave_origin=False)
+        yield from do_push(rt, flock, act, leave_origin=False)
 
 
 def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, leave_origin: bool) -> Generator:
@@ -130,8 +120,8 @@ def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, lea
         opts = push_options(rt, hex_id, None, skip_leader)
         if not opts:
             return
-        choice = yield from ask(pusher, "push", f"Push every Kiwi out of {hex_id}", opts)
-        yield from do_push(rt, pusher, choice, leave_origin=leave_origin)
+        act = yield from ask_action(pusher, "push", f"Push every Kiwi out of {hex_id}", opts)
+        yield from do_push(rt, pusher, act, leave_origin=leave_origin)
 
 
 def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | None) -> Generator:
@@ -140,8 +130,8 @@ def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | 
         opts = push_options(rt, hex_id, None, skip_leader)
         if not opts:
             return
-        opts.append(Option("stop", "Stop pushing"))
-        choice = yield from ask(pusher, "push", f"Push a Kiwi out of {hex_id}?", opts)
-        if choice == "stop":
+        opts.append(option(A.word("stop"), "Stop pushing"))
+        act = yield from ask_action(pusher, "push", f"Push a Kiwi out of {hex_id}?", opts)
+        if act.kind == "stop":
             return
-        yield from do_push(rt, pusher, choice, leave_origin=True)
+        yield from do_push(rt, pusher, act, leave_origin=True)

@@ -6,6 +6,8 @@ from typing import Callable
 
 from interpreter.dsl import ast
 from interpreter.engine import dominance
+from interpreter.engine.context import EngineError
+from interpreter.engine.selectors import Scope, quantity
 from interpreter.engine.state import State
 
 
@@ -69,8 +71,9 @@ def q_tokens_single(state: State, flock: str, call: ast.Call) -> int:
 
 
 def q_dominated(state: State, flock: str, call: ast.Call) -> int:
-    """Hexes where the flock has dominance (R-DOM-1)."""
-    return sum(1 for h in state.hexes if dominance.dominant(state, h, "objective") == flock)
+    """Hexes where the flock has dominance (R-DOM-1), counted as game.yaml `season_cards.dominated_hexes` says
+    (the weights of building, marking or the general figure; Z-4 makes them differ in the prototype)."""
+    return sum(1 for owner in dominance.dominant_all(state, "dominated_hexes").values() if owner == flock)
 
 
 def q_lone(state: State, flock: str, call: ast.Call) -> int:
@@ -96,11 +99,9 @@ def evaluate(state: State, query_node: ast.Call | ast.Objective, flock: str) -> 
     """The flock's count for a query (or an objective's query)."""
     call = query_node.query if isinstance(query_node, ast.Objective) else query_node
     if isinstance(call, ast.QCall):   # a compositional objective: `most count(my nests)`
-        from interpreter.engine.selectors import Scope, quantity
         return quantity(state, call, Scope(flock, purpose="objective"))
     fn = QUERIES.get(call.primitive or "")
     if fn is None:
-        from interpreter.engine.context import EngineError
         raise EngineError(f"unknown query `{call.primitive}`")
     return fn(state, flock, call)
 

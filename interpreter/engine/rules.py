@@ -135,6 +135,19 @@ def _weights(spec: dict | None, fallback: Weights | None = None) -> Weights:
     return Weights(mode, int(spec.get("leader", 3)), bool(spec.get("nests", True)))
 
 
+def _purposes(g: Any, default: Weights, dom_for: dict) -> dict[str, Weights]:
+    """The dominance weights of each purpose (R-DOM-2, Z-4): the general figure, building, marking, the token counts
+    of objectives, and `dominated_hexes`, the purpose game.yaml `season_cards.dominated_hexes` names for the
+    "hexes with dominance" objective (R-SCARD-5)."""
+    table = {"default": default,
+             "build": _weights(dom_for.get("build"), default),
+             "marking": _weights(dom_for.get("marking"), default),
+             "objective": _weights(dom_for.get("objective"), default)}
+    named = str(_get(g, "season_cards", {}).get("dominated_hexes", "default"))
+    table["dominated_hexes"] = table.get(named, default)
+    return table
+
+
 def _items(rs: Any, kind: str) -> list:
     try:
         return list(rs.items(kind))
@@ -172,10 +185,7 @@ def compile_rules(rs: Any) -> Rules:
         push_count=int(limits.get("push", 2)), seasons=int(limits.get("seasons", 4)),
         cards_per_season=int(limits.get("cards_per_season", 3)),
         phases=list(_get(g, "phases", ["season_change", "actions", "season_card", "domain_marking"])),
-        dominance={"default": dom_default,
-                   "build": _weights(dom_for.get("build"), dom_default),
-                   "marking": _weights(dom_for.get("marking"), dom_default),
-                   "objective": _weights(dom_for.get("objective"), dom_default)},
+        dominance=_purposes(g, dom_default, dom_for),
         free_moves=int(_get(g, "moves.free", 2)),
         feed_cost=feed_cost, feed_rule=str(feed.get("colours", "different")),
         feed_domain_own=int(_get(feed, "domain.own", 1)), feed_domain_opponent=int(_get(feed, "domain.opponent", 2)),

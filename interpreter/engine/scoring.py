@@ -1,15 +1,18 @@
 """Final scoring (R-END-2) and tiebreakers (R-END-3), from plain state."""
 from __future__ import annotations
 
+from interpreter.engine import modes
 from interpreter.engine.state import State
 
 
 def score(state: State) -> dict[str, dict[str, int]]:
     """{flock: {domain, nests, season_cards, total}}: markers on the island, Nest VP, Season card VP.
 
-    Solo games (R-SOLO-6) add a `solo` key to every flock: Kiwibot's VP for unplaced domain markers (one per
-    `domain_per_vp`), 0 for the player; Kiwibot's `season_cards` also counts `vp_per_kept_card` per kept card.
+    The game's mode adds its own VP (`Mode.score_extras`): solo games (R-SOLO-6) add a `solo` key to every
+    flock, Kiwibot's VP for unplaced domain markers (one per `domain_per_vp`), 0 for the player, and Kiwibot's
+    `season_cards` also counts `vp_per_kept_card` per kept card.
     """
+    mode = modes.for_state(state)
     vp_per_marker = int(state.params.get("domain_vp", 1))
     nest_vp = state.params.get("nest_vp", {})
     out = {}
@@ -18,13 +21,7 @@ def score(state: State) -> dict[str, dict[str, int]]:
         nests = sum(int(nest_vp.get(n, 0)) for n in state.flocks[f].nests_built)
         season = state.flocks[f].season_vp
         out[f] = {"domain": domain, "nests": nests, "season_cards": season, "total": domain + nests + season}
-        if state.solo is not None:
-            # R-SOLO-6: Kiwibot's kept Season cards are Season card VP; its unplaced markers score under `solo`
-            from interpreter.engine import solo
-            kept, markers = solo.endgame_vp(state, f)
-            out[f]["season_cards"] += kept
-            out[f]["solo"] = markers
-            out[f]["total"] += kept + markers
+        mode.score_extras(state, f, out[f])
     return out
 
 
@@ -46,7 +43,9 @@ def tiebreak(state: State, flock: str) -> tuple[int, ...]:
 
 
 def ranking(state: State) -> list[str]:
-    """Flocks from first to last: total VP, then the tiebreakers; still tied keeps seat order."""
+    """Flocks from first to last: total VP, then the tiebreakers; still tied keeps seat order; then the game's
+    mode may change it (`Mode.ranking`)."""
     sc = score(state)
-    return sorted(state.seats, key=lambda f: (-sc[f]["total"], tuple(-x for x in tiebreak(state, f)),
-                                              state.seats.index(f)))
+    order = sorted(state.seats, key=lambda f: (-sc[f]["total"], tuple(-x for x in tiebreak(state, f)),
+                                               state.seats.index(f)))
+    return modes.for_state(state).ranking(state, sc, order)

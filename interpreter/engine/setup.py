@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import effects, vto
-from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Option, ask
-from interpreter.engine.placing import find_kiwi, kref
+from interpreter.engine import effects, modes, powers
+from interpreter.engine.context import Ctx, EngineError, Runtime
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.placing import kiwi_of
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import Flock, Hex, State
 
@@ -36,8 +37,7 @@ def params_of(rules: Rules) -> dict:
     """Rule values copied into the state for pure functions (dominance, queries, scoring)."""
     def w(x):
         return {"kiwi": x.kiwi, "leader": x.leader, "nests": x.nests}
-    from interpreter.engine.compose import leader_weights
-    extra = leader_weights(rules)   # `my leader counts N for dominance`; absent otherwise, so saves stay as they were
+    extra = powers.leader_weights(rules)   # `my leader counts N for dominance`; absent otherwise, so saves stay as they were
     return {
         **({"leader_weight": extra} if extra else {}),
         "dominance": {k: w(v) for k, v in rules.dominance.items()},
@@ -52,32 +52,16 @@ def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None,
               solo_side: str | None = None) -> State:
     """A state ready for the setup step: island, flocks dealt, bags filled, cards shuffled, hands drawn.
 
-    game_mode "solo": players are [player, kiwibot]; Kiwibot's seat, deck, Solo cards and Season cards follow
-    solo.yaml (R-SOLO-1..4, interpreter/engine/solo.py).
+    game_mode / variant choose the mode (interpreter/engine/modes), which checks its own arguments and adds
+    its setup: "solo" takes players [player, kiwibot] and seats them by solo.yaml (R-SOLO-1..4).
     """
-    from interpreter.engine import solo
-    if game_mode not in ("standard", solo.MODE):
-        raise SetupError(f"mode must be 'standard' or 'solo', got {game_mode!r}")
-    solo_pair: tuple[str, str] | None = None
-    if game_mode == solo.MODE:
-        if variant is not None:
-            raise SetupError("solo mode is played without Variable Turn Order (variant must be None)")
-        try:
-            solo.check_content(rules, solo_side)
-            seated = solo.seats(rules, list(players))
-        except solo.SoloError as exc:
-            raise SetupError(str(exc)) from None
-        solo_pair = (players[0], players[1])
-        if leaders is not None and players[1] not in leaders:
-            # R-SOLO-1: Kiwibot's Leader is random: dealt from the seed among those the player did not take
-            left = [l for l in rules.leaders if l not in leaders.values()]
-            if not left:
-                raise SetupError("no Leader left to deal to Kiwibot")
-            dealer = State(hexes={}, flocks={}, seats=[], fruit_bag={}, domain_bag={}, rng=int(seed) & ((1 << 64) - 1))
-            leaders = {**leaders, players[1]: left[dealer.rand_below(len(left))]}
-        players = seated
-    elif solo_side is not None:
-        raise SetupError("solo_side is only for mode='solo'")
+    players_given = list(players)
+    try:
+        game = modes.select(game_mode, variant)
+    except modes.ModeError as exc:
+        raise SetupError(str(exc)) from None
+    options = {"solo_side": solo_side}
+    players, leaders = game.prepare(rules, list(players), seed, leaders, options)
     if not 1 <= len(players) <= 4 or len(set(players)) != len(players):
         raise SetupError(f"players must be 1-4 distinct flocks, got {players}")
     for f in players:
@@ -85,18 +69,11 @@ def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None,
             raise SetupError(f"unknown flock `{f}` (known: {', '.join(rules.flocks)})")
     if mode not in ("first-game", "advanced"):
         raise SetupError(f"setup must be 'first-game' or 'advanced', got {mode!r}")
-    if variant not in (None, vto.VARIANT):
-        raise SetupError(f"variant must be None or {vto.VARIANT!r} (Variable Turn Order), got {variant!r}")
-    if variant == vto.VARIANT and not rules.vto_phases:
-        raise SetupError("Variable Turn Order is not available with this content: game.yaml has no "
-                         "`variants.vto.phases` (R-VTO-1)")
-    if variant == vto.VARIANT and len(rules.tracker) < len(players):
-        raise SetupError(f"Variable Turn Order needs a turn tracker slot per player: turn_order.yaml has "
-                         f"{len(rules.tracker)} for {len(players)} players")
+    game.check(rules, players)
     hexes, layout = island_hexes(rules, len(players))
     st = State(hexes=hexes, flocks={}, seats=list(players), fruit_bag=dict(rules.fruit_counts),
                domain_bag=dict(rules.domain_counts), rng=int(seed) & ((1 << 64) - 1), params=params_of(rules),
-               variant=variant)
+               variant=game.variant)
     st.phase, st.step = "setup", 0
     leader_ids = list(rules.leaders)
     if leaders is None:
@@ -131,15 +108,11 @@ def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None,
         st.flocks[f] = fl
         for _ in range(rules.hand):
             fl.hand.append(fl.deck.pop())
-    # R-SETUP-7: four random Season cards, one per season (solo: `per_season` face down per season, R-SOLO-4)
+    # R-SETUP-7: four random Season cards, one per season (the mode may deal more, e.g. R-SOLO-4)
     pool = list(rules.season_cards)
     st.shuffle(pool)
-    wanted = rules.season_cards_per_game if solo_pair is None else solo.season_card_count(rules)
-    if solo_pair is not None and len(pool) < wanted:
-        raise SetupError(f"solo mode deals {wanted} Season cards; the content has {len(pool)}")
-    st.season_cards = pool[:wanted]
-    if solo_pair is not None:
-        solo.setup_state(rules, st, solo_pair[0], solo_pair[1], solo_side)
+    st.season_cards = pool[:game.season_cards_dealt(rules, len(pool))]
+    game.setup_state(rules, st, list(players_given), options)
     if mode == "first-game":
         _first_game_positions(rules, st, layout)
     st.params["setup"] = mode
@@ -173,9 +146,8 @@ def setup_step(rt: Runtime) -> Generator:
         nest = rt.rules.turn_nests.get(st.flocks[f].seat)
         if nest is not None:
             yield from effects.run(rt, nest.get("setup"), Ctx(f, source="turn order nest"))
-    if st.solo is not None:   # solo: Kiwibot's extra markers (R-SOLO-3)
-        from interpreter.engine import solo
-        yield from solo.setup_extra(rt)
+    mode = rt.mode
+    yield from mode.setup_extra(rt)   # e.g. R-SOLO-3: Kiwibot's extra markers
     if st.params.get("setup") == "advanced":
         for spec in rt.rules.setup_advanced:
             yield from _advanced(rt, spec)
@@ -183,8 +155,7 @@ def setup_step(rt: Runtime) -> Generator:
         fl = st.flocks[f]
         fl.reserve_kiwi += fl.supply
         fl.supply = 0
-    if st.variant == vto.VARIANT:
-        yield from vto.setup_tracker(rt)   # R-VTO-2
+    yield from mode.setup_end(rt)   # e.g. R-VTO-2: the turn tracker tokens
 
 
 def _hex_ok(st: State, flock: str, hex_id: str, rule: str) -> bool:
@@ -205,13 +176,13 @@ def _advanced(rt: Runtime, spec: dict) -> Generator:
     rule = spec.get("hex", "any")
     if kind == "leader":
         for f in st.seats:
-            opts = [Option(f"setup-leader:{h}", f"Leader on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
-            choice = yield from ask(f, "setup-leader", "Place your Leader", opts)
-            hex_id = choice.split(":", 1)[1]
+            opts = [option(A.SetupLeader(h), f"Leader on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
+            act = yield from ask_action(f, "setup-leader", "Place your Leader", opts)
+            hex_id = act.hex
             st.flocks[f].leader_hex = hex_id
             for _ in range(int(spec.get("kiwi", 0))):
                 _supply_kiwi(st, f, hex_id)
-            rt.log("setup", f"{f} places the Leader on {hex_id}", f)
+            rt.emit("setup-leader", f, flock=f, hex=hex_id)
     elif kind == "place":
         # `until: N`: round the table one Kiwi at a time until each has N Kiwi on the island (R-SETUP-6);
         # `count: N`: each places N more, one at a time in turn order (Z-2)
@@ -222,11 +193,11 @@ def _advanced(rt: Runtime, spec: dict) -> Generator:
             for f in st.seats:
                 if len(st.own_kiwi(f)) >= target[f] or st.flocks[f].supply <= 0:
                     continue
-                opts = [Option(f"setup-place:{h}", f"Kiwi on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
+                opts = [option(A.SetupPlace(h), f"Kiwi on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
                 if not opts:
                     continue
-                choice = yield from ask(f, "setup-place", "Place a size-1 Kiwi", opts)
-                _supply_kiwi(st, f, choice.split(":", 1)[1])
+                act = yield from ask_action(f, "setup-place", "Place a size-1 Kiwi", opts)
+                _supply_kiwi(st, f, act.hex)
                 progressed = True
             if not progressed:
                 break
@@ -237,14 +208,13 @@ def _advanced(rt: Runtime, spec: dict) -> Generator:
                 cands = [(h, k) for h, k in st.own_kiwi(f) if k.size == 1 and k.id not in done]
                 if not cands or st.flocks[f].supply <= 0:
                     break
-                choice = yield from ask(f, "setup-grow", "Stack a token on a size-1 Kiwi",
-                                        [Option(f"setup-grow:{kref(f, 1, h)}", f"Grow the Kiwi on {h}") for h, k in cands])
-                _, kiwi = find_kiwi(rt, choice.split(":", 1)[1], lambda k: k.id not in done and k.size == 1)
+                act = yield from ask_action(f, "setup-grow", "Stack a token on a size-1 Kiwi",
+                                            [option(A.SetupGrow(k.id, f, 1, h), f"Grow the Kiwi on {h}") for h, k in cands])
+                _, kiwi = kiwi_of(rt, act)
                 kiwi.size += 1
                 done.add(kiwi.id)
                 st.flocks[f].supply -= 1
     else:
-        from interpreter.engine.context import EngineError
         raise EngineError(f"unknown advanced setup step `{kind}` in game.yaml")
 
 

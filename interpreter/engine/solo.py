@@ -21,9 +21,9 @@ The parts, one rule area each:
   solo.py           this module: setup (R-SOLO-1..4), turns (R-SOLO-7), the Solo card pile (R-SOLO-9),
                     Season cards (R-SOLO-4/5), endgame (R-SOLO-6), and the names the engine imports
 
-Hooks elsewhere (each marked "solo"): setup.new_state / setup_step (R-SOLO-1..4), flow (Kiwibot's turns,
-marking, the solo Season card step, the Solo card discard, the season flip), effects.run (Kiwibot verbs),
-placing.take_token (Kiwibot's token patterns), Game._advance (Kiwibot's answers), scoring and view.
+The mode interpreter/engine/modes/solo.py plugs these into the engine (setup, Kiwibot's turns and marking,
+the solo Season card step, the Solo card discard, the season flip, Kiwibot's verbs, token taking and answers,
+scores, views, saves and undo); no shared module tests for solo.
 Event kinds added: `kiwibot` (a revealed card and its segment, data {card, slot, row, column, solo_card}),
 `kiwibot-choice` (an answered question, data {kind, option}), `season-flip` (data {season, cards}),
 `season-card` (one per card, the standard payload {card, season, values, victor, tied}), `solo-season`
@@ -35,7 +35,8 @@ from typing import Any, Generator
 
 from interpreter.engine import effects, labels, queries
 from interpreter.engine.context import Ctx, Runtime, Turn
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import ask_action, option
 from interpreter.engine.solo_answers import answer
 from interpreter.engine.solo_marker import CLOCKWISE, DIRECTIONS, marker_order
 from interpreter.engine.solo_marking import mark_one, marking_turn
@@ -162,7 +163,7 @@ def bot_turn(rt: Runtime, bot: str) -> Generator:
     if not fl.deck:
         _reshuffle(rt, bot)
     if not fl.deck:
-        rt.log("kiwibot", f"Kiwibot ({bot}) has no Action card to reveal", bot)
+        rt.emit("kiwibot-no-card", bot, flock=bot)
         return
     card_id = fl.deck.pop()
     fl.played.append(card_id)
@@ -172,12 +173,12 @@ def bot_turn(rt: Runtime, bot: str) -> Generator:
     column = min(slot, 3)
     top = st.solo["pile"][0] if st.solo["pile"] else None
     if top is None:
-        rt.log("kiwibot", f"Kiwibot ({bot}) reveals {card_id}: no Solo card left", bot)
+        rt.emit("kiwibot-no-solo-card", bot, flock=bot, card=card_id)
         return
     segment = rt.rules.solo_cards[top]["sections"][row][column - 1]
-    rt.log("kiwibot", f"Kiwibot ({bot}) reveals {labels.card_name(card_id, rt.rules.cards[card_id])} into slot "
-           f"{slot}: {top}, {row} row, column {column}: {effects.describe(segment)}", bot,
-           data={"card": card_id, "slot": slot, "row": row, "column": column, "solo_card": top})
+    rt.emit("kiwibot-reveals", bot, data={"card": card_id, "slot": slot, "row": row, "column": column, "solo_card": top},
+            flock=bot, card_name=labels.card_name(card_id, rt.rules.cards[card_id]), slot=slot, solo_card=top,
+            row=row, column=column, segment=effects.describe(segment))
     yield from run_segment(rt, segment, Ctx(bot, turn=Turn(), source=f"{top} {row} {column}"))
 
 
@@ -195,7 +196,7 @@ def _reshuffle(rt: Runtime, bot: str) -> None:
     n = min(int(rt.rules.solo["setup"]["set_aside"]), max(len(cards) - 1, 0))
     st.solo["set_aside"] = [cards.pop() for _ in range(n)]
     fl.deck = cards
-    rt.log("shuffle", f"Kiwibot ({bot}) shuffles its cards into a new deck and sets {n} aside", bot)
+    rt.emit("kiwibot-shuffle", bot, flock=bot, set_aside=n)
 
 
 def discard_solo_card(rt: Runtime) -> Generator:
@@ -205,8 +206,7 @@ def discard_solo_card(rt: Runtime) -> Generator:
         card = solo["pile"].pop(0)
         solo["discarded"].append(card)
         top = solo["pile"][0] if solo["pile"] else None
-        rt.log("solo-card", f"Solo card {card} is discarded" + (f"; {top} is on top" if top else ""),
-               data={"discarded": card, "top": top})
+        rt.emit("solo-card", data={"discarded": card, "top": top}, card=card, top=top)
     yield from ()
 
 
@@ -222,7 +222,7 @@ def flip_season_cards(rt: Runtime) -> None:
     st = rt.state
     st.solo["flipped"] = max(int(st.solo["flipped"]), st.season)
     cards = season_cards_of(st, st.season)
-    rt.log("season-flip", f"Season {st.season} cards: {', '.join(cards)}", data={"season": st.season, "cards": cards})
+    rt.emit("season-flip", data={"season": st.season, "cards": cards}, season=st.season, cards=list(cards))
 
 
 def season_card_step(rt: Runtime) -> Generator:
@@ -243,18 +243,17 @@ def season_card_step(rt: Runtime) -> Generator:
             # R-SOLO-5: Kiwibot wins ties; decision: content saying otherwise leaves a tie to nobody
             victor = bot if solo["wins_ties"] else None
         (won if victor == player else lost if victor == bot else []).append(card_id)
-        rt.log("season-card", f"{card_id}: {player} {values[player]}, {bot} {values[bot]}; "
-               + (f"{victor} wins it" if victor else "a tie"),
-               data={"card": card_id, "season": st.season, "values": {f: values[f] for f in st.turn_order()},
-                     "victor": victor, "tied": []})
+        rt.emit("solo-season-card", data={"card": card_id, "season": st.season,
+                                          "values": {f: values[f] for f in st.turn_order()}, "victor": victor, "tied": []},
+                card=card_id, solo_player=player, player_value=values[player], bot=bot, bot_value=values[bot], victor=victor)
     bot_cards: list[str] = []
     kept: list[str] = []
     if won and len(won) == len(cards):
         # the player wins every card: they take one card's left benefit, Kiwibot the others' and discards them
-        choice = yield from ask(player, "solo-season-card", "You won every Season card: whose left benefit do you take?",
-                                [Option(f"season-card:{c}", f"{labels.season_card_name(c, rt.rules.season_cards[c])}: "
-                                        f"{effects.describe(rt.rules.season_cards[c].get('victor'))}") for c in cards])
-        player_card = choice.split(":", 1)[1]
+        act = yield from ask_action(player, "solo-season-card", "You won every Season card: whose left benefit do you take?",
+                                    [option(A.SeasonCard(c), f"{labels.season_card_name(c, rt.rules.season_cards[c])}: "
+                                            f"{effects.describe(rt.rules.season_cards[c].get('victor'))}") for c in cards])
+        player_card = act.card
         bot_cards = [c for c in cards if c != player_card]
         player_cards = [player_card]
     else:
@@ -267,10 +266,9 @@ def season_card_step(rt: Runtime) -> Generator:
     for card_id in bot_cards:
         yield from _left_benefit(rt, bot, card_id, keep_if_vp=False)
     st.flocks[bot].kept_season_cards.extend(kept)
-    rt.log("solo-season", f"Season {st.season}: {player} wins {len(won)} of {len(cards)} Season cards"
-           + (f"; Kiwibot keeps {', '.join(kept)}" if kept else ""), data={
-               "season": st.season, "won": won, "lost": lost, "player_cards": player_cards,
-               "kiwibot_cards": bot_cards, "kept": kept})
+    rt.emit("solo-season", data={"season": st.season, "won": won, "lost": lost, "player_cards": player_cards,
+                                 "kiwibot_cards": bot_cards, "kept": kept},
+            season=st.season, solo_player=player, won=len(won), cards=len(cards), kept=list(kept))
 
 
 def _left_benefit(rt: Runtime, flock: str, card_id: str, keep_if_vp: bool) -> Generator:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from interpreter.engine import action_types as A
 from interpreter.engine import placing
 from interpreter.engine.context import Runtime
 from interpreter.engine.decisions import Decision
@@ -12,51 +13,48 @@ from interpreter.engine.solo_patterns import Piece, feed_target, own_step, push_
 from interpreter.engine.solo_state import is_bot
 
 
-def _hex_of(option_id: str) -> str | None:
-    """The hex an option id ends at (`place:<hex>`, `grow:<flock>/<size>@<hex>`, `push:<ref>-><hex>`, `edge:<flock>-><hex>`)."""
-    tail = option_id.rsplit("->", 1)[-1] if "->" in option_id else option_id.split(":", 1)[-1]
-    return tail.rsplit("@", 1)[-1]
-
-
-def _parse_push(rt: Runtime, option_id: str) -> tuple[Piece, str, str] | None:
-    """(piece, origin, destination) of a `push:<ref>-><dest>` option."""
-    try:
-        ref, dest = option_id.split(":", 1)[1].rsplit("->", 1)
-        if ref.startswith("leader-"):
-            flock, origin = ref[len("leader-"):].rsplit("@", 1)
-            return ("leader", flock), origin, dest
-        origin, kiwi = placing.find_kiwi(rt, ref)
-        return ("kiwi", kiwi), origin, dest
-    except (KeyError, ValueError, IndexError):
-        return None
+def _push_of(rt: Runtime, action: A.Action) -> tuple[Piece, str, str] | None:
+    """(piece, origin, destination) of a push action; None for other actions."""
+    if isinstance(action, A.PushLeader):
+        return ("leader", action.flock), action.hex, action.to
+    if isinstance(action, A.PushKiwi):
+        origin, kiwi = placing.kiwi_of(rt, action)
+        return ("kiwi", kiwi), origin, action.to
+    return None
 
 
 def answer(rt: Runtime, decision: Decision) -> str:
     """Kiwibot's answer to a question an ordinary procedure asks it, by the patterns and the marker."""
     st = rt.state
     ids = [o.id for o in decision.options]
+    actions = {o.id: o.action for o in decision.options}
     ranks = rank(st)
     last = len(ranks) + 1
 
+    def hex_of(option_id: str) -> str:
+        return A.where(actions[option_id]) or ""
+
     def by_hex(opts: Iterable[str]) -> str:
-        return min(opts, key=lambda o: (ranks.get(_hex_of(o) or "", last), ids.index(o)))
+        return min(opts, key=lambda o: (ranks.get(hex_of(o), last), ids.index(o)))
 
     kind = decision.kind
     if kind == "may":
-        return "may:yes" if "may:yes" in ids else ids[0]   # a benefit is always taken (benefits Kiwibot most)
+        # a benefit is always taken (benefits Kiwibot most)
+        return next((o for o in ids if isinstance(actions[o], A.May) and actions[o].yes), ids[0])
     if kind == "place-kiwi":
         # Pushing / placing Kiwibot Kiwi: pairs in a free hex, pairs anywhere, triads (R-SOLO-11)
-        return min(ids, key=lambda o: (own_step(rt, _hex_of(o) or ""), ranks.get(_hex_of(o) or "", last)))
+        return min(ids, key=lambda o: (own_step(rt, hex_of(o)), ranks.get(hex_of(o), last)))
     if kind == "grow-kiwi":
         found = feed_target(rt, st.solo["bot"], None)
-        want = f"grow:{placing.kref(found[1].flock, found[1].size, found[0])}" if found else None
-        if want in ids:
-            return want
+        if found:
+            want = A.Grow(found[1].id, found[1].flock, found[1].size, found[0]).id()
+            if want in ids:
+                return want
         return by_hex(ids)
     if kind == "push":
         pushes = []
         for o in ids:
-            parsed = _parse_push(rt, o)
+            parsed = _push_of(rt, actions[o])
             if parsed is None:
                 continue
             piece, _, dest = parsed
@@ -73,5 +71,5 @@ def answer(rt: Runtime, decision: Decision) -> str:
     # setup, where a Leader pushed off lands): the first option offered, or the first hex by the marker when
     # the options name hexes. Kiwibot is never asked to take a token, cover or place a marker, or pick a
     # build hex: its own procedures do those by the patterns (solo_patterns, solo_marking, solo_verbs)
-    hexed = [o for o in ids if (_hex_of(o) or "") in ranks]
+    hexed = [o for o in ids if hex_of(o) in ranks]
     return by_hex(hexed) if hexed else ids[0]

@@ -33,7 +33,7 @@ def mark_one(rt: Runtime, ctx: Ctx) -> Generator:
     st.shuffle(revealed)
     fit = next((t for t in revealed if t in terrains), None)
     if fit is None:
-        rt.log("mark", f"Kiwibot ({bot}) reveals no marker that fits", bot)
+        rt.emit("kiwibot-no-marker", bot, flock=bot)
         return False, True
     hex_id = next(h for h in hexes if st.hexes[h].terrain == fit)
     if not cover(rt, bot, hex_id):
@@ -41,7 +41,7 @@ def mark_one(rt: Runtime, ctx: Ctx) -> Generator:
     fl.domain.remove(fit)
     fl.covers += 1
     st.hexes[hex_id].domain = (bot, fit)
-    rt.log("mark", f"{bot} marks {hex_id} ({fit})", bot)
+    rt.emit("mark", bot, flock=bot, hex=hex_id, terrain=fit)
     yield from ()
     return True, True
 
@@ -65,7 +65,7 @@ def marking_turn(rt: Runtime, bot: str) -> Generator:
             break
         placed += 1
     if not placed and had_hex and "gain-if-none-fits" in pattern_steps(rt, "marking-domain"):
-        rt.log("mark", f"Kiwibot ({bot}) has no fitting marker and gains one instead", bot)
+        rt.emit("kiwibot-marker-instead", bot, flock=bot)
         yield from effects.gain_domain(rt, ctx, 1)
     if placed:
         yield from effects.emit(rt, ctx, "t-domain-marking")

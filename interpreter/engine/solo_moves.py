@@ -10,6 +10,7 @@ from typing import Any, Callable, Generator
 
 from interpreter.dsl import ast
 from interpreter.engine import dominance, placing, push
+from interpreter.engine.action_types import PushLeader
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.solo_marker import marker_order
@@ -155,18 +156,18 @@ def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
     if seg is not None:
         seg.last, seg.pushed = None, 0
     if found is None:
-        rt.log("move", f"Kiwibot ({ctx.flock}) has no Kiwi that can make this move", ctx.flock)
+        rt.emit("kiwibot-cannot-move", ctx.flock, flock=ctx.flock)
         return
     origin, kiwi, dest = found
     if isinstance(kiwi, LeaderMover):
         rt.state.flocks[ctx.flock].leader_hex = dest
         ctx.turn.leader_moved = True   # R-MOVE-4: the Leader moves once per turn
-        rt.log("move", f"{ctx.flock} moves the Leader from {origin} to {dest}", ctx.flock)
+        rt.emit("move-leader", ctx.flock, flock=ctx.flock, hex=origin, to=dest)
     else:
         placing.remove_from_hex(rt, origin, kiwi)
         rt.state.hexes[dest].kiwi.append(kiwi)
         ctx.turn.moved.add(kiwi.id)   # R-MOVE-4: a Kiwi moves once per turn
-        rt.log("move", f"{ctx.flock} moves a size-{kiwi.size} Kiwi from {origin} to {dest}", ctx.flock)
+        rt.emit("move-kiwi", ctx.flock, flock=ctx.flock, size=kiwi.size, hex=origin, to=dest)
     if seg is not None:
         seg.last = (dest, kiwi)
         seg.dests.append(dest)
@@ -180,7 +181,7 @@ def _push_piece(rt: Runtime, bot: str, origin: str, piece: Piece, dest: str) -> 
     twin): the mover itself must never be the one pushed.
     """
     if piece[0] == "leader":
-        yield from push.do_push(rt, bot, f"push:leader-{piece[1]}@{origin}->{dest}", leave_origin=False)
+        yield from push.do_push(rt, bot, PushLeader(piece[1], origin, dest), leave_origin=False)
         return
     push.push_kiwi(rt, bot, origin, piece[1], dest)
 

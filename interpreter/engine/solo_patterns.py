@@ -180,7 +180,7 @@ def _take_island(rt: Runtime, bot: str, exclude: int | None) -> bool:
     kiwi.size -= 1
     if kiwi.size == 0:
         placing.remove_from_hex(rt, hex_id, kiwi)
-    rt.log("token", f"Kiwibot ({bot}) takes a token from a Kiwi on {hex_id}", bot)
+    rt.emit("kiwibot-token", bot, flock=bot, hex=hex_id)
     return True
 
 

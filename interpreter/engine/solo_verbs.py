@@ -30,7 +30,7 @@ def bonus(rt: Runtime, ctx: Ctx, action: str) -> Generator:
     if not pile:
         return
     segment = rt.rules.solo_cards[pile[0]]["sections"][action][3]
-    rt.log("kiwibot", f"Kiwibot gains a bonus {action} action: {effects.describe(segment)}", ctx.flock)
+    rt.emit("kiwibot-bonus", ctx.flock, flock=ctx.flock, action=action, segment=effects.describe(segment))
     yield from run_segment(rt, segment, ctx)
 
 
@@ -42,7 +42,7 @@ def bot_feed(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
     owner = bot if call.primitive == "bot-feed-own" else st.solo["player"]
     found = feed_target(rt, owner, int(call.arg("s", 1)))
     if found is None:
-        rt.log("feed", f"Kiwibot ({bot}) finds no Kiwi to feed", bot)   # decision: no feed, no markers
+        rt.emit("kiwibot-no-feed", bot, flock=bot)   # decision: no feed, no markers
         return
     hex_id, kiwi = found
     yield from feed_mod.resolve(rt, ctx, hex_id, kiwi)   # as a paid feed, without the payment (R-SOLO-8)
@@ -79,14 +79,14 @@ def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
     nest_id = next_nest(rt, bot, int(call.arg("n", 1)))
     hex_id = build_hex(rt, bot) if nest_id else None
     if nest_id is None or hex_id is None:
-        rt.log("build", f"Kiwibot ({bot}) cannot build: it places a Kiwi and gains a bonus Move", bot)
+        rt.emit("kiwibot-cannot-build", bot, flock=bot)
         yield from placing.place_one(rt, bot, ctx)
         yield from bonus(rt, ctx, "move")
         return
     st = rt.state
     st.hexes[hex_id].nest = (bot, nest_id)
     st.flocks[bot].nests_built.append(nest_id)
-    rt.log("build", f"{bot} builds {nest_id} on {hex_id}", bot)
+    rt.emit("build", bot, flock=bot, nest=nest_id, hex=hex_id)
     yield from build_mod.nest_benefit(rt, ctx, rt.rules.nests[nest_id].get("on_place"), f"{nest_id} placement",
                                       here=hex_id)
     yield from effects.emit(rt, ctx, "t-build")
@@ -105,7 +105,7 @@ def bot_bonus(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
 
 # --- Kiwibot's own way of some core verbs (R-SOLO-8) ---------------------------------------------------------
 def _no_fruit(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
-    rt.log("gain", f"Kiwibot ({ctx.flock}) gains no fruit", ctx.flock)   # R-SOLO-3/8
+    rt.emit("kiwibot-no-fruit", ctx.flock, flock=ctx.flock)   # R-SOLO-3/8
     yield from ()
 
 

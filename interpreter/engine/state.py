@@ -101,6 +101,9 @@ class State:
     # solo mode against Kiwibot (R-SOLO-1..12), None in the standard game: flat plain data (strings, ints,
     # lists of strings), see interpreter/engine/solo.py `SoloState` for the keys
     solo: dict | None = None
+    # the mode's name when the state itself must say it (a mode added as a plug-in); None for the built-in
+    # modes, which their own data shows (interpreter/engine/modes `for_state`)
+    mode: str | None = None
     # rule values pure functions need without the ruleset: dominance weights, nest values, size limit,
     # scoring (copied from game.yaml / nests.yaml when the game is created)
     params: dict = field(default_factory=dict)
@@ -139,12 +142,14 @@ class State:
         return self.seats[self.first:] + self.seats[:self.first]
 
     def turn_order(self) -> list[str]:
-        """Flocks in turn order this season: from the First Player (R-SETUP-2), or by turn tracker slot
-        under Variable Turn Order (R-VTO-4; while tokens wait below the tracker, the marker order)."""
-        if self.variant == "vto":
-            slots = [self.flocks[f].tracker_slot for f in self.seats]
+        """Flocks in turn order this season: from the First Player (R-SETUP-2), or by turn tracker slot when
+        every flock holds one (R-VTO-4: only Variable Turn Order puts tokens on the tracker; while they wait
+        below it in Wake up, the marker order)."""
+        flocks = self.flocks
+        if flocks[self.seats[0]].tracker_slot is not None:
+            slots = [flocks[f].tracker_slot for f in self.seats]
             if None not in slots:
-                return sorted(self.seats, key=lambda f: self.flocks[f].tracker_slot)
+                return sorted(self.seats, key=lambda f: flocks[f].tracker_slot)
         return self.marker_order()
 
     def new_kiwi(self, flock: str, size: int) -> Kiwi:
@@ -204,6 +209,7 @@ class State:
             "params": self.params,
             # only solo games carry the key, so a standard game's JSON is unchanged
             **({"solo": _copy_solo(self.solo)} if self.solo is not None else {}),
+            **({"mode": self.mode} if self.mode is not None else {}),
         }
 
     @classmethod
@@ -225,7 +231,8 @@ class State:
                    season=data["season"], phase=data["phase"], step=data["step"],
                    season_cards=list(data["season_cards"]), next_kiwi=data["next_kiwi"], over=data["over"],
                    variant=data.get("variant"), params=data.get("params", {}),
-                   solo=_copy_solo(data["solo"]) if data.get("solo") is not None else None)
+                   solo=_copy_solo(data["solo"]) if data.get("solo") is not None else None,
+                   mode=data.get("mode"))
 
     def copy(self) -> "State":
         """An independent copy (through the JSON form; not for hot paths)."""

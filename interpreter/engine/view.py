@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from interpreter.engine.context import Runtime
 from interpreter.engine.decisions import Decision
+from interpreter.engine.pieces import leader_piece, marker_piece, nest_piece
 
 
 def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
@@ -16,17 +17,20 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
     for h in st.hexes.values():
         hexes[h.id] = {
             "q": h.q, "r": h.r, "terrain": h.terrain,
-            "kiwi": [{"flock": k.flock, "size": k.size} for k in h.kiwi],
+            # `id`: the piece id an action names (docs/ACTIONS.md `kiwi`); stacks are public, so are their ids
+            "kiwi": [{"id": k.id, "flock": k.flock, "size": k.size} for k in h.kiwi],
             "leaders": st.leaders_in(h.id),
-            "nest": {"flock": h.nest[0], "id": h.nest[1]} if h.nest else None,
-            "domain": {"flock": h.domain[0], "terrain": h.domain[1]} if h.domain else None,
+            # `piece`: the ids of the Leaders, Nest and marker for their lifetime (interpreter/engine/pieces.py)
+            "leader_pieces": [leader_piece(f) for f in st.leaders_in(h.id)],
+            "nest": {"flock": h.nest[0], "id": h.nest[1], "piece": nest_piece(*h.nest)} if h.nest else None,
+            "domain": {"flock": h.domain[0], "terrain": h.domain[1], "piece": marker_piece(h.id)} if h.domain else None,
         }
     flocks = {}
     for f in st.seats:
         fl = st.flocks[f]
         own = player == f
         d = {
-            "leader": fl.leader, "leader_card": fl.leader_card, "leader_card_used": fl.leader_used, "side": fl.side,
+            "leader": fl.leader, "leader_piece": leader_piece(f), "leader_card": fl.leader_card, "leader_card_used": fl.leader_used, "side": fl.side,
             "fruit": dict(fl.fruit), "domain_count": len(fl.domain), "deck_count": len(fl.deck),
             # R-ACT-2: a card played face down shows as "facedown" to everyone but its owner; decision
             # (rulebook silent): the discard pile is public, so it is revealed when discarded at Season Change
@@ -51,31 +55,11 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
         "season_cards": [{"season": i + 1, "id": c} for i, c in enumerate(st.season_cards)],
         "pending": _pending(pending, player),
         "hexes": hexes, "flocks": flocks,
-        "log": [e.text for e in rt.events[-30:]], "over": st.over,
+        # each line as this viewer may read it: no face-down marker someone else paid (events.py `private`)
+        "log": [e.text_for(player) for e in rt.events[-30:]], "over": st.over,
     }
-    if st.solo is not None:
-        _solo_view(st, out)
-    if st.variant is not None:
-        out["variant"] = st.variant
-        # slot per flock (None while waiting below the tracker in Wake up) and last season's slot
-        out["tracker"] = {f: {"slot": st.flocks[f].tracker_slot, "previous": st.flocks[f].tracker_prev}
-                          for f in st.seats}
+    rt.mode.view_extras(st, out)   # e.g. the VTO tracker, solo's face-down Season cards and Solo card pile
     return out
-
-
-def _solo_view(st, out: dict) -> None:
-    """Solo games (R-SOLO-1..4): face-down Season cards and Kiwibot's set-aside cards stay hidden; the Solo card
-    pile is face up, so its top card shows."""
-    solo = st.solo
-    per = int(solo["per_season"])
-    out["season_cards"] = [{"season": i // per + 1,
-                            "id": c if i // per + 1 <= int(solo["flipped"]) else "facedown"}
-                           for i, c in enumerate(st.season_cards)]
-    out["solo"] = {
-        "kiwibot": solo["bot"], "player": solo["player"], "marker_side": solo["side"],
-        "solo_card": solo["pile"][0] if solo["pile"] else None, "solo_cards_left": len(solo["pile"]),
-        "solo_cards_discarded": list(solo["discarded"]), "set_aside_count": len(solo["set_aside"]),
-    }
 
 
 def _pending(pending: Decision | None, player: str | None) -> dict | None:

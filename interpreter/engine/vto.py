@@ -1,9 +1,10 @@
 """The Variable Turn Order variant (R-VTO-1..5): a turn tracker on the Season board and a Wake up phase.
 
-A game plays it when created with `Game.new(..., variant="vto")` (stored as `State.variant`). The slots
+A game plays it when created with `Game.new(..., variant="vto")` (stored as `State.variant`); the mode
+interpreter/engine/modes/vto.py plugs these procedures into the flow. The slots
 and their effects are content (turn_order.yaml `tracker`); the season's phases are `Rules.vto_phases`,
 read from game.yaml `variants.vto.phases` (content without that list does not offer the variant).
-Turn order itself is `State.turn_order()`, which sorts by tracker slot under this variant (R-VTO-4).
+Turn order itself is `State.turn_order()`, which sorts by the tracker slots the flocks hold (R-VTO-4).
 """
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Generator
 from interpreter.dsl import ast
 from interpreter.engine import effects
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Option, ask
+from interpreter.engine import action_types as A
+from interpreter.engine.decisions import ask_action, option
 
 VARIANT = "vto"
 WAKE_UP = "wake_up"
@@ -20,13 +22,8 @@ PAY_VERBS = frozenset({"pay-fruit", "pay-fruit-of", "pay-domain"})
 
 
 def phases(rt: Runtime) -> list[str]:
-    """The phases of a season in this game: the variant's list under Variable Turn Order, else game.yaml's."""
-    return rt.rules.vto_phases if rt.state.variant == VARIANT else rt.rules.phases
-
-
-def marker_passes_in_wake_up(rt: Runtime) -> bool:
-    """R-VTO-3: with a Wake up phase the First Player marker passes there, not in Season Change (R-SC-2)."""
-    return WAKE_UP in phases(rt)
+    """The phases of a season in this game (its mode's: the variant's list under Variable Turn Order)."""
+    return rt.mode.phases(rt.rules)
 
 
 def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
@@ -42,7 +39,7 @@ def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
             yield from run_if_possible(rt, stmt, ctx)
         return
     if isinstance(node, ast.Call) and node.primitive in PAY_VERBS and not effects.possible(rt, node, ctx):
-        rt.log("tracker", f"{ctx.flock} cannot pay `{effects.describe(node)}`", ctx.flock)
+        rt.emit("tracker-cannot-pay", ctx.flock, flock=ctx.flock, effect=effects.describe(node))
         return
     yield from effects.run(rt, node, ctx)
 
@@ -56,12 +53,12 @@ def _take_slot(rt: Runtime, flock: str, forbidden: int | None, prompt: str) -> G
     # Decision R-VTO-3: if the only empty slot is the player's previous one (content with as many slots
     # as players), they keep it rather than be left with nowhere to go
     slots = allowed or free
-    choice = yield from ask(flock, "tracker-slot", prompt,
-                            [Option(f"slot:{n}", f"Slot {n}: {effects.describe(rt.rules.tracker[n].get('effect'))}")
-                             for n in slots])
-    slot = int(choice.split(":", 1)[1])
+    act = yield from ask_action(flock, "tracker-slot", prompt,
+                                [option(A.Slot(n), f"Slot {n}: {effects.describe(rt.rules.tracker[n].get('effect'))}")
+                                 for n in slots])
+    slot = act.slot
     st.flocks[flock].tracker_slot = slot
-    rt.log("tracker", f"{flock} takes turn tracker slot {slot}", flock)
+    rt.emit("tracker-slot", flock, flock=flock, slot=slot)
     yield from run_if_possible(rt, rt.rules.tracker[slot].get("effect"), Ctx(flock, source=f"tracker slot {slot}"))
 
 
@@ -85,9 +82,9 @@ def setup_tracker(rt: Runtime) -> Generator:
 def wake_up_start(rt: Runtime) -> Generator:
     """R-VTO-3 steps 1-2: pass the First Player marker left; every token goes below its previous slot."""
     st = rt.state
-    rt.log("season", f"Season {st.season} begins")
+    rt.emit("season-begins", season=st.season)
     st.first = (st.first + 1) % len(st.seats)
-    rt.log("season", f"{st.seats[st.first]} is the First Player")
+    rt.emit("first-player", flock=st.seats[st.first])
     for f in st.seats:
         fl = st.flocks[f]
         fl.tracker_prev, fl.tracker_slot = fl.tracker_slot, None

@@ -1,0 +1,184 @@
+"""The `Mode` interface, with the standard game's behaviour as its defaults (R-SEASON-1 and what follows).
+
+A mode overrides only what differs. The engine calls it at these points, and nowhere asks which mode it is:
+  setup      `prepare` (its Game.new arguments, seats, dealt Leaders), `check`, `season_cards_dealt`,
+             `setup_state` (its data in the state), `setup_extra` / `setup_end` (steps of the setup phase)
+  flow       `phases`, `step` (the procedure of the state's (phase, step)), `turn`, `marking_turn`,
+             `after_marking`, `season_card`, `passes_marker_at_season_change`, `on_season_change`
+  decisions  `answer` (a decision the mode answers at once, e.g. Kiwibot's), `verb_for` (its own way of DSL
+             verbs, None: the core verbs), `token_taker` (who takes a flock's next token without asking)
+  results    `view_extras`, `score_extras`, `ranking`
+  saves      `check_save` (invariants of its own data), `extra_cards`, `revealed` (what undo must not take back)
+"""
+from __future__ import annotations
+
+from typing import Callable, ClassVar, Generator
+
+from interpreter.engine import actions, flow, marking, modes, setup
+from interpreter.engine.context import EngineError, Runtime
+from interpreter.engine.decisions import Decision
+from interpreter.engine.rules import Rules
+from interpreter.engine.state import State
+
+Step = Callable[[Runtime, int], "Generator | None"]
+
+
+class Mode:
+    """One way to play the game. Subclass, override what differs, and `modes.register(YourMode())`."""
+
+    name: ClassVar[str] = "standard"
+    variant: ClassVar[str | None] = None   # the variant name (`Game.new(variant=...)`, `State.variant`) or None
+    title: ClassVar[str] = "the standard game"
+    # Kiwibot's way of DSL verbs in solo: None means the core verbs (a plain attribute: effects.run reads it
+    # on every verb, so it costs one lookup, not a call)
+    verb_for: Callable | None = None
+
+    def __init__(self) -> None:
+        self.steps: dict[str, Step] = {"setup": self.setup_phase_step, "season_change": self.season_change_step,
+                                       "actions": self.actions_step, "season_card": self.season_card_step,
+                                       "domain_marking": self.marking_step}
+
+    # --- choosing the mode ----------------------------------------------------------------------------
+    def with_variant(self, variant: "Mode") -> "Mode":
+        """The mode played when a variant is asked for with this mode (refused unless the mode says so)."""
+        raise setup.SetupError(f"{self.name} mode is played without variants (variant must be None)")
+
+    # --- setup ----------------------------------------------------------------------------------------
+    def prepare(self, rules: Rules, players: list[str], seed: int, leaders: dict | None,
+                options: dict) -> tuple[list[str], dict | None]:
+        """Check the mode's own Game.new arguments (`options`); the players in seat order and the Leaders."""
+        if options.get("solo_side") is not None:
+            raise setup.SetupError("solo_side is only for mode='solo'")
+        return players, leaders
+
+    def check(self, rules: Rules, players: list[str]) -> None:
+        """Refuse (SetupError) content that cannot play this mode with these players."""
+
+    def season_cards_dealt(self, rules: Rules, available: int) -> int:
+        """How many Season cards the game deals (R-SETUP-7: one per season)."""
+        return rules.season_cards_per_game
+
+    def setup_state(self, rules: Rules, st: State, players: list[str], options: dict) -> None:
+        """Add the mode's own data to a new state (after the Season cards are dealt).
+
+        The state names its mode only when its data would not show it: the built-in modes are recognised
+        from their own data (solo data, the variant), so their saves are as before modes were plug-ins.
+        """
+        if modes.for_state(st) is not self:
+            st.mode = self.name
+
+    def setup_extra(self, rt: Runtime) -> Generator:
+        """Setup steps after the Turn Order nests' resources (R-SETUP-4)."""
+        yield from ()
+
+    def setup_end(self, rt: Runtime) -> Generator:
+        """Setup steps after every token waits in its place (the last of the setup phase)."""
+        yield from ()
+
+    # --- flow -----------------------------------------------------------------------------------------
+    def phases(self, rules: Rules) -> list[str]:
+        """The phases of one season (game.yaml `phases`)."""
+        return rules.phases
+
+    def seasons(self, rules: Rules) -> int:
+        """How many seasons the game lasts (R-SEASON-1: game.yaml `seasons`)."""
+        return rules.seasons
+
+    def step(self, rt: Runtime) -> Generator | None:
+        """The procedure of the state's (phase, step), or None when the phase has no more steps."""
+        st = rt.state
+        procedure = self.steps.get(st.phase)
+        if procedure is None:
+            raise EngineError(f"unknown phase `{st.phase}` in game.yaml phases")
+        return procedure(rt, st.step)
+
+    def setup_phase_step(self, rt: Runtime, i: int) -> Generator | None:
+        """The setup phase: one step (R-SETUP-4..6)."""
+        return setup.setup_step(rt) if i == 0 else None
+
+    def season_change_step(self, rt: Runtime, i: int) -> Generator | None:
+        """Season Change: its start, then each player's Nest benefits from season 2 on (R-SC-1..3)."""
+        st = rt.state
+        if i == 0:
+            return flow.season_change_start(rt)
+        return flow.nest_benefits(rt, st.turn_order()[i - 1]) if i <= len(st.seats) and st.season > 1 else None
+
+    def actions_step(self, rt: Runtime, i: int) -> Generator | None:
+        """Actions: `cards_per_season` turns each, in turn order (R-ACT-1)."""
+        st = rt.state
+        n = len(st.seats)
+        if i >= n * rt.rules.cards_per_season:
+            return None
+        return self.turn(rt, st.turn_order()[i % n])
+
+    def turn(self, rt: Runtime, flock: str) -> Generator:
+        """One flock's Actions turn (R-ACT-1..3)."""
+        return actions.turn(rt, flock)
+
+    def season_card_step(self, rt: Runtime, i: int) -> Generator | None:
+        """The Season card phase: one step (R-SCARD-1..3)."""
+        return self.season_card(rt) if i == 0 else None
+
+    def season_card(self, rt: Runtime) -> Generator:
+        """Resolve the season's card (R-SCARD-1..3)."""
+        return flow.season_card(rt)
+
+    def marking_step(self, rt: Runtime, i: int) -> Generator | None:
+        """Domain Marking: each flock in turn order (R-DM-1), then `after_marking`."""
+        st = rt.state
+        if i < len(st.seats):
+            return self.marking_turn(rt, st.turn_order()[i])
+        return self.after_marking(rt) if i == len(st.seats) else None
+
+    def marking_turn(self, rt: Runtime, flock: str) -> Generator:
+        """One flock's Domain Marking (R-DM-1..3)."""
+        return marking.marking_turn(rt, flock)
+
+    def after_marking(self, rt: Runtime) -> Generator | None:
+        """A step after everyone marked, or None (the standard game has none)."""
+        return None
+
+    def passes_marker_at_season_change(self, rules: Rules) -> bool:
+        """R-SC-2: the First Player marker passes at the start of each later Season Change."""
+        return True
+
+    def on_season_change(self, rt: Runtime) -> None:
+        """Something the mode does at the start of every Season Change (nothing in the standard game)."""
+
+    # --- decisions ------------------------------------------------------------------------------------
+    def answer(self, rt: Runtime, decision: Decision) -> str | None:
+        """The option id the mode answers this decision with at once, or None to ask the player."""
+        return None
+
+    def token_taker(self, st: State, flock: str) -> Callable | None:
+        """A procedure that takes the flock's next token without asking (placing.take_token), or None."""
+        return None
+
+    # --- results --------------------------------------------------------------------------------------
+    def view_extras(self, st: State, out: dict) -> None:
+        """Add the mode's parts to a view (`out`, changed in place); nothing hidden may go in."""
+
+    def score_extras(self, st: State, flock: str, row: dict[str, int]) -> None:
+        """Add the mode's VP to one flock's score row (changed in place, `total` included)."""
+
+    def ranking(self, st: State, scores: dict[str, dict[str, int]], order: list[str]) -> list[str]:
+        """The final order from the R-END-2/3 `order` (total, tiebreakers, seat order)."""
+        return order
+
+    # --- saves and undo -------------------------------------------------------------------------------
+    def check_save(self, rules: Rules, data: dict) -> list[str]:
+        """Broken invariants of the mode's own data in a saved state (its JSON form), as readable lines."""
+        return [f"{f['id']}: a token on the turn tracker in a standard game" for f in data["flocks"]
+                if f["on_tracker"] or f["tracker_slot"] is not None]
+
+    def extra_cards(self, data: dict, flock: str) -> list[str]:
+        """Action cards of the flock held outside its hand, deck, discard and board (save checks)."""
+        return []
+
+    def revealed(self, old: State, new: State) -> str | None:
+        """Why undo from `new` back to `old` would take back something the mode turned up, or None."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<mode {self.name}{'/' + self.variant if self.variant else ''}>"
+

@@ -1,0 +1,163 @@
+"""Solo against Kiwibot (R-SOLO-1..12) as a mode: the procedures are interpreter/engine/solo.py (and its
+solo_*.py parts); this module plugs them into setup, the flow, decisions, views, scores and saves."""
+from __future__ import annotations
+
+from typing import Callable, Generator
+
+from interpreter.engine import modes, solo
+from interpreter.engine.context import Runtime
+from interpreter.engine.decisions import Decision
+from interpreter.engine.modes.base import Mode
+from interpreter.engine.rules import Rules
+from interpreter.engine.setup import SetupError
+from interpreter.engine.solo_state import is_bot
+from interpreter.engine.state import State
+
+
+class Solo(Mode):
+    """A game of one player against Kiwibot, who never has a pending decision (R-SOLO-7)."""
+
+    name = solo.MODE
+    title = "solo against Kiwibot"
+
+    def with_variant(self, variant: Mode) -> Mode:
+        """Solo takes no variant."""
+        raise SetupError("solo mode is played without Variable Turn Order (variant must be None)")
+
+    # --- setup (R-SOLO-1..4) --------------------------------------------------------------------------
+    def prepare(self, rules: Rules, players: list[str], seed: int, leaders: dict | None,
+                options: dict) -> tuple[list[str], dict | None]:
+        """players=[player, kiwibot]: Kiwibot's seat from solo.yaml, its Leader dealt when not given (R-SOLO-1)."""
+        try:
+            solo.check_content(rules, options.get("solo_side"))
+            seated = solo.seats(rules, list(players))
+        except solo.SoloError as exc:
+            raise SetupError(str(exc)) from None
+        if leaders is not None and players[1] not in leaders:
+            # R-SOLO-1: Kiwibot's Leader is random: dealt from the seed among those the player did not take
+            left = [l for l in rules.leaders if l not in leaders.values()]
+            if not left:
+                raise SetupError("no Leader left to deal to Kiwibot")
+            dealer = State(hexes={}, flocks={}, seats=[], fruit_bag={}, domain_bag={}, rng=int(seed) & ((1 << 64) - 1))
+            leaders = {**leaders, players[1]: left[dealer.rand_below(len(left))]}
+        return seated, leaders
+
+    def season_cards_dealt(self, rules: Rules, available: int) -> int:
+        """R-SOLO-4: `per_season` face-down Season cards per season."""
+        wanted = solo.season_card_count(rules)
+        if available < wanted:
+            raise SetupError(f"solo mode deals {wanted} Season cards; the content has {available}")
+        return wanted
+
+    def setup_state(self, rules: Rules, st: State, players: list[str], options: dict) -> None:
+        """Kiwibot's deck, the Solo card pile and the marker side (R-SOLO-1/2)."""
+        solo.setup_state(rules, st, players[0], players[1], options.get("solo_side"))
+
+    def setup_extra(self, rt: Runtime) -> Generator:
+        """R-SOLO-3: Kiwibot's extra markers."""
+        yield from solo.setup_extra(rt)
+
+    # --- flow ----------------------------------------------------------------------------------------
+    def turn(self, rt: Runtime, flock: str) -> Generator:
+        """R-SOLO-7: Kiwibot reveals a card and resolves the Solo card instead of playing a hand."""
+        return solo.bot_turn(rt, flock) if is_bot(rt.state, flock) else super().turn(rt, flock)
+
+    def season_card(self, rt: Runtime) -> Generator:
+        """R-SOLO-5: the player against Kiwibot on each of the season's cards."""
+        return solo.season_card_step(rt)
+
+    def marking_turn(self, rt: Runtime, flock: str) -> Generator:
+        """R-SOLO-11: Kiwibot marks by its pattern."""
+        return solo.marking_turn(rt, flock) if is_bot(rt.state, flock) else super().marking_turn(rt, flock)
+
+    def after_marking(self, rt: Runtime) -> Generator | None:
+        """R-SOLO-9: after everyone marked, the top Solo card is discarded."""
+        return solo.discard_solo_card(rt)
+
+    def on_season_change(self, rt: Runtime) -> None:
+        """R-SOLO-4: the season's face-down Season cards are flipped."""
+        solo.flip_season_cards(rt)
+
+    # --- decisions (R-SOLO-7/8/10/11) ----------------------------------------------------------------
+    def answer(self, rt: Runtime, decision: Decision) -> str | None:
+        """Kiwibot answers its questions at once by its patterns; the player is asked."""
+        return solo.answer(rt, decision) if decision.player == rt.state.solo["bot"] else None
+
+    @staticmethod
+    def verb_for(rt: Runtime, node, ctx, fn: Callable | None) -> Callable | None:
+        """The Kiwibot verbs, and Kiwibot's way of some core verbs (R-SOLO-8/10)."""
+        return solo.verb_for(rt, node, ctx, fn)
+
+    def token_taker(self, st: State, flock: str) -> Callable | None:
+        """R-SOLO-11: Kiwibot takes tokens by its `tokens-for-island` pattern, never asking."""
+        return solo.take_token if st.solo["bot"] == flock else None
+
+    # --- results (R-SOLO-6) --------------------------------------------------------------------------
+    def view_extras(self, st: State, out: dict) -> None:
+        """Face-down Season cards and Kiwibot's set-aside cards stay hidden; the Solo card pile is face up."""
+        data = st.solo
+        per = int(data["per_season"])
+        out["season_cards"] = [{"season": i // per + 1,
+                                "id": c if i // per + 1 <= int(data["flipped"]) else "facedown"}
+                               for i, c in enumerate(st.season_cards)]
+        out["solo"] = {
+            "kiwibot": data["bot"], "player": data["player"], "marker_side": data["side"],
+            "solo_card": data["pile"][0] if data["pile"] else None, "solo_cards_left": len(data["pile"]),
+            "solo_cards_discarded": list(data["discarded"]), "set_aside_count": len(data["set_aside"]),
+        }
+
+    def score_extras(self, st: State, flock: str, row: dict[str, int]) -> None:
+        """R-SOLO-6: Kiwibot's kept Season cards are Season card VP; its unplaced markers score under `solo`."""
+        kept, markers = solo.endgame_vp(st, flock)
+        row["season_cards"] += kept
+        row["solo"] = markers
+        row["total"] += kept + markers
+
+    def ranking(self, st: State, scores: dict[str, dict[str, int]], order: list[str]) -> list[str]:
+        """R-SOLO-1, R-SOLO-6 and the solo Objective "get more Victory Points than Kiwibot": the player wins only
+        with more VP, so a VP tie is Kiwibot's and the R-END-3 tiebreakers never decide it. Decision: this follows
+        the solo setup's `kiwibot_wins_ties` (solo.yaml, the rule R-SOLO-5 states for Season cards), so content
+        that lets the player win ties gets the ordinary tiebreakers."""
+        data = st.solo
+        if data.get("wins_ties", True) and data.get("bot") in order:
+            bot = data["bot"]
+            best_other = max((scores[f]["total"] for f in order if f != bot), default=None)
+            if best_other is not None and best_other <= scores[bot]["total"]:
+                return [bot] + [f for f in order if f != bot]
+        return order
+
+    # --- saves and undo -------------------------------------------------------------------------------
+    def check_save(self, rules: Rules, data: dict) -> list[str]:
+        """The solo data names real flocks, a real marker side and distinct Solo cards of solo.yaml."""
+        out = super().check_save(rules, data)
+        if data["variant"] is not None:
+            out.append("a solo game with Variable Turn Order")
+        own = data["solo"]
+        flocks = {f["id"] for f in data["flocks"]}
+        if not rules.solo_cards:
+            return out + ["a solo game, but this content has no solo.yaml"]
+        if own["bot"] not in flocks or own["player"] not in flocks or own["bot"] == own["player"]:
+            out.append(f"solo players {own['bot']}, {own['player']} are not the flocks")
+        if own["side"] not in rules.solo.get("sides", {}):
+            out.append(f"unknown Solo-mode marker side `{own['side']}`")
+        dealt = own["pile"] + own["discarded"]
+        if any(c not in rules.solo_cards for c in dealt) or len(set(dealt)) != len(dealt):
+            out.append(f"Solo cards {dealt} are not distinct cards of solo.yaml")
+        if own["flipped"] > rules.seasons:
+            out.append(f"{own['flipped']} seasons of Season cards face up in a {rules.seasons}-season game")
+        return out
+
+    def extra_cards(self, data: dict, flock: str) -> list[str]:
+        """Kiwibot's cards set aside (R-SOLO-1/7)."""
+        return list(data["solo"]["set_aside"]) if flock == data["solo"]["bot"] else []
+
+    def revealed(self, old: State, new: State) -> str | None:
+        """A Kiwibot card, Solo card or Season card turned up."""
+        bot = old.solo["bot"]
+        if (old.flocks[bot].deck != new.flocks[bot].deck or old.solo["pile"] != new.solo["pile"]
+                or old.solo["flipped"] != new.solo["flipped"] or old.solo["set_aside"] != new.solo["set_aside"]):
+            return "a Kiwibot card, Solo card or Season card was turned up since that decision"
+        return None
+
+
+SOLO = modes.register(Solo())

@@ -1,0 +1,70 @@
+"""Variable Turn Order (R-VTO-1..5) as a mode: the standard game with a turn tracker and a Wake up phase.
+
+The procedures are interpreter/engine/vto.py; this module plugs them into the flow. Turn order follows the
+tracker through `State.turn_order()` (R-VTO-4), which reads the tracker slots the flocks hold.
+"""
+from __future__ import annotations
+
+from typing import Generator
+
+from interpreter.engine import modes, vto
+from interpreter.engine.context import Runtime
+from interpreter.engine.modes.standard import Standard
+from interpreter.engine.rules import Rules
+from interpreter.engine.setup import SetupError
+from interpreter.engine.state import State
+
+
+class VariableTurnOrder(Standard):
+    """R-VTO-1..5: the tracker decides the order; Wake up (seasons 2-4) moves the tokens."""
+
+    name = "standard"
+    variant = vto.VARIANT
+    title = "Variable Turn Order"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.steps[vto.WAKE_UP] = self.wake_up_step
+
+    def check(self, rules: Rules, players: list[str]) -> None:
+        """R-VTO-1: the content must offer the variant's phases and a tracker slot per player."""
+        if not rules.vto_phases:
+            raise SetupError("Variable Turn Order is not available with this content: game.yaml has no "
+                             "`variants.vto.phases` (R-VTO-1)")
+        if len(rules.tracker) < len(players):
+            raise SetupError(f"Variable Turn Order needs a turn tracker slot per player: turn_order.yaml has "
+                             f"{len(rules.tracker)} for {len(players)} players")
+
+    def setup_end(self, rt: Runtime) -> Generator:
+        """R-VTO-2: the tracker tokens go on last."""
+        yield from vto.setup_tracker(rt)
+
+    def phases(self, rules: Rules) -> list[str]:
+        """The variant's phases (game.yaml `variants.vto.phases`)."""
+        return rules.vto_phases
+
+    def wake_up_step(self, rt: Runtime, i: int) -> Generator | None:
+        """R-VTO-3: Wake up only at the beginning of seasons 2-4: its start, then each flock in marker order."""
+        st = rt.state
+        if st.season <= 1:
+            return None
+        if i == 0:
+            return vto.wake_up_start(rt)
+        return vto.wake_up_turn(rt, st.marker_order()[i - 1]) if i <= len(st.seats) else None
+
+    def passes_marker_at_season_change(self, rules: Rules) -> bool:
+        """R-VTO-3: with a Wake up phase the First Player marker passes there, not in Season Change."""
+        return vto.WAKE_UP not in self.phases(rules)
+
+    def view_extras(self, st: State, out: dict) -> None:
+        """The tracker: each flock's slot (None while waiting below it in Wake up) and last season's slot."""
+        out["variant"] = st.variant
+        out["tracker"] = {f: {"slot": st.flocks[f].tracker_slot, "previous": st.flocks[f].tracker_prev}
+                          for f in st.seats}
+
+    def check_save(self, rules: Rules, data: dict) -> list[str]:
+        """The content must offer the variant (its tracker slots are checked with each flock)."""
+        return [] if rules.vto_phases else ["a Variable Turn Order game, but this content does not offer the variant"]
+
+
+VTO = modes.register(VariableTurnOrder())

@@ -1,0 +1,73 @@
+"""No import circle in interpreter/engine (issue 7 item 8), and none dodged by a function-level import: the
+verbs register into one table the runtime is handed (interpreter/engine/verb_table.py)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from test_engine_support import ruleset
+
+from interpreter.dsl.registry import CORE_PRIMITIVES
+from interpreter.engine import Game
+from interpreter.engine.verb_table import TABLE
+
+ENGINE = Path(__file__).resolve().parent.parent / "interpreter" / "engine"
+
+
+def _module(path: Path) -> str:
+    parts = ["interpreter", "engine", *path.relative_to(ENGINE).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _graph() -> tuple[dict[str, set[str]], list[str]]:
+    """Engine module -> engine modules it imports (anywhere in the file), and the function-level imports."""
+    paths = {_module(p): p for p in ENGINE.rglob("*.py")}
+    edges: dict[str, set[str]] = {m: set() for m in paths}
+    nested: list[str] = []
+    for mod, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = set(map(id, tree.body))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            targets = {n if n in paths else n.rpartition(".")[0] for n in names}
+            targets = {t for t in targets if t in paths and t != mod and not mod.startswith(t + ".")}
+            edges[mod] |= targets
+            if targets and id(node) not in top:
+                nested.append(f"{path.name}:{node.lineno}")
+    return edges, nested
+
+
+def test_no_import_cycle_in_the_engine():
+    edges, _ = _graph()
+    assert len(edges) > 30
+    state: dict[str, int] = {}
+
+    def visit(m: str, trail: list[str]) -> None:
+        state[m] = 1
+        for n in sorted(edges[m]):
+            assert state.get(n) != 1, "import cycle: " + " -> ".join(trail[trail.index(n):] + [n]) \
+                if n in trail else f"import cycle through {n}"
+            if n not in state:
+                visit(n, trail + [n])
+        state[m] = 2
+
+    for m in sorted(edges):
+        if m not in state:
+            visit(m, [m])
+
+
+def test_no_function_level_engine_imports():
+    _, nested = _graph()
+    assert nested == []
+
+
+def test_every_registry_verb_is_in_the_table_the_runtime_is_handed():
+    game = Game.new(ruleset(), players=["red", "green"], seed=1)
+    assert game.rt.verbs is TABLE
+    verbs = [p.id for p in CORE_PRIMITIVES if p.kind == "verb"]
+    assert len(verbs) > 15 and [v for v in verbs if v not in TABLE.run] == []

@@ -1,0 +1,305 @@
+"""Saves (issue 7 item 3, issue 10 item 2): what a save holds, and that any bad save is a ValueError.
+
+`Game.to_json()` holds the format, the content hash, the seed and the `Game.new` arguments (or the start
+state), the whole decision history, the running step's checkpoint and the state. `Game.from_json` checks the
+JSON, the schema (schemas/save.schema.json), the hash and the engine's invariants, then replays the history:
+anything wrong is a `ValueError` with a clear message, in bounded time, never another exception.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import random
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_engine_support import ruleset
+
+from interpreter.content import load_ruleset
+from interpreter.engine import Game
+
+POSITIONS = Path(__file__).parent / "golden" / "positions"
+
+
+def _played(players: list[str], seed: int, decisions: int, **kw) -> Game:
+    """A game after `decisions` seeded random decisions (or at its end)."""
+    game = Game.new(ruleset(), players=players, seed=seed, **kw)
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if game.is_over:
+            break
+        assert game.apply(rng.choice(game.pending.options).id).ok
+    return game
+
+
+@functools.lru_cache(maxsize=None)
+def _saves() -> tuple[str, ...]:
+    """Real saves: standard 2/3/4 players at several moments, Variable Turn Order, solo, advanced setup, one with
+    undone decisions to redo, and a position game (the last)."""
+    from interpreter.position import load_position
+    games = [_played(["red", "green"], 1, 0), _played(["red", "green", "purple"], 2, 60),
+             _played(["red", "green", "purple", "yellow"], 3, 400), _played(["yellow", "red", "green"], 4, 130, variant="vto"),
+             _played(["green", "red"], 5, 90, mode="solo"), _played(["red", "green"], 6, 45, setup="advanced")]
+    undone = _played(["purple", "yellow"], 8, 30)
+    assert undone.undo(force=True).ok and undone.undo(force=True).ok   # a save with a redo list
+    games.append(undone)
+    position = load_position(POSITIONS / "final_marking.yaml")
+    rng = random.Random(7)
+    for _ in range(3):
+        if not position.is_over:
+            position.apply(rng.choice(position.pending.options).id)
+    return tuple(g.to_json() for g in games + [position])
+
+
+def _mutated(path: list, value: object) -> str:
+    data = json.loads(_saves()[2])
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return json.dumps(data)
+
+
+def test_save_holds_format_hash_seed_setup_history_checkpoint_and_state() -> None:
+    """The save's parts, and a load that continues decision for decision like the original."""
+    game = _played(["red", "green", "purple"], 11, 50)
+    data = json.loads(game.to_json())
+    assert set(data) == {"format", "content_hash", "seed", "setup", "start", "history", "redo", "step_start",
+                         "checkpoint", "state"}
+    assert data["format"] == 2 and data["content_hash"] == ruleset().hash and data["seed"] == 11
+    assert data["setup"]["players"] == ["red", "green", "purple"] and data["start"] is None
+    assert data["history"] == game.history and len(data["history"]) == 50
+    loaded = Game.from_json(ruleset(), game.to_json())
+    assert loaded.to_json() == game.to_json()
+    assert [e.to_dict() for e in loaded.events] == [e.to_dict() for e in game.events]
+    rng = random.Random(3)
+    while not game.is_over:
+        option = rng.choice(game.pending.options).id
+        assert loaded.pending == game.pending
+        assert game.apply(option).ok and loaded.apply(option).ok
+    assert loaded.to_json() == game.to_json()
+
+
+def test_every_real_save_matches_the_schema_and_loads() -> None:
+    """Saves of standard, VTO, solo, advanced-setup and position games round-trip exactly."""
+    for text in _saves():
+        assert Game.from_json(ruleset(), text).to_json() == text
+
+
+def test_a_position_game_saves_its_start_state() -> None:
+    """A Game.from_state game (a position) has no setup: its save carries the start state instead."""
+    data = json.loads(_saves()[-1])
+    assert data["setup"] is None and data["start"] is not None and len(data["history"]) == 3
+
+
+def test_a_seedless_game_draws_a_64_bit_seed_that_the_save_keeps() -> None:
+    """Game.new without a seed takes one from the OS (secrets); two such games differ; the save replays it."""
+    a, b = Game.new(ruleset(), ["red", "green"]), Game.new(ruleset(), ["red", "green"])
+    assert a.seed != b.seed and 0 <= a.seed < 2 ** 64
+    assert json.loads(a.to_json())["seed"] == a.seed
+    assert Game.from_json(ruleset(), a.to_json()).to_json() == a.to_json()
+
+
+@pytest.mark.parametrize("text,message", [
+    ('{"format": 2, "state": {"fruit": Infinity}}', "`Infinity` is not a number"),
+    ('{"format": 2, "state": {"fruit": NaN}}', "`NaN` is not a number"),
+    ('{"format": 2, "state": {"fruit": -Infinity}}', "`-Infinity` is not a number"),
+    ('{"format": 2, "state": {"fruit": 1e30}}', "1e30 is not a whole number"),
+    ('{"format": 2, "state": {"fruit": ' + "9" * 5000 + "}}", "not a saved Kiwi Chow Down game"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('{"format": 2, "state": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    ("not json", "not a saved Kiwi Chow Down game"),
+    ('{"format": 1, "state": {}}', "format 1 saves had no history"),
+    ("", "not a saved Kiwi Chow Down game"),
+])
+def test_bad_json_is_a_value_error(text: str, message: str) -> None:
+    """NaN/Infinity, floats, huge ints, 100,000-deep nesting, garbage: ValueError naming the problem."""
+    with pytest.raises(ValueError, match=message):
+        Game.from_json(ruleset(), text)
+
+
+def test_non_text_and_huge_text_are_value_errors() -> None:
+    """A save is JSON text of bounded size; bytes that are not UTF-8 and other types are refused."""
+    for bad in (None, 7, b"\xff\xfe", ["a"]):
+        with pytest.raises(ValueError, match="not a saved Kiwi Chow Down game"):
+            Game.from_json(ruleset(), bad)
+    with pytest.raises(ValueError, match="characters"):
+        Game.from_json(ruleset(), " " * 5_000_000)
+
+
+@pytest.mark.parametrize("path,value,message", [
+    (["state", "flocks", 0, "fruit", "red"], 10 ** 30, "flocks/0/fruit/red"),
+    (["state", "rng"], -1, "state/rng"),
+    (["state", "rng"], 2 ** 64, "state/rng"),
+    (["history"], "move", "history"),
+    (["state", "phase"], "breakfast", "phase `breakfast` does not exist"),
+    (["state", "seats", 0], "blue", "seats"),
+    (["state", "seats", 0], "yellow", "do not match the flocks"),
+    (["state", "flocks", 1, "reserve_kiwi"], 100, "green has 1[0-9][0-9] Kiwi tokens"),
+    (["state", "flocks", 0, "hand"], ["move"] * 9, "holds 9 cards"),
+    (["state", "season"], 7, "season 7 of a 4-season game"),
+    (["state", "first"], 7, "state/first"),
+    (["checkpoint", "season_cards", 0], "most-kiwi", "unknown Season card"),
+    (["setup", "players", 0], "blue", "does not replay"),
+    (["setup", "variant"], "chaos", "setup/variant"),
+    (["history", 5], "pass", "decision 6 of the history"),
+    (["step_start"], 10_000, "step_start"),
+    (["state", "flocks", 0, "fruit", "red"], 3, "fruit"),
+])
+def test_impossible_saves_are_value_errors(path: list, value: object, message: str) -> None:
+    """Values out of range, renamed seats, phases that do not exist, broken conservation: clear ValueErrors."""
+    with pytest.raises(ValueError, match=message):
+        Game.from_json(ruleset(), _mutated(path, value))
+
+
+def test_a_stack_of_size_7_is_refused() -> None:
+    """R-FEED-2: no stack above game.yaml limits.kiwi_size (3)."""
+    data = json.loads(_saves()[2])
+    hexes = data["state"]["hexes"]
+    row = next(h for h in hexes if h[4])
+    row[4][0][2] = 7
+    with pytest.raises(ValueError, match="a stack of size 7"):
+        Game.from_json(ruleset(), json.dumps(data))
+
+
+def test_21_kiwi_tokens_are_refused() -> None:
+    """R-COMP-2: a flock has 20 Kiwi tokens; one more on the island is refused."""
+    data = json.loads(_saves()[2])
+    row = next(h for h in data["state"]["hexes"] if h[4] and h[4][0][2] < 3)
+    row[4][0][2] += 1
+    with pytest.raises(ValueError, match="21 Kiwi tokens"):
+        Game.from_json(ruleset(), json.dumps(data))
+
+
+@pytest.mark.parametrize("value", ["missing", None, "", "0" * 64])
+def test_a_missing_null_or_different_content_hash_is_refused(value: object) -> None:
+    """The content hash is mandatory: without it a save could load under other rules."""
+    data = json.loads(_saves()[1])
+    if value == "missing":
+        del data["content_hash"]
+    else:
+        data["content_hash"] = value
+    with pytest.raises(ValueError, match="content hash|another ruleset"):
+        Game.from_json(ruleset(), json.dumps(data))
+
+
+def test_a_base_save_does_not_load_under_the_prototype_edition() -> None:
+    """Different content, different game: refused, also when the hash key was deleted."""
+    text = _saves()[1]
+    with pytest.raises(ValueError, match="saved with another ruleset"):
+        Game.from_json(load_ruleset(["editions/prototype"]), text)
+    data = json.loads(text)
+    del data["content_hash"]
+    with pytest.raises(ValueError, match="no content hash"):
+        Game.from_json(load_ruleset(["editions/prototype"]), json.dumps(data))
+
+
+def test_a_changed_state_that_keeps_the_invariants_still_does_not_load() -> None:
+    """Moving a fruit from the bag to a flock keeps every count, but the history does not replay to it."""
+    data = json.loads(_saves()[2])
+    state = data["state"]
+    colour = next(c for c, n in state["fruit_bag"].items() if n)
+    state["fruit_bag"][colour] -= 1
+    state["flocks"][0]["fruit"][colour] = state["flocks"][0]["fruit"].get(colour, 0) + 1
+    with pytest.raises(ValueError, match="does not replay to its state: state/flocks/0/fruit"):
+        Game.from_json(ruleset(), json.dumps(data))
+
+
+def test_apply_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`apply` runs at most MAX_STEPS_PER_APPLY flow steps, so no state can make it loop for ever."""
+    from interpreter.engine import game as game_module
+    from interpreter.engine.context import EngineError
+    monkeypatch.setattr(game_module, "MAX_STEPS_PER_APPLY", 3)
+    with pytest.raises(EngineError, match="no decision after 3 steps"):
+        Game.new(ruleset(), ["red", "green"], seed=1)
+
+
+# --- hypothesis: mutations of real saves ------------------------------------------------------------------
+_leaf = st.one_of(st.none(), st.booleans(), st.integers(-3, 30), st.integers(), st.text(max_size=8),
+                  st.sampled_from(["red", "green", "yellow", "blue", "purple", "A1", "actions", "over", "move",
+                                   "chopan", "tree-1", "flower", "facedown", "vto", "solo"]))
+_value = st.recursive(_leaf, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                       st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+                      max_leaves=6)
+
+
+def _paths(node: object, prefix: tuple = ()) -> list[tuple]:
+    """Every path to a value inside a JSON document."""
+    out = [prefix]
+    if isinstance(node, dict):
+        for key, value in node.items():
+            out += _paths(value, prefix + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            out += _paths(value, prefix + (i,))
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _save_paths(index: int) -> list[tuple]:
+    return _paths(json.loads(_saves()[index]))[1:]
+
+
+@st.composite
+def _mutations(draw: st.DrawFn) -> str:
+    index = draw(st.integers(0, len(_saves()) - 1))
+    data = json.loads(_saves()[index])
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(_save_paths(index)))
+        parent = data
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            key = path[-1]
+            current = parent[key]
+        except (KeyError, IndexError, TypeError):
+            continue   # an earlier mutation removed this path
+        how = draw(st.sampled_from(["replace", "delete", "nudge", "duplicate", "swap"]))
+        if how == "replace":
+            parent[key] = draw(_value)
+        elif how == "delete":
+            del parent[key]
+        elif how == "nudge" and isinstance(current, int) and not isinstance(current, bool):
+            parent[key] = current + draw(st.sampled_from([-1, 1, 2, -20, 10 ** 6]))
+        elif how == "duplicate" and isinstance(parent, list):
+            parent.insert(key, copy.deepcopy(current))
+        elif how == "swap" and isinstance(parent, list) and len(parent) > 1:
+            other = draw(st.integers(0, len(parent) - 1))
+            parent[key], parent[other] = parent[other], parent[key]
+    return json.dumps(data)
+
+
+@settings(max_examples=120, deadline=timedelta(seconds=4), suppress_health_check=[HealthCheck.too_slow],
+          derandomize=True)
+@given(text=_mutations())
+def test_mutated_saves_raise_value_error_or_continue_legally(text: str) -> None:
+    """Any mutation of a real save: ValueError, or a game that round-trips and plays on legally (deadline per load)."""
+    try:
+        game = Game.from_json(ruleset(), text)
+    except ValueError:
+        return
+    assert Game.from_json(ruleset(), game.to_json()).to_json() == game.to_json()
+    rng = random.Random(len(text))
+    for _ in range(25):
+        if game.is_over:
+            break
+        assert game.apply(rng.choice(game.pending.options).id).ok
+    game.redo()   # a mutated redo list is refused or applied, never an exception
+
+
+def test_deep_json_the_parser_accepts_is_still_a_value_error() -> None:
+    """900-deep lists inside `params` parse, then fail the invariants; the same inside a deep call stack too."""
+    text = _mutated(["state", "params", "deep"], json.loads("[" * 900 + "]" * 900))
+    with pytest.raises(ValueError, match="params"):
+        Game.from_json(ruleset(), text)
+
+    def nested(depth: int) -> None:
+        if depth:
+            return nested(depth - 1)
+        Game.from_json(ruleset(), text)
+    with pytest.raises(ValueError):
+        nested(700)

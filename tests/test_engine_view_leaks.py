@@ -1,0 +1,162 @@
+"""Views leak nothing (GUIDE "hidden information never reaches a view, a label or a log line meant for someone
+else"; issue 7 item 6): resample what a player cannot see and compare everything that player sees.
+
+1. At many moments of random games, every viewer's whole view (board, resources, the pending decision with its
+   prompt and option labels when it is theirs, and the log as `text_for(viewer)`) is identical on states that
+   differ only in what that viewer cannot see: other hands and deck orders, cards others played face down, their
+   domain reserves and the bag, the RNG.
+2. Events: games started from such twin states (others' reserves and the marker bag resampled) and played
+   with the same public choices give every other viewer the same log, line for line. Before events were data,
+   "red pays mountain marker, sand marker" showed face-down markers to everyone.
+3. Every event has a form of interpreter/engine/events.py with exactly its declared fields, and its full text
+   is the owner's `text_for`.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+from test_engine_support import ruleset
+
+from interpreter.engine import Game
+from interpreter.engine.context import Runtime
+from interpreter.engine.events import FORMS, OWNER
+from interpreter.engine.state import State
+from interpreter.engine.view import view as make_view
+
+
+def _resample(state: State, viewer: str | None, rng: random.Random, *, cards: bool = True,
+              reveal: bool = False) -> State:
+    """A copy of `state` that `viewer` cannot tell apart from it (see the module docstring)."""
+    twin = State.from_dict(state.to_dict())
+    others = [f for f in twin.seats if f != viewer]
+    if cards:
+        for f in others:
+            fl = twin.flocks[f]
+            hidden = fl.hand + fl.deck + [fl.played[i] for i in fl.facedown]
+            rng.shuffle(hidden)
+            fl.hand, fl.deck = hidden[:len(fl.hand)], hidden[len(fl.hand):len(fl.hand) + len(fl.deck)]
+            rest = hidden[len(fl.hand) + len(fl.deck):]
+            for i in fl.facedown:
+                fl.played[i] = rest.pop()
+        if viewer is not None:
+            rng.shuffle(twin.flocks[viewer].deck)
+        twin.rng = rng.getrandbits(64)
+    if not reveal:
+        pool = [t for t, n in sorted(twin.domain_bag.items()) for _ in range(n)]
+        for f in others:
+            pool += twin.flocks[f].domain
+        rng.shuffle(pool)
+        for f in others:
+            fl = twin.flocks[f]
+            fl.domain, pool = sorted(pool[:len(fl.domain)]), pool[len(fl.domain):]
+        twin.domain_bag = {t: pool.count(t) for t in state.domain_bag}
+    return twin
+
+
+def _revealed(game: Game) -> bool:
+    """R-END-1: in the last Domain Marking every reserve is face up."""
+    st = game.state
+    return st.season >= game.rules.seasons and st.phase in ("domain_marking", "over")
+
+
+def test_views_are_the_same_on_states_a_viewer_cannot_tell_apart() -> None:
+    """Resample what each viewer cannot see at 150 moments of standard, VTO and solo games: the same view."""
+    rng = random.Random(1)
+    checked = 0
+    for seed, players, kw in [(1, ["red", "green", "purple"], {}), (2, ["red", "green", "purple", "yellow"], {"variant": "vto"}),
+                              (3, ["green", "red"], {"mode": "solo"})]:
+        game = Game.new(ruleset(), players=players, seed=seed, **kw)
+        play = random.Random(seed)
+        while not game.is_over:
+            if play.random() < 0.25:
+                for viewer in list(game.state.seats) + [None]:
+                    twin = _resample(game.state, viewer, rng, reveal=_revealed(game))
+                    seen = make_view(game.rt, viewer, game.pending)
+                    again = make_view(Runtime(game.rules, twin, game.events), viewer, game.pending)
+                    assert json.dumps(seen, sort_keys=True) == json.dumps(again, sort_keys=True), (seed, viewer)
+                    checked += 1
+            game.apply(play.choice(game.pending.options).id)
+    assert checked > 150
+
+
+def _public(action, decider: str, viewer: str | None) -> str:
+    """What `viewer` sees of a choice `decider` makes: everything for their own, no marker terrains otherwise."""
+    data = action.to_dict()
+    if decider != viewer:
+        if data["kind"] == "pay":
+            data["markers"] = len(data["markers"])
+        if data["kind"] == "return-marker":
+            data["terrain"] = None
+    return json.dumps(data, sort_keys=True)
+
+
+def test_event_texts_do_not_depend_on_what_the_viewer_cannot_see() -> None:
+    """Twin games (others' reserves and the bag resampled) played with the same public choices: each viewer's
+    log is the same line for line as long as everything else they see is the same."""
+    rng = random.Random(5)
+    compared = paid_markers = 0
+    for seed in range(10):
+        players = ["red", "green", "purple", "yellow"][: 2 + seed % 3]
+        game = Game.new(ruleset(), players=players, seed=seed)
+        play = random.Random(seed)
+        while not game.is_over:
+            if game.step_depth == 0 and play.random() < 0.15 and not _revealed(game):
+                viewer = play.choice(list(game.state.seats) + [None])
+                a = Game.from_state(ruleset(), State.from_dict(game.state.to_dict()))
+                b = Game.from_state(ruleset(), _resample(game.state, viewer, rng, cards=False))
+                for _ in range(40):
+                    if a.is_over or _revealed(a):
+                        break
+                    decision = a.pending
+                    chosen = play.choice(decision.options)
+                    key = _public(chosen.action, decision.player, viewer)
+                    twin = next((o for o in b.pending.options if _public(o.action, decision.player, viewer) == key), None)
+                    if twin is None:
+                        break   # the worlds part in public (a marker only one of them holds was placed)
+                    assert a.apply(chosen.id).ok and b.apply(twin.id).ok
+                    seen_a, seen_b = a.view(viewer), b.view(viewer)
+                    seen_a.pop("log"), seen_b.pop("log")
+                    if seen_a != seen_b:
+                        break   # the worlds part in public (someone could mark in one world only)
+                    assert [e.text_for(viewer) for e in a.events] == [e.text_for(viewer) for e in b.events], viewer
+                    compared += 1
+                    paid_markers += sum(1 for e in a.events[-3:] if e.form == "pay" and e.fields["markers"]
+                                        and e.player != viewer)
+            game.apply(play.choice(game.pending.options).id)
+    assert compared > 500 and paid_markers > 5
+
+
+def test_a_payment_with_markers_reads_differently_for_the_payer_and_the_others() -> None:
+    """The payer's log names the terrains; everyone else's, and the spectator's, says how many markers."""
+    game = Game.new(ruleset(), players=["red", "green", "purple"], seed=2)
+    play = random.Random(2)
+    while not any(e.form == "pay" and e.fields["markers"] for e in game.events):
+        game.apply(play.choice(game.pending.options).id)
+    event = next(e for e in game.events if e.form == "pay" and e.fields["markers"])
+    terrains = event.fields["markers"]
+    assert event.text_for(event.player) == event.text and all(f"{t} marker" in event.text for t in terrains)
+    for viewer in [f for f in game.state.seats if f != event.player] + [None]:
+        text = event.text_for(viewer)
+        assert not any(f"{t} marker" in text for t in terrains), text
+        assert f"{len(terrains)} domain marker" in text
+    assert event.text_for(OWNER) == event.text
+
+
+def test_every_event_is_data_of_a_declared_form() -> None:
+    """Every event of random standard, VTO and solo games names a form, carries exactly its fields (JSON data),
+    and its text is the form rendered for its owner."""
+    seen: set[str] = set()
+    for seed, players, kw in [(4, ["red", "green", "purple", "yellow"], {"sides": dict.fromkeys(["red", "green", "purple", "yellow"], "B")}),
+                              (5, ["red", "green", "purple"], {"variant": "vto"}), (6, ["green", "red"], {"mode": "solo"}),
+                              (7, ["yellow", "purple"], {"mode": "solo", "setup": "advanced"})]:
+        game = Game.new(ruleset(), players=players, seed=seed, **kw)
+        play = random.Random(seed)
+        while not game.is_over:
+            game.apply(play.choice(game.pending.options).id)
+        for e in game.events:
+            spec = FORMS[e.form]
+            assert e.kind == spec.kind and set(e.fields) == set(spec.fields), (e.form, e.fields)
+            assert e.text_for(OWNER) == e.text and json.loads(json.dumps(e.to_data()))["form"] == e.form
+            seen.add(e.form)
+    assert len(seen) >= 35
