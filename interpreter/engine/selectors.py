@@ -122,7 +122,10 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
         return [e for e in els if owner_of(e) in who]
     if op == "dominated":
         who = {e[2] for e in arg if e[0] == "player"}
-        return [e for e in els if e[1] is not None and dominance.dominant(st, e[1], sc.purpose) in who]
+        # in an objective, "hexes dominated by" is R-SCARD-5's hexes with dominance: counted as game.yaml
+        # `season_cards.dominated_hexes` says (the `dominated_hexes` purpose), as the `hex-dominance` query does
+        purpose = "dominated_hexes" if sc.purpose == "objective" else sc.purpose
+        return [e for e in els if e[1] is not None and dominance.dominant(st, e[1], purpose) in who]
     where = _hexes(arg)
     if op == "in":
         return [e for e in els if e[1] in where]
