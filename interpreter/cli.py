@@ -25,18 +25,28 @@ cli_balance.register(app)
 
 @app.command("reference")
 def reference_command(
-    kind: str = typer.Option(None, "--kind", help="Only primitives of this kind: verb, query, trigger or modifier."),
+    kind: str = typer.Option(None, "--kind", help="Only parts of this kind: verb, query, trigger, modifier, noun, "
+                                                   "determiner, reference, filter, function, statement, comparison."),
 ) -> None:
-    """Print the DSL primitive reference (pattern, where it may be used, what it does, an example)."""
+    """Print the effect language's reference: every primitive and every part (noun, filter, function ...),
+    each with what it does and an example with its rules text."""
     from interpreter.dsl import reference
+    from interpreter.dsl.render import reference_parts
 
     rows = [row for row in reference() if kind is None or row["kind"] == kind]
-    if not rows:
-        fail(f"no primitives of kind `{kind}`; kinds are verb, query, trigger, modifier")
+    part_rows = [row for row in reference_parts() if kind is None or row["kind"] == kind]
+    if not rows and not part_rows:
+        fail(f"no parts of kind `{kind}`; kinds are verb, query, trigger, modifier, noun, "
+             "determiner, reference, filter, function, statement, comparison")
     for row in rows:
         typer.echo(f"{row['display']}  [{row['kind']}; {', '.join(row['contexts'])}]")
         typer.echo(f"    {row['doc']}")
         typer.echo(f"    e.g. `{row['example']}` -> {row['text']}")
+    for row in part_rows:
+        applies = f"; narrows {', '.join(row['applies'])}" if row["applies"] else ""
+        typer.echo(f"{row['name']}  [{row['kind']}{applies}]")
+        typer.echo(f"    {row['doc']}")
+        typer.echo(f"    e.g. `{row['field']}` -> {row['text']}")
 
 
 @app.command("editor")

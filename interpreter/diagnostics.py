@@ -8,7 +8,7 @@ from pathlib import Path
 # Every diagnostic code the loader emits (SPEC.md "Diagnostics").
 CODES = (
     "yaml-syntax", "yaml-unsafe", "yaml-duplicate-key", "schema",
-    "dsl-syntax", "dsl-unknown", "dsl-arg-type", "dsl-arg-count", "dsl-context",
+    "dsl-syntax", "dsl-unknown", "dsl-arg-type", "dsl-arg-count", "dsl-context", "dsl-bound",
     "id-duplicate", "id-unknown", "nest-twin", "trigger-unreachable",
     "overlay-conflict", "overlay-target", "content-path", "effect-bound",
 )

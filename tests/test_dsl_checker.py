@@ -65,7 +65,8 @@ ISSUES = [
      (7, 13), "did you mean `fruit`?"),
     ("most nest", "objective", "dsl-unknown", "unknown query `nest`", (5, 9), "did you mean `nests`?"),
     ("xyzzy", "trigger", "dsl-unknown", "unknown trigger `xyzzy`", (0, 5),
-     "triggers: gain domain, gain move, domain marking, build, feed"),
+     "triggers: gain domain, gain move, domain marking, build, feed, feed <what>, feed <what> by <who>, "
+     "build on <where>, build on <where> by <who>"),
     ("push all x", "ability", "dsl-unknown", "unknown word `x` in `push`: expected `passed` or `landing`", (9, 10), None),
     # dsl-arg-count
     ("gain 1 fruit extra", "effect", "dsl-arg-count", "`gain` takes 2 arguments: gain <n> fruit", (0, 18), None),

@@ -29,16 +29,18 @@ CASES: dict[str, tuple[str, str, int, str | None, str | None, str]] = {
 }
 
 PINS: dict[str, str] = {
+    # re-pinned for the content hash only when merging main into the dsl branch (eleven Season card objectives
+    # are compositions, issue 8): the saved JSON with the content hash masked is byte-identical to main's;
     # re-pinned on purpose when merging the hardening branch: game.yaml gained `season_cards.dominated_hexes`,
     # so the content hash inside each save changed (both branches checked the games themselves unchanged);
     # before that, re-pinned on purpose for save format 2 (history in the save, events hashed beside it); before re-pinning,
     # the same games' format-1 JSON was checked to still give the previous digests (the games are unchanged)
-    "green-red-s1": "b7ad93c4fc7ce452c281f24916e61e1521ba4092b9f1df70ff810fd381f1bcf2",
-    "red-green-s2-bot": "7af38d893b342868c495f94c4d28bd80b52c24e20215bb7a8f36097e1c5b55f6",
-    "purple-yellow-s3-player-B": "2e006b58270d64744989128d959ab4dd692379b84019e658ef33005286258188",
-    "yellow-purple-s4-adv": "2a2e1101dc017e9388960e776d0eb40152f5975fbd0c7d4325f839f9acbb1c51",
-    "green-purple-s5-bot-B-adv": "5562208952bd17bde260fe9fa83e0ed1952b857e66b27ceeb204636165344c21",
-    "red-yellow-s6-player": "123436cd292714fac90c2ea3c2b2bdea9b0b146481ce865b1a7b9b1c90979882",
+    "green-red-s1": "5bf6dfb3a52d206cd5af2669facb718d63866f8370cd6f30a2426ab09bd3e51d",
+    "red-green-s2-bot": "4633fafa508f0bb9c2809fd36026e12dc12c52387968f3e62ed72cc1a98198b5",
+    "purple-yellow-s3-player-B": "8e194054cefb8859ac1504958da65b6cc23997a0b58ed421ed76ab132d853bd1",
+    "yellow-purple-s4-adv": "97a144cd63c5f3a9aec3f9b824e7f31b0f990376f6b57972fa93668d89d1d22d",
+    "green-purple-s5-bot-B-adv": "6a07c39b74ac4ee30a75b70fc0e63f798c034b40a451995dcd0bcbd468192969",
+    "red-yellow-s6-player": "38e91d813e64ac47f0ecc91344b0cb05b7d5d7ac43ee79c71c29dcf28ecc58fd",
 }
 
 

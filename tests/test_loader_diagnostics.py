@@ -130,7 +130,7 @@ def test_dsl_codes_are_located_in_the_file(root: Path) -> None:
     edit(nests, "on_place: move 1", "on_place: move 1 2")
     edit(nests, "on_place: place 1 kiwi", "on_place: leader jumps 2")
     edit(nests, "on_place: gain 2 fruit; place 1 kiwi", "on_place: gain 2 fruit;; place 1 kiwi")
-    edit(cards, "objective: most tokens in flower", "objective: most tokens in lava")
+    edit(cards, "objective: most tokens with leader", "objective: most tokens in lava")
     assert messages(root) == [
         f"content/base/nests.yaml:{line(nests, 'gian')}:13: error[dsl-unknown]: unknown verb `gian`\n"
         "  on_place: gian 1 fruit\n"
@@ -412,3 +412,16 @@ def test_effect_bound_nested_repeats_are_refused_with_the_chain(root: Path) -> N
                                      "{ gain 1 fruit } } }\n")
     clear_caches()
     assert messages(root, "deep") == []
+
+
+def test_dsl_bound_nested_for_each_loops_are_refused_at_the_field(root: Path) -> None:
+    """dsl-bound: a composition of nested `for each` loops over the compositional checker's work limit is
+    refused where it is written, with a hint (the per-field bound of interpreter/dsl/compose_check.py)."""
+    pack = root / "mods" / "loops"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text('id: loops\nname: Loops\nkind: mod\ndescription: x\nsource: "designed: x"\n')
+    body = "for each hex { for each hex { for each hex { for each kiwi { gain 1 fruit } } } }"
+    (pack / "nests.yaml").write_text(f"- id: cave-1\n  op: patch\n  on_place: {body}\n")
+    found = [m for m in messages(root, "loops") if "error[dsl-bound]" in m]
+    assert found and found[0].startswith("content/mods/loops/nests.yaml:3:13: error[dsl-bound]: this effect may take ")
+    assert "hint: nest fewer `for each` loops or narrow their selectors" in found[0]

@@ -113,7 +113,7 @@ def test_hash_is_stable_and_ruleset_frozen() -> None:
 def test_available_packs() -> None:
     """Editions then mods, with their pack.yaml names."""
     packs = available_packs()
-    assert [(p.id, p.kind) for p in packs][:2] == [("prototype", "edition"), ("example", "mod")]
+    assert [(p.id, p.kind) for p in packs][:3] == [("prototype", "edition"), ("compose", "mod"), ("example", "mod")]
     assert packs[0].name == "Prototype edition"
 
 

@@ -8,6 +8,7 @@ from interpreter.content.merge import Merged
 from interpreter.content.schema import Schemas
 from interpreter.diagnostics import Diagnostic
 from interpreter.dsl.ast import Call, Node, walk
+from interpreter.dsl import compose_check
 from interpreter.dsl.checker import CheckContext, compile_field
 
 # (text, field kind, context) -> (bound node or None, issues): most fields repeat across flocks and
@@ -33,7 +34,10 @@ def compile_one(text: str, kind: str, ctx: CheckContext) -> tuple[Node | None, l
     if found is None:
         if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
-        found = compile_field(text, kind, ctx)
+        node, issues = compile_field(text, kind, ctx)
+        if not issues:   # a whole field (a leader card's ability ...), not a fragment
+            issues = compose_check.field_rules(node, kind)
+        found = (node, issues)
         _CACHE[key] = found
     return found
 

@@ -61,6 +61,13 @@ def call_text(rng: random.Random, prim: Primitive) -> str:
             words.append(rng.choice(("same", "different", "any")))
         elif slot.type == "action":
             words.append(rng.choice(("move", "build", "feed")))
+        elif slot.type == "pieces":   # the compositional layer's selectors (interpreter/dsl/parts.py)
+            words.append(rng.choice(("a kiwi of an opponent", "a kiwi of me", "every kiwi of an opponent in a sand hex")))
+        elif slot.type == "hexes":
+            words.append(rng.choice(("a flower hex", "a hex adjacent to my leader", "a hex without my kiwi",
+                                     "a hex dominated by an opponent")))
+        elif slot.type == "players":
+            words.append("an opponent")
         else:
             words.append("1")
     return " ".join(words)
@@ -112,7 +119,7 @@ def mod_files(rng: random.Random, pack_id: str, chain: float | None = None) -> d
             patch[side] = {"track": track}
             if side == "side_b" and rng.random() < 0.6:
                 triggers = [p for p in registry.PRIMITIVES if p.kind == "trigger"]
-                patch[side]["power"] = [{"when": rng.choice(triggers).pattern, "do": fx(rng),
+                patch[side]["power"] = [{"when": call_text(rng, rng.choice(triggers)), "do": fx(rng),
                                          "source": SOURCE} for _ in range(rng.randint(1, 2))]
         files[f"flocks/{flock}.yaml"] = patch
     files["nests.yaml"] = [{"id": n, "op": "patch", "on_place": fx(rng),

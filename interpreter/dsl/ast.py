@@ -85,9 +85,6 @@ class Objective:
     span: Span
 
 
-Node = Union[Seq, Choose, May, Repeat, Call, Objective]
-
-
 def walk(node: Node) -> Iterator[Node]:
     """Yield the node and every node below it, depth first."""
     yield node
@@ -101,3 +98,163 @@ def walk(node: Node) -> Iterator[Node]:
         yield from walk(node.body)
     elif isinstance(node, Objective):
         yield from walk(node.query)
+    elif isinstance(node, If):
+        yield from walk(node.then)
+        if node.orelse is not None:
+            yield from walk(node.orelse)
+    elif isinstance(node, ForEach):
+        yield from walk(node.body)
+
+
+# --- the compositional layer ------------------------------------------------------------------------
+# Selectors, quantities, conditions, `if`, `for each` and calls with typed items. Parsing gives each filter
+# its argument as a bare head; the checker attaches later filters to the nearest head they apply to and
+# fills the `kind`/bound fields (see interpreter/dsl/types.py).
+
+@dataclass(frozen=True)
+class Head:
+    """A selector head as written: determiner, adjective words (terrains, references) and the noun."""
+
+    det: str | None
+    adjs: tuple[Word, ...]
+    noun: Word
+    span: Span
+
+
+@dataclass(frozen=True)
+class Filter:
+    """One filter of a selector: `of size 2`, `of an opponent`, `in the landing hex`, `within 3 of my leader`,
+    `with a nest`, `without kiwi`, `adjacent to this hex`, `dominated by me`, `where <condition>`."""
+
+    op: str                               # size owner in adjacent within with without dominated where
+    span: Span
+    arg: "Selector | None" = None         # the argument selector (bound: with its own attached filters)
+    n: int | None = None                  # the size, or the distance of `within`
+    cond: "Expr | None" = None            # the condition of `where`
+
+
+@dataclass(frozen=True)
+class Selector:
+    """Pieces (kiwi, leaders, nests, markers), hexes or players named by a head and filters.
+
+    Bound fields (set by the checker): `kind` (kiwi leader nest marker hex player), `owner`
+    (me, opponent, subject, any, or None), `ref` (landing starting passed here it, or None), `terrains`,
+    `quant` (all | one: a determiner `a`/`an` in a verb leaves the player one choice).
+    """
+
+    head: Head
+    filters: tuple[Filter, ...]
+    span: Span
+    kind: str | None = None
+    owner: str | None = None
+    ref: str | None = None
+    terrains: tuple[str, ...] = ()
+    quant: str = "all"
+
+
+@dataclass(frozen=True)
+class Num:
+    """A number literal in a quantity."""
+
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class QCall:
+    """A quantity function: `count(...)`, `tokens(...)`, `fruit(me)`, `min(a, b)`, `max(a, b)`."""
+
+    name: Word
+    args: tuple["Expr", ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class BinOp:
+    """`a + b`, `a - b` (quantities) and `a and b`, `a or b` (conditions); comparisons `a >= b`."""
+
+    op: str
+    left: "Expr"
+    right: "Expr"
+    span: Span
+
+
+@dataclass(frozen=True)
+class Not:
+    """`not <condition>`."""
+
+    cond: "Expr"
+    span: Span
+
+
+Expr = Union[Num, QCall, BinOp, Not, Selector]
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A call whose items include selectors or quantities: `push every kiwi ... to a hex without a nest`.
+
+    Like Call, bound by the checker to a registry primitive; `args` pairs slot names with values (ints,
+    words, Selector or quantity nodes).
+    """
+
+    items: tuple[Union[Word, Selector, QCall], ...]
+    span: Span
+    primitive: str | None = None
+    args: tuple[tuple[str, object], ...] = ()
+
+    def arg(self, name: str, default: object = None) -> object:
+        """The bound value of slot `name`."""
+        for key, value in self.args:
+            if key == name:
+                return value
+        return default
+
+    @property
+    def words(self) -> tuple[Word, ...]:
+        """The plain words of the phrase (what messages quote)."""
+        return tuple(i for i in self.items if isinstance(i, Word))
+
+
+@dataclass(frozen=True)
+class If:
+    """`if <condition> { ... } else { ... }`."""
+
+    cond: Expr
+    then: Seq
+    orelse: Seq | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class ForEach:
+    """`for each <selector> { ... }` (or `<call> for each <selector>`, `suffix`), at most `cap` times."""
+
+    sel: Selector
+    body: Seq
+    cap: Expr | None
+    span: Span
+    suffix: bool = False
+
+
+COMPOSED = (Phrase, If, ForEach)
+Node = Union[Seq, Choose, May, Repeat, Call, Objective, Phrase, If, ForEach]
+
+
+def exprs(node: object) -> Iterator[object]:
+    """Yield a quantity, condition or selector and every expression below it."""
+    yield node
+    if isinstance(node, QCall):
+        for a in node.args:
+            yield from exprs(a)
+    elif isinstance(node, BinOp):
+        yield from exprs(node.left)
+        yield from exprs(node.right)
+    elif isinstance(node, Not):
+        yield from exprs(node.cond)
+    elif isinstance(node, Selector):
+        for f in node.filters:
+            if f.arg is not None:
+                yield from exprs(f.arg)
+            if f.cond is not None:
+                yield from exprs(f.cond)

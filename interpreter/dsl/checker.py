@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from interpreter.dsl import registry
-from interpreter.dsl.ast import Call, Choose, May, Node, Objective, Repeat, Seq, Span, Word
+from interpreter.dsl.ast import COMPOSED, Call, Choose, May, Node, Objective, Phrase, QCall, Repeat, Seq, Span, Word
 from interpreter.dsl.errors import DslError, Issue
 from interpreter.dsl.parser import parse
 from interpreter.dsl.primitive import TYPES, Primitive, Slot
@@ -57,7 +57,9 @@ def check(node: Node, field_kind: str, ctx: CheckContext) -> tuple[Node, list[Is
         issues.append(Issue("dsl-context", f"unknown field kind `{field_kind}`", span,
                             "field kinds are " + ", ".join(FIELD_KINDS)))
         return node, issues
-    return _Checker(field_kind, ctx, issues).field(node), issues
+    from interpreter.dsl import compose_check   # the compositional layer: types, ability rules, work bound
+    bound = _Checker(field_kind, ctx, issues).field(node)
+    return bound, issues + compose_check.after(bound, field_kind, issues)
 
 
 # --- registry tables ------------------------------------------------------------------------------------
@@ -116,7 +118,7 @@ def _align(parts: tuple[str | Slot, ...], words: tuple[Word, ...]) -> list[tuple
             return j == len(words)
         part = parts[i]
         if isinstance(part, str):
-            if j < len(words) and words[j].text == part:
+            if j < len(words) and getattr(words[j], "text", None) == part:   # a phrase's items: Word or not
                 out.append((part, (words[j],)))
                 if go(i + 1, j + 1):
                     return True
@@ -187,6 +189,8 @@ class _Checker:
         """Check the root node against the shape its field kind needs."""
         span = getattr(node, "span", Span(0, 0))
         if self.kind == "query":
+            if isinstance(node, Objective) and isinstance(node.query, QCall):
+                return replace(node, query=self.layer().expr(node.query, self.env(), "number"))
             if isinstance(node, Objective):
                 return replace(node, query=self.call(node.query))
             self.issue("dsl-context", "expected an objective: `most <query>` or `least <query>`", span,
@@ -197,10 +201,12 @@ class _Checker:
                 node = node.stmts[0]
             if isinstance(node, Call):
                 return self.call(node)
+            if isinstance(node, Phrase):
+                return self.layer().phrase(node, self.tables.allowed, self.env())
             self.issue("dsl-context", f"a {self.kind} is one call, without `;`, `choose`, `may` or `repeat`", span,
                        "write e.g. `" + (self.tables.allowed[0].display if self.tables.allowed else "...") + "`")
             return node
-        if isinstance(node, (Seq, Choose, May, Repeat, Call)):
+        if isinstance(node, (Seq, Choose, May, Repeat, Call) + COMPOSED):
             return self.stmt(node)
         self.issue("dsl-context", f"expected an effect, got {type(node).__name__.lower()}", span,
                    "an objective (`most ...`) belongs in a Season card's objective field")
@@ -225,9 +231,21 @@ class _Checker:
                 self.issue("dsl-context", f"`repeat` count must be 1 to {MAX_REPEAT}", node.span,
                            f"got {node.count}")
             return replace(node, body=self.stmt(node.body))
+        if isinstance(node, COMPOSED):
+            return self.layer().statement(node, self.tables.allowed, self.env())
         span = getattr(node, "span", Span(0, 0))
         self.issue("dsl-context", f"unexpected {type(node).__name__.lower()} in an effect", span)
         return node
+
+    def layer(self):
+        """The compositional layer's checker (interpreter/dsl/types.py), sharing this run's issues."""
+        from interpreter.dsl.types import Types
+        return Types(self.ctx, self.issues, self.field_kind, self)
+
+    def env(self):
+        """What names are in scope at the field's top level."""
+        from interpreter.dsl.types import Env
+        return Env(self.field_kind, it=getattr(self, "scope_it", None))
 
     # --- calls --------------------------------------------------------------------------------------
 
@@ -276,7 +294,10 @@ class _Checker:
                 return call
         noun = self.kind
         hint = _did_you_mean(head, t.heads)
-        if hint is None and len(t.allowed) <= 10 and t.allowed:
+        if hint is None and noun == "query":   # the compositional layer counts anything: say so first
+            hint = ("count with a selector, e.g. `most count(hexes dominated by me)`; or a query: "
+                    + ", ".join(p.display for p in t.allowed))
+        elif hint is None and len(t.allowed) <= 10 and t.allowed:
             hint = f"{noun}s: " + ", ".join(p.display for p in t.allowed)
         self.issue("dsl-unknown", f"unknown {noun} `{head}`", words[0].span, hint)
         return call

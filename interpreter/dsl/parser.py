@@ -10,7 +10,8 @@ import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from interpreter.dsl.ast import Call, Choose, May, Node, Objective, Repeat, Seq, Span, Word
+from interpreter.dsl.ast import (BinOp, Call, Choose, Filter, ForEach, Head, If, May, Node, Not, Num, Objective,
+                                 Phrase, QCall, Repeat, Selector, Seq, Span, Word)
 from interpreter.dsl.errors import DslError
 
 __all__ = ["parse", "STARTS", "MAX_CHARS", "MAX_DEPTH", "RESERVED"]
@@ -24,12 +25,29 @@ RESERVED = ("choose", "or", "may", "repeat", "most", "least")
 _GRAMMAR = Path(__file__).with_name("grammar.lark")
 _SYNTAX = "dsl-syntax"
 
+class _Reserved:
+    """A pass-through post-lexer whose `always_accept` keeps the reserved words keywords in every parser state
+    (the contextual lexer would otherwise read `or` as a WORD where `or` cannot follow)."""
+
+    always_accept = ("CHOOSE", "OR", "MAY", "REPEAT", "MOST", "LEAST")
+
+    def process(self, stream):
+        """The tokens unchanged."""
+        return stream
+
+    def __repr__(self) -> str:   # stable: the parse-table cache key includes the options' repr
+        return f"_Reserved({self.always_accept})"
+
+
 _LARK_OPTIONS = dict(
     parser="lalr",
-    lexer="basic",  # no context-dependent tokens; lets error reporting re-lex the text
+    # The contextual lexer makes the compositional layer's words (`kiwi`, `in`, `every` ...) keywords only where
+    # the parser accepts them, so the first language's phrases (`place 1 kiwi`, `tokens in flower`) lex as before.
+    lexer="contextual",
     start=list(STARTS),
     propagate_positions=True,
     maybe_placeholders=False,
+    postlex=_Reserved(),
 )
 
 
@@ -99,8 +117,18 @@ def _build(tree: Tree) -> Node:
         stmts = tuple(_build(c) for c in tree.children if isinstance(c, Tree))
         return Seq(stmts, Span(stmts[0].span.start, stmts[-1].span.end))
     if kind == "call":
-        words = tuple(Word(str(t), _tok_span(t)) for t in tree.children)
-        return Call(words, Span(words[0].span.start, words[-1].span.end))
+        return _call(tree)
+    if kind == "if_stmt":
+        children = [c for c in tree.children if isinstance(c, Tree)]
+        cond, then = _expr(children[0]), _block(children[1])
+        orelse = _block(children[2]) if len(children) > 2 else None
+        end = _block_end(children[-1])
+        return If(cond, then, orelse, Span(tree.children[0].start_pos, end))
+    if kind == "for_each":
+        trees = [c for c in tree.children if isinstance(c, Tree)]
+        sel = _sel(trees[0])
+        cap = _expr(trees[1].children[-1]) if len(trees) > 2 else None
+        return ForEach(sel, _block(trees[-1]), cap, Span(tree.children[0].start_pos, _block_end(trees[-1])))
     if kind == "choose":
         blocks = [c for c in tree.children if isinstance(c, Tree)]
         return Choose(tuple(_block(b) for b in blocks), Span(tree.children[0].start_pos, _block_end(blocks[-1])))
@@ -112,9 +140,145 @@ def _build(tree: Tree) -> Node:
         return Repeat(int(count), _block(block), Span(keyword.start_pos, _block_end(block)))
     if kind == "objective":
         direction, call = tree.children
-        query = _build(call)
+        query = _build(call) if call.data == "call" else _expr(call)
         return Objective(str(direction), query, Span(direction.start_pos, query.span.end))
     raise DslError(_SYNTAX, f"unexpected grammar rule `{kind}`", Span(0, 0))  # grammar and builder out of step
+
+
+def _span(tree: Tree | Token) -> Span:
+    if isinstance(tree, Token):
+        return _tok_span(tree)
+    return Span(tree.meta.start_pos, tree.meta.end_pos)
+
+
+def _call(tree: Tree) -> Node:
+    """A call: plain words stay a Call (the first language); selectors or quantities make it a Phrase;
+    a trailing `for each <selector>` makes it the body of a suffix ForEach."""
+    items: list = []
+    suffix: list[Tree] = []
+    for child in tree.children:
+        if isinstance(child, Token):
+            if child.type == "FOR" and suffix == [] and _next_is_each(tree, child):
+                suffix.append(child)
+            elif suffix:
+                suffix.append(child)
+            else:
+                items.append(Word(str(child), _tok_span(child)))
+        elif suffix:
+            suffix.append(child)
+        elif child.data == "osel":
+            items.append(_sel(child))
+        else:
+            items.append(_expr(child))
+    span = Span(items[0].span.start, items[-1].span.end)
+    call: Node = (Call(tuple(items), span) if all(isinstance(i, Word) for i in items)
+                  else Phrase(tuple(items), span))
+    if not suffix:
+        return call
+    sel_tree = next(c for c in suffix if isinstance(c, Tree) and c.data == "sel")
+    cap_tree = next((c for c in suffix if isinstance(c, Tree) and c.data == "cap"), None)
+    cap = _expr(cap_tree.children[-1]) if cap_tree is not None else None
+    end = _span(cap_tree if cap_tree is not None else sel_tree).end
+    return ForEach(_sel(sel_tree), Seq((call,), span), cap, Span(span.start, end), suffix=True)
+
+
+def _next_is_each(tree: Tree, tok: Token) -> bool:
+    kids = tree.children
+    i = next(j for j, c in enumerate(kids) if c is tok)
+    return i + 1 < len(kids) and isinstance(kids[i + 1], Token) and kids[i + 1].type == "EACH"
+
+
+def _head(tree: Tree) -> Head:
+    det = None
+    adjs: list[Word] = []
+    noun = None
+    for child in tree.children:
+        if isinstance(child, Token) and child.type == "DET":
+            det = str(child)
+        elif isinstance(child, Token) and child.type in ("NOUN", "PRON"):
+            noun = Word(str(child), _tok_span(child))
+        elif isinstance(child, Token) and child.type == "WORD":
+            adjs.append(Word(str(child), _tok_span(child)))
+    assert noun is not None
+    return Head(det, tuple(adjs), noun, _span(tree))
+
+
+_FILTER_OPS = {"f_size": "size", "f_owner": "owner", "f_in": "in", "f_adjacent": "adjacent", "f_within": "within",
+               "f_with": "with", "f_without": "without", "f_dominated": "dominated", "f_where": "where"}
+
+
+def _filter(tree: Tree) -> Filter:
+    op = _FILTER_OPS[tree.data]
+    span = _span(tree)
+    heads = [c for c in tree.children if isinstance(c, Tree) and c.data == "head"]
+    ints = [int(c) for c in tree.children if isinstance(c, Token) and c.type == "INT"]
+    if op == "where":
+        return Filter(op, span, cond=_expr(tree.children[-1]))
+    arg = None
+    if heads:
+        h = _head(heads[0])
+        arg = Selector(h, (), h.span)
+    return Filter(op, span, arg=arg, n=ints[0] if ints else None)
+
+
+def _sel(tree: Tree) -> Selector:
+    """osel / sel / fsel / head trees as a Selector with its (flat, not yet attached) filters."""
+    if tree.data == "head":
+        h = _head(tree)
+        return Selector(h, (), h.span)
+    if tree.data in ("sel", "fsel"):
+        inner = _sel(tree.children[0])
+        filters = tuple(_filter(c) for c in tree.children[1:])
+        return Selector(inner.head, filters, _span(tree))
+    # osel: DET WORD* NOUN filter* | PRON filter*
+    head_parts = [c for c in tree.children if not (isinstance(c, Tree) and c.data in _FILTER_OPS)]
+    if head_parts[0].type == "PRON":
+        noun = Word(str(head_parts[0]), _tok_span(head_parts[0]))
+        filters = tuple(_filter(c) for c in tree.children if isinstance(c, Tree) and c.data in _FILTER_OPS)
+        return Selector(Head(None, (), noun, noun.span), filters, _span(tree))
+    det = str(head_parts[0])
+    adjs = tuple(Word(str(t), _tok_span(t)) for t in head_parts[1:-1])
+    ntok = head_parts[-1]
+    noun = Word(str(ntok), _tok_span(ntok))
+    hspan = Span(head_parts[0].start_pos, ntok.end_pos)
+    filters = tuple(_filter(c) for c in tree.children if isinstance(c, Tree) and c.data in _FILTER_OPS)
+    return Selector(Head(det, adjs, noun, hspan), filters, _span(tree))
+
+
+def _expr(tree: Tree | Token):
+    """Quantities and conditions as Num / QCall / BinOp / Not / Selector."""
+    if isinstance(tree, Token):
+        if tree.type == "INT":
+            return Num(int(tree), _tok_span(tree))
+        raise DslError(_SYNTAX, f"unexpected `{tree}` in a quantity", _tok_span(tree))
+    kind = tree.data
+    if kind in ("c_or", "c_and", "arith"):
+        kids = tree.children
+        left = _expr(kids[0])
+        i = 1
+        while i < len(kids):
+            op = str(kids[i])
+            right = _expr(kids[i + 1])
+            left = BinOp(op, left, right, Span(left.span.start, right.span.end))
+            i += 2
+        return left
+    if kind == "c_not":
+        inner = _expr(tree.children[1])
+        return Not(inner, Span(tree.children[0].start_pos, inner.span.end))
+    if kind == "compare":
+        left, op, right = tree.children
+        lhs, rhs = _expr(left), _expr(right)
+        return BinOp(str(op), lhs, rhs, Span(lhs.span.start, rhs.span.end))
+    if kind == "qcall":
+        name = tree.children[0]
+        args = tuple(_expr(c) for c in tree.children if isinstance(c, Tree) or
+                     (isinstance(c, Token) and c.type == "INT"))
+        return QCall(Word(str(name), _tok_span(name)), args, Span(name.start_pos, tree.children[-1].end_pos))
+    if kind in ("head", "sel", "fsel", "osel"):
+        return _sel(tree)
+    if kind == "qterm":   # `( quantity )`
+        return _expr(tree.children[1])
+    raise DslError(_SYNTAX, f"unexpected grammar rule `{kind}`", _span(tree))
 
 
 def _block(block: Tree) -> Seq:
@@ -178,9 +342,40 @@ def _join_or(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
+# Terminals of the compositional layer: where a word is expected they are words too, so messages about the
+# first language's phrases read as before; elsewhere they are named by what they are.
+_LAYER_PUNCT = {"CMP": "a comparison (`>=`, `<`, `=` ...)", "PLUS": "`+`", "MINUS": "`-`", "LPAR": "`(`",
+                "RPAR": "`)`", "COMMA": "`,`"}
+
+
+def _is_layer(name: str) -> bool:
+    return name in ("DET", "NOUN", "PRON") or name in _LAYER_PUNCT or name in _LAYER_WORDS
+
+
+_LAYER_WORDS = {"IF": "if", "ELSE": "else", "FOR": "for", "EACH": "each", "AT": "at", "ON": "on", "TO": "to",
+                "BY": "by", "OF": "of", "SIZE": "size", "IN": "in", "ADJACENT": "adjacent", "WITHIN": "within",
+                "WITH": "with", "WITHOUT": "without", "DOMINATED": "dominated", "WHERE": "where", "AND": "and",
+                "NOT": "not"}
+
+
+def _layer_text(names: set[str]) -> list[str]:
+    out: list[str] = []
+    if "NOUN" in names:
+        out.append("a noun (kiwi, leader, nest, marker, hex, player ...)")
+    if "DET" in names:
+        out.append("a determiner (every, a, the, my ...)")
+    out.extend(f"`{_LAYER_WORDS[n]}`" for n in sorted(names) if n in _LAYER_WORDS)
+    out.extend(_LAYER_PUNCT[n] for n in sorted(names) if n in _LAYER_PUNCT)
+    return out
+
+
 def _expected_text(expected: set[str], prev: Token | None) -> str:
     """Lark terminal names as words: `a verb`, `a number`, `` `;` ``, `the end of the text`."""
     names = set(expected)
+    layer = {n for n in names if _is_layer(n)}
+    names -= layer
+    if "WORD" in names or "INT" in names:
+        layer = {n for n in layer if n in ("RPAR", "COMMA", "CMP")} if not ("WORD" in names) else set()
     out: list[str] = []
     if "WORD" in names:
         if names & {"CHOOSE", "MAY", "REPEAT"}:
@@ -204,6 +399,7 @@ def _expected_text(expected: set[str], prev: Token | None) -> str:
     end = "$END" in names
     names.discard("$END")
     out.extend(f"`{n.lower()}`" for n in sorted(names))
+    out.extend(_layer_text(layer))
     if end:
         out.append("the end of the text")
     return _join_or(out) if out else "something else"
@@ -273,6 +469,19 @@ def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
         what = {"effect": "a verb", "objective": "`most` or `least`", "call": "a word"}[start]
         return DslError(_SYNTAX, f"expected {what}, got nothing", Span(0, len(text)),
                         "write e.g. `gain 1 fruit`" if start == "effect" else None)
+    if prev is not None and prev.type == "WORD" and "NOUN" in expected:
+        # a selector head whose noun is missing or misspelt: `my leder`, `every kiwis`
+        import difflib
+        from interpreter.dsl.parts import NOUNS
+        nouns = list(NOUNS)
+        close = difflib.get_close_matches(prev.value, nouns, n=2, cutoff=0.6)
+        return DslError(_SYNTAX, f"unknown word `{prev.value}`: a selector needs a noun "
+                        "(kiwi, leader, nest, marker, hex, player, opponent ...)", prev_span,
+                        ("did you mean " + " or ".join(f"`{c}`" for c in close) + "?") if close else
+                        "a word before the noun is a terrain or a reference: `every flower hex`, `the landing hex`")
+    if tok.type in _LAYER_PUNCT and tok.type not in expected:
+        # punctuation of the compositional layer where it cannot stand reads as a bad character, as before
+        return _bad_character(text, tok.start_pos)
     shown = "end of the text" if at_end else f"`{tok.value}`"
     if at_end and _braces(text):
         open_at = _braces(text)[-1]
@@ -300,5 +509,7 @@ def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
         hint = f"`{tok.value}` is a reserved word; {_RESERVED_HINT}"
         if tok.type in ("MOST", "LEAST") and start != "objective":
             hint = f"`{tok.value}` starts a Season card objective, not an effect"
+    if "CMP" in expected and hint is None:
+        hint = "a condition compares quantities: `count(my kiwi in this hex) >= 2`"
     message = f"unexpected {shown}: expected {_expected_text(expected, prev)}"
     return DslError(_SYNTAX, message, prev_span if at_end else span, hint)

@@ -85,7 +85,7 @@ def _parse_pattern(pattern: str) -> tuple[str | Slot, ...]:
     return tuple(parts)
 
 
-# Argument types. `values` is None for types whose values come from the ruleset (fruit, terrain)
+# Argument types. An `int` slot also takes a quantity (`count(...)`, `min(...)`) in a phrase. `values` is None for types whose values come from the ruleset (fruit, terrain)
 # or are numeric.
 @dataclass(frozen=True)
 class ArgType:
@@ -110,5 +110,9 @@ TYPES: dict[str, ArgType] = {t.name: t for t in [
     ArgType("fruit_rule", "how paid fruit must match", ("same", "different", "any"),
             (("same", "of the same color"), ("different", "of different colors"), ("any", "of any color"))),
     ArgType("action", "an action card type", ("move", "build", "feed")),
+    # selector types of the compositional layer (interpreter/dsl/parts.py): the slot takes a selector
+    ArgType("pieces", "a selector of pieces: `every kiwi of an opponent in the landing hex`, `my leader`"),
+    ArgType("hexes", "a selector of hexes: `a hex without a nest`, `the landing hex`"),
+    ArgType("players", "a selector of players: `an opponent`, `every player`"),
 ]}
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter.dsl import registry
-from interpreter.dsl.ast import Call, Choose, May, Node, Objective, Repeat, Seq
+from interpreter.dsl import parts
+from interpreter.dsl.ast import (BinOp, Call, Choose, ForEach, If, May, Node, Not, Num, Objective, Phrase, QCall,
+                                 Repeat, Selector, Seq)
 from interpreter.dsl.checker import CheckContext
 from interpreter.dsl.primitive import TYPES, Primitive, Slot
 
@@ -46,7 +48,20 @@ def _node(node: Node) -> str:
     if isinstance(node, Call):
         return _call(node)
     if isinstance(node, Objective):
+        if isinstance(node.query, QCall):
+            return f"{node.direction} {_objective_quantity(node.query)}"
         return f"{node.direction} {_call(node.query)}"
+    if isinstance(node, Phrase):
+        return _call(node)
+    if isinstance(node, If):
+        text = f"if {_cond(node.cond)}: {_seq(node.then)}"
+        return text + (f"; otherwise {_seq(node.orelse)}" if node.orelse is not None else "")
+    if isinstance(node, ForEach):
+        cap = f", at most {_quantity(node.cap)}" if node.cap is not None else ""
+        each = _each(node.sel)
+        if node.suffix:
+            return f"{_seq(node.body)} for {each}{cap}"
+        return f"for {each}{cap}: {_seq(node.body)}"
     if isinstance(node, May):
         return f"you may {_seq(node.body)}"
     if isinstance(node, Repeat):
@@ -74,16 +89,140 @@ def _seq(seq: Seq) -> str:
 
 
 def _primitive(node: Node) -> Primitive | None:
-    if isinstance(node, Call) and node.primitive is not None:
+    if isinstance(node, (Call, Phrase)) and node.primitive is not None:
         return registry.BY_ID.get(node.primitive)
     return None
 
 
-def _call(call: Call) -> str:
+def _call(call: Call | Phrase) -> str:
     prim = _primitive(call)
     if prim is None:  # unbound (not checked): show the words as written
         return " ".join(w.text for w in call.words)
-    return _expand(prim.template, dict(call.args), prim.slots)
+    values = {}
+    for name, value in call.args:
+        if isinstance(value, Selector):   # "each to an adjacent hex ..." reads without its `a`
+            value = selector_text(value, bare=f"adjacent {{{name}}}" in prim.template)
+        elif isinstance(value, (QCall, BinOp, Num)):
+            value = _quantity(value)
+        values[name] = value
+    return _expand(prim.template, values, prim.slots)
+
+
+# --- the compositional layer ------------------------------------------------------------------------
+
+_NOUN_TEXT = {"kiwi": ("Kiwi", "Kiwi"), "leader": ("Leader", "Leaders"), "leaders": ("Leader", "Leaders"),
+              "nest": ("Nest", "Nests"), "nests": ("Nest", "Nests"), "marker": ("Domain marker", "Domain markers"),
+              "markers": ("Domain marker", "Domain markers"), "pieces": ("piece", "pieces"),
+              "hex": ("hex", "hexes"), "hexes": ("hex", "hexes"),
+              "player": ("player", "players"), "players": ("player", "players"),
+              "opponent": ("opponent", "opponents"), "opponents": ("opponent", "opponents"),
+              "me": ("you", "you"), "anyone": ("anyone", "anyone"), "it": ("it", "it"), "them": ("them", "them")}
+_DET_TEXT = {"every": "every", "the": "the", "my": "your", "your": "your", "their": "their", "this": "this",
+             "a": "a", "an": "an"}
+_PLURAL = {"leaders", "nests", "markers", "pieces", "hexes", "players", "opponents"}
+
+
+_FILTER_ORDER = {"owner": 0, "with": 1, "without": 1, "in": 2, "adjacent": 2, "within": 2, "dominated": 3, "where": 4}
+
+
+def selector_text(sel: Selector, *, singular: bool = False, owner_implied: bool = False, bare: bool = False) -> str:
+    """A selector in words: "every size-1 Kiwi of an opponent in the landing hex", "a hex without a Nest"."""
+    h = sel.head
+    noun = h.noun.text
+    one, many = _NOUN_TEXT.get(noun, (noun, noun))
+    plural = not singular and noun in _PLURAL and h.det not in ("a", "an", "this")
+    det = _DET_TEXT.get(h.det or "", "")
+    if (owner_implied and h.det in ("my", "your")) or (bare and h.det in ("a", "an")):
+        det = ""
+    words = [det] if det else []
+    words += [a.text for a in h.adjs if a.text not in parts.REFERENCES or True]
+    size = next((f.n for f in sel.filters if f.op == "size"), None)
+    if size is not None:
+        words.append(f"size-{size}")
+    words.append(many if plural else one)
+    for f in sorted(sel.filters, key=lambda f: _FILTER_ORDER.get(f.op, 5)):   # who, what it holds, where, then conditions
+        if f.op == "size":
+            continue
+        words.append(_filter_text(f))
+    text = " ".join(w for w in words if w)
+    if det == "a" and text.startswith("a ") and text[2:3] in "aeiou":
+        text = "an " + text[2:]
+    return text
+
+
+def _each(sel: Selector) -> str:
+    """`for each ...` in words: "each hex ...", "each of your Nests ..."."""
+    if sel.head.det in ("my", "your", "their", "the"):
+        return "each of " + selector_text(sel)
+    return "each " + selector_text(sel, singular=True, bare=True).removeprefix("every ")
+
+
+def _filter_text(f) -> str:
+    if f.op == "where":
+        return f"where {_cond(f.cond)}"
+    arg = selector_text(f.arg) if f.arg is not None else ""
+    if f.op == "dominated" and not (f.arg is not None and f.arg.head.noun.text == "me"):
+        # the registry's phrase is the rulebook's "with established dominance" (your own); others' reads so
+        return f"where {arg} {'has' if f.arg is not None and f.arg.head.noun.text not in _PLURAL else 'have'} dominance"
+    spec = parts.FILTERS[parts.FILTER_OF_OP[f.op]]
+    return _expand(spec.text, {"x": arg, "n": f.n}, {})
+
+
+def _located(sel: Selector) -> bool:
+    return sel.kind == "hex" or sel.kind == "player" or any(
+        f.op in ("in", "adjacent", "within") for f in sel.filters)
+
+
+def _objective_quantity(q) -> str:
+    """An objective's quantity as the Season Card Guide words it: "Nests on the island board" (R-SCARD-5)."""
+    if isinstance(q, QCall) and q.name.text in ("count", "tokens") and isinstance(q.args[0], Selector):
+        sel = q.args[0]
+        text = selector_text(sel, owner_implied=True)
+        if q.name.text == "tokens" and sel.kind == "piece" and sel.head.det in (None, "my", "your"):
+            text = "Kiwi tokens" + text[len("pieces"):]   # "Kiwi tokens in flower hexes" (R-SCARD-5)
+        elif q.name.text == "tokens":
+            text = "Kiwi tokens of " + text
+        return text if _located(sel) else text + " on the island board"
+    return _quantity(q)
+
+
+def _quantity(q) -> str:
+    if isinstance(q, Num):
+        return str(q.value)
+    if isinstance(q, int):
+        return str(q)
+    if isinstance(q, Selector):
+        return selector_text(q)
+    if isinstance(q, BinOp):
+        return f"{_quantity(q.left)} {'plus' if q.op == '+' else 'minus'} {_quantity(q.right)}"
+    if isinstance(q, QCall):
+        name = q.name.text
+        args = [(_quantity(a) if not isinstance(a, Selector) else selector_text(a)) for a in q.args]
+        if name == "count":
+            return f"the number of {args[0]}"
+        if name == "tokens":
+            return f"the Kiwi tokens of {args[0]}"
+        if name in ("min", "max"):
+            return f"the {'smaller' if name == 'min' else 'larger'} of {args[0]} and {args[1]}"
+        what = {"fruit": "Fruits", "domain": "Domain markers", "vp": "Victory Points"}.get(name, name)
+        if args and args[0] == "you":
+            return f"your {what}"
+        if args and args[0] in ("it", "them"):
+            return f"their {what}"
+        return f"the {what} of {args[0] if args else ''}"
+    return "?"
+
+
+def _cond(c) -> str:
+    if isinstance(c, Not):
+        return f"not {_cond(c.cond)}"
+    if isinstance(c, BinOp):
+        if c.op in ("and", "or"):
+            return f"{_cond(c.left)} {c.op} {_cond(c.right)}"
+        spec = parts.COMPARISONS.get(c.op)
+        if spec is not None:
+            return spec.text.replace("{a}", _quantity(c.left)).replace("{b}", _quantity(c.right))
+    return _quantity(c)
 
 
 # --- templates ----------------------------------------------------------------------------------------
@@ -184,6 +323,8 @@ def _sample(slot: Slot, ctx: CheckContext) -> list[str]:
         pool = ctx.fruits
     elif slot.type == "terrain":
         pool = ctx.terrains
+    elif slot.type in _SELECTOR_SAMPLES:
+        return [_SELECTOR_SAMPLES[slot.type]]
     else:
         arg_type = TYPES.get(slot.type)
         pool = arg_type.values if arg_type is not None and arg_type.values else ()
@@ -192,12 +333,18 @@ def _sample(slot: Slot, ctx: CheckContext) -> list[str]:
     return list(pool[:2]) if slot.many else [pool[0]]
 
 
+_SELECTOR_SAMPLES = {"pieces": "every kiwi of an opponent", "hexes": "a hex without a nest",
+                     "players": "an opponent"}
+
+
 def sample_call(prim: Primitive, ctx: CheckContext) -> str:
     """DSL text using `prim` with example arguments (objectives get their `most`)."""
     words: list[str] = []
     for part in prim.parts:
         words.extend([part] if isinstance(part, str) else _sample(part, ctx))
     text = " ".join(words)
+    if prim.id == "m-leader-weight":
+        text = text.replace(_SELECTOR_SAMPLES["pieces"], "my leader")
     return f"most {text}" if prim.kind == "query" else text
 
 
@@ -220,4 +367,32 @@ def reference(ctx: CheckContext | None = None) -> list[dict]:
             "id": prim.id, "kind": prim.kind, "pattern": prim.pattern, "display": prim.display,
             "doc": prim.doc, "contexts": sorted(prim.contexts), "example": example, "text": text,
         })
+    return rows
+
+
+# Wrappers that turn a part's example into a whole field, tried in order, for `reference_parts`.
+_PART_WRAPPERS = (("{x}", "effect"), ("most {x}", "objective"), ("gain 1 fruit for each {x}", "effect"),
+                  ("{x}", "ability"), ("leader moves 1; place 1 kiwi on {x}", "ability"),
+                  ("gain count({x}) fruit", "effect"), ("if {x} { gain 1 fruit }", "effect"),
+                  ("most count({x})", "objective"), ("gain 1 fruit for each hex where {x}", "effect"),
+                  ("for each opponent where {x} { gain 1 fruit }", "effect"), ("{x}", "trigger"))
+
+
+def reference_parts(ctx: CheckContext | None = None) -> list[dict]:
+    """One row per part of the compositional layer (name, kind, doc, example, field, text, applies)."""
+    from interpreter.dsl.checker import compile_field
+
+    ctx = ctx if ctx is not None else _default_context()
+    rows = []
+    for part in parts.PARTS:
+        field, text = "", ""
+        for wrapper, kind in _PART_WRAPPERS:
+            dsl = wrapper.replace("{x}", part.example)
+            node, issues = compile_field(dsl, kind, ctx)
+            if node is not None and not issues:
+                field, text = dsl, render(node)
+                break
+        rows.append({"name": part.name, "kind": part.kind, "doc": part.doc, "example": part.example,
+                     "field": field, "text": text,
+                     "applies": sorted(parts.kind_phrase(k) for k in part.applies)})
     return rows

@@ -203,6 +203,20 @@ PushKiwi = _kind("PushKiwi", "push", _KIWI + " to:str", "push:{flock}/{size}@{he
                  "Push this Kiwi to `to` (`off`: off the island into its owner's Reserve, R-PUSH-1..3).")
 
 
+# the compositional effect language (interpreter/engine/compose.py): a piece a verb acts on, a player, a fruit
+ChoosePlayer = _kind("ChoosePlayer", "choose-player", "flock:str", "player:{flock}",
+                     "Choose the player an effect's `a chosen player` names.")
+PickKiwi = _kind("PickKiwi", "pick-kiwi", "verb:str " + _KIWI, "{verb}:{flock}/{size}@{hex}",
+                 "Choose the Kiwi an effect's verb (`verb`: push, grow, shrink, remove, move, swap, swap-with) acts on.")
+PickLeader = _kind("PickLeader", "pick-leader", "verb:str flock:str hex:str", "{verb}:leader-{flock}@{hex}",
+                   "Choose the Leader an effect's verb (`verb`: push, move, swap, swap-with) acts on.")
+MoveToKiwi = _kind("MoveToKiwi", "move-to", _KIWI + " to:str", "moveto:{flock}/{size}@{hex}->{to}",
+                   "An effect's `move <pieces> to <hexes>`: this Kiwi goes to `to` (no push).")
+MoveToLeader = _kind("MoveToLeader", "move-to-leader", "flock:str hex:str to:str", "moveto:leader-{flock}@{hex}->{to}",
+                     "An effect's `move <pieces> to <hexes>`: this Leader goes to `to` (no push).")
+GiveFruit = _kind("GiveFruit", "give-fruit", "fruit:str", "return-fruit:{fruit}",
+                  "An effect's `return N fruit`: return a fruit of this colour to the bag.")
+
 def where(action: Action) -> str | None:
     """The hex an action ends at (its `to`, else its `hex`), None for actions without a place."""
     to = getattr(action, "to", None)

@@ -5,7 +5,7 @@ from typing import Generator
 
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
-from interpreter.engine import dominance, effects, labels, payment
+from interpreter.engine import compose, dominance, effects, labels, payment
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import ask_action, option
 from interpreter.engine.modifiers import param
@@ -76,16 +76,19 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
     rt.state.hexes[hex_id].nest = (flock, nest_id)
     rt.state.flocks[flock].nests_built.append(nest_id)
     rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
-    yield from nest_benefit(rt, ctx, nest.get("on_place"), f"{nest_id} placement")
+    yield from nest_benefit(rt, ctx, nest.get("on_place"), f"{nest_id} placement", here=hex_id)
     yield from effects.emit(rt, ctx, "t-build")
+    yield from compose.emit_event(rt, ctx, "build", hex_id)   # triggers with filters (`build on <hexes>`)
 
 
-def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str) -> Generator:
-    """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4)."""
+def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Generator:
+    """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4);
+    `here` is the Nest's hex (`this hex` in its effect)."""
     if effect is None:
         return
     for i in range(param(rt, ctx.flock, "nest_benefit_times")):
-        yield from effects.run(rt, effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=source))
+        yield from effects.run(rt, effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=source,
+                                                   here=here if here is not None else ctx.here))
 
 
 TABLE.register("build", lambda rt, c, ctx: build(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock))

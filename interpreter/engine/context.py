@@ -47,6 +47,8 @@ class Ctx:
     no_vp: bool = False                        # second run of a doubled Nest benefit (R-ASYM-4)
     source: str = ""
     segment: Any = None                        # Kiwibot's Solo card segment being resolved (solo.Segment, R-SOLO-10)
+    it: Any = None                             # the element a compositional `for each` body is about
+    here: str | None = None                    # `this hex`: the hex of the Nest or event whose effect runs
 
     def sub(self, **changes: Any) -> "Ctx":
         """A copy with some fields changed (turn facts stay shared)."""

@@ -19,13 +19,13 @@ def weights(state: State, purpose: str = "default") -> dict:
 
 
 def _counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
-            nest_values: dict[str, int]) -> dict[str, int]:
+            nest_values: dict[str, int], leader_of_flock: dict[str, int] | None = None) -> dict[str, int]:
     """Each flock's count in one hex: Kiwi (by size or one each), Leaders, the Nest's value (R-DOM-2)."""
     out: dict[str, int] = {}
     for k in h.kiwi:
         out[k.flock] = out.get(k.flock, 0) + (k.size if by_size else 1)
     for f in leaders_here:
-        out[f] = out.get(f, 0) + leader
+        out[f] = out.get(f, 0) + (leader_of_flock.get(f, leader) if leader_of_flock else leader)
     if h.nest is not None:
         owner, nest_id = h.nest
         value = int(nest_values.get(nest_id, 0))
@@ -55,10 +55,19 @@ def _setup(state: State, purpose: str) -> tuple[bool, int, dict[str, int]]:
     return out
 
 
+def _leader_mods(state: State) -> dict[str, int] | None:
+    """Per-flock Leader weights of `my leader counts N for dominance` powers (state.params, by board side)."""
+    table = state.params.get("leader_weight")
+    if not table:
+        return None
+    return {f: int(sides[state.flocks[f].side]) for f, sides in table.items()
+            if f in state.flocks and state.flocks[f].side in sides}
+
+
 def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, int]:
     """Each flock's count in a hex: Kiwi by size, Leader, Nests by their dominance value (R-DOM-2)."""
     by_size, leader, nest_values = _setup(state, purpose)
-    return _counts(state.hexes[hex_id], state.leaders_in(hex_id), by_size, leader, nest_values)
+    return _counts(state.hexes[hex_id], state.leaders_in(hex_id), by_size, leader, nest_values, _leader_mods(state))
 
 
 def dominant(state: State, hex_id: str, purpose: str = "default") -> str | None:
@@ -81,6 +90,7 @@ def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None
     """{hex: dominant flock or None} for every hex in one pass (the same counts as `strengths`, R-DOM-1/2);
     for callers that need every hex at once (bots' evaluation, queries), without a per-hex setup cost."""
     by_size, leader, nest_values = _setup(state, purpose)
+    mods = _leader_mods(state)
     leaders: dict[str, list[str]] = {}
     for f in state.seats:
         where = state.flocks[f].leader_hex
@@ -97,5 +107,5 @@ def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None
             k = h.kiwi[0]
             out[hex_id] = k.flock if (k.size if by_size else 1) > 0 else None
             continue
-        out[hex_id] = leader_of(_counts(h, here or (), by_size, leader, nest_values))
+        out[hex_id] = leader_of(_counts(h, here or (), by_size, leader, nest_values, mods))
     return out

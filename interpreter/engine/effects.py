@@ -59,6 +59,11 @@ def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
         if act.yes:
             yield from run(rt, node.body, ctx)
         return
+    if isinstance(node, ast.COMPOSED):   # the compositional layer: if, for each, phrases (compose.py)
+        if rt.verbs.composed_run is None:
+            raise EngineError("the compositional layer is not registered (import interpreter.engine.verbs)")
+        yield from rt.verbs.composed_run(rt, node, ctx)
+        return
     if isinstance(node, ast.Repeat):
         if node.count > MAX_REPEAT:
             raise EngineError(f"repeat {node.count} exceeds the limit {MAX_REPEAT}")
@@ -82,6 +87,9 @@ def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:
         return possible(rt, node.body, ctx)
     if isinstance(node, ast.Call):
         check = rt.verbs.possible.get(node.primitive or "")
+        return True if check is None else check(rt, node, ctx)
+    if isinstance(node, ast.COMPOSED):
+        check = rt.verbs.composed_possible
         return True if check is None else check(rt, node, ctx)
     return False
 

@@ -100,6 +100,13 @@ _form("push-leader", "push", "flock leader hex to", "{flock} pushes the {leader}
 _form("push-off", "push", "flock owner size hex", "{flock} pushes a {owner} size-{size} Kiwi off the island from {hex}")
 _form("push", "push", "flock owner size hex to", "{flock} pushes a {owner} size-{size} Kiwi from {hex} to {to}")
 _form("setup-leader", "setup", "flock hex", "{flock} places the Leader on {hex}")
+# verbs of the compositional effect language (interpreter/engine/compose.py); `piece`: "the red size-1 Kiwi on A3"
+_form("push-stays", "push", "flock piece", "{piece} has no hex to be pushed to and stays")
+_form("no-place-hex", "place", "flock", "{flock} has no hex to place a Kiwi on")
+_form("shrink", "shrink", "flock owner hex size", "{flock} shrinks a {owner} Kiwi on {hex} to size {size}")
+_form("remove-piece", "remove", "flock owner size hex", "{flock} removes a {owner} size-{size} Kiwi from {hex}")
+_form("move-piece", "move", "flock piece to", "{flock} moves {piece} to {to}")
+_form("return-fruit", "return", "flock fruit", "{flock} returns a {fruit} fruit to the bag")
 # Variable Turn Order (R-VTO-1..5)
 _form("tracker-cannot-pay", "tracker", "flock effect", "{flock} cannot pay `{effect}`")
 _form("tracker-slot", "tracker", "flock slot", "{flock} takes turn tracker slot {slot}")

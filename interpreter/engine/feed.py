@@ -3,18 +3,21 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import effects, payment, push
+from interpreter.engine import compose, effects, payment, push
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, ask_action, lazy_option
 from interpreter.engine.placing import grow_one, kiwi_of, remove_from_hex
+from interpreter.engine.powers import feed_discount
 from interpreter.engine.state import Kiwi
 from interpreter.engine.verb_table import TABLE
 
 
-def cost(rt: Runtime, size: int) -> payment.Req:
-    """Fruit to feed a Kiwi of this size: game.yaml feed.cost by the size reached, or explode (R-FEED-2)."""
-    return payment.Req("fruit", rt.rules.feed_cost[min(size + 1, rt.rules.max_size + 1)], rt.rules.feed_rule)
+def cost(rt: Runtime, size: int, flock: str | None = None) -> payment.Req:
+    """Fruit to feed a Kiwi of this size: game.yaml feed.cost by the size reached, or explode (R-FEED-2),
+    less the feeder's `feed costs N fruit less` discount (at least 1)."""
+    n = rt.rules.feed_cost[min(size + 1, rt.rules.max_size + 1)]
+    return payment.Req("fruit", max(1, n - feed_discount(rt, flock)), rt.rules.feed_rule)
 
 
 def targets(rt: Runtime, flock: str) -> list[Option]:
@@ -25,7 +28,7 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
     for h in rt.state.hexes.values():
         for k in h.kiwi:
             if k.size not in afford:
-                afford[k.size] = payment.can_meet(fl, cost(rt, k.size), rt.rules.fruits)
+                afford[k.size] = payment.can_meet(fl, cost(rt, k.size, flock), rt.rules.fruits)
             if afford[k.size]:
                 what = "explode" if k.size >= rt.rules.max_size else f"grow to size {k.size + 1}"
                 opts.append(lazy_option(A.Feed, (k.id, k.flock, k.size, h.id), f"Feed the {k.flock} size-{k.size} Kiwi on {h.id} ({what})"))
@@ -36,7 +39,7 @@ def possible(rt: Runtime, flock: str) -> bool:
     """True when some Feed is affordable."""
     fl = rt.state.flocks[flock]
     sizes = {k.size for h in rt.state.hexes.values() for k in h.kiwi}
-    return any(payment.can_meet(fl, cost(rt, s), rt.rules.fruits) for s in sizes)
+    return any(payment.can_meet(fl, cost(rt, s, flock), rt.rules.fruits) for s in sizes)
 
 
 def feed(rt: Runtime, ctx: Ctx) -> Generator:
@@ -48,7 +51,7 @@ def feed(rt: Runtime, ctx: Ctx) -> Generator:
         return
     act = yield from ask_action(flock, "feed", "Choose a Kiwi to feed", opts)
     hex_id, kiwi = kiwi_of(rt, act)
-    yield from payment.pay(rt, flock, cost(rt, kiwi.size))
+    yield from payment.pay(rt, flock, cost(rt, kiwi.size, flock))
     yield from resolve(rt, ctx, hex_id, kiwi)
 
 
@@ -74,6 +77,7 @@ def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Generator:
     n = rt.rules.feed_domain_own if owner == flock else rt.rules.feed_domain_opponent   # R-FEED-4
     yield from effects.gain_domain(rt, ctx, n)
     yield from effects.emit(rt, ctx, "t-feed")
+    yield from compose.emit_event(rt, ctx, "feed", hex_id, kiwi)   # triggers with filters (`feed <pieces>`)
 
 
 TABLE.register("feed", lambda rt, c, ctx: feed(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock))

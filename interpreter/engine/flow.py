@@ -73,7 +73,9 @@ def nest_benefits(rt: Runtime, flock: str) -> Generator:
                                      for n in left])
         nest_id = act.nest
         left.remove(nest_id)
-        yield from build.nest_benefit(rt, ctx, rt.rules.nests[nest_id]["on_season_change"], f"{nest_id} season change")
+        here = next((h.id for h in rt.state.hexes.values() if h.nest == (flock, nest_id)), None)   # `this hex`
+        yield from build.nest_benefit(rt, ctx, rt.rules.nests[nest_id]["on_season_change"],
+                                      f"{nest_id} season change", here=here)
 
 
 def season_card(rt: Runtime) -> Generator:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Generator
 
 from interpreter.dsl import ast
-from interpreter.engine import effects, payment, push
+from interpreter.engine import effects, payment, powers, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
@@ -28,12 +28,15 @@ def ability_possible(rt: Runtime, flock: str, ability: ast.Node | None) -> bool:
         return False
     call = _first_call(ability)
     if call is None:
+        first = ability.stmts[0] if isinstance(ability, ast.Seq) and ability.stmts else ability
+        if isinstance(first, ast.Phrase):   # `leader jumps to <hexes>`
+            return powers.ability_possible(rt, flock, first)
         return True
     b = board_of(rt.state)
     n = int(call.arg("n", 1) or 1)
     if call.primitive == "leader-straight":
         return any(b.line(fl.leader_hex, d, n) for d in range(6))
-    if call.primitive == "leader-walk":
+    if call.primitive in ("leader-walk", "leader-walk-upto"):
         return bool(b.adjacent(fl.leader_hex))
     if call.primitive == "leader-jump":
         return any(b.distance(fl.leader_hex, h) == n for h in b.coords)
@@ -157,6 +160,11 @@ def _need_ability(ctx: Ctx) -> Ability:
     if ctx.ability is None:
         raise EngineError("a leader verb ran outside a Leader ability")
     return ctx.ability
+
+
+def land(rt: Runtime, ctx: Ctx, landing: str, passed: list[str]) -> None:
+    """The Leader of an ability ends its movement on `landing`, having passed `passed` (R-LEAD-5)."""
+    _land(rt, ctx, landing, passed)
 
 
 def _land(rt: Runtime, ctx: Ctx, landing: str, passed: list[str]) -> None:

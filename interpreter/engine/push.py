@@ -9,6 +9,7 @@ from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, ask_action, option
 from interpreter.engine.modifiers import param
 from interpreter.engine.placing import kiwi_of, remove_from_hex
+from interpreter.engine.powers import immune, push_limit
 from interpreter.engine.state import Kiwi
 
 OFF = "off"
@@ -32,8 +33,9 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
     """
     out: list[tuple[Kiwi | str, str]] = []
     slot: dict[tuple[str, int], int] = {}
+    shield = immune(rt)   # `<pieces> cannot be pushed` powers
     for k in rt.state.hexes[hex_id].kiwi:
-        if max_size is not None and k.size > max_size:
+        if (max_size is not None and k.size > max_size) or (shield and k.id in shield[0]):
             continue
         key = (k.flock, k.size)
         if key not in slot:
@@ -44,7 +46,7 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
     out = [(k, label) for k, label in out if k.id != mover]
     if max_size is None or max_size >= rt.rules.max_size:
         for f in rt.state.leaders_in(hex_id):
-            if f != skip_leader:
+            if f != skip_leader and not (shield and f in shield[1]):
                 out.append((f, f"{f} Leader"))
     return out
 
@@ -100,7 +102,7 @@ def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: 
     limit = mover_size if param(rt, flock, "push_same_size") else mover_size - 1   # R-ASYM-5 same size
     if limit < 1:
         return
-    for _ in range(rt.rules.push_count):
+    for _ in range(push_limit(rt, flock)):
         # the mover never pushes itself: the options name its twin, if it has one, by piece id
         opts = push_options(rt, hex_id, limit, skip_leader=flock if mover_leader else None, mover=mover_id)
         if not opts:

@@ -7,6 +7,7 @@ from typing import Callable
 from interpreter.dsl import ast
 from interpreter.engine import dominance
 from interpreter.engine.context import EngineError
+from interpreter.engine.selectors import Scope, quantity
 from interpreter.engine.state import State
 
 
@@ -109,6 +110,8 @@ QUERIES: dict[str, Callable[[State, str, ast.Call], int]] = {
 def evaluate(state: State, query_node: ast.Call | ast.Objective, flock: str) -> int:
     """The flock's count for a query (or an objective's query)."""
     call = query_node.query if isinstance(query_node, ast.Objective) else query_node
+    if isinstance(call, ast.QCall):   # a compositional objective: `most count(my nests)`
+        return quantity(state, call, Scope(flock, purpose="objective"))
     fn = QUERIES.get(call.primitive or "")
     if fn is None:
         raise EngineError(f"unknown query `{call.primitive}`")

@@ -29,6 +29,8 @@ class Power:
     trigger: str | None
     effect: Any
     modifier: str | None
+    when: Any = None            # the bound trigger node (its filters, for compositional triggers)
+    modifier_node: Any = None   # the bound modifier node (its values, e.g. `push limit 3`)
 
 
 @dataclass
@@ -94,6 +96,8 @@ class Rules:
     solo_cards: dict[str, dict] = field(default_factory=dict)
     # nest id -> the flock's Nests of its type one row lower (R-BUILD-2), filled on first use by build.py
     lower_rows: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    # powers of the compositional DSL by modifier / trigger id, filled on first use by compose.py
+    compose_table: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 _CACHE: dict[int, tuple[Any, "Rules"]] = {}
@@ -211,7 +215,8 @@ def compile_rules(rs: Any) -> Rules:
             for p in sd.get("power", []) or []:
                 when = p.get("when")
                 powers.append(Power(getattr(when, "primitive", None) if when is not None else None,
-                                    p.get("do"), getattr(p.get("modifier"), "primitive", None)))
+                                    p.get("do"), getattr(p.get("modifier"), "primitive", None),
+                                    when, p.get("modifier")))
             sides[label] = Side(sd.get("extra_move"), track, powers)
         rules.flocks[item.id] = sides
     for item in _items(rs, "leaders"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Generator
 
-from interpreter.engine import effects, modes
+from interpreter.engine import effects, modes, powers
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import ask_action, option
@@ -37,7 +37,9 @@ def params_of(rules: Rules) -> dict:
     """Rule values copied into the state for pure functions (dominance, queries, scoring)."""
     def w(x):
         return {"kiwi": x.kiwi, "leader": x.leader, "nests": x.nests}
+    extra = powers.leader_weights(rules)   # `my leader counts N for dominance`; absent otherwise, so saves stay as they were
     return {
+        **({"leader_weight": extra} if extra else {}),
         "dominance": {k: w(v) for k, v in rules.dominance.items()},
         "nest_dominance": {n: int(d.get("dominance", 0) or 0) for n, d in rules.nests.items()},
         "nest_vp": {n: int(d.get("vp", 0) or 0) for n, d in rules.nests.items()},

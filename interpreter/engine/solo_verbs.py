@@ -87,7 +87,8 @@ def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
     st.hexes[hex_id].nest = (bot, nest_id)
     st.flocks[bot].nests_built.append(nest_id)
     rt.emit("build", bot, flock=bot, nest=nest_id, hex=hex_id)
-    yield from build_mod.nest_benefit(rt, ctx, rt.rules.nests[nest_id].get("on_place"), f"{nest_id} placement")
+    yield from build_mod.nest_benefit(rt, ctx, rt.rules.nests[nest_id].get("on_place"), f"{nest_id} placement",
+                                      here=hex_id)
     yield from effects.emit(rt, ctx, "t-build")
 
 

@@ -1,7 +1,7 @@
 """The one table of the effect language's engine verbs: DSL verb id -> procedure, and -> "possible now" check.
 
 Each rule module registers its own verbs here (effects.py the gains and payments, placing.py placing and
-growing, move.py moves and pushes, build.py, feed.py, marking.py), and the runtime is handed the table
+growing, move.py moves and pushes, build.py, feed.py, marking.py, compose.py the compositional layer's verbs and nodes), and the runtime is handed the table
 (`Runtime.verbs`), which `effects.run` reads. So the effect interpreter imports no rule module and no rule
 module has to import it back lazily: the engine has no import circle. interpreter/engine/verbs.py imports every
 module that registers, so a game always has them all.
@@ -23,12 +23,21 @@ class VerbTable:
 
     run: dict[str, Verb] = field(default_factory=dict)
     possible: dict[str, Check] = field(default_factory=dict)
+    # the compositional layer's nodes (`if`, `for each`, phrases: ast.COMPOSED), run and checked by compose.py
+    composed_run: Callable[[Any, ast.Node, Any], Generator] | None = None
+    composed_possible: Callable[[Any, ast.Node, Any], bool] | None = None
 
     def register(self, verb_id: str, procedure: Verb, possible: Check | None = None) -> None:
         """Add (or replace) one verb's procedure and its check."""
         self.run[verb_id] = procedure
         if possible is not None:
             self.possible[verb_id] = possible
+
+    def register_composed(self, procedure: Callable[[Any, ast.Node, Any], Generator],
+                          possible: Callable[[Any, ast.Node, Any], bool]) -> None:
+        """Hand effects.run the compositional layer's nodes (interpreter/engine/compose.py)."""
+        self.composed_run = procedure
+        self.composed_possible = possible
 
 
 TABLE = VerbTable()

@@ -2,9 +2,9 @@
 them all; `Game` imports this module."""
 from __future__ import annotations
 
-from interpreter.engine import build, effects, feed, marking, move, placing
+from interpreter.engine import build, compose, effects, feed, marking, move, placing
 from interpreter.engine.verb_table import TABLE
 
-MODULES = (effects, placing, move, build, feed, marking)
+MODULES = (effects, placing, move, build, feed, marking, compose)
 
 __all__ = ["MODULES", "TABLE"]

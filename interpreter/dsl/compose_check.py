@@ -1,0 +1,131 @@
+"""Checks of a whole bound field of the compositional layer: leader-ability rules and the work bound.
+
+The work bound: every effect's worst-case number of elementary steps is computed before play, from the
+largest island the engine accepts (MAX_HEXES) and the most pieces a game can hold; a `for each` multiplies
+its body by the elements its selector can name, nested loops multiply, a selector's filters cost per element.
+Content over WORK_LIMIT is refused with a located `dsl-bound` issue, so validated content cannot hang.
+"""
+from __future__ import annotations
+
+from interpreter.dsl.ast import (BinOp, Call, Choose, ForEach, If, May, Not, Num, Objective, Phrase, QCall, Repeat,
+                                 Selector, Seq, Span)
+from interpreter.dsl.errors import Issue
+from interpreter.dsl.types import ability_issues
+
+__all__ = ["after", "field_rules", "work", "WORK_LIMIT", "MAX_ELEMENTS"]
+
+# Upper bounds on what a selector of each kind can name: 4 flocks x 20 Kiwi tokens, 4 Leaders, 4 x 6 Nests,
+# every domain marker of the base game (56), the island's hexes (the largest layout has 4 sections of ~10
+# hexes; 64 leaves room for mods), 4 players.
+MAX_ELEMENTS = {"kiwi": 80, "leader": 4, "nest": 24, "marker": 56, "hex": 64, "player": 4}
+WORK_LIMIT = 1_000_000
+
+
+def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
+    """Issues found on the bound tree as a whole (none when the field already has errors)."""
+    if issues or node is None:
+        return []
+    out: list[Issue] = []
+    if field_kind == "modifier" and getattr(node, "primitive", None) == "m-leader-weight":
+        who = node.arg("who")
+        if not (who.kind == "leader" and who.owner == "me" and not who.filters and who.ref is None):
+            out.append(Issue("dsl-arg-type", "only `my leader` can be given its own dominance weight", who.span,
+                             "write `my leader counts 4 for dominance`"))
+    cost = work(node)
+    if cost > WORK_LIMIT:
+        span = getattr(node, "span", Span(0, 0))
+        out.append(Issue("dsl-bound", f"this effect may take {cost:,} steps, over the limit of {WORK_LIMIT:,}",
+                         _heaviest(node) or span, "nest fewer `for each` loops or narrow their selectors"))
+    return out
+
+
+def field_rules(node, field_kind: str) -> list[Issue]:
+    """Rules of a whole content field (not of a fragment): a leader card's ability moves the Leader once,
+    first, and pushes only after that (R-LEAD-5/6). The loader applies them to every `ability` field."""
+    if node is None or field_kind != "ability":
+        return []
+    return ability_issues(node)
+
+
+def _n(sel: Selector) -> int:
+    return MAX_ELEMENTS.get(sel.kind or "hex", 64)
+
+
+def _sel_cost(sel: Selector) -> int:
+    """Steps to evaluate a selector: each candidate element tested against each filter."""
+    per = 1
+    for f in sel.filters:
+        if f.arg is not None:
+            per += _sel_cost(f.arg)
+        if f.cond is not None:
+            per += _expr_cost(f.cond)
+    return _n(sel) * per
+
+
+def _expr_cost(e) -> int:
+    if isinstance(e, Selector):
+        return _sel_cost(e)
+    if isinstance(e, QCall):
+        return 1 + sum(_expr_cost(a) for a in e.args)
+    if isinstance(e, BinOp):
+        return 1 + _expr_cost(e.left) + _expr_cost(e.right)
+    if isinstance(e, Not):
+        return 1 + _expr_cost(e.cond)
+    return 1
+
+
+def work(node) -> int:
+    """An upper bound on the elementary steps of an effect (see the module doc)."""
+    if node is None:
+        return 0
+    if isinstance(node, Seq):
+        return sum(work(s) for s in node.stmts)
+    if isinstance(node, Choose):
+        return len(node.options) + max((work(o) for o in node.options), default=0)
+    if isinstance(node, May):
+        return 1 + work(node.body)
+    if isinstance(node, Repeat):
+        return node.count * work(node.body)
+    if isinstance(node, If):
+        return _expr_cost(node.cond) + max(work(node.then), work(node.orelse))
+    if isinstance(node, ForEach):
+        loops = _n(node.sel)
+        if isinstance(node.cap, Num):
+            loops = min(loops, node.cap.value)
+        return _sel_cost(node.sel) + loops * (1 + work(node.body))
+    if isinstance(node, Phrase):
+        cost = 1
+        for _, value in node.args:
+            if isinstance(value, Selector):
+                cost += _sel_cost(value) * 2   # evaluated, then each element acted on
+            elif isinstance(value, (QCall, BinOp, Num)):
+                cost += _expr_cost(value)
+        return cost
+    if isinstance(node, Objective):
+        return _expr_cost(node.query) if isinstance(node.query, QCall) else 1
+    if isinstance(node, Call):
+        return 1
+    return 1
+
+
+def _heaviest(node) -> Span | None:
+    """The span of the outermost `for each` (where the cost multiplies), if any."""
+    if isinstance(node, ForEach):
+        return node.span
+    for child in _children(node):
+        found = _heaviest(child)
+        if found is not None:
+            return found
+    return None
+
+
+def _children(node):
+    if isinstance(node, Seq):
+        return node.stmts
+    if isinstance(node, Choose):
+        return node.options
+    if isinstance(node, (May, Repeat)):
+        return (node.body,)
+    if isinstance(node, If):
+        return (node.then,) + ((node.orelse,) if node.orelse is not None else ())
+    return ()

@@ -1,0 +1,429 @@
+"""Types of the compositional layer: bind phrases to primitives, resolve selectors, type quantities and conditions.
+
+Every expression has a type: a number, a condition, or a selector of one kind (kiwi, leader, nest, marker,
+hex, player). A misuse is an Issue located on the offending text with a hint naming what is allowed there,
+read from the registries (`registry.py` for verbs/triggers/modifiers, `parts.py` for the rest). Never raises.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, replace
+
+from interpreter.dsl import parts, registry
+from interpreter.dsl.ast import (BinOp, Call, Filter, ForEach, If, Not, Num, Phrase, QCall, Selector, Span, Word,
+                                 walk)
+from interpreter.dsl.errors import Issue
+from interpreter.dsl.primitive import Primitive, Slot
+
+
+def _align(parts_, items):
+    from interpreter.dsl.checker import _align as align   # (checker imports this module lazily)
+    return align(parts_, items)
+
+__all__ = ["Env", "Types", "ability_issues", "LEADER_MOVES", "PUSHES", "MAX_N"]
+
+MAX_N = 99   # number literals in the layer, as `int` slots (checker.MAX_INT)
+LEADER_MOVES = frozenset({"leader-straight", "leader-walk", "leader-jump", "leader-walk-upto", "leader-jump-to"})
+PUSHES = frozenset({"push-passed", "push-landing", "push-some-landing", "push-to"})
+_ABILITY_REFS = frozenset({"landing", "starting", "passed"})
+_CMP = frozenset({">=", "<=", ">", "<", "=", "!="})
+
+
+@dataclass(frozen=True)
+class Env:
+    """What a position in the text may refer to: the field kind, the kind `it` names, whether in an objective."""
+
+    field_kind: str
+    it: str | None = None          # kind of `it` / `them` (inside `where` and `for each`)
+
+
+def _did_you_mean(word: str, choices) -> str | None:
+    close = difflib.get_close_matches(word, list(choices), n=3, cutoff=0.6)
+    if not close:
+        return None
+    return "did you mean " + " or ".join(f"`{c}`" for c in close) + "?"
+
+
+def _join(items: list[str], last: str = "or") -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+class Types:
+    """One check run over the layer's nodes of a field (the checker's ctx and issue list are shared)."""
+
+    def __init__(self, ctx, issues: list[Issue], field_kind: str, checker=None) -> None:
+        self.ctx = ctx
+        self.issues = issues
+        self.field_kind = field_kind
+        self.checker = checker    # the checker of the first language: statements of `if` / `for each` bodies
+        self.in_verb = False      # inside a verb's selector argument (`a chosen opponent` may stand there)
+
+    def stmt(self, node, it: str | None = None):
+        """Check a body with the checker, `it` naming the loop element's kind."""
+        prev = getattr(self.checker, "scope_it", None)
+        self.checker.scope_it = it if it is not None else prev
+        try:
+            return self.checker.stmt(node)
+        finally:
+            self.checker.scope_it = prev
+
+    def issue(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        """Record one issue."""
+        self.issues.append(Issue(code, message, span, hint))
+
+    # --- selectors ---------------------------------------------------------------------------------
+
+    def selector(self, sel: Selector, env: Env, want: frozenset[str] | None = None, what: str = "") -> Selector:
+        """Resolve a selector: its head, then each filter attached to the nearest head it applies to."""
+        root = self.head(sel, env)
+        chain: list[list] = [[root, []]]        # [selector, filters attached so far] from outer to inner
+
+        def close(level: int) -> None:
+            """Fold the chain's entries below `level` into their parents' last filter."""
+            while len(chain) > level + 1:
+                node, fs = chain.pop()
+                child = replace(node, filters=tuple(fs))
+                parent_fs = chain[-1][1]
+                parent_fs[-1] = replace(parent_fs[-1], arg=child)
+
+        for f in sel.filters:
+            spec = parts.FILTERS[parts.FILTER_OF_OP[f.op]]
+            at = next((i for i in range(len(chain) - 1, -1, -1) if chain[i][0].kind in spec.applies), None)
+            if at is None:
+                inner = chain[-1][0]
+                kinds = sorted({parts.kind_phrase(k) for k in spec.applies})
+                allowed = [n for n, p in parts.FILTERS.items() if inner.kind in p.applies]
+                self.issue("dsl-arg-type", f"`{spec.name}` does not apply to {parts.kind_phrase(inner.kind)}; it narrows "
+                           + _join(kinds, "and"), f.span,
+                           f"filters of {parts.kind_phrase(inner.kind)}: " + ", ".join(f"`{a}`" for a in allowed))
+                continue
+            close(at)
+            chain[at][1].append(self.filter(f, chain[at][0], env))
+            if f.arg is not None and f.op != "where":
+                chain.append([chain[at][1][-1].arg, []])
+        close(0)
+        built = replace(chain[0][0], filters=tuple(chain[0][1]))
+        if want is not None and built.kind is not None and built.kind not in want:
+            self.issue("dsl-arg-type", f"{what or 'this place'} needs {_join(sorted({parts.kind_phrase(k) for k in want}))}, "
+                       f"got a selector of {parts.kind_phrase(built.kind)}", sel.span,
+                       "write e.g. `" + _example_for(want) + "`")
+        return replace(built, span=sel.span)
+
+    def head(self, sel: Selector, env: Env) -> Selector:
+        """The kind, owner, reference and terrains of a selector's head."""
+        h = sel.head
+        noun = h.noun.text
+        spec = parts.NOUNS[noun]
+        kind = spec.names
+        owner = {"my": "me", "your": "me", "their": "subject"}.get(h.det or "")
+        if noun in ("opponent", "opponents"):
+            owner = "opponent"
+        elif noun == "me":
+            owner = "me"
+        elif noun == "anyone":
+            owner = "any"
+        ref = None
+        if h.det == "their" and env.it is None:
+            self.issue("dsl-context", "`their` names the player a `where` or `for each` is about, and there is none "
+                       "here", h.span, "write `my ...`, or use `their` inside `where ...` or a `for each` body")
+        if kind == "it":
+            if env.it is None:
+                self.issue("dsl-context", f"`{noun}` names the element of a `where` or `for each`, and there is none here",
+                           h.noun.span, "use `it` inside `where ...` or a `for each` body")
+                kind = "hex"
+            else:
+                kind, ref = env.it, "it"
+        terrains: list[str] = []
+        for adj in h.adjs:
+            word = adj.text
+            if word == "chosen":
+                if kind != "player":
+                    self.issue("dsl-arg-type", f"`chosen` names a player: write `a chosen opponent`", adj.span)
+                elif not self.in_verb:
+                    self.issue("dsl-context", "a chosen player exists only in a verb, which asks for the choice",
+                               adj.span, "count or compare over `every opponent` / `an opponent` instead")
+                ref = "chosen"
+            elif word in parts.REFERENCES:
+                if kind != "hex":
+                    self.issue("dsl-arg-type", f"`{word}` names a hex: write `the {word} hex`", adj.span)
+                elif self.field_kind != "ability":
+                    self.issue("dsl-context", f"`the {word} hex` exists only in a leader ability", adj.span,
+                               "a Nest's or power's effect can name `this hex`")
+                ref = word
+            elif word in self.ctx.terrains:
+                if kind != "hex":
+                    self.issue("dsl-arg-type", f"a terrain narrows hexes, not {parts.kind_phrase(kind)}", adj.span,
+                               f"write `{parts.kind_phrase(kind) if kind != 'kiwi' else 'kiwi'} in {word} hexes`")
+                terrains.append(word)
+            else:
+                known = list(self.ctx.terrains) + sorted(parts.REFERENCES)
+                self.issue("dsl-unknown", f"unknown word `{word}` before `{noun}`: expected a terrain "
+                           f"({', '.join(self.ctx.terrains) or 'none declared'}) or a reference (landing, starting, passed)",
+                           adj.span, _did_you_mean(word, known))
+        if h.det == "this":
+            if kind != "hex":
+                self.issue("dsl-arg-type", f"`this` names a hex: write `this hex`", h.span)
+            ref = "here"
+        quant = "one" if h.det in ("a", "an") else "all"
+        return replace(sel, kind=kind, owner=owner, ref=ref, terrains=tuple(terrains), quant=quant, filters=())
+
+    def filter(self, f: Filter, on: Selector, env: Env) -> Filter:
+        """Check one filter attached to `on`; its argument selector is resolved (filters come later)."""
+        if f.op == "size":
+            if f.n is None or not 1 <= f.n <= self.ctx.max_size:
+                self.issue("dsl-arg-type", f"a Kiwi size is 1 to {self.ctx.max_size}, got `{f.n}`", f.span)
+            return f
+        if f.op == "where":
+            cond = self.expr(f.cond, Env(env.field_kind, it=on.kind), "condition")
+            return replace(f, cond=cond)
+        if f.op == "within" and (f.n is None or not 1 <= f.n <= MAX_N):
+            self.issue("dsl-arg-type", f"`within` takes a distance from 1 to {MAX_N}", f.span)
+        arg = self.head(f.arg, env)
+        spec = parts.FILTERS[parts.FILTER_OF_OP[f.op]]
+        need = spec.args[0] if spec.args else "any"
+        allowed = {"players": frozenset({"player"}), "pieces": parts.PIECE_KINDS,
+                   "located": parts.PIECE_KINDS | {"hex"}}.get(need)
+        if allowed is not None and arg.kind not in allowed:
+            self.issue("dsl-arg-type", f"`{spec.name}` needs {_join(sorted({parts.kind_phrase(k) for k in allowed}))}, "
+                       f"got {parts.kind_phrase(arg.kind)}", f.arg.span, "write e.g. `" + spec.example + "`")
+        return replace(f, arg=arg)
+
+    # --- quantities and conditions -----------------------------------------------------------------
+
+    def expr(self, node, env: Env, want: str) -> object:
+        """Type a quantity (`want` number) or condition (`want` condition); misuse is located."""
+        got, node = self._expr(node, env)
+        if want == "condition" and got != "condition":
+            self.issue("dsl-arg-type", f"expected a condition, got {_describe(got)}", node.span,
+                       "compare quantities: `count(my kiwi in this hex) >= 2`")
+        elif want == "number" and got != "number":
+            hint = (f"count it: `count({_text_of(node)})`" if isinstance(node, Selector)
+                    else "a number, `count(...)`, `min(a, b)` ...")
+            self.issue("dsl-arg-type", f"expected a number, got {_describe(got)}", node.span, hint)
+        return node
+
+    def _expr(self, node, env: Env) -> tuple[str, object]:
+        if isinstance(node, Num):
+            if not 0 <= node.value <= MAX_N:
+                self.issue("dsl-arg-type", f"numbers are 0 to {MAX_N}, got `{node.value}`", node.span)
+            return "number", node
+        if isinstance(node, Selector):
+            sel = self.selector(node, env)
+            return f"sel:{sel.kind}", sel
+        if isinstance(node, Not):
+            return "condition", replace(node, cond=self.expr(node.cond, env, "condition"))
+        if isinstance(node, BinOp):
+            if node.op in ("and", "or"):
+                return "condition", replace(node, left=self.expr(node.left, env, "condition"),
+                                            right=self.expr(node.right, env, "condition"))
+            left = self.expr(node.left, env, "number")
+            right = self.expr(node.right, env, "number")
+            return ("condition" if node.op in _CMP else "number"), replace(node, left=left, right=right)
+        if isinstance(node, QCall):
+            return "number", self.qcall(node, env)
+        return "unknown", node
+
+    def qcall(self, node: QCall, env: Env) -> QCall:
+        """A quantity function: its name from the registry, its arguments typed."""
+        name = node.name.text
+        spec = parts.FUNCTIONS.get(name)
+        if spec is None:
+            self.issue("dsl-unknown", f"unknown quantity `{name}`", node.name.span,
+                       _did_you_mean(name, parts.FUNCTIONS) or "quantities: " + ", ".join(f"`{f}(...)`" for f in parts.FUNCTIONS))
+            return node
+        if len(node.args) != len(spec.args):
+            self.issue("dsl-arg-count", f"`{name}` takes {len(spec.args)} argument{'s' if len(spec.args) != 1 else ''}: "
+                       f"`{spec.example}`", node.span)
+            return node
+        args = []
+        for arg, need in zip(node.args, spec.args):
+            if need == "number":
+                args.append(self.expr(arg, env, "number"))
+                continue
+            if not isinstance(arg, Selector):
+                self.issue("dsl-arg-type", f"`{name}` needs a selector, got {_describe(self._expr(arg, env)[0])}",
+                           arg.span, f"write e.g. `{spec.example}`")
+                args.append(arg)
+                continue
+            want = parts.SELECTOR_TYPES.get(need)
+            args.append(self.selector(arg, env, want, f"`{name}`"))
+        return replace(node, args=tuple(args))
+
+    # --- statements --------------------------------------------------------------------------------
+
+    def if_stmt(self, node: If, env: Env) -> If:
+        """`if`: a condition and two bodies."""
+        cond = self.expr(node.cond, env, "condition")
+        then = self.stmt(node.then)
+        orelse = self.stmt(node.orelse) if node.orelse is not None else None
+        return replace(node, cond=cond, then=then, orelse=orelse)
+
+    def for_each(self, node: ForEach, env: Env) -> ForEach:
+        """`for each`: a selector, an optional cap, the body."""
+        sel = self.selector(node.sel, env)
+        cap = self.expr(node.cap, env, "number") if node.cap is not None else None
+        body = self.stmt(node.body, it=sel.kind)
+        return replace(node, sel=sel, cap=cap, body=body)
+
+    def statement(self, node, allowed: tuple[Primitive, ...], env: Env):
+        """A statement of the layer: a phrase, `if` or `for each`."""
+        if isinstance(node, If):
+            return self.if_stmt(node, env)
+        if isinstance(node, ForEach):
+            return self.for_each(node, env)
+        return self.phrase(node, allowed, env)
+
+    def phrase(self, node: Phrase, allowed: tuple[Primitive, ...], env: Env) -> Phrase:
+        """Bind a phrase (a call with selectors or quantities) to the allowed primitive it fits best."""
+        items = node.items
+        first = items[0]
+        cands = [p for p in allowed if (isinstance(first, Word) and p.head == first.text)
+                 or (not isinstance(first, Word) and p.head == "")]
+        best = None
+        for prim in cands:
+            aligned = _align(prim.parts, items)   # the checker's aligner: a slot takes one item, Word or not
+            if aligned is None:
+                continue
+            before = len(self.issues)
+            args = self.bind(prim, aligned, env)
+            errors = self.issues[before:]
+            del self.issues[before:]
+            key = (0 if errors else 1, sum(1 for p in prim.parts if isinstance(p, str)))
+            if best is None or key > best[0]:
+                best = (key, prim, args, errors)
+        if best is not None:
+            _, prim, args, errors = best
+            self.issues.extend(errors)
+            return node if errors else replace(node, primitive=prim.id, args=args)
+        head = first.text if isinstance(first, Word) else _text_of(first)
+        shown = cands or [p for p in allowed if any(isinstance(x, Slot) and x.type in parts.SELECTOR_TYPES
+                                                    for x in p.parts)]
+        if cands:
+            self.issue("dsl-arg-count", f"`{head}` does not fit this phrase; it is written "
+                       + _join([f"`{p.display}`" for p in cands]), node.span)
+        else:
+            heads = sorted({p.head for p in allowed if p.head})
+            self.issue("dsl-unknown", f"unknown {registry_kind(allowed)} `{head}`",
+                       first.span if isinstance(first, Word) else node.span,
+                       _did_you_mean(head, heads) or (("phrases with selectors: " + ", ".join(
+                           f"`{p.display}`" for p in shown[:8])) if shown else None))
+        return node
+
+    def bind(self, prim: Primitive, aligned: list[tuple[object, tuple]], env: Env) -> tuple[tuple[str, object], ...]:
+        """The slot values of an aligned phrase; type errors go to the issue list."""
+        args: list[tuple[str, object]] = []
+        for part, items in aligned:
+            if isinstance(part, str):
+                continue
+            if part.type in parts.SELECTOR_TYPES:
+                item = items[0]
+                if not isinstance(item, Selector):
+                    self.issue("dsl-arg-type", f"`{prim.name or prim.pattern}` expects "
+                               f"{registry.TYPES[part.type].doc.split(':')[0]} for <{part.name}>, got `{_text_of(item)}`",
+                               item.span, f"write e.g. `{_example_for(parts.SELECTOR_TYPES[part.type])}`")
+                    args.append((part.name, item))
+                    continue
+                self.in_verb = prim.kind == "verb"
+                try:
+                    args.append((part.name, self.selector(item, env, parts.SELECTOR_TYPES[part.type],
+                                                          f"<{part.name}> of `{prim.name or prim.pattern}`")))
+                finally:
+                    self.in_verb = False
+                continue
+            if part.type in ("int", "size") and not part.many and not (isinstance(items[0], Word)):
+                item = items[0]
+                if part.type == "size":
+                    self.issue("dsl-arg-type", f"`{prim.name}` expects a Kiwi size for <{part.name}>, got a quantity",
+                               item.span, f"write 1 to {self.ctx.max_size}")
+                args.append((part.name, self.expr(item, env, "number")))
+                continue
+            values = []
+            for item in items:
+                if not isinstance(item, Word):
+                    self.issue("dsl-arg-type", f"`{prim.name or prim.pattern}` expects {registry.TYPES[part.type].doc} "
+                               f"for <{part.name}>, got `{_text_of(item)}`", item.span)
+                    values.append(None)
+                    continue
+                values.append(self.word_value(prim, part, item))
+            args.append((part.name, tuple(values) if part.many else values[0]))
+        return tuple(args)
+
+    def word_value(self, prim: Primitive, slot: Slot, word: Word) -> object:
+        """One word as a slot value (numbers, sizes, fruit, terrains, fixed values)."""
+        text, name = word.text, prim.name or prim.pattern
+        if slot.type in ("int", "size"):
+            top = MAX_N if slot.type == "int" else self.ctx.max_size
+            if not word.is_int or not 1 <= int(text) <= top:
+                self.issue("dsl-arg-type", f"`{name}` expects a number from 1 to {top} for <{slot.name}>, got `{text}`",
+                           word.span)
+                return text
+            return int(text)
+        values = {"fruit": self.ctx.fruits, "terrain": self.ctx.terrains}.get(slot.type)
+        if values is None:
+            values = registry.TYPES[slot.type].values or ()
+        if text not in values:
+            self.issue("dsl-arg-type", f"unknown {slot.type.replace('_', ' ')} `{text}`; expected "
+                       + (", ".join(values) or "none declared"), word.span, _did_you_mean(text, values))
+        return text
+
+
+def registry_kind(allowed: tuple[Primitive, ...]) -> str:
+    """The primitive kind of a field's allowed primitives, for messages."""
+    return allowed[0].kind if allowed else "word"
+
+
+def _describe(got: str) -> str:
+    if got.startswith("sel:"):
+        return f"a selector of {parts.kind_phrase(got[4:])}"
+    return {"number": "a number", "condition": "a condition"}.get(got, "something else")
+
+
+def _example_for(kinds: frozenset[str]) -> str:
+    if kinds == frozenset({"hex"}):
+        return "a hex without a nest"
+    if kinds == frozenset({"player"}):
+        return "an opponent"
+    return "every kiwi of an opponent in the landing hex"
+
+
+def _text_of(node) -> str:
+    """A node's text for messages (selectors and quantities written back)."""
+    if isinstance(node, Word):
+        return node.text
+    if isinstance(node, Selector):
+        h = node.head
+        words = ([h.det] if h.det else []) + [a.text for a in h.adjs] + [h.noun.text]
+        return " ".join(words) + ("" if not node.filters else " ...")
+    if isinstance(node, QCall):
+        return f"{node.name.text}(...)"
+    if isinstance(node, Num):
+        return str(node.value)
+    return "..."
+
+
+# --- leader abilities ---------------------------------------------------------------------------------
+
+def ability_issues(node) -> list[Issue]:
+    """R-LEAD-5/6: an ability moves the Leader exactly once, first; pushes come after that movement."""
+    calls = list(_calls_in_order(node))
+    moves = [c for c in calls if c.primitive in LEADER_MOVES]
+    out: list[Issue] = []
+    span = getattr(node, "span", Span(0, 0))
+    if not moves:
+        names = ", ".join(f"`{registry.BY_ID[m].display}`" for m in sorted(LEADER_MOVES))
+        return [Issue("dsl-context", "a leader ability must move the Leader (R-LEAD-5)", span,
+                      f"start with a Leader movement: {names}")]
+    for extra in moves[1:]:
+        out.append(Issue("dsl-context", "a leader ability moves the Leader once: this is a second Leader movement",
+                         extra.span, "keep one of `leader moves`, `leader walks`, `leader jumps`"))
+    first = calls.index(moves[0])
+    for c in calls[:first]:
+        if c.primitive in PUSHES:
+            out.append(Issue("dsl-context", "a push before the Leader has moved: the ability pushes from where the "
+                             "Leader goes", c.span, "put the Leader movement first"))
+    return out
+
+
+def _calls_in_order(node):
+    """Bound calls and phrases of an effect, in text order."""
+    return (n for n in walk(node) if isinstance(n, (Call, Phrase)) and n.primitive)

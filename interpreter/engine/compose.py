@@ -1,0 +1,407 @@
+"""The interpreter of the compositional DSL: `if`, `for each`, phrases (verbs on selectors), event triggers
+with filters and parameterised modifiers. Hooked into effects.run / effects.possible, feed, build and push.
+
+A selection that leaves a choice asks the player one small decision at a time (`decisions.ask`): which
+piece, then where. Work is bounded before play (interpreter/dsl/compose_check.py) and by the state: a
+`for each` walks a snapshot of the elements its selector named when it started.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Generator
+
+from interpreter.dsl import ast
+from interpreter.engine import action_types as A
+from interpreter.engine import effects, move, placing, push
+from interpreter.engine.board import board_of
+from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
+from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.powers import immune, table
+from interpreter.engine.selectors import Scope, holds, quantity, select
+from interpreter.engine.verb_table import TABLE
+
+__all__ = ["run", "possible", "scope", "emit_event", "MAX_AMOUNT"]
+
+MAX_AMOUNT = 99   # a quantity given to a verb is capped like an `int` literal
+
+
+def scope(rt: Runtime, ctx: Ctx, purpose: str = "default") -> Scope:
+    """The names of a selector at this point of play."""
+    ab = ctx.ability
+    return Scope(ctx.flock, it=ctx.it, here=ctx.here, landing=ab.landing if ab else None,
+                 starting=ab.start if ab else None, passed=tuple(ab.passed) if ab else (), purpose=purpose)
+
+
+def _amount(rt: Runtime, value, ctx: Ctx) -> int:
+    return min(MAX_AMOUNT, quantity(rt.state, value, scope(rt, ctx)))
+
+
+def run(rt: Runtime, node, ctx: Ctx) -> Generator:
+    """Execute an `if`, `for each` or phrase for `ctx.flock`."""
+    if isinstance(node, ast.If):
+        branch = node.then if holds(rt.state, node.cond, scope(rt, ctx)) else node.orelse
+        if branch is not None:
+            yield from effects.run(rt, branch, ctx)
+        return
+    if isinstance(node, ast.ForEach):
+        els = select(rt.state, node.sel, scope(rt, ctx))
+        if node.cap is not None:
+            els = els[:_amount(rt, node.cap, ctx)]
+        for el in els:
+            if el[0] == "player":   # "each opponent ... returns": the element player does the body
+                sub = Ctx(el[2], suppressed=ctx.suppressed, depth=ctx.depth + 1, source=ctx.source, it=el,
+                          here=ctx.here)
+            else:
+                sub = ctx.sub(it=el, depth=ctx.depth + 1)
+            yield from effects.run(rt, node.body, sub)
+        return
+    if isinstance(node, ast.Phrase):
+        node = yield from _fix_chosen(rt, node, ctx)
+        fn = PHRASES.get(node.primitive or "")
+        if fn is not None and any(isinstance(v, ast.Selector) for _, v in node.args):
+            yield from fn(rt, node, ctx)
+            return
+        verb = rt.verbs.run.get(node.primitive or "")
+        if verb is None:
+            raise EngineError(f"no engine procedure for DSL verb `{node.primitive}`")
+        call = _concrete(rt, node, ctx)
+        if call is not None:
+            yield from verb(rt, call, ctx)
+        return
+    raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
+
+
+def _fix_chosen(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """The phrase with each `a chosen <player>` replaced by the player the acting player picks now."""
+    args = []
+    for name, value in node.args:
+        if isinstance(value, ast.Selector):
+            value = yield from _fix_sel(rt, value, ctx)
+        args.append((name, value))
+    return replace(node, args=tuple(args))
+
+
+def _fix_sel(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Generator:
+    if sel.ref == "chosen":
+        who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, ctx)) if e[0] == "player"]
+        if not who:
+            return replace(sel, ref="flock:")
+        act = yield from ask_action(ctx.flock, "choose-player", "Choose a player",
+                                    [option(A.ChoosePlayer(f), f"Choose {f}") for f in who])
+        return replace(sel, ref="flock:" + act.flock)
+    filters = []
+    for f in sel.filters:
+        if f.arg is not None:
+            f = replace(f, arg=(yield from _fix_sel(rt, f.arg, ctx)))
+        filters.append(f)
+    return replace(sel, filters=tuple(filters))
+
+
+def _concrete(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> ast.Call | None:
+    """A first-language call with the phrase's quantities evaluated now (None when an amount is 0)."""
+    args = []
+    for name, value in node.args:
+        if isinstance(value, (ast.QCall, ast.BinOp, ast.Num)):
+            value = _amount(rt, value, ctx)
+            if value <= 0:
+                return None
+        args.append((name, value))
+    return ast.Call(node.words, node.span, node.primitive, tuple(args))
+
+
+def possible(rt: Runtime, node, ctx: Ctx) -> bool:
+    """Whether the node can be performed now (a `choose` option, a `may`, a card's play mode)."""
+    if isinstance(node, ast.If):
+        branch = node.then if holds(rt.state, node.cond, scope(rt, ctx)) else node.orelse
+        return True if branch is None else effects.possible(rt, branch, ctx)
+    if isinstance(node, ast.ForEach):
+        return True
+    if isinstance(node, ast.Phrase):
+        if node.primitive in PHRASES:
+            check = PHRASE_POSSIBLE.get(node.primitive)
+            return True if check is None else check(rt, node, ctx)
+        call = _concrete(rt, node, ctx)
+        return True if call is None else effects.possible(rt, call, ctx)
+    return False
+
+
+# --- verbs on selectors -------------------------------------------------------------------------------
+
+def _pick(el, verb: str) -> A.Action:
+    """The action naming a Kiwi or a Leader a verb acts on."""
+    kind, hex_id, thing = el
+    if kind == "kiwi":
+        return A.PickKiwi(verb, thing.id, thing.flock, thing.size, hex_id)
+    return A.PickLeader(verb, thing, hex_id)
+
+
+def _pick_options(els: list, verb: str, label) -> tuple[list[Option], dict[A.Action, object]]:
+    """One option per distinct action (identical Kiwi in a hex are one choice, the first stands for them),
+    and the element each action names."""
+    by_action: dict[A.Action, object] = {}
+    opts: list[Option] = []
+    seen: set[str] = set()
+    for e in els:
+        act = _pick(e, verb)
+        if act.id() in seen:
+            continue
+        seen.add(act.id())
+        by_action[act] = e
+        opts.append(option(act, label(e)))
+    return opts, by_action
+
+
+def _label(el) -> str:
+    kind, hex_id, thing = el
+    if kind == "kiwi":
+        return f"the {thing.flock} size-{thing.size} Kiwi on {hex_id}"
+    if kind == "leader":
+        return f"the {thing} Leader on {hex_id}"
+    return f"the {kind} on {hex_id}"
+
+
+def _still_there(rt: Runtime, el) -> bool:
+    kind, hex_id, thing = el
+    if kind == "kiwi":
+        return any(k is thing for k in rt.state.hexes[hex_id].kiwi)
+    if kind == "leader":
+        return rt.state.flocks[thing].leader_hex == hex_id
+    return True
+
+
+def _chosen(rt: Runtime, sel: ast.Selector, ctx: Ctx, kinds: tuple[str, ...], verb: str) -> Generator:
+    """The elements a verb acts on: all of them, or (`a ...`) the one the player picks."""
+    els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] in kinds]
+    if sel.quant != "one" or len(els) <= 1:
+        return els
+    opts, by_action = _pick_options(els, verb, lambda e: f"{verb.capitalize()} {_label(e)}")
+    act = yield from ask_action(ctx.flock, verb, f"Choose what to {verb}", opts)
+    return [by_action[act]]
+
+
+def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
+    return [e[1] for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "hex"]
+
+
+def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Push each piece named, one at a time, to an adjacent hex the destination names (R-PUSH-2)."""
+    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi", "leader"), "push")
+    shield = immune(rt)
+    if shield is not None:
+        els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
+    b = board_of(rt.state)
+    for el in els:
+        if not _still_there(rt, el):
+            continue
+        kind, origin, thing = el
+        allowed = set(_dest_hexes(rt, node.arg("dest"), ctx))
+        dests = [d for d in b.adjacent(origin) if d in allowed and d != origin]
+        if not dests:
+            rt.emit("push-stays", ctx.flock, flock=ctx.flock, piece=_label(el))
+            continue
+        acts = [A.PushKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
+                else A.PushLeader(thing, origin, d) for d in dests]
+        act = yield from ask_action(ctx.flock, "push", f"Push {_label(el)}",
+                                    [option(a, f"Push {_label(el)} to {a.to}") for a in acts])
+        dest = act.to
+        if kind == "kiwi":
+            push.push_kiwi(rt, ctx.flock, origin, thing, dest)
+        else:
+            rt.state.flocks[thing].leader_hex = dest
+            rt.emit("push-leader", ctx.flock, flock=ctx.flock, leader=thing, hex=origin, to=dest)
+
+
+def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Place n size-1 Kiwi, each on a hex the selector names; tokens as in R-RES-2."""
+    n = _amount(rt, node.arg("n"), ctx)
+    for _ in range(n):
+        hexes = _dest_hexes(rt, node.arg("where"), ctx)
+        if not hexes:
+            rt.emit("no-place-hex", ctx.flock, flock=ctx.flock)
+            return
+        source = yield from placing.take_token(rt, ctx.flock, "a new Kiwi", optional=True)
+        if source is None:
+            return
+        hexes = _dest_hexes(rt, node.arg("where"), ctx) or hexes   # taking an island token may change nothing
+        act = yield from ask_action(ctx.flock, "place-kiwi", "Place a size-1 Kiwi",
+                                    [option(A.Place(h), f"Place on {h}") for h in hexes])
+        hex_id = act.hex
+        rt.state.flocks[ctx.flock].supply -= 1
+        rt.state.hexes[hex_id].kiwi.append(rt.state.new_kiwi(ctx.flock, 1))
+        rt.emit("place", ctx.flock, flock=ctx.flock, hex=hex_id)
+        yield from placing.track_benefit(rt, ctx.flock, source, ctx)
+
+
+def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Grow each Kiwi named by one (its owner stacks a token, R-FEED-3); a Kiwi at the size limit stays."""
+    sel = node.arg("what")
+    els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "kiwi" and e[2].size < rt.rules.max_size]
+    if sel.quant == "one" and len(els) > 1:
+        sub = ast.Selector(sel.head, sel.filters, sel.span, sel.kind, sel.owner, sel.ref, sel.terrains, "one")
+        els = yield from _chosen(rt, sub, ctx, ("kiwi",), "grow")
+    for _, hex_id, kiwi in els:
+        if kiwi.size < rt.rules.max_size and any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
+            yield from placing.grow_one(rt, hex_id, kiwi, ctx, optional=kiwi.flock == ctx.flock)
+
+
+def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Shrink each Kiwi named by one; the token goes to its owner's Reserve, a size-0 Kiwi leaves."""
+    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi",), "shrink")
+    for _, hex_id, kiwi in els:
+        if not any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
+            continue
+        kiwi.size -= 1
+        rt.state.flocks[kiwi.flock].reserve_kiwi += 1
+        if kiwi.size == 0:
+            placing.remove_from_hex(rt, hex_id, kiwi)
+        rt.emit("shrink", ctx.flock, flock=ctx.flock, owner=kiwi.flock, hex=hex_id, size=kiwi.size)
+
+
+def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Remove each Kiwi named to its owner's Reserve."""
+    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi",), "remove")
+    for _, hex_id, kiwi in els:
+        if any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
+            placing.remove_from_hex(rt, hex_id, kiwi)
+            rt.state.flocks[kiwi.flock].reserve_kiwi += kiwi.size
+            rt.emit("remove-piece", ctx.flock, flock=ctx.flock, owner=kiwi.flock, size=kiwi.size, hex=hex_id)
+
+
+def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
+    kind, origin, thing = el
+    if kind == "kiwi":
+        placing.remove_from_hex(rt, origin, thing)
+        rt.state.hexes[dest].kiwi.append(thing)
+    else:
+        rt.state.flocks[thing].leader_hex = dest
+    rt.emit("move-piece", who, flock=who, piece=_label(el), to=dest)
+
+
+def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Move each piece named to a hex the destination names (no push)."""
+    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi", "leader"), "move")
+    for el in els:
+        if not _still_there(rt, el):
+            continue
+        dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != el[1]]
+        if not dests:
+            continue
+        kind, origin, thing = el
+        acts = [A.MoveToKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
+                else A.MoveToLeader(thing, origin, d) for d in dests]
+        act = yield from ask_action(ctx.flock, "move-to", f"Move {_label(el)}",
+                                    [option(a, f"Move {_label(el)} to {a.to}") for a in acts])
+        _relocate(rt, el, act.to, ctx.flock)
+
+
+def _one(rt: Runtime, sel: ast.Selector, ctx: Ctx, verb: str) -> Generator:
+    els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] in ("kiwi", "leader")]
+    if len(els) <= 1:
+        return els[0] if els else None
+    opts, by_action = _pick_options(els, verb, lambda e: f"Swap {_label(e)}")
+    act = yield from ask_action(ctx.flock, verb, "Choose a piece to swap", opts)
+    return by_action[act]
+
+
+def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Exchange the hexes of two pieces (the player picks each when several are named)."""
+    a = yield from _one(rt, node.arg("a"), ctx, "swap")
+    if a is None:
+        return
+    b = yield from _one(rt, node.arg("b"), ctx, "swap-with")
+    if b is None or b[1] == a[1] or b is a:
+        return
+    _relocate(rt, a, b[1], ctx.flock)
+    _relocate(rt, b, a[1], ctx.flock)
+
+
+def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Generator:
+    """Return up to n fruit of the player's choice to the bag."""
+    fl = rt.state.flocks[ctx.flock]
+    n = _amount(rt, node.arg("n"), ctx)
+    for _ in range(n):
+        colours = sorted(c for c, k in fl.fruit.items() if k > 0)
+        if not colours:
+            return
+        act = yield from ask_action(ctx.flock, "return-fruit", "Return a fruit to the bag",
+                                    [option(A.GiveFruit(c), f"Return a {c} fruit") for c in colours])
+        c = act.fruit
+        fl.fruit[c] -= 1
+        rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
+        rt.emit("return-fruit", ctx.flock, flock=ctx.flock, fruit=c)
+
+
+def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """The Leader lands on a chosen hex the selector names, other than its start."""
+    ab = ctx.ability
+    if ab is None:
+        raise EngineError("a leader verb ran outside a Leader ability")
+    dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != ab.start]
+    if not dests:
+        return
+    act = yield from ask_action(ctx.flock, "leader-move", "Your Leader jumps",
+                                [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
+    end = act.to
+    move.land(rt, ctx, end, board_of(rt.state).between(ab.start, end))
+
+
+PHRASES = {
+    "push-to": _push_to, "place-on": _place_on, "grow-sel": _grow, "shrink-sel": _shrink, "remove-sel": _remove,
+    "move-to": _move_to, "swap": _swap, "return-fruit": _return_fruit, "leader-jump-to": _jump_to,
+}
+PHRASE_POSSIBLE = {
+    "return-fruit": lambda rt, n, ctx: sum(rt.state.flocks[ctx.flock].fruit.values()) > 0,
+}
+
+
+def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Generator:
+    yield from move.leader_walk(rt, ctx, int(call.arg("n", 1)))
+
+
+# registry verb id -> procedure in the engine's verb table (a phrase or a first-language call); if, for each
+# and phrases are the node kinds effects.run hands this module through the table
+for _verb, _procedure in {**PHRASES, "leader-walk-upto": _walk_upto}.items():
+    TABLE.register(_verb, _procedure, PHRASE_POSSIBLE.get(_verb))
+TABLE.register_composed(run, possible)
+
+
+# --- event triggers with filters ----------------------------------------------------------------------
+
+_EVENT_TRIGGERS = {"feed": ("t-feed-of", "t-feed-by"), "build": ("t-build-on", "t-build-by")}
+
+
+def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Generator:
+    """Fire every flock's compositional triggers on an engine event (`feed` of `target` in `hex_id`, `build`
+    on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on <hexes>`)."""
+    ids = _EVENT_TRIGGERS.get(kind, ())
+    powers = table(rt.rules)
+    if not any(t in powers for t in ids):
+        return
+    for flock in rt.state.seats:
+        side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
+        if side is None:
+            continue
+        for power in side.powers:
+            if power.trigger not in ids or power.trigger in ctx.suppressed:
+                continue
+            when = power.when
+            sc = Scope(flock, here=hex_id)
+            by = when.arg("who")
+            if by is None:
+                if ctx.flock != flock:
+                    continue
+            elif not any(e[2] == ctx.flock for e in select(rt.state, by, sc) if e[0] == "player"):
+                continue
+            what = when.arg("what")
+            if what is not None and not any(e[2] is target for e in select(rt.state, what, sc)):
+                continue
+            where = when.arg("where")
+            if where is not None and hex_id not in {e[1] for e in select(rt.state, where, sc)}:
+                continue
+            rt.emit("power", flock, flock=flock, trigger=kind)
+            sub = Ctx(flock, turn=ctx.turn if flock == ctx.flock else Turn(),
+                      suppressed=ctx.suppressed | {power.trigger}, depth=ctx.depth + 1,
+                      source=f"power {power.trigger}", here=hex_id)
+            yield from effects.run(rt, power.effect, sub)
+
+

@@ -1,0 +1,205 @@
+"""Selectors, quantities and conditions of the compositional DSL evaluated on a game state (pure functions).
+
+An element is a tuple `(kind, hex, thing)`: `("kiwi", hex, Kiwi)`, `("leader", hex, flock)`,
+`("nest", hex, (flock, nest id))`, `("marker", hex, (flock, terrain))`, `("hex", hex, hex)`, `("player", None,
+flock)`. A Scope says who "me" is and what the references name (the ability's hexes, `this hex`, `it`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from interpreter.dsl import ast
+from interpreter.engine import dominance
+from interpreter.engine.board import board_of
+from interpreter.engine.state import State
+
+__all__ = ["Scope", "select", "quantity", "holds", "owner_of", "hex_of"]
+
+Element = tuple
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What the names of a selector mean at one point of play."""
+
+    me: str
+    it: Element | None = None
+    here: str | None = None
+    landing: str | None = None
+    starting: str | None = None
+    passed: tuple[str, ...] = ()
+    purpose: str = "default"       # dominance weights: "objective" inside a Season card objective
+
+
+def owner_of(el: Element) -> str | None:
+    """The flock an element belongs to (None for a hex)."""
+    kind, _, thing = el
+    if kind == "kiwi":
+        return thing.flock
+    if kind in ("leader", "player"):
+        return thing
+    if kind in ("nest", "marker"):
+        return thing[0]
+    return None
+
+
+def hex_of(el: Element) -> str | None:
+    """The hex an element stands on (a hex: itself; a player: none)."""
+    return el[1]
+
+
+def _candidates(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
+    kind, ref = sel.kind, sel.ref
+    if ref is not None and ref.startswith("flock:"):   # a chosen player, fixed when the verb ran (compose.py)
+        return [("player", None, ref[6:])] if ref[6:] in st.flocks else []
+    if ref == "it":
+        return [sc.it] if sc.it is not None and sc.it[0] == kind else []
+    if ref in ("landing", "starting", "here"):
+        where = {"landing": sc.landing, "starting": sc.starting, "here": sc.here}[ref]
+        return [("hex", where, where)] if where is not None and where in st.hexes else []
+    if ref == "passed":
+        return [("hex", h, h) for h in sc.passed if h in st.hexes]
+    if kind == "hex":
+        return [("hex", h.id, h.id) for h in st.hexes.values() if not sel.terrains or h.terrain in sel.terrains]
+    if kind == "kiwi":
+        return [("kiwi", h.id, k) for h in st.hexes.values() for k in h.kiwi]
+    if kind == "leader":
+        return [("leader", st.flocks[f].leader_hex, f) for f in st.seats if st.flocks[f].leader_hex is not None]
+    if kind == "nest":
+        return [("nest", h.id, h.nest) for h in st.hexes.values() if h.nest is not None]
+    if kind == "piece":   # what carries Kiwi tokens: Kiwi, Leaders, Nests (R-SCARD-4)
+        return (_candidates(st, _KIND_KIWI, sc) + _candidates(st, _KIND_LEADER, sc)
+                + _candidates(st, _KIND_NEST, sc))
+    if kind == "marker":
+        return [("marker", h.id, h.domain) for h in st.hexes.values() if h.domain is not None]
+    if kind == "player":
+        return [("player", None, f) for f in st.seats]
+    return []
+
+
+_KIND_KIWI = ast.Selector(ast.Head(None, (), ast.Word("kiwi", ast.Span(0, 0)), ast.Span(0, 0)), (), ast.Span(0, 0), "kiwi")
+_KIND_LEADER = ast.Selector(_KIND_KIWI.head, (), ast.Span(0, 0), "leader")
+_KIND_NEST = ast.Selector(_KIND_KIWI.head, (), ast.Span(0, 0), "nest")
+
+
+def _subject(sc: Scope) -> str | None:
+    """The player `their` refers to: the element player, or the owner of the element."""
+    return owner_of(sc.it) if sc.it is not None else None
+
+
+def _hexes(els: list[Element]) -> set[str]:
+    return {e[1] for e in els if e[1] is not None}
+
+
+def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
+    """The elements a bound selector names, in island (or seat) order."""
+    out = _candidates(st, sel, sc)
+    owner = sel.owner
+    if owner == "me":
+        out = [e for e in out if owner_of(e) == sc.me]
+    elif owner == "opponent":
+        out = [e for e in out if owner_of(e) not in (None, sc.me)]
+    elif owner == "subject":
+        who = _subject(sc)
+        out = [e for e in out if owner_of(e) == who]
+    for f in sel.filters:
+        if not out:
+            break
+        out = _filter(st, f, out, sc)
+    return out
+
+
+def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
+    op = f.op
+    if op == "size":
+        return [e for e in els if e[0] == "kiwi" and e[2].size == f.n]
+    if op == "where":
+        return [e for e in els if holds(st, f.cond, replace(sc, it=e))]
+    arg = select(st, f.arg, sc)
+    if op == "owner":
+        who = {e[2] for e in arg if e[0] == "player"}
+        return [e for e in els if owner_of(e) in who]
+    if op == "dominated":
+        who = {e[2] for e in arg if e[0] == "player"}
+        # in an objective, "hexes dominated by" is R-SCARD-5's hexes with dominance: counted as game.yaml
+        # `season_cards.dominated_hexes` says (the `dominated_hexes` purpose), as the `hex-dominance` query does
+        purpose = "dominated_hexes" if sc.purpose == "objective" else sc.purpose
+        return [e for e in els if e[1] is not None and dominance.dominant(st, e[1], purpose) in who]
+    where = _hexes(arg)
+    if op == "in":
+        return [e for e in els if e[1] in where]
+    if op == "with":
+        return [e for e in els if e[1] in where]
+    if op == "without":
+        return [e for e in els if e[1] not in where]
+    b = board_of(st)
+    if op == "adjacent":
+        near = {n for h in where for n in b.adjacent(h)}
+        return [e for e in els if e[1] in near]
+    if op == "within":
+        return [e for e in els if e[1] is not None and any(b.distance(e[1], h) <= f.n for h in where)]
+    raise ValueError(f"unknown filter `{op}`")
+
+
+def _tokens(st: State, els: list[Element]) -> int:
+    """R-SCARD-4 token values: a Kiwi its size, a Leader the objective Leader weight, a Nest its dominance value."""
+    leader = int(dominance.weights(st, "objective").get("leader", 3))
+    values = st.params.get("nest_dominance", {})
+    total = 0
+    for kind, _, thing in els:
+        if kind == "kiwi":
+            total += thing.size
+        elif kind == "leader":
+            total += leader
+        elif kind == "nest":
+            total += int(values.get(thing[1], 0))
+    return total
+
+
+def _players(els: list[Element]) -> list[str]:
+    return [e[2] for e in els if e[0] == "player"]
+
+
+def quantity(st: State, e: Any, sc: Scope) -> int:
+    """The value of a bound quantity (never below 0)."""
+    if isinstance(e, ast.Num):
+        return e.value
+    if isinstance(e, int):
+        return e
+    if isinstance(e, ast.BinOp):
+        a, b = quantity(st, e.left, sc), quantity(st, e.right, sc)
+        return a + b if e.op == "+" else max(0, a - b)
+    if isinstance(e, ast.QCall):
+        name = e.name.text
+        if name == "min":
+            return min(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
+        if name == "max":
+            return max(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
+        els = select(st, e.args[0], sc)
+        if name == "count":
+            return len(els)
+        if name == "tokens":
+            return _tokens(st, els)
+        flocks = [st.flocks[f] for f in _players(els)]
+        if name == "fruit":
+            return sum(sum(fl.fruit.values()) for fl in flocks)
+        if name == "domain":
+            return sum(len(fl.domain) for fl in flocks)
+        if name == "vp":
+            return sum(fl.season_vp for fl in flocks)
+    raise ValueError(f"not a quantity: {type(e).__name__}")
+
+
+def holds(st: State, c: Any, sc: Scope) -> bool:
+    """Whether a bound condition holds."""
+    if isinstance(c, ast.Not):
+        return not holds(st, c.cond, sc)
+    if isinstance(c, ast.BinOp):
+        if c.op == "and":
+            return holds(st, c.left, sc) and holds(st, c.right, sc)
+        if c.op == "or":
+            return holds(st, c.left, sc) or holds(st, c.right, sc)
+        a, b = quantity(st, c.left, sc), quantity(st, c.right, sc)
+        return {">=": a >= b, "<=": a <= b, ">": a > b, "<": a < b, "=": a == b, "!=": a != b}[c.op]
+    raise ValueError(f"not a condition: {type(c).__name__}")

@@ -1,0 +1,189 @@
+"""The engine side of the compositional DSL beyond the ten examples: verbs on selectors (grow, shrink, remove,
+move, swap, place on), `for each` over players, filtered triggers fired by another player's action (`by`),
+`build on <hexes>`, and the `push limit` modifier. Positions from tests/golden/positions/compose/."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from test_engine_support import drive
+
+from interpreter.dsl import CheckContext, compile_field
+from interpreter.engine import effects, push
+from interpreter.engine.context import Ctx
+from interpreter.engine.rules import Power
+from interpreter.position import load_position
+
+POSITIONS = Path(__file__).parent / "golden" / "positions" / "compose"
+CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
+
+
+def _dsl(text: str, kind: str = "effect"):
+    node, issues = compile_field(text, kind, CTX)
+    assert not issues, issues
+    return node
+
+
+def _rt(name: str = "cards.yaml"):
+    rt = load_position(POSITIONS / name).rt
+    rt.rules = copy.copy(rt.rules)                 # powers changed below stay in this test
+    rt.rules.flocks = copy.deepcopy(rt.rules.flocks)
+    rt.rules.compose_table = {}                    # the powers' lookup is rebuilt from the changed copy
+    return rt
+
+
+def _sizes(rt, hex_id: str, flock: str) -> list[int]:
+    return sorted(k.size for k in rt.state.hexes[hex_id].kiwi if k.flock == flock)
+
+
+def test_grow_shrink_and_remove_act_on_what_the_selector_names() -> None:
+    rt = _rt()
+    drive(effects.run(rt, _dsl("grow my kiwi in hexes with a nest of size 1"), Ctx("teal")))
+    # `of size 1` narrows the Kiwi (a Nest has no size): only B's two size-1 Kiwi grow, not A's size-2 ones
+    assert _sizes(rt, "B", "teal") == [2, 2] and _sizes(rt, "A", "teal") == [2, 2]
+    drive(effects.run(rt, _dsl("shrink every kiwi of an opponent in flower hexes"), Ctx("teal")))
+    assert _sizes(rt, "A", "green") == [1]
+    reserve = rt.state.flocks["green"].reserve_kiwi
+    drive(effects.run(rt, _dsl("remove a kiwi of an opponent in a hex adjacent to this hex"),
+                      Ctx("teal", here="D")), ["remove:green/2@C"])
+    assert _sizes(rt, "C", "green") == [1] and rt.state.flocks["green"].reserve_kiwi == reserve + 2
+
+
+def test_move_and_swap_relocate_pieces_without_pushing() -> None:
+    rt = _rt()
+    _, asked = drive(effects.run(rt, _dsl("move my leader to a hex without my kiwi"), Ctx("teal")), [])
+    assert asked == [] and rt.state.flocks["teal"].leader_hex == "D"   # only D lacks teal Kiwi, and it is there
+    drive(effects.run(rt, _dsl("move my leader to a flower hex"), Ctx("teal")), ["moveto:leader-teal@D->E"])
+    assert rt.state.flocks["teal"].leader_hex == "E"
+    drive(effects.run(rt, _dsl("swap my leader for a kiwi of an opponent in sand hexes"), Ctx("teal")),
+          ["swap-with:green/2@C"])
+    assert rt.state.flocks["teal"].leader_hex == "C" and _sizes(rt, "E", "green") == [2]
+    assert _sizes(rt, "C", "green") == [1]
+
+
+def test_place_on_puts_kiwi_on_the_chosen_hex_even_without_own_presence() -> None:
+    rt = _rt()
+    _, asked = drive(effects.run(rt, _dsl("place 2 kiwi on a hex dominated by an opponent"), Ctx("teal")),
+                     ["place:C", "place:D"])
+    assert [d.kind for d in asked] == ["place-kiwi", "place-kiwi"]
+    assert _sizes(rt, "C", "teal") == [1, 1] and _sizes(rt, "D", "teal") == [1]
+
+
+def test_quantities_in_verbs_and_for_each_over_players() -> None:
+    rt = _rt()
+    drive(effects.run(rt, _dsl("gain min(count(hexes dominated by me), 2) vp"), Ctx("teal")))
+    assert rt.state.flocks["teal"].season_vp == 2
+    drive(effects.run(rt, _dsl("gain max(count(my nests) - 5, 0) fruit"), Ctx("teal")))   # 1 - 5 is 0: nothing
+    assert sum(rt.state.flocks["teal"].fruit.values()) == 0
+    drive(effects.run(rt, _dsl("for each player { gain 1 vp }"), Ctx("teal")))
+    assert rt.state.flocks["teal"].season_vp == 3 and rt.state.flocks["green"].season_vp == 1
+
+
+def test_a_trigger_with_by_fires_on_another_players_action() -> None:
+    """Green's power `feed my kiwi by an opponent` / `gain 1 vp` fires when teal feeds green's Kiwi."""
+    rt = _rt("teal_powers.yaml")
+    rt.state.flocks["green"].side = "B"
+    rt.rules.flocks["green"]["B"].powers = [Power("t-feed-by", _dsl("gain 1 vp"), None,
+                                                  when=_dsl("feed my kiwi by an opponent", "trigger"))]
+    gen = effects.run(rt, _dsl("feed"), Ctx("teal"))
+    try:
+        d = next(gen)
+        while True:
+            d = gen.send("feed:green/1@A" if d.kind == "feed" else d.option_ids()[0])
+    except StopIteration:
+        pass
+    assert rt.state.flocks["green"].season_vp == 1
+    assert [e.player for e in rt.events if e.kind == "power"] == ["teal", "green"]   # teal's own power too
+
+
+def test_build_on_fires_only_on_the_named_hexes() -> None:
+    from interpreter.engine import compose
+    rt = _rt()
+    rt.state.flocks["teal"].side = "B"
+    rt.rules.flocks["teal"]["B"].powers = [Power("t-build-on", _dsl("gain 1 vp"), None,
+                                                 when=_dsl("build on a hex adjacent to my leader", "trigger"))]
+    drive(compose.emit_event(rt, Ctx("teal"), "build", "C"))     # C is next to teal's Leader on D
+    drive(compose.emit_event(rt, Ctx("teal"), "build", "A"))
+    assert rt.state.flocks["teal"].season_vp == 1
+
+
+def test_push_limit_modifier_caps_the_pushes_after_a_move() -> None:
+    rt = _rt("teal_powers.yaml")
+    mover = rt.state.new_kiwi("teal", 3)
+    rt.state.hexes["A"].kiwi.append(mover)
+    rt.state.flocks["teal"].side = "B"
+    rt.rules.flocks["teal"]["B"].powers = [Power(None, None, "m-push-limit",
+                                                 modifier_node=_dsl("push limit 1", "modifier"))]
+    _, asked = drive(push.after_move(rt, "teal", "A", 3, mover.id, False), ["push:green/1@A->B"])
+    assert len(asked) == 1 and _sizes(rt, "A", "green") == [2]
+
+
+def test_a_chosen_player_is_asked_when_the_verb_runs_and_refused_outside_a_verb() -> None:
+    """`remove every kiwi of a chosen opponent in sand hexes`: teal picks the opponent, then all its Kiwi go."""
+    rt = _rt()
+    _, asked = drive(effects.run(rt, _dsl("remove every kiwi of a chosen player in sand hexes"), Ctx("teal")),
+                     ["player:green"])
+    assert [(d.kind, d.player) for d in asked] == [("choose-player", "teal")]
+    assert _sizes(rt, "C", "green") == [] and _sizes(rt, "C", "teal") == [1]
+    _, issues = compile_field("gain count(kiwi of a chosen opponent) fruit", "effect", CTX)
+    assert [(i.code, i.message) for i in issues] == [
+        ("dsl-context", "a chosen player exists only in a verb, which asks for the choice")]
+
+
+def test_immunity_modifier_keeps_the_named_pieces_from_every_push() -> None:
+    """Green's `my kiwi in hexes with a nest cannot be pushed`: green's Kiwi in A (its Nest) stay; others not."""
+    rt = _rt()
+    rt.state.flocks["green"].side = "B"
+    rt.rules.flocks["green"]["B"].powers = [Power(None, None, "m-immune", modifier_node=_dsl(
+        "my kiwi in hexes with my nest cannot be pushed", "modifier"))]
+    def pushable(hex_id: str) -> set[str]:
+        return {f"{k.flock}/{k.size}@{hex_id}" if not isinstance(k, str) else f"leader-{k}@{hex_id}"
+                for k, _ in push.pieces(rt, hex_id, None)}
+    assert pushable("A") == {"teal/2@A"}                     # green's size-2 Kiwi in A is immune
+    assert pushable("C") == {"green/2@C", "green/1@C", "teal/1@C"}
+
+
+def test_feed_discount_modifier_lowers_the_feed_cost_but_not_below_1() -> None:
+    from interpreter.engine import feed
+    plain = _rt()
+    assert feed.cost(plain, 1, "teal").n == 2 and feed.cost(plain, 3, "teal").n == 4
+    rt = _rt()
+    rt.state.flocks["teal"].side = "B"
+    rt.rules.flocks["teal"]["B"].powers = [Power(None, None, "m-feed-discount",
+                                                 modifier_node=_dsl("feed costs 3 fruit less", "modifier"))]
+    assert feed.cost(rt, 1, "teal").n == 1 and feed.cost(rt, 3, "teal").n == 1
+    assert feed.cost(rt, 1, "green").n == 2
+
+
+def test_it_names_the_loop_element_in_a_verb() -> None:
+    """`for each hex with my nest { place 1 kiwi on it }`: one Kiwi on each hex holding a teal Nest."""
+    rt = _rt()
+    rt.state.hexes["E"].nest = ("teal", "tree-1")
+    drive(effects.run(rt, _dsl("for each hex with my nest { place 1 kiwi on it }"), Ctx("teal")))
+    assert _sizes(rt, "B", "teal") == [1, 1, 1] and _sizes(rt, "E", "teal") == [1, 1]
+
+
+def test_migrated_objectives_count_exactly_as_the_queries_they_replace() -> None:
+    """R-SCARD-4: the compositions now in season_cards.yaml give the first language's counts in every state of
+    random games (Leader 3 tokens, a Nest its dominance value), for every flock."""
+    from interpreter.content import load_ruleset
+    from interpreter.engine import queries
+    from interpreter.sim import default_flocks, play_game
+
+    rs = load_ruleset()
+    pairs = [(f"most tokens in {t}", f"most tokens(my pieces in {t} hexes)") for t in CTX.terrains]
+    pairs += [("most nests", "most count(my nests)"), ("most kiwi of size 2", "most count(my kiwi of size 2)"),
+              ("most dominated hexes", "most count(hexes dominated by me)")]
+    nodes = [(_dsl(a, "objective"), _dsl(b, "objective")) for a, b in pairs]
+    seen: list[int] = []
+
+    def check(game, decision, option, applied) -> None:
+        for f in game.state.seats:
+            for old, new in nodes:
+                assert queries.evaluate(game.state, old, f) == queries.evaluate(game.state, new, f)
+                seen.append(queries.evaluate(game.state, new, f))
+
+    for seed in range(2):
+        flocks = default_flocks(rs, 3)
+        play_game(rs, flocks, seed, ("random",), sides={f: "B" for f in flocks} if seed else None, on_decision=check)
+    assert len(seen) > 1000 and max(seen) > 3
