@@ -9,6 +9,7 @@ from editor import ui
 from editor.logic import buffers as buf
 from editor.logic import catalog as cat
 from editor.logic import playtest, store
+from interpreter.bots import BOTS
 from interpreter.diagnostics import ContentError
 
 st.set_page_config(page_title="Playtest - Kiwi Chow Down editor", layout="wide")
@@ -61,7 +62,7 @@ flocks = st.multiselect("The player's flock, then Kiwibot's (empty: the first tw
 jobs = st.number_input("Processes", min_value=1, max_value=os.cpu_count() or 1, value=1, step=1, key="pt_jobs",
                        help="Games run in this many processes; the results are the same, only faster.")
 bots = st.multiselect("The player's bot (the first one plays; Kiwibot plays itself)" if solo else
-                      "Bots (one per seat, cycling)", ["random", "greedy"], default=["random"], key="pt_bots")
+                      "Bots (one per seat, cycling)", list(BOTS), default=["random"], key="pt_bots")
 used = flocks or flock_ids[: int(players)]
 sides, leaders = {}, {}
 with st.expander("Sides and leaders per flock"):

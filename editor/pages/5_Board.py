@@ -8,6 +8,7 @@ import streamlit as st
 from editor import ui
 from editor.logic import board, playtest
 from editor.logic.board_svg import as_img_tag, board_svg
+from interpreter.bots import BOTS
 from interpreter.diagnostics import ContentError
 
 st.set_page_config(page_title="Board - Kiwi Chow Down editor", layout="wide")
@@ -61,7 +62,7 @@ else:
     c1, c2, c3 = st.columns(3)
     players = c1.number_input("Players", 2, min(4, len(flock_ids)), 2, key="board_players", disabled=solo)
     seed = c2.number_input("Seed", 0, value=1, key="board_seed")
-    bot = c3.selectbox("The player's bot" if solo else "Bots", ["random", "greedy"], key="board_bot")
+    bot = c3.selectbox("The player's bot" if solo else "Bots", list(BOTS), key="board_bot")
     if st.button("Play a game", key="board_play"):
         with st.spinner("Playing and replaying..."):
             rec = board.record_game(ruleset, flock_ids[: 2 if solo else int(players)], int(seed), [bot],
