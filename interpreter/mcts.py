@@ -38,9 +38,13 @@ from interpreter.bots import Weights, evaluate
 from interpreter.determinize import determinize
 from interpreter.engine import Game
 
-# Measured on the project machine (benchmarks/bench_mcts.py): 0.45 ms CPU per iteration on average, so 250
-# iterations keep a decision under 0.2 s CPU even deep in a long turn, where each deal costs more.
-DEFAULT_ITERATIONS = 250
+# The default budget is deterministic work, not time: an iteration costs about 0.115 ms CPU per flock, times
+# (1 + d/8) d decisions into the step (each deal replays the step so far: Game.clone), measured on the project
+# machine. So the default search runs DEFAULT_WORK // (flocks * (1 + d/8)) iterations (500 at a two-player turn's
+# first decision, 250 at a four-player one's), about 0.12 s CPU a decision and under 0.2 s at worst
+# (benchmarks/bench_mcts.py prints the figures).
+DEFAULT_WORK = 1000
+MIN_ITERATIONS = 50
 _BUDGET = re.compile(r"^(\d+)\s*(it|ms)?$")
 
 
@@ -51,23 +55,28 @@ class _Node:
     visits: int = 0
     total: float = 0.0      # sum of the leaf values backed up through this node
     available: int = 0      # how many iterations offered this node's option (ISMCTS's UCB denominator)
+    best: float = -math.inf  # the highest leaf value backed up through this node
     children: dict[str, "_Node"] = field(default_factory=dict)
 
 
 @dataclass
 class MctsBot:
-    """Information-set MCTS on the greedy heuristic; `iterations` per decision, or `cpu_ms` when given."""
+    """Information-set MCTS on the greedy heuristic; `iterations` or `cpu_ms` per decision when given, else the
+    default work budget (`iterations_for`)."""
 
     seed: int
-    iterations: int = DEFAULT_ITERATIONS
+    iterations: int | None = None
     cpu_ms: float | None = None
     exploration: float = 0.7
+    mix: float = 0.5        # weight of a child's best leaf value against its mean (mixmax): the bot controls every
+    # decision in its tree, so a plan is worth its best line more than the average of all it tried
+    final: str = "visits"   # the move played: the root option visited most ("visits") or valued best ("value")
     weights: Weights = Weights()
     name: str = "mcts"
     rng: random.Random = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.iterations < 1:
+        if self.iterations is not None and self.iterations < 1:
             raise ValueError(f"mcts needs at least 1 iteration, got {self.iterations}")
         if self.cpu_ms is not None and self.cpu_ms <= 0:
             raise ValueError(f"mcts needs a positive time budget, got {self.cpu_ms} ms")
@@ -80,10 +89,14 @@ class MctsBot:
         if len(options) == 1:
             return options[0]
         root = self.search(game)
-        best = max(options, key=lambda o: (root.children[o].visits,
-                                           root.children[o].total / root.children[o].visits)
-                   if o in root.children and root.children[o].visits else (0, float("-inf")))
-        return best
+        tried = [o for o in options if o in root.children and root.children[o].visits]
+        if self.final == "value":   # the best blended value, then visits
+            return max(tried, key=lambda o: (self._value(root.children[o]), root.children[o].visits))
+        return max(tried, key=lambda o: (root.children[o].visits, self._value(root.children[o])))
+
+    def _value(self, node: _Node) -> float:
+        """A node's value: its mean leaf value blended with its best one (`mix`)."""
+        return (1 - self.mix) * node.total / node.visits + self.mix * node.best
 
     def search(self, game: Game) -> _Node:
         """Run the budget's iterations from `game` (its pending decision is the bot's) and return the root."""
@@ -92,12 +105,13 @@ class MctsBot:
         root = _Node()
         bounds = [math.inf, -math.inf]   # the lowest and highest leaf value seen: for normalising
         deadline = time.process_time() + self.cpu_ms / 1000 if self.cpu_ms is not None else None
+        budget = self.iterations if self.iterations is not None else iterations_for(game)
         done = 0
         while True:
             if deadline is not None:
                 if done and time.process_time() >= deadline:
                     break
-            elif done >= self.iterations:
+            elif done >= budget:
                 break
             self._iterate(game, player, key, root, bounds)
             done += 1
@@ -132,6 +146,8 @@ class MctsBot:
         for n in path:
             n.visits += 1
             n.total += value
+            if value > n.best:
+                n.best = value
 
     def _select(self, node: _Node, options: list[str], bounds: list[float]) -> str:
         """UCB1 over the options this deal offers, with availability counts and normalised means."""
@@ -140,11 +156,17 @@ class MctsBot:
         best, best_score = options[0], -math.inf
         for option in options:
             child = node.children[option]
-            mean = (child.total / child.visits - low) / span
+            mean = (self._value(child) - low) / span
             score = mean + self.exploration * math.sqrt(math.log(child.available) / child.visits)
             if score > best_score:
                 best, best_score = option, score
         return best
+
+
+def iterations_for(game: Game, work: int = DEFAULT_WORK) -> int:
+    """The default budget's iterations at this decision: `work` shared out by each iteration's expected cost."""
+    cost = len(game.state.seats) * (1 + game.step_depth / 8)
+    return max(MIN_ITERATIONS, int(work // cost))
 
 
 def _step_key(game: Game) -> tuple:

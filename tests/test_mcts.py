@@ -15,7 +15,7 @@ from interpreter.cli import app
 from interpreter.content import load_ruleset
 from interpreter.determinize import alternative
 from interpreter.engine import Game
-from interpreter.mcts import DEFAULT_ITERATIONS, MctsBot, parse_budget
+from interpreter.mcts import MIN_ITERATIONS, MctsBot, iterations_for, parse_budget
 from interpreter.sim import play_game
 
 
@@ -30,7 +30,7 @@ def test_mcts_names_and_budgets() -> None:
     assert "mcts" in BOTS
     bot = make_bot("mcts", 3)
     assert isinstance(bot, MctsBot) and isinstance(bot, Bot)
-    assert (bot.name, bot.iterations, bot.cpu_ms) == ("mcts", DEFAULT_ITERATIONS, None)
+    assert (bot.name, bot.iterations, bot.cpu_ms) == ("mcts", None, None)
     assert make_bot("mcts:40it", 3).iterations == 40
     assert make_bot("mcts:40", 3).iterations == 40
     assert make_bot("mcts:150ms", 3).cpu_ms == 150.0
@@ -43,6 +43,19 @@ def test_mcts_names_and_budgets() -> None:
         make_bot("greedy:10it", 0)
     assert bot_name_error("mcts:9it") is None
     assert "unknown bot `clever`" in bot_name_error("clever")
+
+
+def test_default_budget_shares_work_by_the_cost_of_an_iteration() -> None:
+    """The default budget is deterministic work: 500 iterations at a two-player step's first decision, 250 at a
+    four-player one's, fewer deeper into a step (each deal replays it), never fewer than MIN_ITERATIONS."""
+    two = Game.new(ruleset(), players=["red", "green"], seed=1)
+    four = Game.new(ruleset(), players=["red", "green", "purple", "yellow"], seed=1)
+    assert two.step_depth == 0 and four.step_depth == 0
+    assert (iterations_for(two), iterations_for(four)) == (500, 250)
+    while two.step_depth == 0:
+        two.apply(two.pending.options[0].id)
+    assert iterations_for(two) < 500
+    assert iterations_for(four, work=10) == MIN_ITERATIONS
 
 
 def _decisions(label: str) -> list[Game]:
