@@ -58,15 +58,22 @@ def _line(label: str, wins: int, games: int, target: str, cpu: float, wall: floa
             "cpu_s": cpu, "wall_s": wall}
 
 
-def _seated(ruleset: Any, games: int, players: int, seed: int, mcts: str, jobs: int) -> tuple[int, int]:
-    """mcts in each seat in turn (the others greedy), `games` games spread evenly over the seats."""
-    reports = []
-    for seat in range(players):
-        n = games // players + (1 if seat < games % players else 0)
-        bots = ["greedy"] * players
-        bots[seat] = mcts
-        reports.append(simulate(ruleset, n, players=players, seed=seed, bots=bots, jobs=jobs))
-    return _tally(reports, mcts)
+def _seated(ruleset: Any, games: int, players: int, seed: int, mcts: str, jobs: int, label: str,
+            chunk: int) -> tuple[int, int]:
+    """mcts in each seat in turn (the others greedy), `games` games spread evenly over the seats, played in rounds
+    of `chunk` games per seat (seeds seed, seed+1, ... shared by the seats) with a running tally after each."""
+    wins = played = 0
+    per_seat = -(-games // players)
+    for start in range(0, per_seat, chunk):
+        n = min(chunk, per_seat - start)
+        for seat in range(players):
+            bots = ["greedy"] * players
+            bots[seat] = mcts
+            w, g = _tally([simulate(ruleset, n, players=players, seed=seed + start, bots=bots, jobs=jobs)], mcts)
+            wins, played = wins + w, played + g
+        lo, hi = wilson(wins, played)
+        print(f"  {label}: {wins}/{played} so far [{lo:.1%}, {hi:.1%}]", flush=True)
+    return wins, played
 
 
 def strength(ruleset: Any, args: argparse.Namespace, mcts: str) -> list[dict[str, Any]]:
@@ -76,18 +83,24 @@ def strength(ruleset: Any, args: argparse.Namespace, mcts: str) -> list[dict[str
         if part not in args.parts:
             continue
         cpu, wall = _cpu(), time.perf_counter()
-        wins, games = _seated(ruleset, args.games, players, args.seed, mcts, args.jobs)
-        rows.append(_line(f"{mcts} vs greedy, {players} players", wins, games, target,
+        label = f"{mcts} vs greedy, {players} players"
+        wins, games = _seated(ruleset, args.games, players, args.seed, mcts, args.jobs, label, args.chunk)
+        rows.append(_line(label, wins, games, target,
                           _cpu() - cpu, time.perf_counter() - wall))
     if "solo" in args.parts:
         for side in solo_sides(ruleset):
             for bot in [mcts] + (["greedy"] if args.solo_greedy else []):
                 cpu, wall = _cpu(), time.perf_counter()
-                report = simulate(ruleset, args.games, seed=args.seed, bots=(bot,), jobs=args.jobs, mode="solo",
-                                  solo_side=side)
-                player = report.summary()["solo"]["player"]
-                rows.append(_line(f"{bot} vs Kiwibot, {side}", player["wins"], player["games"], "report",
-                                  _cpu() - cpu, time.perf_counter() - wall))
+                label = f"{bot} vs Kiwibot, {side}"
+                wins = played = 0
+                for start in range(0, args.games, args.chunk):
+                    n = min(args.chunk, args.games - start)
+                    report = simulate(ruleset, n, seed=args.seed + start, bots=(bot,), jobs=args.jobs, mode="solo",
+                                      solo_side=side)
+                    player = report.summary()["solo"]["player"]
+                    wins, played = wins + player["wins"], played + player["games"]
+                    print(f"  {label}: {wins}/{played} so far", flush=True)
+                rows.append(_line(label, wins, played, "report", _cpu() - cpu, time.perf_counter() - wall))
     return rows
 
 
@@ -133,6 +146,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--parts", default="2p,4p,solo,speed", help="comma-separated: 2p, 4p, solo, speed")
+    parser.add_argument("--chunk", type=int, default=10, help="games per seat between running tallies")
     parser.add_argument("--speed-games", type=int, default=2)
     parser.add_argument("--solo-greedy", action="store_true", help="also greedy vs Kiwibot on the same seeds")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON at the end")

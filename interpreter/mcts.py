@@ -115,6 +115,8 @@ class MctsBot:
                 break
             self._iterate(game, player, key, root, bounds)
             done += 1
+            if deadline is None and _decided(root, budget - done):
+                break   # the most visited option stays the most visited whatever the rest would do
         return root
 
     def _iterate(self, game: Game, player: str, key: tuple, root: _Node, bounds: list[float]) -> None:
@@ -161,6 +163,17 @@ class MctsBot:
             if score > best_score:
                 best, best_score = option, score
         return best
+
+
+def _decided(root: _Node, left: int) -> bool:
+    """True when the root's most visited child leads the next by more than the iterations left."""
+    first = second = 0
+    for child in root.children.values():
+        if child.visits > first:
+            first, second = child.visits, first
+        elif child.visits > second:
+            second = child.visits
+    return first - second > left
 
 
 def iterations_for(game: Game, work: int = DEFAULT_WORK) -> int:
