@@ -46,15 +46,15 @@ def test_mcts_names_and_budgets() -> None:
 
 
 def test_default_budget_shares_work_by_the_cost_of_an_iteration() -> None:
-    """The default budget is deterministic work: 500 iterations at a two-player step's first decision, 250 at a
+    """The default budget is deterministic work: 450 iterations at a two-player step's first decision, 225 at a
     four-player one's, fewer deeper into a step (each deal replays it), never fewer than MIN_ITERATIONS."""
     two = Game.new(ruleset(), players=["red", "green"], seed=1)
     four = Game.new(ruleset(), players=["red", "green", "purple", "yellow"], seed=1)
     assert two.step_depth == 0 and four.step_depth == 0
-    assert (iterations_for(two), iterations_for(four)) == (500, 250)
+    assert (iterations_for(two), iterations_for(four)) == (450, 225)
     while two.step_depth == 0:
         two.apply(two.pending.options[0].id)
-    assert iterations_for(two) < 500
+    assert iterations_for(two) < 450
     assert iterations_for(four, work=10) == MIN_ITERATIONS
 
 
