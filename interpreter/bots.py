@@ -237,15 +237,39 @@ class GreedyBot:
         return pick
 
 
-BOTS: dict[str, Callable[[int], Any]] = {"random": RandomBot, "greedy": GreedyBot}
+def _mcts(seed: int, budget: str | None = None) -> Bot:
+    """The `mcts` bot (interpreter/mcts.py), imported on first use: it builds on this module."""
+    from interpreter.mcts import make_mcts
+
+    return make_mcts(seed, budget)
+
+
+BOTS: dict[str, Callable[..., Any]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": _mcts}
+# Bots whose name takes a budget after a colon: `mcts:500ms` (CPU ms per decision), `mcts:300it` (iterations).
+BUDGETED: frozenset[str] = frozenset({"mcts"})
 
 
 def make_bot(name: str, seed: int) -> Bot:
-    """A bot by name ("random", "greedy"), seeded; ValueError naming the known bots otherwise."""
+    """A bot by name ("random", "greedy", "mcts", "mcts:<budget>"), seeded; ValueError naming the known bots
+    (or the budget forms) otherwise."""
+    base, colon, budget = name.partition(":")
     try:
-        factory = BOTS[name]
+        factory = BOTS[base]
     except KeyError:
         # Kiwibot (R-SOLO-7) is played by the engine itself in a solo game, never by a Bot
         hint = "; Kiwibot is no bot: play a solo game (mode=\"solo\", kcd --solo)" if name.lower() == "kiwibot" else ""
         raise ValueError(f"unknown bot `{name}`; known bots: {', '.join(sorted(BOTS))}{hint}") from None
-    return factory(seed)
+    if not colon:
+        return factory(seed)
+    if base not in BUDGETED:
+        raise ValueError(f"bot `{base}` takes no budget (`{name}`); budgets are for {', '.join(sorted(BUDGETED))}")
+    return factory(seed, budget)
+
+
+def bot_name_error(name: str) -> str | None:
+    """Why `name` is not a bot name (the message make_bot would raise), or None when it is one."""
+    try:
+        make_bot(name, 0)
+    except ValueError as err:
+        return str(err)
+    return None

@@ -47,13 +47,13 @@ def _exit_on_game_error() -> Iterator[None]:
 
 
 def _bot_names(text: str) -> list[str]:
-    """`random,greedy` -> ["random", "greedy"], exit 2 on an empty list or an unknown bot."""
-    from interpreter.bots import BOTS
+    """`random,greedy` -> ["random", "greedy"], exit 2 on an empty list, an unknown bot or a bad `mcts:<budget>`."""
+    from interpreter.bots import bot_name_error
 
     names = comma_list(text, "--bots", "bots (random, greedy)") or []
     for name in names:
-        if name not in BOTS:
-            fail(f"unknown bot `{name}`; known bots: {', '.join(sorted(BOTS))}")
+        if (error := bot_name_error(name)) is not None:   # unknown bot, or a bad `mcts:<budget>`
+            fail(error)
     return names
 
 
@@ -201,7 +201,7 @@ def play_command(
                                           help="Number of players (default 2, or the number of --flocks)."),
     flocks_opt: Optional[str] = typer.Option(None, "--flocks", help=FLOCKS_HELP),
     seed: int = typer.Option(0, "--seed", help="Game seed: the same arguments always play the same game."),
-    bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy."),
+    bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy, mcts (or mcts:<N>it, mcts:<N>ms)."),
     edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
     mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
@@ -290,7 +290,7 @@ def simulate_command(
                                           help="Number of players (default 4; 2 with --solo; or the number of --flocks)."),
     flocks_opt: Optional[str] = typer.Option(None, "--flocks", help=FLOCKS_HELP + " Seats rotate between games."),
     seed: int = typer.Option(0, "--seed", help="Seed of game 0; game i uses seed + i."),
-    bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy."),
+    bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy, mcts (or mcts:<N>it, mcts:<N>ms)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to run games on."),
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
     solo: bool = typer.Option(False, "--solo", help=SOLO_HELP),

@@ -19,7 +19,7 @@ def test_make_bot_names_and_protocol() -> None:
     assert isinstance(make_bot("random", 1), RandomBot)
     assert isinstance(make_bot("greedy", 1), GreedyBot)
     assert isinstance(make_bot("random", 1), Bot) and isinstance(make_bot("greedy", 1), Bot)
-    with pytest.raises(ValueError, match="unknown bot `smart`; known bots: greedy, random"):
+    with pytest.raises(ValueError, match="unknown bot `smart`; known bots: greedy, mcts, random"):
         make_bot("smart", 1)
 
 
