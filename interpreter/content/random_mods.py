@@ -18,10 +18,22 @@ import yaml
 from interpreter.dsl import registry
 from interpreter.dsl.primitive import Primitive, Slot
 
+def _base_ids() -> dict[str, tuple[str, ...]]:
+    """The ids a random mod patches, read from the shipped base content (the engine names no content ids)."""
+    from interpreter.content import load_ruleset
+
+    rs = load_ruleset()
+    ids = {kind: tuple(item.id for item in rs.items(kind))
+           for kind in ("flocks", "nests", "leaders", "action_cards", "season_cards")}
+    ids["wildcards"] = tuple(item.id for item in rs.items("action_cards") if item.data.get("type") == "wild")
+    return ids
+
+
+_IDS = _base_ids()
 FRUITS = ("red", "green", "yellow", "blue")
 TERRAINS = ("flower", "grass", "mountain", "sand")
-FLOCKS = ("red", "green", "purple", "yellow")
-NESTS = ("tree-1", "tree-2", "control-1", "control-2", "cave-1", "cave-2")
+FLOCKS = _IDS["flocks"]
+NESTS = _IDS["nests"]
 SOURCE = "designed: a random mod (interpreter/content/random_mods.py)"
 
 
@@ -127,17 +139,16 @@ def mod_files(rng: random.Random, pack_id: str, chain: float | None = None) -> d
     if rng.random() < 0.6:
         files["leaders.yaml"] = [{"id": leader, "op": "patch", "cards": [
             {"id": f"{leader}-{k}", "name": f"Random {k}", "ability": ability_text(rng), "source": SOURCE}
-            for k in (1, 2)]} for leader in rng.sample(("chopan", "kahu", "ruru", "tui", "weka", "kea", "pukeko"),
+            for k in (1, 2)]} for leader in rng.sample(_IDS["leaders"],
                                                       rng.randint(1, 3))]
     if rng.random() < 0.5:
         files["action_cards.yaml"] = [{"id": card, "op": "patch", "benefit": fx(rng)}
-                                      for card in rng.sample(("wild-fruit", "wild-kiwi", "wild-domain"),
+                                      for card in rng.sample(_IDS["wildcards"],
                                                              rng.randint(1, 3))]
     if rng.random() < 0.5:
         files["season_cards.yaml"] = [{"id": card, "op": "patch", "victor": fx(rng),
                                        "others": fx(rng)}
-                                      for card in rng.sample(("most-nests", "most-size1", "most-flower",
-                                                              "least-flower", "most-dominance"), rng.randint(1, 3))]
+                                      for card in rng.sample(_IDS["season_cards"], rng.randint(1, 3))]
     return files
 
 
