@@ -354,8 +354,9 @@ def entity_names(ruleset: Any) -> dict[str, str]:
         card = str(item.raw.get("name") or item.id)
         out[f"leader_card:{item.id}"] = f"{card} ({leaders.get(item.parent or '', item.parent)})" if item.parent else card
     for item in items["season_cards"]:
-        objective = str(item.raw.get("objective") or item.id)
-        out[f"season_card:{item.id}"] = objective[:1].upper() + objective[1:]
+        # its content name, else its id in words ("most-nests" -> "Most nests"): objectives are DSL, not labels
+        words = str(item.raw.get("name") or item.id.replace("-", " "))
+        out[f"season_card:{item.id}"] = words[:1].upper() + words[1:]
     for item in items["nests"]:
         kind, row = item.raw.get("type"), item.raw.get("row")
         out[f"nest:{item.id}"] = (f"{str(kind).capitalize()} Nest, row {row}" if kind and row is not None

@@ -40,7 +40,7 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from interpreter.bots import Weights, evaluate
+from interpreter.heuristic import Weights, evaluate
 from interpreter.determinize import determinize
 from interpreter.engine import Game
 

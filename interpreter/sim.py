@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from interpreter import simrun
 from interpreter.bots import Bot, make_bot
 from interpreter.engine import Game, vto
 
@@ -387,6 +388,11 @@ class _Plan:
     leader_cards: dict[str, str] | None = None
     cover: bool = False
 
+    @staticmethod
+    def record_from_dict(data: dict[str, Any]) -> "GameRecord":
+        """A record sent back as plain data (a Dask worker's result)."""
+        return GameRecord.from_dict(data)
+
     def game_options(self, i: int) -> dict[str, Any]:
         """play_game's arguments of game i: seed + i, flocks rotated by i seats (solo: not rotated).
 
@@ -442,7 +448,6 @@ def simulate(ruleset: Any, games: int, players: int | None = None, seed: int = 0
     report holds the games finished so far, with `cancelled=True`. scheduler: a Dask distributed scheduler
     address (`tcp://host:port`): the games run on that cluster, giving the same records as local processes.
     """
-    from interpreter import simrun
     from interpreter.engine.setup import SetupError
 
     if games < 0:
@@ -462,7 +467,10 @@ def simulate(ruleset: Any, games: int, players: int | None = None, seed: int = 0
         first_leaders = _complete_leaders(ruleset, first["players"], first["seed"], first["leaders"], mode)
         Game.new(ruleset, players=first["players"], seed=seed, leaders=first_leaders, sides=first["sides"],
                  setup=setup, variant=variant, mode=mode, solo_side=solo_side, leader_cards=first["leader_cards"])
-    records, cancelled = simrun.run(plan, games, jobs=jobs, progress=progress, cancel=cancel, scheduler=scheduler)
+    try:
+        records, cancelled = simrun.run(plan, games, jobs=jobs, progress=progress, cancel=cancel, scheduler=scheduler)
+    except simrun.SchedulerError as err:
+        raise SimError(str(err)) from None
     return SimReport(records, cancelled=cancelled)
 
 

@@ -37,6 +37,11 @@ CONNECT_TIMEOUT = "10s"
 _POLL_SECONDS = 0.2
 
 
+class SchedulerError(RuntimeError):
+    """The Dask scheduler cannot be reached (`interpreter.sim.simulate` reports it as a SimError)."""
+
+
+
 def cancelled(cancel: Any) -> bool:
     """True when a cancel token says stop: a callable returning True, or a set Event."""
     if cancel is None:
@@ -175,14 +180,12 @@ def _run_dask(plan: Any, games: int, address: str, progress: Callable[[int, int]
     """Games on a Dask distributed cluster at `address`, in chunks; results back in game order."""
     from distributed import Client, as_completed
 
-    from interpreter.sim import GameRecord, SimError
-
     content = PortableContent.of(plan.ruleset)
     bare = replace(plan, ruleset=None)
     try:
         client = Client(address, set_as_default=False, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as err:
-        raise SimError(f"cannot reach the Dask scheduler at {address}: {err}") from None
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {err}") from None
     with client:
         workers = max(1, sum(client.nthreads().values()))
         # a few chunks per worker thread: small enough to balance the load, large enough to amortise a task
@@ -206,7 +209,7 @@ def _run_dask(plan: Any, games: int, address: str, progress: Callable[[int, int]
                     continue
                 for future in batch:
                     for i, data in future.result():
-                        done[i] = GameRecord.from_dict(data)
+                        done[i] = plan.record_from_dict(data)
                 if progress is not None:
                     progress(len(done), games)
         finally:

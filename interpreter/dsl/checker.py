@@ -5,6 +5,7 @@ import difflib
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from interpreter.dsl.align import align as _align
 from interpreter.dsl import registry
 from interpreter.dsl.ast import COMPOSED, Call, Choose, May, Node, Objective, Phrase, QCall, Repeat, Seq, Span, Word
 from interpreter.dsl.errors import DslError, Issue
@@ -105,41 +106,6 @@ def _join(items: list[str], last: str = "or") -> str:
 def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str | None:
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None
-
-
-def _align(parts: tuple[str | Slot, ...], words: tuple[Word, ...]) -> list[tuple[str | Slot, tuple[Word, ...]]] | None:
-    """Words matched to pattern parts: literals equal, a slot takes one word, a `+` slot one or more."""
-    if len(words) < len(parts):
-        return None
-    out: list[tuple[str | Slot, tuple[Word, ...]]] = []
-
-    def go(i: int, j: int) -> bool:
-        if i == len(parts):
-            return j == len(words)
-        part = parts[i]
-        if isinstance(part, str):
-            if j < len(words) and getattr(words[j], "text", None) == part:   # a phrase's items: Word or not
-                out.append((part, (words[j],)))
-                if go(i + 1, j + 1):
-                    return True
-                out.pop()
-            return False
-        if not part.many:
-            if j < len(words):
-                out.append((part, (words[j],)))
-                if go(i + 1, j + 1):
-                    return True
-                out.pop()
-            return False
-        rest = len(parts) - i - 1  # each later part needs at least one word
-        for k in range(len(words) - j - rest, 0, -1):
-            out.append((part, words[j:j + k]))
-            if go(i + 1, j + k):
-                return True
-            out.pop()
-        return False
-
-    return out if go(0, 0) else None
 
 
 def _fits_length(prim: Primitive, n_words: int) -> bool:

@@ -12,13 +12,11 @@ from dataclasses import dataclass, replace
 from interpreter.dsl import parts, registry
 from interpreter.dsl.ast import (BinOp, Call, Filter, ForEach, If, Not, Num, Phrase, QCall, Selector, Span, Word,
                                  walk)
+from interpreter.dsl.align import align as _align
 from interpreter.dsl.errors import Issue
 from interpreter.dsl.primitive import Primitive, Slot
 
 
-def _align(parts_, items):
-    from interpreter.dsl.checker import _align as align   # (checker imports this module lazily)
-    return align(parts_, items)
 
 __all__ = ["Env", "Types", "ability_issues", "LEADER_MOVES", "PUSHES", "MAX_N"]
 
