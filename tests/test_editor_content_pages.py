@@ -168,7 +168,7 @@ def test_reload_merges_field_by_field_and_asks_for_a_clash(content: Path) -> Non
     path = content / SEASON
     text = path.read_text()
     path.write_text(text.replace("victor: gain 1 vp", "victor: gain 1 fruit", 1)
-                    .replace("objective: most nests", "objective: most nests   # checked", 1))
+                    .replace("objective: most count(my nests)", "objective: most count(my nests)   # checked", 1))
     at.run()
     assert at.button(key="btn_save").disabled and "changed on disk" in texts(at.error)
     at.button(key="btn_reload").click().run()
