@@ -354,7 +354,7 @@ def entity_names(ruleset: Any) -> dict[str, str]:
         card = str(item.raw.get("name") or item.id)
         out[f"leader_card:{item.id}"] = f"{card} ({leaders.get(item.parent or '', item.parent)})" if item.parent else card
     for item in items["season_cards"]:
-        # its content name, else its id in words ("most-nests" -> "Most nests"): objectives are DSL, not labels
+        # its content name, else its id in words (hyphens as spaces): objectives are DSL text, not labels
         words = str(item.raw.get("name") or item.id.replace("-", " "))
         out[f"season_card:{item.id}"] = words[:1].upper() + words[1:]
     for item in items["nests"]:
