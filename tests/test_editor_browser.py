@@ -61,6 +61,13 @@ def need_chromium() -> None:
 @contextmanager
 def editor(content: Path) -> Iterator[tuple[str, str]]:
     """`kcd editor` on a free port; yields (address, the first line it printed) and stops the process group."""
+    with editor_process(content) as (address, first, _pgid):
+        yield address, first
+
+
+@contextmanager
+def editor_process(content: Path) -> Iterator[tuple[str, str, int]]:
+    """As `editor`, also yielding the editor's process group id (for tests that look for its children)."""
     port = free_port()
     kcd = Path(sys.executable).with_name("kcd")
     command = [str(kcd)] if kcd.exists() else [sys.executable, "-m", "interpreter.cli"]
@@ -69,7 +76,7 @@ def editor(content: Path) -> Iterator[tuple[str, str]]:
     try:
         first = proc.stdout.readline()
         wait_healthy(port, proc)
-        yield f"http://127.0.0.1:{port}", first
+        yield f"http://127.0.0.1:{port}", first, proc.pid
     finally:
         os.killpg(proc.pid, signal.SIGTERM)  # the editor and its streamlit child: the group we started
         try:
@@ -80,16 +87,16 @@ def editor(content: Path) -> Iterator[tuple[str, str]]:
 
 
 @contextmanager
-def browser_page() -> Iterator:
+def browser_page(height: int = 1000, timeout_ms: int = 60_000) -> Iterator:
     """A Chromium page with the project's flags (a cold Streamlit start on 2 busy cores can take a while)."""
     from playwright.sync_api import expect, sync_playwright
 
-    expect.set_options(timeout=60_000)
+    expect.set_options(timeout=timeout_ms)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(60_000)
+            page = browser.new_page(viewport={"width": 1400, "height": height})
+            page.set_default_timeout(timeout_ms)
             yield page
         finally:
             browser.close()

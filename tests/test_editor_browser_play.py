@@ -3,65 +3,33 @@ finishes, a cancelled one leaves no process, an A/B shows its intervals, the Boa
 the winner. Marker `browser`."""
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from editor.logic import runner, store
-from test_editor_browser import CHROMIUM, REPO, free_port, wait_healthy
+from test_editor_browser import REPO, browser_page, editor_process, need_chromium
 
 pytestmark = pytest.mark.browser
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture(scope="module")
 def editor(tmp_path_factory: pytest.TempPathFactory):
     """(base URL, content folder, the editor's process group) of a `kcd editor` on a copy of the content."""
-    if not os.access(CHROMIUM, os.X_OK):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: the browser tests must run in CI")
-        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium)")
+    need_chromium()
     content = tmp_path_factory.mktemp("play") / "content"
     shutil.copytree(REPO / "content", content)
-    port = free_port()
-    kcd = Path(sys.executable).with_name("kcd")
-    command = [str(kcd)] if kcd.exists() else [sys.executable, "-m", "interpreter.cli"]
-    proc = subprocess.Popen(command + ["editor", "--content", str(content), "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    try:
-        proc.stdout.readline()
-        wait_healthy(port, proc)
-        yield f"http://127.0.0.1:{port}", content, proc.pid
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)   # the editor and its streamlit child: the group we started
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+    with editor_process(content) as (address, _first, pgid):
+        yield address, content, pgid
 
 
 @pytest.fixture()
 def page(editor):
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=90_000)   # a cold Streamlit start on 2 busy cores can take a while
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            tab = browser.new_page(viewport={"width": 1400, "height": 1600})
-            tab.set_default_timeout(90_000)
-            yield tab
-        finally:
-            browser.close()
+    with browser_page(height=1600, timeout_ms=90_000) as tab:
+        yield tab
 
 
 def runner_pids(editor_pgid: int) -> list[int]:
