@@ -88,19 +88,23 @@ def strength(ruleset: Any, args: argparse.Namespace, mcts: str) -> list[dict[str
         rows.append(_line(label, wins, games, target,
                           _cpu() - cpu, time.perf_counter() - wall))
     if "solo" in args.parts:
-        for side in solo_sides(ruleset):
-            for bot in [mcts] + (["greedy"] if args.solo_greedy else []):
+        # the marker sides alternate chunk by chunk, so a run stopped early still has as many games of each
+        bots = [mcts] + (["greedy"] if args.solo_greedy else [])
+        tally = {(side, bot): [0, 0, 0.0, 0.0] for side in solo_sides(ruleset) for bot in bots}
+        for start in range(0, args.games, args.chunk):
+            n = min(args.chunk, args.games - start)
+            for (side, bot), row in tally.items():
                 cpu, wall = _cpu(), time.perf_counter()
-                label = f"{bot} vs Kiwibot, {side}"
-                wins = played = 0
-                for start in range(0, args.games, args.chunk):
-                    n = min(args.chunk, args.games - start)
-                    report = simulate(ruleset, n, seed=args.seed + start, bots=(bot,), jobs=args.jobs, mode="solo",
-                                      solo_side=side)
-                    player = report.summary()["solo"]["player"]
-                    wins, played = wins + player["wins"], played + player["games"]
-                    print(f"  {label}: {wins}/{played} so far", flush=True)
-                rows.append(_line(label, wins, played, "report", _cpu() - cpu, time.perf_counter() - wall))
+                report = simulate(ruleset, n, seed=args.seed + start, bots=(bot,), jobs=args.jobs, mode="solo",
+                                  solo_side=side)
+                player = report.summary()["solo"]["player"]
+                row[0], row[1] = row[0] + player["wins"], row[1] + player["games"]
+                row[2], row[3] = row[2] + _cpu() - cpu, row[3] + time.perf_counter() - wall
+                lo, hi = wilson(row[0], row[1])
+                print(f"  {bot} vs Kiwibot, {side}: {row[0]}/{row[1]} so far [{lo:.1%}, {hi:.1%}] "
+                      f"CPU {row[2]:.0f} s", flush=True)
+        for (side, bot), (wins, played, cpu, wall) in tally.items():
+            rows.append(_line(f"{bot} vs Kiwibot, {side}", wins, played, "report", cpu, wall))
     return rows
 
 
