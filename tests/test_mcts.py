@@ -221,3 +221,25 @@ def test_cli_plays_with_an_mcts_budget_and_refuses_a_bad_one() -> None:
     bad = runner.invoke(app, ["play", "--players", "2", "--bots", "mcts:soon"])
     assert bad.exit_code == 2
     assert "bad mcts budget `soon`" in bad.output and "Traceback" not in bad.output
+
+
+def test_every_surface_plays_mcts() -> None:
+    """`kcd simulate` and `kcd balance` take mcts (with a budget) in `--bots`, the server plays an mcts bot seat to
+    the game's end, and the editor's playtest offers mcts and picks it by default."""
+    import json
+
+    from editor.logic import playtest
+    from test_service_protocol import InProcess, play_through
+
+    runner = CliRunner()
+    sim = runner.invoke(app, ["simulate", "--games", "2", "--players", "2", "--bots", "mcts:6it,greedy", "--json"])
+    assert sim.exit_code == 0, sim.output
+    summary = json.loads(sim.output)
+    assert summary["win_rate"]["bot"]["mcts:6it"]["games"] == 2
+    bal = runner.invoke(app, ["balance", "--games", "4", "--players", "2", "--bots", "mcts:6it", "--json"])
+    assert bal.exit_code == 0, bal.output
+    assert json.loads(bal.output)["games"] == 4
+    client = InProcess()
+    result = play_through(client, [{"kind": "human"}, {"kind": "bot", "bot": "mcts:6it"}], seed=77)
+    assert result["view"]["over"] and result["view"]["ranking"]
+    assert "mcts" in playtest.bot_names() and playtest.default_bot() == "mcts"
