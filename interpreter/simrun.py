@@ -175,6 +175,36 @@ def _run_pool(plan: Any, games: int, jobs: int, progress: Callable[[int, int], N
         pool.join()
 
 
+def _probe(address: str) -> None:
+    """SchedulerError unless a Dask scheduler answers at `address`. Asked before a Client is made: a Client that
+    fails to start (a refused or silent port, or a service that is no Dask scheduler and answers garbage) leaves
+    an object whose clean-up at exit waits 20 s and prints a traceback."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.core import rpc
+
+    async def identity() -> dict:
+        remote = rpc(address, timeout=int(CONNECT_TIMEOUT.rstrip("s")))
+        try:
+            return await asyncio.wait_for(remote.identity(), int(CONNECT_TIMEOUT.rstrip("s")) * 2)
+        finally:
+            await remote.close_rpc()
+
+    try:   # a thread of its own, so a caller already running an event loop (a web page) can ask too
+        with ThreadPoolExecutor(1) as pool:
+            info = pool.submit(asyncio.run, identity()).result()
+    except (OSError, asyncio.TimeoutError) as err:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {err or type(err).__name__}") from None
+    except Exception as err:   # anything else answered: not Dask's protocol
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address}: it does not answer as one "
+                             f"({type(err).__name__}: {str(err)[:120]})") from None
+    kind = info.get("type") if isinstance(info, dict) else None
+    if kind != "Scheduler":
+        raise SchedulerError(f"{address} is a Dask {kind or 'service'}, not its scheduler: give the scheduler's "
+                             f"address (`dask scheduler` prints it)")
+
+
 def _run_dask(plan: Any, games: int, address: str, progress: Callable[[int, int], None] | None,
               cancel: Any) -> tuple[list[Any], bool]:
     """Games on a Dask distributed cluster at `address`, in chunks; results back in game order."""
@@ -182,6 +212,7 @@ def _run_dask(plan: Any, games: int, address: str, progress: Callable[[int, int]
 
     content = PortableContent.of(plan.ruleset)
     bare = replace(plan, ruleset=None)
+    _probe(address)
     try:
         client = Client(address, set_as_default=False, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as err:

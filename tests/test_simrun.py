@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.content import load_ruleset
-from interpreter.sim import GameRecord, deal_leaders, simulate
+from interpreter.sim import GameRecord, SimError, deal_leaders, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,10 +47,46 @@ def test_dask_cluster_gives_the_same_records_as_local_processes(ruleset):
         seen: list[int] = []
         remote = simulate(ruleset, 6, players=2, seed=11, bots=("random",), variant="vto",
                           scheduler=cluster.scheduler_address, progress=lambda done, total: seen.append(done))
+        worker = next(iter(cluster.workers.values())).address
+        with pytest.raises(SimError, match=r"is a Dask (Nanny|Worker), not its scheduler"):
+            simulate(ruleset, 2, players=2, seed=11, bots=("random",), scheduler=worker)
     assert remote.records == local.records and not remote.cancelled
     assert seen[-1] == 6 and seen == sorted(seen)
     # the VTO records carry the tracker slots: at setup (season 1) and in the Wake up of seasons 2-4 (R-VTO-2/3)
     assert all(len(slots) == 4 for rec in remote.records for slots in rec.tracker_slots.values())
+
+
+def test_a_port_that_answers_garbage_is_no_scheduler_and_the_run_exits_at_once():
+    """`kcd simulate --scheduler` at a service that is not Dask (it answers bytes that are no Dask message) exits 1
+    with "cannot reach the Dask scheduler", promptly and with no traceback (a half-started Client would wait
+    20 s at exit and print one)."""
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    port = server.getsockname()[1]
+
+    def answer() -> None:
+        for _ in range(4):
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            conn.sendall(b"\xff" * 64 + b"HTTP/1.0 400 Bad Request\r\n\r\n")
+            conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    start = time.monotonic()
+    try:
+        result = subprocess.run([sys.executable, "-m", "interpreter.cli", "simulate", "--games", "2", "--players", "2",
+                                 "--scheduler", f"tcp://127.0.0.1:{port}"], capture_output=True, text=True,
+                                cwd=ROOT, timeout=60)
+    finally:
+        server.close()
+    assert result.returncode == 1, result.stderr
+    assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in result.stderr
+    assert "Traceback" not in result.stderr and time.monotonic() - start < 15
 
 
 def test_cancel_stops_a_pool_run_and_every_worker_ends(ruleset):
