@@ -12,7 +12,7 @@ Parts (all by default):
 - `solo`: mcts against Kiwibot, `--games` games for each Solo-mode marker side (R-SOLO-2/12); with
   `--solo-greedy` the greedy bot's figures on the same seeds too, for comparison.
 - `speed`: CPU time of each mcts decision (mean, 95th percentile, max) and decisions per CPU second, over
-  `--speed-games` two- and four-player games on one core.
+  `--speed-games` two- and four-player games against greedy and solo games against Kiwibot, on one core.
 
 Games run on `--jobs` processes through `interpreter.sim.simulate` (the same records as one job). CPU time is
 this process's plus its finished workers' (user + system), printed beside the wall time: the machine is shared.
@@ -122,20 +122,24 @@ class _Timed:
 
 
 def speed(ruleset: Any, args: argparse.Namespace, mcts: str) -> list[dict[str, Any]]:
-    """CPU time per mcts decision in whole games against greedy, on this process (one core)."""
+    """CPU time per mcts decision in whole games against greedy (and in solo games against Kiwibot), on this
+    process (one core)."""
     rows = []
-    for players in (2, 4):
+    for label, players in (("2p", 2), ("4p", 4), ("solo", 2)):
         timed = _Timed(make_bot(mcts, args.seed))
         flocks = default_flocks(ruleset, players)
         for i in range(args.speed_games):
+            if label == "solo":
+                play_game(ruleset, flocks, args.seed + i, [timed], mode="solo")
+                continue
             bots: list[Any] = ["greedy"] * players
             bots[i % players] = timed
             play_game(ruleset, flocks, args.seed + i, bots)
         times = sorted(timed.times)
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-        row = {"part": f"speed {players}p", "decisions": len(times), "mean_s": statistics.fmean(times),
+        row = {"part": f"speed {label}", "decisions": len(times), "mean_s": statistics.fmean(times),
                "p95_s": p95, "max_s": times[-1], "decisions_per_cpu_s": len(times) / sum(times)}
-        print(f"{mcts} CPU per decision, {players} players: mean {row['mean_s'] * 1000:.0f} ms, "
+        print(f"{mcts} CPU per decision, {label}: mean {row['mean_s'] * 1000:.0f} ms, "
               f"95th percentile {p95 * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms over {len(times)} decisions "
               f"({row['decisions_per_cpu_s']:.1f} decisions per CPU second)", flush=True)
         rows.append(row)

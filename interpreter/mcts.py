@@ -52,14 +52,17 @@ from interpreter.determinize import determinize
 from interpreter.engine import Game
 
 # The default budget is deterministic work, not time. With rollouts an iteration costs about the same in two- and
-# four-player games (it plays the bot's turn to its end either way), more (1 + d/8) d decisions into the step (each
-# deal replays the step so far: Game.clone) and SOLO_COST times as much in solo games (the last apply plays
+# four-player games (it plays the bot's turn to its end either way), more (1 + d/DEPTH_COST) d decisions into the
+# step (each deal replays the step so far: Game.clone; and the kept subtree already holds visits there) and SOLO_COST
+# times as much in solo games (the last apply plays
 # Kiwibot's turn), measured on the project machine. So the default search runs DEFAULT_WORK // cost iterations, at
 # most PER_OPTION per option and one (a choice among 2 or 3 settles sooner), and stops early once its choice cannot
-# change: benchmarks/bench_mcts.py `speed` prints the figures (mean about 0.06 s CPU a decision, at most 0.2 s).
-DEFAULT_WORK = 270
+# change: benchmarks/bench_mcts.py `speed` prints the figures (mean about 0.05 s CPU a decision, at most 0.17 s
+# measured at load 9: 270 iterations and 40 per option reached 0.24 s).
+DEFAULT_WORK = 240
 MIN_ITERATIONS = 50
-PER_OPTION = 40
+PER_OPTION = 30
+DEPTH_COST = 4    # each decision of the step so far adds a quarter of a step-start iteration (replay, kept subtree)
 SOLO_COST = 1.3   # a solo iteration's last step also plays Kiwibot's whole turn
 _BUDGET = re.compile(r"^(\d+)\s*(it|ms)?$")
 
@@ -222,7 +225,7 @@ def iterations_for(game: Game, work: int | None = None) -> int:
     """The default budget's iterations at this decision: `work` (default DEFAULT_WORK) shared out by each
     iteration's expected cost."""
     work = DEFAULT_WORK if work is None else work
-    cost = (1 + game.step_depth / 8) * (SOLO_COST if game.state.solo is not None else 1)
+    cost = (1 + game.step_depth / DEPTH_COST) * (SOLO_COST if game.state.solo is not None else 1)
     per_option = PER_OPTION * (1 + len(game.pending.options))
     return max(MIN_ITERATIONS, min(per_option, int(work // cost)))
 

@@ -15,7 +15,7 @@ from interpreter.cli import app
 from interpreter.content import load_ruleset
 from interpreter.determinize import alternative
 from interpreter.engine import Game
-from interpreter.mcts import DEFAULT_WORK, MIN_ITERATIONS, PER_OPTION, MctsBot, iterations_for, parse_budget
+from interpreter.mcts import DEFAULT_WORK, DEPTH_COST, MIN_ITERATIONS, PER_OPTION, MctsBot, iterations_for, parse_budget
 from interpreter.sim import play_game
 
 
@@ -58,7 +58,7 @@ def test_default_budget_shares_work_by_the_cost_of_an_iteration() -> None:
     wide = Game.new(ruleset(), players=["red", "green"], seed=1)
     while wide.step_depth == 0 or len(wide.pending.options) < 8:
         wide.apply(wide.pending.options[0].id)
-    assert iterations_for(wide) == int(DEFAULT_WORK // (1 + wide.step_depth / 8)) < DEFAULT_WORK
+    assert iterations_for(wide) == int(DEFAULT_WORK // (1 + wide.step_depth / DEPTH_COST)) < DEFAULT_WORK
     assert iterations_for(four, work=10) == MIN_ITERATIONS
 
 
