@@ -243,3 +243,20 @@ def test_every_surface_plays_mcts() -> None:
     result = play_through(client, [{"kind": "human"}, {"kind": "bot", "bot": "mcts:6it"}], seed=77)
     assert result["view"]["over"] and result["view"]["ranking"]
     assert "mcts" in playtest.bot_names() and playtest.default_bot() == "mcts"
+
+
+def test_default_budget_stops_at_the_work_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default budget also weighs the engine work of its deals (events, deterministic): under a low WORK_CAP the
+    search stops sooner, counts the decision in `capped`, still answers a legal option, and chooses alike every
+    time; a fixed `mcts:<N>it` budget is never capped."""
+    import interpreter.mcts as mcts
+
+    game = _decisions("4p")[2]
+    full, _ = MctsBot(3).search(game)
+    monkeypatch.setattr(mcts, "WORK_CAP", 60)
+    bot = MctsBot(3)
+    root, _ = bot.search(game)
+    assert bot.capped == 1 and root.visits < full.visits and root.visits <= 60
+    assert MctsBot(3).choose(game) == MctsBot(3).choose(game) in game.pending.option_ids()
+    fixed = MctsBot(3, iterations=100)
+    assert fixed.search(game)[0].visits == 100 and fixed.capped == 0
