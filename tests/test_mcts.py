@@ -259,4 +259,4 @@ def test_default_budget_stops_at_the_work_cap(monkeypatch: pytest.MonkeyPatch) -
     assert bot.capped == 1 and root.visits < full.visits and root.visits <= 60
     assert MctsBot(3).choose(game) == MctsBot(3).choose(game) in game.pending.option_ids()
     fixed = MctsBot(3, iterations=100)
-    assert fixed.search(game)[0].visits == 100 and fixed.capped == 0
+    assert 60 < fixed.search(game)[0].visits <= 100 and fixed.capped == 0
