@@ -138,10 +138,12 @@ def speed(ruleset: Any, args: argparse.Namespace, mcts: str) -> list[dict[str, A
         times = sorted(timed.times)
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
         row = {"part": f"speed {label}", "decisions": len(times), "mean_s": statistics.fmean(times),
-               "p95_s": p95, "max_s": times[-1], "decisions_per_cpu_s": len(times) / sum(times)}
+               "p95_s": p95, "max_s": times[-1], "decisions_per_cpu_s": len(times) / sum(times),
+               "capped": getattr(timed.bot, "capped", 0)}
         print(f"{mcts} CPU per decision, {label}: mean {row['mean_s'] * 1000:.0f} ms, "
               f"95th percentile {p95 * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms over {len(times)} decisions "
-              f"({row['decisions_per_cpu_s']:.1f} decisions per CPU second)", flush=True)
+              f"({row['decisions_per_cpu_s']:.1f} decisions per CPU second; {row['capped']} stopped by the work cap)",
+              flush=True)
         rows.append(row)
     return rows
 

@@ -197,8 +197,8 @@ def _probe(address: str) -> None:
     except (OSError, asyncio.TimeoutError) as err:
         raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {err or type(err).__name__}") from None
     except Exception as err:   # anything else answered: not Dask's protocol
-        raise SchedulerError(f"cannot reach the Dask scheduler at {address}: it does not answer as one "
-                             f"({type(err).__name__}: {str(err)[:120]})") from None
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address}: something answers there, but not "
+                             f"Dask's protocol ({type(err).__name__})") from None
     kind = info.get("type") if isinstance(info, dict) else None
     if kind != "Scheduler":
         raise SchedulerError(f"{address} is a Dask {kind or 'service'}, not its scheduler: give the scheduler's "
