@@ -68,7 +68,8 @@ SOLO_COST = 1.3   # a solo iteration's last step also plays Kiwibot's whole turn
 # Domain Marking or Kiwibot's turn), so the default budget also counts the engine's work, deterministically: the
 # events each deal ends with (the step's replayed ones and the new). Measured: an iteration costs about 0.24 ms
 # CPU and an event 0.054 ms, so EVENTS_PER_ITERATION events weigh one iteration and the search stops at WORK_CAP
-# weighed iterations (about 0.17 s CPU); a typical decision weighs 300-500 and never meets the cap.
+# weighed iterations (about 0.17 s CPU; WORK_CAP / SOLO_COST in solo games, where an event of Kiwibot's costs more:
+# 0.21 s was measured with the whole cap); a typical decision weighs 300-500 and never meets the cap.
 EVENTS_PER_ITERATION = 4.5
 WORK_CAP = 700
 _BUDGET = re.compile(r"^(\d+)\s*(it|ms)?$")
@@ -157,13 +158,14 @@ class MctsBot:
         done = min(root.visits, max(0, budget - MIN_ITERATIONS)) if deadline is None else 0
         work = new = 0   # events the deals ended with, iterations run here
         capped = self.iterations is None and deadline is None
+        cap = WORK_CAP / (SOLO_COST if game.state.solo is not None else 1)   # Kiwibot's patterns cost more per event
         while True:
             if deadline is not None:
                 if done and time.process_time() >= deadline:
                     break
             elif done >= budget:
                 break
-            elif capped and new + work / EVENTS_PER_ITERATION >= WORK_CAP:
+            elif capped and new + work / EVENTS_PER_ITERATION >= cap:
                 self.capped += 1   # the engine work ran over before the iterations did
                 break
             work += self._iterate(game, player, key, root, bounds)
