@@ -137,7 +137,8 @@ def _deal_markers(state: State, player: str, rng: random.Random) -> None:
 
 def _solo_key(rules: Any, card: str) -> tuple[int, str]:
     """The pile's order (R-SOLO-2: ascending numbers; solo.setup_state sorts by (number, id))."""
-    return int(rules.solo_cards.get(card, {}).get("number", 0)), card
+    solo_card = rules.solo_cards.get(card)
+    return (solo_card.number if solo_card is not None else 0), card
 
 
 def _deal_solo_pile(state: State, rules: Any, rng: random.Random) -> None:

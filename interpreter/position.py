@@ -483,7 +483,7 @@ def build_state(ruleset: Any, position: Position) -> Any:
         spec = position.flocks[flock_id]
         # decision: a flock without `leader:` gets the first leader of the content not named by another
         leader = spec.leader or (spare.pop(0) if spare else "")
-        cards = [c["id"] for c in rules.leaders.get(leader, {}).get("cards", [])]
+        cards = rules.leaders[leader].card_ids if leader in rules.leaders else []
         deck = [c for c, n in rules.deck.items() for _ in range(int(n))]
         state.shuffle(deck)   # R-SETUP-8, from the state's RNG
         fruit = {c: spec.fruit.get(c, 0) for c in rules.fruits}

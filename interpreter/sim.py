@@ -122,7 +122,8 @@ def solo_sides(ruleset: Any) -> list[str]:
     """The Solo-mode marker side ids of this content (solo.yaml `marker.sides`, R-SOLO-12); [] without solo.yaml."""
     from interpreter.engine.rules import compile_rules
 
-    return list((compile_rules(ruleset).solo or {}).get("sides") or {})
+    solo = compile_rules(ruleset).solo
+    return list(solo.sides) if solo is not None else []
 
 
 def deal_leaders(ruleset: Any, players: Sequence[str], seed: int, fixed: dict[str, str] | None = None) -> dict[str, str]:
@@ -417,7 +418,7 @@ class _Plan:
             rules = compile_rules(self.ruleset)
             cards = dict(self.leader_cards or {})
             for j, f in enumerate(dealt):
-                own = [c["id"] for c in rules.leaders[leaders[f]].get("cards", [])]
+                own = rules.leaders[leaders[f]].card_ids
                 if f not in cards and own:
                     cards[f] = own[(i // (2 * n) + j) % len(own)]
         return {"players": seats, "seed": self.seed + i, "bots": self.bots, "leaders": leaders, "sides": sides,

@@ -28,15 +28,15 @@ def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
     """How a card may be played: its action (if it can be performed), wildcard uses, or face down (R-ACT-2)."""
     card = rt.rules.cards[card_id]
     opts = []
-    if card.get("type") == "wild":
-        for t in card.get("play_as", []) or []:
+    if card.type == "wild":
+        for t in card.play_as:
             eff = rt.rules.action_effect.get(t)
             if eff is not None and effects.possible(rt, eff, ctx):
                 opts.append(option(A.PlayAs(t), f"Play as a {t.capitalize()} card"))
-        if card.get("benefit") is not None:
-            opts.append(option(A.word("benefit"), f"Take the benefit: {effects.describe(card['benefit'])}"))
-    elif effects.possible(rt, card.get("effect"), ctx):
-        opts.append(option(A.word("play"), f"Play it: {effects.describe(card.get('effect'))}"))
+        if card.benefit is not None:
+            opts.append(option(A.word("benefit"), f"Take the benefit: {effects.describe(card.benefit)}"))
+    elif effects.possible(rt, card.effect, ctx):
+        opts.append(option(A.word("play"), f"Play it: {effects.describe(card.effect)}"))
     opts.append(option(A.word("facedown"), "Play it face down (no effect; you may draw a fruit)"))
     return opts
 
@@ -64,12 +64,12 @@ def turn(rt: Runtime, flock: str) -> Generator:
             yield from effects.run(rt, rt.rules.facedown, ctx)
         elif mode.kind == "benefit":
             rt.emit("play-benefit", flock, flock=flock, card=card_id)
-            yield from effects.run(rt, card["benefit"], ctx)
+            yield from effects.run(rt, card.benefit, ctx)
         elif isinstance(mode, A.PlayAs):
             t = mode.action_type
             rt.emit("play-as", flock, flock=flock, card=card_id, action_type=t)
             yield from effects.run(rt, rt.rules.action_effect[t], ctx)   # R-WILD-1: no benefit then
         else:
             rt.emit("play", flock, flock=flock, card=card_id)
-            yield from effects.run(rt, card.get("effect"), ctx)
+            yield from effects.run(rt, card.effect, ctx)
     draw(rt, flock)

@@ -36,7 +36,7 @@ def available_nests(rt: Runtime, flock: str) -> list[str]:
         nest = rt.rules.nests[nest_id]
         if not all(n in fl.nests_built for n in _lower_rows(rt, nest_id)):
             continue
-        if payment.can_pay(fl, payment.reqs_of(nest.get("cost")), rt.rules.fruits):
+        if payment.can_pay(fl, payment.reqs_of(nest.cost), rt.rules.fruits):
             out.append(nest_id)
     return out
 
@@ -46,9 +46,8 @@ def _lower_rows(rt: Runtime, nest_id: str) -> list[str]:
     cache = rt.rules.lower_rows
     if nest_id not in cache:
         nest = rt.rules.nests[nest_id]
-        row = int(nest.get("row", 1))
-        cache[nest_id] = [n for n in rt.rules.flock_nests if rt.rules.nests[n].get("type") == nest.get("type")
-                          and int(rt.rules.nests[n].get("row", 1)) == row - 1]
+        cache[nest_id] = [n for n in rt.rules.flock_nests if rt.rules.nests[n].type == nest.type
+                          and rt.rules.nests[n].row == nest.row - 1]
     return cache[nest_id]
 
 
@@ -72,11 +71,11 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
                                 [option(A.Nest(n), labels.nest_label(n, rt.rules.nests[n])) for n in nests])
     nest_id = act.nest
     nest = rt.rules.nests[nest_id]
-    yield from payment.pay_all(rt, flock, payment.reqs_of(nest.get("cost")))
+    yield from payment.pay_all(rt, flock, payment.reqs_of(nest.cost))
     rt.state.hexes[hex_id].nest = (flock, nest_id)
     rt.state.flocks[flock].nests_built.append(nest_id)
     rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
-    yield from nest_benefit(rt, ctx, nest.get("on_place"), f"{nest_id} placement", here=hex_id)
+    yield from nest_benefit(rt, ctx, nest.on_place, f"{nest_id} placement", here=hex_id)
     yield from effects.emit(rt, ctx, "t-build")
     yield from compose.emit_event(rt, ctx, "build", hex_id)   # triggers with filters (`build on <hexes>`)
 

@@ -68,7 +68,7 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
         for d in b.adjacent(fl.leader_hex):
             opts.append(option(A.MoveLeader(fl.leader_hex, d), f"Move your Leader from {fl.leader_hex} to {d}"))
-        ability = rt.rules.leader_cards.get(fl.leader_card)
+        ability = rt.rules.leader_ability(fl.leader_card)
         if not fl.leader_used and ability_possible(rt, flock, ability):
             opts.append(option(A.word("ability"), "Use your Leader's ability"))
     return opts
@@ -106,7 +106,7 @@ def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
         fl.leader_used = True           # R-LEAD-2: flip the card
         ctx.turn.ability_used = True    # R-MOVE-4
         rt.emit("ability", flock, flock=flock)
-        ability = rt.rules.leader_cards.get(fl.leader_card)
+        ability = rt.rules.leader_ability(fl.leader_card)
         sub = ctx.sub(ability=Ability(start=fl.leader_hex), depth=ctx.depth + 1, source="leader ability")
         yield from effects.run(rt, ability, sub)
         return True

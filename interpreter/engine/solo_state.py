@@ -42,4 +42,4 @@ def is_bot(st: State, flock: str) -> bool:
 
 def pattern_steps(rt: Runtime, pattern: str) -> list[str]:
     """The steps of one Kiwibot pattern of solo.yaml, in content order (R-SOLO-11)."""
-    return list(rt.rules.solo["patterns"].get(pattern, []))
+    return list(rt.rules.solo_mode().patterns.get(pattern, ()))

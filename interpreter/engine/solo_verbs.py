@@ -29,7 +29,7 @@ def bonus(rt: Runtime, ctx: Ctx, action: str) -> Generator:
     pile = rt.state.solo["pile"]
     if not pile:
         return
-    segment = rt.rules.solo_cards[pile[0]]["sections"][action][3]
+    segment = rt.rules.solo_cards[pile[0]].sections[action][3]
     rt.emit("kiwibot-bonus", ctx.flock, flock=ctx.flock, action=action, segment=effects.describe(segment))
     yield from run_segment(rt, segment, ctx)
 
@@ -53,7 +53,7 @@ def _columns(rt: Runtime) -> list[str]:
     """Nest types in flock-board column order (first appearance in game.yaml flock.nests)."""
     out: list[str] = []
     for n in rt.rules.flock_nests:
-        t = str(rt.rules.nests[n].get("type"))
+        t = rt.rules.nests[n].type
         if t not in out:
             out.append(t)
     return out
@@ -65,8 +65,8 @@ def next_nest(rt: Runtime, bot: str, column: int) -> str | None:
     if not 1 <= column <= len(cols):
         return None
     built = rt.state.flocks[bot].nests_built
-    cands = [n for n in rt.rules.flock_nests if rt.rules.nests[n].get("type") == cols[column - 1] and n not in built]
-    cands.sort(key=lambda n: int(rt.rules.nests[n].get("row", 1)))
+    cands = [n for n in rt.rules.flock_nests if rt.rules.nests[n].type == cols[column - 1] and n not in built]
+    cands.sort(key=lambda n: rt.rules.nests[n].row)
     for n in cands:
         if all(m in built for m in build_mod._lower_rows(rt, n)):
             return n
@@ -87,7 +87,7 @@ def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
     st.hexes[hex_id].nest = (bot, nest_id)
     st.flocks[bot].nests_built.append(nest_id)
     rt.emit("build", bot, flock=bot, nest=nest_id, hex=hex_id)
-    yield from build_mod.nest_benefit(rt, ctx, rt.rules.nests[nest_id].get("on_place"), f"{nest_id} placement",
+    yield from build_mod.nest_benefit(rt, ctx, rt.rules.nests[nest_id].on_place, f"{nest_id} placement",
                                       here=hex_id)
     yield from effects.emit(rt, ctx, "t-build")
 

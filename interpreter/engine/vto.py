@@ -54,12 +54,12 @@ def _take_slot(rt: Runtime, flock: str, forbidden: int | None, prompt: str) -> G
     # as players), they keep it rather than be left with nowhere to go
     slots = allowed or free
     act = yield from ask_action(flock, "tracker-slot", prompt,
-                                [option(A.Slot(n), f"Slot {n}: {effects.describe(rt.rules.tracker[n].get('effect'))}")
+                                [option(A.Slot(n), f"Slot {n}: {effects.describe(rt.rules.tracker[n].effect)}")
                                  for n in slots])
     slot = act.slot
     st.flocks[flock].tracker_slot = slot
     rt.emit("tracker-slot", flock, flock=flock, slot=slot)
-    yield from run_if_possible(rt, rt.rules.tracker[slot].get("effect"), Ctx(flock, source=f"tracker slot {slot}"))
+    yield from run_if_possible(rt, rt.rules.tracker[slot].effect, Ctx(flock, source=f"tracker slot {slot}"))
 
 
 def setup_tracker(rt: Runtime) -> Generator:

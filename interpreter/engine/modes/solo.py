@@ -138,7 +138,7 @@ class Solo(Mode):
             return out + ["a solo game, but this content has no solo.yaml"]
         if own["bot"] not in flocks or own["player"] not in flocks or own["bot"] == own["player"]:
             out.append(f"solo players {own['bot']}, {own['player']} are not the flocks")
-        if own["side"] not in rules.solo.get("sides", {}):
+        if rules.solo is None or own["side"] not in rules.solo.sides:
             out.append(f"unknown Solo-mode marker side `{own['side']}`")
         dealt = own["pile"] + own["discarded"]
         if any(c not in rules.solo_cards for c in dealt) or len(set(dealt)) != len(dealt):
