@@ -35,6 +35,7 @@ from typing import Any
 
 from interpreter.engine import Game
 from interpreter.engine.state import Flock, State
+from interpreter.engine.solo_state import solo_of
 
 
 def determinize(game: Game, player: str, rng: random.Random) -> Game:
@@ -72,13 +73,13 @@ def resample(state: State, player: str, rules: Any, rng: random.Random) -> None:
     """Deal the hidden information of `state` (as seen by `player`) again from `rng`, in place."""
     if player not in state.flocks:
         raise ValueError(f"unknown player `{player}`: the players are {', '.join(state.seats)}")
-    bot = state.solo["bot"] if state.solo is not None else None
+    bot = solo_of(state)["bot"] if state.solo is not None else None
     for flock in state.seats:
         fl = state.flocks[flock]
         if flock == player:
             _deal(rng, list(fl.deck), [fl.deck])   # R-ACT-3: own deck order is unknown too
         elif flock == bot:
-            _deal(rng, fl.deck + state.solo["set_aside"], [fl.deck, state.solo["set_aside"]])
+            _deal(rng, fl.deck + solo_of(state)["set_aside"], [fl.deck, solo_of(state)["set_aside"]])
         else:
             _deal_cards(fl, rng)
     if not _reserves_revealed(state, rules):
@@ -143,11 +144,11 @@ def _solo_key(rules: Any, card: str) -> tuple[int, str]:
 
 def _deal_solo_pile(state: State, rules: Any, rng: random.Random) -> None:
     """R-SOLO-2: only the top Solo card shows; the cards under it are any unseen cards numbered after it."""
-    pile = state.solo["pile"]
+    pile = solo_of(state)["pile"]
     if len(pile) < 2:
         return
     top = _solo_key(rules, pile[0])
-    seen = set(state.solo["discarded"]) | {pile[0]}
+    seen = set(solo_of(state)["discarded"]) | {pile[0]}
     candidates = sorted(c for c in rules.solo_cards if c not in seen and _solo_key(rules, c) > top)
     chosen = rng.sample(candidates, len(pile) - 1)
     pile[1:] = sorted(chosen, key=lambda c: _solo_key(rules, c))
@@ -155,7 +156,7 @@ def _deal_solo_pile(state: State, rules: Any, rng: random.Random) -> None:
 
 def _deal_season_cards(state: State, rules: Any, rng: random.Random) -> None:
     """R-SOLO-4: the Season cards of seasons not yet flipped are face down: any cards not face up."""
-    shown = int(state.solo["flipped"]) * int(state.solo["per_season"])
+    shown = int(solo_of(state)["flipped"]) * int(solo_of(state)["per_season"])
     hidden = len(state.season_cards) - shown
     if hidden <= 0:
         return

@@ -2,12 +2,10 @@
 down for a fruit), resolve it, draw back to the hand size (reshuffling the discard pile when the deck is empty)."""
 from __future__ import annotations
 
-from typing import Generator
-
 from interpreter.engine import effects, labels
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.decisions import Option, Steps, ask_action, option
 
 
 def draw(rt: Runtime, flock: str) -> None:
@@ -27,7 +25,7 @@ def draw(rt: Runtime, flock: str) -> None:
 def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
     """How a card may be played: its action (if it can be performed), wildcard uses, or face down (R-ACT-2)."""
     card = rt.rules.cards[card_id]
-    opts = []
+    opts: list[Option[A.Action]] = []
     if card.type == "wild":
         for t in card.play_as:
             eff = rt.rules.action_effect.get(t)
@@ -41,7 +39,7 @@ def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
     return opts
 
 
-def turn(rt: Runtime, flock: str) -> Generator:
+def turn(rt: Runtime, flock: str) -> Steps[None]:
     """One player's turn in the Actions phase (R-ACT-1)."""
     fl = rt.state.flocks[flock]
     ctx = Ctx(flock, turn=Turn(), source="action card")

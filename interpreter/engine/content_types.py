@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Union
 
-from interpreter.dsl.ast import Node
+from interpreter.dsl.ast import Call, Node, Objective, Phrase
 
 # A bound DSL field: an effect, cost, ability, objective, trigger or modifier node; None where content has none.
 Dsl = Union[Node, None]
@@ -71,7 +71,7 @@ class SeasonCard:
     """A Season card (R-SCARD-1..5): its objective, the victor's benefit and the others' (None: no benefit)."""
 
     id: str
-    objective: Dsl
+    objective: Objective
     victor: Dsl
     others: Dsl
     name: str | None = None
@@ -102,8 +102,8 @@ class Power:
     trigger: str | None            # the trigger primitive id
     effect: Dsl
     modifier: str | None           # the modifier primitive id
-    when: Dsl = None               # the bound trigger node (its filters, for compositional triggers)
-    modifier_node: Dsl = None      # the bound modifier node (its values, e.g. `push limit 3`)
+    when: Call | Phrase | None = None            # the bound trigger (its filters, for compositional triggers)
+    modifier_node: Call | Phrase | None = None   # the bound modifier (its values, e.g. `push limit 3`)
 
 
 @dataclass(frozen=True)

@@ -6,15 +6,15 @@ steps; `advance` moves to the next phase or season. The standard game's shared p
 """
 from __future__ import annotations
 
-from typing import Generator
+
 
 from interpreter.engine import action_types as A
 from interpreter.engine import build, effects, labels, queries
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.decisions import Steps, ask_action, option
 
 
-def step_procedure(rt: Runtime) -> Generator | None:
+def step_procedure(rt: Runtime) -> Steps[None] | None:
     """The generator of the current step, or None when the current phase is finished (the game's mode says)."""
     return rt.mode.step(rt)
 
@@ -39,7 +39,7 @@ def advance(rt: Runtime) -> None:
     st.phase, st.step = phases[0], 0
 
 
-def season_change_start(rt: Runtime) -> Generator:
+def season_change_start(rt: Runtime) -> Steps[None]:
     """R-SC-1: the first Season Change only flips the Turn Order nests. R-SC-2: later ones pass the First
     Player marker, discard the played cards and turn used Leader cards face up."""
     st = rt.state
@@ -61,7 +61,7 @@ def season_change_start(rt: Runtime) -> Generator:
     yield from ()
 
 
-def nest_benefits(rt: Runtime, flock: str) -> Generator:
+def nest_benefits(rt: Runtime, flock: str) -> Steps[None]:
     """R-SC-3: the season-change benefit of every built Nest, in the order the player chooses."""
     fl = rt.state.flocks[flock]
     left = [n for n in fl.nests_built if rt.rules.nests[n].on_season_change is not None]
@@ -78,7 +78,7 @@ def nest_benefits(rt: Runtime, flock: str) -> Generator:
                                       f"{nest_id} season change", here=here)
 
 
-def season_card(rt: Runtime) -> Generator:
+def season_card(rt: Runtime) -> Steps[None]:
     """Resolve the season's card (R-SCARD-1..3)."""
     st = rt.state
     if st.season > len(st.season_cards):

@@ -23,14 +23,14 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from typing import Any, Generator
+from typing import Any
 
 from interpreter.engine import flow, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
 # the built-in modes register themselves on import (standard first: error messages list them in this order)
 from interpreter.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
 from interpreter.engine.action_types import Action
 from interpreter.engine.context import EngineError, Runtime
-from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
+from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused, Steps
 from interpreter.engine.events import public_label
 from interpreter.engine.rules import RulesError, compile_rules
 from interpreter.engine.state import State
@@ -64,7 +64,7 @@ class Game:
             origin = {"seed": None, "setup": None, "start": checkpoint if checkpoint is not None else state.to_dict()}
         self._origin = origin                 # never changed once set: clones share it
         self.rt = Runtime(self.rules, state, list(events or []), mode)
-        self._gen: Generator | None = None
+        self._gen: Steps[None] | None = None
         self._pending: Decision | None = None
         self._previous: Decision | None = None
         self._known_checkpoint = checkpoint   # used for the step the state starts at, then dropped
@@ -181,7 +181,7 @@ class Game:
             game = cls._start(ruleset, origin)
             for i, option_id in enumerate(history):
                 result = game.apply(option_id)
-                if not result.ok:
+                if isinstance(result, Refused):
                     raise save.SaveError(f"decision {i + 1} of the history, {option_id!r}, does not replay: "
                                          f"{result.code}: {result.message}")
         except save.SaveError:
@@ -347,6 +347,7 @@ class Game:
                 target = Game._replay(self.ruleset, self._origin, self._history[:-1])
             except ValueError as exc:
                 return Refused("history", f"the history does not replay: {exc}")
+        assert target.pending is not None   # the decision being undone was asked there
         player = target.pending.player
         reason = information_since(target, self, player)
         if reason is not None and not force:

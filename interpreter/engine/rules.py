@@ -161,7 +161,7 @@ class _At:
             return default
         return value
 
-    def int(self, key: str, default: Any = _MISSING, lo: int | None = None, hi: int | None = None) -> int:
+    def num(self, key: str, default: Any = _MISSING, lo: int | None = None, hi: int | None = None) -> int:
         """A whole number in [lo, hi]."""
         value = self.raw(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -171,7 +171,7 @@ class _At:
             raise self.error(key, f"must be {bounds}, got {value}")
         return value
 
-    def str(self, key: str, default: Any = _MISSING) -> str:
+    def text(self, key: str, default: Any = _MISSING) -> str:
         """A text value (ids and enum words)."""
         value = self.raw(key, default)
         if not isinstance(value, str):
@@ -180,16 +180,16 @@ class _At:
 
     def opt_str(self, key: str) -> str | None:
         """An optional text value (a display name)."""
-        return None if self.data.get(key) is None else self.str(key)
+        return None if self.data.get(key) is None else self.text(key)
 
-    def bool(self, key: str, default: Any = _MISSING) -> bool:
+    def flag(self, key: str, default: Any = _MISSING) -> bool:
         """true or false."""
         value = self.raw(key, default)
         if not isinstance(value, bool):
             raise self.error(key, f"must be true or false, got {value!r}")
         return value
 
-    def list(self, key: str, default: Any = _MISSING) -> list:
+    def seq(self, key: str, default: Any = _MISSING) -> list:
         """A list value."""
         value = self.raw(key, default)
         if not isinstance(value, list):
@@ -210,7 +210,7 @@ class _At:
     def each(self, key: str, what: str, default: Any = _MISSING) -> list["_At"]:
         """The mappings of the list at `key`."""
         return [_At(v, self.file, self.path + (key, i), f"{what} {i + 1}")
-                for i, v in enumerate(self.list(key, default))]
+                for i, v in enumerate(self.seq(key, default))]
 
 
 def _dsl(value: Any, kind: str, rules_ctx: tuple, where: str = "game.yaml DSL", file: str | None = None,
@@ -335,26 +335,26 @@ def _compile(rs: RulesetLike) -> Rules:
         if setup_at else [],
     )
     rules.cards = _by_id(_items(rs, "action_cards", "action card"), lambda i, at: ActionCard(
-        i, at.str("type"), at.opt_str("name"), at.raw("effect", None),
-        tuple(str(t) for t in at.list("play_as", [])), at.raw("benefit", None)))
+        i, at.text("type"), at.opt_str("name"), at.raw("effect", None),
+        tuple(str(t) for t in at.seq("play_as", [])), at.raw("benefit", None)))
     for card in rules.cards.values():
         # R-WILD-1: a Wildcard played as an action resolves exactly as the first card of that type
         if card.type != "wild" and card.type not in rules.action_effect:
             rules.action_effect[card.type] = card.effect
     rules.nests = _by_id(_items(rs, "nests", "Nest"), lambda i, at: Nest(
-        i, at.str("type"), at.int("row", 1, lo=1), at.raw("cost", None), at.raw("on_place", None),
-        at.raw("on_season_change", None), at.int("vp", 0, lo=0), at.int("dominance", 0, lo=0), at.opt_str("name")))
+        i, at.text("type"), at.num("row", 1, lo=1), at.raw("cost", None), at.raw("on_place", None),
+        at.raw("on_season_change", None), at.num("vp", 0, lo=0), at.num("dominance", 0, lo=0), at.opt_str("name")))
     rules.flocks = _by_id(_items(rs, "flocks", "flock"), _flock)
     rules.leaders = _by_id(_items(rs, "leaders", "Leader"), _leader)
     for leader in rules.leaders.values():
         for lc in leader.cards:
             rules.leader_cards[lc.id] = lc
     rules.season_cards = _by_id(_items(rs, "season_cards", "Season card"), lambda i, at: SeasonCard(
-        i, at.raw("objective", None), at.raw("victor", None), at.raw("others", None), at.opt_str("name")))
+        i, at.raw("objective"), at.raw("victor", None), at.raw("others", None), at.opt_str("name")))
     for i, at in _items(rs, "turn_order_nests", "Turn Order nest"):
-        nest = TurnOrderNest(i, at.int("seat", lo=1), at.raw("setup", None))
+        nest = TurnOrderNest(i, at.num("seat", lo=1), at.raw("setup", None))
         rules.turn_nests[nest.seat] = nest
-    slots = [TrackerSlot(i, at.int("slot", lo=1), at.raw("effect", None))
+    slots = [TrackerSlot(i, at.num("slot", lo=1), at.raw("effect", None))
              for i, at in _items(rs, "tracker_slots", "tracker slot")]
     rules.tracker = {s.slot: s for s in sorted(slots, key=lambda s: s.slot)}
     # R-VTO-1: the variant's phases are content (game.yaml `variants.vto.phases`); no list there means the
@@ -362,11 +362,11 @@ def _compile(rs: RulesetLike) -> Rules:
     vto = (g.get("variants") or {}).get("vto") or {}
     rules.vto_phases = list(vto.get("phases") or [])
     rules.sections = _by_id(_items(rs, "sections", "section"), lambda i, at: Section(
-        i, tuple(HexSpec(h.str("id"), h.int("q"), h.int("r"), h.str("terrain")) for h in at.each("hexes", "hex"))))
-    rules.layouts = [Layout(i, at.int("players", lo=1), tuple(
-        Placement(p.str("section"), p.int("dq", 0), p.int("dr", 0)) for p in at.each("sections", "placed section")))
+        i, tuple(HexSpec(h.text("id"), h.num("q"), h.num("r"), h.text("terrain")) for h in at.each("hexes", "hex"))))
+    rules.layouts = [Layout(i, at.num("players", lo=1), tuple(
+        Placement(p.text("section"), p.num("dq", 0), p.num("dr", 0)) for p in at.each("sections", "placed section")))
         for i, at in _items(rs, "layouts", "layout")]
-    rules.setups = [FirstGameSetup(i, at.str("layout"), tuple(_seat(s) for s in at.each("seats", "seat")))
+    rules.setups = [FirstGameSetup(i, at.text("layout"), tuple(_seat(s) for s in at.each("seats", "seat")))
                     for i, at in _items(rs, "setups", "first-game setup")]
     rules.solo_cards = _by_id(_items(rs, "solo_cards", "Solo card"), _solo_card)
     rules.solo = _solo(rs.solo if isinstance(getattr(rs, "solo", None), Mapping) else {}, rules, ctx)
@@ -375,8 +375,8 @@ def _compile(rs: RulesetLike) -> Rules:
 
 def _advanced(at: _At) -> AdvancedStep:
     until = at.data.get("until")
-    return AdvancedStep(at.str("step"), at.str("hex", "any"), at.int("kiwi", 0, lo=0),
-                        None if until is None else at.int("until", lo=0), at.int("count", 0, lo=0))
+    return AdvancedStep(at.text("step"), at.text("hex", "any"), at.num("kiwi", 0, lo=0),
+                        None if until is None else at.num("until", lo=0), at.num("count", 0, lo=0))
 
 
 def _flock(flock_id: str, at: _At) -> dict[str, Side]:
@@ -384,7 +384,7 @@ def _flock(flock_id: str, at: _At) -> dict[str, Side]:
     for key, label in (("side_a", "A"), ("side_b", "B")):
         sd = at.at(key, f"flock `{flock_id}` {key}") if at.data.get(key) is not None else \
             _At({}, at.file, at.path + (key,), f"flock `{flock_id}` {key}")
-        track = {s.int("slot", lo=1): s.raw("benefit", None) for s in sd.each("track", "track slot", [])}
+        track = {s.num("slot", lo=1): s.raw("benefit", None) for s in sd.each("track", "track slot", [])}
         powers = []
         for p in sd.each("power", "power", []):
             when, modifier = p.raw("when", None), p.raw("modifier", None)
@@ -395,9 +395,9 @@ def _flock(flock_id: str, at: _At) -> dict[str, Side]:
 
 
 def _leader(leader_id: str, at: _At) -> Leader:
-    cards = tuple(LeaderCard(c.str("id"), c.str("name", c.data.get("id")), c.raw("ability", None), leader_id)
+    cards = tuple(LeaderCard(c.text("id"), c.text("name", c.data.get("id")), c.raw("ability", None), leader_id)
                   for c in at.each("cards", f"Leader `{leader_id}` card", []))
-    return Leader(leader_id, at.str("name", leader_id), cards)
+    return Leader(leader_id, at.text("name", leader_id), cards)
 
 
 def _seat(at: _At) -> SeatStart:
@@ -407,7 +407,7 @@ def _seat(at: _At) -> SeatStart:
         if not isinstance(sizes, list) or any(isinstance(s, bool) or not isinstance(s, int) for s in sizes):
             raise kiwi_at.error(hex_id, f"must be a list of Kiwi sizes, got {sizes!r}")
         kiwi[str(hex_id)] = tuple(sizes)
-    return SeatStart(at.int("seat", lo=1), at.str("leader"), kiwi)
+    return SeatStart(at.num("seat", lo=1), at.text("leader"), kiwi)
 
 
 def _solo_card(card_id: str, at: _At) -> SoloCard:
@@ -415,11 +415,11 @@ def _solo_card(card_id: str, at: _At) -> SoloCard:
     rows = at.at("sections", f"Solo card `{card_id}` sections")
     sections: dict[str, tuple[Dsl, ...]] = {}
     for row in ROWS:
-        segments = rows.list(row)
+        segments = rows.seq(row)
         if len(segments) != 4:
             raise rows.error(row, f"needs 4 segments (columns 1-3 and the bonus action's), has {len(segments)}")
         sections[row] = tuple(segments)
-    return SoloCard(card_id, at.int("number", 0, lo=0), sections)
+    return SoloCard(card_id, at.num("number", 0, lo=0), sections)
 
 
 def _solo(spec: Mapping[str, Any], rules: Rules, ctx: tuple) -> Solo | None:
@@ -437,12 +437,12 @@ def _solo(spec: Mapping[str, Any], rules: Rules, ctx: tuple) -> Solo | None:
                          "solo.yaml", ())
     at = top.at("setup", "solo.yaml setup")
     setup = SoloSetup(
-        solo_cards=at.int("solo_cards", lo=1, hi=len(rules.solo_cards)), set_aside=at.int("set_aside", lo=0),
-        kiwibot_seat=at.int("kiwibot_seat", lo=1, hi=2), kiwibot_fruit=at.bool("kiwibot_fruit", False),
+        solo_cards=at.num("solo_cards", lo=1, hi=len(rules.solo_cards)), set_aside=at.num("set_aside", lo=0),
+        kiwibot_seat=at.num("kiwibot_seat", lo=1, hi=2), kiwibot_fruit=at.flag("kiwibot_fruit", False),
         kiwibot_setup=at.dsl("kiwibot_setup", "effect", ctx),
-        season_cards_per_season=at.int("season_cards_per_season", lo=1),
-        kiwibot_wins_ties=at.bool("kiwibot_wins_ties", True), vp_per_kept_card=at.int("vp_per_kept_card", lo=0),
-        domain_per_vp=at.int("domain_per_vp", lo=1))
+        season_cards_per_season=at.num("season_cards_per_season", lo=1),
+        kiwibot_wins_ties=at.flag("kiwibot_wins_ties", True), vp_per_kept_card=at.num("vp_per_kept_card", lo=0),
+        domain_per_vp=at.num("domain_per_vp", lo=1))
     if setup.solo_cards < rules.seasons:
         # R-SOLO-9 discards one after each Domain Marking: the pile must last the whole game
         raise at.error("solo_cards", f"({setup.solo_cards}) must be at least the number of seasons ({rules.seasons})",
@@ -451,21 +451,21 @@ def _solo(spec: Mapping[str, Any], rules: Rules, ctx: tuple) -> Solo | None:
     from interpreter.engine.solo_patterns import STEPS                 # the pattern steps Kiwibot can take
     sides: dict[str, MarkerSide] = {}
     for side in top.at("marker", "solo.yaml marker").each("sides", "marker side"):
-        start = side.str("start")
+        start = side.text("start")
         if start not in ("own_leader", "player_leader"):
             raise side.error("start", "must be own_leader or player_leader")
-        sequence = tuple(str(d) for d in side.list("sequence", []))
+        sequence = tuple(str(d) for d in side.seq("sequence", []))
         bad = [d for d in sequence if d != "here" and d not in DIRECTIONS]
         if bad:
             raise side.error("sequence", f"has an unknown direction `{bad[0]}`", f"use here, {', '.join(CLOCKWISE)}")
-        sides[side.str("id")] = MarkerSide(side.str("id"), start, sequence)
+        sides[side.text("id")] = MarkerSide(side.text("id"), start, sequence)
     if not sides:
         raise RulesError("solo.yaml marker has no sides (R-SOLO-12)", "solo.yaml", ("marker",))
     patterns: dict[str, tuple[str, ...]] = {}
     listed = top.each("patterns", "Kiwibot pattern")
     for p in listed:
-        pid = p.str("id")
-        steps = tuple(str(s) for s in p.list("steps"))
+        pid = p.text("id")
+        steps = tuple(str(s) for s in p.seq("steps"))
         known = STEPS.get(pid)
         if known is not None:
             bad = [s for s in steps if s not in known]

@@ -116,6 +116,7 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
         return [e for e in els if e[0] == "kiwi" and e[2].size == f.n]
     if op == "where":
         return [e for e in els if holds(st, f.cond, replace(sc, it=e))]
+    assert f.arg is not None, op   # every other filter narrows by a selector (dsl/parts.py)
     arg = select(st, f.arg, sc)
     if op == "owner":
         who = {e[2] for e in arg if e[0] == "player"}
@@ -138,7 +139,8 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
         near = {n for h in where for n in b.adjacent(h)}
         return [e for e in els if e[1] in near]
     if op == "within":
-        return [e for e in els if e[1] is not None and any(b.distance(e[1], h) <= f.n for h in where)]
+        n = f.n or 0   # `within N` always has its N (the parser)
+        return [e for e in els if e[1] is not None and any(b.distance(e[1], h) <= n for h in where)]
     raise ValueError(f"unknown filter `{op}`")
 
 
@@ -176,7 +178,9 @@ def quantity(st: State, e: Any, sc: Scope) -> int:
             return min(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
         if name == "max":
             return max(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
-        els = select(st, e.args[0], sc)
+        sel = e.args[0]
+        assert isinstance(sel, ast.Selector), name   # the checker types count/tokens/... arguments (dsl/types.py)
+        els = select(st, sel, sc)
         if name == "count":
             return len(els)
         if name == "tokens":

@@ -2,12 +2,10 @@
 positions (first-game positions from island.yaml, or the advanced placement steps of game.yaml)."""
 from __future__ import annotations
 
-from typing import Generator
-
 from interpreter.engine import effects, modes, powers
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.decisions import Steps, ask_action, option
 from interpreter.engine.placing import kiwi_of
 from interpreter.engine.content_types import AdvancedStep, Layout
 from interpreter.engine.rules import Rules
@@ -139,7 +137,7 @@ def _first_game_positions(rules: Rules, st: State, layout: Layout) -> None:
             raise SetupError(f"setup {setup.id} seat {fl.seat} uses more tokens than the flock has")
 
 
-def setup_step(rt: Runtime) -> Generator:
+def setup_step(rt: Runtime) -> Steps[None]:
     """Turn Order nest resources (R-SETUP-4), then the advanced placement steps if chosen (R-SETUP-6)."""
     st = rt.state
     for f in st.seats:
@@ -169,7 +167,7 @@ def _hex_ok(st: State, flock: str, hex_id: str, rule: str) -> bool:
     return True
 
 
-def _advanced(rt: Runtime, spec: AdvancedStep) -> Generator:
+def _advanced(rt: Runtime, spec: AdvancedStep) -> Steps[None]:
     """One step of game.yaml setup.advanced, in turn order (R-SETUP-6, Z-2)."""
     st = rt.state
     kind = spec.step
@@ -193,11 +191,11 @@ def _advanced(rt: Runtime, spec: AdvancedStep) -> Generator:
             for f in st.seats:
                 if len(st.own_kiwi(f)) >= target[f] or st.flocks[f].supply <= 0:
                     continue
-                opts = [option(A.SetupPlace(h), f"Kiwi on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
-                if not opts:
+                spots = [option(A.SetupPlace(h), f"Kiwi on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
+                if not spots:
                     continue
-                act = yield from ask_action(f, "setup-place", "Place a size-1 Kiwi", opts)
-                _supply_kiwi(st, f, act.hex)
+                placed = yield from ask_action(f, "setup-place", "Place a size-1 Kiwi", spots)
+                _supply_kiwi(st, f, placed.hex)
                 progressed = True
             if not progressed:
                 break
@@ -208,9 +206,9 @@ def _advanced(rt: Runtime, spec: AdvancedStep) -> Generator:
                 cands = [(h, k) for h, k in st.own_kiwi(f) if k.size == 1 and k.id not in done]
                 if not cands or st.flocks[f].supply <= 0:
                     break
-                act = yield from ask_action(f, "setup-grow", "Stack a token on a size-1 Kiwi",
-                                            [option(A.SetupGrow(k.id, f, 1, h), f"Grow the Kiwi on {h}") for h, k in cands])
-                _, kiwi = kiwi_of(rt, act)
+                grown = yield from ask_action(f, "setup-grow", "Stack a token on a size-1 Kiwi",
+                                              [option(A.SetupGrow(k.id, f, 1, h), f"Grow the Kiwi on {h}") for h, k in cands])
+                _, kiwi = kiwi_of(rt, grown)
                 kiwi.size += 1
                 done.add(kiwi.id)
                 st.flocks[f].supply -= 1

@@ -31,19 +31,19 @@ Event kinds added: `kiwibot` (a revealed card and its segment, data {card, slot,
 """
 from __future__ import annotations
 
-from typing import Any, Generator
+from typing import Any
 
 from interpreter.engine import effects, labels, queries
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.decisions import Steps, ask_action, option
 from interpreter.engine.solo_answers import answer
 from interpreter.engine.solo_marker import CLOCKWISE, DIRECTIONS, marker_order
 from interpreter.engine.solo_marking import mark_one, marking_turn
 from interpreter.engine.solo_moves import Segment, bot_move, bot_push, choose_move, plan
 from interpreter.engine.solo_patterns import STEPS, best_push, build_hex, feed_target, take_token
 from interpreter.engine.solo_patterns import cover as _cover   # the name tests use
-from interpreter.engine.solo_state import SoloState, is_bot
+from interpreter.engine.solo_state import SoloState, is_bot, solo_of
 from interpreter.engine.rules import Rules
 from interpreter.engine.solo_verbs import bonus, next_nest, run_segment, verb_for
 from interpreter.engine.state import State
@@ -116,14 +116,14 @@ def setup_state(rules: Rules, st: State, player: str, bot: str, side: str | None
     st.solo = dict(solo)
 
 
-def setup_extra(rt: Runtime) -> Generator:
+def setup_extra(rt: Runtime) -> Steps[None]:
     """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
-    bot = rt.state.solo["bot"]
+    bot = solo_of(rt.state)["bot"]
     yield from effects.run(rt, rt.rules.solo_mode().setup.kiwibot_setup, Ctx(bot, source="solo setup"))
 
 
 # --- Kiwibot's turn (R-SOLO-7) -------------------------------------------------------------------------------
-def bot_turn(rt: Runtime, bot: str) -> Generator:
+def bot_turn(rt: Runtime, bot: str) -> Steps[None]:
     """Reveal Kiwibot's next Action card into the next slot and resolve its Solo card segment (R-SOLO-7)."""
     st = rt.state
     fl = st.flocks[bot]
@@ -138,7 +138,7 @@ def bot_turn(rt: Runtime, bot: str) -> Generator:
     row = rt.rules.cards[card_id].type
     # decision R-SOLO-7: a slot beyond the card's three columns (more cards per season) uses column 3
     column = min(slot, 3)
-    top = st.solo["pile"][0] if st.solo["pile"] else None
+    top = solo_of(st)["pile"][0] if solo_of(st)["pile"] else None
     if top is None:
         rt.emit("kiwibot-no-solo-card", bot, flock=bot, card=card_id)
         return
@@ -157,18 +157,18 @@ def _reshuffle(rt: Runtime, bot: str) -> None:
     """
     st = rt.state
     fl = st.flocks[bot]
-    cards = fl.discard + st.solo["set_aside"]
+    cards = fl.discard + solo_of(st)["set_aside"]
     fl.discard = []
     st.shuffle(cards)
     n = min(rt.rules.solo_mode().setup.set_aside, max(len(cards) - 1, 0))
-    st.solo["set_aside"] = [cards.pop() for _ in range(n)]
+    solo_of(st)["set_aside"] = [cards.pop() for _ in range(n)]
     fl.deck = cards
     rt.emit("kiwibot-shuffle", bot, flock=bot, set_aside=n)
 
 
-def discard_solo_card(rt: Runtime) -> Generator:
+def discard_solo_card(rt: Runtime) -> Steps[None]:
     """R-SOLO-9: after each Domain Marking the top Solo card is discarded."""
-    solo = rt.state.solo
+    solo = solo_of(rt.state)
     if solo["pile"]:
         card = solo["pile"].pop(0)
         solo["discarded"].append(card)
@@ -180,33 +180,33 @@ def discard_solo_card(rt: Runtime) -> Generator:
 # --- Season cards (R-SOLO-4/5) ------------------------------------------------------------------------------
 def season_cards_of(st: State, season: int) -> list[str]:
     """The Season cards of one season in a solo game."""
-    per = int(st.solo["per_season"])
+    per = int(solo_of(st)["per_season"])
     return st.season_cards[(season - 1) * per: season * per]
 
 
 def flip_season_cards(rt: Runtime) -> None:
     """R-SOLO-4: at the beginning of each Season Change the season's face-down cards are flipped."""
     st = rt.state
-    st.solo["flipped"] = max(int(st.solo["flipped"]), st.season)
+    solo_of(st)["flipped"] = max(int(solo_of(st)["flipped"]), st.season)
     cards = season_cards_of(st, st.season)
     rt.emit("season-flip", data={"season": st.season, "cards": cards}, season=st.season, cards=list(cards))
 
 
-def season_card_step(rt: Runtime) -> Generator:
+def season_card_step(rt: Runtime) -> Steps[None]:
     """R-SOLO-5: the player against Kiwibot on each of the season's cards (Kiwibot wins ties); left benefits only."""
     st = rt.state
-    solo = st.solo
+    solo = solo_of(st)
     player, bot = solo["player"], solo["bot"]
     cards = season_cards_of(st, st.season)
     if not cards:
         return
-    won, lost = [], []
+    won: list[str] = []
+    lost: list[str] = []
     for card_id in cards:
         card = rt.rules.season_cards[card_id]
         best, values = queries.winners(st, card.objective, [player, bot])
-        if len(best) == 1:
-            victor = best[0]
-        else:
+        victor: str | None = best[0] if len(best) == 1 else None
+        if len(best) != 1:
             # R-SOLO-5: Kiwibot wins ties; decision: content saying otherwise leaves a tie to nobody
             victor = bot if solo["wins_ties"] else None
         (won if victor == player else lost if victor == bot else []).append(card_id)
@@ -238,7 +238,7 @@ def season_card_step(rt: Runtime) -> Generator:
             season=st.season, solo_player=player, won=len(won), cards=len(cards), kept=list(kept))
 
 
-def _left_benefit(rt: Runtime, flock: str, card_id: str, keep_if_vp: bool) -> Generator:
+def _left_benefit(rt: Runtime, flock: str, card_id: str, keep_if_vp: bool) -> Steps[None]:
     """A Season card's left benefit; the player keeps a VP card as a reminder (R-SCARD-3)."""
     st = rt.state
     before = st.flocks[flock].season_vp
@@ -253,5 +253,5 @@ def endgame_vp(st: State, flock: str) -> tuple[int, int]:
     if not is_bot(st, flock):
         return 0, 0
     fl = st.flocks[flock]
-    return (int(st.solo["vp_per_kept_card"]) * len(fl.kept_season_cards),
-            len(fl.domain) // int(st.solo["domain_per_vp"]))
+    return (int(solo_of(st)["vp_per_kept_card"]) * len(fl.kept_season_cards),
+            len(fl.domain) // int(solo_of(st)["domain_per_vp"]))

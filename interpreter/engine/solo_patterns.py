@@ -14,7 +14,7 @@ from interpreter.engine import placing, push
 from interpreter.engine.context import Runtime
 from interpreter.engine.modifiers import param
 from interpreter.engine.solo_marker import marker_order, rank
-from interpreter.engine.solo_state import is_bot, pattern_steps
+from interpreter.engine.solo_state import is_bot, pattern_steps, solo_of
 from interpreter.engine.state import Kiwi, State
 
 OFF = push.OFF
@@ -64,7 +64,7 @@ def _dest_step(rt: Runtime, dest: str, whose: str) -> int:
     if whose != "player":
         return own_step(rt, dest)
     st = rt.state
-    player = st.solo["player"]
+    player = solo_of(st)["player"]
     steps = pattern_steps(rt, "pushing-player")
     for i, step in enumerate(steps):
         if step == "off-island" and dest == OFF:
@@ -88,7 +88,7 @@ def own_step(rt: Runtime, hex_id: str) -> int:
     if hex_id == OFF:
         return len(steps) + 1   # never the Kiwi's own choice: off the island only when nothing else is left
     h = st.hexes[hex_id]
-    n = count_kiwi(st, st.solo["bot"], hex_id)
+    n = count_kiwi(st, solo_of(st)["bot"], hex_id)
     free = h.nest is None and h.domain is None
     for i, step in enumerate(steps):
         if (step == "pair-in-free-hex" and n == 1 and free) or (step == "pair-in-any-hex" and n == 1) \
@@ -108,7 +108,7 @@ def push_key(rt: Runtime, piece: Piece, dest: str, whose: str, ranks: dict[str, 
 def best_push(rt: Runtime, origin: str, whose: str, limit: int, exclude: int | None) -> tuple[Piece, str] | None:
     """The push Kiwibot makes from `origin`: pattern step, then piece, then marker order (R-SOLO-11/12)."""
     st = rt.state
-    owner = st.solo["player"] if whose == "player" else st.solo["bot"]
+    owner = solo_of(st)["player"] if whose == "player" else solo_of(st)["bot"]
     found = pieces(rt, origin, owner, limit, exclude)
     if not found:
         return None

@@ -2,7 +2,7 @@
 some core verbs (R-SOLO-8), picked by `verb_for` for `effects.run`."""
 from __future__ import annotations
 
-from typing import Any, Callable, Generator
+from typing import Any, Callable
 
 from interpreter.dsl import ast
 from interpreter.engine import build as build_mod
@@ -12,21 +12,22 @@ from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine.solo_marking import mark_one
 from interpreter.engine.solo_moves import bot_gather_scatter, bot_move, bot_push, plan
 from interpreter.engine.solo_patterns import build_hex, feed_target
-from interpreter.engine.solo_state import is_bot
+from interpreter.engine.solo_state import is_bot, solo_of
+from interpreter.engine.decisions import Steps
 
-Verb = Callable[[Runtime, ast.Call, Ctx], Generator]
+Verb = Callable[[Runtime, ast.Call, Ctx], Steps[object]]
 
 
-def run_segment(rt: Runtime, node: Any, ctx: Ctx) -> Generator:
+def run_segment(rt: Runtime, node: Any, ctx: Ctx) -> Steps[None]:
     """Resolve a Solo card segment for Kiwibot (R-SOLO-10)."""
     if node is None:
         return
     yield from effects.run(rt, node, ctx.sub(segment=plan(node), depth=ctx.depth + 1))
 
 
-def bonus(rt: Runtime, ctx: Ctx, action: str) -> Generator:
+def bonus(rt: Runtime, ctx: Ctx, action: str) -> Steps[None]:
     """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8)."""
-    pile = rt.state.solo["pile"]
+    pile = solo_of(rt.state)["pile"]
     if not pile:
         return
     segment = rt.rules.solo_cards[pile[0]].sections[action][3]
@@ -35,11 +36,11 @@ def bonus(rt: Runtime, ctx: Ctx, action: str) -> Generator:
 
 
 # --- feeding (R-SOLO-10 Feed) -------------------------------------------------------------------------------------
-def bot_feed(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_feed(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     """Kiwibot feeds for free, still gaining the feed's domain markers (R-SOLO-8/10; R-FEED-3..5)."""
     st = rt.state
     bot = ctx.flock
-    owner = bot if call.primitive == "bot-feed-own" else st.solo["player"]
+    owner = bot if call.primitive == "bot-feed-own" else solo_of(st)["player"]
     found = feed_target(rt, owner, int(call.arg("s", 1)))
     if found is None:
         rt.emit("kiwibot-no-feed", bot, flock=bot)   # decision: no feed, no markers
@@ -73,7 +74,7 @@ def next_nest(rt: Runtime, bot: str, column: int) -> str | None:
     return None
 
 
-def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     """Kiwibot builds its next Nest of the column for free; no hex or Nest: 1 Kiwi and a bonus Move (R-SOLO-10)."""
     bot = ctx.flock
     nest_id = next_nest(rt, bot, int(call.arg("n", 1)))
@@ -92,38 +93,38 @@ def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
     yield from effects.emit(rt, ctx, "t-build")
 
 
-def bot_place(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_place(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
     for _ in range(int(call.arg("n", 1))):
         yield from placing.place_one(rt, ctx.flock, ctx)
 
 
-def bot_bonus(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_bonus(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     """A bonus action of the Solo card (R-SOLO-8)."""
     yield from bonus(rt, ctx, str(call.arg("a")))
 
 
 # --- Kiwibot's own way of some core verbs (R-SOLO-8) ---------------------------------------------------------
-def _no_fruit(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def _no_fruit(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     rt.emit("kiwibot-no-fruit", ctx.flock, flock=ctx.flock)   # R-SOLO-3/8
     yield from ()
 
 
-def _bonus_moves(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def _bonus_moves(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     # decision R-SOLO-8: each Move action Kiwibot gains (a Control Nest, a track slot) is a bonus Move
     for _ in range(int(call.arg("n", 1))):
         yield from bonus(rt, ctx, "move")
     yield from effects.emit(rt, ctx, "t-gain-move")
 
 
-def _skip(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def _skip(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     # R-SOLO-8: Kiwibot never pays for extra Moves (a Nest or track benefit may offer them). It never uses its
     # Leader's ability either, which needs no override: ability verbs run only from a Leader card played in
     # an ordinary Actions turn, and Kiwibot's turns reveal cards instead (bot_turn)
     yield from ()
 
 
-def _mark(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def _mark(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     yield from mark_one(rt, ctx)
 
 
@@ -147,7 +148,7 @@ def verb_for(rt: Runtime, call: ast.Call, ctx: Ctx, fn: Callable | None) -> Call
             raise EngineError(f"the Kiwibot verb `{effects.describe(call)}` ran for {ctx.flock}, not Kiwibot")
         return SOLO_VERBS[prim]
     if is_bot(rt.state, ctx.flock):
-        if prim == "gain-fruit" and not rt.state.solo.get("kiwibot_fruit"):
+        if prim == "gain-fruit" and not solo_of(rt.state).get("kiwibot_fruit"):
             return _no_fruit
         return BOT_OVERRIDES.get(prim, fn)
     return fn
