@@ -81,12 +81,12 @@ class Objective:
     """`most <query>` / `least <query>` of a Season card."""
 
     direction: str  # "most" | "least"
-    query: Call
+    query: Union[Call, "Phrase", "Expr"]   # a first-language query call, or a quantity (`most count(...)`)
     span: Span
 
 
-def walk(node: Node) -> Iterator[Node]:
-    """Yield the node and every node below it, depth first."""
+def walk(node: Node | Expr) -> Iterator[Node | Expr]:
+    """Yield the node and every node below it, depth first (an objective's quantity is yielded as a leaf)."""
     yield node
     if isinstance(node, Seq):
         for stmt in node.stmts:
