@@ -393,7 +393,8 @@ def changed_entities(ruleset_a: Any, ruleset_b: Any) -> list[str]:
                 continue
             out.append(f"{group}:{item_id}")
             if kind == "leader_cards":
-                parent = (ib or ia).parent
+                either = ib or ia
+                parent = either.parent if either is not None else None
                 if parent and f"leader:{parent}" not in out:
                     out.append(f"leader:{parent}")
             if kind == "flocks":

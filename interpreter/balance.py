@@ -241,19 +241,19 @@ def balance_report(records: Iterable[Any], ruleset: Any = None, *, margin: float
         if entries:
             groups[group] = entries
 
-    def vp_table(values: dict[str, list[float]]) -> dict[str, dict[str, float]]:
-        out = {}
+    def vp_table(values: dict[str, list[float]]) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}   # mean, low, high (numbers) and the source's label
         for source in sources:
             mean, low, high = _mean_interval(values.get(source, []), z)
             out[source] = {"mean": mean, "low": low, "high": high, "label": VP_SOURCE_NAMES.get(source, source)}
         return out
 
-    vp = {"all": vp_table(vp_all), "by_flock": {f: vp_table(v) for f, v in sorted(vp_flock.items())},
+    by_source = {"all": vp_table(vp_all), "by_flock": {f: vp_table(v) for f, v in sorted(vp_flock.items())},
           "by_side": {s: vp_table(v) for s, v in sorted(vp_side.items())}, "sources": sources}
     flags.sort(key=lambda e: -max(e.low - e.band[1], e.band[0] - e.high))
     colours = ({item.id: str(item.raw.get("colour")) for item in ruleset.items("flocks") if item.raw.get("colour")}
                if ruleset is not None else {})
-    return BalanceReport(games=len(recs), margin=margin, groups=groups, vp_by_source=vp, flags=flags,
+    return BalanceReport(games=len(recs), margin=margin, groups=groups, vp_by_source=by_source, flags=flags,
                          coverage=coverage(recs, ruleset), played=_played(recs), colours=colours, names=names)
 
 

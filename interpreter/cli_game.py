@@ -413,7 +413,8 @@ def position_command(
 def print_analysis(analysis: dict[str, Any], console: Console) -> None:
     """The position analysis as rich tables."""
     hexes = Table(title="Hexes")
-    purposes = list(next(iter(analysis["hexes"].values()), {}).get("by_purpose", {}))
+    first: dict[str, Any] = next(iter(analysis["hexes"].values()), {})
+    purposes = list(first.get("by_purpose", {}))
     for col in ("hex", "terrain", "strength", "dominant") + tuple(f"{p} (strength: dominant)" for p in purposes):
         hexes.add_column(col)
 

@@ -324,8 +324,7 @@ def parse_position(doc: YamlDoc, ruleset: Any) -> Position:
                 nests_seen.add((flock, nest_id))
                 content.nest = (flock, nest_id)
         if spec.get("domain") is not None:
-            path = base + ("domain",)
-            if _seated(c, spec["domain"], players, flock_ids, path) is not None:
+            if _seated(c, spec["domain"], players, flock_ids, base + ("domain",)) is not None:
                 content.domain = spec["domain"]
         hexes[hex_id] = content
 
@@ -516,8 +515,8 @@ def build_state(ruleset: Any, position: Position) -> Any:
         f = state.flocks[flock_id]
         f.nests_built.sort(key=lambda n: order.get(n, len(order)))
         free = rules.kiwi_tokens - state.island_tokens(flock_id) - f.covers
-        f.track = min(rules.track_tokens, free) if position.flocks[flock_id].track is None else min(
-            position.flocks[flock_id].track, free)
+        want = position.flocks[flock_id].track
+        f.track = min(rules.track_tokens, free) if want is None else min(want, free)
         f.reserve_kiwi = free - f.track
     if position.season_card is not None:
         # decision: the named card is the current season's; earlier seasons' slots hold other cards (already

@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from interpreter import simrun
 from interpreter.bots import Bot, make_bot
-from interpreter.engine import Game, vto
+from interpreter.engine import Game, Refused, vto
 
 # A full game is a few hundred decisions; far beyond this means an engine loop, not a long game.
 MAX_DECISIONS = 20_000
@@ -228,13 +228,14 @@ def play_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[st
     slots: dict[str, list[int]] = {}
     while not game.is_over:
         decision = game.pending
+        assert decision is not None   # the game is not over
         bot = by_flock.get(decision.player)
         if bot is None:   # the engine answers for Kiwibot; a pending decision of it is an engine bug
             raise SimError(f"seed {seed}: decision {decisions} ({decision.kind}) is {decision.player}'s, "
                            f"who has no bot")
         option = bot.choose(game)
         result = game.apply(option)
-        if not result.ok:
+        if isinstance(result, Refused):
             raise SimError(f"seed {seed}: decision {decisions} `{option}` refused: {result.code}: {result.message}")
         decisions += 1
         if decision.kind == TRACKER_DECISION:
@@ -345,6 +346,7 @@ def solo_summary(records: Sequence[GameRecord]) -> dict[str, Any]:
     cards: dict[str, dict[str, int]] = {}
     for rec in records:
         player, bot = rec.player, rec.kiwibot
+        assert player is not None and bot is not None   # solo records only
         won = rec.ranking[0] == player
         wins += won
         side = by_side.setdefault(rec.marker_side or "?", [0, 0])

@@ -135,7 +135,7 @@ def run(plan: Any, games: int, *, jobs: int = 1, progress: Callable[[int, int], 
     jobs = max(1, min(jobs, games or 1))
     if jobs > 1:
         return _run_pool(plan, games, jobs, progress, cancel)
-    records = []
+    records: list[Any] = []
     with lean_gc():
         for i in range(games):
             if cancelled(cancel):

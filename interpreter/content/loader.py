@@ -461,7 +461,8 @@ def ruleset_from(result: Build) -> Ruleset:
                 if kind == "leaders":
                     for card_index, card in enumerate(raw.get("cards") or []):
                         where = merged.where(path + ("cards", card_index))
-                        line = where[0].pos(where[1]).line if where and where[0].pos(where[1]) else origin.line
+                        pos = where[0].pos(where[1]) if where else None
+                        line = pos.line if pos is not None else origin.line
                         card_origin = Origin(origin.pack, where[0].file if where else origin.file, line)
                         items.setdefault("leader_cards", []).append(Item(
                             "leader_cards", str(card.get("id")), data["cards"][card_index], _plain(card),
