@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from interpreter.abtest import GROUPS, VP_SOURCE_NAMES, entity_names, seat_order
 from interpreter.sim import GameRecord, wilson
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 DEFAULT_MARGIN = 0.05
 # Groups whose reference is each flock's fair share (1/players), and groups measured against their pooled rate.
@@ -146,7 +149,7 @@ def _label(group: str, key: str, names: Mapping[str, str]) -> str:
     return name or key
 
 
-def balance_report(records: Iterable[Any], ruleset: Any = None, *, margin: float = DEFAULT_MARGIN,
+def balance_report(records: Iterable[Any], ruleset: Ruleset | None = None, *, margin: float = DEFAULT_MARGIN,
                    z: float = 1.96) -> BalanceReport:
     """The balance report of these games (GameRecords or their dicts); `ruleset` gives names, colours, Nest types
     and the coverage check (every side and Leader card of the content played)."""
@@ -257,7 +260,7 @@ def balance_report(records: Iterable[Any], ruleset: Any = None, *, margin: float
                          coverage=coverage(recs, ruleset), played=_played(recs), colours=colours, names=names)
 
 
-def coverage(records: Sequence[GameRecord], ruleset: Any = None) -> dict[str, Any]:
+def coverage(records: Sequence[GameRecord], ruleset: Ruleset | None = None) -> dict[str, Any]:
     """What the games covered: sides and Leader cards played, and the content's ones never played."""
     sides = sorted({s for r in records for s in r.sides.values()})
     cards = {c for r in records for c in r.leader_cards.values()}

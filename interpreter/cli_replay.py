@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class ReplayReport:
                 "same_content": self.same_content, "message": self.message}
 
 
-def replay_save(ruleset: Any, text: str | bytes) -> ReplayReport:
+def replay_save(ruleset: Ruleset, text: str | bytes) -> ReplayReport:
     """Replay the save's history from its origin under `ruleset`; ValueError when the save is unreadable."""
     from interpreter.engine import Game, Refused
     from interpreter.engine import game as game_module

@@ -35,10 +35,13 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from interpreter.content.yamlsafe import YamlDoc, parse_yaml
 from interpreter.diagnostics import Diagnostic, Location
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 TOP_KEYS = ("edition", "players", "island", "layout", "season", "season_card", "hexes", "flocks")
 HEX_KEYS = ("kiwi", "leaders", "nest", "domain")
@@ -238,7 +241,7 @@ def load_ruleset_for(doc: YamlDoc, root: str | Path | None = None) -> Any:
         raise PositionError(err.diagnostics) from None
 
 
-def parse_position(doc: YamlDoc, ruleset: Any) -> Position:
+def parse_position(doc: YamlDoc, ruleset: Ruleset) -> Position:
     """Validate the document against the ruleset and return the Position; PositionError lists every problem."""
     c = _Check(doc)
     data = c.mapping(doc.data, (), "a position", TOP_KEYS)
@@ -382,7 +385,7 @@ def _seated(c: _Check, flock: Any, players: list[str], flock_ids: list[str], pat
     return flock
 
 
-def _parse_island(c: _Check, data: dict, ruleset: Any, terrains: list[str]) -> list[IslandHex]:
+def _parse_island(c: _Check, data: dict, ruleset: Ruleset, terrains: list[str]) -> list[IslandHex]:
     """The island: inline hexes, or a content layout."""
     if "island" in data and "layout" in data:
         c.error("position", "give either `island` or `layout`, not both", ("layout",), key=True)
@@ -426,7 +429,7 @@ def _parse_island(c: _Check, data: dict, ruleset: Any, terrains: list[str]) -> l
     return hexes
 
 
-def layout_hexes(ruleset: Any, layout_id: str) -> list[IslandHex]:
+def layout_hexes(ruleset: Ruleset, layout_id: str) -> list[IslandHex]:
     """The hexes of a content layout: its sections shifted by their axial offsets."""
     layout = ruleset.item("layouts", layout_id).data
     out: list[IslandHex] = []
@@ -438,7 +441,7 @@ def layout_hexes(ruleset: Any, layout_id: str) -> list[IslandHex]:
     return out
 
 
-def _check_counts(c: _Check, game: dict, players: list[str], island: list[IslandHex],
+def _check_counts(c: _Check, game: Mapping[str, Any], players: list[str], island: list[IslandHex],
                   hexes: dict[str, HexContent], flocks: dict[str, FlockState]) -> None:
     """Component counts: 20 Kiwi tokens per flock (R-COMP-2), bag sizes (R-COMP-1), marker terrain (R-DM-2)."""
     terrain = {h.id: h.terrain for h in island}
@@ -466,7 +469,7 @@ def _check_counts(c: _Check, game: dict, players: list[str], island: list[Island
                     hint="R-COMP-1")
 
 
-def build_state(ruleset: Any, position: Position) -> Any:
+def build_state(ruleset: Ruleset, position: Position) -> Any:
     """A engine State holding exactly the position (see the module docstring for the decisions)."""
     from interpreter.engine import Flock, Hex, State
     from interpreter.engine.rules import compile_rules
@@ -529,7 +532,7 @@ def build_state(ruleset: Any, position: Position) -> Any:
     return state
 
 
-def build_game(ruleset: Any, position: Position) -> Any:
+def build_game(ruleset: Ruleset, position: Position) -> Any:
     """The Game continuing from the position (through the engine's `Game.from_state`)."""
     from interpreter.engine import Game
 
