@@ -220,3 +220,19 @@ class Solo:
     setup: SoloSetup
     sides: Mapping[str, MarkerSide]
     patterns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # R-SOLO-11: pattern id -> steps
+
+
+# The rows of a Solo card: the types of Kiwibot's revealed action card (R-SOLO-7).
+SOLO_ROWS: tuple[str, ...] = ("move", "feed", "build", "wild")
+
+# The step ids of solo.yaml `patterns` the engine knows, per pattern (R-SOLO-11); content picks their order.
+SOLO_STEPS: dict[str, frozenset[str]] = {
+    "moving": frozenset({"indicated-size-can-push", "any-size-can-push-one", "any-size-to-indicated-hex"}),
+    "pushing-player": frozenset({"off-island", "to-domain-marker-hex", "to-player-nest-hex", "to-player-pair-hex"}),
+    "building": frozenset({"dominance-two-kiwi-no-nest"}),
+    "pushing-placing-own": frozenset({"pair-in-free-hex", "pair-in-any-hex", "triad-in-free-hex"}),
+    "marking-domain": frozenset({"reveal-until-fit", "shuffle-back-seasons-1-3", "gain-if-none-fits"}),
+    "tokens-for-island": frozenset({"from-track", "from-reserve", "from-island-by-marker"}),
+    "feeding-growing": frozenset({"indicated-size", "next-lower-size", "any-size-1"}),
+    "tokens-for-domain": frozenset({"from-reserve", "from-track", "from-island-by-marker"}),
+}

@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
-from interpreter.content.layout import FILES
 from interpreter.engine.content_types import (
     ActionCard, AdvancedStep, Dsl, FirstGameSetup, HexSpec, Layout, Leader, LeaderCard, MarkerSide, Nest,
-    Placement, Power, SeasonCard, SeatStart, Section, Side, Solo, SoloCard, SoloSetup, TrackerSlot, TurnOrderNest)
+    Placement, Power, SeasonCard, SeatStart, Section, Side, SOLO_ROWS, SOLO_STEPS, Solo, SoloCard, SoloSetup,
+    TrackerSlot, TurnOrderNest)
+from interpreter.engine.solo_marker import CLOCKWISE, DIRECTIONS   # the directions the marker search knows
 
 __all__ = ["Rules", "RulesError", "Weights", "Power", "Side", "compile_rules", "RulesetLike"]
 
@@ -133,11 +134,18 @@ T = TypeVar("T")
 
 # item kind -> (logical file, key of its list in that file, or None for a list file), for located errors
 _WHERE: dict[str, tuple[str, str | None]] = {}
-for _spec in FILES:
-    if _spec.kind:
-        _WHERE[_spec.kind] = (_spec.name, None)
-    for _key, _kind in _spec.groups:
-        _WHERE[_kind] = (_spec.name, _key)
+
+
+def _where(kind: str) -> tuple[str, str | None]:
+    """The logical file of an item kind and the key of its list there (interpreter/content/layout.py)."""
+    if not _WHERE:
+        from interpreter.content.layout import FILES   # read on first use: the engine imports no loader
+        for spec in FILES:
+            if spec.kind:
+                _WHERE[spec.kind] = (spec.name, None)
+            for key, group_kind in spec.groups:
+                _WHERE[group_kind] = (spec.name, key)
+    return _WHERE.get(kind, (kind, None))
 
 
 class _At:
@@ -265,7 +273,7 @@ def _items(rs: RulesetLike, kind: str, what: str) -> list[tuple[str, _At]]:
         items = list(rs.items(kind))
     except (KeyError, AttributeError, ValueError):
         return []
-    file, key = _WHERE.get(kind, (kind, None))
+    file, key = _where(kind)
     prefix: tuple = (key,) if key else ()
     return [(str(item.id), _At(item.data, file, prefix + (i,), f"{what} `{item.id}`")) for i, item in enumerate(items)]
 
@@ -411,10 +419,9 @@ def _seat(at: _At) -> SeatStart:
 
 
 def _solo_card(card_id: str, at: _At) -> SoloCard:
-    from interpreter.engine.solo import ROWS   # the rows a Kiwibot turn reads (R-SOLO-7)
     rows = at.at("sections", f"Solo card `{card_id}` sections")
     sections: dict[str, tuple[Dsl, ...]] = {}
-    for row in ROWS:
+    for row in SOLO_ROWS:
         segments = rows.seq(row)
         if len(segments) != 4:
             raise rows.error(row, f"needs 4 segments (columns 1-3 and the bonus action's), has {len(segments)}")
@@ -447,8 +454,6 @@ def _solo(spec: Mapping[str, Any], rules: Rules, ctx: tuple) -> Solo | None:
         # R-SOLO-9 discards one after each Domain Marking: the pile must last the whole game
         raise at.error("solo_cards", f"({setup.solo_cards}) must be at least the number of seasons ({rules.seasons})",
                        "R-SOLO-9 discards a Solo card every season")
-    from interpreter.engine.solo_marker import CLOCKWISE, DIRECTIONS   # the directions the marker search knows
-    from interpreter.engine.solo_patterns import STEPS                 # the pattern steps Kiwibot can take
     sides: dict[str, MarkerSide] = {}
     for side in top.at("marker", "solo.yaml marker").each("sides", "marker side"):
         start = side.text("start")
@@ -466,14 +471,14 @@ def _solo(spec: Mapping[str, Any], rules: Rules, ctx: tuple) -> Solo | None:
     for p in listed:
         pid = p.text("id")
         steps = tuple(str(s) for s in p.seq("steps"))
-        known = STEPS.get(pid)
+        known = SOLO_STEPS.get(pid)
         if known is not None:
             bad = [s for s in steps if s not in known]
             if bad:
                 raise p.error("steps", f"has an unknown step `{bad[0]}` for pattern `{pid}`",
                               f"known: {', '.join(sorted(known))}")
         patterns[pid] = steps
-    for pid in STEPS:
+    for pid in SOLO_STEPS:
         if pid not in patterns:
             raise RulesError(f"solo.yaml patterns has no `{pid}` pattern (R-SOLO-11)", "solo.yaml", ("patterns",))
     return Solo(setup, sides, patterns)

@@ -44,6 +44,7 @@ from interpreter.engine.solo_moves import Segment, bot_move, bot_push, choose_mo
 from interpreter.engine.solo_patterns import STEPS, best_push, build_hex, feed_target, take_token
 from interpreter.engine.solo_patterns import cover as _cover   # the name tests use
 from interpreter.engine.solo_state import SoloState, is_bot, solo_of
+from interpreter.engine.content_types import SOLO_ROWS
 from interpreter.engine.rules import Rules
 from interpreter.engine.solo_verbs import bonus, next_nest, run_segment, verb_for
 from interpreter.engine.state import State
@@ -57,7 +58,7 @@ __all__ = [
 ]
 
 MODE = "solo"
-ROWS: tuple[str, ...] = ("move", "feed", "build", "wild")
+ROWS = SOLO_ROWS   # the rows of a Solo card (content_types.py)
 
 
 class SoloError(ValueError):

@@ -11,6 +11,7 @@ from typing import Any
 
 from interpreter.engine import build as build_mod
 from interpreter.engine import placing, push
+from interpreter.engine.content_types import SOLO_STEPS
 from interpreter.engine.context import Runtime
 from interpreter.engine.modifiers import param
 from interpreter.engine.solo_marker import marker_order, rank
@@ -19,17 +20,9 @@ from interpreter.engine.state import Kiwi, State
 
 OFF = push.OFF
 
-# The step ids of solo.yaml `patterns` the engine knows, per pattern (R-SOLO-11); content picks their order.
-STEPS: dict[str, frozenset[str]] = {
-    "moving": frozenset({"indicated-size-can-push", "any-size-can-push-one", "any-size-to-indicated-hex"}),
-    "pushing-player": frozenset({"off-island", "to-domain-marker-hex", "to-player-nest-hex", "to-player-pair-hex"}),
-    "building": frozenset({"dominance-two-kiwi-no-nest"}),
-    "pushing-placing-own": frozenset({"pair-in-free-hex", "pair-in-any-hex", "triad-in-free-hex"}),
-    "marking-domain": frozenset({"reveal-until-fit", "shuffle-back-seasons-1-3", "gain-if-none-fits"}),
-    "tokens-for-island": frozenset({"from-track", "from-reserve", "from-island-by-marker"}),
-    "feeding-growing": frozenset({"indicated-size", "next-lower-size", "any-size-1"}),
-    "tokens-for-domain": frozenset({"from-reserve", "from-track", "from-island-by-marker"}),
-}
+# The step ids of solo.yaml `patterns` the engine knows, per pattern (R-SOLO-11): content_types.py, which the
+# content compiler (rules.py) checks solo.yaml against
+STEPS = SOLO_STEPS
 
 Piece = tuple[str, Any]   # ("kiwi", Kiwi) or ("leader", flock)
 

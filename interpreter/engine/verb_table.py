@@ -9,20 +9,18 @@ module that registers, so a game always has them all.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from interpreter.dsl import ast
 from interpreter.engine.decisions import Steps
 
-if TYPE_CHECKING:   # context.py imports this module: the runtime types are named for the checker only
-    from interpreter.engine.context import Ctx, Runtime
-
-# (runtime, bound node, ctx) -> procedure (its result is not read) / can it be done now; the node is the ast.Call
-# of a first-language verb or, for the compositional layer's verbs (compose.py PHRASES), an ast.Phrase
-Verb = Callable[["Runtime", Any, "Ctx"], Steps[object]]
-Check = Callable[["Runtime", Any, "Ctx"], bool]
-Composed = Callable[["Runtime", ast.Node, "Ctx"], Steps[None]]
-ComposedCheck = Callable[["Runtime", ast.Node, "Ctx"], bool]
+# (runtime, bound node, ctx) -> procedure (its result is not read) / can it be done now. The runtime and the ctx
+# are context.py's Runtime and Ctx, left Any because context.py imports this module (the engine has no import
+# circle); the node is the ast.Call of a first-language verb or, for the compositional verbs, an ast.Phrase.
+Verb = Callable[[Any, Any, Any], Steps[object]]
+Check = Callable[[Any, Any, Any], bool]
+Composed = Callable[[Any, ast.Node, Any], Steps[None]]
+ComposedCheck = Callable[[Any, ast.Node, Any], bool]
 
 
 @dataclass
