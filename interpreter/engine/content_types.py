@@ -222,6 +222,10 @@ class Solo:
     patterns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # R-SOLO-11: pattern id -> steps
 
 
+# The directions a Solo-mode marker side may list after `here`, clockwise on the table (R-SOLO-12; solo_marker.py
+# gives their axial steps).
+SOLO_MARKER_DIRECTIONS: tuple[str, ...] = ("e", "se", "sw", "w", "nw", "ne")
+
 # The rows of a Solo card: the types of Kiwibot's revealed action card (R-SOLO-7).
 SOLO_ROWS: tuple[str, ...] = ("move", "feed", "build", "wild")
 

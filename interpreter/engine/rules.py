@@ -10,9 +10,8 @@ from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
 from interpreter.engine.content_types import (
     ActionCard, AdvancedStep, Dsl, FirstGameSetup, HexSpec, Layout, Leader, LeaderCard, MarkerSide, Nest,
-    Placement, Power, SeasonCard, SeatStart, Section, Side, SOLO_ROWS, SOLO_STEPS, Solo, SoloCard, SoloSetup,
-    TrackerSlot, TurnOrderNest)
-from interpreter.engine.solo_marker import CLOCKWISE, DIRECTIONS   # the directions the marker search knows
+    Placement, Power, SeasonCard, SeatStart, Section, Side, SOLO_MARKER_DIRECTIONS, SOLO_ROWS, SOLO_STEPS, Solo,
+    SoloCard, SoloSetup, TrackerSlot, TurnOrderNest)
 
 __all__ = ["Rules", "RulesError", "Weights", "Power", "Side", "compile_rules", "RulesetLike"]
 
@@ -460,9 +459,10 @@ def _solo(spec: Mapping[str, Any], rules: Rules, ctx: tuple) -> Solo | None:
         if start not in ("own_leader", "player_leader"):
             raise side.error("start", "must be own_leader or player_leader")
         sequence = tuple(str(d) for d in side.seq("sequence", []))
-        bad = [d for d in sequence if d != "here" and d not in DIRECTIONS]
+        bad = [d for d in sequence if d != "here" and d not in SOLO_MARKER_DIRECTIONS]
         if bad:
-            raise side.error("sequence", f"has an unknown direction `{bad[0]}`", f"use here, {', '.join(CLOCKWISE)}")
+            raise side.error("sequence", f"has an unknown direction `{bad[0]}`",
+                             f"use here, {', '.join(SOLO_MARKER_DIRECTIONS)}")
         sides[side.text("id")] = MarkerSide(side.text("id"), start, sequence)
     if not sides:
         raise RulesError("solo.yaml marker has no sides (R-SOLO-12)", "solo.yaml", ("marker",))
