@@ -7,7 +7,6 @@ flock)`. A Scope says who "me" is and what the references name (the ability's he
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from interpreter.dsl import ast
 from interpreter.engine import dominance
@@ -115,7 +114,9 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
     if op == "size":
         return [e for e in els if e[0] == "kiwi" and e[2].size == f.n]
     if op == "where":
-        return [e for e in els if holds(st, f.cond, replace(sc, it=e))]
+        cond = f.cond
+        assert cond is not None   # `where` always has its condition (the parser)
+        return [e for e in els if holds(st, cond, replace(sc, it=e))]
     assert f.arg is not None, op   # every other filter narrows by a selector (dsl/parts.py)
     arg = select(st, f.arg, sc)
     if op == "owner":
@@ -163,7 +164,7 @@ def _players(els: list[Element]) -> list[str]:
     return [e[2] for e in els if e[0] == "player"]
 
 
-def quantity(st: State, e: Any, sc: Scope) -> int:
+def quantity(st: State, e: ast.Expr | int, sc: Scope) -> int:
     """The value of a bound quantity (never below 0)."""
     if isinstance(e, ast.Num):
         return e.value
@@ -195,7 +196,7 @@ def quantity(st: State, e: Any, sc: Scope) -> int:
     raise ValueError(f"not a quantity: {type(e).__name__}")
 
 
-def holds(st: State, c: Any, sc: Scope) -> bool:
+def holds(st: State, c: ast.Expr, sc: Scope) -> bool:
     """Whether a bound condition holds."""
     if isinstance(c, ast.Not):
         return not holds(st, c.cond, sc)

@@ -2,7 +2,7 @@
 some core verbs (R-SOLO-8), picked by `verb_for` for `effects.run`."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from interpreter.dsl import ast
 from interpreter.engine import build as build_mod
@@ -18,7 +18,7 @@ from interpreter.engine.decisions import Steps
 Verb = Callable[[Runtime, ast.Call, Ctx], Steps[object]]
 
 
-def run_segment(rt: Runtime, node: Any, ctx: Ctx) -> Steps[None]:
+def run_segment(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Steps[None]:
     """Resolve a Solo card segment for Kiwibot (R-SOLO-10)."""
     if node is None:
         return
