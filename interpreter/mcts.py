@@ -118,6 +118,7 @@ class MctsBot:
     def choose(self, game: Game) -> str:
         """The root option the search visited most (ties: the better mean, then option order)."""
         decision = game.pending
+        assert decision is not None, "a bot is asked only while a decision is pending"
         options = [o.id for o in decision.options]
         if len(options) == 1:
             return options[0]
@@ -149,6 +150,7 @@ class MctsBot:
     def search(self, game: Game) -> tuple[_Node, list[float]]:
         """Run the budget's iterations from `game` (its pending decision is the bot's); the root and the value
         bounds. A root kept from the previous decision counts its visits towards the budget."""
+        assert game.pending is not None, "a bot is asked only while a decision is pending"
         player = game.pending.player
         key = _step_key(game)
         kept = self._reused(game, player, key) if self.reuse else None
@@ -181,6 +183,7 @@ class MctsBot:
         world = determinize(game, player, self.rng)
         node, path = root, [root]
         while True:
+            assert world.pending is not None   # _horizon stops at the end of the game
             options = [o.id for o in world.pending.options]
             for option in options:
                 child = node.children.get(option)
@@ -202,8 +205,9 @@ class MctsBot:
         for _ in range(self.rollout):
             if _horizon(world, player, key):
                 break
-            options = world.pending.options
-            world.apply(options[self.rng.randrange(len(options))].id)
+            assert world.pending is not None   # _horizon stops at the end of the game
+            offered = world.pending.options
+            world.apply(offered[self.rng.randrange(len(offered))].id)
         value = evaluate(world, player, self.weights)
         bounds[0] = min(bounds[0], value)
         bounds[1] = max(bounds[1], value)
@@ -244,7 +248,7 @@ def iterations_for(game: Game, work: int | None = None) -> int:
     iteration's expected cost."""
     work = DEFAULT_WORK if work is None else work
     cost = (1 + game.step_depth / DEPTH_COST) * (SOLO_COST if game.state.solo is not None else 1)
-    per_option = PER_OPTION * (1 + len(game.pending.options))
+    per_option = PER_OPTION * (1 + len(game.pending.options)) if game.pending is not None else DEFAULT_WORK
     return max(MIN_ITERATIONS, min(per_option, int(work // cost)))
 
 
@@ -256,7 +260,7 @@ def _step_key(game: Game) -> tuple:
 
 def _horizon(world: Game, player: str, key: tuple) -> bool:
     """The search stops here: the game is over, someone else decides, or the bot's step has ended."""
-    return world.is_over or world.pending.player != player or _step_key(world) != key
+    return world.pending is None or world.pending.player != player or _step_key(world) != key   # None: over
 
 
 def parse_budget(text: str) -> dict:

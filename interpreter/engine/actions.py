@@ -2,12 +2,10 @@
 down for a fruit), resolve it, draw back to the hand size (reshuffling the discard pile when the deck is empty)."""
 from __future__ import annotations
 
-from typing import Generator
-
 from interpreter.engine import effects, labels
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.decisions import Option, Steps, ask_action, option
 
 
 def draw(rt: Runtime, flock: str) -> None:
@@ -27,21 +25,21 @@ def draw(rt: Runtime, flock: str) -> None:
 def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
     """How a card may be played: its action (if it can be performed), wildcard uses, or face down (R-ACT-2)."""
     card = rt.rules.cards[card_id]
-    opts = []
-    if card.get("type") == "wild":
-        for t in card.get("play_as", []) or []:
+    opts: list[Option[A.Action]] = []
+    if card.type == "wild":
+        for t in card.play_as:
             eff = rt.rules.action_effect.get(t)
             if eff is not None and effects.possible(rt, eff, ctx):
                 opts.append(option(A.PlayAs(t), f"Play as a {t.capitalize()} card"))
-        if card.get("benefit") is not None:
-            opts.append(option(A.word("benefit"), f"Take the benefit: {effects.describe(card['benefit'])}"))
-    elif effects.possible(rt, card.get("effect"), ctx):
-        opts.append(option(A.word("play"), f"Play it: {effects.describe(card.get('effect'))}"))
+        if card.benefit is not None:
+            opts.append(option(A.word("benefit"), f"Take the benefit: {effects.describe(card.benefit)}"))
+    elif effects.possible(rt, card.effect, ctx):
+        opts.append(option(A.word("play"), f"Play it: {effects.describe(card.effect)}"))
     opts.append(option(A.word("facedown"), "Play it face down (no effect; you may draw a fruit)"))
     return opts
 
 
-def turn(rt: Runtime, flock: str) -> Generator:
+def turn(rt: Runtime, flock: str) -> Steps[None]:
     """One player's turn in the Actions phase (R-ACT-1)."""
     fl = rt.state.flocks[flock]
     ctx = Ctx(flock, turn=Turn(), source="action card")
@@ -64,12 +62,12 @@ def turn(rt: Runtime, flock: str) -> Generator:
             yield from effects.run(rt, rt.rules.facedown, ctx)
         elif mode.kind == "benefit":
             rt.emit("play-benefit", flock, flock=flock, card=card_id)
-            yield from effects.run(rt, card["benefit"], ctx)
+            yield from effects.run(rt, card.benefit, ctx)
         elif isinstance(mode, A.PlayAs):
             t = mode.action_type
             rt.emit("play-as", flock, flock=flock, card=card_id, action_type=t)
             yield from effects.run(rt, rt.rules.action_effect[t], ctx)   # R-WILD-1: no benefit then
         else:
             rt.emit("play", flock, flock=flock, card=card_id)
-            yield from effects.run(rt, card.get("effect"), ctx)
+            yield from effects.run(rt, card.effect, ctx)
     draw(rt, flock)

@@ -1,13 +1,11 @@
 """The Build action (R-BUILD-1..6): a hex without Nest, >= min tokens and dominance; row order; cost; benefits."""
 from __future__ import annotations
 
-from typing import Generator
-
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
 from interpreter.engine import compose, dominance, effects, labels, payment
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.decisions import Steps, ask_action, option
 from interpreter.engine.modifiers import param
 from interpreter.engine.verb_table import TABLE
 
@@ -36,7 +34,7 @@ def available_nests(rt: Runtime, flock: str) -> list[str]:
         nest = rt.rules.nests[nest_id]
         if not all(n in fl.nests_built for n in _lower_rows(rt, nest_id)):
             continue
-        if payment.can_pay(fl, payment.reqs_of(nest.get("cost")), rt.rules.fruits):
+        if payment.can_pay(fl, payment.reqs_of(nest.cost), rt.rules.fruits):
             out.append(nest_id)
     return out
 
@@ -46,9 +44,8 @@ def _lower_rows(rt: Runtime, nest_id: str) -> list[str]:
     cache = rt.rules.lower_rows
     if nest_id not in cache:
         nest = rt.rules.nests[nest_id]
-        row = int(nest.get("row", 1))
-        cache[nest_id] = [n for n in rt.rules.flock_nests if rt.rules.nests[n].get("type") == nest.get("type")
-                          and int(rt.rules.nests[n].get("row", 1)) == row - 1]
+        cache[nest_id] = [n for n in rt.rules.flock_nests if rt.rules.nests[n].type == nest.type
+                          and rt.rules.nests[n].row == nest.row - 1]
     return cache[nest_id]
 
 
@@ -57,7 +54,7 @@ def possible(rt: Runtime, flock: str) -> bool:
     return bool(hexes(rt, flock)) and bool(available_nests(rt, flock))
 
 
-def build(rt: Runtime, ctx: Ctx) -> Generator:
+def build(rt: Runtime, ctx: Ctx) -> Steps[None]:
     """One Build action: hex, Nest, pay, place, placement benefit (R-BUILD-3)."""
     flock = ctx.flock
     nests = available_nests(rt, flock)
@@ -65,23 +62,23 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
     if not where:
         rt.emit("cannot-build", flock, flock=flock)
         return
-    act = yield from ask_action(flock, "build-hex", "Choose a hex to build on",
-                                [option(A.Build(h), f"Build on {h}") for h in where])
-    hex_id = act.hex
-    act = yield from ask_action(flock, "build-nest", "Choose a Nest",
-                                [option(A.Nest(n), labels.nest_label(n, rt.rules.nests[n])) for n in nests])
-    nest_id = act.nest
+    on = yield from ask_action(flock, "build-hex", "Choose a hex to build on",
+                               [option(A.Build(h), f"Build on {h}") for h in where])
+    hex_id = on.hex
+    chosen = yield from ask_action(flock, "build-nest", "Choose a Nest",
+                                   [option(A.Nest(n), labels.nest_label(n, rt.rules.nests[n])) for n in nests])
+    nest_id = chosen.nest
     nest = rt.rules.nests[nest_id]
-    yield from payment.pay_all(rt, flock, payment.reqs_of(nest.get("cost")))
+    yield from payment.pay_all(rt, flock, payment.reqs_of(nest.cost))
     rt.state.hexes[hex_id].nest = (flock, nest_id)
     rt.state.flocks[flock].nests_built.append(nest_id)
     rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
-    yield from nest_benefit(rt, ctx, nest.get("on_place"), f"{nest_id} placement", here=hex_id)
+    yield from nest_benefit(rt, ctx, nest.on_place, f"{nest_id} placement", here=hex_id)
     yield from effects.emit(rt, ctx, "t-build")
     yield from compose.emit_event(rt, ctx, "build", hex_id)   # triggers with filters (`build on <hexes>`)
 
 
-def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Generator:
+def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Steps[None]:
     """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4);
     `here` is the Nest's hex (`this hex` in its effect)."""
     if effect is None:

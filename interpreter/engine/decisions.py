@@ -8,16 +8,22 @@ offers at least two options.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generator
+from typing import Any, Generator, Generic, Sequence, TypeVar
 
 from interpreter.engine.action_types import Action
 from interpreter.engine.events import render
 from interpreter.engine.fastinit import fast_init
 
 
+# the kind of action an option carries, so `act = yield from ask_action(...)` is typed as the actions offered
+ActT = TypeVar("ActT", bound=Action, covariant=True)
+ActU = TypeVar("ActU", bound=Action)
+T = TypeVar("T")
+
+
 @fast_init
 @dataclass(frozen=True)
-class Option:
+class Option(Generic[ActT]):
     """One legal answer: a stable readable id (the action in the grammar of docs/ACTIONS.md), a label, and the
     typed action itself (`action.id() == id`)."""
 
@@ -25,26 +31,27 @@ class Option:
     label: str
     # the action, or (its kind class, its field values) until first read: a move decision offers dozens of
     # options and only one is chosen, so the widest kinds build their action on demand (`lazy_option`)
-    act: "Action | tuple | None" = field(default=None, compare=False)
+    act: "ActT | tuple | None" = field(default=None, compare=False)
 
     @property
-    def action(self) -> "Action | None":
+    def action(self) -> "ActT | None":
         """The typed action (docs/ACTIONS.md); `action.id() == id`."""
         act = self.act
-        if type(act) is tuple:
+        if isinstance(act, tuple):
             act = act[0](*act[1])
             object.__setattr__(self, "act", act)   # built once; the option stays equal to itself
         return act
 
 
-def option(action: "Action", label: str) -> Option:
+def option(action: ActU, label: str) -> Option[ActU]:
     """The option that performs `action`; its id is the action's id."""
     return Option(action.id(), label, action)
 
 
-def lazy_option(kind: type, values: tuple, label: str) -> Option:
+def lazy_option(kind: type[ActU], values: tuple, label: str) -> Option[ActU]:
     """`option(kind(*values), label)` without building the action until someone reads it."""
-    return Option(kind.id_of(*values), label, (kind, values))
+    id_of: Any = getattr(kind, "id_of")   # every `_kind` kind has one (action_types.py)
+    return Option(id_of(*values), label, (kind, values))
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,7 @@ class Decision:
     player: str
     kind: str
     prompt: str
-    options: tuple[Option, ...]
+    options: tuple[Option[Action], ...]
 
     def option_ids(self) -> list[str]:
         """The ids of the legal options."""
@@ -105,7 +112,7 @@ class Event:
 
     def to_dict(self) -> dict:
         """Plain data (`data` only when the event has a payload, so plain log lines stay small)."""
-        out = {"kind": self.kind, "text": self.text, "player": self.player}
+        out: dict[str, Any] = {"kind": self.kind, "text": self.text, "player": self.player}
         if self.data is not None:
             out["data"] = self.data
         return out
@@ -129,7 +136,11 @@ class Refused:
 
 
 
-def ask_action(player: str, kind: str, prompt: str, options: list[Option]) -> Generator[Decision, str, "Action"]:
+# A rule procedure: a generator that yields the Decisions it asks, is sent the chosen option ids and returns T.
+Steps = Generator[Decision, str, T]
+
+
+def ask_action(player: str, kind: str, prompt: str, options: Sequence[Option[ActU]]) -> Generator[Decision, str, ActU]:
     """Ask a player to choose; returns the chosen option's action (the first option with the chosen id:
     identical Kiwi in one hex share an id and are one choice). A single choice is answered without asking."""
     if not options:
@@ -137,7 +148,7 @@ def ask_action(player: str, kind: str, prompt: str, options: list[Option]) -> Ge
     chosen = options[0]
     if len(options) > 1:
         # options can repeat when identical Kiwi stand together; they are the same choice
-        seen: dict[str, Option] = {}
+        seen: dict[str, Option[ActU]] = {}
         for o in options:
             seen.setdefault(o.id, o)
         if len(seen) > 1:

@@ -6,22 +6,22 @@ that ran it (it is added to `Ctx.suppressed`). Every procedure is a generator th
 """
 from __future__ import annotations
 
-from typing import Callable, Generator
+from typing import Callable
 
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
 from interpreter.engine import payment
 from interpreter.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
-from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.decisions import Steps, ask_action, option
 from interpreter.engine.describe import describe
-from interpreter.engine.verb_table import TABLE, count as _n
+from interpreter.engine.verb_table import TABLE, Verb, count as _n
 
 
 class _Unpaid(Exception):
     """A mandatory payment inside an effect could not be made: the rest of that sequence is skipped."""
 
 
-def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
+def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Steps[None]:
     """Execute an effect node for `ctx.flock`."""
     if node is None:
         return
@@ -54,9 +54,9 @@ def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
         if not possible(rt, node.body, ctx):
             return
         text = describe(node.body)
-        act = yield from ask_action(ctx.flock, "may", f"You may: {text}",
+        may = yield from ask_action(ctx.flock, "may", f"You may: {text}",
                                     [option(A.May(True), f"Yes: {text}"), option(A.May(False), "No")])
-        if act.yes:
+        if may.yes:
             yield from run(rt, node.body, ctx)
         return
     if isinstance(node, ast.COMPOSED):   # the compositional layer: if, for each, phrases (compose.py)
@@ -94,7 +94,7 @@ def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:
     return False
 
 
-def emit(rt: Runtime, ctx: Ctx, trigger: str) -> Generator:
+def emit(rt: Runtime, ctx: Ctx, trigger: str) -> Steps[None]:
     """Fire the flock's powers listening to `trigger`, unless this chain already runs it."""
     if trigger in ctx.suppressed:
         return
@@ -110,7 +110,7 @@ def emit(rt: Runtime, ctx: Ctx, trigger: str) -> Generator:
 
 
 # --- verbs ---------------------------------------------------------------------------------------
-def gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
     """Draw n fruit at random (fewer if the bag runs out), then the fruit limit (R-LIMIT-1)."""
     fl = rt.state.flocks[ctx.flock]
     got = []
@@ -124,7 +124,7 @@ def gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     yield from payment.enforce_fruit_limit(rt, ctx.flock)
 
 
-def gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
     """Draw n domain markers into the private reserve; an empty bag gives nothing (R-DM-5)."""
     fl = rt.state.flocks[ctx.flock]
     got = 0
@@ -140,7 +140,7 @@ def gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
         yield from emit(rt, ctx, "t-gain-domain")
 
 
-def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
     """Return up to n markers of the player's choice to the bag."""
     fl = rt.state.flocks[ctx.flock]
     for _ in range(n):
@@ -154,14 +154,14 @@ def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
         rt.emit("return-domain", ctx.flock, flock=ctx.flock)
 
 
-def _pay(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def _pay(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     req = payment.req_of_call(call)
     if not payment.can_meet(rt.state.flocks[ctx.flock], req, rt.rules.fruits):
         raise _Unpaid()
     yield from payment.pay(rt, ctx.flock, req)
 
 
-def _gain_vp(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def _gain_vp(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     if ctx.no_vp:   # R-ASYM-4: doubled Nest benefits exclude Victory Points
         return
     rt.state.flocks[ctx.flock].season_vp += _n(call)
@@ -180,5 +180,5 @@ TABLE.register("gain-vp", _gain_vp)
 for _verb in ("pay-fruit", "pay-fruit-of", "pay-domain"):
     TABLE.register(_verb, _pay, _can_pay_call)
 TABLE.register("return-domain", lambda rt, c, ctx: return_domain(rt, ctx, _n(c)))
-VERBS: dict[str, Callable[[Runtime, ast.Call, Ctx], Generator]] = TABLE.run      # the table, by its old names
+VERBS: dict[str, Verb] = TABLE.run      # the table, by its old names
 POSSIBLE: dict[str, Callable[[Runtime, ast.Call, Ctx], bool]] = TABLE.possible

@@ -1,12 +1,10 @@
 """The Feed action (R-FEED-1..6): feed any non-Leader Kiwi, pay different fruit, grow or explode, gain markers."""
 from __future__ import annotations
 
-from typing import Generator
-
 from interpreter.engine import compose, effects, payment, push
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, ask_action, lazy_option
+from interpreter.engine.decisions import Option, Steps, ask_action, lazy_option
 from interpreter.engine.placing import grow_one, kiwi_of, remove_from_hex
 from interpreter.engine.powers import feed_discount
 from interpreter.engine.state import Kiwi
@@ -42,7 +40,7 @@ def possible(rt: Runtime, flock: str) -> bool:
     return any(payment.can_meet(fl, cost(rt, s, flock), rt.rules.fruits) for s in sizes)
 
 
-def feed(rt: Runtime, ctx: Ctx) -> Generator:
+def feed(rt: Runtime, ctx: Ctx) -> Steps[None]:
     """One Feed action."""
     flock = ctx.flock
     opts = targets(rt, flock)
@@ -55,7 +53,7 @@ def feed(rt: Runtime, ctx: Ctx) -> Generator:
     yield from resolve(rt, ctx, hex_id, kiwi)
 
 
-def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Generator:
+def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Steps[None]:
     """A paid (or, for Kiwibot, free) feed of `kiwi` by `ctx.flock`: grow or explode, then the feeder's markers."""
     flock = ctx.flock
     owner = kiwi.flock

@@ -6,15 +6,15 @@ steps; `advance` moves to the next phase or season. The standard game's shared p
 """
 from __future__ import annotations
 
-from typing import Generator
+
 
 from interpreter.engine import action_types as A
 from interpreter.engine import build, effects, labels, queries
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.decisions import Steps, ask_action, option
 
 
-def step_procedure(rt: Runtime) -> Generator | None:
+def step_procedure(rt: Runtime) -> Steps[None] | None:
     """The generator of the current step, or None when the current phase is finished (the game's mode says)."""
     return rt.mode.step(rt)
 
@@ -39,7 +39,7 @@ def advance(rt: Runtime) -> None:
     st.phase, st.step = phases[0], 0
 
 
-def season_change_start(rt: Runtime) -> Generator:
+def season_change_start(rt: Runtime) -> Steps[None]:
     """R-SC-1: the first Season Change only flips the Turn Order nests. R-SC-2: later ones pass the First
     Player marker, discard the played cards and turn used Leader cards face up."""
     st = rt.state
@@ -61,24 +61,24 @@ def season_change_start(rt: Runtime) -> Generator:
     yield from ()
 
 
-def nest_benefits(rt: Runtime, flock: str) -> Generator:
+def nest_benefits(rt: Runtime, flock: str) -> Steps[None]:
     """R-SC-3: the season-change benefit of every built Nest, in the order the player chooses."""
     fl = rt.state.flocks[flock]
-    left = [n for n in fl.nests_built if rt.rules.nests[n].get("on_season_change") is not None]
+    left = [n for n in fl.nests_built if rt.rules.nests[n].on_season_change is not None]
     ctx = Ctx(flock, source="season change")
     while left:
         act = yield from ask_action(flock, "nest-order", "Which Nest benefit next?",
                                     [option(A.Nest(n), f"{labels.nest_name(n, rt.rules.nests[n])}: "
-                                            f"{effects.describe(rt.rules.nests[n]['on_season_change'])}")
+                                            f"{effects.describe(rt.rules.nests[n].on_season_change)}")
                                      for n in left])
         nest_id = act.nest
         left.remove(nest_id)
         here = next((h.id for h in rt.state.hexes.values() if h.nest == (flock, nest_id)), None)   # `this hex`
-        yield from build.nest_benefit(rt, ctx, rt.rules.nests[nest_id]["on_season_change"],
+        yield from build.nest_benefit(rt, ctx, rt.rules.nests[nest_id].on_season_change,
                                       f"{nest_id} season change", here=here)
 
 
-def season_card(rt: Runtime) -> Generator:
+def season_card(rt: Runtime) -> Steps[None]:
     """Resolve the season's card (R-SCARD-1..3)."""
     st = rt.state
     if st.season > len(st.season_cards):
@@ -86,17 +86,17 @@ def season_card(rt: Runtime) -> Generator:
     card_id = st.season_cards[st.season - 1]
     card = rt.rules.season_cards[card_id]
     order = st.turn_order()
-    best, values = queries.winners(st, card["objective"], order)
+    best, values = queries.winners(st, card.objective, order)
     # the result as data for tools (sim, editor): they must not parse the text, which is for people
     result = {"card": card_id, "season": st.season, "values": {f: values[f] for f in order},
               "victor": best[0] if len(best) == 1 else None, "tied": list(best) if len(best) > 1 else []}
     rt.emit("season-card", data=result, card=card_id, values={f: values[f] for f in order})
-    others = card.get("others")
+    others = card.others
     if len(best) == 1:
         victor = best[0]
         rt.emit("season-card-victor", victor, flock=victor, card=card_id)
         before = st.flocks[victor].season_vp
-        yield from effects.run(rt, card.get("victor"), Ctx(victor, source=card_id))
+        yield from effects.run(rt, card.victor, Ctx(victor, source=card_id))
         if st.flocks[victor].season_vp > before:   # R-SCARD-3: VP cards are kept
             st.flocks[victor].kept_season_cards.append(card_id)
         for f in order:

@@ -23,19 +23,22 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from typing import Any, Generator
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine import flow, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
 # the built-in modes register themselves on import (standard first: error messages list them in this order)
 from interpreter.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
 from interpreter.engine.action_types import Action
 from interpreter.engine.context import EngineError, Runtime
-from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
+from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused, Steps
 from interpreter.engine.events import public_label
 from interpreter.engine.rules import RulesError, compile_rules
 from interpreter.engine.state import State
 from interpreter.engine.undo import information_since
 from interpreter.engine.view import view as make_view
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
 FORMAT = save.FORMAT
@@ -50,7 +53,7 @@ _REPLAY_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, E
 class Game:
     """One game of Kiwi Chow Down driven by decisions."""
 
-    def __init__(self, ruleset: Any, state: State, events: list[Event] | None = None, *,
+    def __init__(self, ruleset: Ruleset, state: State, events: list[Event] | None = None, *,
                  checkpoint: dict | None = None, origin: dict | None = None, mode: Any = None) -> None:
         """Wrap a state positioned at the start of a step (use `new`, `from_state` or `from_json`).
 
@@ -64,7 +67,7 @@ class Game:
             origin = {"seed": None, "setup": None, "start": checkpoint if checkpoint is not None else state.to_dict()}
         self._origin = origin                 # never changed once set: clones share it
         self.rt = Runtime(self.rules, state, list(events or []), mode)
-        self._gen: Generator | None = None
+        self._gen: Steps[None] | None = None
         self._pending: Decision | None = None
         self._previous: Decision | None = None
         self._known_checkpoint = checkpoint   # used for the step the state starts at, then dropped
@@ -77,7 +80,7 @@ class Game:
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
-    def new(cls, ruleset: Any, players: list[str], seed: int | None = None, leaders: dict | None = None,
+    def new(cls, ruleset: Ruleset, players: list[str], seed: int | None = None, leaders: dict | None = None,
             leader_cards: dict | None = None, sides: dict | None = None, setup: str = "first-game",
             variant: str | None = None, mode: str = "standard", solo_side: str | None = None) -> "Game":
         """A new game: players are flock ids in seat order (seat 1 is the First Player).
@@ -103,7 +106,7 @@ class Game:
         return cls(ruleset, state, origin={"seed": seed, "setup": args, "start": None})
 
     @classmethod
-    def from_state(cls, ruleset: Any, state: State, seed: int | None = None) -> "Game":
+    def from_state(cls, ruleset: Ruleset, state: State, seed: int | None = None) -> "Game":
         """A game continuing from a hand-built state (positions, tests); the state's phase/step start next."""
         if seed is not None:
             state.rng = int(seed) & ((1 << 64) - 1)
@@ -113,7 +116,7 @@ class Game:
         return cls(ruleset, state, checkpoint=start, origin={"seed": seed, "setup": None, "start": start})
 
     @classmethod
-    def from_json(cls, ruleset: Any, text: str | bytes) -> "Game":
+    def from_json(cls, ruleset: Ruleset, text: str | bytes) -> "Game":
         """Load a save written by `to_json`; any bad save raises ValueError with a clear message.
 
         Checked in order, each bounded in time: the JSON (size, depth, integers only), the schema
@@ -128,7 +131,7 @@ class Game:
             raise ValueError("not a saved Kiwi Chow Down game: JSON nested too deeply") from None
 
     @classmethod
-    def _load(cls, ruleset: Any, text: str | bytes) -> "Game":
+    def _load(cls, ruleset: Ruleset, text: str | bytes) -> "Game":
         """`from_json` without its RecursionError guard."""
         data = save.parse(text)
         own_hash = getattr(ruleset, "hash", None)
@@ -167,7 +170,7 @@ class Game:
         return game
 
     @classmethod
-    def _start(cls, ruleset: Any, origin: dict) -> "Game":
+    def _start(cls, ruleset: Ruleset, origin: dict) -> "Game":
         """A game at its origin, before any decision."""
         if origin["setup"] is not None:
             return cls.new(ruleset, seed=origin["seed"], **origin["setup"])
@@ -175,13 +178,13 @@ class Game:
         return cls(ruleset, start, checkpoint=origin["start"], origin=origin)
 
     @classmethod
-    def _replay(cls, ruleset: Any, origin: dict, history: list[str]) -> "Game":
+    def _replay(cls, ruleset: Ruleset, origin: dict, history: list[str]) -> "Game":
         """The game after `history` from `origin` (each decision checked like `apply`), or ValueError."""
         try:
             game = cls._start(ruleset, origin)
             for i, option_id in enumerate(history):
                 result = game.apply(option_id)
-                if not result.ok:
+                if isinstance(result, Refused):
                     raise save.SaveError(f"decision {i + 1} of the history, {option_id!r}, does not replay: "
                                          f"{result.code}: {result.message}")
         except save.SaveError:
@@ -347,6 +350,7 @@ class Game:
                 target = Game._replay(self.ruleset, self._origin, self._history[:-1])
             except ValueError as exc:
                 return Refused("history", f"the history does not replay: {exc}")
+        assert target.pending is not None   # the decision being undone was asked there
         player = target.pending.player
         reason = information_since(target, self, player)
         if reason is not None and not force:

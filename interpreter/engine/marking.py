@@ -1,12 +1,10 @@
 """Domain Marking (R-DM-1..5, R-END-1): unmarked hex, dominance, matching marker, covered by a token."""
 from __future__ import annotations
 
-from typing import Generator
-
 from interpreter.engine import dominance, effects
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.decisions import Option, Steps, ask_action, option
 from interpreter.engine.placing import kiwi_of, remove_from_hex, token_available
 from interpreter.engine.verb_table import TABLE
 
@@ -27,27 +25,27 @@ def markable(rt: Runtime, flock: str) -> list[str]:
             and dominance.dominant(st, h.id, "marking") == flock]
 
 
-def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Generator:
+def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Steps[bool]:
     """Place one marker (or pass when optional). Returns True when a marker was placed."""
     flock = ctx.flock
     where = markable(rt, flock)
     if not where:
         return False
-    opts = [option(A.Mark(h), f"Mark {h} ({rt.state.hexes[h].terrain})") for h in where]
+    opts: list[Option[A.Action]] = [option(A.Mark(h), f"Mark {h} ({rt.state.hexes[h].terrain})") for h in where]
     if optional:
         opts.append(option(A.word("pass"), "Place no marker"))
     act = yield from ask_action(flock, "mark", "Place a domain marker?", opts)
-    if act.kind == "pass":
+    if not isinstance(act, A.Mark):   # `pass`
         return False
     yield from cover(rt, flock, act.hex)
     return True
 
 
-def cover(rt: Runtime, flock: str, hex_id: str) -> Generator:
+def cover(rt: Runtime, flock: str, hex_id: str) -> Steps[None]:
     """Put the marker down and cover it with a token from track, Reserve or island, as chosen (R-DM-3)."""
     st = rt.state
     fl = st.flocks[flock]
-    opts = []
+    opts: list[Option[A.Action]] = []
     if fl.reserve_kiwi > 0:
         opts.append(option(A.CoverFrom("reserve"), "Cover with a token from your Reserve"))
     if fl.track > 0:
@@ -71,7 +69,7 @@ def cover(rt: Runtime, flock: str, hex_id: str) -> Generator:
     rt.emit("mark", flock, flock=flock, hex=hex_id, terrain=terrain)
 
 
-def marking_turn(rt: Runtime, flock: str) -> Generator:
+def marking_turn(rt: Runtime, flock: str) -> Steps[None]:
     """A flock's Domain Marking: one marker in seasons 1-3, as many as possible in the last (R-DM-1, R-END-1).
 
     Decision R-DM-1/R-END-1: every marker is optional ("may place"), even in the last season.

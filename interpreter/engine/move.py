@@ -1,14 +1,12 @@
 """Move actions (R-MOVE-1..4), the Leader's ability as a Move action (R-LEAD-2/5) and the leader verbs."""
 from __future__ import annotations
 
-from typing import Generator
-
 from interpreter.dsl import ast
 from interpreter.engine import effects, payment, powers, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, ask_action, lazy_option, option
+from interpreter.engine.decisions import Option, Steps, ask_action, lazy_option, option
 from interpreter.engine.placing import kiwi_of, kref, remove_from_hex
 from interpreter.engine.verb_table import TABLE, count
 
@@ -68,7 +66,7 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
         for d in b.adjacent(fl.leader_hex):
             opts.append(option(A.MoveLeader(fl.leader_hex, d), f"Move your Leader from {fl.leader_hex} to {d}"))
-        ability = rt.rules.leader_cards.get(fl.leader_card)
+        ability = rt.rules.leader_ability(fl.leader_card)
         if not fl.leader_used and ability_possible(rt, flock, ability):
             opts.append(option(A.word("ability"), "Use your Leader's ability"))
     return opts
@@ -89,7 +87,7 @@ def can_move(rt: Runtime, ctx: Ctx) -> bool:
     return False
 
 
-def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
+def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Steps[bool]:
     """One Move action: move an unmoved Kiwi (then push) or use the Leader's ability. False if none possible."""
     opts = move_options(rt, ctx)
     if not opts:
@@ -106,7 +104,8 @@ def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
         fl.leader_used = True           # R-LEAD-2: flip the card
         ctx.turn.ability_used = True    # R-MOVE-4
         rt.emit("ability", flock, flock=flock)
-        ability = rt.rules.leader_cards.get(fl.leader_card)
+        ability = rt.rules.leader_ability(fl.leader_card)
+        assert fl.leader_hex is not None   # the ability was offered because the Leader is on the island
         sub = ctx.sub(ability=Ability(start=fl.leader_hex), depth=ctx.depth + 1, source="leader ability")
         yield from effects.run(rt, ability, sub)
         return True
@@ -128,7 +127,7 @@ def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
     return True
 
 
-def moves(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def moves(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
     """n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory)."""
     for _ in range(n):
         done = yield from move_action(rt, ctx, mandatory=True)
@@ -137,7 +136,7 @@ def moves(rt: Runtime, ctx: Ctx, n: int) -> Generator:
             return
 
 
-def extra_moves(rt: Runtime, ctx: Ctx) -> Generator:
+def extra_moves(rt: Runtime, ctx: Ctx) -> Steps[None]:
     """R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished."""
     fl = rt.state.flocks[ctx.flock]
     side = rt.rules.flocks.get(ctx.flock, {}).get(fl.side)
@@ -176,7 +175,7 @@ def _land(rt: Runtime, ctx: Ctx, landing: str, passed: list[str]) -> None:
     rt.emit("leader-lands", ctx.flock, flock=ctx.flock, hex=ab.start, to=landing)
 
 
-def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
     """The Leader moves exactly n hexes in one direction; the line stays on the island."""
     ab = _need_ability(ctx)
     b = board_of(rt.state)
@@ -194,25 +193,25 @@ def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     _land(rt, ctx, end, lines[end][:-1])
 
 
-def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
     """The Leader takes up to n steps to adjacent hexes and must end elsewhere than its start (R-LEAD-5)."""
     ab = _need_ability(ctx)
     b = board_of(rt.state)
     cur, path = ab.start, []
     for i in range(n):
-        opts = [option(A.Step(cur, d), f"Leader steps to {d}") for d in b.adjacent(cur)]
+        opts: list[Option[A.Action]] = [option(A.Step(cur, d), f"Leader steps to {d}") for d in b.adjacent(cur)]
         if i > 0 and cur != ab.start:
             opts.append(option(A.word("stop"), "End the Leader's move here"))
         act = yield from ask_action(ctx.flock, "leader-move", "Your Leader walks", opts)
-        if act.kind == "stop":
+        if not isinstance(act, A.Step):   # `stop`
             break
         cur = act.to
         path.append(cur)
     if cur == ab.start:
         # walked back to the start with no steps left: R-LEAD-5 demands a different hex; step once more
-        opts = [option(A.Step(cur, d), f"Leader steps to {d}") for d in b.adjacent(cur)]
-        act = yield from ask_action(ctx.flock, "leader-move", "Your Leader must end elsewhere", opts)
-        cur = act.to
+        last = yield from ask_action(ctx.flock, "leader-move", "Your Leader must end elsewhere",
+                                     [option(A.Step(cur, d), f"Leader steps to {d}") for d in b.adjacent(cur)])
+        cur = last.to
         path.append(cur)
     passed = []
     for h in path[:-1]:
@@ -221,7 +220,7 @@ def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     _land(rt, ctx, cur, passed)
 
 
-def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
     """The Leader lands on a hex at distance exactly n."""
     ab = _need_ability(ctx)
     b = board_of(rt.state)
@@ -235,28 +234,28 @@ def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     _land(rt, ctx, end, b.between(ab.start, end))
 
 
-def push_passed(rt: Runtime, ctx: Ctx) -> Generator:
+def push_passed(rt: Runtime, ctx: Ctx) -> Steps[None]:
     """Push every Kiwi and Leader in the hexes passed (R-LEAD-6), each to another hex."""
     ab = _need_ability(ctx)
     for h in list(ab.passed):
         yield from push.push_all(rt, ctx.flock, h, None, leave_origin=True)
 
 
-def push_landing(rt: Runtime, ctx: Ctx) -> Generator:
+def push_landing(rt: Runtime, ctx: Ctx) -> Steps[None]:
     """Push every other Kiwi and Leader out of the landing hex."""
     ab = _need_ability(ctx)
     if ab.landing is not None:
         yield from push.push_all(rt, ctx.flock, ab.landing, ctx.flock, leave_origin=True)
 
 
-def push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
     """Push up to n Kiwi of any size out of the landing hex."""
     ab = _need_ability(ctx)
     if ab.landing is not None:
         yield from push.push_some(rt, ctx.flock, ab.landing, n, ctx.flock)
 
 
-def _move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def _move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     yield from moves(rt, ctx, count(call))
     yield from effects.emit(rt, ctx, "t-gain-move")   # R-ASYM-5: "play or gain Move actions"
 

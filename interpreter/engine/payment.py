@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
-from typing import Generator
+from typing import Sequence
 
 from interpreter.dsl import ast
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.decisions import Steps, ask_action, option
 from interpreter.engine.state import Flock
 
 
@@ -156,7 +156,7 @@ def can_pay(fl: Flock, reqs: list[Req], fruits: list[str]) -> bool:
     return False
 
 
-def pay(rt: Runtime, flock: str, req: Req, rest: list[Req] = ()) -> Generator:
+def pay(rt: Runtime, flock: str, req: Req, rest: Sequence[Req] = ()) -> Steps[None]:
     """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags."""
     fl = rt.state.flocks[flock]
     opts: list[Payment] = []
@@ -182,13 +182,13 @@ def pay(rt: Runtime, flock: str, req: Req, rest: list[Req] = ()) -> Generator:
     rt.emit("pay", flock, flock=flock, fruit=list(chosen.fruit), markers=list(chosen.markers))
 
 
-def pay_all(rt: Runtime, flock: str, reqs: list[Req]) -> Generator:
+def pay_all(rt: Runtime, flock: str, reqs: list[Req]) -> Steps[None]:
     """Pay several requirements in order, each keeping the rest payable."""
     for i, req in enumerate(reqs):
         yield from pay(rt, flock, req, reqs[i + 1:])
 
 
-def enforce_fruit_limit(rt: Runtime, flock: str) -> Generator:
+def enforce_fruit_limit(rt: Runtime, flock: str) -> Steps[None]:
     """Over the fruit limit, the player returns fruit of their choice until exactly at it (R-LIMIT-1).
 
     Decision R-LIMIT-1: checked right after every gain, also outside the player's own turn (the flock

@@ -2,12 +2,10 @@
 removing, and the Kiwi track benefits (R-TRACK-1/2)."""
 from __future__ import annotations
 
-from typing import Generator
-
 from interpreter.engine import effects
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.decisions import Option, Steps, ask_action, option
 from interpreter.engine.state import Kiwi
 from interpreter.engine.verb_table import TABLE, count
 
@@ -43,12 +41,12 @@ def token_available(rt: Runtime, flock: str, exclude: int | None = None) -> bool
     return any(k.flock == flock and k.id != exclude for h in rt.state.hexes.values() for k in h.kiwi)
 
 
-def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, optional: bool = False) -> Generator:
+def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, optional: bool = False) -> Steps[bool]:
     """The player picks one of their face-up island tokens; the Kiwi is downsized or removed (R-RES-2).
 
     Returns False when the player, allowed to (`optional`), takes none.
     """
-    opts = [option(A.TakeToken(k.id, flock, k.size, h), f"Take a token from your size-{k.size} Kiwi on {h}")
+    opts: list[Option[A.Action]] = [option(A.TakeToken(k.id, flock, k.size, h), f"Take a token from your size-{k.size} Kiwi on {h}")
             for h, k in rt.state.own_kiwi(flock) if k.id != exclude]
     if optional:
         opts.append(option(A.TakeNoToken(), "Take no token (the Kiwi is not placed)"))
@@ -64,7 +62,7 @@ def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, opt
     return True
 
 
-def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None, optional: bool = False) -> Generator:
+def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None, optional: bool = False) -> Steps[tuple[str, int] | None]:
     """Take the next token: track (returns the uncovered slot), else Reserve, else island. None if none.
 
     The token is held in `Flock.supply` until the caller puts it down, so every component stays
@@ -91,7 +89,7 @@ def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None, op
     return ("island", 0)
 
 
-def track_benefit(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Generator:
+def track_benefit(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Steps[None]:
     """Benefit of a just-uncovered track slot, from slot `benefits_from_slot` on, never in Season Change (R-TRACK-1)."""
     if not source or source[0] != "track":
         return
@@ -114,7 +112,7 @@ def placeable_hexes(rt: Runtime, flock: str) -> list[str]:
     return [h for h in rt.state.hexes if h in mine]
 
 
-def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Generator:
+def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Steps[None]:
     """Place one size-1 Kiwi (R-RES-2, R-RES-3), then any uncovered track benefit.
 
     Decision R-RES-2: with the track and Reserve empty the player "may" take an island token, so they may
@@ -141,7 +139,7 @@ def growable(rt: Runtime, flock: str, skip: set[int]) -> list[tuple[str, Kiwi]]:
 
 
 def grow_one(rt: Runtime, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing",
-             optional: bool = False) -> Generator:
+             optional: bool = False) -> Steps[None]:
     """Stack one token on a Kiwi (R-FEED-3): track, else Reserve, else island; then the track benefit.
 
     Decision R-TRACK-1: growing takes the next token like any other, so it uncovers track slots too.
@@ -158,7 +156,7 @@ def grow_one(rt: Runtime, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing
     yield from track_benefit(rt, kiwi.flock, source, ctx)
 
 
-def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Generator:
+def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Steps[None]:
     """Increase by one the size of n different own Kiwi (as many as possible)."""
     done: set[int] = set()
     for _ in range(n):
@@ -173,7 +171,7 @@ def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Generator:
         yield from grow_one(rt, hex_id, kiwi, ctx, optional=True)   # decision R-RES-2, as in place_one
 
 
-def remove(rt: Runtime, flock: str, n: int) -> Generator:
+def remove(rt: Runtime, flock: str, n: int) -> Steps[None]:
     """Remove n own Kiwi (any size, never the Leader) from the island to the Reserve (R-TRACK-2)."""
     for _ in range(n):
         cands = rt.state.own_kiwi(flock)
@@ -188,7 +186,7 @@ def remove(rt: Runtime, flock: str, n: int) -> Generator:
         rt.emit("remove", flock, flock=flock, size=kiwi.size, hex=hex_id)
 
 
-def _place(rt: Runtime, call, ctx: Ctx) -> Generator:
+def _place(rt: Runtime, call, ctx: Ctx) -> Steps[None]:
     for _ in range(count(call)):
         yield from place_one(rt, ctx.flock, ctx)
 

@@ -1,12 +1,10 @@
 """Pushing (R-PUSH-1..3, R-LEAD-4/5, R-FEED-5): one Kiwi or Leader at a time, to an adjacent hex or off the island."""
 from __future__ import annotations
 
-from typing import Generator
-
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.decisions import Option, Steps, ask_action, option
 from interpreter.engine.modifiers import param
 from interpreter.engine.placing import kiwi_of, remove_from_hex
 from interpreter.engine.powers import immune, push_limit
@@ -31,7 +29,7 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
 
     Tokens covering domain markers are not Kiwi and never pushed (R-DM-3).
     """
-    out: list[tuple[Kiwi | str, str]] = []
+    kiwi: list[tuple[Kiwi, str]] = []
     slot: dict[tuple[str, int], int] = {}
     shield = immune(rt)   # `<pieces> cannot be pushed` powers
     for k in rt.state.hexes[hex_id].kiwi:
@@ -39,11 +37,11 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
             continue
         key = (k.flock, k.size)
         if key not in slot:
-            slot[key] = len(out)
-            out.append((k, f"{k.flock} size-{k.size} Kiwi"))
-        elif out[slot[key]][0].id == mover:   # a twin of the mover stands in for it
-            out[slot[key]] = (k, out[slot[key]][1])
-    out = [(k, label) for k, label in out if k.id != mover]
+            slot[key] = len(kiwi)
+            kiwi.append((k, f"{k.flock} size-{k.size} Kiwi"))
+        elif kiwi[slot[key]][0].id == mover:   # a twin of the mover stands in for it
+            kiwi[slot[key]] = (k, kiwi[slot[key]][1])
+    out: list[tuple[Kiwi | str, str]] = [(k, label) for k, label in kiwi if k.id != mover]
     if max_size is None or max_size >= rt.rules.max_size:
         for f in rt.state.leaders_in(hex_id):
             if f != skip_leader and not (shield and f in shield[1]):
@@ -64,7 +62,7 @@ def push_options(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: st
     return opts
 
 
-def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -> Generator:
+def do_push(rt: Runtime, pusher: str, action: A.PushKiwi | A.PushLeader, *, leave_origin: bool) -> Steps[None]:
     """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher."""
     dest = action.to
     st = rt.state
@@ -97,7 +95,7 @@ def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> N
 
 
 def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
-               mover_leader: bool) -> Generator:
+               mover_leader: bool) -> Steps[None]:
     """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time."""
     limit = mover_size if param(rt, flock, "push_same_size") else mover_size - 1   # R-ASYM-5 same size
     if limit < 1:
@@ -114,7 +112,7 @@ def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: 
         yield from do_push(rt, flock, act, leave_origin=False)
 
 
-def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, leave_origin: bool) -> Generator:
+def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, leave_origin: bool) -> Steps[None]:
     """Push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (R-FEED-5, R-LEAD-5)."""
     while True:
         opts = push_options(rt, hex_id, None, skip_leader)
@@ -124,7 +122,7 @@ def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, lea
         yield from do_push(rt, pusher, act, leave_origin=leave_origin)
 
 
-def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | None) -> Generator:
+def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | None) -> Steps[None]:
     """Push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option."""
     for _ in range(n):
         opts = push_options(rt, hex_id, None, skip_leader)

@@ -8,13 +8,11 @@ Turn order itself is `State.turn_order()`, which sorts by the tracker slots the 
 """
 from __future__ import annotations
 
-from typing import Generator
-
 from interpreter.dsl import ast
 from interpreter.engine import effects
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import ask_action, option
+from interpreter.engine.decisions import Steps, ask_action, option
 
 VARIANT = "vto"
 WAKE_UP = "wake_up"
@@ -26,7 +24,7 @@ def phases(rt: Runtime) -> list[str]:
     return rt.mode.phases(rt.rules)
 
 
-def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
+def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Steps[None]:
     """Run a slot effect; each payment in it is made only if possible (R-VTO-3 "or pay, if possible").
 
     Decision R-VTO-3: the payments are independent; a player who can pay one but not the other pays
@@ -44,7 +42,7 @@ def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
     yield from effects.run(rt, node, ctx)
 
 
-def _take_slot(rt: Runtime, flock: str, forbidden: int | None, prompt: str) -> Generator:
+def _take_slot(rt: Runtime, flock: str, forbidden: int | None, prompt: str) -> Steps[None]:
     """The flock puts its tracker token on an empty slot (not `forbidden`) and gains or pays its effect."""
     st = rt.state
     taken = {st.flocks[f].tracker_slot for f in st.seats}
@@ -54,15 +52,15 @@ def _take_slot(rt: Runtime, flock: str, forbidden: int | None, prompt: str) -> G
     # as players), they keep it rather than be left with nowhere to go
     slots = allowed or free
     act = yield from ask_action(flock, "tracker-slot", prompt,
-                                [option(A.Slot(n), f"Slot {n}: {effects.describe(rt.rules.tracker[n].get('effect'))}")
+                                [option(A.Slot(n), f"Slot {n}: {effects.describe(rt.rules.tracker[n].effect)}")
                                  for n in slots])
     slot = act.slot
     st.flocks[flock].tracker_slot = slot
     rt.emit("tracker-slot", flock, flock=flock, slot=slot)
-    yield from run_if_possible(rt, rt.rules.tracker[slot].get("effect"), Ctx(flock, source=f"tracker slot {slot}"))
+    yield from run_if_possible(rt, rt.rules.tracker[slot].effect, Ctx(flock, source=f"tracker slot {slot}"))
 
 
-def setup_tracker(rt: Runtime) -> Generator:
+def setup_tracker(rt: Runtime) -> Steps[None]:
     """R-VTO-2: in Turn Order nest order each puts the first token of its Kiwi track on an empty slot.
 
     The token leaves the track without its track benefit (R-VTO-2, as in R-DM-3) and stays on the tracker
@@ -79,7 +77,7 @@ def setup_tracker(rt: Runtime) -> Generator:
         yield from _take_slot(rt, f, None, "Place your Kiwi token on an empty turn tracker slot")
 
 
-def wake_up_start(rt: Runtime) -> Generator:
+def wake_up_start(rt: Runtime) -> Steps[None]:
     """R-VTO-3 steps 1-2: pass the First Player marker left; every token goes below its previous slot."""
     st = rt.state
     rt.emit("season-begins", season=st.season)
@@ -91,7 +89,7 @@ def wake_up_start(rt: Runtime) -> Generator:
     yield from ()
 
 
-def wake_up_turn(rt: Runtime, flock: str) -> Generator:
+def wake_up_turn(rt: Runtime, flock: str) -> Steps[None]:
     """R-VTO-3 step 3: the flock moves its token to a different empty slot and gains or pays its effect."""
     prev = rt.state.flocks[flock].tracker_prev
     yield from _take_slot(rt, flock, prev, f"Wake up: move your tracker token to a slot other than {prev}")

@@ -5,7 +5,7 @@ tracker through `State.turn_order()` (R-VTO-4), which reads the tracker slots th
 """
 from __future__ import annotations
 
-from typing import Generator
+
 
 from interpreter.engine import modes, vto
 from interpreter.engine.context import Runtime
@@ -13,6 +13,7 @@ from interpreter.engine.modes.standard import Standard
 from interpreter.engine.rules import Rules
 from interpreter.engine.setup import SetupError
 from interpreter.engine.state import State
+from interpreter.engine.decisions import Steps
 
 
 class VariableTurnOrder(Standard):
@@ -35,7 +36,7 @@ class VariableTurnOrder(Standard):
             raise SetupError(f"Variable Turn Order needs a turn tracker slot per player: turn_order.yaml has "
                              f"{len(rules.tracker)} for {len(players)} players")
 
-    def setup_end(self, rt: Runtime) -> Generator:
+    def setup_end(self, rt: Runtime) -> Steps[None]:
         """R-VTO-2: the tracker tokens go on last."""
         yield from vto.setup_tracker(rt)
 
@@ -43,7 +44,7 @@ class VariableTurnOrder(Standard):
         """The variant's phases (game.yaml `variants.vto.phases`)."""
         return rules.vto_phases
 
-    def wake_up_step(self, rt: Runtime, i: int) -> Generator | None:
+    def wake_up_step(self, rt: Runtime, i: int) -> Steps[None] | None:
         """R-VTO-3: Wake up only at the beginning of seasons 2-4: its start, then each flock in marker order."""
         st = rt.state
         if st.season <= 1:
