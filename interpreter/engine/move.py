@@ -43,6 +43,13 @@ def ability_possible(rt: Runtime, flock: str, ability: ast.Node | None) -> bool:
     return True
 
 
+# option labels as templates, formatted only when a label is read (decisions.Text): a Move decision offers dozens
+_MOVE_KIWI = "Move your size-{2} Kiwi from {3} to {4}"    # formatted with the MoveKiwi values
+_MOVE_LEADER = "Move your Leader from {} to {}"
+_LEADER_TO = "Leader to {}"
+_STEP = "Leader steps to {}"
+
+
 def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
     """All legal Move actions for the flock this turn (R-MOVE-2, R-MOVE-4)."""
     st = rt.state
@@ -63,11 +70,11 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
             if adj is None:
                 adj = b.adjacent(h.id)
             for d in adj:
-                opts.append(lazy_option(A.MoveKiwi, (k.id, flock, k.size, h.id, d),
-                                        f"Move your size-{k.size} Kiwi from {h.id} to {d}"))
+                values = (k.id, flock, k.size, h.id, d)
+                opts.append(lazy_option(A.MoveKiwi, values, (_MOVE_KIWI, values)))
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
         for d in b.adjacent(fl.leader_hex):
-            opts.append(option(A.MoveLeader(fl.leader_hex, d), f"Move your Leader from {fl.leader_hex} to {d}"))
+            opts.append(lazy_option(A.MoveLeader, (fl.leader_hex, d), (_MOVE_LEADER, (fl.leader_hex, d))))
         ability = rt.rules.leader_cards.get(fl.leader_card)
         if not fl.leader_used and ability_possible(rt, flock, ability):
             opts.append(option(A.word("ability"), "Use your Leader's ability"))
@@ -187,8 +194,8 @@ def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Generator:
             lines[path[-1]] = path
     if not lines:
         return
-    act = yield from ask_action(ctx.flock, "leader-move", f"Your Leader moves {n} hexes in a straight line",
-                                [option(A.LeaderTo(ab.start, end), f"Leader to {end}") for end in lines])
+    act = yield from ask_action(ctx.flock, "leader-move", ("Your Leader moves {} hexes in a straight line", (n,)),
+                                [option(A.LeaderTo(ab.start, end), (_LEADER_TO, (end,))) for end in lines])
     end = act.to
     # R-LEAD-6 decision: the hexes "passed" are those strictly between start and landing
     _land(rt, ctx, end, lines[end][:-1])
@@ -200,7 +207,7 @@ def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     b = board_of(rt.state)
     cur, path = ab.start, []
     for i in range(n):
-        opts = [option(A.Step(cur, d), f"Leader steps to {d}") for d in b.adjacent(cur)]
+        opts = [option(A.Step(cur, d), (_STEP, (d,))) for d in b.adjacent(cur)]
         if i > 0 and cur != ab.start:
             opts.append(option(A.word("stop"), "End the Leader's move here"))
         act = yield from ask_action(ctx.flock, "leader-move", "Your Leader walks", opts)
@@ -210,7 +217,7 @@ def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Generator:
         path.append(cur)
     if cur == ab.start:
         # walked back to the start with no steps left: R-LEAD-5 demands a different hex; step once more
-        opts = [option(A.Step(cur, d), f"Leader steps to {d}") for d in b.adjacent(cur)]
+        opts = [option(A.Step(cur, d), (_STEP, (d,))) for d in b.adjacent(cur)]
         act = yield from ask_action(ctx.flock, "leader-move", "Your Leader must end elsewhere", opts)
         cur = act.to
         path.append(cur)
@@ -228,8 +235,8 @@ def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     dests = [h for h in b.coords if b.distance(ab.start, h) == n]
     if not dests:
         return
-    act = yield from ask_action(ctx.flock, "leader-move", f"Your Leader jumps {n} hexes",
-                                [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
+    act = yield from ask_action(ctx.flock, "leader-move", ("Your Leader jumps {} hexes", (n,)),
+                                [option(A.LeaderTo(ab.start, h), (_LEADER_TO, (h,))) for h in dests])
     end = act.to
     # decision R-LEAD-5: a jump "passes" the hexes of the straight line between, when there is one
     _land(rt, ctx, end, b.between(ab.start, end))

@@ -48,11 +48,12 @@ def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, opt
 
     Returns False when the player, allowed to (`optional`), takes none.
     """
-    opts = [option(A.TakeToken(k.id, flock, k.size, h), f"Take a token from your size-{k.size} Kiwi on {h}")
+    opts = [option(A.TakeToken(k.id, flock, k.size, h), ("Take a token from your size-{} Kiwi on {}", (k.size, h)))
             for h, k in rt.state.own_kiwi(flock) if k.id != exclude]
     if optional:
         opts.append(option(A.TakeNoToken(), "Take no token (the Kiwi is not placed)"))
-    act = yield from ask_action(flock, "take-token", f"No token on your track or in your Reserve: take one for {why}", opts)
+    act = yield from ask_action(flock, "take-token", ("No token on your track or in your Reserve: take one for {}", (why,)),
+                                opts)
     if not isinstance(act, A.TakeToken):
         rt.emit("no-token", flock, flock=flock)
         return False
@@ -127,7 +128,7 @@ def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Generator:
         return
     hexes = placeable_hexes(rt, flock)
     act = yield from ask_action(flock, "place-kiwi", "Place a size-1 Kiwi on a hex where you have Kiwi",
-                                [option(A.Place(h), f"Place on {h}") for h in hexes])
+                                [option(A.Place(h), ("Place on {}", (h,))) for h in hexes])
     hex_id = act.hex
     rt.state.flocks[flock].supply -= 1
     rt.state.hexes[hex_id].kiwi.append(rt.state.new_kiwi(flock, 1))
@@ -166,7 +167,7 @@ def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Generator:
         if not cands or not token_available(rt, flock):
             return
         act = yield from ask_action(flock, "grow-kiwi", "Choose a Kiwi of yours to grow",
-                                    [option(A.Grow(k.id, flock, k.size, h), f"Grow your size-{k.size} Kiwi on {h}")
+                                    [option(A.Grow(k.id, flock, k.size, h), ("Grow your size-{} Kiwi on {}", (k.size, h)))
                                      for h, k in cands])
         hex_id, kiwi = kiwi_of(rt, act)
         done.add(kiwi.id)
@@ -180,7 +181,7 @@ def remove(rt: Runtime, flock: str, n: int) -> Generator:
         if not cands:
             return
         act = yield from ask_action(flock, "remove-kiwi", "Remove one of your Kiwi from the island",
-                                    [option(A.Remove(k.id, flock, k.size, h), f"Remove your size-{k.size} Kiwi on {h}")
+                                    [option(A.Remove(k.id, flock, k.size, h), ("Remove your size-{} Kiwi on {}", (k.size, h)))
                                      for h, k in cands])
         hex_id, kiwi = kiwi_of(rt, act)
         remove_from_hex(rt, hex_id, kiwi)

@@ -6,7 +6,7 @@ from typing import Generator
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.decisions import Option, Text, ask_action, lazy_option, option
 from interpreter.engine.modifiers import param
 from interpreter.engine.placing import kiwi_of, remove_from_hex
 from interpreter.engine.powers import immune, push_limit
@@ -24,14 +24,14 @@ def _targets(rt: Runtime, hex_id: str) -> list[str]:
 
 
 def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None,
-           mover: int | None = None) -> list[tuple[Kiwi | str, str]]:
-    """(Kiwi or Leader's flock, label) of pushable pieces in a hex: Kiwi (size <= max_size) and Leaders (size-3
+           mover: int | None = None) -> list[tuple[Kiwi | str, Text]]:
+    """(Kiwi or Leader's flock, its name as a decisions.Text) of pushable pieces in a hex: Kiwi (size <= max_size) and Leaders (size-3
     Kiwi, R-LEAD-1), in the hex's order; identical Kiwi (same flock and size) once, as the first of them that
     is not the `mover` (the Kiwi that pushes never pushes itself), placed where the first of them stands.
 
     Tokens covering domain markers are not Kiwi and never pushed (R-DM-3).
     """
-    out: list[tuple[Kiwi | str, str]] = []
+    out: list[tuple[Kiwi | str, Text]] = []
     slot: dict[tuple[str, int], int] = {}
     shield = immune(rt)   # `<pieces> cannot be pushed` powers
     for k in rt.state.hexes[hex_id].kiwi:
@@ -40,14 +40,14 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
         key = (k.flock, k.size)
         if key not in slot:
             slot[key] = len(out)
-            out.append((k, f"{k.flock} size-{k.size} Kiwi"))
+            out.append((k, ("{} size-{} Kiwi", (k.flock, k.size))))
         elif out[slot[key]][0].id == mover:   # a twin of the mover stands in for it
             out[slot[key]] = (k, out[slot[key]][1])
     out = [(k, label) for k, label in out if k.id != mover]
     if max_size is None or max_size >= rt.rules.max_size:
         for f in rt.state.leaders_in(hex_id):
             if f != skip_leader and not (shield and f in shield[1]):
-                out.append((f, f"{f} Leader"))
+                out.append((f, ("{} Leader", (f,))))
     return out
 
 
@@ -56,12 +56,22 @@ def push_options(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: st
     """Every (piece, destination) push from a hex (never the `mover` Kiwi itself)."""
     opts = []
     dests = _targets(rt, hex_id)
-    for piece, label in pieces(rt, hex_id, max_size, skip_leader, mover):
+    for piece, _ in pieces(rt, hex_id, max_size, skip_leader, mover):
         for d in dests:
-            action = (A.PushLeader(piece, hex_id, d) if isinstance(piece, str)
-                      else A.PushKiwi(piece.id, piece.flock, piece.size, hex_id, d))
-            opts.append(option(action, f"Push the {label} {'off the island' if d == OFF else 'to ' + d}"))
+            if isinstance(piece, str):
+                values: tuple = (piece, hex_id, d)
+                opts.append(lazy_option(A.PushLeader, values, (_PUSH_LEADER_OFF if d == OFF else _PUSH_LEADER, values)))
+            else:
+                values = (piece.id, piece.flock, piece.size, hex_id, d)
+                opts.append(lazy_option(A.PushKiwi, values, (_PUSH_KIWI_OFF if d == OFF else _PUSH_KIWI, values)))
     return opts
+
+
+# labels as templates of the actions' values, formatted only when read (decisions.Text)
+_PUSH_KIWI = "Push the {1} size-{2} Kiwi to {4}"
+_PUSH_KIWI_OFF = "Push the {1} size-{2} Kiwi off the island"
+_PUSH_LEADER = "Push the {0} Leader to {2}"
+_PUSH_LEADER_OFF = "Push the {0} Leader off the island"
 
 
 def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -> Generator:
@@ -74,8 +84,9 @@ def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -
             # R-LEAD-4: never removed; the pusher picks any edge hex. R-LEAD-5: a push by an ability must
             # land elsewhere than the origin, so there the origin is excluded.
             edges = [h for h in board_of(st).edge_hexes() if not (leave_origin and h == origin)]
-            act = yield from ask_action(pusher, "place-leader", f"Place the {flock} Leader on an edge hex",
-                                        [option(A.Edge(flock, h), f"Place the {flock} Leader on {h}") for h in edges])
+            act = yield from ask_action(pusher, "place-leader", ("Place the {} Leader on an edge hex", (flock,)),
+                                        [option(A.Edge(flock, h), ("Place the {} Leader on {}", (flock, h)))
+                                         for h in edges])
             dest = act.to
         st.flocks[flock].leader_hex = dest
         rt.emit("push-leader", pusher, flock=pusher, leader=flock, hex=origin, to=dest)
@@ -108,7 +119,7 @@ def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: 
         if not opts:
             return
         opts.append(option(A.word("stop"), "Stop pushing"))
-        act = yield from ask_action(flock, "push", f"Push a smaller Kiwi out of {hex_id}?", opts)
+        act = yield from ask_action(flock, "push", ("Push a smaller Kiwi out of {}?", (hex_id,)), opts)
         if act.kind == "stop":
             return
         yield from do_push(rt, flock, act, leave_origin=False)
@@ -120,7 +131,7 @@ def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, lea
         opts = push_options(rt, hex_id, None, skip_leader)
         if not opts:
             return
-        act = yield from ask_action(pusher, "push", f"Push every Kiwi out of {hex_id}", opts)
+        act = yield from ask_action(pusher, "push", ("Push every Kiwi out of {}", (hex_id,)), opts)
         yield from do_push(rt, pusher, act, leave_origin=leave_origin)
 
 
@@ -131,7 +142,7 @@ def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | 
         if not opts:
             return
         opts.append(option(A.word("stop"), "Stop pushing"))
-        act = yield from ask_action(pusher, "push", f"Push a Kiwi out of {hex_id}?", opts)
+        act = yield from ask_action(pusher, "push", ("Push a Kiwi out of {}?", (hex_id,)), opts)
         if act.kind == "stop":
             return
         yield from do_push(rt, pusher, act, leave_origin=True)
