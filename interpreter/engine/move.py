@@ -1,7 +1,7 @@
 """Move actions (R-MOVE-1..4), the Leader's ability as a Move action (R-LEAD-2/5) and the leader verbs."""
 from __future__ import annotations
 
-from typing import Generator
+from typing import Generator, cast
 
 from interpreter.dsl import ast
 from interpreter.engine import effects, payment, powers, push
@@ -9,7 +9,7 @@ from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, ask_action, lazy_option, option
-from interpreter.engine.placing import kiwi_of, kref, remove_from_hex
+from interpreter.engine.placing import kiwi_of, remove_from_hex
 from interpreter.engine.verb_table import TABLE, count
 
 
@@ -57,21 +57,29 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
     fl = st.flocks[flock]
     b = board_of(st)
     opts: list[Option] = []
-    seen: set[str] = set()
+    moved = ctx.turn.moved
+    adjacent = b.adj
+    kind = A.MoveKiwi
+    id_of = kind.id_of
     for h in st.hexes.values():
-        adj = None
+        if not h.kiwi:
+            continue
+        sizes: list[int] | None = None   # sizes offered from this hex: twins (same flock and size) are one choice
         for k in h.kiwi:
-            if k.flock != flock or k.id in ctx.turn.moved:
+            if k.flock != flock or k.id in moved:
                 continue
-            ref = kref(flock, k.size, h.id)
-            if ref in seen:
+            size = k.size
+            if sizes is None:
+                sizes = [size]
+            elif size in sizes:
                 continue
-            seen.add(ref)
-            if adj is None:
-                adj = b.adjacent(h.id)
-            for d in adj:
-                values = (k.id, flock, k.size, h.id, d)
-                opts.append(lazy_option(A.MoveKiwi, values, (_MOVE_KIWI, values)))
+            else:
+                sizes.append(size)
+            kid, hid = k.id, h.id
+            for d in adjacent[hid]:
+                # lazy_option(kind, values, label) written out: this loop builds most of a game's options
+                values = (kid, flock, size, hid, d)
+                opts.append(Option(id_of(kid, flock, size, hid, d), cast(str, (_MOVE_KIWI, values)), (kind, values)))
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
         for d in b.adjacent(fl.leader_hex):
             opts.append(lazy_option(A.MoveLeader, (fl.leader_hex, d), (_MOVE_LEADER, (fl.leader_hex, d))))
