@@ -63,14 +63,14 @@ def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Generator:
         # R-FEED-5/6: explode; the tokens go to the owner's Reserve, no token is taken from the track
         remove_from_hex(rt, hex_id, kiwi)
         rt.state.flocks[owner].reserve_kiwi += kiwi.size
-        rt.emit("explode", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id)
+        rt.emit("explode", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
         # R-FEED-5: "pushes ALL the Kiwi in that hex"; decision: Leaders are Kiwi too and are pushed.
         # Every piece leaves the hex: a Leader pushed off is not put back on the exploded hex (else
         # "push all" would never empty it). Decision: from an edge hex a Kiwi may be pushed off the island
         # here too, as in every push (R-PUSH-3)
         yield from push.push_all(rt, flock, hex_id, None, leave_origin=True)
     else:
-        rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id)
+        rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
         # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
         yield from grow_one(rt, hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
                             if owner != flock else ctx, why="the fed Kiwi")

@@ -138,7 +138,7 @@ def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
     remove_from_hex(rt, hex_id, kiwi)
     st.hexes[dest].kiwi.append(kiwi)
     ctx.turn.moved.add(kiwi.id)
-    rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest)
+    rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest, kiwi=kiwi.id)
     yield from push.after_move(rt, flock, dest, kiwi.size, kiwi.id, False)
     return True
 

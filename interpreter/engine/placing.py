@@ -61,7 +61,7 @@ def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, opt
     kiwi.size -= 1
     if kiwi.size == 0:
         remove_from_hex(rt, hex_id, kiwi)
-    rt.emit("token", flock, flock=flock, hex=hex_id)
+    rt.emit("token", flock, flock=flock, hex=hex_id, kiwi=kiwi.id)
     return True
 
 
@@ -131,8 +131,9 @@ def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Generator:
                                 [option(A.Place(h), ("Place on {}", (h,))) for h in hexes])
     hex_id = act.hex
     rt.state.flocks[flock].supply -= 1
-    rt.state.hexes[hex_id].kiwi.append(rt.state.new_kiwi(flock, 1))
-    rt.emit("place", flock, flock=flock, hex=hex_id)
+    new = rt.state.new_kiwi(flock, 1)
+    rt.state.hexes[hex_id].kiwi.append(new)
+    rt.emit("place", flock, flock=flock, hex=hex_id, kiwi=new.id)
     yield from track_benefit(rt, flock, source, ctx)
 
 
@@ -151,11 +152,11 @@ def grow_one(rt: Runtime, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing
     source = yield from take_token(rt, kiwi.flock, why, exclude=kiwi.id, optional=optional)
     if source is None:
         if not token_available(rt, kiwi.flock, exclude=kiwi.id):   # else the player declined (logged)
-            rt.emit("no-growth", kiwi.flock, flock=kiwi.flock, hex=hex_id, size=kiwi.size)
+            rt.emit("no-growth", kiwi.flock, flock=kiwi.flock, hex=hex_id, size=kiwi.size, kiwi=kiwi.id)
         return
     rt.state.flocks[kiwi.flock].supply -= 1
     kiwi.size += 1
-    rt.emit("grow", kiwi.flock, flock=kiwi.flock, hex=hex_id, size=kiwi.size)
+    rt.emit("grow", kiwi.flock, flock=kiwi.flock, hex=hex_id, size=kiwi.size, kiwi=kiwi.id)
     yield from track_benefit(rt, kiwi.flock, source, ctx)
 
 
@@ -186,7 +187,7 @@ def remove(rt: Runtime, flock: str, n: int) -> Generator:
         hex_id, kiwi = kiwi_of(rt, act)
         remove_from_hex(rt, hex_id, kiwi)
         rt.state.flocks[flock].reserve_kiwi += kiwi.size
-        rt.emit("remove", flock, flock=flock, size=kiwi.size, hex=hex_id)
+        rt.emit("remove", flock, flock=flock, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
 
 
 def _place(rt: Runtime, call, ctx: Ctx) -> Generator:
