@@ -94,6 +94,17 @@ class Frame:
         raise exc
 
 
+@dataclass(eq=False)
+class Done(Frame):
+    """A procedure whose work is already done when it is called: it returns `value` at once."""
+
+    value: Any = None
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """Return at once."""
+        return Return(self.value)
+
+
 class GenFrame(Frame):
     """A generator procedure on the stack (the compatibility path; it can be neither copied nor saved)."""
 
@@ -141,6 +152,9 @@ def _signal(out: Any) -> Any:
     if isinstance(out, Generator):
         return Call(GenFrame(out))
     raise EngineError(f"a procedure yielded {type(out).__name__}, not a Decision, Ask or Frame")
+
+
+register_frame("frames.done")(Done)
 
 
 def as_frame(procedure: Any) -> Frame:
