@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from typing import Any, Generator
+from typing import Any
 
 from interpreter.engine import flow, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
 # the built-in modes register themselves on import (standard first: error messages list them in this order)
@@ -32,6 +32,7 @@ from interpreter.engine.action_types import Action
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
 from interpreter.engine.events import public_label
+from interpreter.engine.frames import Frame, Runner, as_frame
 from interpreter.engine.rules import RulesError, compile_rules
 from interpreter.engine.state import State
 from interpreter.engine.undo import information_since
@@ -64,7 +65,8 @@ class Game:
             origin = {"seed": None, "setup": None, "start": checkpoint if checkpoint is not None else state.to_dict()}
         self._origin = origin                 # never changed once set: clones share it
         self.rt = Runtime(self.rules, state, list(events or []), mode)
-        self._gen: Generator | None = None
+        self._stack: list[Frame] = []          # the running step (interpreter/engine/frames.py)
+        self._runner = Runner(self.rt, self._stack, MAX_STEPS_PER_APPLY)
         self._pending: Decision | None = None
         self._previous: Decision | None = None
         self._known_checkpoint = checkpoint   # used for the step the state starts at, then dropped
@@ -219,35 +221,37 @@ class Game:
 
     # --- driving --------------------------------------------------------------------------------
     def _advance(self, answer: str | None) -> None:
-        """Run the flow until the next real decision or the end (at most MAX_STEPS_PER_APPLY steps)."""
+        """Run the flow until the next real decision or the end (at most MAX_STEPS_PER_APPLY steps).
+
+        The running step is the frame stack (interpreter/engine/frames.py); `answer` is the option id chosen for
+        the pending decision, handed to the frame that asked as its action (or as the id, to a generator)."""
         rt = self.rt
-        budget = MAX_STEPS_PER_APPLY
+        stack = self._stack
+        runner = Runner(rt, stack, MAX_STEPS_PER_APPLY)
+        value = None if answer is None else self._runner.value_of(self._pending, answer)
+        self._runner = runner
         while True:
-            budget -= 1
-            if budget < 0:
-                raise EngineError(f"no decision after {MAX_STEPS_PER_APPLY} steps: the state or content loops")
-            if self._gen is None:
+            if not stack:
+                runner.tick()
                 if rt.state.over:
                     self._pending = None
                     return
-                gen = flow.step_procedure(rt)
-                if gen is None:
+                procedure = flow.step_procedure(rt)
+                if procedure is None:
                     self._known_checkpoint = None
                     flow.advance(rt)
                     continue
-                # a checkpoint at each step start; loading replays the (few) decisions of the step
+                # a checkpoint at each step start: the fallback (a generator frame is running) replays from it
                 known, self._known_checkpoint = self._known_checkpoint, None
                 self._checkpoint = known if known is not None else rt.state.to_dict()
                 self._checkpoint_events = len(rt.events)
                 self._since = []
-                self._gen = gen
-                answer = None
-            try:
-                decision = self._gen.send(answer) if answer is not None else next(self._gen)
-            except StopIteration:
-                self._gen = None
+                stack.append(as_frame(procedure))
+                value = None
+            decision = runner.run(value)
+            if decision is None:   # the step's procedure returned
                 rt.state.step += 1
-                answer = None
+                value = None
                 continue
             answer = rt.mode.answer(rt, decision)
             if answer is not None:
@@ -259,6 +263,7 @@ class Game:
                 rt.emit("kiwibot-choice", decision.player, data={"kind": decision.kind, "option": answer},
                         decision=decision.kind, option=answer, label=chosen.label,
                         public_label=public_label(chosen.action, chosen.label))
+                value = runner.value_of(decision, answer)
                 continue
             self._pending = decision
             return
