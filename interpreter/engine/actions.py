@@ -95,10 +95,11 @@ class TurnFrame(Frame):
         draw(rt, flock)
         return Return()
 
-    def check(self, rules: Any) -> None:
-        """A loaded turn names a card of the content."""
-        if self.card and self.card not in rules.cards:
-            raise FrameDataError(f"actions.turn: unknown card `{self.card[:40]}`")
+    def check(self, rt: Runtime) -> None:
+        """A loaded turn plays a card of the content, still in the hand while its play mode is asked."""
+        if (self.pc >= 2 and self.card not in rt.rules.cards
+                or self.pc == 2 and self.card not in rt.state.flocks[self.flock].hand):
+            raise FrameDataError(f"actions.turn: card `{str(self.card)[:40]}` is not in {self.flock}'s hand")
 
 
 def turn_frame(rt: Runtime, flock: str) -> TurnFrame:

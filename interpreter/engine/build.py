@@ -108,10 +108,14 @@ class BuildFrame(Frame):
             return Call(as_frame(compose.emit_event(rt, ctx, "build", self.hex)))   # `build on <hexes>` triggers
         return Return()
 
-    def check(self, rules: Any) -> None:
-        """A loaded Build names Nests of the content."""
-        if not all(isinstance(n, str) and n in rules.nests for n in self.nests + ([self.nest] if self.nest else [])):
-            raise FrameDataError("build.build: unknown Nest")
+    def check(self, rt: Runtime) -> None:
+        """A loaded Build names Nests of the content the flock has not built, on a hex without a Nest."""
+        built = rt.state.flocks[self.ctx.flock].nests_built
+        chosen = [self.nest] if self.pc >= 3 else []
+        if not all(isinstance(n, str) and n in rt.rules.nests and n not in built for n in self.nests + chosen):
+            raise FrameDataError("build.build: a Nest that cannot be built")
+        if self.pc >= 2 and (self.hex not in rt.state.hexes or self.pc <= 3 and rt.state.hexes[self.hex].nest):
+            raise FrameDataError("build.build: a hex that cannot be built on")
 
 
 def build(rt: Runtime, ctx: Ctx) -> Generator:

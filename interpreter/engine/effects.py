@@ -15,7 +15,7 @@ from interpreter.engine import action_types as A
 from interpreter.engine import payment
 from interpreter.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
 from interpreter.engine.decisions import option
-from interpreter.engine.frames import Ask, Call, Done, Frame, GenFrame, Return, Signal, as_frame, drive, register_frame
+from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, GenFrame, Return, Signal, as_frame, drive, register_frame
 from interpreter.engine.describe import describe
 from interpreter.engine.verb_table import TABLE, count as _n
 
@@ -38,10 +38,10 @@ class RunFrame(Frame):
     node: Any
     ctx: Ctx
     i: int = 0           # the next statement of a Seq, the next round of a Repeat
-    max_pc: ClassVar[int] = 1
+    max_pc: ClassVar[int] = 2
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: start (or the next statement / round); pc 1: the answer to choose / may."""
+        """pc 0: start (or the next statement / round); pc 1: the answer to choose / may; pc 2: done."""
         node, ctx = self.node, self.ctx
         kind = type(node)
         if self.pc == 1:
@@ -103,6 +103,14 @@ class RunFrame(Frame):
                 raise EngineError("the compositional layer is not registered (import interpreter.engine.verbs)")
             return Call(as_frame(rt.verbs.composed_run(rt, node, ctx)))
         raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded frame runs an effect node (or nothing), at a step of that node."""
+        node = self.node
+        if node is not None and not isinstance(node, (ast.Seq, ast.Call, ast.Choose, ast.May, ast.Repeat, ast.COMPOSED)):
+            raise FrameDataError(f"effects.run: a {type(node).__name__} is not an effect")
+        if type(self.i) is not int or self.i < 0 or self.pc == 1 and not isinstance(node, (ast.Choose, ast.May)):
+            raise FrameDataError("effects.run: a step the effect does not have")
 
     def fail(self, rt: Runtime, exc: Exception) -> Signal:
         """A sequence catches a mandatory payment that cannot be made: the rest of it is skipped."""

@@ -8,7 +8,7 @@ from interpreter.engine import compose, effects, payment, push
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, lazy_option
-from interpreter.engine.frames import Ask, Call, Frame, Return, Signal, as_frame, drive, register_frame
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
 from interpreter.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
 from interpreter.engine.powers import feed_discount
 from interpreter.engine.state import Kiwi
@@ -75,6 +75,12 @@ class FeedFrame(Frame):
         return Return()
 
 
+    def check(self, rt: Runtime) -> None:
+        """A loaded feed names a hex of the island once a Kiwi is chosen."""
+        if self.pc >= 2 and self.hex not in rt.state.hexes:
+            raise FrameDataError("feed.feed: not a hex of the island")
+
+
 def feed(rt: Runtime, ctx: Ctx) -> Generator:
     """One Feed action."""
     return (yield from drive(rt, FeedFrame(ctx)))
@@ -138,6 +144,12 @@ class ResolveFrame(Frame):
             # longer on the island, so no selector names it)
             return Call(as_frame(compose.emit_event(rt, ctx, "feed", hex_id, _on(rt, None, self.kiwi))))
         return Return()
+
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded feed is on a hex of the island, of a Kiwi still there before it is resolved."""
+        if self.hex not in rt.state.hexes or self.pc == 0 and _on(rt, self.hex, self.kiwi) is None:
+            raise FrameDataError("feed.resolve: the fed Kiwi is not on its hex")
 
 
 def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Generator:

@@ -100,9 +100,10 @@ class NestBenefitsFrame(Frame):
                    [option(A.Nest(n), f"{labels.nest_name(n, rt.rules.nests[n])}: "
                            f"{effects.describe(rt.rules.nests[n]['on_season_change'])}") for n in self.left])
 
-    def check(self, rules: Any) -> None:
-        """The Nests left are Nests of the content with a season-change benefit."""
-        if not all(isinstance(n, str) and rules.nests.get(n, {}).get("on_season_change") is not None
+    def check(self, rt: Runtime) -> None:
+        """The Nests left are built Nests of the flock with a season-change benefit."""
+        built = rt.state.flocks[self.flock].nests_built
+        if not all(isinstance(n, str) and n in built and rt.rules.nests[n].get("on_season_change") is not None
                    for n in self.left):
             raise FrameDataError("flow.nest_benefits: a Nest without a season-change benefit")
 
@@ -188,12 +189,15 @@ class SeasonCardFrame(Frame):
                            [option(A.word("take"), "Take it"), option(A.word("decline"), "Decline")])
         return Return()
 
-    def check(self, rules: Any) -> None:
-        """A loaded card is a Season card of the content (pc > 0) and its players are strings."""
-        if self.pc > 0 and self.card not in rules.season_cards:
+    def check(self, rt: Runtime) -> None:
+        """A loaded card is a Season card of the content (pc > 0) and its players are playing."""
+        if self.pc > 0 and self.card not in rt.rules.season_cards:
             raise FrameDataError(f"flow.season_card: unknown Season card `{str(self.card)[:40]}`")
-        if not all(isinstance(f, str) for f in self.order + self.best) or type(self.before) is not int:
-            raise FrameDataError("flow.season_card: bad players")
+        seats = rt.state.seats
+        if (not all(f in seats for f in self.order + self.best) or type(self.before) is not int
+                or self.victor is not None and self.victor not in seats or not 0 <= self.i <= len(self.order)
+                or self.pc in (1, 2) and self.victor is None):
+            raise FrameDataError("flow.season_card: players that are not playing")
 
 
 def season_card(rt: Runtime) -> Generator:

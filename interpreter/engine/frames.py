@@ -442,7 +442,8 @@ class FrameDataError(ValueError):
 
 
 def stack_from_data(data: Any, rules: Any) -> list[Frame]:
-    """Frames from `stack_to_data` output, checked: known kinds, exactly their fields, values of allowed types."""
+    """Frames from `stack_to_data` output, checked: known kinds, exactly their fields, values of allowed types.
+    (Game.from_json then calls each frame's optional `check(rt)` against the loaded state.)"""
     if not isinstance(data, list) or not data:
         raise FrameDataError("frames: expected a non-empty list")
     nodes, _ = node_index(rules)
@@ -463,17 +464,30 @@ def stack_from_data(data: Any, rules: Any) -> list[Frame]:
         if not isinstance(fields, dict) or set(fields) != names:
             raise FrameDataError(f"{where}/fields: {cls.kind} has the fields {', '.join(sorted(names))}")
         frame = object.__new__(cls)
-        for name in sorted(names, key=[f.name for f in dataclasses.fields(cls)].index):
-            frame.__dict__[name] = _decode(fields[name], nodes, refs, f"{where}/fields/{name}")
+        for f in dataclasses.fields(cls):
+            if f.name == "pc":
+                continue
+            value = _decode(fields[f.name], nodes, refs, f"{where}/fields/{f.name}")
+            allowed = _allowed(f.type)
+            if allowed is not None and not isinstance(value, allowed):
+                raise FrameDataError(f"{where}/fields/{f.name}: a {type(value).__name__}, not {f.type}")
+            frame.__dict__[f.name] = value
         frame.pc = pc
-        check = getattr(frame, "check", None)
-        if check is not None:
-            check(rules)
         out.append(frame)
     return out
 
 
 _CONTAINERS = {"tuple": tuple, "set": set, "frozenset": frozenset}
+_TYPE_NAMES = {"str": str, "int": int, "bool": bool, "list": list, "tuple": tuple, "dict": dict, "set": set,
+               "None": type(None), "Ctx": Ctx, "Turn": Turn, "Ability": Ability}
+
+
+def _allowed(annotation: Any) -> tuple[type, ...] | None:
+    """The types a field annotated `annotation` (a string such as "str | None") may hold; None: any."""
+    parts = [p.strip() for p in str(annotation).split("|")]
+    if not all(p in _TYPE_NAMES for p in parts):
+        return None
+    return tuple(_TYPE_NAMES[p] for p in parts)
 
 
 def _decode(value: Any, nodes: list[Any], refs: dict[int, Any], where: str) -> Any:

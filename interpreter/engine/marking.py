@@ -105,10 +105,11 @@ class CoverFrame(Frame):
         rt.emit("mark", flock, flock=flock, hex=hex_id, terrain=terrain)
         return Return()
 
-    def check(self, rules: Any) -> None:
-        """A loaded cover is on a hex name."""
-        if not isinstance(self.hex, str):
-            raise FrameDataError("marking.cover: bad hex")
+    def check(self, rt: Runtime) -> None:
+        """A loaded cover is on an unmarked hex whose terrain marker the flock holds."""
+        h = rt.state.hexes.get(self.hex) if isinstance(self.hex, str) else None
+        if h is None or h.domain is not None or h.terrain not in rt.state.flocks[self.flock].domain:
+            raise FrameDataError("marking.cover: a hex the flock cannot mark")
 
 
 def cover(rt: Runtime, flock: str, hex_id: str) -> Generator:

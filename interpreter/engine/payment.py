@@ -9,7 +9,7 @@ from interpreter.dsl import ast
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import option
-from interpreter.engine.frames import Ask, Call, Frame, Return, Signal, drive, register_frame, register_value
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, register_value
 from interpreter.engine.state import Flock
 
 
@@ -198,6 +198,14 @@ class PayFrame(Frame):
     rest: tuple = ()
     max_pc: ClassVar[int] = 1
 
+    def check(self, rt: Runtime) -> None:
+        """A loaded requirement is one the engine states."""
+        for req in (self.req, *self.rest):
+            if (not isinstance(req, Req) or req.kind not in ("fruit", "domain") or type(req.n) is not int
+                    or not 1 <= req.n <= 20 or req.rule not in ("any", "same", "different")
+                    or not all(t in rt.rules.fruits for t in req.types)):
+                raise FrameDataError("payment.pay: not a payment requirement")
+
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: ask; pc 1: pay what was chosen."""
         if self.pc == 0:
@@ -215,6 +223,12 @@ class PayAllFrame(Frame):
     flock: str
     reqs: tuple
     i: int = 0
+
+    def check(self, rt: Runtime) -> None:
+        """Loaded requirements are payment requirements."""
+        if not self.reqs or not 0 <= self.i <= len(self.reqs):
+            raise FrameDataError("payment.pay_all: no such requirement")
+        PayFrame(self.flock, self.reqs[0], self.reqs[1:]).check(rt)
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """One PayFrame per requirement."""

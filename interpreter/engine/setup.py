@@ -268,9 +268,9 @@ class AdvancedFrame(Frame):
             return Return()
         raise EngineError(f"unknown advanced setup step `{kind}` in game.yaml")
 
-    def check(self, rules: Any) -> None:
-        """A loaded step is a step of the content."""
-        if not 0 <= self.spec < len(rules.setup_advanced):
+    def check(self, rt: Runtime) -> None:
+        """A loaded step is a step of the content, at a seat that plays."""
+        if not 0 <= self.spec < len(rt.rules.setup_advanced) or not 0 <= self.seat <= len(rt.state.seats):
             raise FrameDataError(f"setup.advanced: no advanced setup step {self.spec}")
 
 

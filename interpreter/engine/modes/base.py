@@ -17,7 +17,7 @@ from typing import Callable, ClassVar, Generator, Union
 from interpreter.engine import actions, flow, marking, modes, setup
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine.decisions import Decision
-from interpreter.engine.frames import Frame
+from interpreter.engine.frames import Done, Frame
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import State
 
@@ -70,13 +70,13 @@ class Mode:
         if modes.for_state(st) is not self:
             st.mode = self.name
 
-    def setup_extra(self, rt: Runtime) -> Generator:
-        """Setup steps after the Turn Order nests' resources (R-SETUP-4)."""
-        yield from ()
+    def setup_extra(self, rt: Runtime) -> "Procedure":
+        """Setup steps after the Turn Order nests' resources (R-SETUP-4): a frame or a generator."""
+        return Done()
 
-    def setup_end(self, rt: Runtime) -> Generator:
-        """Setup steps after every token waits in its place (the last of the setup phase)."""
-        yield from ()
+    def setup_end(self, rt: Runtime) -> "Procedure":
+        """Setup steps after every token waits in its place (the last of the setup phase): a frame or a generator."""
+        return Done()
 
     # --- flow -----------------------------------------------------------------------------------------
     def phases(self, rules: Rules) -> list[str]:
@@ -137,7 +137,7 @@ class Mode:
         """One flock's Domain Marking (R-DM-1..3)."""
         return marking.marking_turn_frame(rt, flock)
 
-    def after_marking(self, rt: Runtime) -> Generator | None:
+    def after_marking(self, rt: Runtime) -> "Procedure | None":
         """A step after everyone marked, or None (the standard game has none)."""
         return None
 
