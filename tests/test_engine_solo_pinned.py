@@ -29,18 +29,21 @@ CASES: dict[str, tuple[str, str, int, str | None, str | None, str]] = {
 }
 
 PINS: dict[str, str] = {
+    # re-pinned on purpose for save format 3 (the running step's frames, the pending decision and the previous
+    # decision's ids in the save): each game's save turned back into format 2 (format 2, those three keys
+    # dropped) followed by its events gives exactly the previous digest, so the games are unchanged;
     # re-pinned for the content hash only when merging main into the dsl branch (eleven Season card objectives
     # are compositions, issue 8): the saved JSON with the content hash masked is byte-identical to main's;
     # re-pinned on purpose when merging the hardening branch: game.yaml gained `season_cards.dominated_hexes`,
     # so the content hash inside each save changed (both branches checked the games themselves unchanged);
     # before that, re-pinned on purpose for save format 2 (history in the save, events hashed beside it); before re-pinning,
     # the same games' format-1 JSON was checked to still give the previous digests (the games are unchanged)
-    "green-red-s1": "5bf6dfb3a52d206cd5af2669facb718d63866f8370cd6f30a2426ab09bd3e51d",
-    "red-green-s2-bot": "4633fafa508f0bb9c2809fd36026e12dc12c52387968f3e62ed72cc1a98198b5",
-    "purple-yellow-s3-player-B": "8e194054cefb8859ac1504958da65b6cc23997a0b58ed421ed76ab132d853bd1",
-    "yellow-purple-s4-adv": "97a144cd63c5f3a9aec3f9b824e7f31b0f990376f6b57972fa93668d89d1d22d",
-    "green-purple-s5-bot-B-adv": "6a07c39b74ac4ee30a75b70fc0e63f798c034b40a451995dcd0bcbd468192969",
-    "red-yellow-s6-player": "38e91d813e64ac47f0ecc91344b0cb05b7d5d7ac43ee79c71c29dcf28ecc58fd",
+    "green-red-s1": "941d571e7c091b3b5984c3e37c29bae2b13b14faa65f4915f9f48c4a9a48206d",
+    "red-green-s2-bot": "69169ed1cccf089b1604e456e444604cb3a9defa61e13201aaed371f50322959",
+    "purple-yellow-s3-player-B": "1411e1276fa4f333cd7fa3134cf8ee0b50e8f891d5e8aa12568ea675d9205ba3",
+    "yellow-purple-s4-adv": "81aae5c4fe5c407aadfc331ee74e1f927d9c0a43c165464fd95d1536b6bbb7c7",
+    "green-purple-s5-bot-B-adv": "7ab162c38b47dd4790b8574430483118d1d971180fb91becd344ac7a4d8c899d",
+    "red-yellow-s6-player": "efcbdcf10c66c2f17491063d2c771d1453c834a9d8596283168b2dcdcac3a321",
 }
 
 

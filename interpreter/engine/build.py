@@ -101,8 +101,10 @@ class BuildFrame(Frame):
             return Call(NestBenefitFrame.of(rt, ctx, rt.rules.nests[nest_id].get("on_place"),
                                             f"{nest_id} placement", hex_id))
         if pc == 4:
-            self.pc = 5
-            return Call(effects.EmitFrame(ctx, "t-build"))
+            self.pc = pc = 5
+            fire = effects.emit_call(rt, ctx, "t-build")
+            if fire is not None:
+                return fire
         if pc == 5:
             self.pc = 6
             return Call(as_frame(compose.emit_event(rt, ctx, "build", self.hex)))   # `build on <hexes>` triggers

@@ -59,7 +59,10 @@ class RunFrame(Frame):
             if self.i >= len(node.stmts):
                 return Return()
             self.i += 1
-            return Call(RunFrame(node.stmts[self.i - 1], ctx))
+            stmt = node.stmts[self.i - 1]
+            if type(stmt) is ast.Call:   # a verb straight from its sequence (what RunFrame(stmt) would push)
+                return _verb_call(rt, stmt, ctx)
+            return Call(RunFrame(stmt, ctx))
         if kind is ast.Repeat:
             if self.i == 0:
                 if ctx.depth > MAX_DEPTH:
@@ -74,17 +77,7 @@ class RunFrame(Frame):
             raise EngineError(f"effect nesting deeper than {MAX_DEPTH} ({ctx.source})")
         self.pc = 2
         if kind is ast.Call:
-            prim = node.primitive or ""
-            fn = rt.verbs.run.get(prim)
-            mode_verb = rt.mode.verb_for
-            if mode_verb is not None:   # the mode's own way of verbs (solo: the Kiwibot verbs, R-SOLO-8/10)
-                fn = mode_verb(rt, node, ctx, fn)
-            if fn is None:
-                raise EngineError(f"no engine procedure for DSL verb `{node.primitive}` ({describe(node)})")
-            frame = rt.verbs.frames.get(prim)
-            if frame is not None and fn is rt.verbs.run.get(prim):   # the core verb: its frame, on the stack
-                return Call(frame(rt, node, ctx))
-            return Call(GenFrame(fn(rt, node, ctx)))
+            return _verb_call(rt, node, ctx)
         if kind is ast.Choose:
             opts = [option(A.Choice(i + 1), describe(o)) for i, o in enumerate(node.options) if possible(rt, o, ctx)]
             if not opts:
@@ -118,6 +111,35 @@ class RunFrame(Frame):
             rt.emit("cannot-pay", self.ctx.flock, flock=self.ctx.flock, effect=describe(self.node))
             return Return()
         raise exc
+
+
+def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
+    """Run a verb: its frame when it has one (pushed on the stack, so the step stays copyable), else its
+    generator procedure (the mode's own way of the verb, or a verb not written as a frame)."""
+    if ctx.depth > MAX_DEPTH:
+        raise EngineError(f"effect nesting deeper than {MAX_DEPTH} ({ctx.source})")
+    prim = node.primitive or ""
+    verbs = rt.verbs
+    fn = verbs.run.get(prim)
+    mode_verb = rt.mode.verb_for
+    if mode_verb is not None:   # the mode's own way of verbs (solo: the Kiwibot verbs, R-SOLO-8/10)
+        fn = mode_verb(rt, node, ctx, fn)
+    if fn is None:
+        raise EngineError(f"no engine procedure for DSL verb `{node.primitive}` ({describe(node)})")
+    frame = verbs.frames.get(prim)
+    if frame is not None and fn is verbs.run.get(prim):
+        return Call(frame(rt, node, ctx))
+    return Call(GenFrame(fn(rt, node, ctx)))
+
+
+def emit_call(rt: Runtime, ctx: Ctx, trigger: str) -> Signal | None:
+    """`Call(EmitFrame(ctx, trigger))` when one of the flock's powers listens to `trigger` (None: nothing fires)."""
+    if trigger in ctx.suppressed:
+        return None
+    side = rt.rules.flocks.get(ctx.flock, {}).get(rt.state.flocks[ctx.flock].side)
+    if side is None or not any(p.trigger == trigger for p in side.powers):
+        return None
+    return Call(EmitFrame(ctx, trigger))
 
 
 def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:

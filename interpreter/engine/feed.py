@@ -137,7 +137,9 @@ class ResolveFrame(Frame):
             return Call(effects._gain_domain(rt, ctx, n))
         if self.pc == 2:
             self.pc = 3
-            return Call(effects.EmitFrame(ctx, "t-feed"))
+            fire = effects.emit_call(rt, ctx, "t-feed")
+            if fire is not None:
+                return fire
         if self.pc == 3:
             self.pc = 4
             # triggers with filters (`feed <pieces>`): the fed Kiwi wherever it is now (an exploded one is no

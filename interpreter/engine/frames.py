@@ -117,9 +117,10 @@ class GenFrame(Frame):
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """Send `value` into the generator; what it yields becomes the signal."""
         try:
-            return _signal(self.gen.send(value))
+            out = self.gen.send(value)
         except StopIteration as stop:
             return Return(stop.value)
+        return _RawAsk(out) if type(out) is Decision else _signal(out)
 
     def fail(self, rt: Runtime, exc: Exception) -> Signal:
         """Throw the child's exception into the generator (its `try` around `yield from` sees it)."""
@@ -196,7 +197,9 @@ class Runner:
         rt = self.rt
         stack = self.stack
         while True:
-            self.tick()
+            self.budget -= 1   # tick(), inlined: this loop runs for every resumption
+            if self.budget < 0:
+                raise EngineError(f"no decision after {self.limit} steps: the state or content loops")
             top = stack[-1]
             try:
                 sig = top.resume(rt, value)

@@ -138,17 +138,19 @@ class MarkingTurnFrame(Frame):
             if value:
                 self.placed += 1
             else:
-                return self._done()
+                return self._done(rt)
         if self.count is None or self.placed < self.count:
             self.pc = 1
             return Call(MarkFrame(self.ctx, True))
-        return self._done()
+        return self._done(rt)
 
-    def _done(self) -> Signal:
+    def _done(self, rt: Runtime) -> Signal:
         # Decision R-ASYM-2: the power places a *second* marker, so it fires only after the flock placed one
         if self.placed:
             self.pc = 2
-            return Call(effects.EmitFrame(self.ctx, "t-domain-marking"))
+            fire = effects.emit_call(rt, self.ctx, "t-domain-marking")
+            if fire is not None:
+                return fire
         return Return()
 
 

@@ -72,8 +72,26 @@ def _validator() -> Any:
     return Draft202012Validator(schema)
 
 
+@lru_cache(maxsize=1)
+def _fast_validator() -> Any:
+    """The same schema in jsonschema-rs (a compiled validator, about 50 times faster), used to pass valid saves."""
+    import jsonschema_rs
+
+    from interpreter.paths import schemas_dir
+    return jsonschema_rs.Draft202012Validator((schemas_dir() / "save.schema.json").read_text(encoding="utf-8"))
+
+
 def check_schema(data: dict) -> None:
-    """Raise SaveError naming the first place where the save breaks schemas/save.schema.json."""
+    """Raise SaveError naming the first place where the save breaks schemas/save.schema.json.
+
+    A valid save passes the compiled validator (jsonschema-rs); anything else goes through jsonschema's
+    `best_match`, whose messages name the place (and which also judges what the compiled one cannot take, such
+    as integers beyond 64 bits)."""
+    try:
+        if _fast_validator().is_valid(data):
+            return
+    except Exception:   # noqa: BLE001 - a value jsonschema-rs cannot convert: the full check below says why
+        pass
     from jsonschema.exceptions import best_match
     try:
         # best_match descends into anyOf branches, so a wrong `setup.variant` is named as such
