@@ -55,24 +55,24 @@ class Solo(Mode):
 
     def setup_extra(self, rt: Runtime) -> Generator:
         """R-SOLO-3: Kiwibot's extra markers."""
-        return solo.setup_extra(rt)
+        return solo.setup_extra_frame(rt)
 
     # --- flow ----------------------------------------------------------------------------------------
     def turn(self, rt: Runtime, flock: str) -> Generator:
         """R-SOLO-7: Kiwibot reveals a card and resolves the Solo card instead of playing a hand."""
-        return solo.bot_turn(rt, flock) if is_bot(rt.state, flock) else super().turn(rt, flock)
+        return solo.BotTurnFrame(flock) if is_bot(rt.state, flock) else super().turn(rt, flock)
 
     def season_card(self, rt: Runtime) -> Generator:
         """R-SOLO-5: the player against Kiwibot on each of the season's cards."""
-        return solo.season_card_step(rt)
+        return solo.SeasonCardStepFrame()
 
     def marking_turn(self, rt: Runtime, flock: str) -> Generator:
         """R-SOLO-11: Kiwibot marks by its pattern."""
-        return solo.marking_turn(rt, flock) if is_bot(rt.state, flock) else super().marking_turn(rt, flock)
+        return solo.MarkingTurnFrame(flock) if is_bot(rt.state, flock) else super().marking_turn(rt, flock)
 
     def after_marking(self, rt: Runtime) -> Generator | None:
         """R-SOLO-9: after everyone marked, the top Solo card is discarded."""
-        return solo.discard_solo_card(rt)
+        return solo.DiscardSoloCardFrame()
 
     def on_season_change(self, rt: Runtime) -> None:
         """R-SOLO-4: the season's face-down Season cards are flipped."""
