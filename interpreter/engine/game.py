@@ -463,18 +463,20 @@ class Game:
         Season card turned up, reserves revealed: `revealed`), unless `force` (hotseat play, tests);
         `nothing-to-undo` at the start. Design: the game is rebuilt from the history rather than kept
         snapshots, so undo costs nothing during play and memory stays flat: within the running step from its
-        checkpoint (like `clone`, a fraction of a millisecond), else from the origin (the replay `from_json`
-        and `kcd replay` use, a few milliseconds), fine at human speed.
+        checkpoint (a fraction of a millisecond), else from the origin (the replay `kcd replay` uses, a few
+        milliseconds), fine at human speed. Copying the game (state and frames, as `clone` does) before every
+        decision would make undo replay-free but cost every game a copy per decision, bots and simulations that
+        never undo included; the step's frames are not enough alone, since a frame keeps no earlier values.
         """
         if not self._history:
             return Refused("nothing-to-undo", "no decision to undo")
-        if len(self._since) >= 2:   # the decision before it is in this step too, so `_previous` is rebuilt
-            target = self._rewind(len(self._since) - 1)
-        else:
-            try:
+        try:
+            if len(self._since) >= 2:   # the decision before it is in this step too, so `_previous` is rebuilt
+                target = self._rewind(len(self._since) - 1)
+            else:
                 target = Game._replay(self.ruleset, self._origin, self._history[:-1])
-            except ValueError as exc:
-                return Refused("history", f"the history does not replay: {exc}")
+        except ValueError as exc:
+            return Refused("history", f"the history does not replay: {exc}")
         player = target.pending.player
         reason = information_since(target, self, player)
         if reason is not None and not force:
