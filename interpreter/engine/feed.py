@@ -9,7 +9,7 @@ from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, lazy_option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
-from interpreter.engine.placing import grow_one, kiwi_of, remove_from_hex
+from interpreter.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
 from interpreter.engine.powers import feed_discount
 from interpreter.engine.state import Kiwi
 from interpreter.engine.verb_table import TABLE
@@ -121,16 +121,16 @@ class ResolveFrame(Frame):
                 # R-FEED-5/6: explode; the tokens go to the owner's Reserve, no token is taken from the track
                 remove_from_hex(rt, hex_id, kiwi)
                 rt.state.flocks[owner].reserve_kiwi += kiwi.size
-                rt.emit("explode", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id)
+                rt.emit("explode", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
                 # R-FEED-5: "pushes ALL the Kiwi in that hex"; decision: Leaders are Kiwi too and are pushed.
                 # Every piece leaves the hex: a Leader pushed off is not put back on the exploded hex (else
                 # "push all" would never empty it). Decision: from an edge hex a Kiwi may be pushed off the island
                 # here too, as in every push (R-PUSH-3)
-                return Call(as_frame(push.push_all(rt, flock, hex_id, None, leave_origin=True)))
-            rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id)
+                return Call(push.PushAllFrame(flock, hex_id, None, True))
+            rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
             # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
-            return Call(as_frame(grow_one(rt, hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
-                                          if owner != flock else ctx, why="the fed Kiwi")))
+            return Call(GrowOneFrame.of(hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
+                                        if owner != flock else ctx, why="the fed Kiwi"))
         if self.pc == 1:
             self.pc = 2
             n = rt.rules.feed_domain_own if self.owner == flock else rt.rules.feed_domain_opponent   # R-FEED-4
