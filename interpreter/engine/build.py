@@ -111,13 +111,18 @@ class BuildFrame(Frame):
         return Return()
 
     def check(self, rt: Runtime) -> None:
-        """A loaded Build names Nests of the content the flock has not built, on a hex without a Nest."""
-        built = rt.state.flocks[self.ctx.flock].nests_built
-        chosen = [self.nest] if self.pc >= 3 else []
-        if not all(isinstance(n, str) and n in rt.rules.nests and n not in built for n in self.nests + chosen):
+        """A loaded Build names Nests of the content, the chosen one unbuilt on a hex without a Nest until it is
+        placed, and then standing there."""
+        st = rt.state
+        built = st.flocks[self.ctx.flock].nests_built
+        if not all(isinstance(n, str) and n in rt.rules.nests and (self.pc >= 4 or n not in built) for n in self.nests):
             raise FrameDataError("build.build: a Nest that cannot be built")
-        if self.pc >= 2 and (self.hex not in rt.state.hexes or self.pc <= 3 and rt.state.hexes[self.hex].nest):
+        if self.pc >= 2 and self.hex not in st.hexes:
             raise FrameDataError("build.build: a hex that cannot be built on")
+        if self.pc == 3 and (self.nest not in self.nests or st.hexes[self.hex].nest is not None):
+            raise FrameDataError("build.build: a Nest that cannot be built there")
+        if self.pc >= 4 and st.hexes[self.hex].nest != (self.ctx.flock, self.nest):
+            raise FrameDataError("build.build: the built Nest is not on its hex")
 
 
 def build(rt: Runtime, ctx: Ctx) -> Generator:

@@ -61,7 +61,10 @@ class RunFrame(Frame):
             self.i += 1
             stmt = node.stmts[self.i - 1]
             if type(stmt) is ast.Call:   # a verb straight from its sequence (what RunFrame(stmt) would push)
-                return _verb_call(rt, stmt, ctx)
+                try:
+                    return _verb_call(rt, stmt, ctx)
+                except _Unpaid as exc:
+                    return self.fail(rt, exc)
             return Call(RunFrame(stmt, ctx))
         if kind is ast.Repeat:
             if self.i == 0:

@@ -9,13 +9,16 @@
 
 A game remembers where it came from (its seed and `Game.new` arguments, or the state `from_state` was given)
 and every decision since: `history`. The same origin and history always give the same game, so a save holds
-them, and `from_json`, `undo` and `kcd replay` rebuild a game by replaying them.
+them, and `kcd replay` (and `from_json(verify=True)`) rebuild a game by replaying them.
 
 Flow: the state names the current step (season, phase, step index: one player's turn, one Season Change
-part, ...). At the start of every step the engine checkpoints the state (plain data) and keeps the option
-ids applied since; `clone` restores the checkpoint and replays them, which rebuilds the running step (its
-generator frames) exactly, since all randomness comes from the RNG inside the state. The explicit procedure
-frames of issue 7 will put the running step in the state and remove that replay.
+part, ...). The running step is a stack of explicit frames (interpreter/engine/frames.py): plain data, so
+`clone` copies the state and the stack and `to_json` writes the stack with the pending decision, which
+`from_json` reads back with checks; nothing is replayed. A procedure not written as frames runs as a generator
+frame, which can be neither copied nor saved: while one is on the stack, `clone` restores the checkpoint taken
+at the step's start and replays the step's decisions (exact, since all randomness comes from the RNG inside
+the state), and a save holds no frames, so loading it replays the history. `Game.replayed_steps` counts these
+fallbacks.
 A question with one legal answer is answered automatically, so a pending Decision has >= 2 options.
 """
 from __future__ import annotations
@@ -463,18 +466,20 @@ class Game:
         Season card turned up, reserves revealed: `revealed`), unless `force` (hotseat play, tests);
         `nothing-to-undo` at the start. Design: the game is rebuilt from the history rather than kept
         snapshots, so undo costs nothing during play and memory stays flat: within the running step from its
-        checkpoint (like `clone`, a fraction of a millisecond), else from the origin (the replay `from_json`
-        and `kcd replay` use, a few milliseconds), fine at human speed.
+        checkpoint (a fraction of a millisecond), else from the origin (the replay `kcd replay` uses, a few
+        milliseconds), fine at human speed. Copying the game (state and frames, as `clone` does) before every
+        decision would make undo replay-free but cost every game a copy per decision, bots and simulations that
+        never undo included; the step's frames are not enough alone, since a frame keeps no earlier values.
         """
         if not self._history:
             return Refused("nothing-to-undo", "no decision to undo")
-        if len(self._since) >= 2:   # the decision before it is in this step too, so `_previous` is rebuilt
-            target = self._rewind(len(self._since) - 1)
-        else:
-            try:
+        try:
+            if len(self._since) >= 2:   # the decision before it is in this step too, so `_previous` is rebuilt
+                target = self._rewind(len(self._since) - 1)
+            else:
                 target = Game._replay(self.ruleset, self._origin, self._history[:-1])
-            except ValueError as exc:
-                return Refused("history", f"the history does not replay: {exc}")
+        except ValueError as exc:
+            return Refused("history", f"the history does not replay: {exc}")
         player = target.pending.player
         reason = information_since(target, self, player)
         if reason is not None and not force:
