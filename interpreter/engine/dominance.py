@@ -92,6 +92,18 @@ def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, 
 
 def dominant(state: State, hex_id: str, purpose: str = "default") -> str | None:
     """The flock that beats every other individual flock in the hex; a tie at the top gives nobody (R-DOM-1)."""
+    h = state.hexes[hex_id]
+    stack = h.kiwi
+    if h.nest is None and len(stack) <= 1:
+        # an empty hex, or one Kiwi alone (most hexes; selectors ask hex after hex): as `dominant_all` counts them
+        flocks = state.flocks
+        for f in state.seats:
+            if flocks[f].leader_hex == hex_id:
+                return leader_of(strengths(state, hex_id, purpose))
+        if not stack:
+            return None
+        k = stack[0]
+        return k.flock if (k.size if _setup(state, purpose)[0] else 1) > 0 else None
     return leader_of(strengths(state, hex_id, purpose))
 
 
