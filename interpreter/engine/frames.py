@@ -17,8 +17,8 @@ sends back its return value). A converted procedure keeps its old name as a gene
 inside a generator, so unconverted callers and tests that drive generators by hand do not change).
 
 What a frame may hold, so that `copy_stack` and `to_data` are generic: None, bools, ints, strs; lists, tuples,
-dicts, sets and frozensets of those; `Ctx`, `Turn` and `Ability` (copied with a memo, so frames sharing one
-still share it in the copy); DSL AST nodes of the compiled rules (shared, never copied; saved by their address
+dicts, sets and frozensets of those; `Ctx`, `Turn` and `Ability` and classes registered with `register_mutable`
+(copied with a memo, so frames sharing one still share it in the copy); DSL AST nodes of the compiled rules (shared, never copied; saved by their address
 in the rules, `node_index`); typed Actions, Options and Decisions, and value classes registered with
 `register_value` (frozen: shared). Nothing else: no generators, no Runtime, no State objects (read them from
 `rt` on each resume). A frame holding anything else cannot be copied or saved: the game then falls back to
@@ -279,6 +279,25 @@ class Uncopyable(Exception):
 
 
 _ATOMS = frozenset({type(None), bool, int, str, float})
+# mutable plain-data classes copied with the memo (frames sharing one keep sharing the copy), by their save tag
+MUTABLES: dict[str, type] = {"ctx": Ctx, "turn": Turn, "ability": Ability}
+_MUTABLE_TAGS: dict[type, str] = {cls: tag for tag, cls in MUTABLES.items()}
+
+
+def register_mutable(name: str) -> Callable[[type], type]:
+    """Class decorator for a mutable dataclass of plain data a frame may hold and several frames may share (like
+    Ctx and Turn): copied with the memo, saved by `name` with its fields (e.g. Kiwibot's segment plan)."""
+    def decorate(cls: type) -> type:
+        if name in MUTABLES and MUTABLES[name] is not cls or name in ("dict", "ref", "node", "value", "action",
+                                                                        "option", *_CONTAINERS_NAMES):
+            raise ValueError(f"mutable kind `{name}` is taken")
+        MUTABLES[name] = cls
+        _MUTABLE_TAGS[cls] = name
+        return cls
+    return decorate
+
+
+_CONTAINERS_NAMES = ("tuple", "set", "frozenset")
 _SHARED: set[type] = {Option, Decision}
 VALUES: dict[str, type] = {}      # registered value classes by their save name
 _VALUE_NAMES: dict[type, str] = {}
@@ -320,7 +339,7 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         if all(type(v) in _ATOMS for v in value):
             return value
         raise Uncopyable("a frozenset of objects")
-    if kind is Ctx or kind is Turn or kind is Ability:
+    if kind in _MUTABLE_TAGS:
         done = memo.get(id(value))
         if done is None:
             done = object.__new__(kind)
@@ -416,12 +435,12 @@ def _encode(value: Any, where: dict[int, int], refs: dict[int, int]) -> Any:
         return {"$": kind.__name__, "v": [_encode(v, where, refs) for v in items]}
     if kind is dict:
         return {"$": "dict", "v": [[_encode(k, where, refs), _encode(v, where, refs)] for k, v in value.items()]}
-    if kind is Ctx or kind is Turn or kind is Ability:
+    if kind in _MUTABLE_TAGS:
         ref = refs.get(id(value))
         if ref is not None:
             return {"$": "ref", "r": ref}
         refs[id(value)] = ref = len(refs)
-        return {"$": kind.__name__.lower(), "r": ref,
+        return {"$": _MUTABLE_TAGS[kind], "r": ref,
                 "v": {k: _encode(v, where, refs) for k, v in value.__dict__.items()}}
     if isinstance(value, Action):
         return {"$": "action", "v": value.to_dict()}
@@ -513,8 +532,8 @@ def _decode(value: Any, nodes: list[Any], refs: dict[int, Any], where: str) -> A
                     for i, (k, v) in enumerate(value["v"])}
         if tag == "ref":
             return refs[value["r"]]
-        if tag in ("ctx", "turn", "ability"):
-            cls = {"ctx": Ctx, "turn": Turn, "ability": Ability}[tag]
+        if tag in MUTABLES:
+            cls = MUTABLES[tag]
             if value["r"] != len(refs):
                 raise FrameDataError(f"{where}: {tag} reference {str(value['r'])[:20]} out of order")
             obj = object.__new__(cls)
@@ -525,7 +544,12 @@ def _decode(value: Any, nodes: list[Any], refs: dict[int, Any], where: str) -> A
                 raise FrameDataError(f"{where}: a {tag} has the fields {', '.join(names)}")
             for name in names:
                 obj.__dict__[name] = _decode(fields[name], nodes, refs, f"{where}/{name}")
-            _check_context(obj, where)
+            if cls in (Ctx, Turn, Ability):
+                _check_context(obj, where)
+            else:
+                check = getattr(obj, "check_data", None)   # a registered class's own field check, if any
+                if check is not None:
+                    check(where)
             return obj
         if tag == "action":
             return action_from_dict(value["v"])
