@@ -13,7 +13,8 @@ from interpreter.engine import dominance, placing, push
 from interpreter.engine.action_types import PushLeader
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.frames import Call, Done, Frame, Return, Signal, drive, register_frame
+from interpreter.engine.frames import (Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
+                                       register_mutable)
 from interpreter.engine.solo_marker import marker_order
 from interpreter.engine.solo_patterns import Piece, best_push, pieces, push_limit
 from interpreter.engine.solo_state import pattern_steps
@@ -35,6 +36,7 @@ class LeaderMover:
 Mover = Kiwi | LeaderMover
 
 
+@register_mutable("solo.segment")
 @dataclass
 class Segment:
     """One Solo card segment being resolved: what its moves must do and what they did (R-SOLO-10). Plain data
@@ -47,6 +49,21 @@ class Segment:
     # the latest move: (its hex, the piece id or None for the Leader, its size for pushing, R-LEAD-1)
     last: tuple[str, int | None, int] | None = None
     pushed: int = 0                          # pushes made after the latest move
+
+    def check_data(self, where: str) -> None:
+        """A loaded segment holds what `plan` and the moves write (FrameDataError otherwise)."""
+        ok = (isinstance(self.pushes, dict) and all(
+                  type(k) is int and isinstance(v, list) and all(
+                      isinstance(p, (list, tuple)) and len(p) == 2 and p[0] in ("own", "player") and type(p[1]) is int
+                      for p in v) for k, v in self.pushes.items())
+              and type(self.gather) is bool and type(self.scatter) is bool
+              and isinstance(self.dests, list) and all(type(d) is str for d in self.dests)
+              and type(self.pushed) is int and self.pushed >= 0
+              and (self.last is None or (isinstance(self.last, tuple) and len(self.last) == 3
+                                         and type(self.last[0]) is str and type(self.last[2]) is int
+                                         and (self.last[1] is None or type(self.last[1]) is int))))
+        if not ok:
+            raise FrameDataError(f"{where}: not a Solo card segment")
 
 
 def plan(node: Any) -> Segment:
