@@ -149,13 +149,15 @@ class MoveActionFrame(Frame):
             ctx.turn.leader_moved = True
             rt.emit("move-leader", flock, flock=flock, hex=act.hex, to=dest)
             # R-LEAD-1: the Leader moves as a size-3 Kiwi, so it may push like one
-            return Call(push.AfterMoveFrame(flock, dest, rt.rules.max_size, None, True))
+            pushes = push.after_move_frame(rt, flock, dest, rt.rules.max_size, None, True)
+            return Return(True) if pushes is None else Call(pushes)
         hex_id, kiwi = kiwi_of(rt, act)
         remove_from_hex(rt, hex_id, kiwi)
         st.hexes[dest].kiwi.append(kiwi)
         ctx.turn.moved.add(kiwi.id)
         rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest, kiwi=kiwi.id)
-        return Call(push.AfterMoveFrame(flock, dest, kiwi.size, kiwi.id, False))
+        pushes = push.after_move_frame(rt, flock, dest, kiwi.size, kiwi.id, False)
+        return Return(True) if pushes is None else Call(pushes)
 
 
 def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
@@ -166,19 +168,25 @@ def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
 @register_frame("move.moves")
 @dataclass(eq=False)
 class MovesFrame(Frame):
-    """n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory)."""
+    """n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory); then, for the
+    `move N` verb, the flock's powers on `trigger` (R-ASYM-5: "play or gain Move actions")."""
 
     ctx: Ctx
     n: int
-    max_pc: ClassVar[int] = 1
+    trigger: str = ""
+    max_pc: ClassVar[int] = 2
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the next Move action; 1: it was taken (or none was possible)."""
+        """pc 0: the next Move action; 1: it was taken (or none was possible); 2: the powers are done."""
+        if self.pc == 2:
+            return Return()
         if self.pc == 1 and not value:
             rt.emit("no-move", self.ctx.flock, flock=self.ctx.flock)
-            return Return()
+            self.n = 0
         if self.n <= 0:
-            return Return()
+            self.pc = 2
+            fire = effects.emit_call(rt, self.ctx, self.trigger) if self.trigger else None
+            return Return() if fire is None else fire
         self.n -= 1
         self.pc = 1
         return Call(MoveActionFrame(self.ctx, True))
@@ -424,27 +432,6 @@ def push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     return (yield from drive(rt, _push_some_landing(rt, ctx, n)))
 
 
-@register_frame("move.verb")
-@dataclass(eq=False)
-class MoveVerbFrame(Frame):
-    """The `move N` verb: N Move actions, then the flock's `gain move` powers (R-ASYM-5: "play or gain Move
-    actions")."""
-
-    ctx: Ctx
-    n: int
-    max_pc: ClassVar[int] = 2
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the moves; 1: the powers; 2: done."""
-        if self.pc == 0:
-            self.pc = 1
-            return Call(MovesFrame(self.ctx, self.n))
-        if self.pc == 1:
-            self.pc = 2
-            return Call(effects.EmitFrame(self.ctx, "t-gain-move"))
-        return Return()
-
-
 def _verb(frame: Callable[[Runtime, ast.Call, Ctx], Frame]) -> Callable[[Runtime, ast.Call, Ctx], Generator]:
     """The generator form of a verb's frame (for callers that `yield from` a verb procedure)."""
     def procedure(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
@@ -453,7 +440,7 @@ def _verb(frame: Callable[[Runtime, ast.Call, Ctx], Frame]) -> Callable[[Runtime
 
 
 _FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Frame]] = {
-    "move": lambda rt, c, ctx: MoveVerbFrame(ctx, count(c)),
+    "move": lambda rt, c, ctx: MovesFrame(ctx, count(c), "t-gain-move"),
     "extra-moves": lambda rt, c, ctx: ExtraMovesFrame(ctx),
     "leader-straight": lambda rt, c, ctx: LeaderStraightFrame(ctx, count(c)),
     "leader-walk": lambda rt, c, ctx: LeaderWalkFrame(ctx, count(c)),

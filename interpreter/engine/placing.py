@@ -98,6 +98,27 @@ def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, opt
     return (yield from drive(rt, TakeIslandFrame(flock, exclude, why, optional)))
 
 
+_ISLAND = "island"   # `token_now`: the token must come from the island (the player is asked)
+
+
+def token_now(rt: Runtime, flock: str, exclude: int | None) -> tuple | str | None:
+    """The next token when no one is asked: the mode's taker (Kiwibot), the track (("track", slot)), the Reserve
+    (("reserve", 0)); None when there is none at all; `_ISLAND` when it must be taken from the island."""
+    fl = rt.state.flocks[flock]
+    taker = rt.mode.token_taker(rt.state, flock)
+    if taker is not None:   # the mode takes this flock's tokens without asking (R-SOLO-11: Kiwibot's pattern)
+        return taker(rt, flock, exclude)
+    if fl.track > 0:
+        fl.track -= 1
+        fl.supply += 1
+        return ("track", rt.rules.track_tokens - fl.track)
+    if fl.reserve_kiwi > 0:
+        fl.reserve_kiwi -= 1
+        fl.supply += 1
+        return ("reserve", 0)
+    return _ISLAND if token_available(rt, flock, exclude) else None
+
+
 @register_frame("placing.take_token")
 @dataclass(eq=False)
 class TakeTokenFrame(Frame):
@@ -116,25 +137,14 @@ class TakeTokenFrame(Frame):
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: the track, the Reserve, or ask for an island token; 1: the island token was taken (or not)."""
         flock = self.flock
-        fl = rt.state.flocks[flock]
         if self.pc == 1:
             if not value:
                 return Return(None)
-            fl.supply += 1
+            rt.state.flocks[flock].supply += 1
             return Return(("island", 0))
-        taker = rt.mode.token_taker(rt.state, flock)
-        if taker is not None:   # the mode takes this flock's tokens without asking (R-SOLO-11: Kiwibot's pattern)
-            return Return(taker(rt, flock, self.exclude))
-        if fl.track > 0:
-            fl.track -= 1
-            fl.supply += 1
-            return Return(("track", rt.rules.track_tokens - fl.track))
-        if fl.reserve_kiwi > 0:
-            fl.reserve_kiwi -= 1
-            fl.supply += 1
-            return Return(("reserve", 0))
-        if not token_available(rt, flock, self.exclude):
-            return Return(None)
+        source = token_now(rt, flock, self.exclude)
+        if source != _ISLAND:
+            return Return(source)
         self.pc = 1
         return Call(TakeIslandFrame(flock, self.exclude, self.why, self.optional))
 
@@ -145,19 +155,19 @@ def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None, op
     return (yield from drive(rt, TakeTokenFrame(flock, why, exclude, optional)))
 
 
-def track_benefit_frame(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Frame:
+def track_benefit_frame(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Frame | None:
     """Benefit of a just-uncovered track slot, from slot `benefits_from_slot` on, never in Season Change (R-TRACK-1):
-    the frame that runs it (logged now), or one that does nothing."""
+    the frame that runs it (logged now), or None when there is none."""
     if not source or source[0] != "track":
-        return Done()
+        return None
     slot = source[1]
     if slot < rt.rules.track_from or rt.state.phase == "season_change":
-        return Done()
+        return None
     fl = rt.state.flocks[flock]
     side = rt.rules.flocks.get(flock, {}).get(fl.side)
     benefit = side.track.get(slot) if side else None
     if benefit is None:
-        return Done()
+        return None
     rt.emit("track", flock, flock=flock, slot=slot)
     return effects.RunFrame(benefit, Ctx(flock, turn=ctx.turn if ctx.flock == flock else Turn(),
                                          suppressed=ctx.suppressed, depth=ctx.depth + 1, source=f"track slot {slot}"))
@@ -165,7 +175,7 @@ def track_benefit_frame(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx)
 
 def track_benefit(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Generator:
     """Benefit of a just-uncovered track slot, from slot `benefits_from_slot` on, never in Season Change (R-TRACK-1)."""
-    return (yield from drive(rt, track_benefit_frame(rt, flock, source, ctx)))
+    return (yield from drive(rt, track_benefit_frame(rt, flock, source, ctx) or Done()))
 
 
 def placeable_hexes(rt: Runtime, flock: str) -> list[str]:
@@ -193,7 +203,9 @@ class PlaceOneFrame(Frame):
         flock = self.flock
         if self.pc == 0:
             self.pc = 1
-            return Call(TakeTokenFrame(flock, "a new Kiwi", None, True))
+            value = token_now(rt, flock, None)   # the track or Reserve: no child frame needed
+            if value == _ISLAND:
+                return Call(TakeTokenFrame(flock, "a new Kiwi", None, True))
         if self.pc == 1:
             if value is None:
                 if not token_available(rt, flock):   # else the player declined an island token (logged)
@@ -210,7 +222,8 @@ class PlaceOneFrame(Frame):
             rt.state.hexes[hex_id].kiwi.append(new)
             rt.emit("place", flock, flock=flock, hex=hex_id, kiwi=new.id)
             self.pc = 3
-            return Call(track_benefit_frame(rt, flock, self.source, self.ctx))
+            benefit = track_benefit_frame(rt, flock, self.source, self.ctx)
+            return Return() if benefit is None else Call(benefit)
         return Return()
 
 
@@ -252,8 +265,10 @@ class GrowOneFrame(Frame):
         owner = self.owner
         if self.pc == 0:
             self.pc = 1
-            return Call(TakeTokenFrame(owner, self.why, self.kiwi, self.optional))
-        if self.pc == 2:
+            value = token_now(rt, owner, self.kiwi)   # the track or Reserve: no child frame needed
+            if value == _ISLAND:
+                return Call(TakeTokenFrame(owner, self.why, self.kiwi, self.optional))
+        elif self.pc == 2:
             return Return()
         kiwi = kiwi_by_id(rt, self.hex, self.kiwi)
         if value is None:
@@ -264,7 +279,8 @@ class GrowOneFrame(Frame):
         kiwi.size += 1
         rt.emit("grow", owner, flock=owner, hex=self.hex, size=kiwi.size, kiwi=kiwi.id)
         self.pc = 2
-        return Call(track_benefit_frame(rt, owner, value, self.ctx))
+        benefit = track_benefit_frame(rt, owner, value, self.ctx)
+        return Return() if benefit is None else Call(benefit)
 
 
 def grow_one(rt: Runtime, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing",
@@ -366,8 +382,13 @@ def _verb(frame: Callable[[Runtime, Any, Ctx], Frame]) -> Callable[[Runtime, Any
     return procedure
 
 
+def place_frame(ctx: Ctx, n: int) -> Frame:
+    """The frame placing n Kiwi (one Kiwi: its PlaceOneFrame itself)."""
+    return PlaceOneFrame(ctx.flock, ctx) if n == 1 else PlaceFrame(ctx, n)
+
+
 def _place_frame(rt: Runtime, c: Any, ctx: Ctx) -> Frame:
-    return PlaceFrame(ctx, count(c))
+    return place_frame(ctx, count(c))
 
 
 def _grow_frame(rt: Runtime, c: Any, ctx: Ctx) -> Frame:

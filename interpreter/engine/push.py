@@ -135,6 +135,19 @@ def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> N
         rt.emit("push", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, to=dest, kiwi=kiwi.id)
 
 
+def push_reach(rt: Runtime, flock: str, mover_size: int) -> int:
+    """The largest size a mover of `mover_size` may push: one less (R-PUSH-1), the same under R-ASYM-5."""
+    return mover_size if param(rt, flock, "push_same_size") else mover_size - 1
+
+
+def after_move_frame(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
+                     mover_leader: bool) -> "AfterMoveFrame | None":
+    """The pushes after a move (AfterMoveFrame), or None when the mover may push nothing (a size-1 Kiwi)."""
+    if push_reach(rt, flock, mover_size) < 1:
+        return None
+    return AfterMoveFrame(flock, hex_id, mover_size, mover_id, mover_leader)
+
+
 @register_frame("push.after_move")
 @dataclass(eq=False)
 class AfterMoveFrame(Frame):
@@ -154,7 +167,7 @@ class AfterMoveFrame(Frame):
         """pc 0: start; 1: the answer (stop, or a push); 2: a Leader's push is done: the next one."""
         flock = self.flock
         if self.pc == 0:
-            self.limit = self.mover_size if param(rt, flock, "push_same_size") else self.mover_size - 1
+            self.limit = push_reach(rt, flock, self.mover_size)
             if self.limit < 1:
                 return Return()
             self.left = push_limit(rt, flock)

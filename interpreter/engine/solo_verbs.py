@@ -170,7 +170,7 @@ def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
 
 def place_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
-    return placing.PlaceFrame(ctx, int(call.arg("n", 1)))
+    return placing.place_frame(ctx, int(call.arg("n", 1)))
 
 
 def bot_place(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
