@@ -11,7 +11,7 @@ from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, lazy_option, option
 from interpreter.engine.frames import Ask, Call, Done, Frame, Return, Signal, drive, register_frame
-from interpreter.engine.placing import kiwi_of, remove_from_hex
+from interpreter.engine.placing import kiwi_of, remove_from_hex, verb_procedure
 from interpreter.engine.verb_table import TABLE, count
 
 
@@ -432,13 +432,6 @@ def push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     return (yield from drive(rt, _push_some_landing(rt, ctx, n)))
 
 
-def _verb(frame: Callable[[Runtime, ast.Call, Ctx], Frame]) -> Callable[[Runtime, ast.Call, Ctx], Generator]:
-    """The generator form of a verb's frame (for callers that `yield from` a verb procedure)."""
-    def procedure(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
-        return (yield from drive(rt, frame(rt, call, ctx)))
-    return procedure
-
-
 _FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Frame]] = {
     "move": lambda rt, c, ctx: MovesFrame(ctx, count(c), "t-gain-move"),
     "extra-moves": lambda rt, c, ctx: ExtraMovesFrame(ctx),
@@ -450,4 +443,4 @@ _FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Frame]] = {
     "push-some-landing": lambda rt, c, ctx: _push_some_landing(rt, ctx, count(c)),
 }
 for _id, _frame in _FRAMES.items():
-    TABLE.register(_id, _verb(_frame), (lambda rt, c, ctx: can_move(rt, ctx)) if _id == "move" else None, frame=_frame)
+    TABLE.register(_id, verb_procedure(_frame), (lambda rt, c, ctx: can_move(rt, ctx)) if _id == "move" else None, frame=_frame)

@@ -375,8 +375,8 @@ class PlaceFrame(Frame):
         return Call(PlaceOneFrame(self.ctx.flock, self.ctx))
 
 
-def _verb(frame: Callable[[Runtime, Any, Ctx], Frame]) -> Callable[[Runtime, Any, Ctx], Generator]:
-    """The generator form of a verb's frame (for callers that `yield from` a verb procedure)."""
+def verb_procedure(frame: Callable[[Runtime, Any, Ctx], Frame]) -> Callable[[Runtime, Any, Ctx], Generator]:
+    """The generator form of a verb's frame (the verb table's procedure, for callers that `yield from` it)."""
     def procedure(rt: Runtime, call: Any, ctx: Ctx) -> Generator:
         return (yield from drive(rt, frame(rt, call, ctx)))
     return procedure
@@ -399,8 +399,8 @@ def _remove_frame(rt: Runtime, c: Any, ctx: Ctx) -> Frame:
     return RemoveFrame(ctx.flock, count(c))
 
 
-TABLE.register("place-kiwi", _verb(_place_frame), frame=_place_frame)
-TABLE.register("grow-kiwi", _verb(_grow_frame), lambda rt, c, ctx: bool(growable(rt, ctx.flock, set())),
+TABLE.register("place-kiwi", verb_procedure(_place_frame), frame=_place_frame)
+TABLE.register("grow-kiwi", verb_procedure(_grow_frame), lambda rt, c, ctx: bool(growable(rt, ctx.flock, set())),
                frame=_grow_frame)
-TABLE.register("remove-kiwi", _verb(_remove_frame), lambda rt, c, ctx: bool(rt.state.own_kiwi(ctx.flock)),
+TABLE.register("remove-kiwi", verb_procedure(_remove_frame), lambda rt, c, ctx: bool(rt.state.own_kiwi(ctx.flock)),
                frame=_remove_frame)
