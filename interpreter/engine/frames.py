@@ -33,7 +33,7 @@ from typing import Any, Callable, ClassVar, Generator, Sequence
 from interpreter.dsl import ast
 from interpreter.engine.action_types import Action, action_from_dict
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Decision, Option
+from interpreter.engine.decisions import Decision, Option, distinct
 
 
 # --- signals ------------------------------------------------------------------------------------------
@@ -212,12 +212,10 @@ class Runner:
                     raise EngineError(f"no legal option for {sig.kind}")
                 chosen = options[0]
                 if len(options) > 1:
-                    seen: dict[str, Option] = {}
-                    for o in options:
-                        seen.setdefault(o.id, o)
-                    if len(seen) > 1:
+                    unique = distinct(options)
+                    if len(unique) > 1:
                         self.raw = False
-                        return Decision(sig.player, sig.kind, sig.prompt, tuple(seen.values()))
+                        return Decision(sig.player, sig.kind, sig.prompt, unique)
                 value = chosen.action
                 if value is None:
                     raise EngineError(f"option {chosen.id} of {sig.kind} has no action")
