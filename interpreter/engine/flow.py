@@ -164,7 +164,7 @@ class SeasonCardFrame(Frame):
         card = rt.rules.season_cards[card_id]
         others = card.get("others")
         if self.pc == 1:
-            victor = self.victor
+            victor = self.victor or ""
             if st.flocks[victor].season_vp > self.before:   # R-SCARD-3: VP cards are kept
                 st.flocks[victor].kept_season_cards.append(card_id)
             self.pc = 2

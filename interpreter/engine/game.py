@@ -172,13 +172,13 @@ class Game:
             raise ValueError(f"save's setup does not replay to its state: the players {data['setup']['players']} "
                              f"are not the seats {data['state']['seats']}")
         if data.get("frames") is not None:
-            rebuilt = cls._rebuild(ruleset, data, origin)   # its checks, also when the replay verifies it
+            fast = cls._rebuild(ruleset, data, origin)   # its checks, also when the replay verifies it
             if not verify:
-                return rebuilt
+                return fast
         if data.get("frames") is None and data.get("pending") is not None:
             raise ValueError("save has a pending decision but no frames")
         game = cls._replay(ruleset, origin, data["history"])
-        rebuilt_parts = [("checkpoint", game._checkpoint), ("state", game.rt.state.to_dict())]
+        rebuilt_parts: list[tuple[str, Any]] = [("checkpoint", game._checkpoint), ("state", game.rt.state.to_dict())]
         if data.get("frames") is not None:
             try:
                 frames = None if has_generators(game._stack) else stack_to_data(game._stack, game.rules)
@@ -353,7 +353,7 @@ class Game:
         rt = self.rt
         stack = self._stack
         runner = Runner(rt, stack, MAX_STEPS_PER_APPLY)
-        value = None if answer is None else self._runner.value_of(self._pending, answer)
+        value = None if answer is None or self._pending is None else self._runner.value_of(self._pending, answer)
         self._runner = runner
         while True:
             if not stack:
