@@ -32,7 +32,7 @@ from typing import Any, Callable, ClassVar, Generator, Sequence, Union
 
 from interpreter.dsl import ast
 from interpreter.engine.action_types import Action, action_from_dict
-from interpreter.engine.context import Ability, Ctx, EngineError, Runtime, Turn
+from interpreter.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
 from interpreter.engine.decisions import Decision, Option, distinct
 
 
@@ -83,6 +83,9 @@ class Frame:
     """One running procedure. Subclasses are `@dataclass(eq=False)` with plain-data fields and `resume`."""
 
     kind: ClassVar[str] = ""
+    # the steps at which the frame waits for the answer to its Ask (None: not declared). A loaded stack must have
+    # its top frame at one of them and every other frame elsewhere (each waits for its child)
+    asks: ClassVar["frozenset[int] | None"] = None
     pc: int = field(default=0, kw_only=True)
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
@@ -593,7 +596,7 @@ def _check_context(obj: Any, where: str) -> None:
         need(type(d["flock"]) is str, "flock")
         need(type(d["turn"]) is Turn, "turn")
         need(type(d["suppressed"]) is frozenset and all(type(v) is str for v in d["suppressed"]), "suppressed")
-        need(type(d["depth"]) is int and 0 <= d["depth"] <= 1000, "depth")
+        need(type(d["depth"]) is int and 0 <= d["depth"] <= MAX_DEPTH, "depth")
         need(d["ability"] is None or type(d["ability"]) is Ability, "ability")
         need(type(d["no_vp"]) is bool, "no_vp")
         need(type(d["source"]) is str, "source")

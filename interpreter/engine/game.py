@@ -219,6 +219,11 @@ class Game:
         if state.over != (not stack) or state.over != (data["pending"] is None):
             raise ValueError("save's frames and pending decision do not match its state: frames and a decision "
                              "while the game runs, neither once it is over")
+        for i, frame in enumerate(stack):
+            waits = frame.asks is not None and frame.pc in frame.asks
+            if frame.asks is not None and waits != (i == len(stack) - 1):
+                raise ValueError(f"save's frames/{i} ({frame.kind}, step {frame.pc}) "
+                                 f"{'waits for an answer below the top' if waits else 'is on top but asks nothing'}")
         game._stack = stack
         game._runner = Runner(game.rt, stack, MAX_STEPS_PER_APPLY)
         game._pending = None if data["pending"] is None else save.decision_from_data(data["pending"], state.seats)
