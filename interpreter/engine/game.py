@@ -216,7 +216,7 @@ class Game:
             check = getattr(frame, "check", None)
             if check is not None:
                 check(game.rt)
-        if state.over != (not stack) or state.over != (data["pending"] is None):
+        if state.over != (not stack) or state.over != (data.get("pending") is None):
             raise ValueError("save's frames and pending decision do not match its state: frames and a decision "
                              "while the game runs, neither once it is over")
         for i, frame in enumerate(stack):
@@ -226,7 +226,7 @@ class Game:
                                  f"{'waits for an answer below the top' if waits else 'is on top but asks nothing'}")
         game._stack = stack
         game._runner = Runner(game.rt, stack, MAX_STEPS_PER_APPLY)
-        game._pending = None if data["pending"] is None else save.decision_from_data(data["pending"], state.seats)
+        game._pending = None if data.get("pending") is None else save.decision_from_data(data["pending"], state.seats)
         previous = data.get("previous")
         game._previous = None if previous is None else Decision("", "", "", tuple(Option(i, "") for i in previous))
         game._known_checkpoint = None
