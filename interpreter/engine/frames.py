@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator, Sequence
+from typing import Any, Callable, ClassVar, Generator, Sequence, Union
 
 from interpreter.dsl import ast
 from interpreter.engine.action_types import Action, action_from_dict
-from interpreter.engine.context import Ability, Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Decision, Option
+from interpreter.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
+from interpreter.engine.decisions import Decision, Option, distinct
 
 
 # --- signals ------------------------------------------------------------------------------------------
@@ -61,7 +61,7 @@ class Return:
     value: Any = None
 
 
-Signal = Ask | Call | Return
+Signal = Union[Ask, Call, Return, "RawAsk"]
 
 # --- frames -------------------------------------------------------------------------------------------
 FRAME_KINDS: dict[str, type["Frame"]] = {}
@@ -83,6 +83,9 @@ class Frame:
     """One running procedure. Subclasses are `@dataclass(eq=False)` with plain-data fields and `resume`."""
 
     kind: ClassVar[str] = ""
+    # the steps at which the frame waits for the answer to its Ask (None: not declared). A loaded stack must have
+    # its top frame at one of them and every other frame elsewhere (each waits for its child)
+    asks: ClassVar["frozenset[int] | None"] = None
     pc: int = field(default=0, kw_only=True)
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
@@ -120,7 +123,7 @@ class GenFrame(Frame):
             out = self.gen.send(value)
         except StopIteration as stop:
             return Return(stop.value)
-        return _RawAsk(out) if type(out) is Decision else _signal(out)
+        return RawAsk(out) if type(out) is Decision else _signal(out)
 
     def fail(self, rt: Runtime, exc: Exception) -> Signal:
         """Throw the child's exception into the generator (its `try` around `yield from` sees it)."""
@@ -133,8 +136,9 @@ class GenFrame(Frame):
         return f"GenFrame({getattr(self.gen, '__qualname__', self.gen)})"
 
 
-class _RawAsk:
-    """A Decision a generator yielded itself: it is answered with the option id, not the action."""
+class RawAsk:
+    """A Decision a generator yielded itself (a GenFrame's signal): it is answered with the option id, not the
+    action."""
 
     __slots__ = ("decision",)
 
@@ -142,10 +146,10 @@ class _RawAsk:
         self.decision = decision
 
 
-def _signal(out: Any) -> Any:
+def _signal(out: Any) -> Signal:
     kind = type(out)
     if kind is Decision:
-        return _RawAsk(out)
+        return RawAsk(out)
     if kind is Ask or kind is Call or kind is Return:
         return out   # a generator may yield a signal of its own
     if isinstance(out, Frame):
@@ -205,37 +209,34 @@ class Runner:
                 sig = top.resume(rt, value)
             except Exception as exc:   # noqa: BLE001 - handed to the parent frame, as `try` across `yield from`
                 sig = self._unwind(exc)
-            kind = type(sig)
-            if kind is Ask:
-                options = sig.options
-                if not options:
-                    raise EngineError(f"no legal option for {sig.kind}")
-                chosen = options[0]
-                if len(options) > 1:
-                    seen: dict[str, Option] = {}
-                    for o in options:
-                        seen.setdefault(o.id, o)
-                    if len(seen) > 1:
-                        self.raw = False
-                        return Decision(sig.player, sig.kind, sig.prompt, tuple(seen.values()))
-                value = chosen.action
-                if value is None:
-                    raise EngineError(f"option {chosen.id} of {sig.kind} has no action")
-            elif kind is Call:
+            if isinstance(sig, Call):
                 child = sig.frame
                 stack.append(child if isinstance(child, Frame) else GenFrame(child))
                 value = None
-            elif kind is Return:
+            elif isinstance(sig, Return):
                 stack.pop()
                 value = sig.value
                 if not stack:
                     self.result = value
                     return None
-            elif kind is _RawAsk:
+            elif isinstance(sig, Ask):
+                options = sig.options
+                if not options:
+                    raise EngineError(f"no legal option for {sig.kind}")
+                chosen = options[0]
+                if len(options) > 1:
+                    unique = distinct(tuple(options))
+                    if len(unique) > 1:
+                        self.raw = False
+                        return Decision(sig.player, sig.kind, sig.prompt, unique)
+                value = chosen.action
+                if value is None:
+                    raise EngineError(f"option {chosen.id} of {sig.kind} has no action")
+            elif isinstance(sig, RawAsk):
                 self.raw = True
                 return sig.decision
             else:
-                raise EngineError(f"frame {type(top).__name__} returned {kind.__name__}, not Ask, Call or Return")
+                raise EngineError(f"frame {type(top).__name__} returned {type(sig).__name__}, not Ask, Call or Return")
 
     def _unwind(self, exc: Exception) -> Signal:
         """Pop the failed frame and let the parents handle `exc`; re-raise it when none does."""
@@ -536,7 +537,7 @@ def _decode(value: Any, nodes: list[Any], refs: dict[int, Any], where: str) -> A
             cls = MUTABLES[tag]
             if value["r"] != len(refs):
                 raise FrameDataError(f"{where}: {tag} reference {str(value['r'])[:20]} out of order")
-            obj = object.__new__(cls)
+            obj: Any = object.__new__(cls)
             refs[value["r"]] = obj
             fields = value["v"]
             names = [f.name for f in dataclasses.fields(cls)]
@@ -595,7 +596,7 @@ def _check_context(obj: Any, where: str) -> None:
         need(type(d["flock"]) is str, "flock")
         need(type(d["turn"]) is Turn, "turn")
         need(type(d["suppressed"]) is frozenset and all(type(v) is str for v in d["suppressed"]), "suppressed")
-        need(type(d["depth"]) is int and 0 <= d["depth"] <= 1000, "depth")
+        need(type(d["depth"]) is int and 0 <= d["depth"] <= MAX_DEPTH, "depth")
         need(d["ability"] is None or type(d["ability"]) is Ability, "ability")
         need(type(d["no_vp"]) is bool, "no_vp")
         need(type(d["source"]) is str, "source")
