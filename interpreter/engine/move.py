@@ -112,6 +112,7 @@ class MoveActionFrame(Frame):
     """One Move action: move an unmoved Kiwi (then push) or use the Leader's ability. Returns False if none was
     possible (or, when not `mandatory`, the player stopped)."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     ctx: Ctx
     mandatory: bool = True
     max_pc: ClassVar[int] = 2
@@ -171,6 +172,7 @@ class MovesFrame(Frame):
     """n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory); then, for the
     `move N` verb, the flock's powers on `trigger` (R-ASYM-5: "play or gain Move actions")."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     ctx: Ctx
     n: int
     trigger: str = ""
@@ -202,6 +204,7 @@ def moves(rt: Runtime, ctx: Ctx, n: int) -> Generator:
 class ExtraMovesFrame(Frame):
     """R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     ctx: Ctx
     reqs: tuple | None = None    # the cost's requirements, read when it starts
     max_pc: ClassVar[int] = 3
@@ -262,6 +265,7 @@ def _land(rt: Runtime, ctx: Ctx, landing: str, passed: list[str]) -> None:
 class LeaderStraightFrame(Frame):
     """The Leader moves exactly n hexes in one direction; the line stays on the island."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     ctx: Ctx
     n: int
     lines: dict = field(default_factory=dict)   # landing hex -> the hexes walked to it
@@ -298,6 +302,7 @@ def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Generator:
 class LeaderWalkFrame(Frame):
     """The Leader takes up to n steps to adjacent hexes and must end elsewhere than its start (R-LEAD-5)."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})   # the steps that wait for an answer
     ctx: Ctx
     n: int
     i: int = 0                  # steps asked so far
@@ -359,6 +364,7 @@ def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Generator:
 class LeaderJumpFrame(Frame):
     """The Leader lands on a hex at distance exactly n."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     ctx: Ctx
     n: int
     max_pc: ClassVar[int] = 1
@@ -391,6 +397,7 @@ def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Generator:
 class PushPassedFrame(Frame):
     """Push every Kiwi and Leader in the hexes passed (R-LEAD-6), each to another hex."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     ctx: Ctx
     hexes: list | None = None    # the passed hexes, read when it starts
     i: int = 0

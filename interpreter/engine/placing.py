@@ -65,6 +65,7 @@ class TakeIslandFrame(Frame):
     Returns False when the player, allowed to (`optional`), takes none.
     """
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     flock: str
     exclude: int | None
     why: str
@@ -128,6 +129,7 @@ class TakeTokenFrame(Frame):
     accounted for while the player decides where it goes. `optional`: the island token may be refused.
     """
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     flock: str
     why: str
     exclude: int | None = None
@@ -193,6 +195,7 @@ class PlaceOneFrame(Frame):
     also decline (else a Kiwi would be forced to hop to another hex, or a growth undone, for nothing).
     """
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({2})   # the steps that wait for an answer
     flock: str
     ctx: Ctx
     source: tuple | None = None    # where the token came from (take_token)
@@ -247,6 +250,7 @@ class GrowOneFrame(Frame):
     (R-FEED-3). The Kiwi is held by piece id (`kiwi`, its owner `owner`), found on `hex` when needed.
     """
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     hex: str
     kiwi: int
     owner: str
@@ -294,6 +298,7 @@ def grow_one(rt: Runtime, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing
 class GrowFrame(Frame):
     """Increase by one the size of n different own Kiwi (as many as possible)."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     flock: str
     n: int
     ctx: Ctx
@@ -330,6 +335,7 @@ def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Generator:
 class RemoveFrame(Frame):
     """Remove n own Kiwi (any size, never the Leader) from the island to the Reserve (R-TRACK-2)."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     flock: str
     n: int
     max_pc: ClassVar[int] = 1
@@ -364,6 +370,7 @@ def remove(rt: Runtime, flock: str, n: int) -> Generator:
 class PlaceFrame(Frame):
     """The `place N kiwi` verb: N Kiwi placed one after another."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     ctx: Ctx
     n: int
 

@@ -96,6 +96,7 @@ def _leader_to(rt: Runtime, pusher: str, action: A.Action, dest: str) -> None:
 class DoPushFrame(Frame):
     """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     pusher: str
     action: Any
     leave_origin: bool
@@ -154,6 +155,7 @@ class AfterMoveFrame(Frame):
     """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time. The mover
     never pushes itself: the options name its twin, if it has one, by piece id."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     flock: str
     hex: str
     mover_size: int
@@ -202,6 +204,7 @@ def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: 
 class PushAllFrame(Frame):
     """Push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (R-FEED-5, R-LEAD-5)."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     pusher: str
     hex: str
     skip_leader: str | None
@@ -230,6 +233,7 @@ def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, lea
 class PushSomeFrame(Frame):
     """Push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     pusher: str
     hex: str
     n: int

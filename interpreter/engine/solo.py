@@ -168,6 +168,7 @@ def setup_extra(rt: Runtime) -> Generator:
 class BotTurnFrame(Frame):
     """Reveal Kiwibot's next Action card into the next slot and resolve its Solo card segment (R-SOLO-7)."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     bot: str
     max_pc: ClassVar[int] = 1
 
@@ -229,6 +230,7 @@ def _reshuffle(rt: Runtime, bot: str) -> None:
 class DiscardSoloCardFrame(Frame):
     """R-SOLO-9: after each Domain Marking the top Solo card is discarded."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """Discard it (nothing is asked)."""
         solo = rt.state.solo
@@ -265,6 +267,7 @@ def flip_season_cards(rt: Runtime) -> None:
 class SeasonCardStepFrame(Frame):
     """R-SOLO-5: the player against Kiwibot on each of the season's cards (Kiwibot wins ties); left benefits only."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
     won: list = field(default_factory=list)
     lost: list = field(default_factory=list)
     cards: int = 0
@@ -347,6 +350,7 @@ def season_card_step(rt: Runtime) -> Generator:
 class LeftBenefitFrame(Frame):
     """A Season card's left benefit; the player keeps a VP card as a reminder (R-SCARD-3)."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     flock: str
     card: str
     keep_if_vp: bool

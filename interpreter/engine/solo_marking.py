@@ -63,6 +63,7 @@ class MarkingTurnFrame(Frame):
     "Doesn't have a marker of the proper type" needs a hex it dominates: with none, no marker is gained.
     """
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     bot: str
     max_pc: ClassVar[int] = 1
 

@@ -6,7 +6,7 @@ segment's moves gather into one hex or scatter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator
+from typing import Any, Callable, ClassVar, Generator
 
 from interpreter.dsl import ast
 from interpreter.engine import dominance, placing, push
@@ -215,6 +215,7 @@ class BotPushFrame(Frame):
     goes to an edge hex (R-LEAD-4, DoPushFrame).
     """
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     ctx: Ctx
     whose: str
     n: int

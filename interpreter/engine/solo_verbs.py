@@ -51,6 +51,7 @@ def bonus(rt: Runtime, ctx: Ctx, action: str) -> Generator:
 class BonusesFrame(Frame):
     """`n` bonus actions of one row, one after another (each logged when it starts), then `trigger`'s powers."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     ctx: Ctx
     action: str
     n: int
@@ -119,6 +120,7 @@ def next_nest(rt: Runtime, bot: str, column: int) -> str | None:
 class BotBuildFrame(Frame):
     """Kiwibot builds its next Nest of the column for free; no hex or Nest: 1 Kiwi and a bonus Move (R-SOLO-10)."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     ctx: Ctx
     column: int
     hex: str = ""
