@@ -10,7 +10,7 @@ from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, lazy_option, option
-from interpreter.engine.frames import Ask, Call, Done, Frame, Return, Signal, drive, register_frame
+from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.placing import kiwi_of, remove_from_hex, verb_procedure
 from interpreter.engine.verb_table import TABLE, count
 
@@ -291,6 +291,12 @@ class LeaderStraightFrame(Frame):
         return Ask(ctx.flock, "leader-move", cast(str, ("Your Leader moves {} hexes in a straight line", (self.n,))),
                    [option(A.LeaderTo(ab.start, end), (_LEADER_TO, (end,))) for end in self.lines])
 
+    def check(self, rt: Runtime) -> None:
+        """A loaded straight Leader move names hexes of the island."""
+        hexes = rt.state.hexes
+        if not all(isinstance(p, list) and e in hexes and all(h in hexes for h in p) for e, p in self.lines.items()):
+            raise FrameDataError("move.leader_straight: not a hex of the island")
+
 
 def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     """The Leader moves exactly n hexes in one direction; the line stays on the island."""
@@ -353,6 +359,12 @@ class LeaderWalkFrame(Frame):
         _land(rt, self.ctx, cur, passed)
         return Return()
 
+    def check(self, rt: Runtime) -> None:
+        """A loaded Leader walk names hexes of the island."""
+        hexes = rt.state.hexes
+        if self.pc > 0 and self.cur not in hexes or not all(h in hexes for h in self.path):
+            raise FrameDataError("move.leader_walk: not a hex of the island")
+
 
 def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     """The Leader takes up to n steps to adjacent hexes and must end elsewhere than its start (R-LEAD-5)."""
@@ -411,6 +423,12 @@ class PushPassedFrame(Frame):
         self.i += 1
         return Call(push.PushAllFrame(self.ctx.flock, self.hexes[self.i - 1], None, True))
 
+    def check(self, rt: Runtime) -> None:
+        """A loaded push of the passed hexes names hexes of the island."""
+        hexes = rt.state.hexes
+        if self.hexes is not None and not all(h in hexes for h in self.hexes):
+            raise FrameDataError("move.push_passed: not a hex of the island")
+
 
 def push_passed(rt: Runtime, ctx: Ctx) -> Generator:
     """Push every Kiwi and Leader in the hexes passed (R-LEAD-6), each to another hex."""
@@ -450,4 +468,5 @@ _FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Frame]] = {
     "push-some-landing": lambda rt, c, ctx: _push_some_landing(rt, ctx, count(c)),
 }
 for _id, _frame in _FRAMES.items():
-    TABLE.register(_id, verb_procedure(_frame), (lambda rt, c, ctx: can_move(rt, ctx)) if _id == "move" else None, frame=_frame)
+    TABLE.register(_id, verb_procedure(_frame), (lambda rt, c, ctx: can_move(rt, ctx)) if _id == "move" else None,
+                   frame=_frame)

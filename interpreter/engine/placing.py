@@ -9,7 +9,7 @@ from interpreter.engine import effects
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import option
-from interpreter.engine.frames import Ask, Call, Done, Frame, Return, Signal, drive, register_frame
+from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.state import Kiwi
 from interpreter.engine.verb_table import TABLE, count
 
@@ -76,7 +76,8 @@ class TakeIslandFrame(Frame):
         """pc 0: ask; 1: take the token chosen (or none)."""
         flock = self.flock
         if self.pc == 0:
-            opts = [option(A.TakeToken(k.id, flock, k.size, h), ("Take a token from your size-{} Kiwi on {}", (k.size, h)))
+            opts = [option(A.TakeToken(k.id, flock, k.size, h),
+                           ("Take a token from your size-{} Kiwi on {}", (k.size, h)))
                     for h, k in rt.state.own_kiwi(flock) if k.id != self.exclude]
             if self.optional:
                 opts.append(option(A.TakeNoToken(), "Take no token (the Kiwi is not placed)"))
@@ -285,6 +286,12 @@ class GrowOneFrame(Frame):
         self.pc = 2
         benefit = track_benefit_frame(rt, owner, value, self.ctx)
         return Return() if benefit is None else Call(benefit)
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded growth names hexes of the island and a Kiwi on the island."""
+        hexes = rt.state.hexes
+        if self.hex not in hexes or all(k.id != self.kiwi for h in hexes.values() for k in h.kiwi):
+            raise FrameDataError("placing.grow_one: not a hex of the island or the Kiwi is not on the island")
 
 
 def grow_one(rt: Runtime, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing",

@@ -8,7 +8,7 @@ from interpreter.engine.board import board_of
 from interpreter.engine.context import Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, Text, lazy_option, option
-from interpreter.engine.frames import Ask, Call, Frame, Return, Signal, drive, register_frame
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.modifiers import param
 from interpreter.engine.placing import kiwi_of, remove_from_hex
 from interpreter.engine.powers import immune, push_limit
@@ -27,9 +27,9 @@ def _targets(rt: Runtime, hex_id: str) -> list[str]:
 
 def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None,
            mover: int | None = None) -> list[tuple[Kiwi | str, Text]]:
-    """(Kiwi or Leader's flock, its name as a decisions.Text) of pushable pieces in a hex: Kiwi (size <= max_size) and Leaders (size-3
-    Kiwi, R-LEAD-1), in the hex's order; identical Kiwi (same flock and size) once, as the first of them that
-    is not the `mover` (the Kiwi that pushes never pushes itself), placed where the first of them stands.
+    """(Kiwi or Leader's flock, its name as a decisions.Text) of pushable pieces in a hex: Kiwi (size <= max_size)
+    and Leaders (size-3 Kiwi, R-LEAD-1), in the hex's order; identical Kiwi (same flock and size) once, as the first
+    of them that is not the `mover` (the Kiwi that pushes never pushes itself), placed where the first of them stands.
 
     Tokens covering domain markers are not Kiwi and never pushed (R-DM-3).
     """
@@ -118,6 +118,12 @@ class DoPushFrame(Frame):
         push_kiwi(rt, self.pusher, hex_id, kiwi, action.to)
         return Return()
 
+    def check(self, rt: Runtime) -> None:
+        """A loaded push names hexes of the island."""
+        hexes = rt.state.hexes
+        if getattr(self.action, 'hex', None) not in hexes or self.action.kind not in ('push', 'push-leader'):
+            raise FrameDataError("push.do: not a hex of the island or not a push")
+
 
 def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -> Generator:
     """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher (DoPushFrame)."""
@@ -192,6 +198,13 @@ class AfterMoveFrame(Frame):
         self.pc = 1
         return Ask(flock, "push", cast(str, ("Push a smaller Kiwi out of {}?", (self.hex,))), opts)
 
+    def check(self, rt: Runtime) -> None:
+        """A loaded push after a move names hexes of the island and its mover stands there."""
+        hexes = rt.state.hexes
+        if self.hex not in hexes or (self.mover_id is not None
+                                     and all(k.id != self.mover_id for k in hexes[self.hex].kiwi)):
+            raise FrameDataError("push.after_move: not a hex of the island or the mover is not on it")
+
 
 def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
                mover_leader: bool) -> Generator:
@@ -221,6 +234,12 @@ class PushAllFrame(Frame):
             return Return()
         self.pc = 1
         return Ask(self.pusher, "push", cast(str, ("Push every Kiwi out of {}", (self.hex,))), opts)
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded push names hexes of the island."""
+        hexes = rt.state.hexes
+        if self.hex not in hexes:
+            raise FrameDataError("push.all: not a hex of the island")
 
 
 def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, leave_origin: bool) -> Generator:
@@ -256,6 +275,12 @@ class PushSomeFrame(Frame):
         opts.append(option(A.word("stop"), "Stop pushing"))
         self.pc = 1
         return Ask(self.pusher, "push", cast(str, ("Push a Kiwi out of {}?", (self.hex,))), opts)
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded push names hexes of the island."""
+        hexes = rt.state.hexes
+        if self.hex not in hexes:
+            raise FrameDataError("push.some: not a hex of the island")
 
 
 def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | None) -> Generator:

@@ -309,7 +309,8 @@ class SeasonCardStepFrame(Frame):
                 # the player wins every card: they take one card's left benefit, Kiwibot the others' and discards them
                 self.pc = 1
                 return Ask(player, "solo-season-card", "You won every Season card: whose left benefit do you take?",
-                           [option(A.SeasonCard(c), labels.lazy(labels.season_card_benefit, c, rt.rules.season_cards[c]))
+                           [option(A.SeasonCard(c),
+                                   labels.lazy(labels.season_card_benefit, c, rt.rules.season_cards[c]))
                             for c in cards])
             self.player_cards = list(won)
             self.bot_cards = list(lost)

@@ -285,7 +285,8 @@ def _flock_copier() -> Any:
     once from the dataclass fields (a loop of setattr calls was most of a state copy)."""
     lines = ["def copy(f):", "    c = new(Flock)"]
     for f in fields(Flock):
-        lines.append(f"    c.{f.name} = f.{f.name}.copy()" if f.name in _FLOCK_CONTAINERS else f"    c.{f.name} = f.{f.name}")
+        copy = ".copy()" if f.name in _FLOCK_CONTAINERS else ""
+        lines.append(f"    c.{f.name} = f.{f.name}{copy}")
     lines.append("    return c")
     namespace: dict[str, Any] = {"new": Flock.__new__, "Flock": Flock}
     exec("\n".join(lines), namespace)   # field names of this module's dataclass only
