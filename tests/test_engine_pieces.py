@@ -107,3 +107,23 @@ def test_events_name_the_kiwi_the_action_named(seed, players, kw):
                         or any((later.fields or {}).get("kiwi") == new for later in result.events[i + 1:]))
                 placed += 1
     assert reported > 10 and placed > 3
+
+
+def test_a_save_whose_pending_option_names_a_piece_not_there_is_refused():
+    """A loaded save's pending options name pieces by id: a Kiwi id that is not that flock's stack of that size on
+    that hex (or a Leader not on its hex) is a ValueError, not a crash later (action_problem)."""
+    import json
+
+    from interpreter.engine.pieces import action_problem
+
+    game = Game.new(ruleset(), players=["red", "green"], seed=3)
+    r = random.Random(3)
+    while not any(getattr(o.action, "kiwi", None) is not None for o in game.pending.options):
+        game.apply(r.choice(game.pending.options).id)
+    assert all(action_problem(game.state, o.action) is None for o in game.pending.options)
+    data = json.loads(game.to_json())
+    named = next(o for o in data["pending"]["options"] if "kiwi" in o["action"])
+    others = [k[0] for h in data["state"]["hexes"] for k in h[4] if k[0] != named["action"]["kiwi"]]
+    named["action"]["kiwi"] = others[0]
+    with pytest.raises(ValueError, match="names Kiwi"):
+        Game.from_json(ruleset(), json.dumps(data))

@@ -37,6 +37,7 @@ from interpreter.engine.decisions import Applied, Decision, Event, Option, Refus
 from interpreter.engine.events import public_label
 from interpreter.engine.frames import (Frame, Runner, Uncopyable, Unsaveable, as_frame, copy_stack, has_generators,
                                        stack_from_data, stack_to_data)
+from interpreter.engine.pieces import action_problem
 from interpreter.engine.rules import RulesError, compile_rules
 from interpreter.engine.state import State
 from interpreter.engine.undo import information_since
@@ -227,6 +228,9 @@ class Game:
         game._stack = stack
         game._runner = Runner(game.rt, stack, MAX_STEPS_PER_APPLY)
         game._pending = None if data.get("pending") is None else save.decision_from_data(data["pending"], state.seats)
+        for o in game._pending.options if game._pending is not None else ():
+            if (problem := action_problem(state, o.action)) is not None:   # the pieces an option names exist
+                raise ValueError(f"save's pending decision: {problem}")
         previous = data.get("previous")
         game._previous = None if previous is None else Decision("", "", "", tuple(Option(i, "") for i in previous))
         game._known_checkpoint = None

@@ -92,3 +92,21 @@ def event_pieces(event: Any) -> tuple[str, ...]:
     if form == "mark":
         return (marker_piece(f["hex"]),)
     return ()
+
+
+def action_problem(state: State, action: Any) -> str | None:
+    """Why an action does not fit the state, or None: the Kiwi it names by piece id must stand on its `hex` with its
+    flock and size, a Leader it names on its `hex` (a loaded save's pending options are checked with it)."""
+    kiwi_id = getattr(action, "kiwi", None)
+    hex_id = getattr(action, "hex", None)
+    if kiwi_id is not None:
+        h = state.hexes.get(hex_id) if isinstance(hex_id, str) else None
+        if h is None or not any(k.id == kiwi_id and k.flock == action.flock and k.size == action.size for k in h.kiwi):
+            return (f"{action.id()} names Kiwi {kiwi_id}, which is not a {action.flock} size-{action.size} Kiwi "
+                    f"on {hex_id}")
+        return None
+    if action.kind in ("push-leader", "pick-leader", "move-to-leader"):
+        fl = state.flocks.get(action.flock)
+        if fl is None or fl.leader_hex != hex_id:
+            return f"{action.id()} names a Leader that is not on {hex_id}"
+    return None
