@@ -1,13 +1,12 @@
 """Kiwibot's Domain Marking (R-SOLO-11 Marking Domain; R-DM-1..4 counts and covers)."""
 from __future__ import annotations
 
-from typing import Generator
-
 from interpreter.engine import dominance, effects, placing
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.solo_marker import marker_order
 from interpreter.engine.solo_patterns import cover
 from interpreter.engine.solo_state import pattern_steps
+from interpreter.engine.decisions import Steps
 
 
 def _markable(rt: Runtime, bot: str) -> list[str]:
@@ -18,7 +17,7 @@ def _markable(rt: Runtime, bot: str) -> list[str]:
     return [h for h in marker_order(st) if st.hexes[h].domain is None and dominance.dominant(st, h, "marking") == bot]
 
 
-def mark_one(rt: Runtime, ctx: Ctx) -> Generator:
+def mark_one(rt: Runtime, ctx: Ctx) -> Steps[tuple[bool, bool]]:
     """One Kiwibot marker: reveal markers until one fits a hex it dominates (R-SOLO-11). Returns
     (placed, had_a_hex)."""
     st = rt.state
@@ -46,7 +45,7 @@ def mark_one(rt: Runtime, ctx: Ctx) -> Generator:
     return True, True
 
 
-def marking_turn(rt: Runtime, bot: str) -> Generator:
+def marking_turn(rt: Runtime, bot: str) -> Steps[None]:
     """Kiwibot's Domain Marking (R-SOLO-11; R-DM-1 counts): as many as the season allows; if it dominated a
     hex but no marker fitted, it gains one marker instead.
 

@@ -6,7 +6,7 @@ segment's moves gather into one hex or scatter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator
+from typing import Any, Callable
 
 from interpreter.dsl import ast
 from interpreter.engine import dominance, placing, push
@@ -15,8 +15,9 @@ from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.solo_marker import marker_order
 from interpreter.engine.solo_patterns import Piece, best_push, pieces, push_limit
-from interpreter.engine.solo_state import pattern_steps
+from interpreter.engine.solo_state import pattern_steps, solo_of
 from interpreter.engine.state import Kiwi
+from interpreter.engine.decisions import Steps
 
 MOVES = frozenset({"bot-move", "bot-move-terrain", "bot-move-player-most", "bot-move-bot-most"})
 PUSHES = {"bot-push-own": "own", "bot-push-player": "player"}
@@ -74,7 +75,7 @@ def _targets(rt: Runtime, call: ast.Call, origin: str) -> list[str]:
         return [h for h in adj if st.hexes[h].terrain == call.arg("t")]
     if prim in ("bot-move-player-most", "bot-move-bot-most"):
         # "the hex where the player (Kiwibot) has the most Kiwi tokens", counted as for dominance (R-DOM-2)
-        who = st.solo["player"] if prim == "bot-move-player-most" else st.solo["bot"]
+        who = solo_of(st)["player"] if prim == "bot-move-player-most" else solo_of(st)["bot"]
         counts = {h: dominance.strengths(st, h).get(who, 0) for h in adj}
         best = max(counts.values(), default=0)
         return [h for h in adj if best > 0 and counts[h] == best]
@@ -121,7 +122,7 @@ def choose_move(rt: Runtime, ctx: Ctx, call: ast.Call) -> tuple[str, Mover, str]
         if not pushes:
             return True
         limit = push_limit(rt, bot, kiwi.size)
-        have = [len(pieces(rt, dest, st.solo["player"] if w == "player" else bot, limit, kiwi.id)) >= (n if need_all else 1)
+        have = [len(pieces(rt, dest, solo_of(st)["player"] if w == "player" else bot, limit, kiwi.id)) >= (n if need_all else 1)
                 for w, n in pushes]
         return all(have) if need_all else any(have)
 
@@ -148,7 +149,7 @@ def choose_move(rt: Runtime, ctx: Ctx, call: ast.Call) -> tuple[str, Mover, str]
     return None
 
 
-def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     """Kiwibot moves one Kiwi (its Leader included, R-LEAD-1) to an adjacent hex (R-SOLO-10: the segment
     resolves once)."""
     found = choose_move(rt, ctx, call)
@@ -174,7 +175,7 @@ def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
     yield from ()
 
 
-def _push_piece(rt: Runtime, bot: str, origin: str, piece: Piece, dest: str) -> Generator:
+def _push_piece(rt: Runtime, bot: str, origin: str, piece: Piece, dest: str) -> Steps[None]:
     """Push one piece (R-PUSH-2/3); a Leader pushed off the island goes to an edge hex (R-LEAD-4).
 
     A Kiwi is moved as the very object chosen (not by its `flock/size@hex` reference, which may name a
@@ -186,7 +187,7 @@ def _push_piece(rt: Runtime, bot: str, origin: str, piece: Piece, dest: str) -> 
     push.push_kiwi(rt, bot, origin, piece[1], dest)
 
 
-def bot_push(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_push(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     """The piece just moved pushes up to n of the player's / Kiwibot's smaller pieces (R-SOLO-10/11); a
     Leader pushes as the size-3 Kiwi it moved as (R-LEAD-1).
 
@@ -208,6 +209,6 @@ def bot_push(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
         yield from _push_piece(rt, ctx.flock, hex_id, found[0], found[1])
 
 
-def bot_gather_scatter(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_gather_scatter(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     """gather / scatter: read ahead by `plan`; nothing to do when reached."""
     yield from ()
