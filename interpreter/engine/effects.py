@@ -216,7 +216,8 @@ def _gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Frame:
         fl.fruit[c] = fl.fruit.get(c, 0) + 1
         got.append(c)
     rt.emit("gain-fruit", ctx.flock, flock=ctx.flock, fruit=list(got))
-    return payment.FruitLimitFrame(ctx.flock)
+    # the fruit limit (R-LIMIT-1) asks only when over it: under it, no frame to push
+    return payment.FruitLimitFrame(ctx.flock) if sum(fl.fruit.values()) > rt.rules.fruit_limit else Done()
 
 
 def gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
