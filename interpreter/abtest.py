@@ -31,7 +31,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 RATE, MEAN = "rate", "mean"
 NO_CHANGE, HIGHER, LOWER = "no detectable change", "higher in B", "lower in B"
@@ -339,7 +342,7 @@ def games_needed(effect: float, sd: float | None = None, *, z: float = 1.96, pow
     return max(1, math.ceil(((z + power_z) * sd / effect) ** 2))
 
 
-def entity_names(ruleset: Any) -> dict[str, str]:
+def entity_names(ruleset: Ruleset) -> dict[str, str]:
     """{"group:key": readable name} from the content (flocks, leaders, leader cards, Season cards by objective,
     Nests by type and row), for `compare(names=...)` and the balance report's labels."""
     out: dict[str, str] = {}
@@ -378,7 +381,7 @@ def _without_sources(value: Any) -> Any:
     return value
 
 
-def changed_entities(ruleset_a: Any, ruleset_b: Any) -> list[str]:
+def changed_entities(ruleset_a: Ruleset, ruleset_b: Ruleset) -> list[str]:
     """The `group:key` entities whose content differs between A and B (added, removed or edited), for `focus`:
     an edited flock side also names `side:A`/`side:B`, an edited Leader card also its Leader."""
     out: list[str] = []
@@ -393,7 +396,8 @@ def changed_entities(ruleset_a: Any, ruleset_b: Any) -> list[str]:
                 continue
             out.append(f"{group}:{item_id}")
             if kind == "leader_cards":
-                parent = (ib or ia).parent
+                either = ib or ia
+                parent = either.parent if either is not None else None
                 if parent and f"leader:{parent}" not in out:
                     out.append(f"leader:{parent}")
             if kind == "flocks":
@@ -404,7 +408,7 @@ def changed_entities(ruleset_a: Any, ruleset_b: Any) -> list[str]:
     return out
 
 
-def run_ab(ruleset_a: Any, ruleset_b: Any, games: int, players: int | None = None, seed: int = 0,
+def run_ab(ruleset_a: Ruleset, ruleset_b: Ruleset, games: int, players: int | None = None, seed: int = 0,
            bots: Sequence[str] = ("greedy",), jobs: int = 1, *, flocks: Sequence[str] | None = None,
            leaders: dict[str, str] | None = None, sides: dict[str, str] | None = None,
            leader_cards: dict[str, str] | None = None, setup: str = "first-game", variant: str | None = None,

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from interpreter.abtest import GROUPS, VP_SOURCE_NAMES, entity_names, seat_order
 from interpreter.sim import GameRecord, wilson
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 DEFAULT_MARGIN = 0.05
 # Groups whose reference is each flock's fair share (1/players), and groups measured against their pooled rate.
@@ -146,7 +149,7 @@ def _label(group: str, key: str, names: Mapping[str, str]) -> str:
     return name or key
 
 
-def balance_report(records: Iterable[Any], ruleset: Any = None, *, margin: float = DEFAULT_MARGIN,
+def balance_report(records: Iterable[Any], ruleset: Ruleset | None = None, *, margin: float = DEFAULT_MARGIN,
                    z: float = 1.96) -> BalanceReport:
     """The balance report of these games (GameRecords or their dicts); `ruleset` gives names, colours, Nest types
     and the coverage check (every side and Leader card of the content played)."""
@@ -241,23 +244,23 @@ def balance_report(records: Iterable[Any], ruleset: Any = None, *, margin: float
         if entries:
             groups[group] = entries
 
-    def vp_table(values: dict[str, list[float]]) -> dict[str, dict[str, float]]:
-        out = {}
+    def vp_table(values: dict[str, list[float]]) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}   # mean, low, high (numbers) and the source's label
         for source in sources:
             mean, low, high = _mean_interval(values.get(source, []), z)
             out[source] = {"mean": mean, "low": low, "high": high, "label": VP_SOURCE_NAMES.get(source, source)}
         return out
 
-    vp = {"all": vp_table(vp_all), "by_flock": {f: vp_table(v) for f, v in sorted(vp_flock.items())},
+    by_source = {"all": vp_table(vp_all), "by_flock": {f: vp_table(v) for f, v in sorted(vp_flock.items())},
           "by_side": {s: vp_table(v) for s, v in sorted(vp_side.items())}, "sources": sources}
     flags.sort(key=lambda e: -max(e.low - e.band[1], e.band[0] - e.high))
     colours = ({item.id: str(item.raw.get("colour")) for item in ruleset.items("flocks") if item.raw.get("colour")}
                if ruleset is not None else {})
-    return BalanceReport(games=len(recs), margin=margin, groups=groups, vp_by_source=vp, flags=flags,
+    return BalanceReport(games=len(recs), margin=margin, groups=groups, vp_by_source=by_source, flags=flags,
                          coverage=coverage(recs, ruleset), played=_played(recs), colours=colours, names=names)
 
 
-def coverage(records: Sequence[GameRecord], ruleset: Any = None) -> dict[str, Any]:
+def coverage(records: Sequence[GameRecord], ruleset: Ruleset | None = None) -> dict[str, Any]:
     """What the games covered: sides and Leader cards played, and the content's ones never played."""
     sides = sorted({s for r in records for s in r.sides.values()})
     cards = {c for r in records for c in r.leader_cards.values()}

@@ -47,6 +47,7 @@ class RandomBot:
 
     def choose(self, game: Game) -> str:
         """A random option of the pending decision."""
+        assert game.pending is not None, "a bot is asked only while a decision is pending"
         options = game.pending.options
         return options[self.rng.randrange(len(options))].id
 
@@ -118,6 +119,7 @@ class GreedyBot:
     def choose(self, game: Game) -> str:
         """The option whose one-step result evaluates best for the deciding flock."""
         decision = game.pending
+        assert decision is not None, "a bot is asked only while a decision is pending"
         options = list(decision.options)
         if len(options) == 1:
             return options[0].id

@@ -148,15 +148,15 @@ def _print_report(report: Any, console: Console) -> None:
             table.add_row(e.label, str(e.n), f"{e.rate:.1%}", f"{e.low:.1%} - {e.high:.1%}",
                           f"{e.band[0]:.1%} - {e.band[1]:.1%}", vp, flag)
         console.print(table)
-    vp = Table(title="Mean VP per flock by source (95% interval)")
-    vp.add_column("flock")
+    vp_table = Table(title="Mean VP per flock by source (95% interval)")
+    vp_table.add_column("flock")
     sources = report.vp_by_source.get("sources", [])
     for source in sources:
-        vp.add_column(report.vp_by_source["all"][source]["label"], justify="right")
+        vp_table.add_column(report.vp_by_source["all"][source]["label"], justify="right")
     for flock, table_ in [("all flocks", report.vp_by_source["all"])] + list(report.vp_by_source["by_flock"].items()):
         label = report.names.get(f"flock:{flock}", flock)
-        vp.add_row(label, *(f"{table_[s]['mean']:.2f} ({table_[s]['low']:.2f}-{table_[s]['high']:.2f})" for s in sources))
-    console.print(vp)
+        vp_table.add_row(label, *(f"{table_[s]['mean']:.2f} ({table_[s]['low']:.2f}-{table_[s]['high']:.2f})" for s in sources))
+    console.print(vp_table)
     if report.flags:
         console.print("[bold]Flagged[/bold] (95% interval outside the fair band):")
         for e in report.flags:

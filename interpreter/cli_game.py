@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Iterator, Optional, TextIO
 
 import typer
 from rich.console import Console
@@ -13,6 +13,9 @@ from rich.table import Table
 from interpreter.cli_errors import (EXIT_PROBLEMS, EXIT_USAGE, comma_list, fail, fail_content, input_file,
                                    output_file, pack_ids)
 from interpreter import play_options as opts
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 
 def _load(editions: list[str] | None, mods: list[str] | None, content: Path | None = None) -> Any:
@@ -72,7 +75,7 @@ def _variant_or_exit(name: str | None) -> str | None:
 VARIANT_HELP = "Rules variant: vto (Variable Turn Order, R-VTO-1..5); omit for the standard game."
 
 
-def _players_or_exit(ruleset: Any, players: int, flocks: str | None = None) -> list[str]:
+def _players_or_exit(ruleset: Ruleset, players: int, flocks: str | None = None) -> list[str]:
     """The flocks in seat order: `--flocks a,b,…` as given (checked against content), else the first `players`
     of the default seat order; exit 2 with the known flocks on a bad choice."""
     from interpreter.sim import default_flocks
@@ -94,7 +97,7 @@ def _players_or_exit(ruleset: Any, players: int, flocks: str | None = None) -> l
         fail(str(err))
 
 
-def _choices_or_exit(ruleset: Any, flocks: list[str], sides: str | None,
+def _choices_or_exit(ruleset: Ruleset, flocks: list[str], sides: str | None,
                      leaders: str | None) -> tuple[Any, Any, Any]:
     """(sides, leaders, leader_cards) from --sides/--leaders (interpreter/play_options.py), exit 2 on a bad value."""
     known = opts.known_flocks(ruleset)
@@ -108,7 +111,7 @@ SOLO_HELP = ("Solo mode against Kiwibot (R-SOLO-1..12): the two flocks (--flocks
 SOLO_SIDE_HELP = "Solo-mode marker side (R-SOLO-12), e.g. bot-side or player-side; omit to deal it from the seed."
 
 
-def _mode_or_exit(ruleset: Any, solo: bool, solo_side: str | None, players: int | None,
+def _mode_or_exit(ruleset: Ruleset, solo: bool, solo_side: str | None, players: int | None,
                   variant: str | None) -> str:
     """"solo" or "standard" from --solo/--solo-side; exit 2 on a combination solo mode cannot play."""
     from interpreter.sim import SOLO, STANDARD, solo_sides
@@ -413,7 +416,8 @@ def position_command(
 def print_analysis(analysis: dict[str, Any], console: Console) -> None:
     """The position analysis as rich tables."""
     hexes = Table(title="Hexes")
-    purposes = list(next(iter(analysis["hexes"].values()), {}).get("by_purpose", {}))
+    first: dict[str, Any] = next(iter(analysis["hexes"].values()), {})
+    purposes = list(first.get("by_purpose", {}))
     for col in ("hex", "terrain", "strength", "dominant") + tuple(f"{p} (strength: dominant)" for p in purposes):
         hexes.add_column(col)
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 
 @dataclass(frozen=True)
@@ -31,9 +34,9 @@ class ReplayReport:
                 "same_content": self.same_content, "message": self.message}
 
 
-def replay_save(ruleset: Any, text: str | bytes) -> ReplayReport:
+def replay_save(ruleset: Ruleset, text: str | bytes) -> ReplayReport:
     """Replay the save's history from its origin under `ruleset`; ValueError when the save is unreadable."""
-    from interpreter.engine import Game
+    from interpreter.engine import Game, Refused
     from interpreter.engine import game as game_module
     from interpreter.engine import save, setup
     from interpreter.engine.rules import compile_rules
@@ -59,7 +62,7 @@ def replay_save(ruleset: Any, text: str | bytes) -> ReplayReport:
         except game_module._REPLAY_ERRORS as exc:
             return ReplayReport(len(history), i, False,
                                 f"decision {i + 1} `{option_id}` fails: {type(exc).__name__}: {exc}", same)
-        if not result.ok:
+        if isinstance(result, Refused):
             asked = (f"{pending.player} is asked {pending.kind}, options "
                      f"{', '.join(pending.option_ids()[:8])}{' …' if len(pending.options) > 8 else ''}"
                      if pending is not None else "the game is already over")

@@ -31,10 +31,14 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine import Game
 from interpreter.engine.state import Flock, State
+from interpreter.engine.solo_state import solo_of
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.engine.rules import Rules
 
 
 def determinize(game: Game, player: str, rng: random.Random) -> Game:
@@ -68,17 +72,17 @@ def alternative(game: Game, player: str, rng: random.Random) -> Game | None:
     return other if seen == real else None
 
 
-def resample(state: State, player: str, rules: Any, rng: random.Random) -> None:
+def resample(state: State, player: str, rules: Rules, rng: random.Random) -> None:
     """Deal the hidden information of `state` (as seen by `player`) again from `rng`, in place."""
     if player not in state.flocks:
         raise ValueError(f"unknown player `{player}`: the players are {', '.join(state.seats)}")
-    bot = state.solo["bot"] if state.solo is not None else None
+    bot = solo_of(state)["bot"] if state.solo is not None else None
     for flock in state.seats:
         fl = state.flocks[flock]
         if flock == player:
             _deal(rng, list(fl.deck), [fl.deck])   # R-ACT-3: own deck order is unknown too
         elif flock == bot:
-            _deal(rng, fl.deck + state.solo["set_aside"], [fl.deck, state.solo["set_aside"]])
+            _deal(rng, fl.deck + solo_of(state)["set_aside"], [fl.deck, solo_of(state)["set_aside"]])
         else:
             _deal_cards(fl, rng)
     if not _reserves_revealed(state, rules):
@@ -110,7 +114,7 @@ def _deal_cards(fl: Flock, rng: random.Random) -> None:
         fl.played[i] = card
 
 
-def _reserves_revealed(state: State, rules: Any) -> bool:
+def _reserves_revealed(state: State, rules: Rules) -> bool:
     """R-END-1: in the last Domain Marking every reserve is shown (as `view` shows it)."""
     return state.season >= rules.seasons and state.phase in ("domain_marking", "over")
 
@@ -135,26 +139,27 @@ def _deal_markers(state: State, player: str, rng: random.Random) -> None:
         state.domain_bag[terrain] = left[terrain]
 
 
-def _solo_key(rules: Any, card: str) -> tuple[int, str]:
+def _solo_key(rules: Rules, card: str) -> tuple[int, str]:
     """The pile's order (R-SOLO-2: ascending numbers; solo.setup_state sorts by (number, id))."""
-    return int(rules.solo_cards.get(card, {}).get("number", 0)), card
+    solo_card = rules.solo_cards.get(card)
+    return (solo_card.number if solo_card is not None else 0), card
 
 
-def _deal_solo_pile(state: State, rules: Any, rng: random.Random) -> None:
+def _deal_solo_pile(state: State, rules: Rules, rng: random.Random) -> None:
     """R-SOLO-2: only the top Solo card shows; the cards under it are any unseen cards numbered after it."""
-    pile = state.solo["pile"]
+    pile = solo_of(state)["pile"]
     if len(pile) < 2:
         return
     top = _solo_key(rules, pile[0])
-    seen = set(state.solo["discarded"]) | {pile[0]}
+    seen = set(solo_of(state)["discarded"]) | {pile[0]}
     candidates = sorted(c for c in rules.solo_cards if c not in seen and _solo_key(rules, c) > top)
     chosen = rng.sample(candidates, len(pile) - 1)
     pile[1:] = sorted(chosen, key=lambda c: _solo_key(rules, c))
 
 
-def _deal_season_cards(state: State, rules: Any, rng: random.Random) -> None:
+def _deal_season_cards(state: State, rules: Rules, rng: random.Random) -> None:
     """R-SOLO-4: the Season cards of seasons not yet flipped are face down: any cards not face up."""
-    shown = int(state.solo["flipped"]) * int(state.solo["per_season"])
+    shown = int(solo_of(state)["flipped"]) * int(solo_of(state)["per_season"])
     hidden = len(state.season_cards) - shown
     if hidden <= 0:
         return

@@ -10,7 +10,7 @@ CODES = (
     "yaml-syntax", "yaml-unsafe", "yaml-duplicate-key", "schema",
     "dsl-syntax", "dsl-unknown", "dsl-arg-type", "dsl-arg-count", "dsl-context", "dsl-bound",
     "id-duplicate", "id-unknown", "nest-twin", "trigger-unreachable",
-    "overlay-conflict", "overlay-target", "content-path", "effect-bound",
+    "overlay-conflict", "overlay-target", "content-path", "effect-bound", "content-value",
 )
 
 

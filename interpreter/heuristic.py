@@ -79,9 +79,9 @@ def _season_standing(game: Game, flock: str, queries: Any, weights: Weights) -> 
     out = 0.0
     for card_id in cards:
         card = rules.season_cards.get(card_id)
-        if card is None or card.get("objective") is None:
+        if card is None or card.objective is None:
             continue
-        best, _ = queries.winners(state, card["objective"], list(state.seats))
+        best, _ = queries.winners(state, card.objective, list(state.seats))
         if flock in best:
             out += weights.season_lead if len(best) == 1 else tie
     return out

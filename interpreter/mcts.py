@@ -91,6 +91,7 @@ class MctsBot:
     def choose(self, game: Game) -> str:
         """The root option the search visited most (ties: the better mean, then option order)."""
         decision = game.pending
+        assert decision is not None, "a bot is asked only while a decision is pending"
         options = [o.id for o in decision.options]
         if len(options) == 1:
             return options[0]
@@ -106,6 +107,7 @@ class MctsBot:
 
     def search(self, game: Game) -> _Node:
         """Run the budget's iterations from `game` (its pending decision is the bot's) and return the root."""
+        assert game.pending is not None, "a bot is asked only while a decision is pending"
         player = game.pending.player
         key = _step_key(game)
         root = _Node()
@@ -130,6 +132,7 @@ class MctsBot:
         world = determinize(game, player, self.rng)
         node, path = root, [root]
         while True:
+            assert world.pending is not None   # _horizon stops at the end of the game
             options = [o.id for o in world.pending.options]
             for option in options:
                 child = node.children.get(option)
@@ -196,7 +199,7 @@ def _step_key(game: Game) -> tuple:
 
 def _horizon(world: Game, player: str, key: tuple) -> bool:
     """The search stops here: the game is over, someone else decides, or the bot's step has ended."""
-    return world.is_over or world.pending.player != player or _step_key(world) != key
+    return world.pending is None or world.pending.player != player or _step_key(world) != key   # None: over
 
 
 def parse_budget(text: str) -> dict:

@@ -12,8 +12,11 @@ usage error (exit 2).
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 # The two sides of a flock board (R-ASYM-1): the engine's side ids.
 SIDES: tuple[str, ...] = ("A", "B")
@@ -78,14 +81,14 @@ def parse_sides(text: str | None, playing: Sequence[str], known: Sequence[str]) 
     return out
 
 
-def leader_catalogue(ruleset: Any) -> tuple[list[str], dict[str, str]]:
+def leader_catalogue(ruleset: Ruleset) -> tuple[list[str], dict[str, str]]:
     """(Leader ids, {Leader card id: its Leader id}) of the content."""
     leaders = [item.id for item in ruleset.items("leaders")]
     cards = {item.id: item.parent for item in ruleset.items("leader_cards") if item.parent}
     return leaders, cards
 
 
-def parse_leaders(text: str | None, ruleset: Any, playing: Sequence[str],
+def parse_leaders(text: str | None, ruleset: Ruleset, playing: Sequence[str],
                   known: Sequence[str]) -> tuple[dict[str, str] | None, dict[str, str] | None]:
     """(leaders, leader_cards) per flock from `--leaders` ((None, None): not given)."""
     if text is None:
@@ -138,7 +141,7 @@ def or_exit(parse: Callable[..., T], *args: Any) -> T:
         raise typer.Exit(2) from None
 
 
-def known_flocks(ruleset: Any) -> list[str]:
+def known_flocks(ruleset: Ruleset) -> list[str]:
     """Every flock id of the content, in content order."""
     return [item.id for item in ruleset.items("flocks")]
 

@@ -35,10 +35,13 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from interpreter.content.yamlsafe import YamlDoc, parse_yaml
 from interpreter.diagnostics import Diagnostic, Location
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 TOP_KEYS = ("edition", "players", "island", "layout", "season", "season_card", "hexes", "flocks")
 HEX_KEYS = ("kiwi", "leaders", "nest", "domain")
@@ -238,7 +241,7 @@ def load_ruleset_for(doc: YamlDoc, root: str | Path | None = None) -> Any:
         raise PositionError(err.diagnostics) from None
 
 
-def parse_position(doc: YamlDoc, ruleset: Any) -> Position:
+def parse_position(doc: YamlDoc, ruleset: Ruleset) -> Position:
     """Validate the document against the ruleset and return the Position; PositionError lists every problem."""
     c = _Check(doc)
     data = c.mapping(doc.data, (), "a position", TOP_KEYS)
@@ -324,8 +327,7 @@ def parse_position(doc: YamlDoc, ruleset: Any) -> Position:
                 nests_seen.add((flock, nest_id))
                 content.nest = (flock, nest_id)
         if spec.get("domain") is not None:
-            path = base + ("domain",)
-            if _seated(c, spec["domain"], players, flock_ids, path) is not None:
+            if _seated(c, spec["domain"], players, flock_ids, base + ("domain",)) is not None:
                 content.domain = spec["domain"]
         hexes[hex_id] = content
 
@@ -383,7 +385,7 @@ def _seated(c: _Check, flock: Any, players: list[str], flock_ids: list[str], pat
     return flock
 
 
-def _parse_island(c: _Check, data: dict, ruleset: Any, terrains: list[str]) -> list[IslandHex]:
+def _parse_island(c: _Check, data: dict, ruleset: Ruleset, terrains: list[str]) -> list[IslandHex]:
     """The island: inline hexes, or a content layout."""
     if "island" in data and "layout" in data:
         c.error("position", "give either `island` or `layout`, not both", ("layout",), key=True)
@@ -427,7 +429,7 @@ def _parse_island(c: _Check, data: dict, ruleset: Any, terrains: list[str]) -> l
     return hexes
 
 
-def layout_hexes(ruleset: Any, layout_id: str) -> list[IslandHex]:
+def layout_hexes(ruleset: Ruleset, layout_id: str) -> list[IslandHex]:
     """The hexes of a content layout: its sections shifted by their axial offsets."""
     layout = ruleset.item("layouts", layout_id).data
     out: list[IslandHex] = []
@@ -439,7 +441,7 @@ def layout_hexes(ruleset: Any, layout_id: str) -> list[IslandHex]:
     return out
 
 
-def _check_counts(c: _Check, game: dict, players: list[str], island: list[IslandHex],
+def _check_counts(c: _Check, game: Mapping[str, Any], players: list[str], island: list[IslandHex],
                   hexes: dict[str, HexContent], flocks: dict[str, FlockState]) -> None:
     """Component counts: 20 Kiwi tokens per flock (R-COMP-2), bag sizes (R-COMP-1), marker terrain (R-DM-2)."""
     terrain = {h.id: h.terrain for h in island}
@@ -467,7 +469,7 @@ def _check_counts(c: _Check, game: dict, players: list[str], island: list[Island
                     hint="R-COMP-1")
 
 
-def build_state(ruleset: Any, position: Position) -> Any:
+def build_state(ruleset: Ruleset, position: Position) -> Any:
     """A engine State holding exactly the position (see the module docstring for the decisions)."""
     from interpreter.engine import Flock, Hex, State
     from interpreter.engine.rules import compile_rules
@@ -483,7 +485,7 @@ def build_state(ruleset: Any, position: Position) -> Any:
         spec = position.flocks[flock_id]
         # decision: a flock without `leader:` gets the first leader of the content not named by another
         leader = spec.leader or (spare.pop(0) if spare else "")
-        cards = [c["id"] for c in rules.leaders.get(leader, {}).get("cards", [])]
+        cards = rules.leaders[leader].card_ids if leader in rules.leaders else []
         deck = [c for c, n in rules.deck.items() for _ in range(int(n))]
         state.shuffle(deck)   # R-SETUP-8, from the state's RNG
         fruit = {c: spec.fruit.get(c, 0) for c in rules.fruits}
@@ -516,8 +518,8 @@ def build_state(ruleset: Any, position: Position) -> Any:
         f = state.flocks[flock_id]
         f.nests_built.sort(key=lambda n: order.get(n, len(order)))
         free = rules.kiwi_tokens - state.island_tokens(flock_id) - f.covers
-        f.track = min(rules.track_tokens, free) if position.flocks[flock_id].track is None else min(
-            position.flocks[flock_id].track, free)
+        want = position.flocks[flock_id].track
+        f.track = min(rules.track_tokens, free) if want is None else min(want, free)
         f.reserve_kiwi = free - f.track
     if position.season_card is not None:
         # decision: the named card is the current season's; earlier seasons' slots hold other cards (already
@@ -530,7 +532,7 @@ def build_state(ruleset: Any, position: Position) -> Any:
     return state
 
 
-def build_game(ruleset: Any, position: Position) -> Any:
+def build_game(ruleset: Ruleset, position: Position) -> Any:
     """The Game continuing from the position (through the engine's `Game.from_state`)."""
     from interpreter.engine import Game
 

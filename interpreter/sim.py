@@ -23,11 +23,14 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from interpreter import simrun
 from interpreter.bots import Bot, make_bot
-from interpreter.engine import Game, vto
+from interpreter.engine import Game, Refused, vto
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 # A full game is a few hundred decisions; far beyond this means an engine loop, not a long game.
 MAX_DECISIONS = 20_000
@@ -100,7 +103,7 @@ class GameRecord:
         return next((f for f in self.players if f != self.kiwibot), None) if self.kiwibot else None
 
 
-def default_flocks(ruleset: Any, players: int) -> list[str]:
+def default_flocks(ruleset: Ruleset, players: int) -> list[str]:
     """The first `players` flocks of the default seat order: game.yaml `flock.seat_order`, else content order.
 
     The seat order is content (never hard-coded here); without `flock.seat_order` the flocks' file order is used.
@@ -112,20 +115,21 @@ def default_flocks(ruleset: Any, players: int) -> list[str]:
     return list(order[:players])
 
 
-def variants(ruleset: Any) -> dict[str, str]:
+def variants(ruleset: Ruleset) -> dict[str, str]:
     """{variant id: name} of the known variants this ruleset's content declares in game.yaml `variants`."""
     declared = ruleset.game.get("variants") or {}
     return {vid: name for vid, name in KNOWN_VARIANTS.items() if declared.get(vid)}
 
 
-def solo_sides(ruleset: Any) -> list[str]:
+def solo_sides(ruleset: Ruleset) -> list[str]:
     """The Solo-mode marker side ids of this content (solo.yaml `marker.sides`, R-SOLO-12); [] without solo.yaml."""
     from interpreter.engine.rules import compile_rules
 
-    return list((compile_rules(ruleset).solo or {}).get("sides") or {})
+    solo = compile_rules(ruleset).solo
+    return list(solo.sides) if solo is not None else []
 
 
-def deal_leaders(ruleset: Any, players: Sequence[str], seed: int, fixed: dict[str, str] | None = None) -> dict[str, str]:
+def deal_leaders(ruleset: Ruleset, players: Sequence[str], seed: int, fixed: dict[str, str] | None = None) -> dict[str, str]:
     """{flock: leader id} for every flock of `players`: those in `fixed` as given, the others dealt from the Leaders
     nobody took, shuffled by a state RNG seeded from the game seed (so the same seed deals the same Leaders).
 
@@ -155,7 +159,7 @@ def deal_leaders(ruleset: Any, players: Sequence[str], seed: int, fixed: dict[st
     return out
 
 
-def _complete_leaders(ruleset: Any, players: list[str], seed: int, leaders: dict[str, str] | None,
+def _complete_leaders(ruleset: Ruleset, players: list[str], seed: int, leaders: dict[str, str] | None,
                       mode: str) -> dict[str, str] | None:
     """Leaders given for some flocks, the rest dealt (`deal_leaders`); None stays None (the engine deals all).
     In solo mode Kiwibot's Leader is left to the engine, which deals it among the rest (R-SOLO-1)."""
@@ -203,7 +207,7 @@ def _seat_bots(players: list[str], seed: int, bots: Sequence[str | Bot], mode: s
     return dict(zip(deciders, built))
 
 
-def play_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[str | Bot] = ("random",),
+def play_game(ruleset: Ruleset, players: Sequence[str], seed: int, bots: Sequence[str | Bot] = ("random",),
               leaders: dict[str, str] | None = None, sides: dict[str, str] | None = None,
               setup: str = "first-game", variant: str | None = None,
               on_decision: Callable[[Game, Any, str, Any], None] | None = None,
@@ -227,13 +231,14 @@ def play_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[st
     slots: dict[str, list[int]] = {}
     while not game.is_over:
         decision = game.pending
+        assert decision is not None   # the game is not over
         bot = by_flock.get(decision.player)
         if bot is None:   # the engine answers for Kiwibot; a pending decision of it is an engine bug
             raise SimError(f"seed {seed}: decision {decisions} ({decision.kind}) is {decision.player}'s, "
                            f"who has no bot")
         option = bot.choose(game)
         result = game.apply(option)
-        if not result.ok:
+        if isinstance(result, Refused):
             raise SimError(f"seed {seed}: decision {decisions} `{option}` refused: {result.code}: {result.message}")
         decisions += 1
         if decision.kind == TRACKER_DECISION:
@@ -344,6 +349,7 @@ def solo_summary(records: Sequence[GameRecord]) -> dict[str, Any]:
     cards: dict[str, dict[str, int]] = {}
     for rec in records:
         player, bot = rec.player, rec.kiwibot
+        assert player is not None and bot is not None   # solo records only
         won = rec.ranking[0] == player
         wins += won
         side = by_side.setdefault(rec.marker_side or "?", [0, 0])
@@ -375,7 +381,7 @@ def solo_summary(records: Sequence[GameRecord]) -> dict[str, Any]:
 class _Plan:
     """What every game of one simulation shares (picklable but for the ruleset: see interpreter/simrun.py)."""
 
-    ruleset: Any
+    ruleset: Ruleset
     seed: int
     flocks: tuple[str, ...]
     bots: tuple[str, ...]
@@ -417,7 +423,7 @@ class _Plan:
             rules = compile_rules(self.ruleset)
             cards = dict(self.leader_cards or {})
             for j, f in enumerate(dealt):
-                own = [c["id"] for c in rules.leaders[leaders[f]].get("cards", [])]
+                own = rules.leaders[leaders[f]].card_ids
                 if f not in cards and own:
                     cards[f] = own[(i // (2 * n) + j) % len(own)]
         return {"players": seats, "seed": self.seed + i, "bots": self.bots, "leaders": leaders, "sides": sides,
@@ -429,7 +435,7 @@ class _Plan:
         return play_game(self.ruleset, **self.game_options(i))
 
 
-def simulate(ruleset: Any, games: int, players: int | None = None, seed: int = 0, bots: Sequence[str] = ("random",),
+def simulate(ruleset: Ruleset, games: int, players: int | None = None, seed: int = 0, bots: Sequence[str] = ("random",),
              jobs: int = 1, progress: Callable[[int, int], None] | None = None,
              flocks: Sequence[str] | None = None, leaders: dict[str, str] | None = None,
              sides: dict[str, str] | None = None, setup: str = "first-game",
@@ -504,7 +510,7 @@ def event_text(event: Any) -> str:
     return text if isinstance(text, str) else str(event)
 
 
-def golden_playthrough(ruleset: Any, players: int, seed: int, bots: Sequence[str],
+def golden_playthrough(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str],
                        variant: str | None = None, mode: str = STANDARD,
                        solo_side: str | None = None) -> dict[str, Any]:
     """One full game as pinned data: every decision (player, kind, option) with its events, and the result.
@@ -547,7 +553,7 @@ def golden_games() -> list[tuple[str, dict[str, Any]]]:
     return games
 
 
-def regen_golden(ruleset: Any, directory: Path = GOLDEN_DIR) -> list[Path]:
+def regen_golden(ruleset: Ruleset, directory: Path = GOLDEN_DIR) -> list[Path]:
     """Rewrite every golden file (only on purpose: the test compares them exactly)."""
     import json
 

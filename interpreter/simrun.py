@@ -24,7 +24,10 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 # Cyclic garbage collection thresholds while games run: a game allocates millions of short-lived objects (states,
 # options, events) and almost no cycles, so the default (700, 10, 10) collects thousands of times a game for
@@ -59,7 +62,7 @@ class PortableContent:
     files: tuple[tuple[str, bytes], ...]   # (path relative to the content root, bytes)
 
     @classmethod
-    def of(cls, ruleset: Any) -> "PortableContent":
+    def of(cls, ruleset: Ruleset) -> "PortableContent":
         """The files of a ruleset: its base folder and the overlay packs it applied (hidden entries left out)."""
         root = Path(ruleset.root)
         folders = [root / "base"] + [Path(p.path) for p in ruleset.packs]
@@ -135,7 +138,7 @@ def run(plan: Any, games: int, *, jobs: int = 1, progress: Callable[[int, int], 
     jobs = max(1, min(jobs, games or 1))
     if jobs > 1:
         return _run_pool(plan, games, jobs, progress, cancel)
-    records = []
+    records: list[Any] = []
     with lean_gc():
         for i in range(games):
             if cancelled(cancel):

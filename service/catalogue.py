@@ -12,6 +12,7 @@ from interpreter.bots import BOTS
 from interpreter.content.loader import available_packs
 from interpreter.engine import labels
 from interpreter.engine.effects import describe
+from interpreter.engine.rules import compile_rules
 from interpreter.sim import solo_sides, variants
 
 
@@ -52,15 +53,15 @@ def catalogue(ruleset: Any) -> dict:
     leaders = [{"id": item.id, "name": item.data.get("name", item.id),
                 "cards": [{"id": c.get("id"), "name": c.get("name", c.get("id")), "text": _text(c.get("ability"))}
                           for c in item.data.get("cards") or []]} for item in ruleset.items("leaders")]
-    cards = [{"id": item.id, "name": labels.card_name(item.id, item.data), "type": item.data.get("type"),
+    cards = [{"id": item.id, "name": labels.card_name(item.id, compile_rules(ruleset).cards[item.id]), "type": item.data.get("type"),
               "text": _text(item.data.get("effect")) if item.data.get("effect") is not None
               else f"Play as {', '.join(item.data.get('play_as') or [])}, or for its benefit: "
                    f"{_text(item.data.get('benefit'))}"}
              for item in ruleset.items("action_cards")]
-    nests = [{"id": item.id, "name": labels.nest_name(item.id, item.data), "type": item.data.get("type"),
+    nests = [{"id": item.id, "name": labels.nest_name(item.id, compile_rules(ruleset).nests[item.id]), "type": item.data.get("type"),
               "row": item.data.get("row"), "vp": item.data.get("vp", 0),
-              "text": labels.nest_label(item.id, item.data)} for item in ruleset.items("nests")]
-    season_cards = [{"id": item.id, "name": labels.season_card_name(item.id, item.data),
+              "text": labels.nest_label(item.id, compile_rules(ruleset).nests[item.id])} for item in ruleset.items("nests")]
+    season_cards = [{"id": item.id, "name": labels.season_card_name(item.id, compile_rules(ruleset).season_cards[item.id]),
                      "objective": _text(item.data.get("objective")), "victor": _text(item.data.get("victor")),
                      "others": _text(item.data.get("others"))} for item in ruleset.items("season_cards")]
     order = seat_order(ruleset)

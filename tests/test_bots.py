@@ -194,7 +194,7 @@ def test_R_SCARD_1_2_greedy_values_the_season_card_lead(ruleset) -> None:
     game = Game.new(ruleset, players=players, seed=2)
     state = game.state
     card = game.rules.season_cards[state.season_cards[state.season - 1]]
-    best, _ = queries.winners(state, card["objective"], list(state.seats))
+    best, _ = queries.winners(state, card.objective, list(state.seats))
     on = Weights(season_lead=4.0, season_tie=1.0)
     off = Weights(season_lead=0.0, season_tie=0.0)
     for flock in players:

@@ -99,7 +99,7 @@ def test_determinised_view_is_unchanged_and_counts_are_conserved(label: str) -> 
                     assert len(solo["set_aside"]) == len(real_solo["set_aside"])
                     assert len(set(world.state.season_cards)) == len(world.state.season_cards)
                     assert solo["pile"] == sorted(solo["pile"], key=lambda c: (
-                        int(world.rules.solo_cards[c].get("number", 0)), c))
+                        int(world.rules.solo_cards[c].number), c))
                 checked += 1
     assert checked >= 20
 

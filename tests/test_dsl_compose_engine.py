@@ -4,6 +4,7 @@ move, swap, place on), `for each` over players, filtered triggers fired by anoth
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 
 from test_engine_support import drive
@@ -83,8 +84,8 @@ def test_a_trigger_with_by_fires_on_another_players_action() -> None:
     """Green's power `feed my kiwi by an opponent` / `gain 1 vp` fires when teal feeds green's Kiwi."""
     rt = _rt("teal_powers.yaml")
     rt.state.flocks["green"].side = "B"
-    rt.rules.flocks["green"]["B"].powers = [Power("t-feed-by", _dsl("gain 1 vp"), None,
-                                                  when=_dsl("feed my kiwi by an opponent", "trigger"))]
+    rt.rules.flocks["green"]["B"] = replace(rt.rules.flocks["green"]["B"], powers=(Power("t-feed-by", _dsl("gain 1 vp"), None,
+                                                  when=_dsl("feed my kiwi by an opponent", "trigger")),))
     gen = effects.run(rt, _dsl("feed"), Ctx("teal"))
     try:
         d = next(gen)
@@ -100,8 +101,8 @@ def test_build_on_fires_only_on_the_named_hexes() -> None:
     from interpreter.engine import compose
     rt = _rt()
     rt.state.flocks["teal"].side = "B"
-    rt.rules.flocks["teal"]["B"].powers = [Power("t-build-on", _dsl("gain 1 vp"), None,
-                                                 when=_dsl("build on a hex adjacent to my leader", "trigger"))]
+    rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(Power("t-build-on", _dsl("gain 1 vp"), None,
+                                                 when=_dsl("build on a hex adjacent to my leader", "trigger")),))
     drive(compose.emit_event(rt, Ctx("teal"), "build", "C"))     # C is next to teal's Leader on D
     drive(compose.emit_event(rt, Ctx("teal"), "build", "A"))
     assert rt.state.flocks["teal"].season_vp == 1
@@ -112,8 +113,8 @@ def test_push_limit_modifier_caps_the_pushes_after_a_move() -> None:
     mover = rt.state.new_kiwi("teal", 3)
     rt.state.hexes["A"].kiwi.append(mover)
     rt.state.flocks["teal"].side = "B"
-    rt.rules.flocks["teal"]["B"].powers = [Power(None, None, "m-push-limit",
-                                                 modifier_node=_dsl("push limit 1", "modifier"))]
+    rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(Power(None, None, "m-push-limit",
+                                                 modifier_node=_dsl("push limit 1", "modifier")),))
     _, asked = drive(push.after_move(rt, "teal", "A", 3, mover.id, False), ["push:green/1@A->B"])
     assert len(asked) == 1 and _sizes(rt, "A", "green") == [2]
 
@@ -134,8 +135,8 @@ def test_immunity_modifier_keeps_the_named_pieces_from_every_push() -> None:
     """Green's `my kiwi in hexes with a nest cannot be pushed`: green's Kiwi in A (its Nest) stay; others not."""
     rt = _rt()
     rt.state.flocks["green"].side = "B"
-    rt.rules.flocks["green"]["B"].powers = [Power(None, None, "m-immune", modifier_node=_dsl(
-        "my kiwi in hexes with my nest cannot be pushed", "modifier"))]
+    rt.rules.flocks["green"]["B"] = replace(rt.rules.flocks["green"]["B"], powers=(Power(None, None, "m-immune", modifier_node=_dsl(
+        "my kiwi in hexes with my nest cannot be pushed", "modifier")),))
     def pushable(hex_id: str) -> set[str]:
         return {f"{k.flock}/{k.size}@{hex_id}" if not isinstance(k, str) else f"leader-{k}@{hex_id}"
                 for k, _ in push.pieces(rt, hex_id, None)}
@@ -149,8 +150,8 @@ def test_feed_discount_modifier_lowers_the_feed_cost_but_not_below_1() -> None:
     assert feed.cost(plain, 1, "teal").n == 2 and feed.cost(plain, 3, "teal").n == 4
     rt = _rt()
     rt.state.flocks["teal"].side = "B"
-    rt.rules.flocks["teal"]["B"].powers = [Power(None, None, "m-feed-discount",
-                                                 modifier_node=_dsl("feed costs 3 fruit less", "modifier"))]
+    rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(Power(None, None, "m-feed-discount",
+                                                 modifier_node=_dsl("feed costs 3 fruit less", "modifier")),))
     assert feed.cost(rt, 1, "teal").n == 1 and feed.cost(rt, 3, "teal").n == 1
     assert feed.cost(rt, 1, "green").n == 2
 

@@ -184,15 +184,15 @@ def test_R_BUILD_2_cost_and_row_order():
     rt = blank_runtime()
     fruit(rt, "red", red=3)
     avail = build.available_nests(rt, "red")
-    rows = {rt.rules.nests[n]["row"] for n in avail}
+    rows = {rt.rules.nests[n].row for n in avail}
     assert rows == {1}
     first = avail[0]
     rt.state.flocks["red"].nests_built.append(first)
-    typ = rt.rules.nests[first]["type"]
-    second = [n for n in build.available_nests(rt, "red") if rt.rules.nests[n]["row"] == 2]
-    assert [rt.rules.nests[n]["type"] for n in second] == [typ]
+    typ = rt.rules.nests[first].type
+    second = [n for n in build.available_nests(rt, "red") if rt.rules.nests[n].row == 2]
+    assert [rt.rules.nests[n].type for n in second] == [typ]
     rt.state.flocks["red"].fruit["red"] = 2
-    assert all(rt.rules.nests[n]["row"] == 1 for n in build.available_nests(rt, "red"))
+    assert all(rt.rules.nests[n].row == 1 for n in build.available_nests(rt, "red"))
 
 
 def test_R_BUILD_3_R_BUILD_4_placement_benefit_and_nests_listed():
@@ -200,7 +200,7 @@ def test_R_BUILD_3_R_BUILD_4_placement_benefit_and_nests_listed():
     rt = blank_runtime(leader_hexes={"red": "A8", "green": "B4"})
     put(rt, "A7", "red", 2)
     fruit(rt, "red", blue=2)
-    cave = next(n for n in rt.rules.flock_nests if rt.rules.nests[n]["type"] == "cave" and rt.rules.nests[n]["row"] == 1)
+    cave = next(n for n in rt.rules.flock_nests if rt.rules.nests[n].type == "cave" and rt.rules.nests[n].row == 1)
     drive(build.build(rt, _ctx()), ["build:A7", f"nest:{cave}", "place:A7"])
     assert rt.state.hexes["A7"].nest == ("red", cave)
     assert rt.state.flocks["red"].fruit["blue"] == 0
@@ -211,19 +211,19 @@ def test_R_BUILD_3_R_BUILD_4_placement_benefit_and_nests_listed():
 def test_R_BUILD_5_control_nest_counts_two():
     """R-BUILD-5: a Control Nest counts as 2 size-1 Kiwi in its hex."""
     rt = blank_runtime()
-    control = next(n for n in rt.rules.nests if rt.rules.nests[n].get("dominance"))
+    control = next(n for n in rt.rules.nests if rt.rules.nests[n].dominance)
     put(rt, "A7", "red", 1)
     put(rt, "A7", "green", 2)
     rt.state.hexes["A7"].nest = ("red", control)
     from interpreter.engine import dominance
-    assert dominance.strengths(rt.state, "A7")["red"] == 1 + rt.rules.nests[control]["dominance"] == 3
+    assert dominance.strengths(rt.state, "A7")["red"] == 1 + rt.rules.nests[control].dominance == 3
 
 
 def test_R_BUILD_6_second_row_nest_one_vp():
     """R-BUILD-6: each second-row Nest built is worth 1 VP at the end."""
     from interpreter.engine import scoring
     rt = blank_runtime()
-    rows = {n: rt.rules.nests[n]["row"] for n in rt.rules.flock_nests}
+    rows = {n: rt.rules.nests[n].row for n in rt.rules.flock_nests}
     rt.state.flocks["red"].nests_built = list(rows)
     assert scoring.score(rt.state)["red"]["nests"] == sum(1 for r in rows.values() if r == 2) == 3
 

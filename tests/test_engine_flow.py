@@ -68,7 +68,7 @@ def test_R_SETUP_4_turn_order_nest_resources_private_markers():
     g = Game.new(ruleset(), ["red", "green", "purple", "yellow"], seed=2)
     for f in g.state.seats:
         fl = g.state.flocks[f]
-        setup = rules().turn_nests[fl.seat]["setup"]
+        setup = rules().turn_nests[fl.seat].setup
         words = [c.words for c in setup.stmts]
         want_fruit = int(words[0][1].text)
         want_dom = int(words[1][1].text)
@@ -134,7 +134,7 @@ def test_R_SC_1_R_SC_2_season_change_passes_marker_discards_flips_leader():
 def test_R_SC_3_nest_benefits_in_chosen_order_not_turn_nest():
     """R-SC-3: each built Nest's season-change benefit, in the order the player chooses; Turn Order nests give nothing."""
     rt = blank_runtime(phase="season_change", season=2, leader_hexes={"red": "A1", "green": "B4"})
-    tree = [n for n in rt.rules.flock_nests if rt.rules.nests[n]["type"] == "tree"]
+    tree = [n for n in rt.rules.flock_nests if rt.rules.nests[n].type == "tree"]
     rt.state.flocks["red"].nests_built = list(tree)
     _, asked = drive(flow.nest_benefits(rt, "red"), [f"nest:{tree[1]}"])
     assert set(asked[0].option_ids()) == {f"nest:{n}" for n in tree}
@@ -190,7 +190,7 @@ def test_R_WILD_1_wildcard_as_action_or_benefit():
     """R-WILD-1: a Wildcard is played as any action (no benefit then; as Move both moves) or for its benefit."""
     rt = blank_runtime(leader_hexes={"red": "A1", "green": "B4"})
     fl = rt.state.flocks["red"]
-    wild = next(c for c, d in rt.rules.cards.items() if d["type"] == "wild" and "fruit" in str(d["benefit"]) and "kiwi" not in str(d["benefit"]) and "domain" not in str(d["benefit"]))
+    wild = next(c for c, d in rt.rules.cards.items() if d.type == "wild" and "fruit" in str(d.benefit) and "kiwi" not in str(d.benefit) and "domain" not in str(d.benefit))
     fl.hand = [wild, "move", "feed"]
     modes = {o.id for o in actions.modes(rt, wild, Ctx("red", turn=Turn()))}
     assert modes == {"as:move", "benefit", "facedown"}     # nothing to build or feed with no fruit
@@ -243,7 +243,7 @@ def test_R_SCARD_4_leader_and_control_nest_counting():
     """R-SCARD-4: for conditions a Control Nest counts as 2 Kiwi tokens and a Leader as a size-3 Kiwi / 3 tokens."""
     from interpreter.engine import queries
     rt = blank_runtime(leader_hexes={"red": "A1", "green": "B4"})
-    control = next(n for n in rt.rules.nests if rt.rules.nests[n].get("dominance"))
+    control = next(n for n in rt.rules.nests if rt.rules.nests[n].dominance)
     rt.state.hexes["A1"].nest = ("red", control)
     put(rt, "A1", "red", 1)
     assert queries.evaluate(rt.state, dsl("most tokens in flower", "objective"), "red") == 3 + 2 + 1
@@ -331,7 +331,7 @@ def test_R_ASYM_1_side_b_track_and_powers_from_content():
     r = rules()
     for f, sides in r.flocks.items():
         assert len(sides["B"].powers) >= 1 and len(sides["B"].track) == 8
-        assert sides["A"].powers == []
+        assert sides["A"].powers == ()
 
 
 def test_R_ASYM_2_red_pays_fruit_for_second_marker():
@@ -366,7 +366,7 @@ def test_R_ASYM_4_purple_nest_benefits_twice_without_vp():
     """R-ASYM-4: Purple side B gains Nest benefits twice (placement and season change), VP excluded."""
     rt = blank_runtime(players=("purple", "red"), sides={"purple": "B"}, phase="season_change", season=2,
                        leader_hexes={"purple": "A1", "red": "B4"})
-    tree = next(n for n in rt.rules.flock_nests if rt.rules.nests[n]["type"] == "tree" and rt.rules.nests[n]["row"] == 1)
+    tree = next(n for n in rt.rules.flock_nests if rt.rules.nests[n].type == "tree" and rt.rules.nests[n].row == 1)
     rt.state.flocks["purple"].nests_built = [tree]
     drive(flow.nest_benefits(rt, "purple"))
     assert sum(rt.state.flocks["purple"].fruit.values()) == 4
@@ -382,7 +382,7 @@ def test_R_END_2_scoring_domain_nests_season_cards():
     rt = blank_runtime()
     rt.state.hexes["A1"].domain = ("red", "flower")
     rt.state.hexes["A2"].domain = ("red", "grass")
-    second = [n for n in rt.rules.flock_nests if rt.rules.nests[n]["row"] == 2][:1]
+    second = [n for n in rt.rules.flock_nests if rt.rules.nests[n].row == 2][:1]
     rt.state.flocks["red"].nests_built = second
     rt.state.flocks["red"].season_vp = 2
     assert scoring.score(rt.state)["red"] == {"domain": 2, "nests": 1, "season_cards": 2, "total": 5}

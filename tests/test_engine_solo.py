@@ -105,9 +105,9 @@ def test_R_SOLO_2_solo_cards_random_ascending_face_up_and_marker_side() -> None:
     for seed in range(8):
         g = solo_game(seed=seed)
         pile = g.state.solo["pile"]
-        numbers = [rules().solo_cards[c]["number"] for c in pile]
-        assert len(pile) == rules().solo["setup"]["solo_cards"] == 4 and numbers == sorted(numbers)
-        assert len(set(pile)) == 4 and g.state.solo["side"] in rules().solo["sides"]
+        numbers = [rules().solo_cards[c].number for c in pile]
+        assert len(pile) == rules().solo_mode().setup.solo_cards == 4 and numbers == sorted(numbers)
+        assert len(set(pile)) == 4 and g.state.solo["side"] in rules().solo_mode().sides
         piles.add(tuple(pile))
         view = g.view(PLAYER)["solo"]
         assert view["solo_card"] == pile[0] and view["solo_cards_left"] == 4
@@ -166,7 +166,7 @@ def test_R_SOLO_7_reveal_into_next_slot_row_by_type_column_by_slot() -> None:
     reveals = [e.data for e in g.events if e.kind == "kiwibot" and e.data]
     assert reveals and reveals[0]["slot"] == 1 and reveals[0]["column"] == 1
     assert g.state.flocks[BOT].played == [reveals[0]["card"]]
-    assert reveals[0]["row"] == rules().cards[reveals[0]["card"]]["type"]
+    assert reveals[0]["row"] == rules().cards[reveals[0]["card"]].type
     assert reveals[0]["solo_card"] == g.state.solo["pile"][0]
     play(g, 6)
     reveals = [e.data for e in g.events if e.kind == "kiwibot" and e.data]

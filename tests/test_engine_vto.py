@@ -119,7 +119,7 @@ def test_R_VTO_3_slot_costs_paid_only_if_possible():
     """R-VTO-3: a slot's payment is made "if possible": each payment the player can make is made, the others
     are skipped, and the slot is taken anyway."""
     rt = blank_runtime(phase="wake_up", season=2)
-    effect = rt.rules.tracker[6]["effect"]
+    effect = rt.rules.tracker[6].effect
     fruit(rt, "red", blue=1)
     drive(vto.run_if_possible(rt, effect, Ctx("red")))
     fl = rt.state.flocks["red"]
@@ -186,7 +186,7 @@ def test_R_VTO_5_tracker_slot_effects_from_content():
     t = rules().tracker
 
     def calls(n):
-        return [(c.primitive, dict(c.args).get("n")) for c in t[n]["effect"].stmts]
+        return [(c.primitive, dict(c.args).get("n")) for c in t[n].effect.stmts]
 
     assert calls(1) == [("gain-fruit", 1)]
     assert calls(2) == [("gain-domain", 1)]

@@ -126,7 +126,7 @@ def test_frames_round_trip_as_data_and_bad_data_is_a_value_error() -> None:
     """stack_to_data / stack_from_data: kinds, pcs, fields, shared contexts, actions; anything else refused."""
     r = rules()
     ctx = Ctx("red", turn=Turn(moved={1, 2}), suppressed=frozenset({"t-feed"}), depth=2, source="s")
-    node = r.cards[next(iter(r.cards))]["effect"] or r.facedown
+    node = r.cards[next(iter(r.cards))].effect or r.facedown
     stack = [_Parent(ctx, result=(A.word("take"),)), _Pick(ctx, [A.Card("move"), node, {"k": (1, 2)}])]
     stack[1].pc = 2
     data = stack_to_data(stack, r)

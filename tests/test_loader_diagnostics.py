@@ -425,3 +425,40 @@ def test_dsl_bound_nested_for_each_loops_are_refused_at_the_field(root: Path) ->
     found = [m for m in messages(root, "loops") if "error[dsl-bound]" in m]
     assert found and found[0].startswith("content/mods/loops/nests.yaml:3:13: error[dsl-bound]: this effect may take ")
     assert "hint: nest fewer `for each` loops or narrow their selectors" in found[0]
+
+
+def test_content_value_in_solo_yaml_is_found_at_load_not_at_game_start(root: Path) -> None:
+    """content-value: a value the schema admits but the engine cannot play (solo.yaml `kiwibot_seat: 3` in a
+    two-seat solo game, R-SOLO-3) is a located error when the content loads; no game is ever started with it."""
+    from interpreter.content import ContentError, load_ruleset
+    path = root / "base" / "solo.yaml"
+    edit(path, "kiwibot_seat: 1", "kiwibot_seat: 3")
+    at = line(path, "kiwibot_seat: 3")
+    assert messages(root) == [
+        f"content/base/solo.yaml:{at}:17: error[content-value]: solo.yaml setup: `kiwibot_seat` must be 1..2, got 3\n"
+        "  kiwibot_seat: 3\n"
+        "                ^"]
+    with pytest.raises(ContentError):
+        load_ruleset(root=root)
+
+
+def test_content_value_cross_file_and_per_pattern_checks_are_located(root: Path) -> None:
+    """content-value: fewer Solo cards than seasons (R-SOLO-9 discards one each season) and a step the schema
+    knows but not for that Kiwibot pattern (R-SOLO-11), each located at the value with a hint."""
+    path = root / "base" / "solo.yaml"
+    edit(path, "solo_cards: 4", "solo_cards: 3")
+    at = line(path, "solo_cards: 3")
+    assert messages(root) == [
+        f"content/base/solo.yaml:{at}:15: error[content-value]: solo.yaml setup: `solo_cards` (3) must be at least "
+        "the number of seasons (4)\n"
+        "  solo_cards: 3\n"
+        "              ^\n"
+        "  hint: R-SOLO-9 discards a Solo card every season"]
+    edit(path, "solo_cards: 3", "solo_cards: 4")
+    edit(path, "steps: [dominance-two-kiwi-no-nest]", "steps: [off-island]")
+    at = line(path, "steps: [off-island]")
+    found = messages(root)
+    assert len(found) == 1 and found[0].startswith(
+        f"content/base/solo.yaml:{at}:12: error[content-value]: Kiwibot pattern 3: `steps` has an unknown step "
+        "`off-island` for pattern `building`\n"), found[0]
+    assert "  hint: known: dominance-two-kiwi-no-nest" in found[0]

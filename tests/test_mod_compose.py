@@ -49,7 +49,7 @@ def test_R_LEAD_5_R_PUSH_2_walk_up_to_2_and_push_opponents_size1_kiwi_to_hexes_w
     adjacent hex without a Nest (A or D: C holds a Nest); green's size-2 and teal's own Kiwi stay."""
     game = _game("sweep.yaml")
     rt = game.rt
-    ability = rt.rules.leader_cards["kotare-1"]
+    ability = rt.rules.leader_cards["kotare-1"].ability
     assert ability_possible(rt, "teal", ability)
     _, asked = drive(effects.run(rt, ability, Ctx("teal", ability=Ability(start="A"), depth=1)),
                      ["stop", "push:green/1@B->A", "push:green/1@B->D"])
@@ -66,7 +66,7 @@ def test_R_LEAD_5_jump_within_3_to_a_hex_without_kiwi_and_place_a_kiwi_there() -
     game = _game("dive.yaml")
     rt = game.rt
     rt.state.flocks["teal"].leader_card = "kotare-2"
-    ability = rt.rules.leader_cards["kotare-2"]
+    ability = rt.rules.leader_cards["kotare-2"].ability
     assert ability_possible(rt, "teal", ability)
     track = rt.state.flocks["teal"].track
     _, asked = drive(effects.run(rt, ability, Ctx("teal", ability=Ability(start="A"), depth=1)), ["leader:A->C"])
@@ -81,7 +81,7 @@ def test_jump_is_impossible_when_every_hex_in_reach_holds_kiwi() -> None:
     rt = game.rt
     for h in ("C", "E"):
         rt.state.hexes[h].kiwi.append(rt.state.new_kiwi("green", 1))
-    assert not ability_possible(rt, "teal", rt.rules.leader_cards["kotare-2"])
+    assert not ability_possible(rt, "teal", rt.rules.leader_cards["kotare-2"].ability)
 
 
 def test_R_DOM_2_teal_leader_counts_4_for_dominance() -> None:
@@ -123,7 +123,7 @@ def test_R_SCARD_1_most_size2_kiwi_in_hexes_with_a_nest() -> None:
     """Teal has two size-2 Kiwi in A (green's Nest); green's size-2 Kiwi in A counts, the one in D (no Nest) not."""
     rt = _game("cards.yaml").rt
     card = rt.rules.season_cards["most-size2-nest-hexes"]
-    winners, values = queries.winners(rt.state, card["objective"], ["teal", "green"])
+    winners, values = queries.winners(rt.state, card.objective, ["teal", "green"])
     assert values == {"teal": 2, "green": 1} and winners == ["teal"]
 
 
@@ -132,7 +132,7 @@ def test_R_SCARD_1_least_hexes_an_opponent_dominates_where_you_have_kiwi() -> No
     Green: A and B (teal dominates both, green has Kiwi in each)."""
     rt = _game("cards.yaml").rt
     card = rt.rules.season_cards["least-contested"]
-    winners, values = queries.winners(rt.state, card["objective"], ["teal", "green"])
+    winners, values = queries.winners(rt.state, card.objective, ["teal", "green"])
     assert values == {"teal": 1, "green": 2} and winners == ["teal"]
 
 
@@ -154,7 +154,7 @@ def test_R_WILD_1_wildcard_benefit_a_marker_per_dominated_hex_at_most_2() -> Non
     """Teal dominates A, B and E: three hexes, capped at 2 markers."""
     rt = _game("cards.yaml").rt
     assert sorted(h for h, f in dominance.dominant_all(rt.state).items() if f == "teal") == ["A", "B", "E"]
-    _auto(effects.run(rt, rt.rules.cards["wild-domain"]["benefit"], Ctx("teal")))
+    _auto(effects.run(rt, rt.rules.cards["wild-domain"].benefit, Ctx("teal")))
     assert len(rt.state.flocks["teal"].domain) == 2
 
 
@@ -179,7 +179,7 @@ def test_R_VTO_5_tracker_slot_pay_1_fruit_then_each_richer_opponent_returns_1_of
     rt = _game("cards.yaml").rt
     _give(rt, "teal", red=2)
     _give(rt, "green", blue=2, yellow=1)
-    asked = _auto(effects.run(rt, rt.rules.tracker[6]["effect"], Ctx("teal")),
+    asked = _auto(effects.run(rt, rt.rules.tracker[6].effect, Ctx("teal")),
                   lambda d: "return-fruit:yellow" if d.kind == "return-fruit" else d.option_ids()[0])
     assert sum(rt.state.flocks["teal"].fruit.values()) == 1
     assert rt.state.flocks["green"].fruit == {**rt.state.flocks["green"].fruit, "blue": 2, "yellow": 0}
@@ -187,7 +187,7 @@ def test_R_VTO_5_tracker_slot_pay_1_fruit_then_each_richer_opponent_returns_1_of
     rt = _game("cards.yaml").rt
     _give(rt, "teal", red=2)
     _give(rt, "green", blue=1)
-    _auto(effects.run(rt, rt.rules.tracker[6]["effect"], Ctx("teal")))
+    _auto(effects.run(rt, rt.rules.tracker[6].effect, Ctx("teal")))
     assert sum(rt.state.flocks["green"].fruit.values()) == 1   # not more than teal's 1 after paying: keeps it
 
 

@@ -83,10 +83,11 @@ def test_R_WILD_1_R_BUILD_3_option_labels_are_words_not_content_ids(ruleset) -> 
 def test_content_names_win_over_generated_labels() -> None:
     """A card or Nest with a `name` in content is called by it (the schemas allow `name` on both)."""
     from interpreter.engine import labels
+    from interpreter.engine.content_types import ActionCard, Nest
 
-    assert labels.card_name("wild-fruit", {"type": "wild", "name": "Feast"}) == "Feast"
-    assert labels.nest_name("tree-1", {"type": "tree", "row": 1, "name": "Rimu"}) == "Rimu"
-    assert labels.nest_name("odd", {}) == "Odd"
+    assert labels.card_name("wild-fruit", ActionCard("wild-fruit", "wild", name="Feast")) == "Feast"
+    assert labels.nest_name("tree-1", Nest("tree-1", "tree", 1, None, None, None, 0, 0, name="Rimu")) == "Rimu"
+    assert labels.nest_name("odd", Nest("odd", "", 1, None, None, None, 0, 0)) == "Odd"
 
 
 # --- the editor -----------------------------------------------------------------------------------------

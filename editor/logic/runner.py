@@ -276,6 +276,12 @@ class Run:
         # whatever is left of the group (a worker that ignored SIGTERM, a child that hung) goes now
         _signal_group(self.pid, signal.SIGKILL)
         self.proc.wait()
+        # the workers are the child's children: once it is gone they are reparented and reaped by init, a
+        # moment later; wait for that, so "no process is left running" is true when the status says it
+        deadline = time.monotonic() + GRACE_SECONDS
+        while group_members(self.pid) and time.monotonic() < deadline:
+            _signal_group(self.pid, signal.SIGKILL)
+            time.sleep(0.02)
         self._read()
         self._finish(self.proc.returncode)
         return self.status

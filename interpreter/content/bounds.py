@@ -42,8 +42,8 @@ def effect_graph(files: dict[str, Merged], compiled: CompiledFields) -> EffectGr
     r = _Reader(files, compiled)
     game = files.get("game.yaml")
     g = game.data if game is not None and isinstance(game.data, dict) else {}
-    flock = g.get("flock") if isinstance(g.get("flock"), dict) else {}
-    track = g.get("track") if isinstance(g.get("track"), dict) else {}
+    flock: dict = found if isinstance(found := g.get("flock"), dict) else {}
+    track: dict = given if isinstance(given := g.get("track"), dict) else {}
     entries: list[Entry] = []
 
     def add(effect: Effect | None, **kw: Any) -> None:

@@ -154,12 +154,12 @@ class Checker:
             layout_sections[str(layout.get("id"))] = used
         layout_ids = list(layout_sections)
         for path, setup in self._items("island.yaml", "setups"):
-            layout = setup.get("layout")
+            layout_ref = setup.get("layout")
             hexes = list(first_hex)
-            if layout is not None:
-                self._unknown(island, "layout", layout, layout_ids, path + ("layout",))
-                if str(layout) in layout_sections:
-                    hexes = [h for s in layout_sections[str(layout)] for h in section_hexes.get(s, [])]
+            if layout_ref is not None:
+                self._unknown(island, "layout", layout_ref, layout_ids, path + ("layout",))
+                if str(layout_ref) in layout_sections:
+                    hexes = [h for s in layout_sections[str(layout_ref)] for h in section_hexes.get(s, [])]
             seats = setup.get("seats")
             if not isinstance(seats, list):
                 continue
@@ -167,11 +167,11 @@ class Checker:
                 if not isinstance(seat, dict):
                     continue
                 if "leader" in seat:
-                    self._hex_ref(island, seat["leader"], hexes, path + ("seats", i, "leader"), layout)
+                    self._hex_ref(island, seat["leader"], hexes, path + ("seats", i, "leader"), layout_ref)
                 kiwi = seat.get("kiwi")
                 if isinstance(kiwi, dict):
                     for hid in kiwi:
-                        self._hex_ref(island, hid, hexes, path + ("seats", i, "kiwi", hid), layout, key=True)
+                        self._hex_ref(island, hid, hexes, path + ("seats", i, "kiwi", hid), layout_ref, key=True)
 
     def _hex_ref(self, island: Merged, hid: Any, hexes: list[str], path: tuple, layout: Any,
                  key: bool = False) -> None:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from interpreter.content.merge import Merged
 from interpreter.content.schema import Schemas
@@ -43,7 +43,7 @@ def compile_one(text: str, kind: str, ctx: CheckContext) -> tuple[Node | None, l
 
 
 def compile_merged(merged: Merged, schema_name: str | None, schemas: Schemas, ctx: CheckContext,
-                   out: CompiledFields, extra: list[tuple[tuple, str]] = ()) -> None:
+                   out: CompiledFields, extra: Sequence[tuple[tuple, str]] = ()) -> None:
     """Compile the DSL fields of one merged logical file into `out` (nodes, used primitives, diagnostics)."""
     fields = schemas.dsl_fields(schema_name, merged.data) if schema_name else []
     fields = list(fields) + list(extra)

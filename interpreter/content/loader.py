@@ -363,7 +363,23 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
         # the work bound needs the whole, valid set: every effect and what it can set off (dsl/bounds.py)
         diagnostics.extend(bound_diagnostics(merged.files, compiled))
     validated_cache().flush()
-    return Build(root, packs, merged.files, merged.items, compiled, _dedupe(diagnostics))
+    result = Build(root, packs, merged.files, merged.items, compiled, _dedupe(diagnostics))
+    if not any(d.severity == "error" for d in result.diagnostics):
+        result.diagnostics = _dedupe(result.diagnostics + _engine_diagnostics(result))
+    return result
+
+
+def _engine_diagnostics(result: Build) -> list[Diagnostic]:
+    """Values the engine could not play, found when it compiles the content into typed values (engine/rules.py),
+    located at their file and key: a content error surfaces at load, never when a game reaches it."""
+    from interpreter.engine.rules import RulesError, compile_rules
+    try:
+        compile_rules(ruleset_from(result), cache=False)
+    except RulesError as exc:
+        merged = result.merged.get(exc.file or "")
+        diag = merged.diagnostic("content-value", str(exc), exc.path, hint=exc.hint) if merged else None
+        return [diag or Diagnostic("content-value", str(exc), Location(str(result.root / "base"), 1, 1), None, exc.hint)]
+    return []
 
 
 def _logical(path: Path, folder: Path) -> str:
@@ -445,7 +461,8 @@ def ruleset_from(result: Build) -> Ruleset:
                 if kind == "leaders":
                     for card_index, card in enumerate(raw.get("cards") or []):
                         where = merged.where(path + ("cards", card_index))
-                        line = where[0].pos(where[1]).line if where and where[0].pos(where[1]) else origin.line
+                        pos = where[0].pos(where[1]) if where else None
+                        line = pos.line if pos is not None else origin.line
                         card_origin = Origin(origin.pack, where[0].file if where else origin.file, line)
                         items.setdefault("leader_cards", []).append(Item(
                             "leader_cards", str(card.get("id")), data["cards"][card_index], _plain(card),

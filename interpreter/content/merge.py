@@ -182,23 +182,23 @@ class Merger:
                     self._per_file_add(merged, source, source.doc.data, is_base=True)
                 self.files[spec.name] = merged
                 continue
-            source = by_rel.get(spec.name)
-            if source is None:
+            found = by_rel.get(spec.name)
+            if found is None:
                 continue
-            data = source.doc.data
-            merged = Merged(spec, data, {(): (source.doc, ())})
+            data = found.doc.data
+            merged = Merged(spec, data, {(): (found.doc, ())})
             self.files[spec.name] = merged
             for group, kind in self._lists(spec, data):
                 seen: dict[str, tuple] = {}
                 for index, item in enumerate(group[1]):
                     path = group[0] + (index,)
-                    self._register_base_item(source, kind, item, path, seen)
+                    self._register_base_item(found, kind, item, path, seen)
 
     def _lists(self, spec: FileSpec, data: Any) -> list[tuple[tuple[tuple, list], str]]:
         """The item lists of a file: ((path, list), kind)."""
-        out = []
+        out: list[tuple[tuple[tuple, list], str]] = []
         if spec.shape == "list" and isinstance(data, list):
-            out.append((((), data), spec.kind))
+            out.append((((), data), spec.kind or ""))
         elif spec.shape == "groups" and isinstance(data, dict):
             for key, kind in spec.groups:
                 if isinstance(data.get(key), list):

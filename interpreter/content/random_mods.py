@@ -187,7 +187,7 @@ def play_mod(root: Path, pack_id: str, rng: random.Random, decisions: int = 150)
     from interpreter.content.bounds import effect_graph
     from interpreter.content.loader import build
     from interpreter.dsl.bounds import chain_bounds
-    from interpreter.engine import Game, effects
+    from interpreter.engine import Game, Refused, effects
 
     try:
         ruleset = load_ruleset([f"mods/{pack_id}"], root=root)
@@ -212,9 +212,9 @@ def play_mod(root: Path, pack_id: str, rng: random.Random, decisions: int = 150)
         game = Game.new(ruleset, players=flocks, seed=rng.randrange(1 << 30), sides=sides,
                         mode="solo" if solo else "standard")
         while not game.is_over and outcome.decisions < decisions:
-            options = game.pending.options
-            applied = game.apply(rng.choice(options).id)
-            if not applied.ok:
+            assert game.pending is not None   # the game is not over
+            applied = game.apply(rng.choice(game.pending.options).id)
+            if isinstance(applied, Refused):
                 outcome.failure = f"refused a legal option: {applied.code}: {applied.message}"
                 break
             outcome.decisions += 1

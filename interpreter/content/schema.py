@@ -363,7 +363,7 @@ def _alternatives(values: list[Any]) -> str:
 
 def _types(expected: Any) -> str:
     names = expected if isinstance(expected, list) else [expected]
-    return " or ".join(_TYPE_NAMES.get(n, n) for n in names)
+    return " or ".join(str(_TYPE_NAMES.get(n, n)) for n in names)
 
 
 def did_you_mean(word: str, options: list[str] | set[str] | tuple[str, ...]) -> str | None:
@@ -413,8 +413,8 @@ def _explain(error: Any, schemas: Schemas) -> Iterator[SchemaProblem]:
         return
     if kind == "required":
         missing = error.validator_value
-        present = value if isinstance(value, dict) else {}
-        owner = present.get("id") if isinstance(present.get("id"), (str, int)) else None
+        given = value if isinstance(value, dict) else {}
+        owner = given.get("id") if isinstance(given.get("id"), (str, int)) else None
         if owner is not None:
             where = f" in `{owner}`"
         elif path and not isinstance(path[-1], int):
@@ -422,7 +422,7 @@ def _explain(error: Any, schemas: Schemas) -> Iterator[SchemaProblem]:
         else:
             where = ""
         for field in missing:
-            if field not in present:
+            if field not in given:
                 yield SchemaProblem(path, f"missing field `{field}`{where}", at_key=True)
         return
     if kind == "enum":
@@ -530,8 +530,9 @@ def _relevance(error: Any) -> tuple:
     """best_match key: deeper paths and non-type errors first (jsonschema's default, deepened)."""
     from jsonschema.exceptions import relevance
 
+    key: Any = relevance(error)   # jsonschema types its key function loosely; it returns a tuple
     return (len(error.absolute_path), error.validator not in ("type", "required", "additionalProperties"),
-            ) + tuple(relevance(error))
+            ) + tuple(key)
 
 
 def _enum_hint(value: Any, options: list[Any]) -> str | None:

@@ -16,8 +16,9 @@ import yaml
 
 from interpreter.diagnostics import Diagnostic, Location
 
+_EventParser: type | None
 try:  # libyaml's event parser is several times faster; the pure-Python one behaves the same
-    from yaml._yaml import CParser as _EventParser  # type: ignore[attr-defined]
+    from yaml._yaml import CParser as _EventParser
 except ImportError:  # pragma: no cover - depends on the PyYAML build
     _EventParser = None
 

@@ -1,15 +1,18 @@
 """Matching a call's words to a primitive's pattern parts (shared by the checker and the compositional types)."""
 from __future__ import annotations
 
-from interpreter.dsl.ast import Word
+from typing import TypeVar
+
 from interpreter.dsl.primitive import Slot
 
+W = TypeVar("W")   # a call's Word, or a phrase's item (Word, Selector or QCall)
 
-def align(parts: tuple[str | Slot, ...], words: tuple[Word, ...]) -> list[tuple[str | Slot, tuple[Word, ...]]] | None:
+
+def align(parts: tuple[str | Slot, ...], words: tuple[W, ...]) -> list[tuple[str | Slot, tuple[W, ...]]] | None:
     """Words matched to pattern parts: literals equal, a slot takes one word, a `+` slot one or more."""
     if len(words) < len(parts):
         return None
-    out: list[tuple[str | Slot, tuple[Word, ...]]] = []
+    out: list[tuple[str | Slot, tuple[W, ...]]] = []
 
     def go(i: int, j: int) -> bool:
         if i == len(parts):

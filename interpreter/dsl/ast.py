@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator, Union
+from typing import Any, Iterator, Union
 
 
 @dataclass(frozen=True)
@@ -35,8 +35,8 @@ class Call:
     primitive: str | None = None          # registry id, set by the checker
     args: tuple[tuple[str, object], ...] = ()  # (slot name, value) pairs, set by the checker
 
-    def arg(self, name: str, default: object = None) -> object:
-        """The bound value of slot `name`."""
+    def arg(self, name: str, default: Any = None) -> Any:
+        """The bound value of slot `name` (its type is the slot's: int, str, a tuple of ids, a selector, a quantity)."""
         for key, value in self.args:
             if key == name:
                 return value
@@ -81,12 +81,12 @@ class Objective:
     """`most <query>` / `least <query>` of a Season card."""
 
     direction: str  # "most" | "least"
-    query: Call
+    query: Union[Call, "Phrase", "Expr"]   # a first-language query call, or a quantity (`most count(...)`)
     span: Span
 
 
-def walk(node: Node) -> Iterator[Node]:
-    """Yield the node and every node below it, depth first."""
+def walk(node: Node | Expr) -> Iterator[Node | Expr]:
+    """Yield the node and every node below it, depth first (an objective's quantity is yielded as a leaf)."""
     yield node
     if isinstance(node, Seq):
         for stmt in node.stmts:
@@ -203,8 +203,8 @@ class Phrase:
     primitive: str | None = None
     args: tuple[tuple[str, object], ...] = ()
 
-    def arg(self, name: str, default: object = None) -> object:
-        """The bound value of slot `name`."""
+    def arg(self, name: str, default: Any = None) -> Any:
+        """The bound value of slot `name` (its type is the slot's: int, str, a tuple of ids, a selector, a quantity)."""
         for key, value in self.args:
             if key == name:
                 return value

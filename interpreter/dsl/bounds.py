@@ -499,10 +499,10 @@ class _Search:
             # Track slots, Nests and abilities are used up for the whole game, not just for one chain: however
             # the chain branches, each member of the loop runs at most once, so the loop's work is at most the
             # sum of what each member does by itself (its calls out of the loop included).
-            by_key: dict[tuple, int] = {}
+            by_key: dict[tuple | None, int] = {}
             for m, (w, _, _, _) in outside.items():
-                k = _once_key(m)
-                by_key[k] = max(by_key.get(k, 0), w)
+                member = _once_key(m)
+                by_key[member] = max(by_key.get(member, 0), w)
             total = min(_CAP, sum(by_key.values()))
             level = {m: (min(w, total), d, dc, wc) for m, (w, d, dc, wc) in level.items()}
         self.memo[key] = level
@@ -522,7 +522,7 @@ class _Search:
                         outs += [t for t, _ in found if t in free_set]
             edges[node] = outs
         for start in free:
-            stack = [(start, (start,))]
+            stack: list[tuple[tuple, tuple]] = [(start, (start,))]
             seen = set()
             while stack:
                 node, chain = stack.pop()

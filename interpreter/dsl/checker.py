@@ -4,6 +4,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import cast
 
 from interpreter.dsl.align import align as _align
 from interpreter.dsl import registry
@@ -157,8 +158,9 @@ class _Checker:
         if self.kind == "query":
             if isinstance(node, Objective) and isinstance(node.query, QCall):
                 return replace(node, query=self.layer().expr(node.query, self.env(), "number"))
-            if isinstance(node, Objective):
-                return replace(node, query=self.call(node.query))
+            if isinstance(node, Objective) and isinstance(node.query, (Call, Phrase)):
+                # a phrase is read by its words (Phrase.words, as a call's), so its misuse is reported as for calls
+                return replace(node, query=self.call(cast(Call, node.query)))
             self.issue("dsl-context", "expected an objective: `most <query>` or `least <query>`", span,
                        "write e.g. `most nests`")
             return node
@@ -178,6 +180,10 @@ class _Checker:
                    "an objective (`most ...`) belongs in a Season card's objective field")
         return node
 
+    def seq(self, node: Seq) -> Seq:
+        """Check a block (a sequence stays a sequence)."""
+        return replace(node, stmts=tuple(self.stmt(s) for s in node.stmts))
+
     def stmt(self, node: Node) -> Node:
         """Check one statement (or sequence) of an effect."""
         if isinstance(node, Seq):
@@ -185,18 +191,18 @@ class _Checker:
         if isinstance(node, Call):
             return self.call(node)
         if isinstance(node, Choose):
-            return replace(node, options=tuple(self.stmt(o) for o in node.options))
+            return replace(node, options=tuple(self.seq(o) for o in node.options))
         if isinstance(node, May):
             if self.field_kind == "cost":
                 # A cost is what a build or extra move demands; an optional part would make it free.
                 self.issue("dsl-context", "a cost cannot be optional: `may` is not allowed in a cost", node.span,
                            "use `choose { ... } or { ... }` for alternative payments")
-            return replace(node, body=self.stmt(node.body))
+            return replace(node, body=self.seq(node.body))
         if isinstance(node, Repeat):
             if not 1 <= node.count <= MAX_REPEAT:
                 self.issue("dsl-context", f"`repeat` count must be 1 to {MAX_REPEAT}", node.span,
                            f"got {node.count}")
-            return replace(node, body=self.stmt(node.body))
+            return replace(node, body=self.seq(node.body))
         if isinstance(node, COMPOSED):
             return self.layer().statement(node, self.tables.allowed, self.env())
         span = getattr(node, "span", Span(0, 0))
@@ -321,8 +327,8 @@ class _Checker:
                     return i
             return len(words) - 1
         at = max(first_mismatch(p) for p in fitting)
-        expected = list(dict.fromkeys(p.parts[at] for p in fitting
-                                      if first_mismatch(p) == at and isinstance(p.parts[at], str)))
+        expected = list(dict.fromkeys(part for p in fitting
+                                      if first_mismatch(p) == at and isinstance(part := p.parts[at], str)))
         bad = words[at]
         self.issue("dsl-unknown", f"unknown word `{bad.text}` in `{head}`: expected "
                    + _join([f"`{e}`" for e in expected]), bad.span, _did_you_mean(bad.text, expected))

@@ -108,7 +108,26 @@ def parse(text: str, start: str = "effect") -> Node:
 # --- tree -> AST ------------------------------------------------------------------------------------
 
 def _tok_span(tok: Token) -> Span:
-    return Span(tok.start_pos, tok.end_pos)
+    return Span(_start(tok), _end(tok))
+
+
+# lark types a tree's children as `Tree | Token` and a token's positions as optional; the grammar fixes which
+# child is a token, and the parser keeps positions, so these read them checked
+def _tok(node: Tree | Token) -> Token:
+    assert isinstance(node, Token), node
+    return node
+
+
+def _start(node: Tree | Token) -> int:
+    pos = _tok(node).start_pos
+    assert pos is not None
+    return pos
+
+
+def _end(node: Tree | Token) -> int:
+    pos = _tok(node).end_pos
+    assert pos is not None
+    return pos
 
 
 def _build(tree: Tree) -> Node:
@@ -123,25 +142,29 @@ def _build(tree: Tree) -> Node:
         cond, then = _expr(children[0]), _block(children[1])
         orelse = _block(children[2]) if len(children) > 2 else None
         end = _block_end(children[-1])
-        return If(cond, then, orelse, Span(tree.children[0].start_pos, end))
+        return If(cond, then, orelse, Span(_start(tree.children[0]), end))
     if kind == "for_each":
         trees = [c for c in tree.children if isinstance(c, Tree)]
         sel = _sel(trees[0])
         cap = _expr(trees[1].children[-1]) if len(trees) > 2 else None
-        return ForEach(sel, _block(trees[-1]), cap, Span(tree.children[0].start_pos, _block_end(trees[-1])))
+        return ForEach(sel, _block(trees[-1]), cap, Span(_start(tree.children[0]), _block_end(trees[-1])))
     if kind == "choose":
         blocks = [c for c in tree.children if isinstance(c, Tree)]
-        return Choose(tuple(_block(b) for b in blocks), Span(tree.children[0].start_pos, _block_end(blocks[-1])))
+        return Choose(tuple(_block(b) for b in blocks), Span(_start(tree.children[0]), _block_end(blocks[-1])))
     if kind == "may":
         block = tree.children[1]
-        return May(_block(block), Span(tree.children[0].start_pos, _block_end(block)))
+        assert isinstance(block, Tree)
+        return May(_block(block), Span(_start(tree.children[0]), _block_end(block)))
     if kind == "repeat":
         keyword, count, block = tree.children
-        return Repeat(int(count), _block(block), Span(keyword.start_pos, _block_end(block)))
+        assert isinstance(block, Tree)
+        return Repeat(int(_tok(count)), _block(block), Span(_start(keyword), _block_end(block)))
     if kind == "objective":
         direction, call = tree.children
+        assert isinstance(call, Tree)
         query = _build(call) if call.data == "call" else _expr(call)
-        return Objective(str(direction), query, Span(direction.start_pos, query.span.end))
+        assert isinstance(query, (Call, Phrase, Num, QCall, BinOp, Not, Selector)), query
+        return Objective(str(direction), query, Span(_start(direction), query.span.end))
     raise DslError(_SYNTAX, f"unexpected grammar rule `{kind}`", Span(0, 0))  # grammar and builder out of step
 
 
@@ -155,7 +178,7 @@ def _call(tree: Tree) -> Node:
     """A call: plain words stay a Call (the first language); selectors or quantities make it a Phrase;
     a trailing `for each <selector>` makes it the body of a suffix ForEach."""
     items: list = []
-    suffix: list[Tree] = []
+    suffix: list[Tree | Token] = []
     for child in tree.children:
         if isinstance(child, Token):
             if child.type == "FOR" and suffix == [] and _next_is_each(tree, child):
@@ -185,7 +208,7 @@ def _call(tree: Tree) -> Node:
 def _next_is_each(tree: Tree, tok: Token) -> bool:
     kids = tree.children
     i = next(j for j, c in enumerate(kids) if c is tok)
-    return i + 1 < len(kids) and isinstance(kids[i + 1], Token) and kids[i + 1].type == "EACH"
+    return i + 1 < len(kids) and isinstance(kids[i + 1], Token) and _tok(kids[i + 1]).type == "EACH"
 
 
 def _head(tree: Tree) -> Head:
@@ -232,15 +255,15 @@ def _sel(tree: Tree) -> Selector:
         return Selector(inner.head, filters, _span(tree))
     # osel: DET WORD* NOUN filter* | PRON filter*
     head_parts = [c for c in tree.children if not (isinstance(c, Tree) and c.data in _FILTER_OPS)]
-    if head_parts[0].type == "PRON":
-        noun = Word(str(head_parts[0]), _tok_span(head_parts[0]))
+    if _tok(head_parts[0]).type == "PRON":
+        noun = Word(str(head_parts[0]), _tok_span(_tok(head_parts[0])))
         filters = tuple(_filter(c) for c in tree.children if isinstance(c, Tree) and c.data in _FILTER_OPS)
         return Selector(Head(None, (), noun, noun.span), filters, _span(tree))
     det = str(head_parts[0])
-    adjs = tuple(Word(str(t), _tok_span(t)) for t in head_parts[1:-1])
-    ntok = head_parts[-1]
+    adjs = tuple(Word(str(t), _tok_span(_tok(t))) for t in head_parts[1:-1])
+    ntok = _tok(head_parts[-1])
     noun = Word(str(ntok), _tok_span(ntok))
-    hspan = Span(head_parts[0].start_pos, ntok.end_pos)
+    hspan = Span(_start(head_parts[0]), _end(ntok))
     filters = tuple(_filter(c) for c in tree.children if isinstance(c, Tree) and c.data in _FILTER_OPS)
     return Selector(Head(det, adjs, noun, hspan), filters, _span(tree))
 
@@ -264,16 +287,16 @@ def _expr(tree: Tree | Token):
         return left
     if kind == "c_not":
         inner = _expr(tree.children[1])
-        return Not(inner, Span(tree.children[0].start_pos, inner.span.end))
+        return Not(inner, Span(_start(tree.children[0]), inner.span.end))
     if kind == "compare":
-        left, op, right = tree.children
+        left, cmp, right = tree.children
         lhs, rhs = _expr(left), _expr(right)
-        return BinOp(str(op), lhs, rhs, Span(lhs.span.start, rhs.span.end))
+        return BinOp(str(cmp), lhs, rhs, Span(lhs.span.start, rhs.span.end))
     if kind == "qcall":
-        name = tree.children[0]
+        name = _tok(tree.children[0])
         args = tuple(_expr(c) for c in tree.children if isinstance(c, Tree) or
                      (isinstance(c, Token) and c.type == "INT"))
-        return QCall(Word(str(name), _tok_span(name)), args, Span(name.start_pos, tree.children[-1].end_pos))
+        return QCall(Word(str(name), _tok_span(name)), args, Span(_start(name), _end(tree.children[-1])))
     if kind in ("head", "sel", "fsel", "osel"):
         return _sel(tree)
     if kind == "qterm":   # `( quantity )`
@@ -288,7 +311,7 @@ def _block(block: Tree) -> Seq:
 
 
 def _block_end(block: Tree) -> int:
-    return block.children[-1].end_pos
+    return _end(block.children[-1])
 
 
 # --- bounds -----------------------------------------------------------------------------------------
@@ -431,7 +454,7 @@ def _accepted(exc: UnexpectedToken) -> set[str]:
 def _syntax_error(text: str, start: str, exc: UnexpectedInput) -> DslError:
     """A readable DslError for a Lark error."""
     if isinstance(exc, UnexpectedCharacters):
-        return _bad_character(text, exc.pos_in_stream)
+        return _bad_character(text, exc.pos_in_stream or 0)
     if isinstance(exc, UnexpectedToken):
         return _bad_token(text, start, exc)
     pos = min(max(getattr(exc, "pos_in_stream", 0) or 0, 0), len(text))
@@ -460,7 +483,7 @@ def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
     tok: Token = exc.token
     expected = _accepted(exc)
     at_end = tok.type == "$END"
-    pos = len(text) if at_end else tok.start_pos
+    pos = len(text) if at_end else _start(tok)
     before = _tokens_before(text, pos)
     prev = before[-1] if before else None
     span = Span(len(text), len(text)) if at_end else _tok_span(tok)
@@ -481,7 +504,7 @@ def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
                         "a word before the noun is a terrain or a reference: `every flower hex`, `the landing hex`")
     if tok.type in _LAYER_PUNCT and tok.type not in expected:
         # punctuation of the compositional layer where it cannot stand reads as a bad character, as before
-        return _bad_character(text, tok.start_pos)
+        return _bad_character(text, _start(tok))
     shown = "end of the text" if at_end else f"`{tok.value}`"
     if at_end and _braces(text):
         open_at = _braces(text)[-1]

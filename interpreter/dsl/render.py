@@ -50,7 +50,9 @@ def _node(node: Node) -> str:
     if isinstance(node, Objective):
         if isinstance(node.query, QCall):
             return f"{node.direction} {_objective_quantity(node.query)}"
-        return f"{node.direction} {_call(node.query)}"
+        if isinstance(node.query, (Call, Phrase)):
+            return f"{node.direction} {_call(node.query)}"
+        return f"{node.direction} {_objective_quantity(node.query)}"
     if isinstance(node, Phrase):
         return _call(node)
     if isinstance(node, If):
@@ -242,7 +244,9 @@ def _closing(template: str, start: int) -> int:
 
 def _split_top(body: str) -> list[str]:
     """`body` split at the `|` that are not inside nested braces."""
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in body:
         if ch == "|" and depth == 0:
             parts.append("".join(cur))
@@ -361,7 +365,7 @@ def reference(ctx: CheckContext | None = None) -> list[dict]:
         if node is not None and not issues:
             text = render(node)
         else:  # no fruit or terrain known: fill the template with the example words as written
-            values = {p.name: _sample(p, ctx)[0] for p in prim.parts if isinstance(p, Slot)}
+            values: dict[str, object] = {p.name: _sample(p, ctx)[0] for p in prim.parts if isinstance(p, Slot)}
             text = _capitalise(_expand(prim.template, values, {}))
         rows.append({
             "id": prim.id, "kind": prim.kind, "pattern": prim.pattern, "display": prim.display,

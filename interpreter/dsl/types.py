@@ -10,8 +10,8 @@ import difflib
 from dataclasses import dataclass, replace
 
 from interpreter.dsl import parts, registry
-from interpreter.dsl.ast import (BinOp, Call, Filter, ForEach, If, Not, Num, Phrase, QCall, Selector, Span, Word,
-                                 walk)
+from interpreter.dsl.ast import (BinOp, Call, Expr, Filter, ForEach, If, Not, Num, Phrase, QCall, Selector, Span,
+                                 Word, walk)
 from interpreter.dsl.align import align as _align
 from interpreter.dsl.errors import Issue
 from interpreter.dsl.primitive import Primitive, Slot
@@ -172,10 +172,12 @@ class Types:
                 self.issue("dsl-arg-type", f"a Kiwi size is 1 to {self.ctx.max_size}, got `{f.n}`", f.span)
             return f
         if f.op == "where":
+            assert f.cond is not None   # `where` always has its condition (the parser)
             cond = self.expr(f.cond, Env(env.field_kind, it=on.kind), "condition")
             return replace(f, cond=cond)
         if f.op == "within" and (f.n is None or not 1 <= f.n <= MAX_N):
             self.issue("dsl-arg-type", f"`within` takes a distance from 1 to {MAX_N}", f.span)
+        assert f.arg is not None, f.op   # every other filter narrows by a selector (the parser)
         arg = self.head(f.arg, env)
         spec = parts.FILTERS[parts.FILTER_OF_OP[f.op]]
         need = spec.args[0] if spec.args else "any"
@@ -183,12 +185,12 @@ class Types:
                    "located": parts.PIECE_KINDS | {"hex"}}.get(need)
         if allowed is not None and arg.kind not in allowed:
             self.issue("dsl-arg-type", f"`{spec.name}` needs {_join(sorted({parts.kind_phrase(k) for k in allowed}))}, "
-                       f"got {parts.kind_phrase(arg.kind)}", f.arg.span, "write e.g. `" + spec.example + "`")
+                       f"got {parts.kind_phrase(arg.kind or '')}", f.arg.span, "write e.g. `" + spec.example + "`")
         return replace(f, arg=arg)
 
     # --- quantities and conditions -----------------------------------------------------------------
 
-    def expr(self, node, env: Env, want: str) -> object:
+    def expr(self, node: Expr, env: Env, want: str) -> Expr:
         """Type a quantity (`want` number) or condition (`want` condition); misuse is located."""
         got, node = self._expr(node, env)
         if want == "condition" and got != "condition":
@@ -200,7 +202,7 @@ class Types:
             self.issue("dsl-arg-type", f"expected a number, got {_describe(got)}", node.span, hint)
         return node
 
-    def _expr(self, node, env: Env) -> tuple[str, object]:
+    def _expr(self, node: Expr, env: Env) -> tuple[str, Expr]:
         if isinstance(node, Num):
             if not 0 <= node.value <= MAX_N:
                 self.issue("dsl-arg-type", f"numbers are 0 to {MAX_N}, got `{node.value}`", node.span)
@@ -307,7 +309,7 @@ class Types:
                            f"`{p.display}`" for p in shown[:8])) if shown else None))
         return node
 
-    def bind(self, prim: Primitive, aligned: list[tuple[object, tuple]], env: Env) -> tuple[tuple[str, object], ...]:
+    def bind(self, prim: Primitive, aligned: list[tuple[str | Slot, tuple]], env: Env) -> tuple[tuple[str, object], ...]:
         """The slot values of an aligned phrase; type errors go to the issue list."""
         args: list[tuple[str, object]] = []
         for part, items in aligned:
@@ -335,7 +337,7 @@ class Types:
                                item.span, f"write 1 to {self.ctx.max_size}")
                 args.append((part.name, self.expr(item, env, "number")))
                 continue
-            values = []
+            values: list[object] = []
             for item in items:
                 if not isinstance(item, Word):
                     self.issue("dsl-arg-type", f"`{prim.name or prim.pattern}` expects {registry.TYPES[part.type].doc} "

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Generator
 from interpreter.engine import effects, labels
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, option
+from interpreter.engine.decisions import Option, Steps, option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 
 
@@ -29,16 +29,16 @@ def draw(rt: Runtime, flock: str) -> None:
 def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
     """How a card may be played: its action (if it can be performed), wildcard uses, or face down (R-ACT-2)."""
     card = rt.rules.cards[card_id]
-    opts = []
-    if card.get("type") == "wild":
-        for t in card.get("play_as", []) or []:
+    opts: list[Option[A.Action]] = []
+    if card.type == "wild":
+        for t in card.play_as:
             eff = rt.rules.action_effect.get(t)
             if eff is not None and effects.possible(rt, eff, ctx):
                 opts.append(option(A.PlayAs(t), f"Play as a {t.capitalize()} card"))
-        if card.get("benefit") is not None:
-            opts.append(option(A.word("benefit"), f"Take the benefit: {effects.describe(card['benefit'])}"))
-    elif effects.possible(rt, card.get("effect"), ctx):
-        opts.append(option(A.word("play"), f"Play it: {effects.describe(card.get('effect'))}"))
+        if card.benefit is not None:
+            opts.append(option(A.word("benefit"), f"Take the benefit: {effects.describe(card.benefit)}"))
+    elif effects.possible(rt, card.effect, ctx):
+        opts.append(option(A.word("play"), f"Play it: {effects.describe(card.effect)}"))
     opts.append(option(A.word("facedown"), "Play it face down (no effect; you may draw a fruit)"))
     return opts
 
@@ -87,13 +87,13 @@ class TurnFrame(Frame):
                 return Call(effects.RunFrame(rt.rules.facedown, ctx))
             if mode.kind == "benefit":
                 rt.emit("play-benefit", flock, flock=flock, card=card_id)
-                return Call(effects.RunFrame(card["benefit"], ctx))
+                return Call(effects.RunFrame(card.benefit, ctx))
             if isinstance(mode, A.PlayAs):
                 t = mode.action_type
                 rt.emit("play-as", flock, flock=flock, card=card_id, action_type=t)
                 return Call(effects.RunFrame(rt.rules.action_effect[t], ctx))   # R-WILD-1: no benefit then
             rt.emit("play", flock, flock=flock, card=card_id)
-            return Call(effects.RunFrame(card.get("effect"), ctx))
+            return Call(effects.RunFrame(card.effect, ctx))
         draw(rt, flock)
         return Return()
 
@@ -109,6 +109,6 @@ def turn_frame(rt: Runtime, flock: str) -> TurnFrame:
     return TurnFrame(flock, Ctx(flock, turn=Turn(), source="action card"))
 
 
-def turn(rt: Runtime, flock: str) -> Generator:
+def turn(rt: Runtime, flock: str) -> Steps[Any]:
     """One player's turn in the Actions phase (R-ACT-1)."""
     return (yield from drive(rt, turn_frame(rt, flock)))

@@ -8,7 +8,7 @@ from interpreter.dsl import ast
 from interpreter.engine import action_types as A
 from interpreter.engine import compose, dominance, effects, labels, payment
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import option
+from interpreter.engine.decisions import Steps, option
 from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
 from interpreter.engine.modifiers import param
 from interpreter.engine.verb_table import TABLE
@@ -38,7 +38,7 @@ def available_nests(rt: Runtime, flock: str) -> list[str]:
         nest = rt.rules.nests[nest_id]
         if not all(n in fl.nests_built for n in _lower_rows(rt, nest_id)):
             continue
-        if payment.can_pay(fl, payment.reqs_of(nest.get("cost")), rt.rules.fruits):
+        if payment.can_pay(fl, payment.reqs_of(nest.cost), rt.rules.fruits):
             out.append(nest_id)
     return out
 
@@ -48,9 +48,8 @@ def _lower_rows(rt: Runtime, nest_id: str) -> list[str]:
     cache = rt.rules.lower_rows
     if nest_id not in cache:
         nest = rt.rules.nests[nest_id]
-        row = int(nest.get("row", 1))
-        cache[nest_id] = [n for n in rt.rules.flock_nests if rt.rules.nests[n].get("type") == nest.get("type")
-                          and int(rt.rules.nests[n].get("row", 1)) == row - 1]
+        cache[nest_id] = [n for n in rt.rules.flock_nests if rt.rules.nests[n].type == nest.type
+                          and rt.rules.nests[n].row == nest.row - 1]
     return cache[nest_id]
 
 
@@ -93,14 +92,14 @@ class BuildFrame(Frame):
         if pc == 2:
             self.nest = value.nest
             self.pc = 3
-            return Call(payment.PayAllFrame(flock, tuple(payment.reqs_of(rt.rules.nests[self.nest].get("cost")))))
+            return Call(payment.PayAllFrame(flock, tuple(payment.reqs_of(rt.rules.nests[self.nest].cost))))
         if pc == 3:
             hex_id, nest_id = self.hex, self.nest
             rt.state.hexes[hex_id].nest = (flock, nest_id)
             rt.state.flocks[flock].nests_built.append(nest_id)
             rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
             self.pc = 4
-            return Call(NestBenefitFrame.of(rt, ctx, rt.rules.nests[nest_id].get("on_place"),
+            return Call(NestBenefitFrame.of(rt, ctx, rt.rules.nests[nest_id].on_place,
                                             f"{nest_id} placement", hex_id))
         if pc == 4:
             self.pc = pc = 5
@@ -127,7 +126,7 @@ class BuildFrame(Frame):
             raise FrameDataError("build.build: the built Nest is not on its hex")
 
 
-def build(rt: Runtime, ctx: Ctx) -> Generator:
+def build(rt: Runtime, ctx: Ctx) -> Steps[Any]:
     """One Build action: hex, Nest, pay, place, placement benefit (R-BUILD-3)."""
     return (yield from drive(rt, BuildFrame(ctx)))
 
@@ -165,7 +164,7 @@ class NestBenefitFrame(Frame):
                                                           here=self.here if self.here is not None else ctx.here)))
 
 
-def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Generator:
+def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Steps[Any]:
     """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4)."""
     return (yield from drive(rt, NestBenefitFrame.of(rt, ctx, effect, source, here)))
 

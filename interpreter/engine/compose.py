@@ -8,16 +8,15 @@ piece, then where. Work is bounded before play (interpreter/dsl/compose_check.py
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Generator
 
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
 from interpreter.engine import effects, move, placing, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.decisions import Option, Steps, ask_action, option
 from interpreter.engine.powers import immune, table
-from interpreter.engine.selectors import Scope, holds, quantity, select
+from interpreter.engine.selectors import Element, Scope, holds, quantity, select
 from interpreter.engine.verb_table import TABLE
 
 __all__ = ["run", "possible", "scope", "emit_event", "MAX_AMOUNT"]
@@ -36,7 +35,7 @@ def _amount(rt: Runtime, value, ctx: Ctx) -> int:
     return min(MAX_AMOUNT, quantity(rt.state, value, scope(rt, ctx)))
 
 
-def run(rt: Runtime, node, ctx: Ctx) -> Generator:
+def run(rt: Runtime, node, ctx: Ctx) -> Steps[None]:
     """Execute an `if`, `for each` or phrase for `ctx.flock`."""
     if isinstance(node, ast.If):
         branch = node.then if holds(rt.state, node.cond, scope(rt, ctx)) else node.orelse
@@ -71,7 +70,7 @@ def run(rt: Runtime, node, ctx: Ctx) -> Generator:
     raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
 
 
-def _fix_chosen(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _fix_chosen(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[ast.Phrase]:
     """The phrase with each `a chosen <player>` replaced by the player the acting player picks now."""
     args = []
     for name, value in node.args:
@@ -81,7 +80,7 @@ def _fix_chosen(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
     return replace(node, args=tuple(args))
 
 
-def _fix_sel(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Generator:
+def _fix_sel(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Steps[ast.Selector]:
     if sel.ref == "chosen":
         who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, ctx)) if e[0] == "player"]
         if not who:
@@ -135,10 +134,10 @@ def _pick(el, verb: str) -> A.Action:
     return A.PickLeader(verb, thing, hex_id)
 
 
-def _pick_options(els: list, verb: str, label) -> tuple[list[Option], dict[A.Action, object]]:
+def _pick_options(els: list, verb: str, label) -> tuple[list[Option], dict[A.Action, Element]]:
     """One option per distinct action (identical Kiwi in a hex are one choice, the first stands for them),
     and the element each action names."""
-    by_action: dict[A.Action, object] = {}
+    by_action: dict[A.Action, Element] = {}
     opts: list[Option] = []
     seen: set[str] = set()
     for e in els:
@@ -169,7 +168,7 @@ def _still_there(rt: Runtime, el) -> bool:
     return True
 
 
-def _chosen(rt: Runtime, sel: ast.Selector, ctx: Ctx, kinds: tuple[str, ...], verb: str) -> Generator:
+def _chosen(rt: Runtime, sel: ast.Selector, ctx: Ctx, kinds: tuple[str, ...], verb: str) -> Steps[list[Element]]:
     """The elements a verb acts on: all of them, or (`a ...`) the one the player picks."""
     els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] in kinds]
     if sel.quant != "one" or len(els) <= 1:
@@ -183,7 +182,7 @@ def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
     return [e[1] for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "hex"]
 
 
-def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
     """Push each piece named, one at a time, to an adjacent hex the destination names (R-PUSH-2)."""
     els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi", "leader"), "push")
     shield = immune(rt)
@@ -211,7 +210,7 @@ def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
             rt.emit("push-leader", ctx.flock, flock=ctx.flock, leader=thing, hex=origin, to=dest)
 
 
-def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
     """Place n size-1 Kiwi, each on a hex the selector names; tokens as in R-RES-2."""
     n = _amount(rt, node.arg("n"), ctx)
     for _ in range(n):
@@ -233,7 +232,7 @@ def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
         yield from placing.track_benefit(rt, ctx.flock, source, ctx)
 
 
-def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
     """Grow each Kiwi named by one (its owner stacks a token, R-FEED-3); a Kiwi at the size limit stays."""
     sel = node.arg("what")
     els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "kiwi" and e[2].size < rt.rules.max_size]
@@ -245,7 +244,7 @@ def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
             yield from placing.grow_one(rt, hex_id, kiwi, ctx, optional=kiwi.flock == ctx.flock)
 
 
-def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
     """Shrink each Kiwi named by one; the token goes to its owner's Reserve, a size-0 Kiwi leaves."""
     els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi",), "shrink")
     for _, hex_id, kiwi in els:
@@ -258,7 +257,7 @@ def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
         rt.emit("shrink", ctx.flock, flock=ctx.flock, owner=kiwi.flock, hex=hex_id, size=kiwi.size, kiwi=kiwi.id)
 
 
-def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
     """Remove each Kiwi named to its owner's Reserve."""
     els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi",), "remove")
     for _, hex_id, kiwi in els:
@@ -278,7 +277,7 @@ def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
     rt.emit("move-piece", who, flock=who, piece=_label(el), to=dest)
 
 
-def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
     """Move each piece named to a hex the destination names (no push)."""
     els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi", "leader"), "move")
     for el in els:
@@ -295,7 +294,7 @@ def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
         _relocate(rt, el, act.to, ctx.flock)
 
 
-def _one(rt: Runtime, sel: ast.Selector, ctx: Ctx, verb: str) -> Generator:
+def _one(rt: Runtime, sel: ast.Selector, ctx: Ctx, verb: str) -> Steps[Element | None]:
     els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] in ("kiwi", "leader")]
     if len(els) <= 1:
         return els[0] if els else None
@@ -304,7 +303,7 @@ def _one(rt: Runtime, sel: ast.Selector, ctx: Ctx, verb: str) -> Generator:
     return by_action[act]
 
 
-def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
     """Exchange the hexes of two pieces (the player picks each when several are named)."""
     a = yield from _one(rt, node.arg("a"), ctx, "swap")
     if a is None:
@@ -316,7 +315,7 @@ def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
     _relocate(rt, b, a[1], ctx.flock)
 
 
-def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Generator:
+def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Steps[None]:
     """Return up to n fruit of the player's choice to the bag."""
     fl = rt.state.flocks[ctx.flock]
     n = _amount(rt, node.arg("n"), ctx)
@@ -332,7 +331,7 @@ def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Generat
         rt.emit("return-fruit", ctx.flock, flock=ctx.flock, fruit=c)
 
 
-def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
     """The Leader lands on a chosen hex the selector names, other than its start."""
     ab = ctx.ability
     if ab is None:
@@ -355,7 +354,7 @@ PHRASE_POSSIBLE = {
 }
 
 
-def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Generator:
+def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Steps[None]:
     yield from move.leader_walk(rt, ctx, int(call.arg("n", 1)))
 
 
@@ -371,7 +370,7 @@ TABLE.register_composed(run, possible)
 _EVENT_TRIGGERS = {"feed": ("t-feed-of", "t-feed-by"), "build": ("t-build-on", "t-build-by")}
 
 
-def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Generator:
+def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Steps[None]:
     """Fire every flock's compositional triggers on an engine event (`feed` of `target` in `hex_id`, `build`
     on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on <hexes>`)."""
     ids = _EVENT_TRIGGERS.get(kind, ())
@@ -383,9 +382,9 @@ def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Ge
         if side is None:
             continue
         for power in side.powers:
-            if power.trigger not in ids or power.trigger in ctx.suppressed:
+            trigger, when = power.trigger, power.when
+            if trigger is None or when is None or trigger not in ids or trigger in ctx.suppressed:
                 continue
-            when = power.when
             sc = Scope(flock, here=hex_id)
             by = when.arg("who")
             if by is None:
@@ -401,8 +400,8 @@ def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Ge
                 continue
             rt.emit("power", flock, flock=flock, trigger=kind)
             sub = Ctx(flock, turn=ctx.turn if flock == ctx.flock else Turn(),
-                      suppressed=ctx.suppressed | {power.trigger}, depth=ctx.depth + 1,
-                      source=f"power {power.trigger}", here=hex_id)
+                      suppressed=ctx.suppressed | {trigger}, depth=ctx.depth + 1,
+                      source=f"power {trigger}", here=hex_id)
             yield from effects.run(rt, power.effect, sub)
 
 

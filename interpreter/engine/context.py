@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from interpreter.dsl.bounds import MAX_CHAIN_DEPTH
 from interpreter.engine import modes
@@ -78,7 +78,7 @@ class Runtime:
     def emit(self, form: str, player: str | None = None, data: dict | None = None, **fields: Any) -> None:
         """Append an event of `form` (interpreter/engine/events.py FORMS) with its typed fields."""
         # the text (events.render for OWNER) is rendered when first read (Event.text): the game loop never needs it
-        self.events.append(Event(FORMS[form].kind, None, player, data, form, fields))
+        self.events.append(Event(FORMS[form].kind, cast(str, None), player, data, form, fields))
 
     def modifiers(self, flock: str) -> set[str]:
         """Modifier ids active for a flock (its side's powers)."""

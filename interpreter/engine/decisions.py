@@ -8,16 +8,22 @@ offers at least two options.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator, Tuple, Union, cast
+from typing import Any, Callable, Generator, Generic, Sequence, Tuple, TypeVar, Union, cast
 
 from interpreter.engine.action_types import Action
 from interpreter.engine.events import OWNER, render
 from interpreter.engine.fastinit import fast_init
 
 
+# the kind of action an option carries, so `act = yield from ask_action(...)` is typed as the actions offered
+ActT = TypeVar("ActT", bound=Action, covariant=True)
+ActU = TypeVar("ActU", bound=Action)
+T = TypeVar("T")
+
+
 @fast_init
 @dataclass(frozen=True)
-class Option:
+class Option(Generic[ActT]):
     """One legal answer: a stable readable id (the action in the grammar of docs/ACTIONS.md), a label, and the
     typed action itself (`action.id() == id`)."""
 
@@ -25,13 +31,13 @@ class Option:
     label: str
     # the action, or (its kind class, its field values) until first read: a move decision offers dozens of
     # options and only one is chosen, so the widest kinds build their action on demand (`lazy_option`)
-    act: "Action | tuple | None" = field(default=None, compare=False)
+    act: "ActT | tuple | None" = field(default=None, compare=False)
 
     @property
-    def action(self) -> "Action | None":
+    def action(self) -> "ActT | None":
         """The typed action (docs/ACTIONS.md); `action.id() == id`."""
         act = self.act
-        if type(act) is tuple:
+        if isinstance(act, tuple):
             act = act[0](*act[1])
             object.__setattr__(self, "act", act)   # built once; the option stays equal to itself
         return act
@@ -66,14 +72,15 @@ def _lazy(name: str) -> property:
 Option.label = _lazy("label")   # type: ignore[assignment]
 
 
-def option(action: "Action", label: Text) -> Option:
+def option(action: ActU, label: Text) -> Option[ActU]:
     """The option that performs `action`; its id is the action's id."""
     return Option(action.id(), cast(str, label), action)   # a Text: `label` is built when read
 
 
-def lazy_option(kind: type, values: tuple, label: Text) -> Option:
+def lazy_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
     """`option(kind(*values), label)` without building the action until someone reads it."""
-    return Option(kind.id_of(*values), cast(str, label), (kind, values))
+    id_of: Any = getattr(kind, "id_of")   # every `_kind` kind has one (action_types.py)
+    return Option(id_of(*values), cast(str, label), (kind, values))
 
 
 @fast_init
@@ -84,7 +91,7 @@ class Decision:
     player: str
     kind: str
     prompt: str
-    options: tuple[Option, ...]
+    options: tuple[Option[Action], ...]
 
     def option_ids(self) -> list[str]:
         """The ids of the legal options."""
@@ -138,7 +145,7 @@ class Event:
 
     def to_dict(self) -> dict:
         """Plain data (`data` only when the event has a payload, so plain log lines stay small)."""
-        out = {"kind": self.kind, "text": self.text, "player": self.player}
+        out: dict[str, Any] = {"kind": self.kind, "text": self.text, "player": self.player}
         if self.data is not None:
             out["data"] = self.data
         return out
@@ -148,7 +155,7 @@ def _event_text(self: Event) -> str:
     """The full text (the event's own player and the owner's log): rendered from the form on first read."""
     text = self.__dict__["text"]
     if text is None:
-        text = self.__dict__["text"] = render(self.form, self.fields or {}, OWNER, self.player)
+        text = self.__dict__["text"] = render(self.form or "", self.fields or {}, OWNER, self.player)
     return text
 
 
@@ -173,16 +180,20 @@ class Refused:
 
 
 
-def distinct(options: "list[Option] | tuple[Option, ...]") -> tuple[Option, ...]:
+# A rule procedure: a generator that yields the Decisions it asks, is sent the chosen option ids and returns T.
+Steps = Generator[Decision, str, T]
+
+
+def distinct(options: "Sequence[Option[ActU]]") -> tuple[Option[ActU], ...]:
     """The options with each id once, the first kept: options repeat when identical Kiwi stand together, and
     they are the same choice."""
-    seen: dict[str, Option] = {}
+    seen: dict[str, Option[ActU]] = {}
     for o in options:
         seen.setdefault(o.id, o)
     return tuple(seen.values())
 
 
-def ask_action(player: str, kind: str, prompt: Text, options: list[Option]) -> Generator[Decision, str, "Action"]:
+def ask_action(player: str, kind: str, prompt: Text, options: Sequence[Option[ActU]]) -> Generator[Decision, str, ActU]:
     """Ask a player to choose; returns the chosen option's action (the first option with the chosen id:
     identical Kiwi in one hex share an id and are one choice). A single choice is answered without asking."""
     if not options:
@@ -191,7 +202,7 @@ def ask_action(player: str, kind: str, prompt: Text, options: list[Option]) -> G
     if len(options) > 1:
         unique = distinct(options)
         if len(unique) > 1:
-            answer = yield Decision(player, kind, prompt, unique)
+            answer = yield Decision(player, kind, cast(str, prompt), unique)   # a Text: built when read
             chosen = {o.id: o for o in unique}[answer]
     action = chosen.action
     assert action is not None, f"option {chosen.id} of {kind} has no action"

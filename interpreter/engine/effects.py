@@ -14,17 +14,17 @@ from interpreter.dsl import ast
 from interpreter.engine import action_types as A
 from interpreter.engine import payment
 from interpreter.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
-from interpreter.engine.decisions import option
+from interpreter.engine.decisions import Steps, option
 from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, GenFrame, Return, Signal, as_frame, drive, register_frame
 from interpreter.engine.describe import describe
-from interpreter.engine.verb_table import TABLE, count as _n
+from interpreter.engine.verb_table import TABLE, Verb, count as _n
 
 
 class _Unpaid(Exception):
     """A mandatory payment inside an effect could not be made: the rest of that sequence is skipped."""
 
 
-def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
+def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Steps[Any]:
     """Execute an effect node for `ctx.flock` (RunFrame)."""
     return (yield from drive(rt, RunFrame(node, ctx)))
 
@@ -168,7 +168,7 @@ def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:
     return False
 
 
-def emit(rt: Runtime, ctx: Ctx, trigger: str) -> Generator:
+def emit(rt: Runtime, ctx: Ctx, trigger: str) -> Steps[Any]:
     """Fire the flock's powers listening to `trigger`, unless this chain already runs it (EmitFrame)."""
     return (yield from drive(rt, EmitFrame(ctx, trigger)))
 
@@ -216,10 +216,11 @@ def _gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Frame:
         fl.fruit[c] = fl.fruit.get(c, 0) + 1
         got.append(c)
     rt.emit("gain-fruit", ctx.flock, flock=ctx.flock, fruit=list(got))
-    return payment.FruitLimitFrame(ctx.flock)
+    # the fruit limit (R-LIMIT-1) asks only when over it: under it, no frame to push
+    return payment.FruitLimitFrame(ctx.flock) if sum(fl.fruit.values()) > rt.rules.fruit_limit else Done()
 
 
-def gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
     """Draw n fruit at random (fewer if the bag runs out), then the fruit limit (R-LIMIT-1)."""
     return (yield from drive(rt, _gain_fruit(rt, ctx, n)))
 
@@ -239,7 +240,7 @@ def _gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Frame:
     return EmitFrame(ctx, "t-gain-domain") if got else Done()
 
 
-def gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
     """Draw n domain markers into the private reserve; an empty bag gives nothing (R-DM-5)."""
     return (yield from drive(rt, _gain_domain(rt, ctx, n)))
 
@@ -272,7 +273,7 @@ class ReturnDomainFrame(Frame):
                    [option(A.ReturnMarker(t), f"Return a {t} marker") for t in sorted(set(fl.domain))])
 
 
-def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
     """Return up to n markers of the player's choice to the bag."""
     return (yield from drive(rt, ReturnDomainFrame(ctx, n)))
 
@@ -295,9 +296,9 @@ def _can_pay_call(rt: Runtime, call: ast.Call, ctx: Ctx) -> bool:
     return payment.can_meet(rt.state.flocks[ctx.flock], payment.req_of_call(call), rt.rules.fruits)
 
 
-def _verb(frame: Callable[[Runtime, ast.Call, Ctx], Frame]) -> Callable[[Runtime, ast.Call, Ctx], Generator]:
+def _verb(frame: Callable[[Runtime, ast.Call, Ctx], Frame]) -> Verb:
     """The generator form of a verb's frame (for callers that `yield from` a verb procedure)."""
-    def procedure(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+    def procedure(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
         return (yield from drive(rt, frame(rt, call, ctx)))
     return procedure
 
@@ -312,5 +313,5 @@ _FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Frame]] = {
 }
 for _id, _frame in _FRAMES.items():
     TABLE.register(_id, _verb(_frame), _can_pay_call if _id.startswith("pay-") else None, frame=_frame)
-VERBS: dict[str, Callable[[Runtime, ast.Call, Ctx], Generator]] = TABLE.run      # the table, by its old names
+VERBS: dict[str, Verb] = TABLE.run      # the table, by its old names
 POSSIBLE: dict[str, Callable[[Runtime, ast.Call, Ctx], bool]] = TABLE.possible

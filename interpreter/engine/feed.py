@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Generator
 from interpreter.engine import compose, effects, payment, push
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, lazy_option
+from interpreter.engine.decisions import Option, Steps, lazy_option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
 from interpreter.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
 from interpreter.engine.powers import feed_discount
@@ -83,7 +83,7 @@ class FeedFrame(Frame):
             raise FrameDataError("feed.feed: not a hex of the island")
 
 
-def feed(rt: Runtime, ctx: Ctx) -> Generator:
+def feed(rt: Runtime, ctx: Ctx) -> Steps[Any]:
     """One Feed action."""
     return (yield from drive(rt, FeedFrame(ctx)))
 
@@ -158,7 +158,7 @@ class ResolveFrame(Frame):
             raise FrameDataError("feed.resolve: the fed Kiwi is not on its hex")
 
 
-def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Generator:
+def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Steps[None]:
     """A paid (or, for Kiwibot, free) feed of `kiwi` by `ctx.flock`: grow or explode, then the feeder's markers."""
     return (yield from drive(rt, ResolveFrame(ctx, hex_id, kiwi.id)))
 

@@ -12,11 +12,11 @@ from typing import Any, ClassVar, Generator
 from interpreter.engine import action_types as A
 from interpreter.engine import build, effects, labels, queries
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import option
+from interpreter.engine.decisions import Steps, option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 
 
-def step_procedure(rt: Runtime) -> "Frame | Generator | None":
+def step_procedure(rt: Runtime) -> "Frame | Steps[Any] | None":
     """The procedure (a frame or a generator) of the current step, or None when the current phase is finished (the game's mode says)."""
     return rt.mode.step(rt)
 
@@ -41,7 +41,7 @@ def advance(rt: Runtime) -> None:
     st.phase, st.step = phases[0], 0
 
 
-def season_change_start(rt: Runtime) -> Generator:
+def season_change_start(rt: Runtime) -> Steps[None]:
     """R-SC-1: the first Season Change only flips the Turn Order nests. R-SC-2: later ones pass the First
     Player marker, discard the played cards and turn used Leader cards face up."""
     return (yield from drive(rt, SeasonChangeStartFrame()))
@@ -95,19 +95,19 @@ class NestBenefitsFrame(Frame):
             nest_id = value.nest
             self.left.remove(nest_id)
             here = next((h.id for h in rt.state.hexes.values() if h.nest == (flock, nest_id)), None)   # `this hex`
-            return Call(build.NestBenefitFrame.of(rt, self.ctx, rt.rules.nests[nest_id]["on_season_change"],
+            return Call(build.NestBenefitFrame.of(rt, self.ctx, rt.rules.nests[nest_id].on_season_change,
                                                   f"{nest_id} season change", here))
         if not self.left:
             return Return()
         self.pc = 1
         return Ask(flock, "nest-order", "Which Nest benefit next?",
                    [option(A.Nest(n), f"{labels.nest_name(n, rt.rules.nests[n])}: "
-                           f"{effects.describe(rt.rules.nests[n]['on_season_change'])}") for n in self.left])
+                           f"{effects.describe(rt.rules.nests[n].on_season_change)}") for n in self.left])
 
     def check(self, rt: Runtime) -> None:
         """The Nests left are built Nests of the flock with a season-change benefit."""
         built = rt.state.flocks[self.flock].nests_built
-        if not all(isinstance(n, str) and n in built and rt.rules.nests[n].get("on_season_change") is not None
+        if not all(isinstance(n, str) and n in built and rt.rules.nests[n].on_season_change is not None
                    for n in self.left):
             raise FrameDataError("flow.nest_benefits: a Nest without a season-change benefit")
 
@@ -115,11 +115,11 @@ class NestBenefitsFrame(Frame):
 def nest_benefits_frame(rt: Runtime, flock: str) -> NestBenefitsFrame:
     """The frame of R-SC-3 for one flock."""
     fl = rt.state.flocks[flock]
-    left = [n for n in fl.nests_built if rt.rules.nests[n].get("on_season_change") is not None]
+    left = [n for n in fl.nests_built if rt.rules.nests[n].on_season_change is not None]
     return NestBenefitsFrame(flock, left, Ctx(flock, source="season change"))
 
 
-def nest_benefits(rt: Runtime, flock: str) -> Generator:
+def nest_benefits(rt: Runtime, flock: str) -> Steps[None]:
     """R-SC-3: the season-change benefit of every built Nest, in the order the player chooses."""
     return (yield from drive(rt, nest_benefits_frame(rt, flock)))
 
@@ -150,7 +150,7 @@ class SeasonCardFrame(Frame):
             self.card = card_id = st.season_cards[st.season - 1]
             card = rt.rules.season_cards[card_id]
             order = st.turn_order()
-            best, values = queries.winners(st, card["objective"], order)
+            best, values = queries.winners(st, card.objective, order)
             self.order, self.best = list(order), list(best)
             # the result as data for tools (sim, editor): they must not parse the text, which is for people
             result = {"card": card_id, "season": st.season, "values": {f: values[f] for f in order},
@@ -161,14 +161,14 @@ class SeasonCardFrame(Frame):
                 rt.emit("season-card-victor", victor, flock=victor, card=card_id)
                 self.before = st.flocks[victor].season_vp
                 self.pc = 1
-                return Call(effects.RunFrame(card.get("victor"), Ctx(victor, source=card_id)))
+                return Call(effects.RunFrame(card.victor, Ctx(victor, source=card_id)))
             rt.emit("season-card-tie", card=card_id, tied=list(best))
-            if card.get("others") is None:
+            if card.others is None:
                 return Return()
             self.pc = 3
         card_id = self.card
         card = rt.rules.season_cards[card_id]
-        others = card.get("others")
+        others = card.others
         if self.pc == 1:
             victor = self.victor or ""
             if st.flocks[victor].season_vp > self.before:   # R-SCARD-3: VP cards are kept
@@ -206,6 +206,6 @@ class SeasonCardFrame(Frame):
             raise FrameDataError("flow.season_card: players that are not playing")
 
 
-def season_card(rt: Runtime) -> Generator:
+def season_card(rt: Runtime) -> Steps[None]:
     """Resolve the season's card (R-SCARD-1..3)."""
     return (yield from drive(rt, SeasonCardFrame()))

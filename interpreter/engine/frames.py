@@ -113,7 +113,7 @@ class GenFrame(Frame):
 
     kind = "generator"
 
-    def __init__(self, gen: Generator) -> None:
+    def __init__(self, gen: Generator[Any, Any, Any]) -> None:
         self.gen = gen
         self.pc = 0
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.engine import flow, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
 # the built-in modes register themselves on import (standard first: error messages list them in this order)
@@ -42,6 +42,9 @@ from interpreter.engine.rules import RulesError, compile_rules
 from interpreter.engine.state import State
 from interpreter.engine.undo import information_since
 from interpreter.engine.view import view as make_view
+
+if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    from interpreter.content.model import Ruleset
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
 FORMAT = save.FORMAT
@@ -90,7 +93,7 @@ class Game:
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
-    def new(cls, ruleset: Any, players: list[str], seed: int | None = None, leaders: dict | None = None,
+    def new(cls, ruleset: Ruleset, players: list[str], seed: int | None = None, leaders: dict | None = None,
             leader_cards: dict | None = None, sides: dict | None = None, setup: str = "first-game",
             variant: str | None = None, mode: str = "standard", solo_side: str | None = None) -> "Game":
         """A new game: players are flock ids in seat order (seat 1 is the First Player).
@@ -116,7 +119,7 @@ class Game:
         return cls(ruleset, state, origin={"seed": seed, "setup": args, "start": None})
 
     @classmethod
-    def from_state(cls, ruleset: Any, state: State, seed: int | None = None) -> "Game":
+    def from_state(cls, ruleset: Ruleset, state: State, seed: int | None = None) -> "Game":
         """A game continuing from a hand-built state (positions, tests); the state's phase/step start next."""
         if seed is not None:
             state.rng = int(seed) & ((1 << 64) - 1)
@@ -271,13 +274,13 @@ class Game:
         return cls(ruleset, start, checkpoint=origin["start"], origin=origin)
 
     @classmethod
-    def _replay(cls, ruleset: Any, origin: dict, history: list[str]) -> "Game":
+    def _replay(cls, ruleset: Ruleset, origin: dict, history: list[str]) -> "Game":
         """The game after `history` from `origin` (each decision checked like `apply`), or ValueError."""
         try:
             game = cls._start(ruleset, origin)
             for i, option_id in enumerate(history):
                 result = game.apply(option_id)
-                if not result.ok:
+                if isinstance(result, Refused):
                     raise save.SaveError(f"decision {i + 1} of the history, {option_id!r}, does not replay: "
                                          f"{result.code}: {result.message}")
         except save.SaveError:
@@ -489,6 +492,7 @@ class Game:
                 target = Game._replay(self.ruleset, self._origin, self._history[:-1])
         except ValueError as exc:
             return Refused("history", f"the history does not replay: {exc}")
+        assert target.pending is not None   # the decision being undone was asked there
         player = target.pending.player
         reason = information_since(target, self, player)
         if reason is not None and not force:

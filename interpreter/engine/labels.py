@@ -7,8 +7,9 @@ only when read (decisions.Text): a procedure passes `lazy(card_label, card_id, c
 from __future__ import annotations
 
 from functools import partial
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
+from interpreter.engine.content_types import ActionCard, Nest, SeasonCard
 from interpreter.engine.describe import describe
 
 
@@ -22,65 +23,61 @@ def _words(item_id: str) -> str:
     return item_id.replace("-", " ").replace("_", " ").title()
 
 
-def card_name(card_id: str, card: Mapping[str, Any]) -> str:
+def card_name(card_id: str, card: ActionCard) -> str:
     """An action card's name: its content `name`, else its id as words ("Move", "Wild Fruit")."""
-    name = card.get("name")
-    return str(name) if name else _words(card_id)
+    return card.name if card.name else _words(card_id)
 
 
 # (card id, id of its compiled data) -> (the data, its label): a hand's labels are built on every turn and every
 # bot lookahead replays turns, while the compiled card data never changes; the entry keeps the data alive, so its
 # id is not reused while cached.
-_CARD_LABELS: dict[tuple[str, int], tuple[Mapping[str, Any], str]] = {}
+_CARD_LABELS: dict[tuple[str, int], tuple[ActionCard, str]] = {}
 
 
-def card_label(card_id: str, card: Mapping[str, Any]) -> str:
+def card_label(card_id: str, card: ActionCard) -> str:
     """A card in hand: its name, and for a Wildcard what its own benefit gives (R-WILD-1)."""
     hit = _CARD_LABELS.get((card_id, id(card)))
     if hit is not None and hit[0] is card:
         return hit[1]
 
     name = card_name(card_id, card)
-    if card.get("type") == "wild" and card.get("benefit") is not None:
-        name = f"{name} (benefit: {describe(card['benefit'])})"
+    if card.type == "wild" and card.benefit is not None:
+        name = f"{name} (benefit: {describe(card.benefit)})"
     if len(_CARD_LABELS) > 512:
         _CARD_LABELS.clear()
     _CARD_LABELS[(card_id, id(card))] = (card, name)
     return name
 
 
-def nest_name(nest_id: str, nest: Mapping[str, Any]) -> str:
+def nest_name(nest_id: str, nest: Nest) -> str:
     """A Nest's name: its content `name`, else "Tree Nest, row 1" from its type and row (R-BUILD-2)."""
-    name = nest.get("name")
-    if name:
-        return str(name)
-    kind = str(nest.get("type") or "").strip()
+    if nest.name:
+        return nest.name
+    kind = nest.type.strip()
     if not kind:
         return _words(nest_id)
-    return f"{kind.capitalize()} Nest, row {nest.get('row', 1)}"
+    return f"{kind.capitalize()} Nest, row {nest.row}"
 
 
-def nest_label(nest_id: str, nest: Mapping[str, Any]) -> str:
+def nest_label(nest_id: str, nest: Nest) -> str:
     """A Nest to build: name, cost and what placing it gives (R-BUILD-3)."""
 
-    parts = [f"cost: {describe(nest.get('cost'))}"]
-    if nest.get("on_place") is not None:
-        parts.append(f"on placement: {describe(nest['on_place'])}")
-    if nest.get("vp"):
-        parts.append(f"{nest['vp']} VP")
+    parts = [f"cost: {describe(nest.cost)}"]
+    if nest.on_place is not None:
+        parts.append(f"on placement: {describe(nest.on_place)}")
+    if nest.vp:
+        parts.append(f"{nest.vp} VP")
     return f"Build the {nest_name(nest_id, nest)} ({'; '.join(parts)})"
 
 
-def season_card_name(card_id: str, card: Mapping[str, Any]) -> str:
+def season_card_name(card_id: str, card: SeasonCard) -> str:
     """A Season card by its content `name`, else by its objective's rules text ("Most Kiwi tokens in flower hexes")."""
 
-    name = card.get("name")
-    if name:
-        return str(name)
-    objective = card.get("objective")
-    return describe(objective) if objective is not None else _words(card_id)
+    if card.name:
+        return card.name
+    return describe(card.objective) if card.objective is not None else _words(card_id)
 
 
-def season_card_benefit(card_id: str, card: Mapping[str, Any]) -> str:
+def season_card_benefit(card_id: str, card: SeasonCard) -> str:
     """A Season card and its victor's benefit: "Most Nests: Gain 2 Fruits" (R-SOLO-5: whose benefit to take)."""
-    return f"{season_card_name(card_id, card)}: {describe(card.get('victor'))}"
+    return f"{season_card_name(card_id, card)}: {describe(card.victor)}"

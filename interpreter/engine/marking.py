@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Generator
 from interpreter.engine import dominance, effects
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import option
+from interpreter.engine.decisions import Option, Steps, option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.placing import kiwi_of, remove_from_hex, token_available
 from interpreter.engine.verb_table import TABLE
@@ -47,7 +47,7 @@ class MarkFrame(Frame):
             where = markable(rt, flock)
             if not where:
                 return Return(False)
-            opts = [option(A.Mark(h), f"Mark {h} ({rt.state.hexes[h].terrain})") for h in where]
+            opts: list[Option[A.Action]] = [option(A.Mark(h), f"Mark {h} ({rt.state.hexes[h].terrain})") for h in where]
             if self.optional:
                 opts.append(option(A.word("pass"), "Place no marker"))
             self.pc = 1
@@ -60,7 +60,7 @@ class MarkFrame(Frame):
         return Return(True)
 
 
-def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Generator:
+def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Steps[Any]:
     """Place one marker (or pass when optional). Returns True when a marker was placed."""
     return (yield from drive(rt, MarkFrame(ctx, optional)))
 
@@ -82,7 +82,7 @@ class CoverFrame(Frame):
         flock = self.flock
         fl = st.flocks[flock]
         if self.pc == 0:
-            opts = []
+            opts: list[Option[A.Action]] = []
             if fl.reserve_kiwi > 0:
                 opts.append(option(A.CoverFrom("reserve"), "Cover with a token from your Reserve"))
             if fl.track > 0:
@@ -116,7 +116,7 @@ class CoverFrame(Frame):
             raise FrameDataError("marking.cover: a hex the flock cannot mark")
 
 
-def cover(rt: Runtime, flock: str, hex_id: str) -> Generator:
+def cover(rt: Runtime, flock: str, hex_id: str) -> Steps[None]:
     """Put the marker down and cover it with a token from track, Reserve or island, as chosen (R-DM-3)."""
     return (yield from drive(rt, CoverFrame(flock, hex_id)))
 
@@ -167,7 +167,7 @@ def marking_turn_frame(rt: Runtime, flock: str) -> MarkingTurnFrame:
     return MarkingTurnFrame(Ctx(flock, source="domain marking"), per[idx] if per else 1)
 
 
-def marking_turn(rt: Runtime, flock: str) -> Generator:
+def marking_turn(rt: Runtime, flock: str) -> Steps[Any]:
     """A flock's Domain Marking: one marker in seasons 1-3, as many as possible in the last (R-DM-1, R-END-1)."""
     return (yield from drive(rt, marking_turn_frame(rt, flock)))
 

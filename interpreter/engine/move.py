@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator, cast
+from typing import Any, Callable, ClassVar, cast
 
 from interpreter.dsl import ast
 from interpreter.engine import effects, payment, powers, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, lazy_option, option
+from interpreter.engine.decisions import Option, Steps, lazy_option, option
 from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.placing import kiwi_of, remove_from_hex, verb_procedure
 from interpreter.engine.verb_table import TABLE, count
@@ -85,7 +85,7 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
         for d in b.adjacent(fl.leader_hex):
             opts.append(lazy_option(A.MoveLeader, (fl.leader_hex, d), (_MOVE_LEADER, (fl.leader_hex, d))))
-        ability = rt.rules.leader_cards.get(fl.leader_card)
+        ability = rt.rules.leader_ability(fl.leader_card)
         if not fl.leader_used and ability_possible(rt, flock, ability):
             opts.append(option(A.word("ability"), "Use your Leader's ability"))
     return opts
@@ -138,10 +138,11 @@ class MoveActionFrame(Frame):
         self.pc = 2
         if act.kind == "ability":
             fl = st.flocks[flock]
+            assert fl.leader_hex is not None   # the ability was offered because the Leader is on the island
             fl.leader_used = True           # R-LEAD-2: flip the card
             ctx.turn.ability_used = True    # R-MOVE-4
             rt.emit("ability", flock, flock=flock)
-            ability = rt.rules.leader_cards.get(fl.leader_card)
+            ability = rt.rules.leader_ability(fl.leader_card)
             sub = ctx.sub(ability=Ability(start=fl.leader_hex), depth=ctx.depth + 1, source="leader ability")
             return Call(effects.RunFrame(ability, sub))
         dest = act.to
@@ -161,7 +162,7 @@ class MoveActionFrame(Frame):
         return Return(True) if pushes is None else Call(pushes)
 
 
-def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Generator:
+def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Steps[Any]:
     """One Move action: move an unmoved Kiwi (then push) or use the Leader's ability. False if none possible."""
     return (yield from drive(rt, MoveActionFrame(ctx, mandatory)))
 
@@ -194,7 +195,7 @@ class MovesFrame(Frame):
         return Call(MoveActionFrame(self.ctx, True))
 
 
-def moves(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def moves(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
     """n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory)."""
     return (yield from drive(rt, MovesFrame(ctx, n)))
 
@@ -234,7 +235,7 @@ class ExtraMovesFrame(Frame):
                    [option(A.Extra("move"), "Pay for another Move action"), option(A.Extra("stop"), "Stop")])
 
 
-def extra_moves(rt: Runtime, ctx: Ctx) -> Generator:
+def extra_moves(rt: Runtime, ctx: Ctx) -> Steps[Any]:
     """R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished."""
     return (yield from drive(rt, ExtraMovesFrame(ctx)))
 
@@ -298,7 +299,7 @@ class LeaderStraightFrame(Frame):
             raise FrameDataError("move.leader_straight: not a hex of the island")
 
 
-def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
     """The Leader moves exactly n hexes in one direction; the line stays on the island."""
     return (yield from drive(rt, LeaderStraightFrame(ctx, n)))
 
@@ -335,7 +336,7 @@ class LeaderWalkFrame(Frame):
         if self.i >= self.n:
             return self._after_walk(rt, ab, b)
         cur = self.cur
-        opts = [option(A.Step(cur, d), (_STEP, (d,))) for d in b.adjacent(cur)]
+        opts: list[Option[A.Action]] = [option(A.Step(cur, d), (_STEP, (d,))) for d in b.adjacent(cur)]
         if self.i > 0 and cur != ab.start:
             opts.append(option(A.word("stop"), "End the Leader's move here"))
         self.i += 1
@@ -366,7 +367,7 @@ class LeaderWalkFrame(Frame):
             raise FrameDataError("move.leader_walk: not a hex of the island")
 
 
-def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
     """The Leader takes up to n steps to adjacent hexes and must end elsewhere than its start (R-LEAD-5)."""
     return (yield from drive(rt, LeaderWalkFrame(ctx, n)))
 
@@ -399,7 +400,7 @@ class LeaderJumpFrame(Frame):
                    [option(A.LeaderTo(ab.start, h), (_LEADER_TO, (h,))) for h in dests])
 
 
-def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
     """The Leader lands on a hex at distance exactly n."""
     return (yield from drive(rt, LeaderJumpFrame(ctx, n)))
 
@@ -430,7 +431,7 @@ class PushPassedFrame(Frame):
             raise FrameDataError("move.push_passed: not a hex of the island")
 
 
-def push_passed(rt: Runtime, ctx: Ctx) -> Generator:
+def push_passed(rt: Runtime, ctx: Ctx) -> Steps[Any]:
     """Push every Kiwi and Leader in the hexes passed (R-LEAD-6), each to another hex."""
     return (yield from drive(rt, PushPassedFrame(ctx)))
 
@@ -441,7 +442,7 @@ def _push_landing(rt: Runtime, ctx: Ctx) -> Frame:
     return push.PushAllFrame(ctx.flock, ab.landing, ctx.flock, True) if ab.landing is not None else Done()
 
 
-def push_landing(rt: Runtime, ctx: Ctx) -> Generator:
+def push_landing(rt: Runtime, ctx: Ctx) -> Steps[Any]:
     """Push every other Kiwi and Leader out of the landing hex."""
     return (yield from drive(rt, _push_landing(rt, ctx)))
 
@@ -452,7 +453,7 @@ def _push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Frame:
     return push.PushSomeFrame(ctx.flock, ab.landing, n, ctx.flock) if ab.landing is not None else Done()
 
 
-def push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Generator:
+def push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
     """Push up to n Kiwi of any size out of the landing hex."""
     return (yield from drive(rt, _push_some_landing(rt, ctx, n)))
 

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Generator
 from interpreter.dsl import ast
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import option
+from interpreter.engine.decisions import Steps, option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, register_value
 from interpreter.engine.state import Flock
 
@@ -272,16 +272,16 @@ class FruitLimitFrame(Frame):
                    [option(A.ReturnFruit(c), f"Return a {c} fruit") for c in rt.rules.fruits if fl.fruit.get(c, 0) > 0])
 
 
-def pay(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]" = ()) -> Generator:
+def pay(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]" = ()) -> Steps[Any]:
     """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags (PayFrame)."""
     return (yield from drive(rt, PayFrame(flock, req, tuple(rest))))
 
 
-def pay_all(rt: Runtime, flock: str, reqs: list[Req]) -> Generator:
+def pay_all(rt: Runtime, flock: str, reqs: list[Req]) -> Steps[Any]:
     """Pay several requirements in order, each keeping the rest payable (PayAllFrame)."""
     return (yield from drive(rt, PayAllFrame(flock, tuple(reqs))))
 
 
-def enforce_fruit_limit(rt: Runtime, flock: str) -> Generator:
+def enforce_fruit_limit(rt: Runtime, flock: str) -> Steps[Any]:
     """Over the fruit limit, the player returns fruit until at it (R-LIMIT-1, FruitLimitFrame)."""
     return (yield from drive(rt, FruitLimitFrame(flock)))

@@ -3,12 +3,12 @@ removing, and the Kiwi track benefits (R-TRACK-1/2)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator, cast
+from typing import Any, Callable, ClassVar, cast
 
 from interpreter.engine import effects
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import option
+from interpreter.engine.decisions import Option, Steps, option
 from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.state import Kiwi
 from interpreter.engine.verb_table import TABLE, count
@@ -76,7 +76,7 @@ class TakeIslandFrame(Frame):
         """pc 0: ask; 1: take the token chosen (or none)."""
         flock = self.flock
         if self.pc == 0:
-            opts = [option(A.TakeToken(k.id, flock, k.size, h),
+            opts: list[Option[A.Action]] = [option(A.TakeToken(k.id, flock, k.size, h),
                            ("Take a token from your size-{} Kiwi on {}", (k.size, h)))
                     for h, k in rt.state.own_kiwi(flock) if k.id != self.exclude]
             if self.optional:
@@ -95,7 +95,7 @@ class TakeIslandFrame(Frame):
         return Return(True)
 
 
-def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, optional: bool = False) -> Generator:
+def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, optional: bool = False) -> Steps[Any]:
     """The player picks one of their face-up island tokens (TakeIslandFrame); False when they take none."""
     return (yield from drive(rt, TakeIslandFrame(flock, exclude, why, optional)))
 
@@ -152,7 +152,7 @@ class TakeTokenFrame(Frame):
         return Call(TakeIslandFrame(flock, self.exclude, self.why, self.optional))
 
 
-def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None, optional: bool = False) -> Generator:
+def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None, optional: bool = False) -> Steps[Any]:
     """Take the next token: track (returns the uncovered slot), else Reserve, else island. None if none
     (TakeTokenFrame)."""
     return (yield from drive(rt, TakeTokenFrame(flock, why, exclude, optional)))
@@ -176,7 +176,7 @@ def track_benefit_frame(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx)
                                          suppressed=ctx.suppressed, depth=ctx.depth + 1, source=f"track slot {slot}"))
 
 
-def track_benefit(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Generator:
+def track_benefit(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Steps[Any]:
     """Benefit of a just-uncovered track slot, from slot `benefits_from_slot` on, never in Season Change (R-TRACK-1)."""
     return (yield from drive(rt, track_benefit_frame(rt, flock, source, ctx) or Done()))
 
@@ -231,7 +231,7 @@ class PlaceOneFrame(Frame):
         return Return()
 
 
-def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Generator:
+def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Steps[Any]:
     """Place one size-1 Kiwi (R-RES-2, R-RES-3), then any uncovered track benefit (PlaceOneFrame)."""
     return (yield from drive(rt, PlaceOneFrame(flock, ctx)))
 
@@ -295,7 +295,7 @@ class GrowOneFrame(Frame):
 
 
 def grow_one(rt: Runtime, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing",
-             optional: bool = False) -> Generator:
+             optional: bool = False) -> Steps[Any]:
     """Stack one token on a Kiwi (R-FEED-3), then the track benefit (GrowOneFrame)."""
     return (yield from drive(rt, GrowOneFrame.of(hex_id, kiwi, ctx, why, optional)))
 
@@ -332,7 +332,7 @@ class GrowFrame(Frame):
                     for h, k in cands])
 
 
-def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Generator:
+def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Steps[Any]:
     """Increase by one the size of n different own Kiwi (as many as possible; GrowFrame)."""
     return (yield from drive(rt, GrowFrame(flock, n, ctx)))
 
@@ -367,7 +367,7 @@ class RemoveFrame(Frame):
                     for h, k in cands])
 
 
-def remove(rt: Runtime, flock: str, n: int) -> Generator:
+def remove(rt: Runtime, flock: str, n: int) -> Steps[Any]:
     """Remove n own Kiwi (any size, never the Leader) from the island to the Reserve (RemoveFrame)."""
     return (yield from drive(rt, RemoveFrame(flock, n)))
 
@@ -389,9 +389,9 @@ class PlaceFrame(Frame):
         return Call(PlaceOneFrame(self.ctx.flock, self.ctx))
 
 
-def verb_procedure(frame: Callable[[Runtime, Any, Ctx], Frame]) -> Callable[[Runtime, Any, Ctx], Generator]:
+def verb_procedure(frame: Callable[[Runtime, Any, Ctx], Frame]) -> Callable[[Runtime, Any, Ctx], Steps[Any]]:
     """The generator form of a verb's frame (the verb table's procedure, for callers that `yield from` it)."""
-    def procedure(rt: Runtime, call: Any, ctx: Ctx) -> Generator:
+    def procedure(rt: Runtime, call: Any, ctx: Ctx) -> Steps[Any]:
         return (yield from drive(rt, frame(rt, call, ctx)))
     return procedure
 

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generator, cast
+from typing import Any, ClassVar, cast
 
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Text, lazy_option, option
+from interpreter.engine.decisions import Option, Steps, Text, lazy_option, option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.modifiers import param
 from interpreter.engine.placing import kiwi_of, remove_from_hex
@@ -33,7 +33,7 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
 
     Tokens covering domain markers are not Kiwi and never pushed (R-DM-3).
     """
-    out: list[tuple[Kiwi | str, Text]] = []
+    kiwi: list[tuple[Kiwi, Text]] = []
     slot: dict[tuple[str, int], int] = {}
     shield = immune(rt)   # `<pieces> cannot be pushed` powers
     for k in rt.state.hexes[hex_id].kiwi:
@@ -41,11 +41,11 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
             continue
         key = (k.flock, k.size)
         if key not in slot:
-            slot[key] = len(out)
-            out.append((k, ("{} size-{} Kiwi", (k.flock, k.size))))
-        elif out[slot[key]][0].id == mover:   # a twin of the mover stands in for it
-            out[slot[key]] = (k, out[slot[key]][1])
-    out = [(k, label) for k, label in out if k.id != mover]
+            slot[key] = len(kiwi)
+            kiwi.append((k, ("{} size-{} Kiwi", (k.flock, k.size))))
+        elif kiwi[slot[key]][0].id == mover:   # a twin of the mover stands in for it
+            kiwi[slot[key]] = (k, kiwi[slot[key]][1])
+    out: list[tuple[Kiwi | str, Text]] = [(k, label) for k, label in kiwi if k.id != mover]
     if max_size is None or max_size >= rt.rules.max_size:
         for f in rt.state.leaders_in(hex_id):
             if f != skip_leader and not (shield and f in shield[1]):
@@ -56,7 +56,7 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
 def push_options(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None,
                  mover: int | None = None) -> list[Option]:
     """Every (piece, destination) push from a hex (never the `mover` Kiwi itself)."""
-    opts = []
+    opts: list[Option[A.Action]] = []
     dests = _targets(rt, hex_id)
     for piece, _ in pieces(rt, hex_id, max_size, skip_leader, mover):
         for d in dests:
@@ -76,7 +76,7 @@ _PUSH_LEADER = "Push the {0} Leader to {2}"
 _PUSH_LEADER_OFF = "Push the {0} Leader off the island"
 
 
-def _edge_ask(rt: Runtime, pusher: str, action: A.Action, leave_origin: bool) -> Ask:
+def _edge_ask(rt: Runtime, pusher: str, action: A.PushLeader, leave_origin: bool) -> Ask:
     """R-LEAD-4: a Leader pushed off is never removed; the pusher picks any edge hex. R-LEAD-5: a push by an
     ability must land elsewhere than the origin, so there the origin is excluded."""
     flock, origin = action.flock, action.hex
@@ -85,7 +85,7 @@ def _edge_ask(rt: Runtime, pusher: str, action: A.Action, leave_origin: bool) ->
                [option(A.Edge(flock, h), ("Place the {} Leader on {}", (flock, h))) for h in edges])
 
 
-def _leader_to(rt: Runtime, pusher: str, action: A.Action, dest: str) -> None:
+def _leader_to(rt: Runtime, pusher: str, action: A.PushLeader, dest: str) -> None:
     """The pushed Leader lands on `dest`."""
     rt.state.flocks[action.flock].leader_hex = dest
     rt.emit("push-leader", pusher, flock=pusher, leader=action.flock, hex=action.hex, to=dest)
@@ -125,7 +125,7 @@ class DoPushFrame(Frame):
             raise FrameDataError("push.do: not a hex of the island or not a push")
 
 
-def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -> Generator:
+def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -> Steps[Any]:
     """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher (DoPushFrame)."""
     return (yield from drive(rt, DoPushFrame(pusher, action, leave_origin)))
 
@@ -207,7 +207,7 @@ class AfterMoveFrame(Frame):
 
 
 def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
-               mover_leader: bool) -> Generator:
+               mover_leader: bool) -> Steps[Any]:
     """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time."""
     return (yield from drive(rt, AfterMoveFrame(flock, hex_id, mover_size, mover_id, mover_leader)))
 
@@ -242,7 +242,7 @@ class PushAllFrame(Frame):
             raise FrameDataError("push.all: not a hex of the island")
 
 
-def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, leave_origin: bool) -> Generator:
+def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, leave_origin: bool) -> Steps[Any]:
     """Push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (PushAllFrame)."""
     return (yield from drive(rt, PushAllFrame(pusher, hex_id, skip_leader, leave_origin)))
 
@@ -283,6 +283,6 @@ class PushSomeFrame(Frame):
             raise FrameDataError("push.some: not a hex of the island")
 
 
-def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | None) -> Generator:
+def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | None) -> Steps[Any]:
     """Push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option (PushSomeFrame)."""
     return (yield from drive(rt, PushSomeFrame(pusher, hex_id, n, skip_leader)))

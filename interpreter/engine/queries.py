@@ -112,6 +112,8 @@ def evaluate(state: State, query_node: ast.Call | ast.Objective, flock: str) -> 
     call = query_node.query if isinstance(query_node, ast.Objective) else query_node
     if isinstance(call, ast.QCall):   # a compositional objective: `most count(my nests)`
         return quantity(state, call, Scope(flock, purpose="objective"))
+    if not isinstance(call, ast.Call):   # the first language's queries are plain word calls (registry kind query)
+        raise EngineError(f"an objective cannot count a {type(call).__name__}")
     fn = QUERIES.get(call.primitive or "")
     if fn is None:
         raise EngineError(f"unknown query `{call.primitive}`")

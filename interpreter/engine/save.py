@@ -232,7 +232,7 @@ def _flock_problems(rules: Rules, f: dict, hexes: dict[str, str], island: int, c
     leader = rules.leaders.get(f["leader"])
     if leader is None:
         out.append(f"{fid}: unknown Leader `{f['leader']}`")
-    elif f["leader_card"] not in [c["id"] for c in leader.get("cards", [])] + ([""] if not leader.get("cards") else []):
+    elif f["leader_card"] not in leader.card_ids + ([""] if not leader.cards else []):
         out.append(f"{fid}: `{f['leader_card']}` is not a card of {f['leader']}")
     if f["leader_hex"] is not None and f["leader_hex"] not in hexes:
         out.append(f"{fid}: Leader on `{f['leader_hex']}`, not a hex of the island")

@@ -7,7 +7,6 @@ flock)`. A Scope says who "me" is and what the references name (the ability's he
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from interpreter.dsl import ast
 from interpreter.engine import dominance
@@ -115,7 +114,10 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
     if op == "size":
         return [e for e in els if e[0] == "kiwi" and e[2].size == f.n]
     if op == "where":
-        return [e for e in els if holds(st, f.cond, replace(sc, it=e))]
+        cond = f.cond
+        assert cond is not None   # `where` always has its condition (the parser)
+        return [e for e in els if holds(st, cond, replace(sc, it=e))]
+    assert f.arg is not None, op   # every other filter narrows by a selector (dsl/parts.py)
     arg = select(st, f.arg, sc)
     if op == "owner":
         who = {e[2] for e in arg if e[0] == "player"}
@@ -138,7 +140,8 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
         near = {n for h in where for n in b.adjacent(h)}
         return [e for e in els if e[1] in near]
     if op == "within":
-        return [e for e in els if e[1] is not None and any(b.distance(e[1], h) <= f.n for h in where)]
+        n = f.n or 0   # `within N` always has its N (the parser)
+        return [e for e in els if e[1] is not None and any(b.distance(e[1], h) <= n for h in where)]
     raise ValueError(f"unknown filter `{op}`")
 
 
@@ -161,7 +164,7 @@ def _players(els: list[Element]) -> list[str]:
     return [e[2] for e in els if e[0] == "player"]
 
 
-def quantity(st: State, e: Any, sc: Scope) -> int:
+def quantity(st: State, e: ast.Expr | int, sc: Scope) -> int:
     """The value of a bound quantity (never below 0)."""
     if isinstance(e, ast.Num):
         return e.value
@@ -176,7 +179,9 @@ def quantity(st: State, e: Any, sc: Scope) -> int:
             return min(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
         if name == "max":
             return max(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
-        els = select(st, e.args[0], sc)
+        sel = e.args[0]
+        assert isinstance(sel, ast.Selector), name   # the checker types count/tokens/... arguments (dsl/types.py)
+        els = select(st, sel, sc)
         if name == "count":
             return len(els)
         if name == "tokens":
@@ -191,7 +196,7 @@ def quantity(st: State, e: Any, sc: Scope) -> int:
     raise ValueError(f"not a quantity: {type(e).__name__}")
 
 
-def holds(st: State, c: Any, sc: Scope) -> bool:
+def holds(st: State, c: ast.Expr, sc: Scope) -> bool:
     """Whether a bound condition holds."""
     if isinstance(c, ast.Not):
         return not holds(st, c.cond, sc)

@@ -8,9 +8,10 @@ from typing import Any, ClassVar, Generator
 from interpreter.engine import effects, modes, powers
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import option
+from interpreter.engine.decisions import Steps, option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
 from interpreter.engine.placing import kiwi_of
+from interpreter.engine.content_types import AdvancedStep, Layout
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import Flock, Hex, State
 
@@ -19,19 +20,18 @@ class SetupError(ValueError):
     """Bad game parameters (unknown flock, leader, side, player count)."""
 
 
-def island_hexes(rules: Rules, players: int) -> tuple[dict, dict]:
+def island_hexes(rules: Rules, players: int) -> tuple[dict[str, Hex], Layout]:
     """The hexes of the layout for this player count (R-SETUP-1), and the layout."""
-    layout = next((l for l in rules.layouts if int(l.get("players", 0)) == players), None)
+    layout = next((l for l in rules.layouts if l.players == players), None)
     if layout is None:
         raise SetupError(f"island.yaml has no layout for {players} players")
     hexes: dict[str, Hex] = {}
-    for placed in layout["sections"]:
-        section = rules.sections.get(placed["section"])
+    for placed in layout.sections:
+        section = rules.sections.get(placed.section)
         if section is None:
-            raise SetupError(f"layout {layout.get('id')} names unknown section {placed['section']}")
-        for h in section["hexes"]:
-            hexes[h["id"]] = Hex(h["id"], int(h["q"]) + int(placed.get("dq", 0)), int(h["r"]) + int(placed.get("dr", 0)),
-                                 h["terrain"])
+            raise SetupError(f"layout {layout.id} names unknown section {placed.section}")
+        for h in section.hexes:
+            hexes[h.id] = Hex(h.id, h.q + placed.dq, h.r + placed.dr, h.terrain)
     return hexes, layout
 
 
@@ -43,8 +43,8 @@ def params_of(rules: Rules) -> dict:
     return {
         **({"leader_weight": extra} if extra else {}),
         "dominance": {k: w(v) for k, v in rules.dominance.items()},
-        "nest_dominance": {n: int(d.get("dominance", 0) or 0) for n, d in rules.nests.items()},
-        "nest_vp": {n: int(d.get("vp", 0) or 0) for n, d in rules.nests.items()},
+        "nest_dominance": {n: d.dominance for n, d in rules.nests.items()},
+        "nest_vp": {n: d.vp for n, d in rules.nests.items()},
         "max_size": rules.max_size, "domain_vp": rules.domain_vp, "tiebreak": list(rules.tiebreak),
     }
 
@@ -92,7 +92,7 @@ def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None,
         leader = leaders.get(f)
         if leader not in rules.leaders:
             raise SetupError(f"unknown leader `{leader}` for {f}")
-        cards = [c["id"] for c in rules.leaders[leader].get("cards", [])]
+        cards = rules.leaders[leader].card_ids
         card = (leader_cards or {}).get(f, cards[0] if cards else "")
         if cards and card not in cards:
             raise SetupError(f"leader card `{card}` is not a card of {leader}")
@@ -121,24 +121,24 @@ def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None,
     return st
 
 
-def _first_game_positions(rules: Rules, st: State, layout: dict) -> None:
+def _first_game_positions(rules: Rules, st: State, layout: Layout) -> None:
     """R-SETUP-5: the fixed starting position for this player count."""
-    setup = next((s for s in rules.setups if s.get("layout") == layout.get("id")), None)
+    setup = next((s for s in rules.setups if s.layout == layout.id), None)
     if setup is None:
-        raise SetupError(f"island.yaml has no first-game setup for layout {layout.get('id')}")
-    seats = {int(s["seat"]): s for s in setup["seats"]}
+        raise SetupError(f"island.yaml has no first-game setup for layout {layout.id}")
+    seats = {s.seat: s for s in setup.seats}
     for f in st.seats:
         fl = st.flocks[f]
         spec = seats.get(fl.seat)
         if spec is None:
-            raise SetupError(f"setup {setup.get('id')} has no seat {fl.seat}")
-        fl.leader_hex = spec["leader"]
-        for hex_id, sizes in (spec.get("kiwi") or {}).items():
+            raise SetupError(f"setup {setup.id} has no seat {fl.seat}")
+        fl.leader_hex = spec.leader
+        for hex_id, sizes in spec.kiwi.items():
             for size in sizes:
                 st.hexes[hex_id].kiwi.append(st.new_kiwi(f, int(size)))
                 fl.supply -= int(size)
         if fl.supply < 0:
-            raise SetupError(f"setup {setup.get('id')} seat {fl.seat} uses more tokens than the flock has")
+            raise SetupError(f"setup {setup.id} seat {fl.seat} uses more tokens than the flock has")
 
 
 @register_frame("setup.step")
@@ -160,7 +160,7 @@ class SetupStepFrame(Frame):
                 self.i += 1
                 nest = rt.rules.turn_nests.get(st.flocks[f].seat)
                 if nest is not None:
-                    return Call(effects.RunFrame(nest.get("setup"), Ctx(f, source="turn order nest")))
+                    return Call(effects.RunFrame(nest.setup, Ctx(f, source="turn order nest")))
             self.pc, self.i = 1, 0
             return Call(as_frame(rt.mode.setup_extra(rt)))   # e.g. R-SOLO-3: Kiwibot's extra markers
         if self.pc == 1:
@@ -178,7 +178,7 @@ class SetupStepFrame(Frame):
         return Return()
 
 
-def setup_step(rt: Runtime) -> Generator:
+def setup_step(rt: Runtime) -> Steps[Any]:
     """Turn Order nest resources (R-SETUP-4), then the advanced placement steps if chosen (R-SETUP-6)."""
     return (yield from drive(rt, SetupStepFrame()))
 
@@ -213,14 +213,14 @@ class AdvancedFrame(Frame):
         """pc 0: the next question; pc 1: its answer."""
         st = rt.state
         spec = rt.rules.setup_advanced[self.spec]
-        kind = spec.get("step")
-        rule = spec.get("hex", "any")
+        kind = spec.step
+        rule = spec.hex
         seats = st.seats
         if kind == "leader":
             if self.pc == 1:
                 f, hex_id = seats[self.seat], value.hex
                 st.flocks[f].leader_hex = hex_id
-                for _ in range(int(spec.get("kiwi", 0))):
+                for _ in range(spec.kiwi):
                     _supply_kiwi(st, f, hex_id)
                 rt.emit("setup-leader", f, flock=f, hex=hex_id)
                 self.seat += 1
@@ -234,7 +234,7 @@ class AdvancedFrame(Frame):
             # `until: N`: round the table one Kiwi at a time until each has N Kiwi on the island (R-SETUP-6);
             # `count: N`: each places N more, one at a time in turn order (Z-2)
             if not self.target:
-                self.target = {f: int(spec["until"]) if "until" in spec else len(st.own_kiwi(f)) + int(spec.get("count", 0))
+                self.target = {f: spec.until if spec.until is not None else len(st.own_kiwi(f)) + spec.count
                                for f in seats}
             if self.pc == 1:
                 _supply_kiwi(st, seats[self.seat], value.hex)
@@ -262,7 +262,7 @@ class AdvancedFrame(Frame):
                 self.n += 1
             while self.seat < len(seats):
                 f = seats[self.seat]
-                if self.n < int(spec.get("count", 0)):
+                if self.n < spec.count:
                     cands = [(h, k) for h, k in st.own_kiwi(f) if k.size == 1 and k.id not in self.done]
                     if cands and st.flocks[f].supply > 0:
                         self.pc = 1
@@ -278,7 +278,7 @@ class AdvancedFrame(Frame):
             raise FrameDataError(f"setup.advanced: no advanced setup step {self.spec}")
 
 
-def _advanced(rt: Runtime, spec: dict) -> Generator:
+def _advanced(rt: Runtime, spec: AdvancedStep) -> Steps[Any]:
     """One step of game.yaml setup.advanced, in turn order (R-SETUP-6, Z-2)."""
     return (yield from drive(rt, AdvancedFrame(next(i for i, s in enumerate(rt.rules.setup_advanced) if s is spec))))
 

@@ -32,12 +32,12 @@ Event kinds added: `kiwibot` (a revealed card and its segment, data {card, slot,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generator
+from typing import Any, ClassVar
 
 from interpreter.engine import effects, labels, queries
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import option
+from interpreter.engine.decisions import Steps, option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.solo_answers import answer
 from interpreter.engine.solo_marker import CLOCKWISE, DIRECTIONS, marker_order
@@ -45,7 +45,9 @@ from interpreter.engine.solo_marking import MarkingTurnFrame, mark_one, marking_
 from interpreter.engine.solo_moves import Segment, bot_move, bot_push, choose_move, plan
 from interpreter.engine.solo_patterns import STEPS, best_push, build_hex, feed_target, take_token
 from interpreter.engine.solo_patterns import cover as _cover   # the name tests use
-from interpreter.engine.solo_state import SoloState, is_bot
+from interpreter.engine.solo_state import SoloState, is_bot, solo_of
+from interpreter.engine.content_types import SOLO_ROWS
+from interpreter.engine.rules import Rules
 from interpreter.engine.solo_verbs import bonus, next_nest, run_segment, segment_frame, verb_for
 from interpreter.engine.state import State
 
@@ -58,7 +60,7 @@ __all__ = [
 ]
 
 MODE = "solo"
-ROWS: tuple[str, ...] = ("move", "feed", "build", "wild")
+ROWS = SOLO_ROWS   # the rows of a Solo card (content_types.py)
 
 
 class SoloError(ValueError):
@@ -66,98 +68,64 @@ class SoloError(ValueError):
 
 
 # --- content checks and setup (R-SOLO-1..4) ---------------------------------------------------------------
-def check_content(rules: Any, side: str | None) -> None:
-    """Refuse a solo game the content cannot play: missing solo.yaml parts or unknown pattern steps."""
-    solo = rules.solo
-    if not solo or not rules.solo_cards:
+def check_content(rules: Rules, side: str | None) -> None:
+    """Refuse a solo game the content does not offer, or an unknown marker side (the content itself is checked
+    when it is loaded: rules.py `_solo`, R-SOLO-1..12)."""
+    if rules.solo is None or not rules.solo_cards:
         raise SoloError("solo mode needs content/base/solo.yaml with Solo cards, `setup`, `marker` and `patterns`")
-    setup = solo["setup"]
-    for key in ("solo_cards", "set_aside", "kiwibot_seat", "season_cards_per_season", "vp_per_kept_card",
-                "domain_per_vp"):
-        if not isinstance(setup.get(key), int) or isinstance(setup.get(key), bool):
-            raise SoloError(f"solo.yaml setup.{key} must be a whole number")
-    if setup["solo_cards"] > len(rules.solo_cards):
-        raise SoloError(f"solo.yaml setup.solo_cards is {setup['solo_cards']} but there are "
-                        f"{len(rules.solo_cards)} Solo cards")
-    if setup["solo_cards"] < rules.seasons:
-        # R-SOLO-9 discards one after each Domain Marking: the pile must last the whole game
-        raise SoloError(f"solo.yaml setup.solo_cards ({setup['solo_cards']}) must be at least the number of "
-                        f"seasons ({rules.seasons})")
-    if setup["kiwibot_seat"] not in (1, 2) or setup["domain_per_vp"] < 1 or setup["season_cards_per_season"] < 1:
-        raise SoloError("solo.yaml setup: kiwibot_seat must be 1 or 2, domain_per_vp and "
-                        "season_cards_per_season at least 1")
-    if not solo["sides"]:
-        raise SoloError("solo.yaml marker has no sides (R-SOLO-12)")
-    for sid, s in solo["sides"].items():
-        if s.get("start") not in ("own_leader", "player_leader"):
-            raise SoloError(f"solo.yaml marker side `{sid}`: start must be own_leader or player_leader")
-        bad = [d for d in s.get("sequence") or [] if d != "here" and d not in DIRECTIONS]
-        if bad:
-            raise SoloError(f"solo.yaml marker side `{sid}`: unknown direction `{bad[0]}` "
-                            f"(here, {', '.join(CLOCKWISE)})")
-    if side is not None and side not in solo["sides"]:
-        raise SoloError(f"unknown Solo-mode marker side `{side}` (sides: {', '.join(solo['sides'])})")
-    for pid, known in STEPS.items():
-        steps = solo["patterns"].get(pid)
-        if steps is None:
-            raise SoloError(f"solo.yaml patterns has no `{pid}` pattern (R-SOLO-11)")
-        bad = [s for s in steps if s not in known]
-        if bad:
-            raise SoloError(f"solo.yaml pattern `{pid}`: unknown step `{bad[0]}` (known: {', '.join(sorted(known))})")
-    for cid, card in rules.solo_cards.items():
-        for row in ROWS:
-            if len((card.get("sections") or {}).get(row) or []) != 4:
-                raise SoloError(f"Solo card `{cid}`: row `{row}` needs columns 1-3 and a bonus segment")
+    if side is not None and side not in rules.solo.sides:
+        raise SoloError(f"unknown Solo-mode marker side `{side}` (sides: {', '.join(rules.solo.sides)})")
 
 
-def seats(rules: Any, players: list[str]) -> list[str]:
+def seats(rules: Rules, players: list[str]) -> list[str]:
     """Seat order of a solo game from [player, kiwibot]: Kiwibot at `setup.kiwibot_seat` (R-SOLO-3)."""
     if len(players) != 2 or players[0] == players[1]:
         raise SoloError(f"a solo game takes players=[player_flock, kiwibot_flock], got {players}")
     player, bot = players
-    return [bot, player] if int(rules.solo["setup"]["kiwibot_seat"]) == 1 else [player, bot]
+    return [bot, player] if rules.solo_mode().setup.kiwibot_seat == 1 else [player, bot]
 
 
-def season_card_count(rules: Any) -> int:
+def season_card_count(rules: Rules) -> int:
     """How many Season cards a solo game deals: `per_season` face down per season (R-SOLO-4)."""
-    return rules.season_cards_per_game * int(rules.solo["setup"]["season_cards_per_season"])
+    return rules.season_cards_per_game * rules.solo_mode().setup.season_cards_per_season
 
 
-def setup_state(rules: Any, st: State, player: str, bot: str, side: str | None) -> None:
+def setup_state(rules: Rules, st: State, player: str, bot: str, side: str | None) -> None:
     """Kiwibot's deck with a card set aside (R-SOLO-1), the Solo card pile (R-SOLO-2), the marker side."""
-    setup = rules.solo["setup"]
+    spec_solo = rules.solo_mode()
+    setup = spec_solo.setup
     fl = st.flocks[bot]
     # Kiwibot has no hand: its cards are revealed from the deck (R-SOLO-7)
     fl.deck.extend(fl.hand)
     fl.hand = []
     st.shuffle(fl.deck)   # R-SOLO-1
-    set_aside = [fl.deck.pop() for _ in range(min(int(setup["set_aside"]), len(fl.deck)))]
+    set_aside = [fl.deck.pop() for _ in range(min(setup.set_aside, len(fl.deck)))]
     cards = list(rules.solo_cards)
     st.shuffle(cards)
-    chosen = cards[:int(setup["solo_cards"])]
-    chosen.sort(key=lambda c: (int(rules.solo_cards[c].get("number", 0)), c))   # R-SOLO-2: ascending
+    chosen = cards[:setup.solo_cards]
+    chosen.sort(key=lambda c: (rules.solo_cards[c].number, c))   # R-SOLO-2: ascending
     if side is None:   # R-SOLO-2: "use either side": dealt from the game's seed
-        sides = list(rules.solo["sides"])
+        sides = list(spec_solo.sides)
         side = sides[st.rand_below(len(sides))]
-    spec = rules.solo["sides"][side]
+    spec = spec_solo.sides[side]
     solo: SoloState = {
-        "bot": bot, "player": player, "side": side, "marker_start": str(spec["start"]),
-        "marker_sequence": [str(d) for d in spec.get("sequence") or []], "pile": chosen, "discarded": [],
-        "set_aside": set_aside, "flipped": 0, "per_season": int(setup["season_cards_per_season"]),
-        "kiwibot_fruit": bool(setup.get("kiwibot_fruit", False)),
-        "wins_ties": bool(setup.get("kiwibot_wins_ties", True)),
-        "vp_per_kept_card": int(setup["vp_per_kept_card"]), "domain_per_vp": int(setup["domain_per_vp"]),
+        "bot": bot, "player": player, "side": side, "marker_start": spec.start,
+        "marker_sequence": list(spec.sequence), "pile": chosen, "discarded": [],
+        "set_aside": set_aside, "flipped": 0, "per_season": setup.season_cards_per_season,
+        "kiwibot_fruit": setup.kiwibot_fruit,
+        "wins_ties": setup.kiwibot_wins_ties,
+        "vp_per_kept_card": setup.vp_per_kept_card, "domain_per_vp": setup.domain_per_vp,
     }
     st.solo = dict(solo)
 
 
 def setup_extra_frame(rt: Runtime) -> Frame:
     """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
-    bot = rt.state.solo["bot"]
-    return effects.RunFrame(rt.rules.solo["setup"].get("kiwibot_setup"), Ctx(bot, source="solo setup"))
+    bot = solo_of(rt.state)["bot"]
+    return effects.RunFrame(rt.rules.solo_mode().setup.kiwibot_setup, Ctx(bot, source="solo setup"))
 
 
-def setup_extra(rt: Runtime) -> Generator:
+def setup_extra(rt: Runtime) -> Steps[None]:
     """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
     return (yield from drive(rt, setup_extra_frame(rt)))
 
@@ -188,14 +156,14 @@ class BotTurnFrame(Frame):
         card_id = fl.deck.pop()
         fl.played.append(card_id)
         slot = len(fl.played)
-        row = str(rt.rules.cards[card_id].get("type"))
+        row = rt.rules.cards[card_id].type
         # decision R-SOLO-7: a slot beyond the card's three columns (more cards per season) uses column 3
         column = min(slot, 3)
-        top = st.solo["pile"][0] if st.solo["pile"] else None
+        top = solo_of(st)["pile"][0] if solo_of(st)["pile"] else None
         if top is None:
             rt.emit("kiwibot-no-solo-card", bot, flock=bot, card=card_id)
             return Return()
-        segment = rt.rules.solo_cards[top]["sections"][row][column - 1]
+        segment = rt.rules.solo_cards[top].sections[row][column - 1]
         rt.emit("kiwibot-reveals", bot, data={"card": card_id, "slot": slot, "row": row, "column": column,
                                               "solo_card": top},
                 flock=bot, card_name=labels.card_name(card_id, rt.rules.cards[card_id]), slot=slot, solo_card=top,
@@ -203,7 +171,7 @@ class BotTurnFrame(Frame):
         return Call(segment_frame(rt, segment, Ctx(bot, turn=Turn(), source=f"{top} {row} {column}")))
 
 
-def bot_turn(rt: Runtime, bot: str) -> Generator:
+def bot_turn(rt: Runtime, bot: str) -> Steps[None]:
     """Reveal Kiwibot's next Action card into the next slot and resolve its Solo card segment (BotTurnFrame)."""
     return (yield from drive(rt, BotTurnFrame(bot)))
 
@@ -216,11 +184,11 @@ def _reshuffle(rt: Runtime, bot: str) -> None:
     """
     st = rt.state
     fl = st.flocks[bot]
-    cards = fl.discard + st.solo["set_aside"]
+    cards = fl.discard + solo_of(st)["set_aside"]
     fl.discard = []
     st.shuffle(cards)
-    n = min(int(rt.rules.solo["setup"]["set_aside"]), max(len(cards) - 1, 0))
-    st.solo["set_aside"] = [cards.pop() for _ in range(n)]
+    n = min(rt.rules.solo_mode().setup.set_aside, max(len(cards) - 1, 0))
+    solo_of(st)["set_aside"] = [cards.pop() for _ in range(n)]
     fl.deck = cards
     rt.emit("kiwibot-shuffle", bot, flock=bot, set_aside=n)
 
@@ -233,7 +201,7 @@ class DiscardSoloCardFrame(Frame):
     asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """Discard it (nothing is asked)."""
-        solo = rt.state.solo
+        solo = solo_of(rt.state)
         if solo["pile"]:
             card = solo["pile"].pop(0)
             solo["discarded"].append(card)
@@ -242,7 +210,7 @@ class DiscardSoloCardFrame(Frame):
         return Return()
 
 
-def discard_solo_card(rt: Runtime) -> Generator:
+def discard_solo_card(rt: Runtime) -> Steps[None]:
     """R-SOLO-9: after each Domain Marking the top Solo card is discarded (DiscardSoloCardFrame)."""
     return (yield from drive(rt, DiscardSoloCardFrame()))
 
@@ -250,14 +218,14 @@ def discard_solo_card(rt: Runtime) -> Generator:
 # --- Season cards (R-SOLO-4/5) ------------------------------------------------------------------------------
 def season_cards_of(st: State, season: int) -> list[str]:
     """The Season cards of one season in a solo game."""
-    per = int(st.solo["per_season"])
+    per = int(solo_of(st)["per_season"])
     return st.season_cards[(season - 1) * per: season * per]
 
 
 def flip_season_cards(rt: Runtime) -> None:
     """R-SOLO-4: at the beginning of each Season Change the season's face-down cards are flipped."""
     st = rt.state
-    st.solo["flipped"] = max(int(st.solo["flipped"]), st.season)
+    solo_of(st)["flipped"] = max(int(solo_of(st)["flipped"]), st.season)
     cards = season_cards_of(st, st.season)
     rt.emit("season-flip", data={"season": st.season, "cards": cards}, season=st.season, cards=list(cards))
 
@@ -281,7 +249,7 @@ class SeasonCardStepFrame(Frame):
         """pc 0: compare the cards (and ask when the player won every card); 1: the answer; 2: each left benefit in
         turn, then the result; 3: done."""
         st = rt.state
-        solo = st.solo
+        solo = solo_of(st)
         player, bot = solo["player"], solo["bot"]
         if self.pc == 3:
             return Return()
@@ -293,10 +261,9 @@ class SeasonCardStepFrame(Frame):
             won, lost = self.won, self.lost
             for card_id in cards:
                 card = rt.rules.season_cards[card_id]
-                best, values = queries.winners(st, card["objective"], [player, bot])
-                if len(best) == 1:
-                    victor = best[0]
-                else:
+                best, values = queries.winners(st, card.objective, [player, bot])
+                victor: str | None = best[0] if len(best) == 1 else None
+                if len(best) != 1:
                     # R-SOLO-5: Kiwibot wins ties; decision: content saying otherwise leaves a tie to nobody
                     victor = bot if solo["wins_ties"] else None
                 (won if victor == player else lost if victor == bot else []).append(card_id)
@@ -341,7 +308,7 @@ class SeasonCardStepFrame(Frame):
                 raise FrameDataError("solo.season_card_step: unknown Season card")
 
 
-def season_card_step(rt: Runtime) -> Generator:
+def season_card_step(rt: Runtime) -> Steps[None]:
     """R-SOLO-5: the player against Kiwibot on each of the season's cards (SeasonCardStepFrame)."""
     return (yield from drive(rt, SeasonCardStepFrame()))
 
@@ -364,7 +331,7 @@ class LeftBenefitFrame(Frame):
         if self.pc == 0:
             self.before = fl.season_vp
             self.pc = 1
-            return Call(effects.RunFrame(rt.rules.season_cards[self.card].get("victor"),
+            return Call(effects.RunFrame(rt.rules.season_cards[self.card].victor,
                                          Ctx(self.flock, source=self.card)))
         if self.keep_if_vp and fl.season_vp > self.before:
             fl.kept_season_cards.append(self.card)
@@ -382,5 +349,5 @@ def endgame_vp(st: State, flock: str) -> tuple[int, int]:
     if not is_bot(st, flock):
         return 0, 0
     fl = st.flocks[flock]
-    return (int(st.solo["vp_per_kept_card"]) * len(fl.kept_season_cards),
-            len(fl.domain) // int(st.solo["domain_per_vp"]))
+    return (int(solo_of(st)["vp_per_kept_card"]) * len(fl.kept_season_cards),
+            len(fl.domain) // int(solo_of(st)["domain_per_vp"]))

@@ -10,7 +10,7 @@ from interpreter.engine.context import Runtime
 from interpreter.engine.decisions import Decision
 from interpreter.engine.solo_marker import rank
 from interpreter.engine.solo_patterns import Piece, feed_target, own_step, push_key
-from interpreter.engine.solo_state import is_bot
+from interpreter.engine.solo_state import is_bot, solo_of
 
 
 def _push_of(rt: Runtime, action: A.Action) -> tuple[Piece, str, str] | None:
@@ -27,7 +27,7 @@ def answer(rt: Runtime, decision: Decision) -> str:
     """Kiwibot's answer to a question an ordinary procedure asks it, by the patterns and the marker."""
     st = rt.state
     ids = [o.id for o in decision.options]
-    actions = {o.id: o.action for o in decision.options}
+    actions = {o.id: o.action for o in decision.options if o.action is not None}
     ranks = rank(st)
     last = len(ranks) + 1
 
@@ -40,12 +40,12 @@ def answer(rt: Runtime, decision: Decision) -> str:
     kind = decision.kind
     if kind == "may":
         # a benefit is always taken (benefits Kiwibot most)
-        return next((o for o in ids if isinstance(actions[o], A.May) and actions[o].yes), ids[0])
+        return next((o for o in ids if isinstance(a := actions[o], A.May) and a.yes), ids[0])
     if kind == "place-kiwi":
         # Pushing / placing Kiwibot Kiwi: pairs in a free hex, pairs anywhere, triads (R-SOLO-11)
         return min(ids, key=lambda o: (own_step(rt, hex_of(o)), ranks.get(hex_of(o), last)))
     if kind == "grow-kiwi":
-        found = feed_target(rt, st.solo["bot"], None)
+        found = feed_target(rt, solo_of(st)["bot"], None)
         if found:
             want = A.Grow(found[1].id, found[1].flock, found[1].size, found[0]).id()
             if want in ids:

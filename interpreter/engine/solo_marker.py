@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 from interpreter.engine.board import board_of
+from interpreter.engine.content_types import SOLO_MARKER_DIRECTIONS
 from interpreter.engine.state import State
 
 # Solo-mode marker directions as axial steps; the island is drawn pointy-top with r growing downwards
 # (editor/logic/board_svg.py), so this is the clockwise order on the table.
 DIRECTIONS: dict[str, tuple[int, int]] = {"e": (1, 0), "se": (0, 1), "sw": (-1, 1), "w": (-1, 0),
                                           "nw": (0, -1), "ne": (1, -1)}
-CLOCKWISE: tuple[str, ...] = ("e", "se", "sw", "w", "nw", "ne")
+CLOCKWISE: tuple[str, ...] = SOLO_MARKER_DIRECTIONS   # the names solo.yaml may use (content_types.py)
 
 
 def marker_order(st: State) -> list[str]:

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generator
+from typing import Any, ClassVar
 
 from interpreter.engine import dominance, effects, placing
 from interpreter.engine.context import Ctx, Runtime
+from interpreter.engine.decisions import Steps
 from interpreter.engine.frames import Call, Done, Frame, Return, Signal, drive, register_frame
 from interpreter.engine.solo_marker import marker_order
 from interpreter.engine.solo_patterns import cover
@@ -47,7 +48,7 @@ def mark_now(rt: Runtime, ctx: Ctx) -> tuple[bool, bool]:
     return True, True
 
 
-def mark_one(rt: Runtime, ctx: Ctx) -> Generator:
+def mark_one(rt: Runtime, ctx: Ctx) -> Steps[Any]:
     """One Kiwibot marker (mark_now), for generator callers. Returns (placed, had_a_hex)."""
     return (yield from drive(rt, Done(mark_now(rt, ctx))))
 
@@ -91,6 +92,6 @@ class MarkingTurnFrame(Frame):
         return Return()
 
 
-def marking_turn(rt: Runtime, bot: str) -> Generator:
+def marking_turn(rt: Runtime, bot: str) -> Steps[Any]:
     """Kiwibot's Domain Marking (R-SOLO-11; R-DM-1 counts; MarkingTurnFrame)."""
     return (yield from drive(rt, MarkingTurnFrame(bot)))

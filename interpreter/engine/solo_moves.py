@@ -6,18 +6,19 @@ segment's moves gather into one hex or scatter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator
+from typing import Any, Callable, ClassVar
 
 from interpreter.dsl import ast
 from interpreter.engine import dominance, placing, push
 from interpreter.engine.action_types import PushLeader
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, Runtime
+from interpreter.engine.decisions import Steps
 from interpreter.engine.frames import (Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
                                        register_mutable)
 from interpreter.engine.solo_marker import marker_order
 from interpreter.engine.solo_patterns import Piece, best_push, pieces, push_limit
-from interpreter.engine.solo_state import pattern_steps
+from interpreter.engine.solo_state import pattern_steps, solo_of
 from interpreter.engine.state import Kiwi
 
 MOVES = frozenset({"bot-move", "bot-move-terrain", "bot-move-player-most", "bot-move-bot-most"})
@@ -94,7 +95,7 @@ def _targets(rt: Runtime, call: ast.Call, origin: str) -> list[str]:
         return [h for h in adj if st.hexes[h].terrain == call.arg("t")]
     if prim in ("bot-move-player-most", "bot-move-bot-most"):
         # "the hex where the player (Kiwibot) has the most Kiwi tokens", counted as for dominance (R-DOM-2)
-        who = st.solo["player"] if prim == "bot-move-player-most" else st.solo["bot"]
+        who = solo_of(st)["player"] if prim == "bot-move-player-most" else solo_of(st)["bot"]
         counts = {h: dominance.strengths(st, h).get(who, 0) for h in adj}
         best = max(counts.values(), default=0)
         return [h for h in adj if best > 0 and counts[h] == best]
@@ -141,7 +142,7 @@ def choose_move(rt: Runtime, ctx: Ctx, call: ast.Call) -> tuple[str, Mover, str]
         if not pushes:
             return True
         limit = push_limit(rt, bot, kiwi.size)
-        have = [len(pieces(rt, dest, st.solo["player"] if w == "player" else bot, limit, kiwi.id)) >= (n if need_all else 1)
+        have = [len(pieces(rt, dest, solo_of(st)["player"] if w == "player" else bot, limit, kiwi.id)) >= (n if need_all else 1)
                 for w, n in pushes]
         return all(have) if need_all else any(have)
 
@@ -199,7 +200,7 @@ def move_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     return Done()
 
 
-def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
     """Kiwibot moves one Kiwi (its Leader included, R-LEAD-1) to an adjacent hex (R-SOLO-10)."""
     return (yield from drive(rt, move_frame(rt, call, ctx)))
 
@@ -248,7 +249,7 @@ def push_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     return BotPushFrame(ctx, PUSHES[call.primitive or ""], int(call.arg("n", 1)))
 
 
-def bot_push(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_push(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
     """The piece just moved pushes up to n smaller pieces (R-SOLO-10/11, BotPushFrame)."""
     return (yield from drive(rt, push_frame(rt, call, ctx)))
 
@@ -258,6 +259,6 @@ def gather_scatter_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     return Done()
 
 
-def bot_gather_scatter(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_gather_scatter(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
     """gather / scatter: read ahead by `plan`; nothing to do when reached."""
     return (yield from drive(rt, Done()))

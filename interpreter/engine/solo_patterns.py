@@ -11,25 +11,18 @@ from typing import Any
 
 from interpreter.engine import build as build_mod
 from interpreter.engine import placing, push
+from interpreter.engine.content_types import SOLO_STEPS
 from interpreter.engine.context import Runtime
 from interpreter.engine.modifiers import param
 from interpreter.engine.solo_marker import marker_order, rank
-from interpreter.engine.solo_state import is_bot, pattern_steps
+from interpreter.engine.solo_state import is_bot, pattern_steps, solo_of
 from interpreter.engine.state import Kiwi, State
 
 OFF = push.OFF
 
-# The step ids of solo.yaml `patterns` the engine knows, per pattern (R-SOLO-11); content picks their order.
-STEPS: dict[str, frozenset[str]] = {
-    "moving": frozenset({"indicated-size-can-push", "any-size-can-push-one", "any-size-to-indicated-hex"}),
-    "pushing-player": frozenset({"off-island", "to-domain-marker-hex", "to-player-nest-hex", "to-player-pair-hex"}),
-    "building": frozenset({"dominance-two-kiwi-no-nest"}),
-    "pushing-placing-own": frozenset({"pair-in-free-hex", "pair-in-any-hex", "triad-in-free-hex"}),
-    "marking-domain": frozenset({"reveal-until-fit", "shuffle-back-seasons-1-3", "gain-if-none-fits"}),
-    "tokens-for-island": frozenset({"from-track", "from-reserve", "from-island-by-marker"}),
-    "feeding-growing": frozenset({"indicated-size", "next-lower-size", "any-size-1"}),
-    "tokens-for-domain": frozenset({"from-reserve", "from-track", "from-island-by-marker"}),
-}
+# The step ids of solo.yaml `patterns` the engine knows, per pattern (R-SOLO-11): content_types.py, which the
+# content compiler (rules.py) checks solo.yaml against
+STEPS = SOLO_STEPS
 
 Piece = tuple[str, Any]   # ("kiwi", Kiwi) or ("leader", flock)
 
@@ -64,7 +57,7 @@ def _dest_step(rt: Runtime, dest: str, whose: str) -> int:
     if whose != "player":
         return own_step(rt, dest)
     st = rt.state
-    player = st.solo["player"]
+    player = solo_of(st)["player"]
     steps = pattern_steps(rt, "pushing-player")
     for i, step in enumerate(steps):
         if step == "off-island" and dest == OFF:
@@ -88,7 +81,7 @@ def own_step(rt: Runtime, hex_id: str) -> int:
     if hex_id == OFF:
         return len(steps) + 1   # never the Kiwi's own choice: off the island only when nothing else is left
     h = st.hexes[hex_id]
-    n = count_kiwi(st, st.solo["bot"], hex_id)
+    n = count_kiwi(st, solo_of(st)["bot"], hex_id)
     free = h.nest is None and h.domain is None
     for i, step in enumerate(steps):
         if (step == "pair-in-free-hex" and n == 1 and free) or (step == "pair-in-any-hex" and n == 1) \
@@ -108,7 +101,7 @@ def push_key(rt: Runtime, piece: Piece, dest: str, whose: str, ranks: dict[str, 
 def best_push(rt: Runtime, origin: str, whose: str, limit: int, exclude: int | None) -> tuple[Piece, str] | None:
     """The push Kiwibot makes from `origin`: pattern step, then piece, then marker order (R-SOLO-11/12)."""
     st = rt.state
-    owner = st.solo["player"] if whose == "player" else st.solo["bot"]
+    owner = solo_of(st)["player"] if whose == "player" else solo_of(st)["bot"]
     found = pieces(rt, origin, owner, limit, exclude)
     if not found:
         return None

@@ -1,9 +1,9 @@
 """The solo game's plain data in `State.solo` (R-SOLO-1..12) and who Kiwibot is."""
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
-from interpreter.engine.context import Runtime
+from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine.state import State
 
 
@@ -35,6 +35,13 @@ class SoloState(TypedDict):
     domain_per_vp: int
 
 
+def solo_of(st: State) -> dict[str, Any]:
+    """The solo data of a solo game's state (`SoloState` keys; an EngineError in any other game)."""
+    if st.solo is None:
+        raise EngineError("a solo procedure ran in a game that is not solo")
+    return st.solo
+
+
 def is_bot(st: State, flock: str) -> bool:
     """True when `flock` is Kiwibot in a solo game."""
     return st.solo is not None and st.solo["bot"] == flock
@@ -42,4 +49,4 @@ def is_bot(st: State, flock: str) -> bool:
 
 def pattern_steps(rt: Runtime, pattern: str) -> list[str]:
     """The steps of one Kiwibot pattern of solo.yaml, in content order (R-SOLO-11)."""
-    return list(rt.rules.solo["patterns"].get(pattern, []))
+    return list(rt.rules.solo_mode().patterns.get(pattern, ()))

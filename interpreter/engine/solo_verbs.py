@@ -3,18 +3,19 @@ some core verbs (R-SOLO-8), picked by `verb_for` for `effects.run`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Generator
+from typing import Any, Callable, ClassVar
 
 from interpreter.dsl import ast
 from interpreter.engine import build as build_mod
 from interpreter.engine import effects, placing
 from interpreter.engine import feed as feed_mod
 from interpreter.engine.context import Ctx, EngineError, Runtime
+from interpreter.engine.decisions import Steps
 from interpreter.engine.frames import Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.solo_marking import mark_now
 from interpreter.engine.solo_moves import gather_scatter_frame, move_frame, plan, push_frame
 from interpreter.engine.solo_patterns import build_hex, feed_target
-from interpreter.engine.solo_state import is_bot
+from interpreter.engine.solo_state import is_bot, solo_of
 
 Verb = Callable[[Runtime, ast.Call, Ctx], Frame]
 
@@ -26,22 +27,22 @@ def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Frame:
     return effects.RunFrame(node, ctx.sub(segment=plan(node), depth=ctx.depth + 1))
 
 
-def run_segment(rt: Runtime, node: Any, ctx: Ctx) -> Generator:
+def run_segment(rt: Runtime, node: Any, ctx: Ctx) -> Steps[Any]:
     """Resolve a Solo card segment for Kiwibot (R-SOLO-10)."""
     return (yield from drive(rt, segment_frame(rt, node, ctx)))
 
 
 def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Frame:
     """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8); logged now."""
-    pile = rt.state.solo["pile"]
+    pile = solo_of(rt.state)["pile"]
     if not pile:
         return Done()
-    segment = rt.rules.solo_cards[pile[0]]["sections"][action][3]
+    segment = rt.rules.solo_cards[pile[0]].sections[action][3]
     rt.emit("kiwibot-bonus", ctx.flock, flock=ctx.flock, action=action, segment=effects.describe(segment))
     return segment_frame(rt, segment, ctx)
 
 
-def bonus(rt: Runtime, ctx: Ctx, action: str) -> Generator:
+def bonus(rt: Runtime, ctx: Ctx, action: str) -> Steps[Any]:
     """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8)."""
     return (yield from drive(rt, bonus_frame(rt, ctx, action)))
 
@@ -76,7 +77,7 @@ def feed_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     """Kiwibot feeds for free, still gaining the feed's domain markers (R-SOLO-8/10; R-FEED-3..5)."""
     st = rt.state
     bot = ctx.flock
-    owner = bot if call.primitive == "bot-feed-own" else st.solo["player"]
+    owner = bot if call.primitive == "bot-feed-own" else solo_of(st)["player"]
     found = feed_target(rt, owner, int(call.arg("s", 1)))
     if found is None:
         rt.emit("kiwibot-no-feed", bot, flock=bot)   # decision: no feed, no markers
@@ -85,7 +86,7 @@ def feed_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     return feed_mod.ResolveFrame(ctx, hex_id, kiwi.id)   # as a paid feed, without the payment (R-SOLO-8)
 
 
-def bot_feed(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_feed(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
     """Kiwibot feeds for free, still gaining the feed's domain markers (R-SOLO-8/10; R-FEED-3..5)."""
     return (yield from drive(rt, feed_frame(rt, call, ctx)))
 
@@ -95,7 +96,7 @@ def _columns(rt: Runtime) -> list[str]:
     """Nest types in flock-board column order (first appearance in game.yaml flock.nests)."""
     out: list[str] = []
     for n in rt.rules.flock_nests:
-        t = str(rt.rules.nests[n].get("type"))
+        t = rt.rules.nests[n].type
         if t not in out:
             out.append(t)
     return out
@@ -107,8 +108,8 @@ def next_nest(rt: Runtime, bot: str, column: int) -> str | None:
     if not 1 <= column <= len(cols):
         return None
     built = rt.state.flocks[bot].nests_built
-    cands = [n for n in rt.rules.flock_nests if rt.rules.nests[n].get("type") == cols[column - 1] and n not in built]
-    cands.sort(key=lambda n: int(rt.rules.nests[n].get("row", 1)))
+    cands = [n for n in rt.rules.flock_nests if rt.rules.nests[n].type == cols[column - 1] and n not in built]
+    cands.sort(key=lambda n: rt.rules.nests[n].row)
     for n in cands:
         if all(m in built for m in build_mod._lower_rows(rt, n)):
             return n
@@ -144,7 +145,7 @@ class BotBuildFrame(Frame):
             rt.emit("build", bot, flock=bot, nest=nest_id, hex=hex_id)
             self.hex, self.nest = hex_id, nest_id
             self.pc = 2
-            return Call(build_mod.NestBenefitFrame.of(rt, ctx, rt.rules.nests[nest_id].get("on_place"),
+            return Call(build_mod.NestBenefitFrame.of(rt, ctx, rt.rules.nests[nest_id].on_place,
                                                       f"{nest_id} placement", hex_id))
         if self.pc == 1:
             self.pc = 4
@@ -165,7 +166,7 @@ def build_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     return BotBuildFrame(ctx, int(call.arg("n", 1)))
 
 
-def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
     """Kiwibot builds its next Nest of the column for free; no hex or Nest: 1 Kiwi and a bonus Move (R-SOLO-10)."""
     return (yield from drive(rt, build_frame(rt, call, ctx)))
 
@@ -175,7 +176,7 @@ def place_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     return placing.place_frame(ctx, int(call.arg("n", 1)))
 
 
-def bot_place(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_place(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
     """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
     return (yield from drive(rt, place_frame(rt, call, ctx)))
 
@@ -185,7 +186,7 @@ def bonus_verb_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     return bonus_frame(rt, ctx, str(call.arg("a")))
 
 
-def bot_bonus(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
+def bot_bonus(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
     """A bonus action of the Solo card (R-SOLO-8)."""
     return (yield from drive(rt, bonus_verb_frame(rt, call, ctx)))
 
@@ -234,7 +235,7 @@ def verb_for(rt: Runtime, call: ast.Call, ctx: Ctx, fn: Callable | None) -> Call
             raise EngineError(f"the Kiwibot verb `{effects.describe(call)}` ran for {ctx.flock}, not Kiwibot")
         return SOLO_VERBS[prim]
     if is_bot(rt.state, ctx.flock):
-        if prim == "gain-fruit" and not rt.state.solo.get("kiwibot_fruit"):
+        if prim == "gain-fruit" and not solo_of(rt.state).get("kiwibot_fruit"):
             return _no_fruit
         return BOT_OVERRIDES.get(prim, fn)
     return fn

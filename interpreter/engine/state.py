@@ -149,7 +149,7 @@ class State:
         if flocks[self.seats[0]].tracker_slot is not None:
             slots = [flocks[f].tracker_slot for f in self.seats]
             if None not in slots:
-                return sorted(self.seats, key=lambda f: flocks[f].tracker_slot)
+                return sorted(self.seats, key=lambda f: flocks[f].tracker_slot or 0)   # none is None here
         return self.marker_order()
 
     def new_kiwi(self, flock: str, size: int) -> Kiwi:
@@ -180,8 +180,9 @@ class State:
                 if k.flock == flock:
                     out.add(h.id)
                     break
-        if self.flocks[flock].leader_hex is not None:
-            out.add(self.flocks[flock].leader_hex)
+        leader_hex = self.flocks[flock].leader_hex
+        if leader_hex is not None:
+            out.add(leader_hex)
         return out
 
     def island_tokens(self, flock: str) -> int:

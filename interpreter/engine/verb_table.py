@@ -9,12 +9,18 @@ module that registers, so a game always has them all.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator
+from typing import Any, Callable
 
 from interpreter.dsl import ast
+from interpreter.engine.decisions import Steps
 
-Verb = Callable[[Any, ast.Call, Any], Generator]       # (runtime, call, ctx) -> procedure
-Check = Callable[[Any, ast.Call, Any], bool]           # (runtime, call, ctx) -> can it be done now
+# (runtime, bound node, ctx) -> procedure (its result is not read) / can it be done now. The runtime and the ctx
+# are context.py's Runtime and Ctx, left Any because context.py imports this module (the engine has no import
+# circle); the node is the ast.Call of a first-language verb or, for the compositional verbs, an ast.Phrase.
+Verb = Callable[[Any, Any, Any], Steps[object]]
+Check = Callable[[Any, Any, Any], bool]
+Composed = Callable[[Any, ast.Node, Any], Steps[None]]
+ComposedCheck = Callable[[Any, ast.Node, Any], bool]
 
 
 @dataclass
@@ -27,8 +33,8 @@ class VerbTable:
     # pushes the frame instead of running the generator procedure, so the step stays copyable
     frames: dict[str, Callable[[Any, ast.Call, Any], Any]] = field(default_factory=dict)
     # the compositional layer's nodes (`if`, `for each`, phrases: ast.COMPOSED), run and checked by compose.py
-    composed_run: Callable[[Any, ast.Node, Any], Generator] | None = None
-    composed_possible: Callable[[Any, ast.Node, Any], bool] | None = None
+    composed_run: Composed | None = None
+    composed_possible: ComposedCheck | None = None
 
     def register(self, verb_id: str, procedure: Verb, possible: Check | None = None,
                  frame: Callable[[Any, ast.Call, Any], Any] | None = None) -> None:
@@ -41,8 +47,7 @@ class VerbTable:
         else:
             self.frames.pop(verb_id, None)
 
-    def register_composed(self, procedure: Callable[[Any, ast.Node, Any], Generator],
-                          possible: Callable[[Any, ast.Node, Any], bool]) -> None:
+    def register_composed(self, procedure: Composed, possible: ComposedCheck) -> None:
         """Hand effects.run the compositional layer's nodes (interpreter/engine/compose.py)."""
         self.composed_run = procedure
         self.composed_possible = possible

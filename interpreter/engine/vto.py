@@ -15,7 +15,7 @@ from interpreter.dsl import ast
 from interpreter.engine import effects
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import option
+from interpreter.engine.decisions import Steps, option
 from interpreter.engine.frames import Ask, Call, Frame, Return, Signal, drive, register_frame
 
 VARIANT = "vto"
@@ -61,7 +61,7 @@ class RunIfPossibleFrame(Frame):
         return Call(effects.RunFrame(node, ctx))
 
 
-def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
+def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Steps[Any]:
     """Run a slot effect; each payment in it is made only if possible (R-VTO-3, RunIfPossibleFrame)."""
     return (yield from drive(rt, RunIfPossibleFrame(node, ctx)))
 
@@ -91,18 +91,18 @@ class TakeSlotFrame(Frame):
             slots = allowed or free
             self.pc = 1
             return Ask(flock, "tracker-slot", self.prompt,
-                       [option(A.Slot(n), f"Slot {n}: {effects.describe(rt.rules.tracker[n].get('effect'))}")
+                       [option(A.Slot(n), f"Slot {n}: {effects.describe(rt.rules.tracker[n].effect)}")
                         for n in slots])
         if self.pc == 1:
             slot = value.slot
             st.flocks[flock].tracker_slot = slot
             rt.emit("tracker-slot", flock, flock=flock, slot=slot)
             self.pc = 2
-            return Call(RunIfPossibleFrame(rt.rules.tracker[slot].get("effect"), Ctx(flock, source=f"tracker slot {slot}")))
+            return Call(RunIfPossibleFrame(rt.rules.tracker[slot].effect, Ctx(flock, source=f"tracker slot {slot}")))
         return Return()
 
 
-def _take_slot(rt: Runtime, flock: str, forbidden: int | None, prompt: str) -> Generator:
+def _take_slot(rt: Runtime, flock: str, forbidden: int | None, prompt: str) -> Steps[None]:
     """The flock puts its tracker token on an empty slot (not `forbidden`) and gains or pays its effect."""
     return (yield from drive(rt, TakeSlotFrame(flock, forbidden, prompt)))
 
@@ -137,7 +137,7 @@ class SetupTrackerFrame(Frame):
         return Call(TakeSlotFrame(f, None, "Place your Kiwi token on an empty turn tracker slot"))
 
 
-def setup_tracker(rt: Runtime) -> Generator:
+def setup_tracker(rt: Runtime) -> Steps[Any]:
     """R-VTO-2: in Turn Order nest order each puts the first token of its Kiwi track on an empty slot."""
     return (yield from drive(rt, SetupTrackerFrame()))
 
@@ -161,7 +161,7 @@ class WakeUpStartFrame(Frame):
         return Return()
 
 
-def wake_up_start(rt: Runtime) -> Generator:
+def wake_up_start(rt: Runtime) -> Steps[None]:
     """R-VTO-3 steps 1-2: pass the First Player marker left; every token goes below its previous slot."""
     return (yield from drive(rt, WakeUpStartFrame()))
 
@@ -172,6 +172,6 @@ def wake_up_frame(rt: Runtime, flock: str) -> TakeSlotFrame:
     return TakeSlotFrame(flock, prev, f"Wake up: move your tracker token to a slot other than {prev}")
 
 
-def wake_up_turn(rt: Runtime, flock: str) -> Generator:
+def wake_up_turn(rt: Runtime, flock: str) -> Steps[None]:
     """R-VTO-3 step 3: the flock moves its token to a different empty slot and gains or pays its effect."""
     return (yield from drive(rt, wake_up_frame(rt, flock)))

@@ -12,7 +12,7 @@ A mode overrides only what differs. The engine calls it at these points, and now
 """
 from __future__ import annotations
 
-from typing import Callable, ClassVar, Generator, Union
+from typing import Any, Callable, ClassVar, Generator, Union
 
 from interpreter.engine import actions, flow, marking, modes, setup
 from interpreter.engine.context import EngineError, Runtime
@@ -22,7 +22,7 @@ from interpreter.engine.rules import Rules
 from interpreter.engine.state import State
 
 # a step procedure: an explicit frame (interpreter/engine/frames.py) or a generator (run as a GenFrame)
-Procedure = Union[Frame, Generator]
+Procedure = Union[Frame, Generator[Any, Any, Any]]
 Step = Callable[[Runtime, int], "Procedure | None"]
 
 

@@ -2,15 +2,15 @@
 solo_*.py parts); this module plugs them into setup, the flow, decisions, views, scores and saves."""
 from __future__ import annotations
 
-from typing import Callable, Generator
+from typing import Callable
 
 from interpreter.engine import modes, solo
 from interpreter.engine.context import Runtime
 from interpreter.engine.decisions import Decision
-from interpreter.engine.modes.base import Mode
+from interpreter.engine.modes.base import Mode, Procedure
 from interpreter.engine.rules import Rules
 from interpreter.engine.setup import SetupError
-from interpreter.engine.solo_state import is_bot
+from interpreter.engine.solo_state import is_bot, solo_of
 from interpreter.engine.state import State
 
 
@@ -53,24 +53,24 @@ class Solo(Mode):
         """Kiwibot's deck, the Solo card pile and the marker side (R-SOLO-1/2)."""
         solo.setup_state(rules, st, players[0], players[1], options.get("solo_side"))
 
-    def setup_extra(self, rt: Runtime) -> Generator:
+    def setup_extra(self, rt: Runtime) -> Procedure:
         """R-SOLO-3: Kiwibot's extra markers."""
         return solo.setup_extra_frame(rt)
 
     # --- flow ----------------------------------------------------------------------------------------
-    def turn(self, rt: Runtime, flock: str) -> Generator:
+    def turn(self, rt: Runtime, flock: str) -> Procedure:
         """R-SOLO-7: Kiwibot reveals a card and resolves the Solo card instead of playing a hand."""
         return solo.BotTurnFrame(flock) if is_bot(rt.state, flock) else super().turn(rt, flock)
 
-    def season_card(self, rt: Runtime) -> Generator:
+    def season_card(self, rt: Runtime) -> Procedure:
         """R-SOLO-5: the player against Kiwibot on each of the season's cards."""
         return solo.SeasonCardStepFrame()
 
-    def marking_turn(self, rt: Runtime, flock: str) -> Generator:
+    def marking_turn(self, rt: Runtime, flock: str) -> Procedure:
         """R-SOLO-11: Kiwibot marks by its pattern."""
         return solo.MarkingTurnFrame(flock) if is_bot(rt.state, flock) else super().marking_turn(rt, flock)
 
-    def after_marking(self, rt: Runtime) -> Generator | None:
+    def after_marking(self, rt: Runtime) -> Procedure | None:
         """R-SOLO-9: after everyone marked, the top Solo card is discarded."""
         return solo.DiscardSoloCardFrame()
 
@@ -81,7 +81,7 @@ class Solo(Mode):
     # --- decisions (R-SOLO-7/8/10/11) ----------------------------------------------------------------
     def answer(self, rt: Runtime, decision: Decision) -> str | None:
         """Kiwibot answers its questions at once by its patterns; the player is asked."""
-        return solo.answer(rt, decision) if decision.player == rt.state.solo["bot"] else None
+        return solo.answer(rt, decision) if decision.player == solo_of(rt.state)["bot"] else None
 
     @staticmethod
     def verb_for(rt: Runtime, node, ctx, fn: Callable | None) -> Callable | None:
@@ -90,12 +90,12 @@ class Solo(Mode):
 
     def token_taker(self, st: State, flock: str) -> Callable | None:
         """R-SOLO-11: Kiwibot takes tokens by its `tokens-for-island` pattern, never asking."""
-        return solo.take_token if st.solo["bot"] == flock else None
+        return solo.take_token if solo_of(st)["bot"] == flock else None
 
     # --- results (R-SOLO-6) --------------------------------------------------------------------------
     def view_extras(self, st: State, out: dict) -> None:
         """Face-down Season cards and Kiwibot's set-aside cards stay hidden; the Solo card pile is face up."""
-        data = st.solo
+        data = solo_of(st)
         per = int(data["per_season"])
         out["season_cards"] = [{"season": i // per + 1,
                                 "id": c if i // per + 1 <= int(data["flipped"]) else "facedown"}
@@ -118,7 +118,7 @@ class Solo(Mode):
         with more VP, so a VP tie is Kiwibot's and the R-END-3 tiebreakers never decide it. Decision: this follows
         the solo setup's `kiwibot_wins_ties` (solo.yaml, the rule R-SOLO-5 states for Season cards), so content
         that lets the player win ties gets the ordinary tiebreakers."""
-        data = st.solo
+        data = solo_of(st)
         if data.get("wins_ties", True) and data.get("bot") in order:
             bot = data["bot"]
             best_other = max((scores[f]["total"] for f in order if f != bot), default=None)
@@ -138,7 +138,7 @@ class Solo(Mode):
             return out + ["a solo game, but this content has no solo.yaml"]
         if own["bot"] not in flocks or own["player"] not in flocks or own["bot"] == own["player"]:
             out.append(f"solo players {own['bot']}, {own['player']} are not the flocks")
-        if own["side"] not in rules.solo.get("sides", {}):
+        if rules.solo is None or own["side"] not in rules.solo.sides:
             out.append(f"unknown Solo-mode marker side `{own['side']}`")
         dealt = own["pile"] + own["discarded"]
         if any(c not in rules.solo_cards for c in dealt) or len(set(dealt)) != len(dealt):
@@ -153,9 +153,9 @@ class Solo(Mode):
 
     def revealed(self, old: State, new: State) -> str | None:
         """A Kiwibot card, Solo card or Season card turned up."""
-        bot = old.solo["bot"]
-        if (old.flocks[bot].deck != new.flocks[bot].deck or old.solo["pile"] != new.solo["pile"]
-                or old.solo["flipped"] != new.solo["flipped"] or old.solo["set_aside"] != new.solo["set_aside"]):
+        bot = solo_of(old)["bot"]
+        if (old.flocks[bot].deck != new.flocks[bot].deck or solo_of(old)["pile"] != solo_of(new)["pile"]
+                or solo_of(old)["flipped"] != solo_of(new)["flipped"] or solo_of(old)["set_aside"] != solo_of(new)["set_aside"]):
             return "a Kiwibot card, Solo card or Season card was turned up since that decision"
         return None
 

@@ -13,6 +13,7 @@ from interpreter.engine.modes.standard import Standard
 from interpreter.engine.rules import Rules
 from interpreter.engine.setup import SetupError
 from interpreter.engine.state import State
+from interpreter.engine.decisions import Steps
 
 
 class VariableTurnOrder(Standard):
