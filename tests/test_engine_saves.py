@@ -331,12 +331,10 @@ def _save_paths(index: int) -> list[tuple]:
     return _paths(json.loads(_saves()[index]))[1:]
 
 
-@st.composite
-def _mutations(draw: st.DrawFn) -> str:
-    index = draw(st.integers(0, len(_saves()) - 1))
-    data = json.loads(_saves()[index])
+def _mutate(draw: st.DrawFn, data: dict, paths: list[tuple]) -> str:
+    """One to three random mutations (replace, delete, nudge, duplicate, swap) at the given paths of `data`."""
     for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from(_save_paths(index)))
+        path = draw(st.sampled_from(paths))
         parent = data
         try:
             for key in path[:-1]:
@@ -360,6 +358,22 @@ def _mutations(draw: st.DrawFn) -> str:
     return json.dumps(data)
 
 
+@st.composite
+def _mutations(draw: st.DrawFn) -> str:
+    index = draw(st.integers(0, len(_saves()) - 1))
+    return _mutate(draw, json.loads(_saves()[index]), _save_paths(index))
+
+
+def _plays_on(game: Game, seed: int) -> None:
+    """The game round-trips through a save and plays 25 random decisions legally."""
+    assert Game.from_json(ruleset(), game.to_json()).to_json() == game.to_json()
+    rng = random.Random(seed)
+    for _ in range(25):
+        if game.is_over:
+            break
+        assert game.apply(rng.choice(game.pending.options).id).ok
+
+
 @settings(max_examples=120, deadline=timedelta(seconds=4), suppress_health_check=[HealthCheck.too_slow],
           derandomize=True)
 @given(text=_mutations())
@@ -369,12 +383,7 @@ def test_mutated_saves_raise_value_error_or_continue_legally(text: str) -> None:
         game = Game.from_json(ruleset(), text)
     except ValueError:
         return
-    assert Game.from_json(ruleset(), game.to_json()).to_json() == game.to_json()
-    rng = random.Random(len(text))
-    for _ in range(25):
-        if game.is_over:
-            break
-        assert game.apply(rng.choice(game.pending.options).id).ok
+    _plays_on(game, len(text))
     game.redo()   # a mutated redo list is refused or applied, never an exception
 
 
@@ -398,29 +407,8 @@ def _step_saves() -> tuple[str, ...]:
 @st.composite
 def _step_mutations(draw: st.DrawFn) -> str:
     """One to three mutations inside the frames, the pending decision or `previous` of a mid-step save."""
-    text = draw(st.sampled_from(_step_saves()))
-    data = json.loads(text)
-    paths = [p for p in _paths(data) if p and p[0] in ("frames", "pending", "previous")]
-    for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from(paths))
-        parent = data
-        try:
-            for key in path[:-1]:
-                parent = parent[key]
-            current = parent[path[-1]]
-        except (KeyError, IndexError, TypeError):
-            continue
-        how = draw(st.sampled_from(["replace", "delete", "nudge", "swap"]))
-        if how == "replace":
-            parent[path[-1]] = draw(_value)
-        elif how == "delete":
-            del parent[path[-1]]
-        elif how == "nudge" and isinstance(current, int) and not isinstance(current, bool):
-            parent[path[-1]] = current + draw(st.sampled_from([-1, 1, 2, -20, 10 ** 6]))
-        elif how == "swap" and isinstance(parent, list) and len(parent) > 1:
-            other = draw(st.integers(0, len(parent) - 1))
-            parent[path[-1]], parent[other] = parent[other], parent[path[-1]]
-    return json.dumps(data)
+    data = json.loads(draw(st.sampled_from(_step_saves())))
+    return _mutate(draw, data, [p for p in _paths(data) if p and p[0] in ("frames", "pending", "previous")])
 
 
 @settings(max_examples=150, deadline=timedelta(seconds=4), suppress_health_check=[HealthCheck.too_slow],
@@ -432,12 +420,7 @@ def test_mutated_frames_raise_value_error_or_continue_legally(text: str) -> None
         game = Game.from_json(ruleset(), text)
     except ValueError:
         return
-    assert Game.from_json(ruleset(), game.to_json()).to_json() == game.to_json()
-    rng = random.Random(len(text))
-    for _ in range(25):
-        if game.is_over:
-            break
-        assert game.apply(rng.choice(game.pending.options).id).ok
+    _plays_on(game, len(text))
     game.clone()
 
 
