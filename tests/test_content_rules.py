@@ -196,21 +196,21 @@ def test_R_WILD_1_wildcards_and_action_cards():
 
 SEASON_CARDS = [
     ("most-nests", "most count(my nests)", "gain 1 vp", "gain 1 domain"),
-    ("most-size1", "most kiwi of size 1", "gain 1 domain; grow 1 kiwi", "place 1 kiwi"),
+    ("most-size1", "most count(my kiwi of size 1)", "gain 1 domain; grow 1 kiwi", "place 1 kiwi"),
     ("most-flower", "most tokens(my pieces in flower hexes)", "gain 1 domain", None),
     ("least-flower", "least tokens(my pieces in flower hexes)", "gain 2 fruit", "return 2 domain"),
     ("most-size2", "most count(my kiwi of size 2)", "build", "gain 2 fruit"),
     ("most-mountain", "most tokens(my pieces in mountain hexes)", "grow 3 kiwi", "place 1 kiwi"),
     ("least-mountain", "least tokens(my pieces in mountain hexes)", "place 4 kiwi", "gain 1 fruit"),
-    ("most-size3", "most kiwi of size 3", "gain 1 vp", "place 1 kiwi"),
+    ("most-size3", "most count(my kiwi of size 3)", "gain 1 vp", "place 1 kiwi"),
     ("most-grass", "most tokens(my pieces in grass hexes)", "gain 1 domain", "return 1 domain"),
     ("least-grass", "least tokens(my pieces in grass hexes)", "gain 1 domain; gain 1 fruit", "gain 1 fruit"),
-    ("most-leader-hex", "most tokens with leader", "build", "gain 2 fruit"),
+    ("most-leader-hex", "most tokens(pieces of anyone in my leader)", "build", "gain 2 fruit"),
     ("most-sand", "most tokens(my pieces in sand hexes)", "gain 1 vp", "remove 1 kiwi"),
     ("least-sand", "least tokens(my pieces in sand hexes)", "gain 2 domain", "grow 1 kiwi"),
-    ("most-single-hex", "most tokens in one hex", "gain 2 vp", "gain 1 domain"),
+    ("most-single-hex", "most max(hexes, tokens(my pieces in it))", "gain 2 vp", "gain 1 domain"),
     ("most-dominance", "most count(hexes dominated by me)", "gain 1 vp", "gain 1 domain"),
-    ("most-lone-kiwi", "most lone kiwi hexes", "gain 2 domain", "gain 2 fruit"),
+    ("most-lone-kiwi", "most count(hexes where count(my kiwi in it) = 1)", "gain 2 domain", "gain 2 fruit"),
 ]
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from interpreter.dsl.align import align as _align
-from interpreter.dsl import registry
+from interpreter.dsl import parts, registry
 from interpreter.dsl.ast import COMPOSED, Call, Choose, May, Node, Objective, Phrase, QCall, Repeat, Seq, Span, Word
 from interpreter.dsl.errors import DslError, Issue
 from interpreter.dsl.parser import parse
@@ -131,6 +131,11 @@ def _arg_amount(prims: list[Primitive]) -> str:
     return _join(counts) + (" argument" if counts == ["1"] else " arguments")
 
 
+def _words(call) -> str:
+    """A call's words as written."""
+    return " ".join(w.text for w in getattr(call, "words", ())) or "..."
+
+
 def _literal_count(prim: Primitive) -> int:
     return sum(1 for p in prim.parts if isinstance(p, str))
 
@@ -158,9 +163,10 @@ class _Checker:
             if isinstance(node, Objective) and isinstance(node.query, QCall):
                 return replace(node, query=self.layer().expr(node.query, self.env(), "number"))
             if isinstance(node, Objective):
-                return replace(node, query=self.call(node.query))
-            self.issue("dsl-context", "expected an objective: `most <query>` or `least <query>`", span,
-                       "write e.g. `most nests`")
+                self.objective_words(node.query)
+                return node
+            self.issue("dsl-context", "expected an objective: `most <quantity>` or `least <quantity>`", span,
+                       "write e.g. `most count(my nests)`")
             return node
         if self.kind in ("trigger", "modifier"):
             if isinstance(node, Seq) and len(node.stmts) == 1 and isinstance(node.stmts[0], Call):
@@ -177,6 +183,24 @@ class _Checker:
         self.issue("dsl-context", f"expected an effect, got {type(node).__name__.lower()}", span,
                    "an objective (`most ...`) belongs in a Season card's objective field")
         return node
+
+    def objective_words(self, call: Call) -> None:
+        """An objective written as words (`most nests`): say what it counts instead, from the registries."""
+        text, first = _words(call), (call.words[0].text if call.words else "")
+        verbs = {p.head for p in registry.of_kind("verb")}
+        if first in verbs:
+            self.issue("dsl-context", f"`{first}` is a verb, not a quantity", call.span,
+                       "a verb belongs in an effect; an objective counts: `most count(my nests)`")
+        elif first in parts.FUNCTIONS:
+            self.issue("dsl-syntax", f"`{first}` takes its argument in parentheses", call.span,
+                       f"write e.g. `most {parts.FUNCTIONS[first].example}`")
+        elif first in parts.NOUNS:
+            self.issue("dsl-arg-type", f"an objective counts a quantity, not the words `{text}`", call.span,
+                       f"count it: `most count(my {text})`")
+        else:
+            self.issue("dsl-unknown", f"unknown quantity `{first}`", call.words[0].span if call.words else call.span,
+                       "an objective counts: " + ", ".join(f"`{f}(...)`" for f in parts.FUNCTIONS)
+                       + ", e.g. `most count(my nests)`")
 
     def stmt(self, node: Node) -> Node:
         """Check one statement (or sequence) of an effect."""
@@ -260,10 +284,7 @@ class _Checker:
                 return call
         noun = self.kind
         hint = _did_you_mean(head, t.heads)
-        if hint is None and noun == "query":   # the compositional layer counts anything: say so first
-            hint = ("count with a selector, e.g. `most count(hexes dominated by me)`; or a query: "
-                    + ", ".join(p.display for p in t.allowed))
-        elif hint is None and len(t.allowed) <= 10 and t.allowed:
+        if hint is None and len(t.allowed) <= 10 and t.allowed:
             hint = f"{noun}s: " + ", ".join(p.display for p in t.allowed)
         self.issue("dsl-unknown", f"unknown {noun} `{head}`", words[0].span, hint)
         return call

@@ -38,7 +38,9 @@ _LOCATED = PIECE_KINDS | {"hex"}
 
 PARTS: tuple[Part, ...] = (
     # --- nouns ---------------------------------------------------------------------------------------
-    Part("kiwi", "noun", "Kiwi stacks on the island (never the Leader).", "count(my kiwi)", "kiwi"),
+    Part("kiwi", "noun", "Kiwi stacks on the island (never the Leader); in a Season card objective also each Leader "
+         "as a size-3 Kiwi and each Nest as its dominance value of size-1 Kiwi, a Control Nest two (R-SCARD-4).",
+         "count(my kiwi)", "kiwi"),
     Part("leader", "noun", "Leaders on the island (a Leader moves and pushes as a size-3 Kiwi).", "my leader", "leader"),
     Part("leaders", "noun", "Leaders on the island.", "count(leaders in this hex)", "leader"),
     Part("nest", "noun", "Nests on the island.", "a hex without a nest", "nest"),
@@ -102,10 +104,12 @@ PARTS: tuple[Part, ...] = (
          text="the Domain markers of {x}"),
     Part("vp", "function", "The Victory Points a player gained this game so far (Season cards and benefits).",
          "vp(me)", args=("players",), text="the Victory Points of {x}"),
-    Part("min", "function", "The smaller of two quantities.", "min(count(my nests), 2)", args=("number", "number"),
-         text="the smaller of {x}"),
-    Part("max", "function", "The larger of two quantities.", "max(fruit(me), 1)", args=("number", "number"),
-         text="the larger of {x}"),
+    Part("min", "function", "The smaller of two quantities; `min(<selector>, <quantity>)`: the smallest value of the "
+         "quantity over the elements named (`it` is each; 0 when none).", "min(count(my nests), 2)",
+         args=("number", "number"), text="the smaller of {x}"),
+    Part("max", "function", "The larger of two quantities; `max(<selector>, <quantity>)`: the largest value of the "
+         "quantity over the elements named (`it` is each; 0 when none).", "max(hexes, tokens(my pieces in it))",
+         args=("number", "number"), text="the larger of {x}"),
     # --- statements ----------------------------------------------------------------------------------
     Part("if", "statement", "`if <condition> { ... } else { ... }`: the first block when the condition holds, else the second.",
          "if count(my kiwi in this hex) >= 2 { gain 1 domain }"),

@@ -49,6 +49,51 @@ def hex_of(el: Element) -> str | None:
     return el[1]
 
 
+@dataclass(frozen=True)
+class TokenKiwi:
+    """A Leader or a Nest counted as Kiwi in a Season card objective (R-SCARD-4): the Leader one size-3 Kiwi,
+    a Nest as many size-1 Kiwi as its dominance value (a Control Nest 2)."""
+
+    flock: str
+    size: int
+    id: int = -1
+
+
+def _objective_kiwi(st: State, hexes) -> list[Element]:
+    """R-SCARD-4: in an objective, `kiwi` also names each Leader as a size-3 Kiwi and each Nest as its
+    dominance value of size-1 Kiwi, so `count(my kiwi of size 1)` counts a Control Nest twice."""
+    out: list[Element] = []
+    top = int(st.params.get("max_size", 3))
+    values = st.params.get("nest_dominance", {})
+    for h in hexes:
+        for f in st.seats:
+            if st.flocks[f].leader_hex == h.id:
+                out.append(("kiwi", h.id, TokenKiwi(f, top)))
+        if h.nest is not None:
+            out.extend(("kiwi", h.id, TokenKiwi(h.nest[0], 1)) for _ in range(int(values.get(h.nest[1], 0))))
+    return out
+
+
+def _located(st: State, kind: str, hexes: list, sc: Scope) -> list[Element] | None:
+    """The candidates of a piece kind standing in `hexes` (hex objects), hex by hex in that order."""
+    if kind == "kiwi":
+        out = [("kiwi", h.id, k) for h in hexes for k in h.kiwi]
+        if sc.purpose == "objective":
+            out += _objective_kiwi(st, hexes)
+        return out
+    if kind == "leader":
+        ids = {h.id for h in hexes}
+        return [("leader", st.flocks[f].leader_hex, f) for f in st.seats if st.flocks[f].leader_hex in ids]
+    if kind == "nest":
+        return [("nest", h.id, h.nest) for h in hexes if h.nest is not None]
+    if kind == "piece":   # what carries Kiwi tokens: Kiwi, Leaders, Nests (R-SCARD-4)
+        return ([("kiwi", h.id, k) for h in hexes for k in h.kiwi] + _located(st, "leader", hexes, sc)
+                + _located(st, "nest", hexes, sc))
+    if kind == "marker":
+        return [("marker", h.id, h.domain) for h in hexes if h.domain is not None]
+    return None
+
+
 def _candidates(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     kind, ref = sel.kind, sel.ref
     if ref is not None and ref.startswith("flock:"):   # a chosen player, fixed when the verb ran (compose.py)
@@ -62,25 +107,9 @@ def _candidates(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
         return [("hex", h, h) for h in sc.passed if h in st.hexes]
     if kind == "hex":
         return [("hex", h.id, h.id) for h in st.hexes.values() if not sel.terrains or h.terrain in sel.terrains]
-    if kind == "kiwi":
-        return [("kiwi", h.id, k) for h in st.hexes.values() for k in h.kiwi]
-    if kind == "leader":
-        return [("leader", st.flocks[f].leader_hex, f) for f in st.seats if st.flocks[f].leader_hex is not None]
-    if kind == "nest":
-        return [("nest", h.id, h.nest) for h in st.hexes.values() if h.nest is not None]
-    if kind == "piece":   # what carries Kiwi tokens: Kiwi, Leaders, Nests (R-SCARD-4)
-        return (_candidates(st, _KIND_KIWI, sc) + _candidates(st, _KIND_LEADER, sc)
-                + _candidates(st, _KIND_NEST, sc))
-    if kind == "marker":
-        return [("marker", h.id, h.domain) for h in st.hexes.values() if h.domain is not None]
     if kind == "player":
         return [("player", None, f) for f in st.seats]
-    return []
-
-
-_KIND_KIWI = ast.Selector(ast.Head(None, (), ast.Word("kiwi", ast.Span(0, 0)), ast.Span(0, 0)), (), ast.Span(0, 0), "kiwi")
-_KIND_LEADER = ast.Selector(_KIND_KIWI.head, (), ast.Span(0, 0), "leader")
-_KIND_NEST = ast.Selector(_KIND_KIWI.head, (), ast.Span(0, 0), "nest")
+    return _located(st, kind, list(st.hexes.values()), sc) or []
 
 
 def _subject(sc: Scope) -> str | None:
@@ -93,8 +122,17 @@ def _hexes(els: list[Element]) -> set[str]:
 
 
 def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
-    """The elements a bound selector names, in island (or seat) order."""
-    out = _candidates(st, sel, sc)
+    """The elements a bound selector names, in island (or seat) order; pieces `in <hexes>` hex by hex in the
+    order those hexes are named (the passed hexes from the Leader's start to its landing)."""
+    first_in = next((f for f in sel.filters if f.op == "in"), None)
+    out = None
+    if first_in is not None and sel.kind != "hex" and sel.ref is None:
+        # pieces in some hexes: take the candidates of those hexes only (a hex's Kiwi, not the island's)
+        where = list(dict.fromkeys(e[1] for e in select(st, first_in.arg, sc) if e[1] is not None))
+        out = _located(st, sel.kind, [st.hexes[h] for h in where if h in st.hexes], sc)
+    if out is None:
+        first_in = None
+        out = _candidates(st, sel, sc)
     owner = sel.owner
     if owner == "me":
         out = [e for e in out if owner_of(e) == sc.me]
@@ -106,7 +144,8 @@ def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     for f in sel.filters:
         if not out:
             break
-        out = _filter(st, f, out, sc)
+        if f is not first_in:
+            out = _filter(st, f, out, sc)
     return out
 
 
@@ -172,10 +211,12 @@ def quantity(st: State, e: Any, sc: Scope) -> int:
         return a + b if e.op == "+" else max(0, a - b)
     if isinstance(e, ast.QCall):
         name = e.name.text
-        if name == "min":
-            return min(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
-        if name == "max":
-            return max(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
+        if name in ("min", "max"):
+            pick = min if name == "min" else max
+            if isinstance(e.args[0], ast.Selector):   # `max(hexes, tokens(my pieces in it))`: over the elements
+                return pick((quantity(st, e.args[1], replace(sc, it=el)) for el in select(st, e.args[0], sc)),
+                            default=0)
+            return pick(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
         els = select(st, e.args[0], sc)
         if name == "count":
             return len(els)
