@@ -39,9 +39,9 @@ PINS: dict[str, str] = {
     # the same games' format-1 JSON was checked to still give the previous digests (the games are unchanged)
     "green-red-s1": "f3fe6f4d44f7c9010c638e4da867938f89242c3d1aa71278ca7d6b6f0454a317",
     "red-green-s2-bot": "6066ec05e5bf3bc8a43d566ff41cee4055713854d0779172b3fd994f3c6a08a1",
-    "purple-yellow-s3-player-B": "8e194054cefb8859ac1504958da65b6cc23997a0b58ed421ed76ab132d853bd1",
+    "purple-yellow-s3-player-B": "be0f1f6fc427ad713114c07eddae3a300e11e3dd6450aa9b7f8ade971c8cdd6e",
     "yellow-purple-s4-adv": "a252cdc417445ea0aa9e372ac9139bace170ca64804a184b92febae5c453ee4e",
-    "green-purple-s5-bot-B-adv": "6a07c39b74ac4ee30a75b70fc0e63f798c034b40a451995dcd0bcbd468192969",
+    "green-purple-s5-bot-B-adv": "9f28dda6373969a263f63cb5e93d07bd2e1607734990cfc894cd33813f11fc1f",
     "red-yellow-s6-player": "b23dbd76520db9ac9b70dce81e3112442d499a1bdbb01338b89c52be59d3f3b2",
 }
 
