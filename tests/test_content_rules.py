@@ -252,7 +252,7 @@ def test_R_TRACK_1_track_slots_and_R_MOVE_3_extra_move_costs():
 def test_R_LEAD_6_chopan():
     """Chopan moves 3 hexes and pushes all Kiwi between its start and landing hexes."""
     chopan = by_id(load("leaders.yaml"))["chopan"]
-    assert chopan["cards"][0]["ability"] == "leader moves 3 straight; push all passed"
+    assert chopan["cards"][0]["ability"] == "leader moves 3 straight; push the pieces out of the passed hexes"
     assert chopan["cards"][0]["source"] == "rulebook R-LEAD-6"
 
 

@@ -22,14 +22,16 @@ def test_calls_bind_with_typed_arguments() -> None:
 
 
 def test_R_LEAD_6_leader_verbs_bind_in_an_ability() -> None:
-    """R-LEAD-6: Chopan's ability is `leader moves 3 straight; push all passed`."""
-    assert _bound("leader moves 3 straight; push all passed", "ability") == [
-        ("leader-straight", (("n", 3),)), ("push-passed", ())]
+    """R-LEAD-6: Chopan's ability is `leader moves 3 straight; push the pieces out of the passed hexes`."""
+    node, issues = compile_field("leader moves 3 straight; push the pieces out of the passed hexes", "ability", CTX)
+    assert issues == []
+    assert [s.primitive for s in node.stmts] == ["leader-straight", "push-out"]
+    assert node.stmts[1].arg("where").ref == "passed" and node.stmts[1].arg("what").kind == "piece"
 
 
 def test_literal_pattern_wins_over_slot_pattern() -> None:
-    assert _bound("push all landing", "ability") == [("push-landing", ())]
-    assert _bound("push 2 landing", "ability") == [("push-some-landing", (("n", 2),))]
+    node, issues = compile_field("leader jumps 2; push up to 2 of the pieces out of the landing hex", "ability", CTX)
+    assert issues == [] and node.stmts[1].primitive == "push-out-upto" and node.stmts[1].arg("n") == 2
 
 
 def test_objective_trigger_modifier_fields() -> None:
@@ -68,7 +70,8 @@ ISSUES = [
     ("xyzzy", "trigger", "dsl-unknown", "unknown trigger `xyzzy`", (0, 5),
      "triggers: gain domain, gain move, domain marking, build, feed, feed <what>, feed <what> by <who>, "
      "build on <where>, build on <where> by <who>"),
-    ("push all x", "ability", "dsl-unknown", "unknown word `x` in `push`: expected `passed` or `landing`", (9, 10), None),
+    ("push all x", "ability", "dsl-arg-count", "`push` is written `push <what> to <dest>`, `push <what> out of "
+     "<where>` or `push up to <n> of <what> out of <where>`", (0, 10), None),
     # dsl-arg-count
     ("gain 1 fruit extra", "effect", "dsl-arg-count", "`gain` takes 2 arguments: gain <n> fruit", (0, 18), None),
     ("gain 1", "effect", "dsl-arg-count",

@@ -45,8 +45,10 @@ def _text(dsl: str, kind: str = "effect", **kw: object) -> str:
      "Most hexes with only one of your Kiwi of any size"),
     ("gain move", "trigger", "Whenever you play or gain Move actions"),
     ("nest benefits twice", "modifier", "You gain your Nest benefits twice (Victory Points excluded)"),
-    ("leader moves 3 straight; push all passed", "ability",
-     "Move your Leader 3 hexes in a straight line and push all Kiwi between its starting and landing hexes"),
+    ("leader moves 3 straight; push the pieces out of the passed hexes", "ability",
+     "Move your Leader 3 hexes in a straight line and push the pieces out of the passed hexes"),
+    ("leader jumps 2; push up to 2 of the pieces out of the landing hex", "ability",
+     "Jump your Leader to a hex exactly 2 hexes away and push up to 2 of the pieces out of the landing hex"),
 ])
 def test_rules_text(dsl: str, kind: str, text: str) -> None:
     assert _text(dsl, kind) == text

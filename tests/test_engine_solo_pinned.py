@@ -37,12 +37,12 @@ PINS: dict[str, str] = {
     # so the content hash inside each save changed (both branches checked the games themselves unchanged);
     # before that, re-pinned on purpose for save format 2 (history in the save, events hashed beside it); before re-pinning,
     # the same games' format-1 JSON was checked to still give the previous digests (the games are unchanged)
-    "green-red-s1": "f3fe6f4d44f7c9010c638e4da867938f89242c3d1aa71278ca7d6b6f0454a317",
-    "red-green-s2-bot": "6066ec05e5bf3bc8a43d566ff41cee4055713854d0779172b3fd994f3c6a08a1",
-    "purple-yellow-s3-player-B": "be0f1f6fc427ad713114c07eddae3a300e11e3dd6450aa9b7f8ade971c8cdd6e",
-    "yellow-purple-s4-adv": "a252cdc417445ea0aa9e372ac9139bace170ca64804a184b92febae5c453ee4e",
-    "green-purple-s5-bot-B-adv": "9f28dda6373969a263f63cb5e93d07bd2e1607734990cfc894cd33813f11fc1f",
-    "red-yellow-s6-player": "b23dbd76520db9ac9b70dce81e3112442d499a1bdbb01338b89c52be59d3f3b2",
+    "green-red-s1": "ebdfdb326c6e6ee594c58527e95bc574d385a46b2bd25792ab5af5c0a00661a4",
+    "red-green-s2-bot": "a7a434b42b3f9794b9a18a2be91b605e643ead10b94f00d77dc71f5221def6db",
+    "purple-yellow-s3-player-B": "05ef945c5e819c58eb669b5d75b39ada86a89500a7a8d976338bfa8c2df51b2e",
+    "yellow-purple-s4-adv": "da16f731f553a4ed0dace5cbe0624af723b152b42d2fc004d157f6b3ade3ccbc",
+    "green-purple-s5-bot-B-adv": "c49a460023a4a4e317c4869370c10e9d72df4e951ff01a2ab4a1343dbd4ce520",
+    "red-yellow-s6-player": "074ba320c9c2bbe77a4a0109bd8d975bc08b516835afcaf4bfb4108f96028664",
 }
 
 

@@ -242,7 +242,7 @@ class _Checker:
     def call(self, call: Call) -> Call:
         """Bind one call to the primitive its words match, or record why none does."""
         # Diagnosis order, most specific first: a typed match among the allowed primitives (a clean match
-        # with more literal words wins: `push all landing` over `push <n> landing`; ties go to registry order)
+        # with more literal words wins: `build on <hexes> by <players>` over `build on <hexes>`; ties go to registry order)
         # > the right kind in the wrong context (a leader verb in an effect, `gain` in a cost) > the right
         # first word with a wrong count or word > another kind's pattern (a query in an effect) > unknown.
         words = call.words
@@ -332,8 +332,13 @@ class _Checker:
                     return sum(1 for part, w in zip(p.parts, words) if isinstance(part, str) and part == w.text)
                 top = max(agreement(p) for p in same_head)
                 shown = [p for p in same_head if agreement(p) == top]
-            self.issue("dsl-arg-count", f"`{head}` takes {_arg_amount(shown)}: " + _join([p.display for p in shown]),
-                       call.span, self.joined_hint(call))
+            if any(isinstance(x, Slot) and x.type in parts.SELECTOR_TYPES for p in shown for x in p.parts):
+                # a selector is many words: counting them would mislead, so show the forms
+                self.issue("dsl-arg-count", f"`{head}` is written " + _join([f"`{p.display}`" for p in shown]),
+                           call.span, self.joined_hint(call))
+            else:
+                self.issue("dsl-arg-count", f"`{head}` takes {_arg_amount(shown)}: "
+                           + _join([p.display for p in shown]), call.span, self.joined_hint(call))
             return
         # Same length but a literal word differs: report the word where the best pattern stops matching.
         def first_mismatch(p: Primitive) -> int:

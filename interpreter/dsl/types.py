@@ -22,7 +22,7 @@ __all__ = ["Env", "Types", "ability_issues", "LEADER_MOVES", "PUSHES", "MAX_N"]
 
 MAX_N = 99   # number literals in the layer, as `int` slots (checker.MAX_INT)
 LEADER_MOVES = frozenset({"leader-straight", "leader-walk", "leader-jump", "leader-walk-upto", "leader-jump-to"})
-PUSHES = frozenset({"push-passed", "push-landing", "push-some-landing", "push-to"})
+PUSHES = frozenset({"push-out", "push-out-upto", "push-to"})
 _ABILITY_REFS = frozenset({"landing", "starting", "passed"})
 _CMP = frozenset({">=", "<=", ">", "<", "=", "!="})
 

@@ -211,6 +211,34 @@ def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
             rt.emit("push-leader", ctx.flock, flock=ctx.flock, leader=thing, hex=origin, to=dest)
 
 
+def _push_out(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Push the pieces named out of the hexes named, hex by hex in the order named, one at a time, each where the
+    player picks (an adjacent hex, or off the island from an edge hex: R-PUSH-2/3, R-LEAD-4/5), until none of them
+    is left in that hex; `push up to n of ...` pushes at most n in all and may stop. The Leader whose ability this
+    is never pushes itself (R-LEAD-6: "all the other Kiwi")."""
+    budget = _amount(rt, node.arg("n"), ctx) if node.arg("n") is not None else None
+    skip = ctx.flock if ctx.ability is not None else None
+    what = node.arg("what")
+    for hex_id in dict.fromkeys(_dest_hexes(rt, node.arg("where"), ctx)):
+        while budget is None or budget > 0:
+            named = select(rt.state, what, scope(rt, ctx))
+            kiwi = {e[2].id for e in named if e[0] == "kiwi" and e[1] == hex_id}
+            leaders = {e[2] for e in named if e[0] == "leader" and e[1] == hex_id}
+            opts = [o for o in push.push_options(rt, hex_id, None, skip)
+                    if (o.action.flock in leaders if isinstance(o.action, A.PushLeader) else o.action.kiwi in kiwi)]
+            if not opts:
+                break
+            if budget is None:
+                act = yield from ask_action(ctx.flock, "push", f"Push every Kiwi out of {hex_id}", opts)
+            else:
+                opts.append(option(A.word("stop"), "Stop pushing"))
+                act = yield from ask_action(ctx.flock, "push", f"Push a Kiwi out of {hex_id}?", opts)
+                if act.kind == "stop":
+                    return
+                budget -= 1
+            yield from push.do_push(rt, ctx.flock, act, leave_origin=True)
+
+
 def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
     """Place n size-1 Kiwi, each on a hex the selector names; tokens as in R-RES-2."""
     n = _amount(rt, node.arg("n"), ctx)
@@ -346,7 +374,7 @@ def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
 
 
 PHRASES = {
-    "push-to": _push_to, "place-on": _place_on, "grow-sel": _grow, "shrink-sel": _shrink, "remove-sel": _remove,
+    "push-to": _push_to, "push-out": _push_out, "push-out-upto": _push_out, "place-on": _place_on, "grow-sel": _grow, "shrink-sel": _shrink, "remove-sel": _remove,
     "move-to": _move_to, "swap": _swap, "return-fruit": _return_fruit, "leader-jump-to": _jump_to,
 }
 PHRASE_POSSIBLE = {

@@ -235,27 +235,6 @@ def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Generator:
     _land(rt, ctx, end, b.between(ab.start, end))
 
 
-def push_passed(rt: Runtime, ctx: Ctx) -> Generator:
-    """Push every Kiwi and Leader in the hexes passed (R-LEAD-6), each to another hex."""
-    ab = _need_ability(ctx)
-    for h in list(ab.passed):
-        yield from push.push_all(rt, ctx.flock, h, None, leave_origin=True)
-
-
-def push_landing(rt: Runtime, ctx: Ctx) -> Generator:
-    """Push every other Kiwi and Leader out of the landing hex."""
-    ab = _need_ability(ctx)
-    if ab.landing is not None:
-        yield from push.push_all(rt, ctx.flock, ab.landing, ctx.flock, leave_origin=True)
-
-
-def push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Generator:
-    """Push up to n Kiwi of any size out of the landing hex."""
-    ab = _need_ability(ctx)
-    if ab.landing is not None:
-        yield from push.push_some(rt, ctx.flock, ab.landing, n, ctx.flock)
-
-
 def _move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
     yield from moves(rt, ctx, count(call))
     yield from effects.emit(rt, ctx, "t-gain-move")   # R-ASYM-5: "play or gain Move actions"
@@ -266,6 +245,3 @@ TABLE.register("extra-moves", lambda rt, c, ctx: extra_moves(rt, ctx))
 TABLE.register("leader-straight", lambda rt, c, ctx: leader_straight(rt, ctx, count(c)))
 TABLE.register("leader-walk", lambda rt, c, ctx: leader_walk(rt, ctx, count(c)))
 TABLE.register("leader-jump", lambda rt, c, ctx: leader_jump(rt, ctx, count(c)))
-TABLE.register("push-passed", lambda rt, c, ctx: push_passed(rt, ctx))
-TABLE.register("push-landing", lambda rt, c, ctx: push_landing(rt, ctx))
-TABLE.register("push-some-landing", lambda rt, c, ctx: push_some_landing(rt, ctx, count(c)))
