@@ -208,7 +208,7 @@ SEASON_CARDS = [
     ("most-leader-hex", "most tokens(pieces of anyone in my leader)", "build", "gain 2 fruit"),
     ("most-sand", "most tokens(my pieces in sand hexes)", "gain 1 vp", "remove 1 kiwi"),
     ("least-sand", "least tokens(my pieces in sand hexes)", "gain 2 domain", "grow 1 kiwi"),
-    ("most-single-hex", "most max(hexes, tokens(my pieces in it))", "gain 2 vp", "gain 1 domain"),
+    ("most-single-hex", "most largest(hexes, tokens(my pieces in it))", "gain 2 vp", "gain 1 domain"),
     ("most-dominance", "most count(hexes dominated by me)", "gain 1 vp", "gain 1 domain"),
     ("most-lone-kiwi", "most count(hexes where count(my kiwi in it) = 1)", "gain 2 domain", "gain 2 fruit"),
 ]

@@ -40,7 +40,7 @@ def _text(dsl: str, kind: str = "effect", **kw: object) -> str:
     ("least count(my kiwi of size 2)", "objective", "Least size-2 Kiwi on the island board"),
     ("most tokens(pieces of anyone in my leader)", "objective",
      "Most Kiwi tokens (any player) in the same hex as your Leader"),
-    ("most max(hexes, tokens(my pieces in it))", "objective", "Most Kiwi tokens in a single hex"),
+    ("most largest(hexes, tokens(my pieces in it))", "objective", "Most Kiwi tokens in a single hex"),
     ("most count(hexes where count(my kiwi in it) = 1)", "objective",
      "Most hexes with only one of your Kiwi of any size"),
     ("gain move", "trigger", "Whenever you play or gain Move actions"),

@@ -37,12 +37,12 @@ PINS: dict[str, str] = {
     # so the content hash inside each save changed (both branches checked the games themselves unchanged);
     # before that, re-pinned on purpose for save format 2 (history in the save, events hashed beside it); before re-pinning,
     # the same games' format-1 JSON was checked to still give the previous digests (the games are unchanged)
-    "green-red-s1": "ebdfdb326c6e6ee594c58527e95bc574d385a46b2bd25792ab5af5c0a00661a4",
-    "red-green-s2-bot": "a7a434b42b3f9794b9a18a2be91b605e643ead10b94f00d77dc71f5221def6db",
-    "purple-yellow-s3-player-B": "05ef945c5e819c58eb669b5d75b39ada86a89500a7a8d976338bfa8c2df51b2e",
-    "yellow-purple-s4-adv": "da16f731f553a4ed0dace5cbe0624af723b152b42d2fc004d157f6b3ade3ccbc",
-    "green-purple-s5-bot-B-adv": "c49a460023a4a4e317c4869370c10e9d72df4e951ff01a2ab4a1343dbd4ce520",
-    "red-yellow-s6-player": "074ba320c9c2bbe77a4a0109bd8d975bc08b516835afcaf4bfb4108f96028664",
+    "green-red-s1": "fa087e7c8c156aee63c23325bbde4eca39e6d34a76f60165f4be6b88962354be",
+    "red-green-s2-bot": "d4587288679e2549679eec4305ea5479abd26b77966ae38e3a5e31e6fdfb22c9",
+    "purple-yellow-s3-player-B": "29826c45ecf109737d16ac1130804bd5e7c712dea5470158b6f651c95c9f820a",
+    "yellow-purple-s4-adv": "5fa42ae7b3e8b1461c73ff0ba4e712c41677d1768474c2a0ce9ce419d74a043f",
+    "green-purple-s5-bot-B-adv": "93e7cd5784deb23baeb33e0b27df9f46f48ae981610347c3f44e14bb303e7049",
+    "red-yellow-s6-player": "ba1be5199928e4b0c2e0590edd3013b537125be881e4d8017955072e314d4bab",
 }
 
 

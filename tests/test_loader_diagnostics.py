@@ -130,7 +130,8 @@ def test_dsl_codes_are_located_in_the_file(root: Path) -> None:
     edit(nests, "on_place: move 1", "on_place: move 1 2")
     edit(nests, "on_place: place 1 kiwi", "on_place: leader jumps 2")
     edit(nests, "on_place: gain 2 fruit; place 1 kiwi", "on_place: gain 2 fruit;; place 1 kiwi")
-    edit(cards, "objective: most tokens with leader", "objective: most tokens in lava")
+    edit(cards, "objective: most count(my nests)", "objective: most min(my nests, 3)")
+    edit(cards, "objective: most tokens(my pieces in flower hexes)", "objective: most tokens(my pieces in lava hexes)")
     assert messages(root) == [
         f"content/base/nests.yaml:{line(nests, 'gian')}:13: error[dsl-unknown]: unknown verb `gian`\n"
         "  on_place: gian 1 fruit\n"
@@ -147,10 +148,15 @@ def test_dsl_codes_are_located_in_the_file(root: Path) -> None:
         f"content/base/nests.yaml:{line(nests, ';;')}:26: error[dsl-syntax]: unexpected `;`: expected a verb\n"
         "  on_place: gain 2 fruit;; place 1 kiwi\n"
         "                         ^",
-        f"content/base/season_cards.yaml:{line(cards, 'lava')}:29: error[dsl-arg-type]: unknown terrain `lava`; "
-        "terrains are flower, grass, mountain, sand\n"
-        "  objective: most tokens in lava\n"
-        "                            ^^^^",
+        f"content/base/season_cards.yaml:{line(cards, 'min(my nests')}:23: error[dsl-arg-type]: expected a number, "
+        "got a selector of nests\n"
+        "  objective: most min(my nests, 3)\n"
+        "                      ^^^^^^^^\n"
+        "  hint: count it: `count(my nests)`",
+        f"content/base/season_cards.yaml:{line(cards, 'lava')}:39: error[dsl-unknown]: unknown word `lava` before "
+        "`hexes`: expected a terrain (flower, grass, mountain, sand) or a reference (landing, starting, passed)\n"
+        "  objective: most tokens(my pieces in lava hexes)\n"
+        "                                      ^^^^",
     ]
 
 

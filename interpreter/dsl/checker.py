@@ -195,8 +195,9 @@ class _Checker:
             self.issue("dsl-syntax", f"`{first}` takes its argument in parentheses", call.span,
                        f"write e.g. `most {parts.FUNCTIONS[first].example}`")
         elif first in parts.NOUNS:
+            mine = "" if parts.NOUNS[first].names in ("hex", "player") else "my "
             self.issue("dsl-arg-type", f"an objective counts a quantity, not the words `{text}`", call.span,
-                       f"count it: `most count(my {text})`")
+                       f"count it: `most count({mine}{text})`")
         else:
             self.issue("dsl-unknown", f"unknown quantity `{first}`", call.words[0].span if call.words else call.span,
                        "an objective counts: " + ", ".join(f"`{f}(...)`" for f in parts.FUNCTIONS)

@@ -66,6 +66,8 @@ def _expr_cost(e) -> int:
     if isinstance(e, Selector):
         return _sel_cost(e)
     if isinstance(e, QCall):
+        if e.name.text in ("largest", "smallest") and isinstance(e.args[0], Selector):
+            return 1 + _sel_cost(e.args[0]) + _n(e.args[0]) * _expr_cost(e.args[1])   # the quantity once per element
         return 1 + sum(_expr_cost(a) for a in e.args)
     if isinstance(e, BinOp):
         return 1 + _expr_cost(e.left) + _expr_cost(e.right)

@@ -104,12 +104,16 @@ PARTS: tuple[Part, ...] = (
          text="the Domain markers of {x}"),
     Part("vp", "function", "The Victory Points a player gained this game so far (Season cards and benefits).",
          "vp(me)", args=("players",), text="the Victory Points of {x}"),
-    Part("min", "function", "The smaller of two quantities; `min(<selector>, <quantity>)`: the smallest value of the "
-         "quantity over the elements named (`it` is each; 0 when none).", "min(count(my nests), 2)",
-         args=("number", "number"), text="the smaller of {x}"),
-    Part("max", "function", "The larger of two quantities; `max(<selector>, <quantity>)`: the largest value of the "
-         "quantity over the elements named (`it` is each; 0 when none).", "max(hexes, tokens(my pieces in it))",
-         args=("number", "number"), text="the larger of {x}"),
+    Part("min", "function", "The smaller of two quantities.", "min(count(my nests), 2)", args=("number", "number"),
+         text="the smaller of {x}"),
+    Part("max", "function", "The larger of two quantities.", "max(fruit(me), 1)", args=("number", "number"),
+         text="the larger of {x}"),
+    Part("largest", "function", "The largest value of a quantity over the elements a selector names, `it` being "
+         "each one (0 when it names none).", "largest(hexes, tokens(my pieces in it))", args=("any", "each"),
+         text="the largest {x}"),
+    Part("smallest", "function", "The smallest value of a quantity over the elements a selector names, `it` being "
+         "each one (0 when it names none).", "smallest(opponents, fruit(it))", args=("any", "each"),
+         text="the smallest {x}"),
     # --- statements ----------------------------------------------------------------------------------
     Part("if", "statement", "`if <condition> { ... } else { ... }`: the first block when the condition holds, else the second.",
          "if count(my kiwi in this hex) >= 2 { gain 1 domain }"),

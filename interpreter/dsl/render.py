@@ -199,7 +199,7 @@ def _located(sel: Selector) -> bool:
 
 def _objective_quantity(q) -> str:
     """An objective's quantity as the Season Card Guide words it: "Nests on the island board" (R-SCARD-5)."""
-    if (isinstance(q, QCall) and q.name.text == "max" and isinstance(q.args[0], Selector)
+    if (isinstance(q, QCall) and q.name.text == "largest" and isinstance(q.args[0], Selector)
             and q.args[0].kind == "hex" and not q.args[0].filters):
         # the largest over hexes of a count `in it`: "Kiwi tokens in a single hex"
         inner = _objective_quantity(q.args[1])
@@ -236,6 +236,8 @@ def _quantity(q) -> str:
             return f"the Kiwi tokens of {args[0]}"
         if name in ("min", "max"):
             return f"the {'smaller' if name == 'min' else 'larger'} of {args[0]} and {args[1]}"
+        if name in ("largest", "smallest"):
+            return f"the {name} {args[1]} among {args[0]}"
         what = {"fruit": "Fruits", "domain": "Domain markers", "vp": "Victory Points"}.get(name, name)
         if args and args[0] == "you":
             return f"your {what}"

@@ -233,8 +233,8 @@ class Types:
             self.issue("dsl-arg-count", f"`{name}` takes {len(spec.args)} argument{'s' if len(spec.args) != 1 else ''}: "
                        f"`{spec.example}`", node.span)
             return node
-        if name in ("min", "max") and isinstance(node.args[0], Selector):
-            # over a selector: the smallest / largest value of the quantity, `it` being each element
+        if "each" in spec.args and isinstance(node.args[0], Selector):
+            # over a selector: the largest / smallest value of the quantity, `it` being each element
             sel = self.selector(node.args[0], env)
             value = self.expr(node.args[1], Env(env.field_kind, it=sel.kind), "number")
             return replace(node, args=(sel, value))

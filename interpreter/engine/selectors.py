@@ -211,12 +211,14 @@ def quantity(st: State, e: Any, sc: Scope) -> int:
         return a + b if e.op == "+" else max(0, a - b)
     if isinstance(e, ast.QCall):
         name = e.name.text
-        if name in ("min", "max"):
-            pick = min if name == "min" else max
-            if isinstance(e.args[0], ast.Selector):   # `max(hexes, tokens(my pieces in it))`: over the elements
-                return pick((quantity(st, e.args[1], replace(sc, it=el)) for el in select(st, e.args[0], sc)),
-                            default=0)
-            return pick(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
+        if name == "min":
+            return min(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
+        if name == "max":
+            return max(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
+        if name in ("largest", "smallest"):   # `largest(hexes, tokens(my pieces in it))`: over the elements
+            pick = max if name == "largest" else min
+            return pick((quantity(st, e.args[1], replace(sc, it=el)) for el in select(st, e.args[0], sc)),
+                        default=0)
         els = select(st, e.args[0], sc)
         if name == "count":
             return len(els)
