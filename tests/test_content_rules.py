@@ -227,8 +227,8 @@ def test_R_ASYM_2_to_5_side_b_powers():
         return [{k: v for k, v in p.items() if k != "source"} for p in FLOCKS[fid]["side_b"]["power"]]
     assert powers("red") == [{"when": "domain marking", "do": "may { pay 1 fruit any; mark domain }"}]
     assert powers("green") == [{"when": "gain domain", "do": "gain 1 domain; return 1 domain"}]
-    assert powers("purple") == [{"modifier": "nest benefits twice"}]
-    assert powers("yellow") == [{"when": "gain move", "do": "move 1"}, {"modifier": "push same size"}]
+    assert powers("purple") == [{"modifier": "my nests give benefits twice"}]
+    assert powers("yellow") == [{"when": "gain move", "do": "move 1"}, {"modifier": "my pieces can push kiwi of equal size"}]
     assert all(f["side_a"]["power"] == [] for f in FLOCKS.values())
 
 

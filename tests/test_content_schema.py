@@ -156,7 +156,7 @@ def test_wildcards_need_play_as_and_benefit_other_cards_an_effect():
 def test_flock_power_is_a_trigger_or_a_modifier_not_both():
     """A power is `when`+`do` or `modifier` (SPEC.md flocks), never a mix."""
     flock = yaml.safe_load((CONTENT / "base/flocks/yellow.yaml").read_text())
-    flock["side_b"]["power"][0]["modifier"] = "push same size"
+    flock["side_b"]["power"][0]["modifier"] = "my pieces can push kiwi of equal size"
     assert errors("flock", flock) != []
     del flock["side_b"]["power"][0]["modifier"]
     del flock["side_b"]["power"][0]["do"]

@@ -41,7 +41,8 @@ def test_objective_trigger_modifier_fields() -> None:
     assert _bound("gain domain", "trigger") == [("t-gain-domain", ())]
     assert _bound("build", "trigger") == [("t-build", ())]
     assert _bound("build") == [("build", ())]
-    assert _bound("push same size", "modifier") == [("m-push-same", ())]
+    node, issues = compile_field("my pieces can push kiwi of equal size", "modifier", CTX)
+    assert issues == [] and node.primitive == "m-push-same" and node.arg("who").kind == "piece"
 
 
 def test_check_returns_a_new_tree_and_leaves_the_parsed_one_unbound() -> None:

@@ -113,9 +113,28 @@ def test_push_limit_modifier_caps_the_pushes_after_a_move() -> None:
     rt.state.hexes["A"].kiwi.append(mover)
     rt.state.flocks["teal"].side = "B"
     rt.rules.flocks["teal"]["B"].powers = [Power(None, None, "m-push-limit",
-                                                 modifier_node=_dsl("push limit 1", "modifier"))]
+                                                 modifier_node=_dsl("my kiwi can push up to 1 kiwi", "modifier"))]
     _, asked = drive(push.after_move(rt, "teal", "A", 3, mover.id, False), ["push:green/1@A->B"])
     assert len(asked) == 1 and _sizes(rt, "A", "green") == [2]
+
+
+def test_R_PUSH_1_a_modifier_changes_the_push_rules_only_for_the_pieces_its_selector_names() -> None:
+    """`my kiwi of size 3 can push up to 1 kiwi` caps a size-3 mover, not the Leader; `my leader can push kiwi of
+    equal size` lets the Leader (a size-3 Kiwi, R-LEAD-1) push a size-3 Kiwi, not a size-2 mover a size-2 Kiwi."""
+    from interpreter.engine.modifiers import param
+    from interpreter.engine.powers import push_limit
+    rt = _rt("teal_powers.yaml")
+    big, small = rt.state.new_kiwi("teal", 3), rt.state.new_kiwi("teal", 2)
+    rt.state.hexes["A"].kiwi += [big, small]
+    rt.state.flocks["teal"].side = "B"
+    rt.rules.flocks["teal"]["B"].powers = [
+        Power(None, None, "m-push-limit", modifier_node=_dsl("my kiwi of size 3 can push up to 1 kiwi", "modifier")),
+        Power(None, None, "m-push-same", modifier_node=_dsl("my leader can push kiwi of equal size", "modifier"))]
+    rt.rules.compose_table.clear()
+    assert push_limit(rt, "teal", ("kiwi", big.id)) == 1
+    assert push_limit(rt, "teal", ("kiwi", small.id)) == push_limit(rt, "teal", ("leader", "teal")) == rt.rules.push_count
+    assert param(rt, "teal", "push_same_size", ("leader", "teal")) is True
+    assert param(rt, "teal", "push_same_size", ("kiwi", small.id)) is False
 
 
 def test_a_chosen_player_is_asked_when_the_verb_runs_and_refused_outside_a_verb() -> None:

@@ -30,7 +30,7 @@ VALID = [t for t in (sample_call(p, CTX) for p in registry.PRIMITIVES if p.kind 
     "most tokens(my pieces in flower hexes)",
     "least count(my kiwi of size 2)",
     "gain domain",
-    "push same size",
+    "my nests give benefits twice",
 ]
 DSL_CHARS = "abcdefghiklmnoprstuvwxyz0123456789{};# \n-_"
 INSERTS = ["{", "}", ";", " ", "#", "\n", "choose", "or", "may", "repeat", "most", "least", "0", "99", "Z", "é", "\x00"]

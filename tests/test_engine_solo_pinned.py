@@ -37,12 +37,12 @@ PINS: dict[str, str] = {
     # so the content hash inside each save changed (both branches checked the games themselves unchanged);
     # before that, re-pinned on purpose for save format 2 (history in the save, events hashed beside it); before re-pinning,
     # the same games' format-1 JSON was checked to still give the previous digests (the games are unchanged)
-    "green-red-s1": "fa087e7c8c156aee63c23325bbde4eca39e6d34a76f60165f4be6b88962354be",
-    "red-green-s2-bot": "d4587288679e2549679eec4305ea5479abd26b77966ae38e3a5e31e6fdfb22c9",
-    "purple-yellow-s3-player-B": "29826c45ecf109737d16ac1130804bd5e7c712dea5470158b6f651c95c9f820a",
-    "yellow-purple-s4-adv": "5fa42ae7b3e8b1461c73ff0ba4e712c41677d1768474c2a0ce9ce419d74a043f",
-    "green-purple-s5-bot-B-adv": "93e7cd5784deb23baeb33e0b27df9f46f48ae981610347c3f44e14bb303e7049",
-    "red-yellow-s6-player": "ba1be5199928e4b0c2e0590edd3013b537125be881e4d8017955072e314d4bab",
+    "green-red-s1": "05b33d5cb94571479dfbdcb18b072007405dc580bb60326d7edd989827de40a6",
+    "red-green-s2-bot": "5f42f2500ad657d9db1e2e1174c2d54cff5658114c6bcc773c7c8fb579236952",
+    "purple-yellow-s3-player-B": "46f7f289884a78140ac462a742e961bfae84239c805de391ed0f74f7e4388ce4",
+    "yellow-purple-s4-adv": "c2c47801c590df95edacc9effe434922b9da3482f7cef128a7fd354036f157cc",
+    "green-purple-s5-bot-B-adv": "8c3a994aeb65d40ef8a1760e0b8aab98891cc3bd78d43a716f1d4c69390f8345",
+    "red-yellow-s6-player": "787e70ed46e07d5bfe6518aaef5ecc8dcb5cb7179b06aac516028d9c384a106f",
 }
 
 

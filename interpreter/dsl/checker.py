@@ -169,7 +169,7 @@ class _Checker:
                        "write e.g. `most count(my nests)`")
             return node
         if self.kind in ("trigger", "modifier"):
-            if isinstance(node, Seq) and len(node.stmts) == 1 and isinstance(node.stmts[0], Call):
+            if isinstance(node, Seq) and len(node.stmts) == 1 and isinstance(node.stmts[0], (Call, Phrase)):
                 node = node.stmts[0]
             if isinstance(node, Call):
                 return self.call(node)

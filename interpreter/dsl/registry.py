@@ -164,15 +164,18 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("m-feed-discount", "modifier", "feed costs {n:int} fruit less",
       "Your Feed actions cost n fruit less (at least 1) (R-FEED-2).",
       "your Feed actions cost {n} {n|Fruit|Fruits} less (at least 1)", frozenset({"modifier"})),
-    P("m-push-limit", "modifier", "push limit {n:int}",
-      "Your Kiwi that ends a move may push up to n smaller Kiwi instead of the game's push limit (R-PUSH-1).",
-      "your Kiwi can push up to {n} smaller Kiwi", frozenset({"modifier"})),
-    P("m-push-same", "modifier", "push same size",
-      "Your Kiwi can push Kiwi of the same size.", "your Kiwi can push Kiwi of the same size",
-      frozenset({"modifier"})),
-    P("m-nest-twice", "modifier", "nest benefits twice",
-      "Nest placement and season-change benefits are gained twice, Victory Points excluded.",
-      "you gain your Nest benefits twice (Victory Points excluded)", frozenset({"modifier"})),
+    P("m-push-limit", "modifier", "{who:pieces} can push up to {n:int} kiwi",
+      "A piece named (your Kiwi or Leader) that ends a move may push up to n smaller Kiwi instead of the game's push "
+      "limit (R-PUSH-1): `my kiwi in flower hexes can push up to 3 kiwi`.",
+      "{who} can push up to {n} smaller Kiwi", frozenset({"modifier"})),
+    P("m-push-same", "modifier", "{who:pieces} can push kiwi of equal size",
+      "A piece named (your Kiwi or Leader) that ends a move may push Kiwi of its own size too (R-ASYM-5): "
+      "`my pieces can push kiwi of equal size`.",
+      "{who} can push Kiwi of the same size", frozenset({"modifier"})),
+    P("m-nest-twice", "modifier", "{what:pieces} give benefits twice",
+      "The placement and season-change benefits of the Nests named are gained twice, Victory Points excluded "
+      "(R-ASYM-4): `my nests give benefits twice`.",
+      "{what} give their benefits twice (Victory Points excluded)", frozenset({"modifier"})),
 )
 
 PRIMITIVES: tuple[Primitive, ...] = CORE_PRIMITIVES + SOLO_PRIMITIVES

@@ -86,7 +86,7 @@ def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, he
     `here` is the Nest's hex (`this hex` in its effect)."""
     if effect is None:
         return
-    for i in range(param(rt, ctx.flock, "nest_benefit_times")):
+    for i in range(param(rt, ctx.flock, "nest_benefit_times", ("nest", here) if here is not None else None)):
         yield from effects.run(rt, effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=source,
                                                    here=here if here is not None else ctx.here))
 

@@ -99,10 +99,11 @@ def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> N
 def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
                mover_leader: bool) -> Generator:
     """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time."""
-    limit = mover_size if param(rt, flock, "push_same_size") else mover_size - 1   # R-ASYM-5 same size
+    mover = ("leader", flock) if mover_leader else ("kiwi", mover_id)   # what a modifier's selector must name
+    limit = mover_size if param(rt, flock, "push_same_size", mover) else mover_size - 1   # R-ASYM-5 same size
     if limit < 1:
         return
-    for _ in range(push_limit(rt, flock)):
+    for _ in range(push_limit(rt, flock, mover)):
         # the mover never pushes itself: the options name its twin, if it has one, by piece id
         opts = push_options(rt, hex_id, limit, skip_leader=flock if mover_leader else None, mover=mover_id)
         if not opts:
