@@ -220,3 +220,8 @@ def test_kcd_reference_shows_every_part_with_a_working_example() -> None:
     assert "e.g. `gain 1 fruit for each a hex within 3 of my leader` -> Gain 1 Fruit for each hex within 3 hexes" in out
     out = CliRunner().invoke(app, ["reference"]).output
     assert "push <what> to <dest>  [verb; ability, effect, solo]" in out and "count  [function]" in out
+    # the grammar first, each rule with its syntax, the fields it belongs to, a doc and a working example
+    assert out.startswith("effect := statement ; statement ...  [grammar; ability, effect, solo]\n")
+    assert "objective := most quantity | least quantity  [grammar; objective]" in out
+    assert ("    e.g. `most count(my kiwi of size 2 in hexes with a nest)` -> Most size-2 Kiwi in hexes with a Nest"
+            in out)

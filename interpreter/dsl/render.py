@@ -405,11 +405,12 @@ def reference(ctx: CheckContext | None = None) -> list[dict]:
 
 
 # Wrappers that turn a part's example into a whole field, tried in order, for `reference_parts`.
-_PART_WRAPPERS = (("{x}", "effect"), ("most {x}", "objective"), ("gain 1 fruit for each {x}", "effect"),
+_PART_WRAPPERS = (("{x}", "effect"), ("{x}", "objective"), ("{x}", "modifier"), ("most {x}", "objective"), ("gain 1 fruit for each {x}", "effect"),
                   ("{x}", "ability"), ("leader moves 1; place 1 kiwi on {x}", "ability"),
                   ("gain count({x}) fruit", "effect"), ("if {x} { gain 1 fruit }", "effect"),
                   ("most count({x})", "objective"), ("gain 1 fruit for each hex where {x}", "effect"),
-                  ("for each opponent where {x} { gain 1 fruit }", "effect"), ("{x}", "trigger"))
+                  ("for each opponent where {x} { gain 1 fruit }", "effect"), ("{x}", "trigger"),
+                  ("leader moves 1; push {x} out of the landing hex", "ability"))
 
 
 def reference_parts(ctx: CheckContext | None = None) -> list[dict]:
@@ -427,6 +428,6 @@ def reference_parts(ctx: CheckContext | None = None) -> list[dict]:
                 field, text = dsl, render(node)
                 break
         rows.append({"name": part.name, "kind": part.kind, "doc": part.doc, "example": part.example,
-                     "field": field, "text": text,
+                     "field": field, "text": text, "syntax": part.syntax, "fields": sorted(part.fields),
                      "applies": sorted(parts.kind_phrase(k) for k in part.applies)})
     return rows
