@@ -194,6 +194,7 @@ class _Search:
         self._plain: dict[int, bool] = {}
         self._plain_work: dict[tuple, int | None] = {}
         self._effects: dict[tuple, list[Effect]] = {}
+        self._slot_memo: dict[tuple, list[tuple]] = {}
         self.loops: set[int] = set()            # components a chain can go round (more than one node)
 
     # --- structure -------------------------------------------------------------------------------
@@ -310,11 +311,15 @@ class _Search:
 
     def _slots(self, vf: tuple, node: tuple) -> list[tuple]:
         """Track slots of `vf` that a token taken now can uncover: after the node's own slot (R-TRACK-1)."""
-        side = self.g.sides[vf[0]]
         low = self.g.track_from
         if node[0] == "T" and node[2] == vf:
             low = node[1] + 1
-        return [("T", slot, vf) for slot in sorted(side.track) if slot >= low]
+        key = (vf, low)
+        found = self._slot_memo.get(key)
+        if found is None:
+            side = self.g.sides[vf[0]]
+            found = self._slot_memo[key] = [("T", slot, vf) for slot in sorted(side.track) if slot >= low]
+        return found
 
     # --- the graph and its strongly connected parts --------------------------------------------------
     def build(self, roots: list[tuple]) -> None:
