@@ -255,8 +255,9 @@ def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
                                     [option(A.Place(h), f"Place on {h}") for h in hexes])
         hex_id = act.hex
         rt.state.flocks[ctx.flock].supply -= 1
-        rt.state.hexes[hex_id].kiwi.append(rt.state.new_kiwi(ctx.flock, 1))
-        rt.emit("place", ctx.flock, flock=ctx.flock, hex=hex_id)
+        new = rt.state.new_kiwi(ctx.flock, 1)
+        rt.state.hexes[hex_id].kiwi.append(new)
+        rt.emit("place", ctx.flock, flock=ctx.flock, hex=hex_id, kiwi=new.id)
         yield from placing.track_benefit(rt, ctx.flock, source, ctx)
 
 
@@ -282,7 +283,7 @@ def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
         rt.state.flocks[kiwi.flock].reserve_kiwi += 1
         if kiwi.size == 0:
             placing.remove_from_hex(rt, hex_id, kiwi)
-        rt.emit("shrink", ctx.flock, flock=ctx.flock, owner=kiwi.flock, hex=hex_id, size=kiwi.size)
+        rt.emit("shrink", ctx.flock, flock=ctx.flock, owner=kiwi.flock, hex=hex_id, size=kiwi.size, kiwi=kiwi.id)
 
 
 def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
@@ -292,7 +293,7 @@ def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
         if any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
             placing.remove_from_hex(rt, hex_id, kiwi)
             rt.state.flocks[kiwi.flock].reserve_kiwi += kiwi.size
-            rt.emit("remove-piece", ctx.flock, flock=ctx.flock, owner=kiwi.flock, size=kiwi.size, hex=hex_id)
+            rt.emit("remove-piece", ctx.flock, flock=ctx.flock, owner=kiwi.flock, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
 
 
 def _relocate(rt: Runtime, el, dest: str, who: str) -> None:

@@ -8,10 +8,10 @@ offers at least two options.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generator
+from typing import Any, Callable, Generator, Tuple, Union, cast
 
 from interpreter.engine.action_types import Action
-from interpreter.engine.events import render
+from interpreter.engine.events import OWNER, render
 from interpreter.engine.fastinit import fast_init
 
 
@@ -37,19 +37,49 @@ class Option:
         return act
 
 
-def option(action: "Action", label: str) -> Option:
+# Labels, prompts and event texts are built only when read (a view, the CLI, the editor, a log): a move decision
+# offers dozens of options and only one is chosen, and bots never read a label. So `Option.label` and
+# `Decision.prompt` may be given as a `Text`: a plain string, `(template, args)` for `template.format(*args)`, or a
+# callable of no arguments; reading the attribute gives the string (built once, then kept), exactly the same text.
+Text = Union[str, Tuple[str, Tuple[Any, ...]], Callable[[], str]]
+
+
+def _text(value: Any) -> str:
+    """The string of a `Text` (see above)."""
+    if type(value) is str:
+        return value
+    if type(value) is tuple:
+        return value[0].format(*value[1])
+    return value()
+
+
+def _lazy(name: str) -> property:
+    """A read-only attribute `name` stored as a `Text` and read as its string (built on first read, then kept)."""
+    def read(self: Any) -> str:
+        value = self.__dict__[name]
+        if type(value) is not str:
+            value = self.__dict__[name] = _text(value)
+        return value
+    return property(read, doc=f"The {name}, built on first read.")
+
+
+Option.label = _lazy("label")   # type: ignore[assignment]
+
+
+def option(action: "Action", label: Text) -> Option:
     """The option that performs `action`; its id is the action's id."""
-    return Option(action.id(), label, action)
+    return Option(action.id(), cast(str, label), action)   # a Text: `label` is built when read
 
 
-def lazy_option(kind: type, values: tuple, label: str) -> Option:
+def lazy_option(kind: type, values: tuple, label: Text) -> Option:
     """`option(kind(*values), label)` without building the action until someone reads it."""
-    return Option(kind.id_of(*values), label, (kind, values))
+    return Option(kind.id_of(*values), cast(str, label), (kind, values))
 
 
+@fast_init
 @dataclass(frozen=True)
 class Decision:
-    """A question to one player: its kind, a prompt and the legal options."""
+    """A question to one player: its kind, a prompt (a `Text`, built when read) and the legal options."""
 
     player: str
     kind: str
@@ -75,6 +105,9 @@ class Decision:
         return None
 
 
+Decision.prompt = _lazy("prompt")   # type: ignore[assignment]
+
+
 @fast_init
 @dataclass(frozen=True)
 class Event:
@@ -84,7 +117,7 @@ class Event:
     result), so they never parse the readable `text`."""
 
     kind: str
-    text: str
+    text: str            # given as None by `Runtime.emit`: rendered from `form` and `fields` when first read
     player: str | None = None
     data: dict | None = field(default=None, hash=False)
     form: str | None = field(default=None, compare=False)
@@ -111,6 +144,17 @@ class Event:
         return out
 
 
+def _event_text(self: Event) -> str:
+    """The full text (the event's own player and the owner's log): rendered from the form on first read."""
+    text = self.__dict__["text"]
+    if text is None:
+        text = self.__dict__["text"] = render(self.form, self.fields or {}, OWNER, self.player)
+    return text
+
+
+Event.text = property(_event_text, doc="The full text, rendered from the form's fields on first read.")   # type: ignore[assignment]
+
+
 @dataclass
 class Applied:
     """The option was applied; the events it produced."""
@@ -129,7 +173,7 @@ class Refused:
 
 
 
-def ask_action(player: str, kind: str, prompt: str, options: list[Option]) -> Generator[Decision, str, "Action"]:
+def ask_action(player: str, kind: str, prompt: Text, options: list[Option]) -> Generator[Decision, str, "Action"]:
     """Ask a player to choose; returns the chosen option's action (the first option with the chosen id:
     identical Kiwi in one hex share an id and are one choice). A single choice is answered without asking."""
     if not options:

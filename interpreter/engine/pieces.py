@@ -8,7 +8,8 @@ need no counter (saves and golden games stay as they were):
   nest-<flock>-<nest>     a built Nest: each flock builds each Nest once (R-BUILD-2), and it never moves
   marker-<hex>            a placed domain marker: one per hex, covered where it lies (R-DM-2/3), never moved
 Views show these ids (`piece`), and `action_pieces` / `event_pieces` give the pieces an action or an event
-names, read from their typed fields: nothing parses an option id or an event text.
+names, read from their typed fields (an event about a Kiwi stack has its `kiwi` field, events.py): nothing
+parses an option id or an event text.
 """
 from __future__ import annotations
 
@@ -76,9 +77,12 @@ def action_pieces(action: Any, player: str) -> tuple[str, ...]:
 
 
 def event_pieces(event: Any) -> tuple[str, ...]:
-    """The Leaders, Nests and markers an event names, read from its typed fields (`Event.fields`)."""
+    """The pieces an event names, read from its typed fields (`Event.fields`): the Kiwi stack of its `kiwi` field,
+    the Leader, Nest or marker its fields make the id of."""
     f = event.fields or {}
     form = event.form
+    if "kiwi" in f:
+        return (kiwi_piece(f["kiwi"]),)
     if form == "build":
         return (nest_piece(f["flock"], f["nest"]),)
     if form in ("move-leader", "leader-lands", "setup-leader"):

@@ -1,12 +1,14 @@
 """Pushing (R-PUSH-1..3, R-LEAD-4/5, R-FEED-5): one Kiwi or Leader at a time, to an adjacent hex or off the island."""
 from __future__ import annotations
 
-from typing import Generator
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generator, cast
 
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.decisions import Option, Text, lazy_option, option
+from interpreter.engine.frames import Ask, Call, Frame, Return, Signal, drive, register_frame
 from interpreter.engine.modifiers import param
 from interpreter.engine.placing import kiwi_of, remove_from_hex
 from interpreter.engine.powers import immune, push_limit
@@ -24,14 +26,14 @@ def _targets(rt: Runtime, hex_id: str) -> list[str]:
 
 
 def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None,
-           mover: int | None = None) -> list[tuple[Kiwi | str, str]]:
-    """(Kiwi or Leader's flock, label) of pushable pieces in a hex: Kiwi (size <= max_size) and Leaders (size-3
+           mover: int | None = None) -> list[tuple[Kiwi | str, Text]]:
+    """(Kiwi or Leader's flock, its name as a decisions.Text) of pushable pieces in a hex: Kiwi (size <= max_size) and Leaders (size-3
     Kiwi, R-LEAD-1), in the hex's order; identical Kiwi (same flock and size) once, as the first of them that
     is not the `mover` (the Kiwi that pushes never pushes itself), placed where the first of them stands.
 
     Tokens covering domain markers are not Kiwi and never pushed (R-DM-3).
     """
-    out: list[tuple[Kiwi | str, str]] = []
+    out: list[tuple[Kiwi | str, Text]] = []
     slot: dict[tuple[str, int], int] = {}
     shield = immune(rt)   # `<pieces> cannot be pushed` powers
     for k in rt.state.hexes[hex_id].kiwi:
@@ -40,14 +42,14 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
         key = (k.flock, k.size)
         if key not in slot:
             slot[key] = len(out)
-            out.append((k, f"{k.flock} size-{k.size} Kiwi"))
+            out.append((k, ("{} size-{} Kiwi", (k.flock, k.size))))
         elif out[slot[key]][0].id == mover:   # a twin of the mover stands in for it
             out[slot[key]] = (k, out[slot[key]][1])
     out = [(k, label) for k, label in out if k.id != mover]
     if max_size is None or max_size >= rt.rules.max_size:
         for f in rt.state.leaders_in(hex_id):
             if f != skip_leader and not (shield and f in shield[1]):
-                out.append((f, f"{f} Leader"))
+                out.append((f, ("{} Leader", (f,))))
     return out
 
 
@@ -56,32 +58,69 @@ def push_options(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: st
     """Every (piece, destination) push from a hex (never the `mover` Kiwi itself)."""
     opts = []
     dests = _targets(rt, hex_id)
-    for piece, label in pieces(rt, hex_id, max_size, skip_leader, mover):
+    for piece, _ in pieces(rt, hex_id, max_size, skip_leader, mover):
         for d in dests:
-            action = (A.PushLeader(piece, hex_id, d) if isinstance(piece, str)
-                      else A.PushKiwi(piece.id, piece.flock, piece.size, hex_id, d))
-            opts.append(option(action, f"Push the {label} {'off the island' if d == OFF else 'to ' + d}"))
+            if isinstance(piece, str):
+                values: tuple = (piece, hex_id, d)
+                opts.append(lazy_option(A.PushLeader, values, (_PUSH_LEADER_OFF if d == OFF else _PUSH_LEADER, values)))
+            else:
+                values = (piece.id, piece.flock, piece.size, hex_id, d)
+                opts.append(lazy_option(A.PushKiwi, values, (_PUSH_KIWI_OFF if d == OFF else _PUSH_KIWI, values)))
     return opts
 
 
-def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -> Generator:
+# labels as templates of the actions' values, formatted only when read (decisions.Text)
+_PUSH_KIWI = "Push the {1} size-{2} Kiwi to {4}"
+_PUSH_KIWI_OFF = "Push the {1} size-{2} Kiwi off the island"
+_PUSH_LEADER = "Push the {0} Leader to {2}"
+_PUSH_LEADER_OFF = "Push the {0} Leader off the island"
+
+
+def _edge_ask(rt: Runtime, pusher: str, action: A.Action, leave_origin: bool) -> Ask:
+    """R-LEAD-4: a Leader pushed off is never removed; the pusher picks any edge hex. R-LEAD-5: a push by an
+    ability must land elsewhere than the origin, so there the origin is excluded."""
+    flock, origin = action.flock, action.hex
+    edges = [h for h in board_of(rt.state).edge_hexes() if not (leave_origin and h == origin)]
+    return Ask(pusher, "place-leader", cast(str, ("Place the {} Leader on an edge hex", (flock,))),
+               [option(A.Edge(flock, h), ("Place the {} Leader on {}", (flock, h))) for h in edges])
+
+
+def _leader_to(rt: Runtime, pusher: str, action: A.Action, dest: str) -> None:
+    """The pushed Leader lands on `dest`."""
+    rt.state.flocks[action.flock].leader_hex = dest
+    rt.emit("push-leader", pusher, flock=pusher, leader=action.flock, hex=action.hex, to=dest)
+
+
+@register_frame("push.do")
+@dataclass(eq=False)
+class DoPushFrame(Frame):
     """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher."""
-    dest = action.to
-    st = rt.state
-    if isinstance(action, A.PushLeader):
-        flock, origin = action.flock, action.hex
-        if dest == OFF:
-            # R-LEAD-4: never removed; the pusher picks any edge hex. R-LEAD-5: a push by an ability must
-            # land elsewhere than the origin, so there the origin is excluded.
-            edges = [h for h in board_of(st).edge_hexes() if not (leave_origin and h == origin)]
-            act = yield from ask_action(pusher, "place-leader", f"Place the {flock} Leader on an edge hex",
-                                        [option(A.Edge(flock, h), f"Place the {flock} Leader on {h}") for h in edges])
-            dest = act.to
-        st.flocks[flock].leader_hex = dest
-        rt.emit("push-leader", pusher, flock=pusher, leader=flock, hex=origin, to=dest)
-        return
-    hex_id, kiwi = kiwi_of(rt, action)
-    push_kiwi(rt, pusher, hex_id, kiwi, dest)
+
+    pusher: str
+    action: Any
+    leave_origin: bool
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: push (or ask where a Leader pushed off lands); 1: it lands there."""
+        action = self.action
+        if self.pc == 1:
+            _leader_to(rt, self.pusher, action, value.to)
+            return Return()
+        if isinstance(action, A.PushLeader):
+            if action.to == OFF:
+                self.pc = 1
+                return _edge_ask(rt, self.pusher, action, self.leave_origin)
+            _leader_to(rt, self.pusher, action, action.to)
+            return Return()
+        hex_id, kiwi = kiwi_of(rt, action)
+        push_kiwi(rt, self.pusher, hex_id, kiwi, action.to)
+        return Return()
+
+
+def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -> Generator:
+    """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher (DoPushFrame)."""
+    return (yield from drive(rt, DoPushFrame(pusher, action, leave_origin)))
 
 
 def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> None:
@@ -90,49 +129,119 @@ def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> N
     st = rt.state
     if dest == OFF:
         st.flocks[kiwi.flock].reserve_kiwi += kiwi.size   # R-PUSH-3
-        rt.emit("push-off", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin)
+        rt.emit("push-off", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, kiwi=kiwi.id)
     else:
         st.hexes[dest].kiwi.append(kiwi)
-        rt.emit("push", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, to=dest)
+        rt.emit("push", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, to=dest, kiwi=kiwi.id)
+
+
+@register_frame("push.after_move")
+@dataclass(eq=False)
+class AfterMoveFrame(Frame):
+    """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time. The mover
+    never pushes itself: the options name its twin, if it has one, by piece id."""
+
+    flock: str
+    hex: str
+    mover_size: int
+    mover_id: int | None
+    mover_leader: bool
+    limit: int = -1      # the largest size it may push, read when it starts (R-ASYM-5 same size)
+    left: int = 0        # pushes left (`push limit N`, else limits.push)
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: start; 1: the answer (stop, or a push); 2: a Leader's push is done: the next one."""
+        flock = self.flock
+        if self.pc == 0:
+            mover = ("leader", flock) if self.mover_leader else ("kiwi", self.mover_id)   # what a modifier names
+            self.limit = self.mover_size if param(rt, flock, "push_same_size", mover) else self.mover_size - 1
+            if self.limit < 1:
+                return Return()
+            self.left = push_limit(rt, flock, mover)
+        elif self.pc == 1:
+            if value.kind == "stop":
+                return Return()
+            if value.kind == "push-leader":
+                self.pc = 2
+                return Call(DoPushFrame(flock, value, False))
+            hex_id, kiwi = kiwi_of(rt, value)
+            push_kiwi(rt, flock, hex_id, kiwi, value.to)
+        if self.left <= 0:
+            return Return()
+        self.left -= 1
+        opts = push_options(rt, self.hex, self.limit, skip_leader=flock if self.mover_leader else None,
+                            mover=self.mover_id)
+        if not opts:
+            return Return()
+        opts.append(option(A.word("stop"), "Stop pushing"))
+        self.pc = 1
+        return Ask(flock, "push", cast(str, ("Push a smaller Kiwi out of {}?", (self.hex,))), opts)
 
 
 def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
                mover_leader: bool) -> Generator:
     """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time."""
-    mover = ("leader", flock) if mover_leader else ("kiwi", mover_id)   # what a modifier's selector must name
-    limit = mover_size if param(rt, flock, "push_same_size", mover) else mover_size - 1   # R-ASYM-5 same size
-    if limit < 1:
-        return
-    for _ in range(push_limit(rt, flock, mover)):
-        # the mover never pushes itself: the options name its twin, if it has one, by piece id
-        opts = push_options(rt, hex_id, limit, skip_leader=flock if mover_leader else None, mover=mover_id)
+    return (yield from drive(rt, AfterMoveFrame(flock, hex_id, mover_size, mover_id, mover_leader)))
+
+
+@register_frame("push.all")
+@dataclass(eq=False)
+class PushAllFrame(Frame):
+    """Push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (R-FEED-5, R-LEAD-5)."""
+
+    pusher: str
+    hex: str
+    skip_leader: str | None
+    leave_origin: bool
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the next push; 1: push it; 2: a Leader's push is done."""
+        if self.pc == 1:
+            self.pc = 2
+            return Call(DoPushFrame(self.pusher, value, self.leave_origin))
+        opts = push_options(rt, self.hex, None, self.skip_leader)
         if not opts:
-            return
-        opts.append(option(A.word("stop"), "Stop pushing"))
-        act = yield from ask_action(flock, "push", f"Push a smaller Kiwi out of {hex_id}?", opts)
-        if act.kind == "stop":
-            return
-        yield from do_push(rt, flock, act, leave_origin=False)
+            return Return()
+        self.pc = 1
+        return Ask(self.pusher, "push", cast(str, ("Push every Kiwi out of {}", (self.hex,))), opts)
 
 
 def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, leave_origin: bool) -> Generator:
-    """Push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (R-FEED-5, R-LEAD-5)."""
-    while True:
-        opts = push_options(rt, hex_id, None, skip_leader)
+    """Push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (PushAllFrame)."""
+    return (yield from drive(rt, PushAllFrame(pusher, hex_id, skip_leader, leave_origin)))
+
+
+@register_frame("push.some")
+@dataclass(eq=False)
+class PushSomeFrame(Frame):
+    """Push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option."""
+
+    pusher: str
+    hex: str
+    n: int
+    skip_leader: str | None
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the next push; 1: stop, or push it; 2: that push is done."""
+        if self.pc == 1:
+            if value.kind == "stop":
+                return Return()
+            self.pc = 2
+            return Call(DoPushFrame(self.pusher, value, True))
+        if self.n <= 0:
+            return Return()
+        self.n -= 1
+        opts = push_options(rt, self.hex, None, self.skip_leader)
         if not opts:
-            return
-        act = yield from ask_action(pusher, "push", f"Push every Kiwi out of {hex_id}", opts)
-        yield from do_push(rt, pusher, act, leave_origin=leave_origin)
+            return Return()
+        opts.append(option(A.word("stop"), "Stop pushing"))
+        self.pc = 1
+        return Ask(self.pusher, "push", cast(str, ("Push a Kiwi out of {}?", (self.hex,))), opts)
 
 
 def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | None) -> Generator:
-    """Push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option."""
-    for _ in range(n):
-        opts = push_options(rt, hex_id, None, skip_leader)
-        if not opts:
-            return
-        opts.append(option(A.word("stop"), "Stop pushing"))
-        act = yield from ask_action(pusher, "push", f"Push a Kiwi out of {hex_id}?", opts)
-        if act.kind == "stop":
-            return
-        yield from do_push(rt, pusher, act, leave_origin=True)
+    """Push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option (PushSomeFrame)."""
+    return (yield from drive(rt, PushSomeFrame(pusher, hex_id, n, skip_leader)))

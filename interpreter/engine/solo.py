@@ -251,8 +251,8 @@ def season_card_step(rt: Runtime) -> Generator:
     if won and len(won) == len(cards):
         # the player wins every card: they take one card's left benefit, Kiwibot the others' and discards them
         act = yield from ask_action(player, "solo-season-card", "You won every Season card: whose left benefit do you take?",
-                                    [option(A.SeasonCard(c), f"{labels.season_card_name(c, rt.rules.season_cards[c])}: "
-                                            f"{effects.describe(rt.rules.season_cards[c].get('victor'))}") for c in cards])
+                                    [option(A.SeasonCard(c), labels.lazy(labels.season_card_benefit, c,
+                                                                         rt.rules.season_cards[c])) for c in cards])
         player_card = act.card
         bot_cards = [c for c in cards if c != player_card]
         player_cards = [player_card]

@@ -167,7 +167,7 @@ def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Generator:
         placing.remove_from_hex(rt, origin, kiwi)
         rt.state.hexes[dest].kiwi.append(kiwi)
         ctx.turn.moved.add(kiwi.id)   # R-MOVE-4: a Kiwi moves once per turn
-        rt.emit("move-kiwi", ctx.flock, flock=ctx.flock, size=kiwi.size, hex=origin, to=dest)
+        rt.emit("move-kiwi", ctx.flock, flock=ctx.flock, size=kiwi.size, hex=origin, to=dest, kiwi=kiwi.id)
     if seg is not None:
         seg.last = (dest, kiwi)
         seg.dests.append(dest)

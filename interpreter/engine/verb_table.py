@@ -23,15 +23,23 @@ class VerbTable:
 
     run: dict[str, Verb] = field(default_factory=dict)
     possible: dict[str, Check] = field(default_factory=dict)
+    # verbs written as explicit frames (interpreter/engine/frames.py): (runtime, call, ctx) -> Frame; effects.run
+    # pushes the frame instead of running the generator procedure, so the step stays copyable
+    frames: dict[str, Callable[[Any, ast.Call, Any], Any]] = field(default_factory=dict)
     # the compositional layer's nodes (`if`, `for each`, phrases: ast.COMPOSED), run and checked by compose.py
     composed_run: Callable[[Any, ast.Node, Any], Generator] | None = None
     composed_possible: Callable[[Any, ast.Node, Any], bool] | None = None
 
-    def register(self, verb_id: str, procedure: Verb, possible: Check | None = None) -> None:
-        """Add (or replace) one verb's procedure and its check."""
+    def register(self, verb_id: str, procedure: Verb, possible: Check | None = None,
+                 frame: Callable[[Any, ast.Call, Any], Any] | None = None) -> None:
+        """Add (or replace) one verb's procedure, its check and its frame (the procedure is its generator form)."""
         self.run[verb_id] = procedure
         if possible is not None:
             self.possible[verb_id] = possible
+        if frame is not None:
+            self.frames[verb_id] = frame
+        else:
+            self.frames.pop(verb_id, None)
 
     def register_composed(self, procedure: Callable[[Any, ast.Node, Any], Generator],
                           possible: Callable[[Any, ast.Node, Any], bool]) -> None:

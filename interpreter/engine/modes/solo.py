@@ -55,7 +55,7 @@ class Solo(Mode):
 
     def setup_extra(self, rt: Runtime) -> Generator:
         """R-SOLO-3: Kiwibot's extra markers."""
-        yield from solo.setup_extra(rt)
+        return solo.setup_extra(rt)
 
     # --- flow ----------------------------------------------------------------------------------------
     def turn(self, rt: Runtime, flock: str) -> Generator:
