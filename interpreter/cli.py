@@ -47,6 +47,8 @@ def reference_command(
         typer.echo(f"{row['display']}  [{row['kind']}; {', '.join(row['contexts'])}]")
         typer.echo(f"    {row['doc']}")
         typer.echo(f"    e.g. `{row['example']}` -> {row['text']}")
+        if row.get("note"):
+            typer.echo(f"    ({row['note']})")
     for row in part_rows:
         if row["kind"] == "grammar":
             continue

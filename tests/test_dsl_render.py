@@ -126,10 +126,13 @@ def test_reference_rows() -> None:
         "id": "pay-fruit-of", "kind": "verb", "pattern": "pay {n:int} fruit of {types:fruit+}",
         "display": "pay <n> fruit of <types>...", "doc": registry.get("pay-fruit-of").doc,
         "contexts": ["ability", "cost", "effect", "solo"], "example": "pay 2 fruit of red green",
-        "text": "Pay 2 Fruits of red or green in any combination",
+        "text": "Pay 2 Fruits of red or green in any combination", "note": "",
     }
     assert all(r["text"] for r in rows)
     assert not [r for r in rows if r["kind"] == "query"]   # objectives are quantities of the parts
+    # the parts one content item alone uses say why they are kept (issue 8)
+    assert next(r for r in rows if r["id"] == "mark-domain")["note"].startswith("kept: the Domain Marking")
+    assert all(r["note"] for r in rows if r["id"].startswith("bot-"))
 
 
 def test_reference_without_known_fruit_fills_templates_with_slot_names() -> None:

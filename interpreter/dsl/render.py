@@ -400,6 +400,7 @@ def reference(ctx: CheckContext | None = None) -> list[dict]:
         rows.append({
             "id": prim.id, "kind": prim.kind, "pattern": prim.pattern, "display": prim.display,
             "doc": prim.doc, "contexts": sorted(prim.contexts), "example": example, "text": text,
+            "note": prim.note,
         })
     return rows
 
