@@ -16,7 +16,7 @@ def evaluate(state: State, query_node: ast.Objective | ast.Node, flock: str) -> 
     q = query_node.query if isinstance(query_node, ast.Objective) else query_node
     if not isinstance(q, (ast.QCall, ast.BinOp, ast.Num)):
         raise EngineError(f"an objective's quantity is not compiled: {type(q).__name__}")
-    return quantity(state, q, Scope(flock, purpose="objective"))
+    return quantity(state, q, Scope(flock, purpose="objective", memo={}))
 
 
 def winners(state: State, objective: ast.Objective, flocks: list[str]) -> tuple[list[str], dict[str, int]]:

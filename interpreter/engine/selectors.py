@@ -6,7 +6,7 @@ flock)`. A Scope says who "me" is and what the references name (the ability's he
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from interpreter.dsl import ast
@@ -30,6 +30,13 @@ class Scope:
     starting: str | None = None
     passed: tuple[str, ...] = ()
     purpose: str = "default"       # dominance weights: "objective" inside a Season card objective
+    # per-hex counts computed once while one objective is evaluated on one state (queries.evaluate gives a dict;
+    # None in effects, where the state changes between steps)
+    memo: dict | None = field(default=None, compare=False, hash=False)
+
+    def at(self, el: Element) -> "Scope":
+        """The same scope with `it` naming `el` (faster than dataclasses.replace: this runs per element)."""
+        return Scope(self.me, el, self.here, self.landing, self.starting, self.passed, self.purpose, self.memo)
 
 
 def owner_of(el: Element) -> str | None:
@@ -65,10 +72,14 @@ def _objective_kiwi(st: State, hexes) -> list[Element]:
     out: list[Element] = []
     top = int(st.params.get("max_size", 3))
     values = st.params.get("nest_dominance", {})
+    leaders: dict[str, list[str]] = {}
+    for f in st.seats:
+        where = st.flocks[f].leader_hex
+        if where is not None:
+            leaders.setdefault(where, []).append(f)
     for h in hexes:
-        for f in st.seats:
-            if st.flocks[f].leader_hex == h.id:
-                out.append(("kiwi", h.id, TokenKiwi(f, top)))
+        for f in leaders.get(h.id, ()):
+            out.append(("kiwi", h.id, TokenKiwi(f, top)))
         if h.nest is not None:
             out.extend(("kiwi", h.id, TokenKiwi(h.nest[0], 1)) for _ in range(int(values.get(h.nest[1], 0))))
     return out
@@ -117,6 +128,11 @@ def _subject(sc: Scope) -> str | None:
     return owner_of(sc.it) if sc.it is not None else None
 
 
+# references that name one hex, read straight off the scope (`it` only when it is a hex)
+_ONE_HEX = {"it": lambda sc: sc.it[1] if sc.it is not None and sc.it[0] == "hex" else None,
+            "here": lambda sc: sc.here, "landing": lambda sc: sc.landing, "starting": lambda sc: sc.starting}
+
+
 def _hexes(els: list[Element]) -> set[str]:
     return {e[1] for e in els if e[1] is not None}
 
@@ -124,11 +140,21 @@ def _hexes(els: list[Element]) -> set[str]:
 def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     """The elements a bound selector names, in island (or seat) order; pieces `in <hexes>` hex by hex in the
     order those hexes are named (the passed hexes from the Leader's start to its landing)."""
-    first_in = next((f for f in sel.filters if f.op == "in"), None)
+    first_in = None
+    for f in sel.filters:
+        if f.op == "in":
+            first_in = f
+            break
     out = None
     if first_in is not None and sel.kind != "hex" and sel.ref is None:
         # pieces in some hexes: take the candidates of those hexes only (a hex's Kiwi, not the island's)
-        where = list(dict.fromkeys(e[1] for e in select(st, first_in.arg, sc) if e[1] is not None))
+        arg = first_in.arg
+        one = _ONE_HEX.get(arg.ref or "") if not arg.filters and arg.kind == "hex" else None
+        if one is not None:   # `in it`, `in this hex`, `in the landing hex`: one hex, no need to select it
+            h = one(sc)
+            where = [h] if h is not None else []
+        else:
+            where = list(dict.fromkeys(e[1] for e in select(st, arg, sc) if e[1] is not None))
         out = _located(st, sel.kind, [st.hexes[h] for h in where if h in st.hexes], sc)
     if out is None:
         first_in = None
@@ -154,7 +180,13 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
     if op == "size":
         return [e for e in els if e[0] == "kiwi" and e[2].size == f.n]
     if op == "where":
-        return [e for e in els if holds(st, f.cond, replace(sc, it=e))]
+        c = f.cond
+        if isinstance(c, ast.BinOp) and c.op in _CMP and isinstance(c.right, ast.Num):
+            table = _hex_table(st, c.left, sc, els)
+            if table is not None:   # `hexes where count(my kiwi in it) = 1`: every hex's count in one pass
+                cmp, b = _CMP[c.op], c.right.value
+                return [e for e in els if cmp(table.get(e[1], 0), b)]
+        return [e for e in els if holds(st, c, sc.at(e))]
     arg = select(st, f.arg, sc)
     if op == "owner":
         who = {e[2] for e in arg if e[0] == "player"}
@@ -217,8 +249,15 @@ def quantity(st: State, e: Any, sc: Scope) -> int:
             return max(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
         if name in ("largest", "smallest"):   # `largest(hexes, tokens(my pieces in it))`: over the elements
             pick = max if name == "largest" else min
-            return pick((quantity(st, e.args[1], replace(sc, it=el)) for el in select(st, e.args[0], sc)),
-                        default=0)
+            els = select(st, e.args[0], sc)
+            table = _hex_table(st, e.args[1], sc, els)
+            if table is not None:   # the quantity of each hex read off one pass over the island
+                return pick((table.get(el[1], 0) for el in els), default=0)
+            return pick((quantity(st, e.args[1], sc.at(el)) for el in els), default=0)
+        if name in ("count", "tokens") and sc.memo is not None and sc.it is not None and sc.it[0] == "hex":
+            per_hex = _per_hex(st, e, sc)
+            if per_hex is not None:
+                return per_hex.get(sc.it[1], 0)
         els = select(st, e.args[0], sc)
         if name == "count":
             return len(els)
@@ -232,6 +271,52 @@ def quantity(st: State, e: Any, sc: Scope) -> int:
         if name == "vp":
             return sum(fl.season_vp for fl in flocks)
     raise ValueError(f"not a quantity: {type(e).__name__}")
+
+
+_CMP = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, "<": lambda a, b: a < b,
+        "=": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def _hex_table(st: State, q: Any, sc: Scope, els: list[Element]) -> dict[str, int] | None:
+    """{hex: value of q with `it` that hex} when every element is a hex and q is a count/tokens `in it` (else None)."""
+    if (sc.memo is None or not isinstance(q, ast.QCall) or q.name.text not in ("count", "tokens")
+            or not els or any(el[0] != "hex" for el in els)):
+        return None
+    return _per_hex(st, q, sc.at(els[0]))
+
+
+def _per_hex(st: State, e: ast.QCall, sc: Scope) -> dict[str, int] | None:
+    """`count(<pieces> in it)` / `tokens(...)` for every hex at once, when `it` (a hex) appears only as that `in it`
+    filter: the pieces are selected once over the island and grouped by hex (an objective's `largest(hexes, ...)`
+    or `hexes where count(... in it) = 1` would otherwise select them once per hex). None when it does not apply."""
+    sel = e.args[0]
+    key = id(e)
+    memo = sc.memo
+    if memo is not None and key in memo:
+        return memo[key]
+    found = None
+    if isinstance(sel, ast.Selector) and sel.kind != "hex" and sel.ref is None and sel.owner != "subject":
+        ins = [f for f in sel.filters if f.op == "in" and f.arg is not None and f.arg.ref == "it"
+               and f.arg.kind == "hex" and not f.arg.filters]
+        rest = tuple(f for f in sel.filters if not ins or f is not ins[0])
+        if len(ins) == 1 and not any(f.op == "where" or (f.arg is not None and _mentions_it(f.arg)) for f in rest):
+            top = Scope(sc.me, None, sc.here, sc.landing, sc.starting, sc.passed, sc.purpose)
+            groups: dict[str, list[Element]] = {}
+            for el in select(st, replace(sel, filters=rest), top):
+                if el[1] is not None:
+                    groups.setdefault(el[1], []).append(el)
+            if e.name.text == "count":
+                found = {h: len(els) for h, els in groups.items()}
+            else:
+                found = {h: _tokens(st, els) for h, els in groups.items()}
+    if memo is not None:
+        memo[key] = found
+    return found
+
+
+def _mentions_it(sel: ast.Selector) -> bool:
+    return sel.ref == "it" or sel.owner == "subject" or any(
+        f.op == "where" or (f.arg is not None and _mentions_it(f.arg)) for f in sel.filters)
 
 
 def holds(st: State, c: Any, sc: Scope) -> bool:
