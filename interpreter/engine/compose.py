@@ -7,8 +7,8 @@ piece, then where. Work is bounded before play (interpreter/dsl/compose_check.py
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Generator
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Generator
 
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
@@ -16,11 +16,12 @@ from interpreter.engine import effects, move, placing, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
 from interpreter.engine.decisions import Option, ask_action, option
+from interpreter.engine.frames import Ask, Call, Frame, GenFrame, Return, Signal, drive, register_frame
 from interpreter.engine.powers import immune, table
-from interpreter.engine.selectors import Scope, holds, quantity, select
+from interpreter.engine.selectors import Scope, holds, plain, quantity, select
 from interpreter.engine.verb_table import TABLE
 
-__all__ = ["run", "possible", "scope", "emit_event", "MAX_AMOUNT"]
+__all__ = ["run", "frame_of", "possible", "scope", "emit_event", "MAX_AMOUNT"]
 
 MAX_AMOUNT = 99   # a quantity given to a verb is capped like an `int` literal
 
@@ -37,64 +38,147 @@ def _amount(rt: Runtime, value, ctx: Ctx) -> int:
 
 
 def run(rt: Runtime, node, ctx: Ctx) -> Generator:
-    """Execute an `if`, `for each` or phrase for `ctx.flock`."""
+    """Execute an `if`, `for each` or phrase for `ctx.flock` (its frame: `frame_of`)."""
+    return (yield from drive(rt, frame_of(rt, node, ctx)))
+
+
+def frame_of(rt: Runtime, node, ctx: Ctx) -> Frame:
+    """The frame that executes an `if`, `for each` or phrase (effects.RunFrame pushes it)."""
     if isinstance(node, ast.If):
-        branch = node.then if holds(rt.state, node.cond, scope(rt, ctx)) else node.orelse
-        if branch is not None:
-            yield from effects.run(rt, branch, ctx)
-        return
+        return IfFrame(node, ctx)
     if isinstance(node, ast.ForEach):
-        els = select(rt.state, node.sel, scope(rt, ctx))
-        if node.cap is not None:
-            els = els[:_amount(rt, node.cap, ctx)]
-        for el in els:
-            if el[0] == "player":   # "each opponent ... returns": the element player does the body
-                sub = Ctx(el[2], suppressed=ctx.suppressed, depth=ctx.depth + 1, source=ctx.source, it=el,
-                          here=ctx.here)
-            else:
-                sub = ctx.sub(it=el, depth=ctx.depth + 1)
-            yield from effects.run(rt, node.body, sub)
-        return
+        return ForEachFrame(node, ctx)
     if isinstance(node, ast.Phrase):
-        node = yield from _fix_chosen(rt, node, ctx)
-        fn = PHRASES.get(node.primitive or "")
-        if fn is not None and any(isinstance(v, ast.Selector) for _, v in node.args):
-            yield from fn(rt, node, ctx)
-            return
-        verb = rt.verbs.run.get(node.primitive or "")
-        if verb is None:
-            raise EngineError(f"no engine procedure for DSL verb `{node.primitive}`")
-        call = _concrete(rt, node, ctx)
-        if call is not None:
-            yield from verb(rt, call, ctx)
-        return
+        return PhraseFrame(node, ctx)
     raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
 
 
-def _fix_chosen(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
-    """The phrase with each `a chosen <player>` replaced by the player the acting player picks now."""
-    args = []
-    for name, value in node.args:
+@register_frame("compose.if")
+@dataclass(eq=False)
+class IfFrame(Frame):
+    """`if <condition> { } else { }`: the branch the condition picks now."""
+
+    node: Any
+    ctx: Ctx
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: test the condition and run the branch; 1: done."""
+        if self.pc == 1:
+            return Return()
+        self.pc = 1
+        node = self.node
+        branch = node.then if holds(rt.state, node.cond, scope(rt, self.ctx)) else node.orelse
+        return Call(effects.RunFrame(branch, self.ctx)) if branch is not None else Return()
+
+
+@register_frame("compose.for_each")
+@dataclass(eq=False)
+class ForEachFrame(Frame):
+    """`for each <selector> { }`: the body once per element the selector named when it started (a snapshot, kept
+    as plain data: a Kiwi by its id); over players the element player does the body."""
+
+    node: Any
+    ctx: Ctx
+    els: list | None = None
+    i: int = 0
+    max_pc: ClassVar[int] = 0
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """The next element's body."""
+        node, ctx = self.node, self.ctx
+        if self.els is None:
+            els = select(rt.state, node.sel, scope(rt, ctx))
+            if node.cap is not None:
+                els = els[:_amount(rt, node.cap, ctx)]
+            self.els = [plain(e) for e in els]
+        if self.i >= len(self.els):
+            return Return()
+        el = self.els[self.i]
+        self.i += 1
+        if el[0] == "player":   # "each opponent ... returns": the element player does the body
+            sub = Ctx(el[2], suppressed=ctx.suppressed, depth=ctx.depth + 1, source=ctx.source, it=el, here=ctx.here)
+        else:
+            sub = ctx.sub(it=el, depth=ctx.depth + 1)
+        return Call(effects.RunFrame(node.body, sub))
+
+
+def _chosen_sels(node: ast.Phrase) -> list[ast.Selector]:
+    """The `a chosen <player>` selectors of a phrase, in the order the player is asked about them."""
+    out: list[ast.Selector] = []
+
+    def visit(sel: ast.Selector) -> None:
+        if sel.ref == "chosen":
+            out.append(sel)
+            return
+        for f in sel.filters:
+            if f.arg is not None:
+                visit(f.arg)
+    for _, value in node.args:
         if isinstance(value, ast.Selector):
-            value = yield from _fix_sel(rt, value, ctx)
-        args.append((name, value))
-    return replace(node, args=tuple(args))
+            visit(value)
+    return out
 
 
-def _fix_sel(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Generator:
-    if sel.ref == "chosen":
-        who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, ctx)) if e[0] == "player"]
-        if not who:
-            return replace(sel, ref="flock:")
-        act = yield from ask_action(ctx.flock, "choose-player", "Choose a player",
-                                    [option(A.ChoosePlayer(f), f"Choose {f}") for f in who])
-        return replace(sel, ref="flock:" + act.flock)
-    filters = []
-    for f in sel.filters:
-        if f.arg is not None:
-            f = replace(f, arg=(yield from _fix_sel(rt, f.arg, ctx)))
-        filters.append(f)
-    return replace(sel, filters=tuple(filters))
+def _fixed(node: ast.Phrase, chosen: list) -> ast.Phrase:
+    """The phrase with its chosen players filled in (`chosen`: the flocks picked, in `_chosen_sels` order; ""
+    names nobody)."""
+    if not chosen:
+        return node
+    answers = iter(chosen)
+
+    def fix(sel: ast.Selector) -> ast.Selector:
+        if sel.ref == "chosen":
+            return replace(sel, ref="flock:" + next(answers))
+        return replace(sel, filters=tuple(replace(f, arg=fix(f.arg)) if f.arg is not None else f
+                                          for f in sel.filters))
+    return replace(node, args=tuple((n, fix(v) if isinstance(v, ast.Selector) else v) for n, v in node.args))
+
+
+@register_frame("compose.phrase")
+@dataclass(eq=False)
+class PhraseFrame(Frame):
+    """A phrase: first the player picks each `a chosen opponent`, then the verb runs on the selectors (its frame,
+    or its generator procedure), or, for a first-language verb given quantities, on the numbers they give now."""
+
+    node: Any
+    ctx: Ctx
+    chosen: list = field(default_factory=list)
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the next chosen player, or run the verb; 1: the player picked; 2: done."""
+        if self.pc == 2:
+            return Return()
+        ctx = self.ctx
+        if self.pc == 1:
+            self.chosen.append(value.flock)
+            self.pc = 0
+        pending = _chosen_sels(self.node)
+        while len(self.chosen) < len(pending):
+            sel = pending[len(self.chosen)]
+            who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, ctx)) if e[0] == "player"]
+            if not who:
+                self.chosen.append("")
+                continue
+            self.pc = 1
+            return Ask(ctx.flock, "choose-player", "Choose a player",
+                       [option(A.ChoosePlayer(f), f"Choose {f}") for f in who])
+        self.pc = 2
+        node = _fixed(self.node, self.chosen)
+        prim = node.primitive or ""
+        fn = PHRASES.get(prim)
+        if fn is not None and any(isinstance(v, ast.Selector) for _, v in node.args):
+            make = PHRASE_FRAMES.get(prim)
+            return Call(make(self.node, list(self.chosen), ctx) if make is not None else GenFrame(fn(rt, node, ctx)))
+        verb = rt.verbs.run.get(prim)
+        if verb is None:
+            raise EngineError(f"no engine procedure for DSL verb `{node.primitive}`")
+        call = _concrete(rt, node, ctx)
+        if call is None:
+            return Return()
+        frame = rt.verbs.frames.get(prim)
+        return Call(frame(rt, call, ctx) if frame is not None else GenFrame(verb(rt, call, ctx)))
 
 
 def _concrete(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> ast.Call | None:
@@ -211,32 +295,58 @@ def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
             rt.emit("push-leader", ctx.flock, flock=ctx.flock, leader=thing, hex=origin, to=dest)
 
 
-def _push_out(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+@register_frame("compose.push_out")
+@dataclass(eq=False)
+class PushOutFrame(Frame):
     """Push the pieces named out of the hexes named, hex by hex in the order named, one at a time, each where the
     player picks (an adjacent hex, or off the island from an edge hex: R-PUSH-2/3, R-LEAD-4/5), until none of them
     is left in that hex; `push up to n of ...` pushes at most n in all and may stop. The Leader whose ability this
     is never pushes itself (R-LEAD-6: "all the other Kiwi")."""
-    budget = _amount(rt, node.arg("n"), ctx) if node.arg("n") is not None else None
-    skip = ctx.flock if ctx.ability is not None else None
-    what = node.arg("what")
-    for hex_id in dict.fromkeys(_dest_hexes(rt, node.arg("where"), ctx)):
-        while budget is None or budget > 0:
-            named = select(rt.state, what, scope(rt, ctx))
+
+    node: Any
+    chosen: list
+    ctx: Ctx
+    hexes: list | None = None
+    i: int = 0
+    budget: int = -1     # pushes left (`push up to n`); -1: no limit
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: start, or the next push; 1: the player's answer; 2: that push is done."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        if self.hexes is None:
+            self.hexes = list(dict.fromkeys(_dest_hexes(rt, node.arg("where"), ctx)))
+            self.budget = _amount(rt, node.arg("n"), ctx) if node.arg("n") is not None else -1
+        if self.pc == 1:
+            if value.kind == "stop":
+                return Return()
+            if self.budget > 0:
+                self.budget -= 1
+            self.pc = 2
+            return Call(push.DoPushFrame(ctx.flock, value, True))
+        skip = ctx.flock if ctx.ability is not None else None
+        while self.i < len(self.hexes) and self.budget != 0:
+            hex_id = self.hexes[self.i]
+            named = select(rt.state, node.arg("what"), scope(rt, ctx))
             kiwi = {e[2].id for e in named if e[0] == "kiwi" and e[1] == hex_id}
             leaders = {e[2] for e in named if e[0] == "leader" and e[1] == hex_id}
             opts = [o for o in push.push_options(rt, hex_id, None, skip)
                     if (o.action.flock in leaders if isinstance(o.action, A.PushLeader) else o.action.kiwi in kiwi)]
             if not opts:
-                break
-            if budget is None:
-                act = yield from ask_action(ctx.flock, "push", f"Push every Kiwi out of {hex_id}", opts)
-            else:
-                opts.append(option(A.word("stop"), "Stop pushing"))
-                act = yield from ask_action(ctx.flock, "push", f"Push a Kiwi out of {hex_id}?", opts)
-                if act.kind == "stop":
-                    return
-                budget -= 1
-            yield from push.do_push(rt, ctx.flock, act, leave_origin=True)
+                self.i += 1
+                continue
+            self.pc = 1
+            if self.budget < 0:
+                return Ask(ctx.flock, "push", f"Push every Kiwi out of {hex_id}", opts)
+            opts.append(option(A.word("stop"), "Stop pushing"))
+            return Ask(ctx.flock, "push", f"Push a Kiwi out of {hex_id}?", opts)
+        return Return()
+
+
+def _push_out(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Push the pieces named out of the hexes named (PushOutFrame; `node` has its chosen players filled in)."""
+    return (yield from drive(rt, PushOutFrame(node, [], ctx)))
 
 
 def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
@@ -344,20 +454,41 @@ def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
     _relocate(rt, b, a[1], ctx.flock)
 
 
-def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Generator:
-    """Return up to n fruit of the player's choice to the bag."""
-    fl = rt.state.flocks[ctx.flock]
-    n = _amount(rt, node.arg("n"), ctx)
-    for _ in range(n):
+@register_frame("compose.return_fruit")
+@dataclass(eq=False)
+class ReturnFruitFrame(Frame):
+    """Return up to n fruit of the player's choice to the bag, one at a time."""
+
+    call: Any
+    ctx: Ctx
+    left: int = -1
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: start, or ask for the next fruit; 1: return the fruit picked."""
+        ctx = self.ctx
+        fl = rt.state.flocks[ctx.flock]
+        if self.left < 0:
+            self.left = _amount(rt, self.call.arg("n"), ctx)
+        if self.pc == 1:
+            c = value.fruit
+            fl.fruit[c] -= 1
+            rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
+            rt.emit("return-fruit", ctx.flock, flock=ctx.flock, fruit=c)
+        if self.left <= 0:
+            return Return()
+        self.left -= 1
         colours = sorted(c for c, k in fl.fruit.items() if k > 0)
         if not colours:
-            return
-        act = yield from ask_action(ctx.flock, "return-fruit", "Return a fruit to the bag",
-                                    [option(A.GiveFruit(c), f"Return a {c} fruit") for c in colours])
-        c = act.fruit
-        fl.fruit[c] -= 1
-        rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
-        rt.emit("return-fruit", ctx.flock, flock=ctx.flock, fruit=c)
+            return Return()
+        self.pc = 1
+        return Ask(ctx.flock, "return-fruit", "Return a fruit to the bag",
+                   [option(A.GiveFruit(c), f"Return a {c} fruit") for c in colours])
+
+
+def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Generator:
+    """Return up to n fruit of the player's choice to the bag (ReturnFruitFrame)."""
+    return (yield from drive(rt, ReturnFruitFrame(node, ctx)))
 
 
 def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
@@ -387,11 +518,16 @@ def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Generator:
     yield from move.leader_walk(rt, ctx, int(call.arg("n", 1)))
 
 
+# phrases written as frames: (the phrase as written, the chosen players, ctx) -> the frame
+PHRASE_FRAMES = {"push-out": PushOutFrame, "push-out-upto": PushOutFrame}
+# verbs whose calls (numbers only) have a frame: (runtime, call, ctx) -> the frame
+_CALL_FRAMES = {"return-fruit": lambda rt, c, ctx: ReturnFruitFrame(c, ctx)}
+
 # registry verb id -> procedure in the engine's verb table (a phrase or a first-language call); if, for each
-# and phrases are the node kinds effects.run hands this module through the table
+# and phrases are the node kinds effects.run hands this module through the table (as frames)
 for _verb, _procedure in {**PHRASES, "leader-walk-upto": _walk_upto}.items():
-    TABLE.register(_verb, _procedure, PHRASE_POSSIBLE.get(_verb))
-TABLE.register_composed(run, possible)
+    TABLE.register(_verb, _procedure, PHRASE_POSSIBLE.get(_verb), frame=_CALL_FRAMES.get(_verb))
+TABLE.register_composed(frame_of, possible)
 
 
 # --- event triggers with filters ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ from interpreter.engine import dominance
 from interpreter.engine.board import board_of
 from interpreter.engine.state import State
 
-__all__ = ["Scope", "select", "quantity", "holds", "owner_of", "hex_of"]
+__all__ = ["Scope", "select", "quantity", "holds", "owner_of", "hex_of", "plain", "live"]
 
 Element = tuple
 
@@ -39,11 +39,29 @@ class Scope:
         return Scope(self.me, el, self.here, self.landing, self.starting, self.passed, self.purpose, self.memo)
 
 
+def plain(el: Element) -> Element:
+    """An element as plain data (a frame or a Ctx may hold it): a Kiwi as `("kiwi", hex, (id, flock))`."""
+    if el[0] == "kiwi" and not isinstance(el[2], tuple):
+        return ("kiwi", el[1], (el[2].id, el[2].flock))
+    return el
+
+
+def live(st: State, el: Element) -> Element | None:
+    """The element on the state now: a plain Kiwi found by its id in its hex (None when it left that hex)."""
+    if el[0] != "kiwi" or not isinstance(el[2], tuple):
+        return el
+    h = st.hexes.get(el[1])
+    for k in (h.kiwi if h is not None else ()):
+        if k.id == el[2][0]:
+            return ("kiwi", el[1], k)
+    return None
+
+
 def owner_of(el: Element) -> str | None:
     """The flock an element belongs to (None for a hex)."""
     kind, _, thing = el
     if kind == "kiwi":
-        return thing.flock
+        return thing[1] if isinstance(thing, tuple) else thing.flock
     if kind in ("leader", "player"):
         return thing
     if kind in ("nest", "marker"):
@@ -110,7 +128,8 @@ def _candidates(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     if ref is not None and ref.startswith("flock:"):   # a chosen player, fixed when the verb ran (compose.py)
         return [("player", None, ref[6:])] if ref[6:] in st.flocks else []
     if ref == "it":
-        return [sc.it] if sc.it is not None and sc.it[0] == kind else []
+        el = live(st, sc.it) if sc.it is not None and sc.it[0] == kind else None
+        return [el] if el is not None else []
     if ref in ("landing", "starting", "here"):
         where = {"landing": sc.landing, "starting": sc.starting, "here": sc.here}[ref]
         return [("hex", where, where)] if where is not None and where in st.hexes else []
