@@ -18,7 +18,7 @@ from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
 from interpreter.engine.decisions import Option, ask_action, option
 from interpreter.engine.frames import Ask, Call, Frame, GenFrame, Return, Signal, drive, register_frame
 from interpreter.engine.powers import immune, table
-from interpreter.engine.selectors import Scope, holds, plain, quantity, select
+from interpreter.engine.selectors import Scope, holds, live, plain, quantity, select
 from interpreter.engine.verb_table import TABLE
 
 __all__ = ["run", "frame_of", "possible", "scope", "emit_event", "MAX_AMOUNT"]
@@ -267,32 +267,79 @@ def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
     return [e[1] for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "hex"]
 
 
+def _now(rt: Runtime, ref) -> tuple | None:
+    """A plain element as it stands now: None when the piece left the hex it was named in."""
+    el = live(rt.state, ref)
+    if el is not None and el[0] == "leader" and rt.state.flocks[el[2]].leader_hex != el[1]:
+        return None
+    return el
+
+
+@register_frame("compose.push_to")
+@dataclass(eq=False)
+class PushToFrame(Frame):
+    """Push each piece named, one at a time, to an adjacent hex the destination names (R-PUSH-2); `a ...`: the
+    player first picks which piece. A piece that left its hex, or has no such hex to go to, stays."""
+
+    node: Any
+    chosen: list
+    ctx: Ctx
+    els: list | None = None
+    i: int = 0
+    max_pc: ClassVar[int] = 2
+
+    def _named(self, rt: Runtime, node: ast.Phrase) -> list:
+        return [e for e in select(rt.state, node.arg("what"), scope(rt, self.ctx)) if e[0] in ("kiwi", "leader")]
+
+    def _shielded(self, rt: Runtime, els: list) -> list:
+        shield = immune(rt)
+        if shield is not None:
+            els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
+        return [plain(e) for e in els]
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: start, or the next piece; 1: the piece picked; 2: where it is pushed."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        if self.pc == 2:
+            kind, origin, thing = _now(rt, self.els[self.i - 1])   # asked just now: it is still there
+            if kind == "kiwi":
+                push.push_kiwi(rt, ctx.flock, origin, thing, value.to)
+            else:
+                rt.state.flocks[thing].leader_hex = value.to
+                rt.emit("push-leader", ctx.flock, flock=ctx.flock, leader=thing, hex=origin, to=value.to)
+        elif self.pc == 1:
+            _, by_action = _pick_options(self._named(rt, node), "push", lambda e: "")
+            self.els = self._shielded(rt, [by_action[value]])
+        elif self.els is None:
+            els = self._named(rt, node)
+            if node.arg("what").quant == "one" and len(els) > 1:
+                opts, _ = _pick_options(els, "push", lambda e: f"Push {_label(e)}")
+                self.pc = 1
+                return Ask(ctx.flock, "push", "Choose what to push", opts)
+            self.els = self._shielded(rt, els)
+        b = board_of(rt.state)
+        while self.i < len(self.els):
+            el = _now(rt, self.els[self.i])
+            self.i += 1
+            if el is None:
+                continue
+            kind, origin, thing = el
+            allowed = set(_dest_hexes(rt, node.arg("dest"), ctx))
+            dests = [d for d in b.adjacent(origin) if d in allowed and d != origin]
+            if not dests:
+                rt.emit("push-stays", ctx.flock, flock=ctx.flock, piece=_label(el))
+                continue
+            acts = [A.PushKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
+                    else A.PushLeader(thing, origin, d) for d in dests]
+            self.pc = 2
+            return Ask(ctx.flock, "push", f"Push {_label(el)}", [option(a, f"Push {_label(el)} to {a.to}") for a in acts])
+        return Return()
+
+
 def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
-    """Push each piece named, one at a time, to an adjacent hex the destination names (R-PUSH-2)."""
-    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi", "leader"), "push")
-    shield = immune(rt)
-    if shield is not None:
-        els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
-    b = board_of(rt.state)
-    for el in els:
-        if not _still_there(rt, el):
-            continue
-        kind, origin, thing = el
-        allowed = set(_dest_hexes(rt, node.arg("dest"), ctx))
-        dests = [d for d in b.adjacent(origin) if d in allowed and d != origin]
-        if not dests:
-            rt.emit("push-stays", ctx.flock, flock=ctx.flock, piece=_label(el))
-            continue
-        acts = [A.PushKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
-                else A.PushLeader(thing, origin, d) for d in dests]
-        act = yield from ask_action(ctx.flock, "push", f"Push {_label(el)}",
-                                    [option(a, f"Push {_label(el)} to {a.to}") for a in acts])
-        dest = act.to
-        if kind == "kiwi":
-            push.push_kiwi(rt, ctx.flock, origin, thing, dest)
-        else:
-            rt.state.flocks[thing].leader_hex = dest
-            rt.emit("push-leader", ctx.flock, flock=ctx.flock, leader=thing, hex=origin, to=dest)
+    """Push each piece named to an adjacent hex the destination names (PushToFrame)."""
+    return (yield from drive(rt, PushToFrame(node, [], ctx)))
 
 
 @register_frame("compose.push_out")
@@ -491,18 +538,40 @@ def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Generat
     return (yield from drive(rt, ReturnFruitFrame(node, ctx)))
 
 
+@register_frame("compose.jump_to")
+@dataclass(eq=False)
+class JumpToFrame(Frame):
+    """The Leader lands on a chosen hex the selector names, other than its start (R-LEAD-5)."""
+
+    node: Any
+    chosen: list
+    ctx: Ctx
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the landing hex; 1: land there; 2: done."""
+        ctx = self.ctx
+        ab = ctx.ability
+        if ab is None:
+            raise EngineError("a leader verb ran outside a Leader ability")
+        if self.pc == 2:
+            return Return()
+        if self.pc == 1:
+            self.pc = 2
+            move.land(rt, ctx, value.to, board_of(rt.state).between(ab.start, value.to))
+            return Return()
+        node = _fixed(self.node, self.chosen)
+        dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != ab.start]
+        if not dests:
+            return Return()
+        self.pc = 1
+        return Ask(ctx.flock, "leader-move", "Your Leader jumps",
+                   [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
+
+
 def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
-    """The Leader lands on a chosen hex the selector names, other than its start."""
-    ab = ctx.ability
-    if ab is None:
-        raise EngineError("a leader verb ran outside a Leader ability")
-    dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != ab.start]
-    if not dests:
-        return
-    act = yield from ask_action(ctx.flock, "leader-move", "Your Leader jumps",
-                                [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
-    end = act.to
-    move.land(rt, ctx, end, board_of(rt.state).between(ab.start, end))
+    """The Leader lands on a chosen hex the selector names (JumpToFrame)."""
+    return (yield from drive(rt, JumpToFrame(node, [], ctx)))
 
 
 PHRASES = {
@@ -519,9 +588,11 @@ def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Generator:
 
 
 # phrases written as frames: (the phrase as written, the chosen players, ctx) -> the frame
-PHRASE_FRAMES = {"push-out": PushOutFrame, "push-out-upto": PushOutFrame}
+PHRASE_FRAMES = {"push-out": PushOutFrame, "push-out-upto": PushOutFrame, "push-to": PushToFrame,
+                 "leader-jump-to": JumpToFrame}
 # verbs whose calls (numbers only) have a frame: (runtime, call, ctx) -> the frame
-_CALL_FRAMES = {"return-fruit": lambda rt, c, ctx: ReturnFruitFrame(c, ctx)}
+_CALL_FRAMES = {"return-fruit": lambda rt, c, ctx: ReturnFruitFrame(c, ctx),
+                "leader-walk-upto": lambda rt, c, ctx: move.LeaderWalkFrame(ctx, int(c.arg("n", 1)))}
 
 # registry verb id -> procedure in the engine's verb table (a phrase or a first-language call); if, for each
 # and phrases are the node kinds effects.run hands this module through the table (as frames)
