@@ -396,43 +396,109 @@ def _push_out(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
     return (yield from drive(rt, PushOutFrame(node, [], ctx)))
 
 
-def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
-    """Place n size-1 Kiwi, each on a hex the selector names; tokens as in R-RES-2."""
-    n = _amount(rt, node.arg("n"), ctx)
-    for _ in range(n):
-        hexes = _dest_hexes(rt, node.arg("where"), ctx)
-        if not hexes:
+@register_frame("compose.place_on")
+@dataclass(eq=False)
+class PlaceOnFrame(Frame):
+    """Place n size-1 Kiwi, each on a hex the selector names; tokens as in R-RES-2 (an island token may be
+    refused), each then uncovering its track slot's benefit (R-TRACK-1)."""
+
+    node: Any
+    chosen: list
+    ctx: Ctx
+    left: int = -1
+    hexes: list = field(default_factory=list)
+    source: Any = None
+    max_pc: ClassVar[int] = 3
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the next Kiwi: take a token; 1: the token taken, ask the hex; 2: place it; 3: its track benefit
+        ran, next."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        if self.pc == 1:
+            if value is None:
+                return Return()
+            self.source = value
+            hexes = _dest_hexes(rt, node.arg("where"), ctx) or self.hexes   # an island token may change nothing
+            self.pc = 2
+            return Ask(ctx.flock, "place-kiwi", "Place a size-1 Kiwi", [option(A.Place(h), f"Place on {h}") for h in hexes])
+        if self.pc == 2:
+            hex_id = value.hex
+            rt.state.flocks[ctx.flock].supply -= 1
+            new = rt.state.new_kiwi(ctx.flock, 1)
+            rt.state.hexes[hex_id].kiwi.append(new)
+            rt.emit("place", ctx.flock, flock=ctx.flock, hex=hex_id, kiwi=new.id)
+            self.pc = 3
+            return Call(placing.track_benefit_frame(rt, ctx.flock, self.source, ctx))
+        if self.left < 0:
+            self.left = _amount(rt, node.arg("n"), ctx)
+        if self.left <= 0:
+            return Return()
+        self.left -= 1
+        self.hexes = _dest_hexes(rt, node.arg("where"), ctx)
+        if not self.hexes:
             rt.emit("no-place-hex", ctx.flock, flock=ctx.flock)
-            return
-        source = yield from placing.take_token(rt, ctx.flock, "a new Kiwi", optional=True)
-        if source is None:
-            return
-        hexes = _dest_hexes(rt, node.arg("where"), ctx) or hexes   # taking an island token may change nothing
-        act = yield from ask_action(ctx.flock, "place-kiwi", "Place a size-1 Kiwi",
-                                    [option(A.Place(h), f"Place on {h}") for h in hexes])
-        hex_id = act.hex
-        rt.state.flocks[ctx.flock].supply -= 1
-        new = rt.state.new_kiwi(ctx.flock, 1)
-        rt.state.hexes[hex_id].kiwi.append(new)
-        rt.emit("place", ctx.flock, flock=ctx.flock, hex=hex_id, kiwi=new.id)
-        yield from placing.track_benefit(rt, ctx.flock, source, ctx)
+            return Return()
+        self.pc = 1
+        return Call(placing.TakeTokenFrame(ctx.flock, "a new Kiwi", None, True))
+
+
+def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Place n size-1 Kiwi, each on a hex the selector names (PlaceOnFrame)."""
+    return (yield from drive(rt, PlaceOnFrame(node, [], ctx)))
+
+
+@register_frame("compose.grow")
+@dataclass(eq=False)
+class GrowSelFrame(Frame):
+    """Grow each Kiwi named by one (its owner stacks a token, R-FEED-3); `a kiwi ...`: the one the player picks;
+    a Kiwi at the size limit stays."""
+
+    node: Any
+    chosen: list
+    ctx: Ctx
+    els: list | None = None
+    i: int = 0
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the Kiwi named (or ask which); 1: the one picked; 2: the next Kiwi grows."""
+        ctx = self.ctx
+        top = rt.rules.max_size
+        sel = _fixed(self.node, self.chosen).arg("what")
+        if self.pc == 1:
+            _, by_action = _pick_options(self._all(rt, sel), "grow", lambda e: "")
+            self.els = [plain(by_action[value])]
+        elif self.els is None:
+            els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "kiwi" and e[2].size < top]
+            if sel.quant == "one" and len(els) > 1:
+                every = self._all(rt, sel)
+                if len(every) > 1:
+                    opts, _ = _pick_options(every, "grow", lambda e: f"Grow {_label(e)}")
+                    self.pc = 1
+                    return Ask(ctx.flock, "grow", "Choose what to grow", opts)
+                els = every
+            self.els = [plain(e) for e in els]
+        self.pc = 2
+        while self.i < len(self.els):
+            el = live(rt.state, self.els[self.i])
+            self.i += 1
+            if el is not None and el[2].size < top:
+                kiwi = el[2]
+                return Call(placing.GrowOneFrame.of(el[1], kiwi, ctx, optional=kiwi.flock == ctx.flock))
+        return Return()
+
+    def _all(self, rt: Runtime, sel: ast.Selector) -> list:
+        return [e for e in select(rt.state, sel, scope(rt, self.ctx)) if e[0] == "kiwi"]
 
 
 def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
-    """Grow each Kiwi named by one (its owner stacks a token, R-FEED-3); a Kiwi at the size limit stays."""
-    sel = node.arg("what")
-    els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "kiwi" and e[2].size < rt.rules.max_size]
-    if sel.quant == "one" and len(els) > 1:
-        sub = ast.Selector(sel.head, sel.filters, sel.span, sel.kind, sel.owner, sel.ref, sel.terrains, "one")
-        els = yield from _chosen(rt, sub, ctx, ("kiwi",), "grow")
-    for _, hex_id, kiwi in els:
-        if kiwi.size < rt.rules.max_size and any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
-            yield from placing.grow_one(rt, hex_id, kiwi, ctx, optional=kiwi.flock == ctx.flock)
+    """Grow each Kiwi named by one (GrowSelFrame)."""
+    return (yield from drive(rt, GrowSelFrame(node, [], ctx)))
 
 
-def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
-    """Shrink each Kiwi named by one; the token goes to its owner's Reserve, a size-0 Kiwi leaves."""
-    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi",), "shrink")
+def _shrink_els(rt: Runtime, els: list, ctx: Ctx) -> None:
+    """Shrink each Kiwi by one; the token goes to its owner's Reserve, a size-0 Kiwi leaves."""
     for _, hex_id, kiwi in els:
         if not any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
             continue
@@ -443,14 +509,54 @@ def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
         rt.emit("shrink", ctx.flock, flock=ctx.flock, owner=kiwi.flock, hex=hex_id, size=kiwi.size, kiwi=kiwi.id)
 
 
-def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
-    """Remove each Kiwi named to its owner's Reserve."""
-    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi",), "remove")
+def _remove_els(rt: Runtime, els: list, ctx: Ctx) -> None:
+    """Remove each Kiwi to its owner's Reserve."""
     for _, hex_id, kiwi in els:
         if any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
             placing.remove_from_hex(rt, hex_id, kiwi)
             rt.state.flocks[kiwi.flock].reserve_kiwi += kiwi.size
             rt.emit("remove-piece", ctx.flock, flock=ctx.flock, owner=kiwi.flock, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
+
+
+_ACTS = {"shrink-sel": ("shrink", _shrink_els), "remove-sel": ("remove", _remove_els)}
+
+
+@register_frame("compose.act_on_kiwi")
+@dataclass(eq=False)
+class ActOnKiwiFrame(Frame):
+    """`shrink <pieces>` / `remove <pieces>`: every Kiwi named, or (`a kiwi ...`) the one the player picks."""
+
+    node: Any
+    chosen: list
+    ctx: Ctx
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the Kiwi named (or ask which); 1: the one picked."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        verb, act = _ACTS[node.primitive]
+        sel = node.arg("what")
+        els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "kiwi"]
+        if self.pc == 1:
+            _, by_action = _pick_options(els, verb, lambda e: "")
+            els = [by_action[value]]
+        elif sel.quant == "one" and len(els) > 1:
+            opts, _ = _pick_options(els, verb, lambda e: f"{verb.capitalize()} {_label(e)}")
+            self.pc = 1
+            return Ask(ctx.flock, verb, f"Choose what to {verb}", opts)
+        act(rt, els, ctx)
+        return Return()
+
+
+def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Shrink each Kiwi named by one (ActOnKiwiFrame)."""
+    return (yield from drive(rt, ActOnKiwiFrame(node, [], ctx)))
+
+
+def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+    """Remove each Kiwi named to its owner's Reserve (ActOnKiwiFrame)."""
+    return (yield from drive(rt, ActOnKiwiFrame(node, [], ctx)))
 
 
 def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
@@ -589,7 +695,8 @@ def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Generator:
 
 # phrases written as frames: (the phrase as written, the chosen players, ctx) -> the frame
 PHRASE_FRAMES = {"push-out": PushOutFrame, "push-out-upto": PushOutFrame, "push-to": PushToFrame,
-                 "leader-jump-to": JumpToFrame}
+                 "leader-jump-to": JumpToFrame, "place-on": PlaceOnFrame, "grow-sel": GrowSelFrame,
+                 "shrink-sel": ActOnKiwiFrame, "remove-sel": ActOnKiwiFrame}
 # verbs whose calls (numbers only) have a frame: (runtime, call, ctx) -> the frame
 _CALL_FRAMES = {"return-fruit": lambda rt, c, ctx: ReturnFruitFrame(c, ctx),
                 "leader-walk-upto": lambda rt, c, ctx: move.LeaderWalkFrame(ctx, int(c.arg("n", 1)))}
