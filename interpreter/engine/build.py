@@ -9,7 +9,7 @@ from interpreter.engine import action_types as A
 from interpreter.engine import compose, dominance, effects, labels, payment
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import option
-from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
+from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.modifiers import param
 from interpreter.engine.verb_table import TABLE
 
@@ -107,7 +107,7 @@ class BuildFrame(Frame):
                 return fire
         if pc == 5:
             self.pc = 6
-            return Call(as_frame(compose.emit_event(rt, ctx, "build", self.hex)))   # `build on <hexes>` triggers
+            return Call(compose.event_frame(rt, ctx, "build", self.hex))   # `build on <hexes>` triggers
         return Return()
 
     def check(self, rt: Runtime) -> None:

@@ -15,13 +15,13 @@ from interpreter.engine import action_types as A
 from interpreter.engine import effects, move, placing, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Option, ask_action, option
-from interpreter.engine.frames import Ask, Call, Frame, GenFrame, Return, Signal, drive, register_frame
+from interpreter.engine.decisions import Option, option
+from interpreter.engine.frames import Ask, Call, Done, Frame, GenFrame, Return, Signal, drive, register_frame
 from interpreter.engine.powers import immune, table
 from interpreter.engine.selectors import Scope, holds, live, plain, quantity, select
 from interpreter.engine.verb_table import TABLE
 
-__all__ = ["run", "frame_of", "possible", "scope", "emit_event", "MAX_AMOUNT"]
+__all__ = ["run", "frame_of", "possible", "scope", "emit_event", "event_frame", "MAX_AMOUNT"]
 
 MAX_AMOUNT = 99   # a quantity given to a verb is capped like an `int` literal
 
@@ -242,25 +242,6 @@ def _label(el) -> str:
     if kind == "leader":
         return f"the {thing} Leader on {hex_id}"
     return f"the {kind} on {hex_id}"
-
-
-def _still_there(rt: Runtime, el) -> bool:
-    kind, hex_id, thing = el
-    if kind == "kiwi":
-        return any(k is thing for k in rt.state.hexes[hex_id].kiwi)
-    if kind == "leader":
-        return rt.state.flocks[thing].leader_hex == hex_id
-    return True
-
-
-def _chosen(rt: Runtime, sel: ast.Selector, ctx: Ctx, kinds: tuple[str, ...], verb: str) -> Generator:
-    """The elements a verb acts on: all of them, or (`a ...`) the one the player picks."""
-    els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] in kinds]
-    if sel.quant != "one" or len(els) <= 1:
-        return els
-    opts, by_action = _pick_options(els, verb, lambda e: f"{verb.capitalize()} {_label(e)}")
-    act = yield from ask_action(ctx.flock, verb, f"Choose what to {verb}", opts)
-    return [by_action[act]]
 
 
 def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
@@ -569,42 +550,114 @@ def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
     rt.emit("move-piece", who, flock=who, piece=_label(el), to=dest)
 
 
+@register_frame("compose.move_to")
+@dataclass(eq=False)
+class MoveToFrame(Frame):
+    """Move each piece named to a hex the destination names (no push); `a ...`: the one the player picks."""
+
+    node: Any
+    chosen: list
+    ctx: Ctx
+    els: list | None = None
+    i: int = 0
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the pieces named (or ask which); 1: the one picked; 2: where the last one goes."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        sel = node.arg("what")
+        if self.pc == 2:
+            el = _now(rt, self.els[self.i - 1])   # asked just now: it is still there
+            _relocate(rt, el, value.to, ctx.flock)
+        elif self.pc == 1:
+            _, by_action = _pick_options(self._named(rt, sel), "move", lambda e: "")
+            self.els = [plain(by_action[value])]
+        elif self.els is None:
+            els = self._named(rt, sel)
+            if sel.quant == "one" and len(els) > 1:
+                opts, _ = _pick_options(els, "move", lambda e: f"Move {_label(e)}")
+                self.pc = 1
+                return Ask(ctx.flock, "move", "Choose what to move", opts)
+            self.els = [plain(e) for e in els]
+        while self.i < len(self.els):
+            el = _now(rt, self.els[self.i])
+            self.i += 1
+            if el is None:
+                continue
+            dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != el[1]]
+            if not dests:
+                continue
+            kind, origin, thing = el
+            acts = [A.MoveToKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
+                    else A.MoveToLeader(thing, origin, d) for d in dests]
+            self.pc = 2
+            return Ask(ctx.flock, "move-to", f"Move {_label(el)}", [option(a, f"Move {_label(el)} to {a.to}") for a in acts])
+        return Return()
+
+    def _named(self, rt: Runtime, sel: ast.Selector) -> list:
+        return [e for e in select(rt.state, sel, scope(rt, self.ctx)) if e[0] in ("kiwi", "leader")]
+
+
 def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
-    """Move each piece named to a hex the destination names (no push)."""
-    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi", "leader"), "move")
-    for el in els:
-        if not _still_there(rt, el):
-            continue
-        dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != el[1]]
-        if not dests:
-            continue
-        kind, origin, thing = el
-        acts = [A.MoveToKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
-                else A.MoveToLeader(thing, origin, d) for d in dests]
-        act = yield from ask_action(ctx.flock, "move-to", f"Move {_label(el)}",
-                                    [option(a, f"Move {_label(el)} to {a.to}") for a in acts])
-        _relocate(rt, el, act.to, ctx.flock)
+    """Move each piece named to a hex the destination names (MoveToFrame)."""
+    return (yield from drive(rt, MoveToFrame(node, [], ctx)))
 
 
-def _one(rt: Runtime, sel: ast.Selector, ctx: Ctx, verb: str) -> Generator:
-    els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] in ("kiwi", "leader")]
-    if len(els) <= 1:
-        return els[0] if els else None
-    opts, by_action = _pick_options(els, verb, lambda e: f"Swap {_label(e)}")
-    act = yield from ask_action(ctx.flock, verb, "Choose a piece to swap", opts)
-    return by_action[act]
+@register_frame("compose.swap")
+@dataclass(eq=False)
+class SwapFrame(Frame):
+    """Exchange the hexes of two pieces (the player picks each when several are named)."""
+
+    node: Any
+    chosen: list
+    ctx: Ctx
+    first: Any = None    # the first piece (plain), once known
+    max_pc: ClassVar[int] = 2
+
+    def _named(self, rt: Runtime, sel: ast.Selector) -> list:
+        return [e for e in select(rt.state, sel, scope(rt, self.ctx)) if e[0] in ("kiwi", "leader")]
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the first piece (or ask); 1: the first picked, now the second (or ask); 2: the second picked."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        if self.pc == 0:
+            els = self._named(rt, node.arg("a"))
+            if len(els) > 1:
+                opts, _ = _pick_options(els, "swap", lambda e: f"Swap {_label(e)}")
+                self.pc = 1
+                return Ask(ctx.flock, "swap", "Choose a piece to swap", opts)
+            if not els:
+                return Return()
+            value, self.pc = None, 1
+            self.first = plain(els[0])
+        if self.pc == 1:
+            if value is not None:
+                _, by_action = _pick_options(self._named(rt, node.arg("a")), "swap", lambda e: "")
+                self.first = plain(by_action[value])
+            els = self._named(rt, node.arg("b"))
+            if len(els) > 1:
+                opts, _ = _pick_options(els, "swap-with", lambda e: f"Swap {_label(e)}")
+                self.pc = 2
+                return Ask(ctx.flock, "swap-with", "Choose a piece to swap", opts)
+            if not els:
+                return Return()
+            second = els[0]
+        else:
+            _, by_action = _pick_options(self._named(rt, node.arg("b")), "swap-with", lambda e: "")
+            second = by_action[value]
+        first = live(rt.state, self.first)
+        if first is None or second[1] == first[1]:
+            return Return()
+        _relocate(rt, first, second[1], ctx.flock)
+        _relocate(rt, second, first[1], ctx.flock)
+        return Return()
 
 
 def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
-    """Exchange the hexes of two pieces (the player picks each when several are named)."""
-    a = yield from _one(rt, node.arg("a"), ctx, "swap")
-    if a is None:
-        return
-    b = yield from _one(rt, node.arg("b"), ctx, "swap-with")
-    if b is None or b[1] == a[1] or b is a:
-        return
-    _relocate(rt, a, b[1], ctx.flock)
-    _relocate(rt, b, a[1], ctx.flock)
+    """Exchange the hexes of two pieces (SwapFrame)."""
+    return (yield from drive(rt, SwapFrame(node, [], ctx)))
 
 
 @register_frame("compose.return_fruit")
@@ -696,7 +749,8 @@ def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Generator:
 # phrases written as frames: (the phrase as written, the chosen players, ctx) -> the frame
 PHRASE_FRAMES = {"push-out": PushOutFrame, "push-out-upto": PushOutFrame, "push-to": PushToFrame,
                  "leader-jump-to": JumpToFrame, "place-on": PlaceOnFrame, "grow-sel": GrowSelFrame,
-                 "shrink-sel": ActOnKiwiFrame, "remove-sel": ActOnKiwiFrame}
+                 "shrink-sel": ActOnKiwiFrame, "remove-sel": ActOnKiwiFrame, "move-to": MoveToFrame,
+                 "swap": SwapFrame}
 # verbs whose calls (numbers only) have a frame: (runtime, call, ctx) -> the frame
 _CALL_FRAMES = {"return-fruit": lambda rt, c, ctx: ReturnFruitFrame(c, ctx),
                 "leader-walk-upto": lambda rt, c, ctx: move.LeaderWalkFrame(ctx, int(c.arg("n", 1)))}
@@ -714,37 +768,67 @@ _EVENT_TRIGGERS = {"feed": ("t-feed-of", "t-feed-by"), "build": ("t-build-on", "
 
 
 def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Generator:
-    """Fire every flock's compositional triggers on an engine event (`feed` of `target` in `hex_id`, `build`
-    on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on <hexes>`)."""
+    """Fire every flock's compositional triggers on an engine event (event_frame, as a generator)."""
+    return (yield from drive(rt, event_frame(rt, ctx, kind, hex_id, target)))
+
+
+def event_frame(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Frame:
+    """The frame firing every flock's compositional triggers on an engine event (`feed` of the Kiwi `target` in
+    `hex_id`, `build` on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on
+    <hexes>`); nothing to fire: a frame that returns at once."""
     ids = _EVENT_TRIGGERS.get(kind, ())
     powers = table(rt.rules)
     if not any(t in powers for t in ids):
-        return
-    for flock in rt.state.seats:
-        side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
-        if side is None:
-            continue
-        for power in side.powers:
-            if power.trigger not in ids or power.trigger in ctx.suppressed:
-                continue
-            when = power.when
-            sc = Scope(flock, here=hex_id)
-            by = when.arg("who")
-            if by is None:
-                if ctx.flock != flock:
+        return Done()
+    return EmitEventFrame(kind, hex_id, target.id if target is not None else None, ctx)
+
+
+@register_frame("compose.emit_event")
+@dataclass(eq=False)
+class EmitEventFrame(Frame):
+    """Fire the matching compositional triggers of every flock, in seat order and power order (emit_event)."""
+
+    event: str
+    hex: str
+    target: int | None
+    ctx: Ctx
+    fi: int = 0          # the flock (seat index) and power index to look at next
+    pi: int = 0
+    max_pc: ClassVar[int] = 0
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """The next power that fires: its effect."""
+        ctx, hex_id, ids = self.ctx, self.hex, _EVENT_TRIGGERS.get(self.event, ())
+        seats = rt.state.seats
+        while self.fi < len(seats):
+            flock = seats[self.fi]
+            side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
+            side_powers = side.powers if side is not None else []
+            while self.pi < len(side_powers):
+                power = side_powers[self.pi]
+                self.pi += 1
+                if power.trigger not in ids or power.trigger in ctx.suppressed:
                     continue
-            elif not any(e[2] == ctx.flock for e in select(rt.state, by, sc) if e[0] == "player"):
-                continue
-            what = when.arg("what")
-            if what is not None and not any(e[2] is target for e in select(rt.state, what, sc)):
-                continue
-            where = when.arg("where")
-            if where is not None and hex_id not in {e[1] for e in select(rt.state, where, sc)}:
-                continue
-            rt.emit("power", flock, flock=flock, trigger=kind)
-            sub = Ctx(flock, turn=ctx.turn if flock == ctx.flock else Turn(),
-                      suppressed=ctx.suppressed | {power.trigger}, depth=ctx.depth + 1,
-                      source=f"power {power.trigger}", here=hex_id)
-            yield from effects.run(rt, power.effect, sub)
-
-
+                when = power.when
+                sc = Scope(flock, here=hex_id)
+                by = when.arg("who")
+                if by is None:
+                    if ctx.flock != flock:
+                        continue
+                elif not any(e[2] == ctx.flock for e in select(rt.state, by, sc) if e[0] == "player"):
+                    continue
+                what = when.arg("what")
+                if what is not None and not any(e[0] == "kiwi" and e[2].id == self.target
+                                                for e in select(rt.state, what, sc)):
+                    continue
+                where = when.arg("where")
+                if where is not None and hex_id not in {e[1] for e in select(rt.state, where, sc)}:
+                    continue
+                rt.emit("power", flock, flock=flock, trigger=self.event)
+                sub = Ctx(flock, turn=ctx.turn if flock == ctx.flock else Turn(),
+                          suppressed=ctx.suppressed | {power.trigger}, depth=ctx.depth + 1,
+                          source=f"power {power.trigger}", here=hex_id)
+                return Call(effects.RunFrame(power.effect, sub))
+            self.fi += 1
+            self.pi = 0
+        return Return()

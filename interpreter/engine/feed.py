@@ -8,7 +8,7 @@ from interpreter.engine import compose, effects, payment, push
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, lazy_option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
 from interpreter.engine.powers import feed_discount
 from interpreter.engine.state import Kiwi
@@ -144,7 +144,7 @@ class ResolveFrame(Frame):
             self.pc = 4
             # triggers with filters (`feed <pieces>`): the fed Kiwi wherever it is now (an exploded one is no
             # longer on the island, so no selector names it)
-            return Call(as_frame(compose.emit_event(rt, ctx, "feed", hex_id, _on(rt, None, self.kiwi))))
+            return Call(compose.event_frame(rt, ctx, "feed", hex_id, _on(rt, None, self.kiwi)))
         return Return()
 
 
