@@ -248,6 +248,20 @@ def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
     return [e[1] for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "hex"]
 
 
+@dataclass(eq=False)
+class _PhraseVerb(Frame):
+    """A verb of a phrase as a frame: the phrase as written (a node of the rules, saved by its address), the
+    players picked for its `a chosen ...` selectors, and the context."""
+
+    node: Any
+    chosen: list
+    ctx: Ctx
+
+    def named(self, rt: Runtime, sel: ast.Selector, kinds: tuple[str, ...] = ("kiwi", "leader")) -> list:
+        """The elements of these kinds the selector names now."""
+        return [e for e in select(rt.state, sel, scope(rt, self.ctx)) if e[0] in kinds]
+
+
 def _now(rt: Runtime, ref) -> tuple | None:
     """A plain element as it stands now: None when the piece left the hex it was named in."""
     el = live(rt.state, ref)
@@ -258,19 +272,14 @@ def _now(rt: Runtime, ref) -> tuple | None:
 
 @register_frame("compose.push_to")
 @dataclass(eq=False)
-class PushToFrame(Frame):
+class PushToFrame(_PhraseVerb):
     """Push each piece named, one at a time, to an adjacent hex the destination names (R-PUSH-2); `a ...`: the
     player first picks which piece. A piece that left its hex, or has no such hex to go to, stays."""
 
-    node: Any
-    chosen: list
-    ctx: Ctx
     els: list | None = None
     i: int = 0
     max_pc: ClassVar[int] = 2
 
-    def _named(self, rt: Runtime, node: ast.Phrase) -> list:
-        return [e for e in select(rt.state, node.arg("what"), scope(rt, self.ctx)) if e[0] in ("kiwi", "leader")]
 
     def _shielded(self, rt: Runtime, els: list) -> list:
         shield = immune(rt)
@@ -290,10 +299,10 @@ class PushToFrame(Frame):
                 rt.state.flocks[thing].leader_hex = value.to
                 rt.emit("push-leader", ctx.flock, flock=ctx.flock, leader=thing, hex=origin, to=value.to)
         elif self.pc == 1:
-            _, by_action = _pick_options(self._named(rt, node), "push", lambda e: "")
+            _, by_action = _pick_options(self.named(rt, node.arg("what")), "push", lambda e: "")
             self.els = self._shielded(rt, [by_action[value]])
         elif self.els is None:
-            els = self._named(rt, node)
+            els = self.named(rt, node.arg("what"))
             if node.arg("what").quant == "one" and len(els) > 1:
                 opts, _ = _pick_options(els, "push", lambda e: f"Push {_label(e)}")
                 self.pc = 1
@@ -325,15 +334,12 @@ def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
 
 @register_frame("compose.push_out")
 @dataclass(eq=False)
-class PushOutFrame(Frame):
+class PushOutFrame(_PhraseVerb):
     """Push the pieces named out of the hexes named, hex by hex in the order named, one at a time, each where the
     player picks (an adjacent hex, or off the island from an edge hex: R-PUSH-2/3, R-LEAD-4/5), until none of them
     is left in that hex; `push up to n of ...` pushes at most n in all and may stop. The Leader whose ability this
     is never pushes itself (R-LEAD-6: "all the other Kiwi")."""
 
-    node: Any
-    chosen: list
-    ctx: Ctx
     hexes: list | None = None
     i: int = 0
     budget: int = -1     # pushes left (`push up to n`); -1: no limit
@@ -379,13 +385,10 @@ def _push_out(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
 
 @register_frame("compose.place_on")
 @dataclass(eq=False)
-class PlaceOnFrame(Frame):
+class PlaceOnFrame(_PhraseVerb):
     """Place n size-1 Kiwi, each on a hex the selector names; tokens as in R-RES-2 (an island token may be
     refused), each then uncovering its track slot's benefit (R-TRACK-1)."""
 
-    node: Any
-    chosen: list
-    ctx: Ctx
     left: int = -1
     hexes: list = field(default_factory=list)
     source: Any = None
@@ -431,13 +434,10 @@ def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
 
 @register_frame("compose.grow")
 @dataclass(eq=False)
-class GrowSelFrame(Frame):
+class GrowSelFrame(_PhraseVerb):
     """Grow each Kiwi named by one (its owner stacks a token, R-FEED-3); `a kiwi ...`: the one the player picks;
     a Kiwi at the size limit stays."""
 
-    node: Any
-    chosen: list
-    ctx: Ctx
     els: list | None = None
     i: int = 0
     max_pc: ClassVar[int] = 2
@@ -448,12 +448,12 @@ class GrowSelFrame(Frame):
         top = rt.rules.max_size
         sel = _fixed(self.node, self.chosen).arg("what")
         if self.pc == 1:
-            _, by_action = _pick_options(self._all(rt, sel), "grow", lambda e: "")
+            _, by_action = _pick_options(self.named(rt, sel, ("kiwi",)), "grow", lambda e: "")
             self.els = [plain(by_action[value])]
         elif self.els is None:
             els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "kiwi" and e[2].size < top]
             if sel.quant == "one" and len(els) > 1:
-                every = self._all(rt, sel)
+                every = self.named(rt, sel, ("kiwi",))
                 if len(every) > 1:
                     opts, _ = _pick_options(every, "grow", lambda e: f"Grow {_label(e)}")
                     self.pc = 1
@@ -469,8 +469,6 @@ class GrowSelFrame(Frame):
                 return Call(placing.GrowOneFrame.of(el[1], kiwi, ctx, optional=kiwi.flock == ctx.flock))
         return Return()
 
-    def _all(self, rt: Runtime, sel: ast.Selector) -> list:
-        return [e for e in select(rt.state, sel, scope(rt, self.ctx)) if e[0] == "kiwi"]
 
 
 def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
@@ -504,12 +502,9 @@ _ACTS = {"shrink-sel": ("shrink", _shrink_els), "remove-sel": ("remove", _remove
 
 @register_frame("compose.act_on_kiwi")
 @dataclass(eq=False)
-class ActOnKiwiFrame(Frame):
+class ActOnKiwiFrame(_PhraseVerb):
     """`shrink <pieces>` / `remove <pieces>`: every Kiwi named, or (`a kiwi ...`) the one the player picks."""
 
-    node: Any
-    chosen: list
-    ctx: Ctx
     max_pc: ClassVar[int] = 1
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
@@ -518,7 +513,7 @@ class ActOnKiwiFrame(Frame):
         node = _fixed(self.node, self.chosen)
         verb, act = _ACTS[node.primitive]
         sel = node.arg("what")
-        els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "kiwi"]
+        els = self.named(rt, sel, ("kiwi",))
         if self.pc == 1:
             _, by_action = _pick_options(els, verb, lambda e: "")
             els = [by_action[value]]
@@ -552,12 +547,9 @@ def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
 
 @register_frame("compose.move_to")
 @dataclass(eq=False)
-class MoveToFrame(Frame):
+class MoveToFrame(_PhraseVerb):
     """Move each piece named to a hex the destination names (no push); `a ...`: the one the player picks."""
 
-    node: Any
-    chosen: list
-    ctx: Ctx
     els: list | None = None
     i: int = 0
     max_pc: ClassVar[int] = 2
@@ -571,10 +563,10 @@ class MoveToFrame(Frame):
             el = _now(rt, self.els[self.i - 1])   # asked just now: it is still there
             _relocate(rt, el, value.to, ctx.flock)
         elif self.pc == 1:
-            _, by_action = _pick_options(self._named(rt, sel), "move", lambda e: "")
+            _, by_action = _pick_options(self.named(rt, sel), "move", lambda e: "")
             self.els = [plain(by_action[value])]
         elif self.els is None:
-            els = self._named(rt, sel)
+            els = self.named(rt, sel)
             if sel.quant == "one" and len(els) > 1:
                 opts, _ = _pick_options(els, "move", lambda e: f"Move {_label(e)}")
                 self.pc = 1
@@ -595,8 +587,6 @@ class MoveToFrame(Frame):
             return Ask(ctx.flock, "move-to", f"Move {_label(el)}", [option(a, f"Move {_label(el)} to {a.to}") for a in acts])
         return Return()
 
-    def _named(self, rt: Runtime, sel: ast.Selector) -> list:
-        return [e for e in select(rt.state, sel, scope(rt, self.ctx)) if e[0] in ("kiwi", "leader")]
 
 
 def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
@@ -606,24 +596,19 @@ def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
 
 @register_frame("compose.swap")
 @dataclass(eq=False)
-class SwapFrame(Frame):
+class SwapFrame(_PhraseVerb):
     """Exchange the hexes of two pieces (the player picks each when several are named)."""
 
-    node: Any
-    chosen: list
-    ctx: Ctx
     first: Any = None    # the first piece (plain), once known
     max_pc: ClassVar[int] = 2
 
-    def _named(self, rt: Runtime, sel: ast.Selector) -> list:
-        return [e for e in select(rt.state, sel, scope(rt, self.ctx)) if e[0] in ("kiwi", "leader")]
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: the first piece (or ask); 1: the first picked, now the second (or ask); 2: the second picked."""
         ctx = self.ctx
         node = _fixed(self.node, self.chosen)
         if self.pc == 0:
-            els = self._named(rt, node.arg("a"))
+            els = self.named(rt, node.arg("a"))
             if len(els) > 1:
                 opts, _ = _pick_options(els, "swap", lambda e: f"Swap {_label(e)}")
                 self.pc = 1
@@ -634,9 +619,9 @@ class SwapFrame(Frame):
             self.first = plain(els[0])
         if self.pc == 1:
             if value is not None:
-                _, by_action = _pick_options(self._named(rt, node.arg("a")), "swap", lambda e: "")
+                _, by_action = _pick_options(self.named(rt, node.arg("a")), "swap", lambda e: "")
                 self.first = plain(by_action[value])
-            els = self._named(rt, node.arg("b"))
+            els = self.named(rt, node.arg("b"))
             if len(els) > 1:
                 opts, _ = _pick_options(els, "swap-with", lambda e: f"Swap {_label(e)}")
                 self.pc = 2
@@ -645,7 +630,7 @@ class SwapFrame(Frame):
                 return Return()
             second = els[0]
         else:
-            _, by_action = _pick_options(self._named(rt, node.arg("b")), "swap-with", lambda e: "")
+            _, by_action = _pick_options(self.named(rt, node.arg("b")), "swap-with", lambda e: "")
             second = by_action[value]
         first = live(rt.state, self.first)
         if first is None or second[1] == first[1]:
@@ -699,12 +684,9 @@ def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Generat
 
 @register_frame("compose.jump_to")
 @dataclass(eq=False)
-class JumpToFrame(Frame):
+class JumpToFrame(_PhraseVerb):
     """The Leader lands on a chosen hex the selector names, other than its start (R-LEAD-5)."""
 
-    node: Any
-    chosen: list
-    ctx: Ctx
     max_pc: ClassVar[int] = 2
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
