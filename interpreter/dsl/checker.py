@@ -163,7 +163,7 @@ class _Checker:
             if isinstance(node, Objective) and isinstance(node.query, QCall):
                 return replace(node, query=self.layer().expr(node.query, self.env(), "number"))
             if isinstance(node, Objective):
-                self.objective_words(node.query)
+                self.objective_words(node.query, node.direction)
                 return node
             self.issue("dsl-context", "expected an objective: `most <quantity>` or `least <quantity>`", span,
                        "write e.g. `most count(my nests)`")
@@ -184,7 +184,7 @@ class _Checker:
                    "an objective (`most ...`) belongs in a Season card's objective field")
         return node
 
-    def objective_words(self, call: Call) -> None:
+    def objective_words(self, call: Call, direction: str = "most") -> None:
         """An objective written as words (`most nests`): say what it counts instead, from the registries."""
         text, first = _words(call), (call.words[0].text if call.words else "")
         verbs = {p.head for p in registry.of_kind("verb")}
@@ -193,11 +193,11 @@ class _Checker:
                        "a verb belongs in an effect; an objective counts: `most count(my nests)`")
         elif first in parts.FUNCTIONS:
             self.issue("dsl-syntax", f"`{first}` takes its argument in parentheses", call.span,
-                       f"write e.g. `most {parts.FUNCTIONS[first].example}`")
+                       f"write e.g. `{direction} {parts.FUNCTIONS[first].example}`")
         elif first in parts.NOUNS:
             mine = "" if parts.NOUNS[first].names in ("hex", "player") else "my "
             self.issue("dsl-arg-type", f"an objective counts a quantity, not the words `{text}`", call.span,
-                       f"count it: `most count({mine}{text})`")
+                       f"count it: `{direction} count({mine}{text})`")
         else:
             self.issue("dsl-unknown", f"unknown quantity `{first}`", call.words[0].span if call.words else call.span,
                        "an objective counts: " + ", ".join(f"`{f}(...)`" for f in parts.FUNCTIONS)
