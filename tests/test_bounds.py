@@ -84,13 +84,13 @@ def test_R_TRACK_1_track_slots_that_place_the_next_kiwi_validate_and_play(root: 
 def _play_deepest(ruleset, players, seeds, sides=None, mode="standard") -> int:
     """Play random games to the end; the deepest effect nesting met (every game must end normally)."""
     seen = [0]
-    original = effects.RunFrame.resume   # every effect runs as this frame (effects.run is its generator form)
+    original = effects.RunFrame.resume   # every effect runs as a RunFrame (interpreter/engine/frames.py)
 
-    def resume(self, rt, value):
-        seen[0] = max(seen[0], self.ctx.depth)
-        return original(self, rt, value)
+    def run(frame, rt, value):
+        seen[0] = max(seen[0], frame.ctx.depth)
+        return original(frame, rt, value)
 
-    effects.RunFrame.resume = resume
+    effects.RunFrame.resume = run
     try:
         for seed in seeds:
             rng = random.Random(seed)

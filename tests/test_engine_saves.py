@@ -378,6 +378,69 @@ def test_mutated_saves_raise_value_error_or_continue_legally(text: str) -> None:
     game.redo()   # a mutated redo list is refused or applied, never an exception
 
 
+@functools.lru_cache(maxsize=None)
+def _step_saves() -> tuple[str, ...]:
+    """Saves in the middle of steps: a card played, a Move with its pushes, a payment, a marking, a build."""
+    out = []
+    for seed, players, kinds in ((21, ["red", "green", "purple"], ("play-mode", "push", "pay")),
+                                 (22, ["yellow", "red"], ("cover", "build-nest", "move", "feed"))):
+        game = Game.new(ruleset(), players=players, seed=seed)
+        rng = random.Random(seed)
+        wanted = list(kinds)
+        while wanted and not game.is_over:
+            if game.pending.kind in wanted and json.loads(game.to_json())["frames"]:
+                wanted.remove(game.pending.kind)
+                out.append(game.to_json())
+            assert game.apply(rng.choice(game.pending.options).id).ok
+    return tuple(out)
+
+
+@st.composite
+def _step_mutations(draw: st.DrawFn) -> str:
+    """One to three mutations inside the frames, the pending decision or `previous` of a mid-step save."""
+    text = draw(st.sampled_from(_step_saves()))
+    data = json.loads(text)
+    paths = [p for p in _paths(data) if p and p[0] in ("frames", "pending", "previous")]
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(paths))
+        parent = data
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            current = parent[path[-1]]
+        except (KeyError, IndexError, TypeError):
+            continue
+        how = draw(st.sampled_from(["replace", "delete", "nudge", "swap"]))
+        if how == "replace":
+            parent[path[-1]] = draw(_value)
+        elif how == "delete":
+            del parent[path[-1]]
+        elif how == "nudge" and isinstance(current, int) and not isinstance(current, bool):
+            parent[path[-1]] = current + draw(st.sampled_from([-1, 1, 2, -20, 10 ** 6]))
+        elif how == "swap" and isinstance(parent, list) and len(parent) > 1:
+            other = draw(st.integers(0, len(parent) - 1))
+            parent[path[-1]], parent[other] = parent[other], parent[path[-1]]
+    return json.dumps(data)
+
+
+@settings(max_examples=150, deadline=timedelta(seconds=4), suppress_health_check=[HealthCheck.too_slow],
+          derandomize=True)
+@given(text=_step_mutations())
+def test_mutated_frames_raise_value_error_or_continue_legally(text: str) -> None:
+    """Mutations of the running step in real mid-step saves: ValueError, or a game that plays on legally."""
+    try:
+        game = Game.from_json(ruleset(), text)
+    except ValueError:
+        return
+    assert Game.from_json(ruleset(), game.to_json()).to_json() == game.to_json()
+    rng = random.Random(len(text))
+    for _ in range(25):
+        if game.is_over:
+            break
+        assert game.apply(rng.choice(game.pending.options).id).ok
+    game.clone()
+
+
 def test_deep_json_the_parser_accepts_is_still_a_value_error() -> None:
     """900-deep lists inside `params` parse, then fail the invariants; the same inside a deep call stack too."""
     text = _mutated(["state", "params", "deep"], json.loads("[" * 900 + "]" * 900))

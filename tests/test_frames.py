@@ -140,3 +140,22 @@ def test_frames_round_trip_as_data_and_bad_data_is_a_value_error() -> None:
                 [{**data[0], "fields": {**data[0]["fields"], "ctx": {"$": "ctx", "r": 0, "v": {"flock": 3}}}}]):
         with pytest.raises(FrameDataError):
             stack_from_data(bad, r)
+
+
+def test_a_registered_mutable_class_is_copied_with_the_memo_and_saved() -> None:
+    """register_mutable: shared between frames, shared in the copy and after a save; refused names."""
+    from interpreter.engine.frames import register_mutable
+
+    @register_mutable("test.plan")
+    @dataclass(eq=False)
+    class Plan:
+        steps: list
+
+    plan = Plan([1, 2])
+    a, b = _Pick(Ctx("red"), [plan]), _Pick(Ctx("red"), [plan])
+    twin_a, twin_b = copy_stack([a, b])
+    assert twin_a.got[0] is twin_b.got[0] and twin_a.got[0] is not plan and twin_a.got[0].steps == [1, 2]
+    again = stack_from_data(stack_to_data([a, b], rules()), rules())
+    assert again[0].got[0] is again[1].got[0] and again[0].got[0].steps == [1, 2]
+    with pytest.raises(ValueError):
+        register_mutable("ctx")(Plan)

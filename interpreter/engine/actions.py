@@ -48,6 +48,8 @@ def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
 class TurnFrame(Frame):
     """One player's turn in the Actions phase (R-ACT-1): a card, how it is played, its effect, then the draw."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})
+
     flock: str
     ctx: Ctx
     card: str = ""

@@ -64,6 +64,8 @@ def possible(rt: Runtime, flock: str) -> bool:
 class BuildFrame(Frame):
     """One Build action: hex, Nest, pay, place, placement benefit (R-BUILD-3), then the build triggers."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})
+
     ctx: Ctx
     nests: list = field(default_factory=list)
     hex: str = ""
@@ -135,6 +137,8 @@ def build(rt: Runtime, ctx: Ctx) -> Generator:
 class NestBenefitFrame(Frame):
     """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4);
     `here` is the Nest's hex (`this hex` in its effect)."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()
 
     ctx: Ctx
     effect: Any

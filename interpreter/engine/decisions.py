@@ -173,6 +173,15 @@ class Refused:
 
 
 
+def distinct(options: "list[Option] | tuple[Option, ...]") -> tuple[Option, ...]:
+    """The options with each id once, the first kept: options repeat when identical Kiwi stand together, and
+    they are the same choice."""
+    seen: dict[str, Option] = {}
+    for o in options:
+        seen.setdefault(o.id, o)
+    return tuple(seen.values())
+
+
 def ask_action(player: str, kind: str, prompt: Text, options: list[Option]) -> Generator[Decision, str, "Action"]:
     """Ask a player to choose; returns the chosen option's action (the first option with the chosen id:
     identical Kiwi in one hex share an id and are one choice). A single choice is answered without asking."""
@@ -180,12 +189,10 @@ def ask_action(player: str, kind: str, prompt: Text, options: list[Option]) -> G
         raise AssertionError(f"no legal option for {kind}")
     chosen = options[0]
     if len(options) > 1:
-        # options can repeat when identical Kiwi stand together; they are the same choice
-        seen: dict[str, Option] = {}
-        for o in options:
-            seen.setdefault(o.id, o)
-        if len(seen) > 1:
-            chosen = seen[(yield Decision(player, kind, prompt, tuple(seen.values())))]
+        unique = distinct(options)
+        if len(unique) > 1:
+            answer = yield Decision(player, kind, prompt, unique)
+            chosen = {o.id: o for o in unique}[answer]
     action = chosen.action
     assert action is not None, f"option {chosen.id} of {kind} has no action"
     return action

@@ -35,6 +35,8 @@ class RunFrame(Frame):
     """Execute an effect node for `ctx.flock`: a sequence (a mandatory payment that cannot be made skips the rest
     of it), a verb, `choose`, `may`, `repeat`, or a node of the compositional layer."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
+
     node: Any
     ctx: Ctx
     i: int = 0           # the next statement of a Seq, the next round of a Repeat
@@ -176,6 +178,8 @@ def emit(rt: Runtime, ctx: Ctx, trigger: str) -> Generator:
 class EmitFrame(Frame):
     """Fire the flock's powers listening to `trigger`, unless this chain already runs it."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()
+
     ctx: Ctx
     trigger: str
     i: int = 0     # the next power of the flock's side
@@ -244,6 +248,8 @@ def gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Generator:
 @dataclass(eq=False)
 class ReturnDomainFrame(Frame):
     """Return up to n markers of the player's choice to the bag."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
 
     ctx: Ctx
     n: int

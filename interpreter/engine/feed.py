@@ -49,6 +49,8 @@ def possible(rt: Runtime, flock: str) -> bool:
 class FeedFrame(Frame):
     """One Feed action: choose a Kiwi, pay its cost, then resolve the feed."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
+
     ctx: Ctx
     hex: str = ""
     kiwi: int = -1
@@ -100,6 +102,8 @@ def _on(rt: Runtime, hex_id: str | None, kiwi_id: int) -> Kiwi | None:
 class ResolveFrame(Frame):
     """A paid (or, for Kiwibot, free) feed of a Kiwi by `ctx.flock`: grow or explode, then the feeder's markers.
     The Kiwi is held by piece id (with its owner), and looked up on the hex when it is needed again."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()
 
     ctx: Ctx
     hex: str

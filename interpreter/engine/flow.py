@@ -52,6 +52,8 @@ def season_change_start(rt: Runtime) -> Generator:
 class SeasonChangeStartFrame(Frame):
     """The start of Season Change (R-SC-1/2); it asks nothing."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()
+
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """All of it at once."""
         st = rt.state
@@ -77,6 +79,8 @@ class SeasonChangeStartFrame(Frame):
 @dataclass(eq=False)
 class NestBenefitsFrame(Frame):
     """R-SC-3: the season-change benefit of every built Nest, in the order the player chooses."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
 
     flock: str
     left: list
@@ -126,6 +130,8 @@ class SeasonCardFrame(Frame):
     """Resolve the season's card (R-SCARD-1..3): the victor's benefit (a VP card is kept), the others'; on a tie
     each tied player in turn order may take the others' benefit (R-SCARD-2)."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({4})
+
     card: str = ""
     victor: str | None = None
     order: list = field(default_factory=list)
@@ -164,7 +170,7 @@ class SeasonCardFrame(Frame):
         card = rt.rules.season_cards[card_id]
         others = card.get("others")
         if self.pc == 1:
-            victor = self.victor
+            victor = self.victor or ""
             if st.flocks[victor].season_vp > self.before:   # R-SCARD-3: VP cards are kept
                 st.flocks[victor].kept_season_cards.append(card_id)
             self.pc = 2

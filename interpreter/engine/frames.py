@@ -17,8 +17,8 @@ sends back its return value). A converted procedure keeps its old name as a gene
 inside a generator, so unconverted callers and tests that drive generators by hand do not change).
 
 What a frame may hold, so that `copy_stack` and `to_data` are generic: None, bools, ints, strs; lists, tuples,
-dicts, sets and frozensets of those; `Ctx`, `Turn` and `Ability` (copied with a memo, so frames sharing one
-still share it in the copy); DSL AST nodes of the compiled rules (shared, never copied; saved by their address
+dicts, sets and frozensets of those; `Ctx`, `Turn` and `Ability` and classes registered with `register_mutable`
+(copied with a memo, so frames sharing one still share it in the copy); DSL AST nodes of the compiled rules (shared, never copied; saved by their address
 in the rules, `node_index`); typed Actions, Options and Decisions, and value classes registered with
 `register_value` (frozen: shared). Nothing else: no generators, no Runtime, no State objects (read them from
 `rt` on each resume). A frame holding anything else cannot be copied or saved: the game then falls back to
@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator, Sequence
+from typing import Any, Callable, ClassVar, Generator, Sequence, Union
 
 from interpreter.dsl import ast
 from interpreter.engine.action_types import Action, action_from_dict
-from interpreter.engine.context import Ability, Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Decision, Option
+from interpreter.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
+from interpreter.engine.decisions import Decision, Option, distinct
 
 
 # --- signals ------------------------------------------------------------------------------------------
@@ -61,7 +61,7 @@ class Return:
     value: Any = None
 
 
-Signal = Ask | Call | Return
+Signal = Union[Ask, Call, Return, "RawAsk"]
 
 # --- frames -------------------------------------------------------------------------------------------
 FRAME_KINDS: dict[str, type["Frame"]] = {}
@@ -83,6 +83,9 @@ class Frame:
     """One running procedure. Subclasses are `@dataclass(eq=False)` with plain-data fields and `resume`."""
 
     kind: ClassVar[str] = ""
+    # the steps at which the frame waits for the answer to its Ask (None: not declared). A loaded stack must have
+    # its top frame at one of them and every other frame elsewhere (each waits for its child)
+    asks: ClassVar["frozenset[int] | None"] = None
     pc: int = field(default=0, kw_only=True)
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
@@ -120,7 +123,7 @@ class GenFrame(Frame):
             out = self.gen.send(value)
         except StopIteration as stop:
             return Return(stop.value)
-        return _RawAsk(out) if type(out) is Decision else _signal(out)
+        return RawAsk(out) if type(out) is Decision else _signal(out)
 
     def fail(self, rt: Runtime, exc: Exception) -> Signal:
         """Throw the child's exception into the generator (its `try` around `yield from` sees it)."""
@@ -133,8 +136,9 @@ class GenFrame(Frame):
         return f"GenFrame({getattr(self.gen, '__qualname__', self.gen)})"
 
 
-class _RawAsk:
-    """A Decision a generator yielded itself: it is answered with the option id, not the action."""
+class RawAsk:
+    """A Decision a generator yielded itself (a GenFrame's signal): it is answered with the option id, not the
+    action."""
 
     __slots__ = ("decision",)
 
@@ -142,10 +146,10 @@ class _RawAsk:
         self.decision = decision
 
 
-def _signal(out: Any) -> Any:
+def _signal(out: Any) -> Signal:
     kind = type(out)
     if kind is Decision:
-        return _RawAsk(out)
+        return RawAsk(out)
     if kind is Ask or kind is Call or kind is Return:
         return out   # a generator may yield a signal of its own
     if isinstance(out, Frame):
@@ -205,37 +209,34 @@ class Runner:
                 sig = top.resume(rt, value)
             except Exception as exc:   # noqa: BLE001 - handed to the parent frame, as `try` across `yield from`
                 sig = self._unwind(exc)
-            kind = type(sig)
-            if kind is Ask:
-                options = sig.options
-                if not options:
-                    raise EngineError(f"no legal option for {sig.kind}")
-                chosen = options[0]
-                if len(options) > 1:
-                    seen: dict[str, Option] = {}
-                    for o in options:
-                        seen.setdefault(o.id, o)
-                    if len(seen) > 1:
-                        self.raw = False
-                        return Decision(sig.player, sig.kind, sig.prompt, tuple(seen.values()))
-                value = chosen.action
-                if value is None:
-                    raise EngineError(f"option {chosen.id} of {sig.kind} has no action")
-            elif kind is Call:
+            if isinstance(sig, Call):
                 child = sig.frame
                 stack.append(child if isinstance(child, Frame) else GenFrame(child))
                 value = None
-            elif kind is Return:
+            elif isinstance(sig, Return):
                 stack.pop()
                 value = sig.value
                 if not stack:
                     self.result = value
                     return None
-            elif kind is _RawAsk:
+            elif isinstance(sig, Ask):
+                options = sig.options
+                if not options:
+                    raise EngineError(f"no legal option for {sig.kind}")
+                chosen = options[0]
+                if len(options) > 1:
+                    unique = distinct(tuple(options))
+                    if len(unique) > 1:
+                        self.raw = False
+                        return Decision(sig.player, sig.kind, sig.prompt, unique)
+                value = chosen.action
+                if value is None:
+                    raise EngineError(f"option {chosen.id} of {sig.kind} has no action")
+            elif isinstance(sig, RawAsk):
                 self.raw = True
                 return sig.decision
             else:
-                raise EngineError(f"frame {type(top).__name__} returned {kind.__name__}, not Ask, Call or Return")
+                raise EngineError(f"frame {type(top).__name__} returned {type(sig).__name__}, not Ask, Call or Return")
 
     def _unwind(self, exc: Exception) -> Signal:
         """Pop the failed frame and let the parents handle `exc`; re-raise it when none does."""
@@ -279,6 +280,25 @@ class Uncopyable(Exception):
 
 
 _ATOMS = frozenset({type(None), bool, int, str, float})
+# mutable plain-data classes copied with the memo (frames sharing one keep sharing the copy), by their save tag
+MUTABLES: dict[str, type] = {"ctx": Ctx, "turn": Turn, "ability": Ability}
+_MUTABLE_TAGS: dict[type, str] = {cls: tag for tag, cls in MUTABLES.items()}
+
+
+def register_mutable(name: str) -> Callable[[type], type]:
+    """Class decorator for a mutable dataclass of plain data a frame may hold and several frames may share (like
+    Ctx and Turn): copied with the memo, saved by `name` with its fields (e.g. Kiwibot's segment plan)."""
+    def decorate(cls: type) -> type:
+        if name in MUTABLES and MUTABLES[name] is not cls or name in ("dict", "ref", "node", "value", "action",
+                                                                        "option", *_CONTAINERS_NAMES):
+            raise ValueError(f"mutable kind `{name}` is taken")
+        MUTABLES[name] = cls
+        _MUTABLE_TAGS[cls] = name
+        return cls
+    return decorate
+
+
+_CONTAINERS_NAMES = ("tuple", "set", "frozenset")
 _SHARED: set[type] = {Option, Decision}
 VALUES: dict[str, type] = {}      # registered value classes by their save name
 _VALUE_NAMES: dict[type, str] = {}
@@ -320,7 +340,7 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         if all(type(v) in _ATOMS for v in value):
             return value
         raise Uncopyable("a frozenset of objects")
-    if kind is Ctx or kind is Turn or kind is Ability:
+    if kind in _MUTABLE_TAGS:
         done = memo.get(id(value))
         if done is None:
             done = object.__new__(kind)
@@ -416,12 +436,12 @@ def _encode(value: Any, where: dict[int, int], refs: dict[int, int]) -> Any:
         return {"$": kind.__name__, "v": [_encode(v, where, refs) for v in items]}
     if kind is dict:
         return {"$": "dict", "v": [[_encode(k, where, refs), _encode(v, where, refs)] for k, v in value.items()]}
-    if kind is Ctx or kind is Turn or kind is Ability:
+    if kind in _MUTABLE_TAGS:
         ref = refs.get(id(value))
         if ref is not None:
             return {"$": "ref", "r": ref}
         refs[id(value)] = ref = len(refs)
-        return {"$": kind.__name__.lower(), "r": ref,
+        return {"$": _MUTABLE_TAGS[kind], "r": ref,
                 "v": {k: _encode(v, where, refs) for k, v in value.__dict__.items()}}
     if isinstance(value, Action):
         return {"$": "action", "v": value.to_dict()}
@@ -513,11 +533,11 @@ def _decode(value: Any, nodes: list[Any], refs: dict[int, Any], where: str) -> A
                     for i, (k, v) in enumerate(value["v"])}
         if tag == "ref":
             return refs[value["r"]]
-        if tag in ("ctx", "turn", "ability"):
-            cls = {"ctx": Ctx, "turn": Turn, "ability": Ability}[tag]
+        if tag in MUTABLES:
+            cls = MUTABLES[tag]
             if value["r"] != len(refs):
                 raise FrameDataError(f"{where}: {tag} reference {str(value['r'])[:20]} out of order")
-            obj = object.__new__(cls)
+            obj: Any = object.__new__(cls)
             refs[value["r"]] = obj
             fields = value["v"]
             names = [f.name for f in dataclasses.fields(cls)]
@@ -525,7 +545,12 @@ def _decode(value: Any, nodes: list[Any], refs: dict[int, Any], where: str) -> A
                 raise FrameDataError(f"{where}: a {tag} has the fields {', '.join(names)}")
             for name in names:
                 obj.__dict__[name] = _decode(fields[name], nodes, refs, f"{where}/{name}")
-            _check_context(obj, where)
+            if cls in (Ctx, Turn, Ability):
+                _check_context(obj, where)
+            else:
+                check = getattr(obj, "check_data", None)   # a registered class's own field check, if any
+                if check is not None:
+                    check(where)
             return obj
         if tag == "action":
             return action_from_dict(value["v"])
@@ -571,7 +596,7 @@ def _check_context(obj: Any, where: str) -> None:
         need(type(d["flock"]) is str, "flock")
         need(type(d["turn"]) is Turn, "turn")
         need(type(d["suppressed"]) is frozenset and all(type(v) is str for v in d["suppressed"]), "suppressed")
-        need(type(d["depth"]) is int and 0 <= d["depth"] <= 1000, "depth")
+        need(type(d["depth"]) is int and 0 <= d["depth"] <= MAX_DEPTH, "depth")
         need(d["ability"] is None or type(d["ability"]) is Ability, "ability")
         need(type(d["no_vp"]) is bool, "no_vp")
         need(type(d["source"]) is str, "source")

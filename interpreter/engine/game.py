@@ -172,13 +172,13 @@ class Game:
             raise ValueError(f"save's setup does not replay to its state: the players {data['setup']['players']} "
                              f"are not the seats {data['state']['seats']}")
         if data.get("frames") is not None:
-            rebuilt = cls._rebuild(ruleset, data, origin)   # its checks, also when the replay verifies it
+            fast = cls._rebuild(ruleset, data, origin)   # its checks, also when the replay verifies it
             if not verify:
-                return rebuilt
+                return fast
         if data.get("frames") is None and data.get("pending") is not None:
             raise ValueError("save has a pending decision but no frames")
         game = cls._replay(ruleset, origin, data["history"])
-        rebuilt_parts = [("checkpoint", game._checkpoint), ("state", game.rt.state.to_dict())]
+        rebuilt_parts: list[tuple[str, Any]] = [("checkpoint", game._checkpoint), ("state", game.rt.state.to_dict())]
         if data.get("frames") is not None:
             try:
                 frames = None if has_generators(game._stack) else stack_to_data(game._stack, game.rules)
@@ -216,12 +216,17 @@ class Game:
             check = getattr(frame, "check", None)
             if check is not None:
                 check(game.rt)
-        if state.over != (not stack) or state.over != (data["pending"] is None):
+        if state.over != (not stack) or state.over != (data.get("pending") is None):
             raise ValueError("save's frames and pending decision do not match its state: frames and a decision "
                              "while the game runs, neither once it is over")
+        for i, frame in enumerate(stack):
+            waits = frame.asks is not None and frame.pc in frame.asks
+            if frame.asks is not None and waits != (i == len(stack) - 1):
+                raise ValueError(f"save's frames/{i} ({frame.kind}, step {frame.pc}) "
+                                 f"{'waits for an answer below the top' if waits else 'is on top but asks nothing'}")
         game._stack = stack
         game._runner = Runner(game.rt, stack, MAX_STEPS_PER_APPLY)
-        game._pending = None if data["pending"] is None else save.decision_from_data(data["pending"], state.seats)
+        game._pending = None if data.get("pending") is None else save.decision_from_data(data["pending"], state.seats)
         previous = data.get("previous")
         game._previous = None if previous is None else Decision("", "", "", tuple(Option(i, "") for i in previous))
         game._known_checkpoint = None
@@ -353,7 +358,7 @@ class Game:
         rt = self.rt
         stack = self._stack
         runner = Runner(rt, stack, MAX_STEPS_PER_APPLY)
-        value = None if answer is None else self._runner.value_of(self._pending, answer)
+        value = None if answer is None or self._pending is None else self._runner.value_of(self._pending, answer)
         self._runner = runner
         while True:
             if not stack:

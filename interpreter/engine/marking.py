@@ -34,6 +34,8 @@ def markable(rt: Runtime, flock: str) -> list[str]:
 class MarkFrame(Frame):
     """Place one marker (or pass when optional). Returns True when a marker was placed."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
+
     ctx: Ctx
     optional: bool
     max_pc: ClassVar[int] = 2
@@ -67,6 +69,8 @@ def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Generator:
 @dataclass(eq=False)
 class CoverFrame(Frame):
     """Put the marker down and cover it with a token from track, Reserve or island, as chosen (R-DM-3)."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
 
     flock: str
     hex: str
@@ -124,6 +128,8 @@ class MarkingTurnFrame(Frame):
 
     Decision R-DM-1/R-END-1: every marker is optional ("may place"), even in the last season.
     """
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()
 
     ctx: Ctx
     count: int | None

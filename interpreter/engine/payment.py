@@ -193,6 +193,8 @@ def _hand_over(rt: Runtime, flock: str, act: A.Pay) -> None:
 class PayFrame(Frame):
     """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
+
     flock: str
     req: Req
     rest: tuple = ()
@@ -220,6 +222,8 @@ class PayFrame(Frame):
 class PayAllFrame(Frame):
     """Pay several requirements in order, each keeping the rest payable."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()
+
     flock: str
     reqs: tuple
     i: int = 0
@@ -246,6 +250,8 @@ class FruitLimitFrame(Frame):
     Decision R-LIMIT-1: checked right after every gain, also outside the player's own turn (the flock
     board says "at any time"), so nobody ever holds more than the limit once a gain has resolved.
     """
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
 
     flock: str
     max_pc: ClassVar[int] = 1

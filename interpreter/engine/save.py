@@ -14,6 +14,8 @@ from functools import lru_cache
 from typing import Any
 
 from interpreter.engine import modes
+from interpreter.engine.action_types import action_from_dict
+from interpreter.engine.decisions import Decision, Option
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import State
 
@@ -261,11 +263,9 @@ def _card_problems(rules: Rules, data: dict, flocks: dict[str, dict], mode: Any)
     return out
 
 
-def decision_from_data(data: dict, seats: list[str]) -> "Decision":
+def decision_from_data(data: dict, seats: list[str]) -> Decision:
     """The pending decision of a save (schema-checked): a seat decides, every option's id is its action's id,
     at least two distinct options (a single one is never pending)."""
-    from interpreter.engine.action_types import action_from_dict
-    from interpreter.engine.decisions import Decision, Option
     if data["player"] not in seats:
         raise SaveError(f"save's pending decision is for `{_short(data['player'])}`, who is not playing")
     options = []

@@ -146,6 +146,8 @@ def _first_game_positions(rules: Rules, st: State, layout: dict) -> None:
 class SetupStepFrame(Frame):
     """Turn Order nest resources (R-SETUP-4), then the advanced placement steps if chosen (R-SETUP-6)."""
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()
+
     i: int = 0
     max_pc: ClassVar[int] = 4
 
@@ -196,6 +198,8 @@ def _hex_ok(st: State, flock: str, hex_id: str, rule: str) -> bool:
 @dataclass(eq=False)
 class AdvancedFrame(Frame):
     """One step of game.yaml setup.advanced (its index `spec`), in turn order (R-SETUP-6, Z-2)."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
 
     spec: int
     seat: int = 0                # the seat whose turn it is

@@ -37,6 +37,8 @@ class RunIfPossibleFrame(Frame):
     the one they can (the rulebook never stops anyone from taking a slot).
     """
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()
+
     node: Any
     ctx: Ctx
     i: int = 0
@@ -68,6 +70,8 @@ def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Generator:
 @dataclass(eq=False)
 class TakeSlotFrame(Frame):
     """The flock puts its tracker token on an empty slot (not `forbidden`) and gains or pays its effect."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
 
     flock: str
     forbidden: int | None
@@ -112,6 +116,8 @@ class SetupTrackerFrame(Frame):
     all game (`Flock.on_tracker`). Decision: this is the last setup step, after the starting positions.
     """
 
+    asks: ClassVar[frozenset[int] | None] = frozenset()
+
     i: int = 0
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
@@ -140,6 +146,8 @@ def setup_tracker(rt: Runtime) -> Generator:
 @dataclass(eq=False)
 class WakeUpStartFrame(Frame):
     """R-VTO-3 steps 1-2: pass the First Player marker left; every token goes below its previous slot."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """All of it at once."""
