@@ -4,6 +4,7 @@ move, swap, place on), `for each` over players, filtered triggers fired by anoth
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 
 from test_engine_support import drive
@@ -127,9 +128,9 @@ def test_R_PUSH_1_a_modifier_changes_the_push_rules_only_for_the_pieces_its_sele
     big, small = rt.state.new_kiwi("teal", 3), rt.state.new_kiwi("teal", 2)
     rt.state.hexes["A"].kiwi += [big, small]
     rt.state.flocks["teal"].side = "B"
-    rt.rules.flocks["teal"]["B"].powers = [
+    rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(
         Power(None, None, "m-push-limit", modifier_node=_dsl("my kiwi of size 3 can push up to 1 kiwi", "modifier")),
-        Power(None, None, "m-push-same", modifier_node=_dsl("my leader can push kiwi of equal size", "modifier"))]
+        Power(None, None, "m-push-same", modifier_node=_dsl("my leader can push kiwi of equal size", "modifier"))))
     rt.rules.compose_table.clear()
     assert push_limit(rt, "teal", ("kiwi", big.id)) == 1
     assert push_limit(rt, "teal", ("kiwi", small.id)) == push_limit(rt, "teal", ("leader", "teal")) == rt.rules.push_count
@@ -230,7 +231,8 @@ def test_objectives_count_as_R_SCARD_4_says() -> None:
     from interpreter.engine.rules import compile_rules
 
     rs = load_ruleset()
-    cards = {cid: card["objective"] for cid, card in compile_rules(rs).season_cards.items()}
+    cards = {cid: card["objective"] if isinstance(card, dict) else card.objective
+             for cid, card in compile_rules(rs).season_cards.items()}
     expect = {f"{d}-{t}": ("terrain", t) for t in CTX.terrains for d in ("most", "least")}
     expect.update({"most-nests": ("nests", None), "most-size1": ("size", 1), "most-size2": ("size", 2),
                    "most-size3": ("size", 3), "most-dominance": ("dominated", None),

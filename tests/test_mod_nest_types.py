@@ -37,8 +37,13 @@ def _rt() -> Runtime:
 def test_the_mod_adds_a_nest_type_to_every_flock_board() -> None:
     r = _rules()
     assert r.flock_nests[-3:] == ["reed-1", "reed-2", "reed-3"]
-    assert [(r.nests[n]["type"], r.nests[n]["row"]) for n in r.flock_nests[-3:]] == [("reed", 1), ("reed", 2),
-                                                                                       ("reed", 3)]
+    # the compiled Nest (a mapping, or a typed record once content is typed): its type and row
+    rows = [(_field(r.nests[n], "type"), _field(r.nests[n], "row")) for n in r.flock_nests[-3:]]
+    assert rows == [("reed", 1), ("reed", 2), ("reed", 3)]
+
+
+def _field(item, name: str):
+    return item[name] if isinstance(item, dict) else getattr(item, name)
 
 
 def test_R_BUILD_2_a_mods_nest_type_is_built_row_by_row() -> None:
