@@ -29,6 +29,8 @@ CASES: dict[str, tuple[str, str, int, str | None, str | None, str]] = {
 }
 
 PINS: dict[str, str] = {
+    # re-pinned on purpose for the content hash only (issue 8: content rewritten as compositions of the effect
+    # language): the saved JSON and events with the content hash masked are byte-identical to before each change;
     # re-pinned on purpose for save format 3 (the running step's frames, the pending decision and the previous
     # decision's ids in the save): each game's save turned back into format 2 (format 2, those three keys
     # dropped) followed by its events gives exactly the previous digest, so the games are unchanged;
@@ -38,12 +40,12 @@ PINS: dict[str, str] = {
     # so the content hash inside each save changed (both branches checked the games themselves unchanged);
     # before that, re-pinned on purpose for save format 2 (history in the save, events hashed beside it); before re-pinning,
     # the same games' format-1 JSON was checked to still give the previous digests (the games are unchanged)
-    "green-red-s1": "941d571e7c091b3b5984c3e37c29bae2b13b14faa65f4915f9f48c4a9a48206d",
-    "red-green-s2-bot": "69169ed1cccf089b1604e456e444604cb3a9defa61e13201aaed371f50322959",
-    "purple-yellow-s3-player-B": "1411e1276fa4f333cd7fa3134cf8ee0b50e8f891d5e8aa12568ea675d9205ba3",
-    "yellow-purple-s4-adv": "81aae5c4fe5c407aadfc331ee74e1f927d9c0a43c165464fd95d1536b6bbb7c7",
-    "green-purple-s5-bot-B-adv": "7ab162c38b47dd4790b8574430483118d1d971180fb91becd344ac7a4d8c899d",
-    "red-yellow-s6-player": "efcbdcf10c66c2f17491063d2c771d1453c834a9d8596283168b2dcdcac3a321",
+    "green-red-s1": "a2e2648e464df21b4d27d326ad05f563d44edaaac9b769f1137af63e8660dd73",
+    "red-green-s2-bot": "21c3570fbfbd9c689cc5e355d81fa4ec3b6772b9fb343d5590827e5e3942e0f0",
+    "purple-yellow-s3-player-B": "50bf2b8af3fdd690caf6f2df82a492c29cb1d612bf93cd6b55f977eb528d3714",
+    "yellow-purple-s4-adv": "cc1459a3584ce54eeb9f65f338082bdd9b7311c15e402a70aa668f526ba1271e",
+    "green-purple-s5-bot-B-adv": "d48d4f869dd4bfc0efa55da80461f4ac0f4e0362027abc958e26e5cc0eca4a15",
+    "red-yellow-s6-player": "1f9de91f6d2a28ee90ecde9e6b5bfb8b16c96af016cc33faebf5077008b83e1b",
 }
 
 

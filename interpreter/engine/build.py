@@ -108,7 +108,7 @@ class BuildFrame(Frame):
                 return fire
         if pc == 5:
             self.pc = 6
-            return Call(as_frame(compose.emit_event(rt, ctx, "build", self.hex)))   # `build on <hexes>` triggers
+            return Call(compose.event_frame(rt, ctx, "build", self.hex))   # `build on <hexes>` triggers
         return Return()
 
     def check(self, rt: Runtime) -> None:
@@ -155,7 +155,7 @@ class NestBenefitFrame(Frame):
         """Each run in turn."""
         ctx = self.ctx
         if self.times < 0:
-            self.times = param(rt, ctx.flock, "nest_benefit_times")
+            self.times = param(rt, ctx.flock, "nest_benefit_times", ("nest", self.here) if self.here is not None else None)
         if self.i >= self.times:
             return Return()
         i = self.i

@@ -148,7 +148,7 @@ class ResolveFrame(Frame):
             self.pc = 4
             # triggers with filters (`feed <pieces>`): the fed Kiwi wherever it is now (an exploded one is no
             # longer on the island, so no selector names it)
-            return Call(as_frame(compose.emit_event(rt, ctx, "feed", hex_id, _on(rt, None, self.kiwi))))
+            return Call(compose.event_frame(rt, ctx, "feed", hex_id, _on(rt, None, self.kiwi)))
         return Return()
 
 

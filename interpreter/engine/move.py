@@ -405,57 +405,6 @@ def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
     return (yield from drive(rt, LeaderJumpFrame(ctx, n)))
 
 
-@register_frame("move.push_passed")
-@dataclass(eq=False)
-class PushPassedFrame(Frame):
-    """Push every Kiwi and Leader in the hexes passed (R-LEAD-6), each to another hex."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    ctx: Ctx
-    hexes: list | None = None    # the passed hexes, read when it starts
-    i: int = 0
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """One hex after another."""
-        if self.hexes is None:
-            self.hexes = list(_need_ability(self.ctx).passed)
-        if self.i >= len(self.hexes):
-            return Return()
-        self.i += 1
-        return Call(push.PushAllFrame(self.ctx.flock, self.hexes[self.i - 1], None, True))
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded push of the passed hexes names hexes of the island."""
-        hexes = rt.state.hexes
-        if self.hexes is not None and not all(h in hexes for h in self.hexes):
-            raise FrameDataError("move.push_passed: not a hex of the island")
-
-
-def push_passed(rt: Runtime, ctx: Ctx) -> Steps[Any]:
-    """Push every Kiwi and Leader in the hexes passed (R-LEAD-6), each to another hex."""
-    return (yield from drive(rt, PushPassedFrame(ctx)))
-
-
-def _push_landing(rt: Runtime, ctx: Ctx) -> Frame:
-    """Push every other Kiwi and Leader out of the landing hex."""
-    ab = _need_ability(ctx)
-    return push.PushAllFrame(ctx.flock, ab.landing, ctx.flock, True) if ab.landing is not None else Done()
-
-
-def push_landing(rt: Runtime, ctx: Ctx) -> Steps[Any]:
-    """Push every other Kiwi and Leader out of the landing hex."""
-    return (yield from drive(rt, _push_landing(rt, ctx)))
-
-
-def _push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Frame:
-    """Push up to n Kiwi of any size out of the landing hex."""
-    ab = _need_ability(ctx)
-    return push.PushSomeFrame(ctx.flock, ab.landing, n, ctx.flock) if ab.landing is not None else Done()
-
-
-def push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
-    """Push up to n Kiwi of any size out of the landing hex."""
-    return (yield from drive(rt, _push_some_landing(rt, ctx, n)))
 
 
 _FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Frame]] = {
@@ -464,9 +413,6 @@ _FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Frame]] = {
     "leader-straight": lambda rt, c, ctx: LeaderStraightFrame(ctx, count(c)),
     "leader-walk": lambda rt, c, ctx: LeaderWalkFrame(ctx, count(c)),
     "leader-jump": lambda rt, c, ctx: LeaderJumpFrame(ctx, count(c)),
-    "push-passed": lambda rt, c, ctx: PushPassedFrame(ctx),
-    "push-landing": lambda rt, c, ctx: _push_landing(rt, ctx),
-    "push-some-landing": lambda rt, c, ctx: _push_some_landing(rt, ctx, count(c)),
 }
 for _id, _frame in _FRAMES.items():
     TABLE.register(_id, verb_procedure(_frame), (lambda rt, c, ctx: can_move(rt, ctx)) if _id == "move" else None,

@@ -142,9 +142,10 @@ def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> N
         rt.emit("push", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, to=dest, kiwi=kiwi.id)
 
 
-def push_reach(rt: Runtime, flock: str, mover_size: int) -> int:
-    """The largest size a mover of `mover_size` may push: one less (R-PUSH-1), the same under R-ASYM-5."""
-    return mover_size if param(rt, flock, "push_same_size") else mover_size - 1
+def push_reach(rt: Runtime, flock: str, mover_size: int, mover: tuple | None = None) -> int:
+    """The largest size a mover of `mover_size` may push: one less (R-PUSH-1), the same under R-ASYM-5 when a
+    modifier names the mover (`mover`: `("kiwi", id)` / `("leader", flock)`; None: any modifier of the flock)."""
+    return mover_size if param(rt, flock, "push_same_size", mover) else mover_size - 1
 
 
 def after_move_frame(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
@@ -175,10 +176,11 @@ class AfterMoveFrame(Frame):
         """pc 0: start; 1: the answer (stop, or a push); 2: a Leader's push is done: the next one."""
         flock = self.flock
         if self.pc == 0:
-            self.limit = push_reach(rt, flock, self.mover_size)
+            mover = ("leader", flock) if self.mover_leader else ("kiwi", self.mover_id)   # what a modifier names
+            self.limit = push_reach(rt, flock, self.mover_size, mover)
             if self.limit < 1:
                 return Return()
-            self.left = push_limit(rt, flock)
+            self.left = push_limit(rt, flock, mover)
         elif self.pc == 1:
             if value.kind == "stop":
                 return Return()
