@@ -163,7 +163,7 @@ class _Checker:
         if self.kind == "query":
             if isinstance(node, Objective) and isinstance(node.query, QCall):
                 return replace(node, query=self.layer().expr(node.query, self.env(), "number"))
-            if isinstance(node, Objective):
+            if isinstance(node, Objective) and isinstance(node.query, (Call, Phrase)):
                 self.objective_words(node.query, node.direction)
                 return node
             self.issue("dsl-context", "expected an objective: `most <quantity>` or `least <quantity>`", span,
@@ -189,7 +189,7 @@ class _Checker:
         """Check a block (a sequence stays a sequence)."""
         return replace(node, stmts=tuple(self.stmt(s) for s in node.stmts))
 
-    def objective_words(self, call: Call, direction: str = "most") -> None:
+    def objective_words(self, call: Call | Phrase, direction: str = "most") -> None:
         """An objective written as words (`most nests`): say what it counts instead, from the registries."""
         text, first = _words(call), (call.words[0].text if call.words else "")
         verbs = {p.head for p in registry.of_kind("verb")}

@@ -8,17 +8,17 @@ piece, then where. Work is bounded before play (interpreter/dsl/compose_check.py
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Generator
+from typing import Any, ClassVar
 
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
 from interpreter.engine import effects, move, placing, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Option, option
+from interpreter.engine.decisions import Option, Steps, option
 from interpreter.engine.frames import Ask, Call, Done, Frame, GenFrame, Return, Signal, drive, register_frame
 from interpreter.engine.powers import immune, table
-from interpreter.engine.selectors import Scope, holds, live, plain, quantity, select
+from interpreter.engine.selectors import Element, Scope, holds, live, plain, quantity, select
 from interpreter.engine.verb_table import TABLE
 
 __all__ = ["run", "frame_of", "possible", "scope", "emit_event", "event_frame", "MAX_AMOUNT"]
@@ -37,7 +37,7 @@ def _amount(rt: Runtime, value, ctx: Ctx) -> int:
     return min(MAX_AMOUNT, quantity(rt.state, value, scope(rt, ctx)))
 
 
-def run(rt: Runtime, node, ctx: Ctx) -> Generator:
+def run(rt: Runtime, node, ctx: Ctx) -> Steps[Any]:
     """Execute an `if`, `for each` or phrase for `ctx.flock` (its frame: `frame_of`)."""
     return (yield from drive(rt, frame_of(rt, node, ctx)))
 
@@ -219,10 +219,10 @@ def _pick(el, verb: str) -> A.Action:
     return A.PickLeader(verb, thing, hex_id)
 
 
-def _pick_options(els: list, verb: str, label) -> tuple[list[Option], dict[A.Action, object]]:
+def _pick_options(els: list, verb: str, label) -> tuple[list[Option], dict[A.Action, Element]]:
     """One option per distinct action (identical Kiwi in a hex are one choice, the first stands for them),
     and the element each action names."""
-    by_action: dict[A.Action, object] = {}
+    by_action: dict[A.Action, Element] = {}
     opts: list[Option] = []
     seen: set[str] = set()
     for e in els:
@@ -292,7 +292,10 @@ class PushToFrame(_PhraseVerb):
         ctx = self.ctx
         node = _fixed(self.node, self.chosen)
         if self.pc == 2:
-            kind, origin, thing = _now(rt, self.els[self.i - 1])   # asked just now: it is still there
+            assert self.els is not None   # pc 2 asked about one of them
+            asked = _now(rt, self.els[self.i - 1])
+            assert asked is not None   # asked just now: it is still there
+            kind, origin, thing = asked
             if kind == "kiwi":
                 push.push_kiwi(rt, ctx.flock, origin, thing, value.to)
             else:
@@ -309,8 +312,9 @@ class PushToFrame(_PhraseVerb):
                 return Ask(ctx.flock, "push", "Choose what to push", opts)
             self.els = self._shielded(rt, els)
         b = board_of(rt.state)
-        while self.i < len(self.els):
-            el = _now(rt, self.els[self.i])
+        els = self.els
+        while self.i < len(els):
+            el = _now(rt, els[self.i])
             self.i += 1
             if el is None:
                 continue
@@ -327,7 +331,7 @@ class PushToFrame(_PhraseVerb):
         return Return()
 
 
-def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
     """Push each piece named to an adjacent hex the destination names (PushToFrame)."""
     return (yield from drive(rt, PushToFrame(node, [], ctx)))
 
@@ -366,7 +370,8 @@ class PushOutFrame(_PhraseVerb):
             kiwi = {e[2].id for e in named if e[0] == "kiwi" and e[1] == hex_id}
             leaders = {e[2] for e in named if e[0] == "leader" and e[1] == hex_id}
             opts = [o for o in push.push_options(rt, hex_id, None, skip)
-                    if (o.action.flock in leaders if isinstance(o.action, A.PushLeader) else o.action.kiwi in kiwi)]
+                    if (a := o.action) is not None
+                    and (a.flock in leaders if isinstance(a, A.PushLeader) else a.kiwi in kiwi)]
             if not opts:
                 self.i += 1
                 continue
@@ -378,7 +383,7 @@ class PushOutFrame(_PhraseVerb):
         return Return()
 
 
-def _push_out(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _push_out(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
     """Push the pieces named out of the hexes named (PushOutFrame; `node` has its chosen players filled in)."""
     return (yield from drive(rt, PushOutFrame(node, [], ctx)))
 
@@ -427,7 +432,7 @@ class PlaceOnFrame(_PhraseVerb):
         return Call(placing.TakeTokenFrame(ctx.flock, "a new Kiwi", None, True))
 
 
-def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
     """Place n size-1 Kiwi, each on a hex the selector names (PlaceOnFrame)."""
     return (yield from drive(rt, PlaceOnFrame(node, [], ctx)))
 
@@ -471,7 +476,7 @@ class GrowSelFrame(_PhraseVerb):
 
 
 
-def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
     """Grow each Kiwi named by one (GrowSelFrame)."""
     return (yield from drive(rt, GrowSelFrame(node, [], ctx)))
 
@@ -511,7 +516,7 @@ class ActOnKiwiFrame(_PhraseVerb):
         """pc 0: the Kiwi named (or ask which); 1: the one picked."""
         ctx = self.ctx
         node = _fixed(self.node, self.chosen)
-        verb, act = _ACTS[node.primitive]
+        verb, act = _ACTS[node.primitive or ""]
         sel = node.arg("what")
         els = self.named(rt, sel, ("kiwi",))
         if self.pc == 1:
@@ -525,12 +530,12 @@ class ActOnKiwiFrame(_PhraseVerb):
         return Return()
 
 
-def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
     """Shrink each Kiwi named by one (ActOnKiwiFrame)."""
     return (yield from drive(rt, ActOnKiwiFrame(node, [], ctx)))
 
 
-def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
     """Remove each Kiwi named to its owner's Reserve (ActOnKiwiFrame)."""
     return (yield from drive(rt, ActOnKiwiFrame(node, [], ctx)))
 
@@ -560,6 +565,7 @@ class MoveToFrame(_PhraseVerb):
         node = _fixed(self.node, self.chosen)
         sel = node.arg("what")
         if self.pc == 2:
+            assert self.els is not None   # pc 2 asked about one of them
             el = _now(rt, self.els[self.i - 1])   # asked just now: it is still there
             _relocate(rt, el, value.to, ctx.flock)
         elif self.pc == 1:
@@ -572,8 +578,9 @@ class MoveToFrame(_PhraseVerb):
                 self.pc = 1
                 return Ask(ctx.flock, "move", "Choose what to move", opts)
             self.els = [plain(e) for e in els]
-        while self.i < len(self.els):
-            el = _now(rt, self.els[self.i])
+        els = self.els
+        while self.i < len(els):
+            el = _now(rt, els[self.i])
             self.i += 1
             if el is None:
                 continue
@@ -589,7 +596,7 @@ class MoveToFrame(_PhraseVerb):
 
 
 
-def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
     """Move each piece named to a hex the destination names (MoveToFrame)."""
     return (yield from drive(rt, MoveToFrame(node, [], ctx)))
 
@@ -640,7 +647,7 @@ class SwapFrame(_PhraseVerb):
         return Return()
 
 
-def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
     """Exchange the hexes of two pieces (SwapFrame)."""
     return (yield from drive(rt, SwapFrame(node, [], ctx)))
 
@@ -677,7 +684,7 @@ class ReturnFruitFrame(Frame):
                    [option(A.GiveFruit(c), f"Return a {c} fruit") for c in colours])
 
 
-def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Generator:
+def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Steps[Any]:
     """Return up to n fruit of the player's choice to the bag (ReturnFruitFrame)."""
     return (yield from drive(rt, ReturnFruitFrame(node, ctx)))
 
@@ -710,7 +717,7 @@ class JumpToFrame(_PhraseVerb):
                    [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
 
 
-def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Generator:
+def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
     """The Leader lands on a chosen hex the selector names (JumpToFrame)."""
     return (yield from drive(rt, JumpToFrame(node, [], ctx)))
 
@@ -724,7 +731,7 @@ PHRASE_POSSIBLE = {
 }
 
 
-def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Generator:
+def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Steps[Any]:
     yield from move.leader_walk(rt, ctx, int(call.arg("n", 1)))
 
 
@@ -749,7 +756,7 @@ TABLE.register_composed(frame_of, possible)
 _EVENT_TRIGGERS = {"feed": ("t-feed-of", "t-feed-by"), "build": ("t-build-on", "t-build-by")}
 
 
-def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Generator:
+def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Steps[Any]:
     """Fire every flock's compositional triggers on an engine event (event_frame, as a generator)."""
     return (yield from drive(rt, event_frame(rt, ctx, kind, hex_id, target)))
 
@@ -789,9 +796,11 @@ class EmitEventFrame(Frame):
             while self.pi < len(side_powers):
                 power = side_powers[self.pi]
                 self.pi += 1
-                if power.trigger not in ids or power.trigger in ctx.suppressed:
+                trigger = power.trigger
+                if trigger is None or trigger not in ids or trigger in ctx.suppressed:
                     continue
                 when = power.when
+                assert when is not None   # a power's trigger is its `when`'s primitive (rules._flock)
                 sc = Scope(flock, here=hex_id)
                 by = when.arg("who")
                 if by is None:
@@ -808,7 +817,7 @@ class EmitEventFrame(Frame):
                     continue
                 rt.emit("power", flock, flock=flock, trigger=self.event)
                 sub = Ctx(flock, turn=ctx.turn if flock == ctx.flock else Turn(),
-                          suppressed=ctx.suppressed | {power.trigger}, depth=ctx.depth + 1,
+                          suppressed=ctx.suppressed | {trigger}, depth=ctx.depth + 1,
                           source=f"power {power.trigger}", here=hex_id)
                 return Call(effects.RunFrame(power.effect, sub))
             self.fi += 1

@@ -103,8 +103,9 @@ def _objective_kiwi(st: State, hexes) -> list[Element]:
     return out
 
 
-def _located(st: State, kind: str, hexes: list, sc: Scope) -> list[Element] | None:
-    """The candidates of a piece kind standing in `hexes` (hex objects), hex by hex in that order."""
+def _located(st: State, kind: str | None, hexes: list, sc: Scope) -> list[Element] | None:
+    """The candidates of a piece kind standing in `hexes` (hex objects), hex by hex in that order (None: the kind
+    is not a piece kind)."""
     if kind == "kiwi":
         out = [("kiwi", h.id, k) for h in hexes for k in h.kiwi]
         if sc.purpose == "objective":
@@ -116,8 +117,8 @@ def _located(st: State, kind: str, hexes: list, sc: Scope) -> list[Element] | No
     if kind == "nest":
         return [("nest", h.id, h.nest) for h in hexes if h.nest is not None]
     if kind == "piece":   # what carries Kiwi tokens: Kiwi, Leaders, Nests (R-SCARD-4)
-        return ([("kiwi", h.id, k) for h in hexes for k in h.kiwi] + _located(st, "leader", hexes, sc)
-                + _located(st, "nest", hexes, sc))
+        return ([("kiwi", h.id, k) for h in hexes for k in h.kiwi] + (_located(st, "leader", hexes, sc) or [])
+                + (_located(st, "nest", hexes, sc) or []))
     if kind == "marker":
         return [("marker", h.id, h.domain) for h in hexes if h.domain is not None]
     return None
@@ -168,6 +169,7 @@ def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     if first_in is not None and sel.kind != "hex" and sel.ref is None:
         # pieces in some hexes: take the candidates of those hexes only (a hex's Kiwi, not the island's)
         arg = first_in.arg
+        assert arg is not None   # `in` always names its hexes (the parser)
         one = _ONE_HEX.get(arg.ref or "") if not arg.filters and arg.kind == "hex" else None
         if one is not None:   # `in it`, `in this hex`, `in the landing hex`: one hex, no need to select it
             h = one(sc)
@@ -204,8 +206,8 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
         if isinstance(c, ast.BinOp) and c.op in _CMP and isinstance(c.right, ast.Num):
             table = _hex_table(st, c.left, sc, els)
             if table is not None:   # `hexes where count(my kiwi in it) = 1`: every hex's count in one pass
-                cmp, b = _CMP[c.op], c.right.value
-                return [e for e in els if cmp(table.get(e[1], 0), b)]
+                cmp, bound = _CMP[c.op], c.right.value
+                return [e for e in els if cmp(table.get(e[1], 0), bound)]
         return [e for e in els if holds(st, c, sc.at(e))]
     assert f.arg is not None, op   # every other filter narrows by a selector (dsl/parts.py)
     arg = select(st, f.arg, sc)

@@ -19,7 +19,9 @@ from interpreter.engine.decisions import Steps
 # circle); the node is the ast.Call of a first-language verb or, for the compositional verbs, an ast.Phrase.
 Verb = Callable[[Any, Any, Any], Steps[object]]
 Check = Callable[[Any, Any, Any], bool]
-Composed = Callable[[Any, ast.Node, Any], Steps[None]]
+# (runtime, node, ctx) -> the frame that executes an `if`, `for each` or phrase (a frames.Frame, left Any as the
+# runtime is: frames.py imports context.py)
+Composed = Callable[[Any, ast.Node, Any], Any]
 ComposedCheck = Callable[[Any, ast.Node, Any], bool]
 
 
