@@ -418,7 +418,9 @@ class PlaceOnFrame(_PhraseVerb):
             rt.state.hexes[hex_id].kiwi.append(new)
             rt.emit("place", ctx.flock, flock=ctx.flock, hex=hex_id, kiwi=new.id)
             self.pc = 3
-            return Call(placing.track_benefit_frame(rt, ctx.flock, self.source, ctx))
+            benefit = placing.track_benefit_frame(rt, ctx.flock, self.source, ctx)
+            if benefit is not None:   # none uncovered: on to the next Kiwi at once (pc 3's work)
+                return Call(benefit)
         if self.left < 0:
             self.left = _amount(rt, node.arg("n"), ctx)
         if self.left <= 0:
