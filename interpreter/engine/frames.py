@@ -51,7 +51,7 @@ class Ask:
 class Call:
     """Run `frame` (a Frame, a GenFrame, or a generator, which is wrapped) and resume with its return value."""
 
-    frame: Any
+    frame: Frame | Generator[Any, Any, Any]   # never None: a procedure with nothing to do returns Done()
 
 
 @dataclass(frozen=True, slots=True)
