@@ -25,24 +25,33 @@ cli_balance.register(app)
 
 @app.command("reference")
 def reference_command(
-    kind: str = typer.Option(None, "--kind", help="Only parts of this kind: verb, query, trigger, modifier, noun, "
+    kind: str = typer.Option(None, "--kind", help="Only parts of this kind: grammar, verb, trigger, modifier, noun, "
                                                    "determiner, reference, filter, function, statement, comparison."),
 ) -> None:
-    """Print the effect language's reference: every primitive and every part (noun, filter, function ...),
-    each with what it does and an example with its rules text."""
+    """Print the effect language's reference: its grammar, every primitive and every part (noun, filter,
+    function ...), each with what it does and an example with its rules text."""
     from interpreter.dsl import reference
     from interpreter.dsl.render import reference_parts
 
     rows = [row for row in reference() if kind is None or row["kind"] == kind]
     part_rows = [row for row in reference_parts() if kind is None or row["kind"] == kind]
     if not rows and not part_rows:
-        fail(f"no parts of kind `{kind}`; kinds are verb, query, trigger, modifier, noun, "
+        fail(f"no parts of kind `{kind}`; kinds are grammar, verb, trigger, modifier, noun, "
              "determiner, reference, filter, function, statement, comparison")
+    grammar = [row for row in part_rows if row["kind"] == "grammar"]
+    for row in grammar:
+        typer.echo(f"{row['name']} := {row['syntax']}  [grammar; {', '.join(row['fields'])}]")
+        typer.echo(f"    {row['doc']}")
+        typer.echo(f"    e.g. `{row['field'] or row['example']}`" + (f" -> {row['text']}" if row["text"] else ""))
     for row in rows:
         typer.echo(f"{row['display']}  [{row['kind']}; {', '.join(row['contexts'])}]")
         typer.echo(f"    {row['doc']}")
         typer.echo(f"    e.g. `{row['example']}` -> {row['text']}")
+        if row.get("note"):
+            typer.echo(f"    ({row['note']})")
     for row in part_rows:
+        if row["kind"] == "grammar":
+            continue
         applies = f"; narrows {', '.join(row['applies'])}" if row["applies"] else ""
         typer.echo(f"{row['name']}  [{row['kind']}{applies}]")
         typer.echo(f"    {row['doc']}")

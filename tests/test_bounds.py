@@ -84,13 +84,13 @@ def test_R_TRACK_1_track_slots_that_place_the_next_kiwi_validate_and_play(root: 
 def _play_deepest(ruleset, players, seeds, sides=None, mode="standard") -> int:
     """Play random games to the end; the deepest effect nesting met (every game must end normally)."""
     seen = [0]
-    original = effects.run
+    original = effects.RunFrame.resume   # every effect runs as a RunFrame (interpreter/engine/frames.py)
 
-    def run(rt, node, ctx):
-        seen[0] = max(seen[0], ctx.depth)
-        return original(rt, node, ctx)
+    def run(frame, rt, value):
+        seen[0] = max(seen[0], frame.ctx.depth)
+        return original(frame, rt, value)
 
-    effects.run = run
+    effects.RunFrame.resume = run
     try:
         for seed in seeds:
             rng = random.Random(seed)
@@ -98,7 +98,7 @@ def _play_deepest(ruleset, players, seeds, sides=None, mode="standard") -> int:
             while not game.is_over:
                 assert game.apply(rng.choice(game.pending.options).id).ok
     finally:
-        effects.run = original
+        effects.RunFrame.resume = original
     return seen[0]
 
 

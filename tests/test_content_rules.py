@@ -196,21 +196,21 @@ def test_R_WILD_1_wildcards_and_action_cards():
 
 SEASON_CARDS = [
     ("most-nests", "most count(my nests)", "gain 1 vp", "gain 1 domain"),
-    ("most-size1", "most kiwi of size 1", "gain 1 domain; grow 1 kiwi", "place 1 kiwi"),
+    ("most-size1", "most count(my kiwi of size 1)", "gain 1 domain; grow 1 kiwi", "place 1 kiwi"),
     ("most-flower", "most tokens(my pieces in flower hexes)", "gain 1 domain", None),
     ("least-flower", "least tokens(my pieces in flower hexes)", "gain 2 fruit", "return 2 domain"),
     ("most-size2", "most count(my kiwi of size 2)", "build", "gain 2 fruit"),
     ("most-mountain", "most tokens(my pieces in mountain hexes)", "grow 3 kiwi", "place 1 kiwi"),
     ("least-mountain", "least tokens(my pieces in mountain hexes)", "place 4 kiwi", "gain 1 fruit"),
-    ("most-size3", "most kiwi of size 3", "gain 1 vp", "place 1 kiwi"),
+    ("most-size3", "most count(my kiwi of size 3)", "gain 1 vp", "place 1 kiwi"),
     ("most-grass", "most tokens(my pieces in grass hexes)", "gain 1 domain", "return 1 domain"),
     ("least-grass", "least tokens(my pieces in grass hexes)", "gain 1 domain; gain 1 fruit", "gain 1 fruit"),
-    ("most-leader-hex", "most tokens with leader", "build", "gain 2 fruit"),
+    ("most-leader-hex", "most tokens(pieces of anyone in my leader)", "build", "gain 2 fruit"),
     ("most-sand", "most tokens(my pieces in sand hexes)", "gain 1 vp", "remove 1 kiwi"),
     ("least-sand", "least tokens(my pieces in sand hexes)", "gain 2 domain", "grow 1 kiwi"),
-    ("most-single-hex", "most tokens in one hex", "gain 2 vp", "gain 1 domain"),
+    ("most-single-hex", "most largest(hexes, tokens(my pieces in it))", "gain 2 vp", "gain 1 domain"),
     ("most-dominance", "most count(hexes dominated by me)", "gain 1 vp", "gain 1 domain"),
-    ("most-lone-kiwi", "most lone kiwi hexes", "gain 2 domain", "gain 2 fruit"),
+    ("most-lone-kiwi", "most count(hexes where count(my kiwi in it) = 1)", "gain 2 domain", "gain 2 fruit"),
 ]
 
 
@@ -227,8 +227,8 @@ def test_R_ASYM_2_to_5_side_b_powers():
         return [{k: v for k, v in p.items() if k != "source"} for p in FLOCKS[fid]["side_b"]["power"]]
     assert powers("red") == [{"when": "domain marking", "do": "may { pay 1 fruit any; mark domain }"}]
     assert powers("green") == [{"when": "gain domain", "do": "gain 1 domain; return 1 domain"}]
-    assert powers("purple") == [{"modifier": "nest benefits twice"}]
-    assert powers("yellow") == [{"when": "gain move", "do": "move 1"}, {"modifier": "push same size"}]
+    assert powers("purple") == [{"modifier": "my nests give benefits twice"}]
+    assert powers("yellow") == [{"when": "gain move", "do": "move 1"}, {"modifier": "my pieces can push kiwi of equal size"}]
     assert all(f["side_a"]["power"] == [] for f in FLOCKS.values())
 
 
@@ -252,7 +252,7 @@ def test_R_TRACK_1_track_slots_and_R_MOVE_3_extra_move_costs():
 def test_R_LEAD_6_chopan():
     """Chopan moves 3 hexes and pushes all Kiwi between its start and landing hexes."""
     chopan = by_id(load("leaders.yaml"))["chopan"]
-    assert chopan["cards"][0]["ability"] == "leader moves 3 straight; push all passed"
+    assert chopan["cards"][0]["ability"] == "leader moves 3 straight; push the pieces out of the passed hexes"
     assert chopan["cards"][0]["source"] == "rulebook R-LEAD-6"
 
 

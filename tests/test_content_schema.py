@@ -109,11 +109,16 @@ def test_items_refuse_unknown_fields():
     assert any("'cost' is a required property" in m for m in msgs)
 
 
-def test_R_BUILD_2_nest_row_must_be_1_or_2():
-    """A nest row other than 1 or 2 is refused by the schema (R-BUILD-2 has two rows)."""
+def test_R_BUILD_2_nest_rows_and_types_come_from_content():
+    """A Nest type of a mod's own and rows past 2 pass the schema (R-BUILD-2 reads them from content); a row
+    below 1 or above 9 and a type that is not an id are refused."""
     nests = yaml.safe_load((CONTENT / "base/nests.yaml").read_text())
-    nests[0]["row"] = 3
-    assert any("3 is not one of [1, 2]" in m for m in errors("nests", nests))
+    nests[0]["type"], nests[0]["row"] = "reed", 3
+    assert errors("nests", nests) == []
+    nests[0]["row"] = 0
+    assert errors("nests", nests) != []
+    nests[0]["row"], nests[0]["type"] = 10, "Reed Nest"
+    assert len(errors("nests", nests)) == 2
 
 
 def test_overlay_patch_items_need_only_an_id():
@@ -156,7 +161,7 @@ def test_wildcards_need_play_as_and_benefit_other_cards_an_effect():
 def test_flock_power_is_a_trigger_or_a_modifier_not_both():
     """A power is `when`+`do` or `modifier` (SPEC.md flocks), never a mix."""
     flock = yaml.safe_load((CONTENT / "base/flocks/yellow.yaml").read_text())
-    flock["side_b"]["power"][0]["modifier"] = "push same size"
+    flock["side_b"]["power"][0]["modifier"] = "my pieces can push kiwi of equal size"
     assert errors("flock", flock) != []
     del flock["side_b"]["power"][0]["modifier"]
     del flock["side_b"]["power"][0]["do"]

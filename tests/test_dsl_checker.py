@@ -22,25 +22,27 @@ def test_calls_bind_with_typed_arguments() -> None:
 
 
 def test_R_LEAD_6_leader_verbs_bind_in_an_ability() -> None:
-    """R-LEAD-6: Chopan's ability is `leader moves 3 straight; push all passed`."""
-    assert _bound("leader moves 3 straight; push all passed", "ability") == [
-        ("leader-straight", (("n", 3),)), ("push-passed", ())]
+    """R-LEAD-6: Chopan's ability is `leader moves 3 straight; push the pieces out of the passed hexes`."""
+    node, issues = compile_field("leader moves 3 straight; push the pieces out of the passed hexes", "ability", CTX)
+    assert issues == []
+    assert [s.primitive for s in node.stmts] == ["leader-straight", "push-out"]
+    assert node.stmts[1].arg("where").ref == "passed" and node.stmts[1].arg("what").kind == "piece"
 
 
 def test_literal_pattern_wins_over_slot_pattern() -> None:
-    assert _bound("push all landing", "ability") == [("push-landing", ())]
-    assert _bound("push 2 landing", "ability") == [("push-some-landing", (("n", 2),))]
+    node, issues = compile_field("leader jumps 2; push up to 2 of the pieces out of the landing hex", "ability", CTX)
+    assert issues == [] and node.stmts[1].primitive == "push-out-upto" and node.stmts[1].arg("n") == 2
 
 
 def test_objective_trigger_modifier_fields() -> None:
-    node, issues = compile_field("most kiwi of size 2", "objective", CTX)
-    assert issues == [] and isinstance(node, Objective)
-    assert (node.query.primitive, node.query.args) == ("q-kiwi-size", (("s", 2),))
-    assert _bound("least tokens in sand", "objective") == [("q-tokens-terrain", (("t", "sand"),))]
+    node, issues = compile_field("most count(my kiwi of size 2)", "objective", CTX)
+    assert issues == [] and isinstance(node, Objective) and node.query.name.text == "count"
+    assert node.query.args[0].kind == "kiwi"
     assert _bound("gain domain", "trigger") == [("t-gain-domain", ())]
     assert _bound("build", "trigger") == [("t-build", ())]
     assert _bound("build") == [("build", ())]
-    assert _bound("push same size", "modifier") == [("m-push-same", ())]
+    node, issues = compile_field("my pieces can push kiwi of equal size", "modifier", CTX)
+    assert issues == [] and node.primitive == "m-push-same" and node.arg("who").kind == "piece"
 
 
 def test_check_returns_a_new_tree_and_leaves_the_parsed_one_unbound() -> None:
@@ -63,11 +65,14 @@ ISSUES = [
     ("gian 1 fruit", "effect", "dsl-unknown", "unknown verb `gian`", (0, 4), "did you mean `gain`?"),
     ("gain 2 fruits", "effect", "dsl-unknown", "unknown word `fruits` in `gain`: expected `fruit`, `domain` or `vp`",
      (7, 13), "did you mean `fruit`?"),
-    ("most nest", "objective", "dsl-unknown", "unknown query `nest`", (5, 9), "did you mean `nests`?"),
+    ("most nest", "objective", "dsl-arg-type", "an objective counts a quantity, not the words `nest`", (5, 9),
+     "count it: `most count(my nest)`"),
+    ("most cont(my nests)", "objective", "dsl-unknown", "unknown quantity `cont`", (5, 9), "did you mean `count`?"),
     ("xyzzy", "trigger", "dsl-unknown", "unknown trigger `xyzzy`", (0, 5),
      "triggers: gain domain, gain move, domain marking, build, feed, feed <what>, feed <what> by <who>, "
      "build on <where>, build on <where> by <who>"),
-    ("push all x", "ability", "dsl-unknown", "unknown word `x` in `push`: expected `passed` or `landing`", (9, 10), None),
+    ("push all x", "ability", "dsl-arg-count", "`push` is written `push <what> to <dest>`, `push <what> out of "
+     "<where>` or `push up to <n> of <what> out of <where>`", (0, 10), None),
     # dsl-arg-count
     ("gain 1 fruit extra", "effect", "dsl-arg-count", "`gain` takes 2 arguments: gain <n> fruit", (0, 18), None),
     ("gain 1", "effect", "dsl-arg-count",
@@ -86,12 +91,11 @@ ISSUES = [
     ("pay 2 fruit of red red", "cost", "dsl-arg-type", "`pay` lists fruit `red` twice", (19, 22), "list each value once"),
     ("pay 2 fruit identical", "cost", "dsl-arg-type",
      "unknown fruit rule `identical`; fruit rules are same, different, any", (12, 21), None),
-    ("most tokens in forest", "objective", "dsl-arg-type",
-     "unknown terrain `forest`; terrains are flower, grass, mountain, sand", (15, 21), None),
-    ("most kiwi of size 4", "objective", "dsl-arg-type",
-     "`kiwi of size` expects a Kiwi size from 1 to 3 for <s>, got `4`", (18, 19), None),
-    ("most kiwi of size big", "objective", "dsl-arg-type",
-     "`kiwi of size` expects a Kiwi size for <s>, got `big`", (18, 21), None),
+    ("most tokens in flower", "objective", "dsl-syntax", "`tokens` takes its argument in parentheses", (5, 21),
+     "write e.g. `most tokens(my kiwi in flower hexes)`"),
+    ("most tokens(my pieces in forest hexes)", "objective", "dsl-unknown", "unknown word `forest` before `hexes`: "
+     "expected a terrain (flower, grass, mountain, sand) or a reference (landing, starting, passed)", (25, 31), None),
+    ("most count(my kiwi of size 4)", "objective", "dsl-arg-type", "a Kiwi size is 1 to 3, got `4`", (19, 28), None),
     # dsl-context
     ("leader moves 3", "effect", "dsl-context", "`leader moves` is only allowed in a leader ability", (0, 14), None),
     ("gain 1 fruit; pay 2 fruit same", "cost", "dsl-context", "a cost may only use pay verbs", (0, 12),
@@ -100,11 +104,10 @@ ISSUES = [
      (0, 20), "use `choose { ... } or { ... }` for alternative payments"),
     ("repeat 11 { feed }", "effect", "dsl-context", "`repeat` count must be 1 to 10", (0, 18), "got 11"),
     ("repeat 0 { feed }", "effect", "dsl-context", "`repeat` count must be 1 to 10", (0, 17), "got 0"),
-    ("nests", "effect", "dsl-context", "`nests` is a query, not a verb", (0, 5),
-     "a query belongs in a Season card objective, after `most` or `least`"),
+    ("nests", "effect", "dsl-unknown", "unknown verb `nests`", (0, 5), None),
     ("move 1", "trigger", "dsl-context", "`move` is a verb, not a trigger", (0, 6), "a verb belongs in an effect"),
-    ("most gain 1 fruit", "objective", "dsl-context", "`gain` is a verb, not a query", (5, 17),
-     "a verb belongs in an effect"),
+    ("most gain 1 fruit", "objective", "dsl-context", "`gain` is a verb, not a quantity", (5, 17),
+     "a verb belongs in an effect; an objective counts: `most count(my nests)`"),
     # dsl-syntax through compile_field
     ("may {", "effect", "dsl-syntax", "unclosed `{`", (4, 5), "add `}` to close the block"),
 ]
@@ -132,19 +135,19 @@ def test_every_bad_call_is_reported_once_and_the_rest_still_binds() -> None:
 def test_fruit_and_terrain_come_from_the_context() -> None:
     ctx = CheckContext(("plum",), ("bog",), 2)
     assert _issues("pay 1 fruit of plum", "cost", ctx) == []
-    assert _issues("most tokens in bog", "objective", ctx) == []
-    assert _issues("most kiwi of size 3", "objective", ctx) == [
-        ("dsl-arg-type", "`kiwi of size` expects a Kiwi size from 1 to 2 for <s>, got `3`", (18, 19), None)]
+    assert _issues("most tokens(my pieces in bog hexes)", "objective", ctx) == []
+    assert _issues("most count(my kiwi of size 3)", "objective", ctx) == [
+        ("dsl-arg-type", "a Kiwi size is 1 to 2, got `3`", (19, 28), None)]
     assert _issues("pay 1 fruit of red", "cost", ctx) == [
         ("dsl-arg-type", "unknown fruit `red`; fruits are plum", (15, 18), None)]
 
 
 def test_wrong_node_for_the_field_and_unknown_field_kind_are_issues_not_exceptions() -> None:
     effect = parse("feed")
-    objective = parse("most nests", "objective")
+    objective = parse("most count(my nests)", "objective")
     _, issues = check(effect, "objective", CTX)
     assert [(i.code, i.message) for i in issues] == [
-        ("dsl-context", "expected an objective: `most <query>` or `least <query>`")]
+        ("dsl-context", "expected an objective: `most <quantity>` or `least <quantity>`")]
     _, issues = check(objective, "effect", CTX)
     assert [i.code for i in issues] == ["dsl-context"]
     _, issues = check(parse("gain domain; feed"), "trigger", CTX)

@@ -30,7 +30,7 @@ def _issues(text: str, kind: str = "effect") -> list[tuple]:
 
 def test_first_language_phrases_stay_plain_calls() -> None:
     """The contextual lexer keeps `kiwi`, `in`, `with`, `of`, `to` words in the first language's phrases."""
-    for text in ("place 1 kiwi", "pay 2 fruit of red blue", "bot moves 2 to flower", "push all passed"):
+    for text in ("place 1 kiwi", "pay 2 fruit of red blue", "bot moves 2 to flower", "leader moves 3 straight"):
         node = parse(text)
         assert isinstance(node.stmts[0], Call), text
     assert isinstance(parse("tokens in one hex", "objective" if False else "call"), Call)
@@ -152,7 +152,7 @@ ABILITY_RULES = [
     ("gain 2 fruit", "error[dsl-context]: a leader ability must move the Leader (R-LEAD-5)"),
     ("leader moves 2; leader jumps 2",
      "error[dsl-context]: a leader ability moves the Leader once: this is a second Leader movement"),
-    ("push 1 landing; leader moves 2",
+    ("push up to 1 of the pieces out of the landing hex; leader moves 2",
      "error[dsl-context]: a push before the Leader has moved: the ability pushes from where the Leader goes"),
 ]
 
@@ -161,7 +161,7 @@ ABILITY_RULES = [
 def test_R_LEAD_5_ability_rules_are_located_in_the_leaders_file(ability: str, message: str) -> None:
     path = Path(content_dir()) / "base" / "leaders.yaml"
     text = path.read_text(encoding="utf-8")
-    old = "ability: leader moves 3 straight; push all passed"
+    old = "ability: leader moves 3 straight; push the pieces out of the passed hexes"
     assert old in text
     diags = validate_text(path, text.replace(old, f"ability: {ability}", 1))
     [d] = diags
@@ -220,3 +220,8 @@ def test_kcd_reference_shows_every_part_with_a_working_example() -> None:
     assert "e.g. `gain 1 fruit for each a hex within 3 of my leader` -> Gain 1 Fruit for each hex within 3 hexes" in out
     out = CliRunner().invoke(app, ["reference"]).output
     assert "push <what> to <dest>  [verb; ability, effect, solo]" in out and "count  [function]" in out
+    # the grammar first, each rule with its syntax, the fields it belongs to, a doc and a working example
+    assert out.startswith("effect := statement ; statement ...  [grammar; ability, effect, solo]\n")
+    assert "objective := most quantity | least quantity  [grammar; objective]" in out
+    assert ("    e.g. `most count(my kiwi of size 2 in hexes with a nest)` -> Most size-2 Kiwi in hexes with a Nest"
+            in out)

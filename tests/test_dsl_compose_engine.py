@@ -114,9 +114,28 @@ def test_push_limit_modifier_caps_the_pushes_after_a_move() -> None:
     rt.state.hexes["A"].kiwi.append(mover)
     rt.state.flocks["teal"].side = "B"
     rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(Power(None, None, "m-push-limit",
-                                                 modifier_node=_dsl("push limit 1", "modifier")),))
+                                                 modifier_node=_dsl("my kiwi can push up to 1 kiwi", "modifier")),))
     _, asked = drive(push.after_move(rt, "teal", "A", 3, mover.id, False), ["push:green/1@A->B"])
     assert len(asked) == 1 and _sizes(rt, "A", "green") == [2]
+
+
+def test_R_PUSH_1_a_modifier_changes_the_push_rules_only_for_the_pieces_its_selector_names() -> None:
+    """`my kiwi of size 3 can push up to 1 kiwi` caps a size-3 mover, not the Leader; `my leader can push kiwi of
+    equal size` lets the Leader (a size-3 Kiwi, R-LEAD-1) push a size-3 Kiwi, not a size-2 mover a size-2 Kiwi."""
+    from interpreter.engine.modifiers import param
+    from interpreter.engine.powers import push_limit
+    rt = _rt("teal_powers.yaml")
+    big, small = rt.state.new_kiwi("teal", 3), rt.state.new_kiwi("teal", 2)
+    rt.state.hexes["A"].kiwi += [big, small]
+    rt.state.flocks["teal"].side = "B"
+    rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(
+        Power(None, None, "m-push-limit", modifier_node=_dsl("my kiwi of size 3 can push up to 1 kiwi", "modifier")),
+        Power(None, None, "m-push-same", modifier_node=_dsl("my leader can push kiwi of equal size", "modifier"))))
+    rt.rules.compose_table.clear()
+    assert push_limit(rt, "teal", ("kiwi", big.id)) == 1
+    assert push_limit(rt, "teal", ("kiwi", small.id)) == push_limit(rt, "teal", ("leader", "teal")) == rt.rules.push_count
+    assert param(rt, "teal", "push_same_size", ("leader", "teal")) is True
+    assert param(rt, "teal", "push_same_size", ("kiwi", small.id)) is False
 
 
 def test_a_chosen_player_is_asked_when_the_verb_runs_and_refused_outside_a_verb() -> None:
@@ -164,25 +183,70 @@ def test_it_names_the_loop_element_in_a_verb() -> None:
     assert _sizes(rt, "B", "teal") == [1, 1, 1] and _sizes(rt, "E", "teal") == [1, 1]
 
 
-def test_migrated_objectives_count_exactly_as_the_queries_they_replace() -> None:
-    """R-SCARD-4: the compositions now in season_cards.yaml give the first language's counts in every state of
-    random games (Leader 3 tokens, a Nest its dominance value), for every flock."""
+def _oracle(state, flock: str, what: str, arg=None) -> int:
+    """R-SCARD-4 counts written out by hand (the first language's queries, kept here as the test's oracle):
+    a Leader is a size-3 Kiwi / the objective Leader weight in tokens, a Nest its dominance value in size-1 Kiwi."""
+    from interpreter.engine import dominance
+    values = state.params.get("nest_dominance", {})
+    weight = int(dominance.weights(state, "objective").get("leader", 3))
+
+    def nest(h):
+        return (h.nest[0], int(values.get(h.nest[1], 0))) if h.nest is not None else (None, 0)
+
+    def tokens(h, who):
+        n = sum(k.size for k in h.kiwi if who is None or k.flock == who)
+        n += weight * sum(1 for f in state.seats if state.flocks[f].leader_hex == h.id and who in (None, f))
+        owner, value = nest(h)
+        return n + (value if who in (None, owner) else 0)
+
+    hexes = list(state.hexes.values())
+    if what == "terrain":
+        return sum(tokens(h, flock) for h in hexes if h.terrain == arg)
+    if what == "nests":
+        return sum(1 for h in hexes if h.nest is not None and h.nest[0] == flock)
+    if what == "size":
+        n = sum(1 for h in hexes for k in h.kiwi if k.flock == flock and k.size == arg)
+        n += 1 if arg == 3 and state.flocks[flock].leader_hex is not None else 0
+        return n + (sum(nest(h)[1] for h in hexes if nest(h)[0] == flock) if arg == 1 else 0)
+    if what == "dominated":
+        return sum(1 for o in dominance.dominant_all(state, "dominated_hexes").values() if o == flock)
+    if what == "leader":
+        where = state.flocks[flock].leader_hex
+        return tokens(state.hexes[where], None) if where else 0
+    if what == "single":
+        return max((tokens(h, flock) for h in hexes), default=0)
+    assert what == "lone"
+    return sum(1 for h in hexes if sum(1 for k in h.kiwi if k.flock == flock)
+               + (state.flocks[flock].leader_hex == h.id) + (nest(h)[1] if nest(h)[0] == flock else 0) == 1)
+
+
+def test_objectives_count_as_R_SCARD_4_says() -> None:
+    """R-SCARD-4: the 16 Season card objectives of season_cards.yaml, compositions of the effect language, give
+    the rulebook's counts in every state of random games (Leader 3 tokens / a size-3 Kiwi, a Nest its dominance
+    value), for every flock, checked against the counts written out by hand."""
     from interpreter.content import load_ruleset
     from interpreter.engine import queries
     from interpreter.sim import default_flocks, play_game
 
+    from interpreter.engine.rules import compile_rules
+
     rs = load_ruleset()
-    pairs = [(f"most tokens in {t}", f"most tokens(my pieces in {t} hexes)") for t in CTX.terrains]
-    pairs += [("most nests", "most count(my nests)"), ("most kiwi of size 2", "most count(my kiwi of size 2)"),
-              ("most dominated hexes", "most count(hexes dominated by me)")]
-    nodes = [(_dsl(a, "objective"), _dsl(b, "objective")) for a, b in pairs]
+    cards = {cid: card["objective"] if isinstance(card, dict) else card.objective
+             for cid, card in compile_rules(rs).season_cards.items()}
+    expect = {f"{d}-{t}": ("terrain", t) for t in CTX.terrains for d in ("most", "least")}
+    expect.update({"most-nests": ("nests", None), "most-size1": ("size", 1), "most-size2": ("size", 2),
+                   "most-size3": ("size", 3), "most-dominance": ("dominated", None),
+                   "most-leader-hex": ("leader", None), "most-single-hex": ("single", None),
+                   "most-lone-kiwi": ("lone", None)})
+    assert set(expect) == set(cards)
     seen: list[int] = []
 
     def check(game, decision, option, applied) -> None:
         for f in game.state.seats:
-            for old, new in nodes:
-                assert queries.evaluate(game.state, old, f) == queries.evaluate(game.state, new, f)
-                seen.append(queries.evaluate(game.state, new, f))
+            for cid, node in cards.items():
+                value = queries.evaluate(game.state, node, f)
+                assert value == _oracle(game.state, f, *expect[cid]), (cid, f)
+                seen.append(value)
 
     for seed in range(2):
         flocks = default_flocks(rs, 3)

@@ -26,11 +26,11 @@ VALID = [t for t in (sample_call(p, CTX) for p in registry.PRIMITIVES if p.kind 
     "gain 2 fruit; place 1 kiwi",
     "choose { gain 1 fruit } or { may { pay 2 fruit of red blue; mark domain } }",
     "repeat 2 { grow 1 kiwi; gain 1 domain } # twice",
-    "leader moves 3 straight; push all passed",
-    "most tokens in flower",
-    "least kiwi of size 2",
+    "leader moves 3 straight; push the pieces out of the passed hexes",
+    "most tokens(my pieces in flower hexes)",
+    "least count(my kiwi of size 2)",
     "gain domain",
-    "push same size",
+    "my nests give benefits twice",
 ]
 DSL_CHARS = "abcdefghiklmnoprstuvwxyz0123456789{};# \n-_"
 INSERTS = ["{", "}", ";", " ", "#", "\n", "choose", "or", "may", "repeat", "most", "least", "0", "99", "Z", "é", "\x00"]

@@ -36,12 +36,22 @@ def _text(dsl: str, kind: str = "effect", **kw: object) -> str:
     ("repeat 3 { gain 1 fruit }", "effect", "3 times: gain 1 Fruit"),
     ("repeat 1 { gain 1 fruit }", "effect", "Once: gain 1 Fruit"),
     ("choose { gain 2 fruit } or { gain 1 domain }", "effect", "Choose one: gain 2 Fruits; or gain 1 Domain marker"),
-    ("most tokens in flower", "objective", "Most Kiwi tokens in flower hexes"),
-    ("least kiwi of size 2", "objective", "Least size-2 Kiwi on the island board"),
+    ("most tokens(my pieces in flower hexes)", "objective", "Most Kiwi tokens in flower hexes"),
+    ("least count(my kiwi of size 2)", "objective", "Least size-2 Kiwi on the island board"),
+    ("most tokens(pieces of anyone in my leader)", "objective",
+     "Most Kiwi tokens (any player) in the same hex as your Leader"),
+    ("most largest(hexes, tokens(my pieces in it))", "objective", "Most Kiwi tokens in a single hex"),
+    ("most count(hexes where count(my kiwi in it) = 1)", "objective",
+     "Most hexes with only one of your Kiwi of any size"),
     ("gain move", "trigger", "Whenever you play or gain Move actions"),
-    ("nest benefits twice", "modifier", "You gain your Nest benefits twice (Victory Points excluded)"),
-    ("leader moves 3 straight; push all passed", "ability",
-     "Move your Leader 3 hexes in a straight line and push all Kiwi between its starting and landing hexes"),
+    ("my nests give benefits twice", "modifier", "Your Nests give their benefits twice (Victory Points excluded)"),
+    ("my pieces can push kiwi of equal size", "modifier", "Your pieces can push Kiwi of the same size"),
+    ("my kiwi in flower hexes can push up to 3 kiwi", "modifier",
+     "Your Kiwi in flower hexes can push up to 3 smaller Kiwi"),
+    ("leader moves 3 straight; push the pieces out of the passed hexes", "ability",
+     "Move your Leader 3 hexes in a straight line and push the pieces out of the passed hexes"),
+    ("leader jumps 2; push up to 2 of the pieces out of the landing hex", "ability",
+     "Jump your Leader to a hex exactly 2 hexes away and push up to 2 of the pieces out of the landing hex"),
 ])
 def test_rules_text(dsl: str, kind: str, text: str) -> None:
     assert _text(dsl, kind) == text
@@ -116,11 +126,13 @@ def test_reference_rows() -> None:
         "id": "pay-fruit-of", "kind": "verb", "pattern": "pay {n:int} fruit of {types:fruit+}",
         "display": "pay <n> fruit of <types>...", "doc": registry.get("pay-fruit-of").doc,
         "contexts": ["ability", "cost", "effect", "solo"], "example": "pay 2 fruit of red green",
-        "text": "Pay 2 Fruits of red or green in any combination",
+        "text": "Pay 2 Fruits of red or green in any combination", "note": "",
     }
     assert all(r["text"] for r in rows)
-    query = next(r for r in rows if r["id"] == "q-tokens-terrain")
-    assert (query["example"], query["text"]) == ("most tokens in flower", "Most Kiwi tokens in flower hexes")
+    assert not [r for r in rows if r["kind"] == "query"]   # objectives are quantities of the parts
+    # the parts one content item alone uses say why they are kept (issue 8)
+    assert next(r for r in rows if r["id"] == "mark-domain")["note"].startswith("kept: the Domain Marking")
+    assert all(r["note"] for r in rows if r["id"].startswith("bot-"))
 
 
 def test_reference_without_known_fruit_fills_templates_with_slot_names() -> None:

@@ -197,9 +197,14 @@ def test_a_file_with_a_yaml_error_is_a_row_not_a_silent_gap(root: Path) -> None:
 
 def test_reference_lists_the_field_kinds_primitives_with_examples() -> None:
     text = reference.markdown("objective")
-    assert "`tokens in <t>`" in text and "`most tokens in flower`" in text and "gain" not in text.split("|---|")[1]
+    assert "**objective** := `most quantity | least quantity`" in text and "**selector** :=" in text
+    assert "`count` (function)" in text and "`most count(my nests)`" in text and "Most Nests on the island board" in text
+    assert "`gain <n> fruit`" not in text and "`choose` (statement)" not in text
     effect = reference.markdown("effect")
-    assert "`gain <n> fruit`" in effect and "Gain 2 Fruits" in effect and "choose { A } or { B }" in effect
+    assert "`gain <n> fruit`" in effect and "Gain 2 Fruits" in effect and "`choose` (statement)" in effect
+    assert "`of size` (filter)" in effect and "`push <what> out of <where>`" in effect
+    cost = reference.markdown("cost")
+    assert "`pay <n> domain`" in cost and "(filter)" not in cost and "`gain <n> fruit`" not in cost
 
 
 # --- New pack fixes -------------------------------------------------------------------------------------------------

@@ -141,7 +141,8 @@ def test_card_preview_and_reference_beside_dsl_fields(content: Path) -> None:
     assert "Gain 3 Fruits" in card                              # the preview follows every keystroke
     tables = {m.value.split("**")[1]: m.value for m in at.markdown if "| write | what it does |" in m.value}
     assert "`gain <n> fruit`" in tables["effect"] and "`pay <n> fruit <rule>`" in tables["cost"]
-    assert "gain" not in tables["cost"] and "choose {" not in tables["cost"]
+    assert "`gain <n> fruit`" not in tables["cost"] and "`may` (statement)" not in tables["cost"]   # pay verbs only
+    assert "**cost** := `pay-call ; pay-call ... | choose { cost } or { cost } ...`" in tables["cost"]
     leader = app("1_Content.py", "leaders/chopan")
     faces = [from_img_tag(h.proto.body) for h in leader.get("html") if "base64" in h.proto.body]
     assert len(faces) == 2 and "Leader card of Chopan" in faces[0]

@@ -46,7 +46,7 @@ def test_R_LEAD_2_new_leader_pack_validates_loads_and_plays(root: Path) -> None:
 
     before = base_files(root)
     leader = newpack.NewLeader("tane", "Tane", (
-        newpack.LeaderCard("tane-1", "Forest Stride", "leader moves 2 straight; push all landing"),
+        newpack.LeaderCard("tane-1", "Forest Stride", "leader moves 2 straight; push the pieces out of the landing hex"),
         newpack.LeaderCard("tane-2", "Canopy Leap", "leader jumps 2")))
     files = newpack.leader_files(INFO, leader)
     assert sorted(files) == ["mods/river-mod/leaders.yaml", "mods/river-mod/pack.yaml"]

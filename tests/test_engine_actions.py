@@ -333,7 +333,7 @@ def test_R_LEAD_4_leader_pushed_off_placed_on_edge_by_pusher():
 def test_R_LEAD_5_ability_ends_elsewhere_pushes_any_size_to_other_hexes():
     """R-LEAD-5: an ability ends in another hex, pushes any size (Leaders too), each to a different hex than its own."""
     rt = blank_runtime(leader_hexes={"red": "A5", "green": "A8"})
-    rt.state.flocks["red"].leader_card = "chopan-2"      # moves 2 straight; push 2 landing
+    rt.state.flocks["red"].leader_card = "chopan-2"      # moves 2 straight; push up to 2 of the pieces out of the landing hex
     put(rt, "A7", "green", 3)
     ctx = _ctx()
     _, asked = drive(move.move_action(rt, ctx), ["ability", "push:green/3@A7->A3"])

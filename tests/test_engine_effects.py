@@ -36,7 +36,7 @@ def test_unknown_verb_and_node_are_errors_not_noops():
     with pytest.raises(EngineError):
         drive(effects.run(rt, bogus, Ctx("red")))
     with pytest.raises(EngineError):
-        drive(effects.run(rt, dsl("most nests", "objective"), Ctx("red")))
+        drive(effects.run(rt, dsl("most count(my nests)", "objective"), Ctx("red")))
     with pytest.raises(EngineError):
         queries.evaluate(rt.state, bogus, "red")
 

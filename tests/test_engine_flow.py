@@ -246,9 +246,9 @@ def test_R_SCARD_4_leader_and_control_nest_counting():
     control = next(n for n in rt.rules.nests if rt.rules.nests[n].dominance)
     rt.state.hexes["A1"].nest = ("red", control)
     put(rt, "A1", "red", 1)
-    assert queries.evaluate(rt.state, dsl("most tokens in flower", "objective"), "red") == 3 + 2 + 1
-    assert queries.evaluate(rt.state, dsl("most kiwi of size 3", "objective"), "red") == 1
-    assert queries.evaluate(rt.state, dsl("most kiwi of size 1", "objective"), "red") == 1 + 2
+    assert queries.evaluate(rt.state, dsl("most tokens(my pieces in flower hexes)", "objective"), "red") == 3 + 2 + 1
+    assert queries.evaluate(rt.state, dsl("most count(my kiwi of size 3)", "objective"), "red") == 1
+    assert queries.evaluate(rt.state, dsl("most count(my kiwi of size 1)", "objective"), "red") == 1 + 2
 
 
 @pytest.mark.parametrize("card_id", sorted(__import__("test_engine_support").rules().season_cards))

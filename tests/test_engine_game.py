@@ -167,7 +167,7 @@ def _extra_pack(tmp_path: Path, season_cards_yaml: str):
 def test_new_nest_and_season_card_in_yaml_need_no_python(tmp_path: Path):
     """A Season card and a Nest written only in YAML (an overlay) are built, resolved and scored by the engine."""
     rs = _extra_pack(tmp_path, (
-        '- id: most-lone-grass\n  objective: most tokens in grass\n  victor: gain 3 vp\n'
+        '- id: most-lone-grass\n  objective: most tokens(my pieces in grass hexes)\n  victor: gain 3 vp\n'
         '  others: choose { gain 1 fruit } or { gain 1 domain }\n  source: "designed: test"\n'))
     g = Game.new(rs, ["red", "green"], seed=2)
     g.state.season_cards[0] = "most-lone-grass"
@@ -192,7 +192,7 @@ def test_new_yaml_nest_built_and_season_card_resolved_directly(tmp_path: Path):
     from interpreter.engine import dominance, flow, scoring
     from interpreter.engine.context import Ctx
     rs = _extra_pack(tmp_path, (
-        '- id: most-grass-x\n  objective: most tokens in grass\n  victor: gain 3 vp\n  others: null\n  source: "designed: test"\n'))
+        '- id: most-grass-x\n  objective: most tokens(my pieces in grass hexes)\n  victor: gain 3 vp\n  others: null\n  source: "designed: test"\n'))
     g = Game.new(rs, ["red", "green"], seed=3)
     rt = g.rt
     where = build_mod.hexes(rt, "red")[0]

@@ -1,9 +1,11 @@
 """Saves (issue 7 item 3, issue 10 item 2): what a save holds, and that any bad save is a ValueError.
 
 `Game.to_json()` holds the format, the content hash, the seed and the `Game.new` arguments (or the start
-state), the whole decision history, the running step's checkpoint and the state. `Game.from_json` checks the
-JSON, the schema (schemas/save.schema.json), the hash and the engine's invariants, then replays the history:
-anything wrong is a `ValueError` with a clear message, in bounded time, never another exception.
+state), the whole decision history, the running step's checkpoint, the state, and the running step's frames
+with the pending decision. `Game.from_json` checks the JSON, the schema (schemas/save.schema.json), the hash
+and the engine's invariants, then rebuilds the running step from the frames (no replay; `verify=True`, and
+saves without frames, replay the history and compare): anything wrong is a `ValueError` with a clear message,
+in bounded time, never another exception.
 """
 from __future__ import annotations
 
@@ -55,8 +57,8 @@ def _saves() -> tuple[str, ...]:
     return tuple(g.to_json() for g in games + [position])
 
 
-def _mutated(path: list, value: object) -> str:
-    data = json.loads(_saves()[2])
+def _mutated(path: list, value: object, index: int = 2) -> str:
+    data = json.loads(_saves()[index])
     node = data
     for key in path[:-1]:
         node = node[key]
@@ -69,8 +71,8 @@ def test_save_holds_format_hash_seed_setup_history_checkpoint_and_state() -> Non
     game = _played(["red", "green", "purple"], 11, 50)
     data = json.loads(game.to_json())
     assert set(data) == {"format", "content_hash", "seed", "setup", "start", "history", "redo", "step_start",
-                         "checkpoint", "state"}
-    assert data["format"] == 2 and data["content_hash"] == ruleset().hash and data["seed"] == 11
+                         "checkpoint", "state", "frames", "pending", "previous"}
+    assert data["format"] == 3 and data["content_hash"] == ruleset().hash and data["seed"] == 11
     assert data["setup"]["players"] == ["red", "green", "purple"] and data["start"] is None
     assert data["history"] == game.history and len(data["history"]) == 50
     loaded = Game.from_json(ruleset(), game.to_json())
@@ -85,9 +87,41 @@ def test_save_holds_format_hash_seed_setup_history_checkpoint_and_state() -> Non
 
 
 def test_every_real_save_matches_the_schema_and_loads() -> None:
-    """Saves of standard, VTO, solo, advanced-setup and position games round-trip exactly."""
+    """Saves of standard, VTO, solo, advanced-setup and position games round-trip exactly, with and without the
+    verifying replay; a format 2 save (no frames) still loads, by replaying its history."""
     for text in _saves():
         assert Game.from_json(ruleset(), text).to_json() == text
+        assert Game.from_json(ruleset(), text, verify=True).to_json() == text
+        old = json.loads(text)
+        old["format"] = 2
+        for key in ("frames", "pending", "previous"):
+            del old[key]
+        loaded = Game.from_json(ruleset(), json.dumps(old))
+        assert loaded.to_json() == text
+
+
+def test_a_load_from_frames_replays_nothing_and_rebuilds_the_log_when_read() -> None:
+    """A save made mid-turn (the frames of explicit procedures) loads without a replay; its event log is the
+    original's once read, and it goes on decision for decision like the original."""
+    game = _played(["red", "green", "purple"], 12, 37)
+    while game.pending.kind != "play-mode":
+        assert game.apply(game.pending.options[0].id).ok
+    text = game.to_json()
+    assert json.loads(text)["frames"][0]["kind"] == "actions.turn"
+    before = Game.replayed_steps
+    loaded = Game.from_json(ruleset(), text)
+    assert Game.replayed_steps == before and loaded.pending == game.pending
+    assert loaded.rt.events == []                      # not built yet: nothing was replayed
+    assert [e.to_dict() for e in loaded.events] == [e.to_dict() for e in game.events]
+    rng = random.Random(5)
+    for _ in range(40):
+        option = rng.choice(game.pending.options).id
+        assert game.apply(option).ok and loaded.apply(option).ok
+        assert loaded.to_json() == game.to_json()
+    stale = game.history[-1]
+    fresh = Game.from_json(ruleset(), game.to_json())
+    if stale not in fresh.pending_ids():
+        assert game.apply(stale).code == fresh.apply(stale).code
 
 
 def test_a_position_game_saves_its_start_state() -> None:
@@ -146,14 +180,60 @@ def test_non_text_and_huge_text_are_value_errors() -> None:
     (["checkpoint", "season_cards", 0], "most-kiwi", "unknown Season card"),
     (["setup", "players", 0], "blue", "does not replay"),
     (["setup", "variant"], "chaos", "setup/variant"),
-    (["history", 5], "pass", "decision 6 of the history"),
     (["step_start"], 10_000, "step_start"),
     (["state", "flocks", 0, "fruit", "red"], 3, "fruit"),
+    (["frames"], [{"kind": "no-such-frame", "pc": 0, "fields": {}}], "unknown frame kind"),
+    (["pending"], None, "frames and pending decision do not match"),
+    (["format"], 4, "format 2 or 3"),
 ])
 def test_impossible_saves_are_value_errors(path: list, value: object, message: str) -> None:
-    """Values out of range, renamed seats, phases that do not exist, broken conservation: clear ValueErrors."""
+    """Values out of range, renamed seats, phases that do not exist, broken conservation, frames that are no
+    frames: clear ValueErrors, with and without the verifying replay."""
+    for verify in (False, True):
+        with pytest.raises(ValueError, match=message):
+            Game.from_json(ruleset(), _mutated(path, value, index=1), verify=verify)
+
+
+@pytest.mark.parametrize("path,value,message", [
+    (["history", 5], "pass", "decision 6 of the history"),
+    (["history", 0], "card:nothing", "decision 1 of the history"),
+])
+def test_a_history_that_does_not_replay_is_refused_when_verified(path: list, value: object, message: str) -> None:
+    """`verify=True` (and every save without frames) replays the history: a decision that does not replay is
+    refused, naming it. A load from frames leaves that to the log's rebuild and to `kcd replay`."""
     with pytest.raises(ValueError, match=message):
-        Game.from_json(ruleset(), _mutated(path, value))
+        Game.from_json(ruleset(), _mutated(path, value), verify=True)
+    data = json.loads(_mutated(path, value, index=3))
+    data["frames"] = data["pending"] = data["previous"] = None   # a save without frames: always replayed
+    with pytest.raises(ValueError, match="of the history"):
+        Game.from_json(ruleset(), json.dumps(data))
+
+
+@pytest.mark.parametrize("path,value,message", [
+    (["frames", 0, "fields", "card"], "nest-that-is-no-card", "not in yellow's hand"),
+    (["frames", 0, "pc"], 2, "not in yellow's hand"),
+    (["frames", 0, "fields", "flock"], "blue", "not playing"),
+    (["frames", 0, "fields", "ctx", "v", "depth"], "deep", "wrong type"),
+    (["pending", "options", 0, "id"], "card:build", "is not its action's"),
+    (["pending", "player"], "green", "decision is for `green`, who is not playing"),
+    (["pending", "options"], [], "pending"),
+    (["frames", 0, "fields", "ctx"], {"$": "node", "a": 0}, "frames"),
+])
+def test_bad_frames_and_pending_decisions_are_value_errors(path: list, value: object, message: str) -> None:
+    """The running step in a save is checked like the state: kinds, fields, players, options that are their
+    actions, cards in the hand they are played from."""
+    data = json.loads(_saves()[6])   # yellow's play-mode question (2 players): frame actions.turn at pc 2
+    assert data["frames"][0]["kind"] == "actions.turn" and data["frames"][0]["pc"] == 2
+    assert data["pending"]["player"] == "yellow"
+    if path == ["frames", 0, "pc"]:   # at pc 2 with a card the hand does not hold
+        hand = next(f["hand"] for f in data["state"]["flocks"] if f["id"] == "yellow")
+        data["frames"][0]["fields"]["card"] = next(c for c in ("move", "build", "feed", "wild-kiwi") if c not in hand)
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    with pytest.raises(ValueError, match=message):
+        Game.from_json(ruleset(), json.dumps(data))
 
 
 def test_a_stack_of_size_7_is_refused() -> None:
@@ -198,15 +278,22 @@ def test_a_base_save_does_not_load_under_the_prototype_edition() -> None:
         Game.from_json(load_ruleset(["editions/prototype"]), json.dumps(data))
 
 
-def test_a_changed_state_that_keeps_the_invariants_still_does_not_load() -> None:
-    """Moving a fruit from the bag to a flock keeps every count, but the history does not replay to it."""
+def test_a_changed_state_that_keeps_the_invariants_is_caught_by_the_replay() -> None:
+    """Moving a fruit from the bag to a flock keeps every count: a load from frames takes the state as saved
+    (it keeps every invariant), but the history does not replay to it: `verify=True` refuses it and
+    `kcd replay` reports the difference."""
+    from interpreter.cli_replay import replay_save
     data = json.loads(_saves()[2])
     state = data["state"]
     colour = next(c for c, n in state["fruit_bag"].items() if n)
     state["fruit_bag"][colour] -= 1
     state["flocks"][0]["fruit"][colour] = state["flocks"][0]["fruit"].get(colour, 0) + 1
+    text = json.dumps(data)
+    assert Game.from_json(ruleset(), text).state.flocks[state["flocks"][0]["id"]].fruit[colour] >= 1
     with pytest.raises(ValueError, match="does not replay to its state: state/flocks/0/fruit"):
-        Game.from_json(ruleset(), json.dumps(data))
+        Game.from_json(ruleset(), text, verify=True)
+    report = replay_save(ruleset(), text)
+    assert not report.exact and "state/flocks/0/fruit" in report.message
 
 
 def test_apply_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -244,12 +331,10 @@ def _save_paths(index: int) -> list[tuple]:
     return _paths(json.loads(_saves()[index]))[1:]
 
 
-@st.composite
-def _mutations(draw: st.DrawFn) -> str:
-    index = draw(st.integers(0, len(_saves()) - 1))
-    data = json.loads(_saves()[index])
+def _mutate(draw: st.DrawFn, data: dict, paths: list[tuple]) -> str:
+    """One to three random mutations (replace, delete, nudge, duplicate, swap) at the given paths of `data`."""
     for _ in range(draw(st.integers(1, 3))):
-        path = draw(st.sampled_from(_save_paths(index)))
+        path = draw(st.sampled_from(paths))
         parent = data
         try:
             for key in path[:-1]:
@@ -273,6 +358,22 @@ def _mutations(draw: st.DrawFn) -> str:
     return json.dumps(data)
 
 
+@st.composite
+def _mutations(draw: st.DrawFn) -> str:
+    index = draw(st.integers(0, len(_saves()) - 1))
+    return _mutate(draw, json.loads(_saves()[index]), _save_paths(index))
+
+
+def _plays_on(game: Game, seed: int) -> None:
+    """The game round-trips through a save and plays 25 random decisions legally."""
+    assert Game.from_json(ruleset(), game.to_json()).to_json() == game.to_json()
+    rng = random.Random(seed)
+    for _ in range(25):
+        if game.is_over:
+            break
+        assert game.apply(rng.choice(game.pending.options).id).ok
+
+
 @settings(max_examples=120, deadline=timedelta(seconds=4), suppress_health_check=[HealthCheck.too_slow],
           derandomize=True)
 @given(text=_mutations())
@@ -282,13 +383,45 @@ def test_mutated_saves_raise_value_error_or_continue_legally(text: str) -> None:
         game = Game.from_json(ruleset(), text)
     except ValueError:
         return
-    assert Game.from_json(ruleset(), game.to_json()).to_json() == game.to_json()
-    rng = random.Random(len(text))
-    for _ in range(25):
-        if game.is_over:
-            break
-        assert game.apply(rng.choice(game.pending.options).id).ok
+    _plays_on(game, len(text))
     game.redo()   # a mutated redo list is refused or applied, never an exception
+
+
+@functools.lru_cache(maxsize=None)
+def _step_saves() -> tuple[str, ...]:
+    """Saves in the middle of steps: a card played, a Move with its pushes, a payment, a marking, a build."""
+    out = []
+    for seed, players, kinds in ((21, ["red", "green", "purple"], ("play-mode", "push", "pay")),
+                                 (22, ["yellow", "red"], ("cover", "build-nest", "move", "feed"))):
+        game = Game.new(ruleset(), players=players, seed=seed)
+        rng = random.Random(seed)
+        wanted = list(kinds)
+        while wanted and not game.is_over:
+            if game.pending.kind in wanted and json.loads(game.to_json())["frames"]:
+                wanted.remove(game.pending.kind)
+                out.append(game.to_json())
+            assert game.apply(rng.choice(game.pending.options).id).ok
+    return tuple(out)
+
+
+@st.composite
+def _step_mutations(draw: st.DrawFn) -> str:
+    """One to three mutations inside the frames, the pending decision or `previous` of a mid-step save."""
+    data = json.loads(draw(st.sampled_from(_step_saves())))
+    return _mutate(draw, data, [p for p in _paths(data) if p and p[0] in ("frames", "pending", "previous")])
+
+
+@settings(max_examples=150, deadline=timedelta(seconds=4), suppress_health_check=[HealthCheck.too_slow],
+          derandomize=True)
+@given(text=_step_mutations())
+def test_mutated_frames_raise_value_error_or_continue_legally(text: str) -> None:
+    """Mutations of the running step in real mid-step saves: ValueError, or a game that plays on legally."""
+    try:
+        game = Game.from_json(ruleset(), text)
+    except ValueError:
+        return
+    _plays_on(game, len(text))
+    game.clone()
 
 
 def test_deep_json_the_parser_accepts_is_still_a_value_error() -> None:

@@ -29,18 +29,23 @@ CASES: dict[str, tuple[str, str, int, str | None, str | None, str]] = {
 }
 
 PINS: dict[str, str] = {
+    # re-pinned on purpose for the content hash only (issue 8: content rewritten as compositions of the effect
+    # language): the saved JSON and events with the content hash masked are byte-identical to before each change;
+    # re-pinned on purpose for save format 3 (the running step's frames, the pending decision and the previous
+    # decision's ids in the save): each game's save turned back into format 2 (format 2, those three keys
+    # dropped) followed by its events gives exactly the previous digest, so the games are unchanged;
     # re-pinned for the content hash only when merging main into the dsl branch (eleven Season card objectives
     # are compositions, issue 8): the saved JSON with the content hash masked is byte-identical to main's;
     # re-pinned on purpose when merging the hardening branch: game.yaml gained `season_cards.dominated_hexes`,
     # so the content hash inside each save changed (both branches checked the games themselves unchanged);
     # before that, re-pinned on purpose for save format 2 (history in the save, events hashed beside it); before re-pinning,
     # the same games' format-1 JSON was checked to still give the previous digests (the games are unchanged)
-    "green-red-s1": "5bf6dfb3a52d206cd5af2669facb718d63866f8370cd6f30a2426ab09bd3e51d",
-    "red-green-s2-bot": "4633fafa508f0bb9c2809fd36026e12dc12c52387968f3e62ed72cc1a98198b5",
-    "purple-yellow-s3-player-B": "8e194054cefb8859ac1504958da65b6cc23997a0b58ed421ed76ab132d853bd1",
-    "yellow-purple-s4-adv": "97a144cd63c5f3a9aec3f9b824e7f31b0f990376f6b57972fa93668d89d1d22d",
-    "green-purple-s5-bot-B-adv": "6a07c39b74ac4ee30a75b70fc0e63f798c034b40a451995dcd0bcbd468192969",
-    "red-yellow-s6-player": "38e91d813e64ac47f0ecc91344b0cb05b7d5d7ac43ee79c71c29dcf28ecc58fd",
+    "green-red-s1": "a2e2648e464df21b4d27d326ad05f563d44edaaac9b769f1137af63e8660dd73",
+    "red-green-s2-bot": "21c3570fbfbd9c689cc5e355d81fa4ec3b6772b9fb343d5590827e5e3942e0f0",
+    "purple-yellow-s3-player-B": "50bf2b8af3fdd690caf6f2df82a492c29cb1d612bf93cd6b55f977eb528d3714",
+    "yellow-purple-s4-adv": "cc1459a3584ce54eeb9f65f338082bdd9b7311c15e402a70aa668f526ba1271e",
+    "green-purple-s5-bot-B-adv": "d48d4f869dd4bfc0efa55da80461f4ac0f4e0362027abc958e26e5cc0eca4a15",
+    "red-yellow-s6-player": "1f9de91f6d2a28ee90ecde9e6b5bfb8b16c96af016cc33faebf5077008b83e1b",
 }
 
 

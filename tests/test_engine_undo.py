@@ -182,3 +182,22 @@ def test_undo_within_a_step_equals_a_rebuild_from_the_origin() -> None:
                 assert undone._previous == full._previous and undone.pending == full.pending
                 fast += 1
         assert fast >= 20
+
+
+def test_undo_and_redo_of_a_game_loaded_from_frames_are_byte_identical() -> None:
+    """A save loaded from its frames (no replay) undoes and redoes like the game it was saved from; a refused
+    undo leaves it untouched."""
+    game, rng = _random_game(12, ["red", "green", "purple"])
+    for _ in range(70):
+        assert game.apply(rng.choice(game.pending.options).id).ok
+    for _ in range(12):
+        text = game.to_json()
+        loaded = Game.from_json(ruleset(), text)
+        plain, forced = game.clone().undo(), loaded.clone().undo()
+        assert plain.ok == forced.ok and getattr(plain, "code", None) == getattr(forced, "code", None)
+        if not forced.ok:
+            refused = Game.from_json(ruleset(), text)
+            assert not refused.undo().ok and refused.to_json() == text
+        assert loaded.undo(force=True).ok and loaded.redo().ok
+        assert loaded.to_json() == text
+        assert game.apply(rng.choice(game.pending.options).id).ok

@@ -121,7 +121,7 @@ def test_overlay_replace_patch_add_and_deep_merge(root: Path) -> None:
     """op: replace swaps the whole item, op: patch deep-merges mappings and replaces lists, no op adds;
     a flock file with op: patch changes one side's field and keeps the rest."""
     _pack(root, "mod", "m", {
-        "season_cards.yaml": ("- id: most-nests\n  op: replace\n  objective: least nests\n  victor: gain 2 vp\n"
+        "season_cards.yaml": ("- id: most-nests\n  op: replace\n  objective: least count(my nests)\n  victor: gain 2 vp\n"
                               "  others: null\n  source: \"designed: test\"\n"),
         "nests.yaml": "- id: cave-1\n  op: patch\n  on_place: place 2 kiwi\n",
         "flocks/red.yaml": "id: red\nop: patch\nside_b:\n  extra_move: pay 2 fruit of blue green\n",
@@ -130,7 +130,7 @@ def test_overlay_replace_patch_add_and_deep_merge(root: Path) -> None:
     base = load_ruleset(root=root)
     rs = load_ruleset(["m"], root=root)
     card = rs.item("season_cards", "most-nests")
-    assert card.raw == {"id": "most-nests", "objective": "least nests", "victor": "gain 2 vp", "others": None,
+    assert card.raw == {"id": "most-nests", "objective": "least count(my nests)", "victor": "gain 2 vp", "others": None,
                         "source": "designed: test"}
     assert card.overrides == ("m",) and card.origin.pack == "base"
     cave = rs.item("nests", "cave-1")

@@ -128,12 +128,12 @@ def test_R_SCARD_1_most_size2_kiwi_in_hexes_with_a_nest() -> None:
 
 
 def test_R_SCARD_1_least_hexes_an_opponent_dominates_where_you_have_kiwi() -> None:
-    """Teal: C (green dominates, teal has a Kiwi) - D does not count (teal has only its Leader there).
-    Green: A and B (teal dominates both, green has Kiwi in each)."""
+    """Teal: C (green dominates, teal has a Kiwi) and D (teal has only its Leader there, which an objective
+    counts as a size-3 Kiwi, R-SCARD-4). Green: A and B (teal dominates both, green has Kiwi in each)."""
     rt = _game("cards.yaml").rt
     card = rt.rules.season_cards["least-contested"]
     winners, values = queries.winners(rt.state, card.objective, ["teal", "green"])
-    assert values == {"teal": 1, "green": 2} and winners == ["teal"]
+    assert values == {"teal": 2, "green": 2} and winners == ["teal", "green"]
 
 
 def test_R_SC_3_cave_nest_gains_a_marker_when_2_own_kiwi_share_its_hex() -> None:

@@ -37,7 +37,7 @@ LEADERS = """\
   cards:
     - id: moa-1
       name: Stomp
-      ability: leader moves 2 straight; push all passed
+      ability: leader moves 2 straight; push the pieces out of the passed hexes
       source: "designed: qa"
     - id: moa-2
       name: Wander

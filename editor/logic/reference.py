@@ -1,15 +1,12 @@
-"""The effect language's reference beside each DSL field: the registry's primitives allowed in that field kind,
-each with its pattern, what it does, an example and the example's rules text (interpreter.dsl.reference)."""
+"""The effect language's reference beside each DSL field, read from the registries (interpreter.dsl.reference and
+reference_parts): the grammar of that field kind, the primitives allowed in it, and the parts that build selectors,
+quantities and conditions, each with what it does, an example and the example's rules text."""
 from __future__ import annotations
 
 from typing import Any
 
-# the statement forms every effect-like field also takes (README "The effect DSL")
-FORMS = [("choose { A } or { B }", "the player picks one of the effects", "choose { gain 2 fruit } or { place 1 kiwi }"),
-         ("may { A }", "the player may do it or not", "may { grow 1 kiwi }"),
-         ("repeat N { A }", "do it N times (1-10)", "repeat 2 { grow 1 kiwi }"),
-         ("A; B", "one after the other", "gain 1 fruit; place 1 kiwi")]
-_COMBINED = ("effect", "ability", "solo")   # cost fields take pay verbs only
+_STATEMENT_FIELDS = ("effect", "ability", "solo", "cost")   # fields whose text is an effect (statements)
+_PART_KINDS = ("determiner", "noun", "reference", "filter", "function", "comparison")   # what builds selectors
 
 
 def rows_for(kind: str, ctx: Any = None) -> list[dict]:
@@ -19,17 +16,44 @@ def rows_for(kind: str, ctx: Any = None) -> list[dict]:
     return [r for r in reference(ctx) if kind in r["contexts"]]
 
 
+def grammar_for(kind: str, ctx: Any = None) -> list[dict]:
+    """The grammar rules that make up a field of DSL kind `kind` (effect, selector, quantity ...), in order."""
+    from interpreter.dsl.render import reference_parts
+
+    return [r for r in reference_parts(ctx) if r["kind"] == "grammar" and kind in r["fields"]]
+
+
+def parts_for(kind: str, ctx: Any = None) -> list[dict]:
+    """The statements (effect fields) and the selector, quantity and condition parts a field kind may use."""
+    from interpreter.dsl.render import reference_parts
+
+    rules = {r["name"] for r in grammar_for(kind, ctx)}
+    wanted: tuple[str, ...] = ("statement",) if kind in _STATEMENT_FIELDS and kind != "cost" else ()
+    if "selector" in rules:
+        wanted += _PART_KINDS
+    return [r for r in reference_parts(ctx) if r["kind"] in wanted]
+
+
 def _cell(text: str) -> str:
     """A Markdown table cell: pipes escaped, `<` kept from being read as HTML."""
     return str(text).replace("|", "\\|").replace("<", "\\<")
 
 
+def _code(text: str) -> str:
+    return f"`{text}`" if text else ""
+
+
 def markdown(kind: str, ctx: Any = None) -> str:
-    """The reference for one field kind as a Markdown table (with the statement forms for effects)."""
-    lines = [f"**{kind}** fields take:", "", "| write | what it does | example | reads as |", "|---|---|---|---|"]
+    """The reference for one field kind as Markdown: its grammar, then a table of the primitives it takes and of
+    the parts (statements, determiners, nouns, filters, functions, comparisons) with an example each."""
+    lines = [f"**{kind}** fields are written:", ""]
+    for rule in grammar_for(kind, ctx):
+        lines.append(f"- **{rule['name']}** := `{rule['syntax']}`: {_cell(rule['doc'])} "
+                     f"e.g. `{rule['field'] or rule['example']}`")
+    lines += ["", f"**{kind}** fields take:", "", "| write | what it does | example | reads as |", "|---|---|---|---|"]
     for row in rows_for(kind, ctx):
         lines.append(f"| `{row['display']}` | {_cell(row['doc'])} | `{row['example']}` | {_cell(row['text'])} |")
-    if kind in _COMBINED:
-        for form, what, example in FORMS:
-            lines.append(f"| `{form}` | {what} | `{example}` | |")
+    for part in parts_for(kind, ctx):
+        lines.append(f"| `{part['name']}` ({part['kind']}) | {_cell(part['doc'])} | {_code(part['field'] or part['example'])} "
+                     f"| {_cell(part['text'])} |")
     return "\n".join(lines)

@@ -86,7 +86,7 @@ if form == "New leader":
         card_id = a.text_input(f"Card {n} id (filled in from the leader id)", key=f"leader_card{n}_id")
         card_name = b.text_input(f"Card {n} name", key=f"leader_card{n}_name")
         ability = st.text_area(f"Card {n} ability (DSL, context ability)", key=f"leader_card{n}_ability",
-                               value="leader moves 2 straight; push all landing", height=68)
+                               value="leader moves 2 straight; push the pieces out of the landing hex", height=68)
         preview(ability, "ability")
         cards.append(newpack.LeaderCard(card_id.strip(), card_name.strip() or card_id.strip(), ability.strip()))
     if st.button("Create leader pack", key="btn_create_leader", type="primary"):

@@ -186,13 +186,16 @@ class Checker:
         nests = self.files.get("nests.yaml")
         items = self._items("nests.yaml")
         ids = [str(n.get("id")) for _, n in items]
-        first_row = {n.get("type") for _, n in items if n.get("row") == 1 and _scalar(n.get("type"))}
+        rows = {(n.get("type"), n.get("row")) for _, n in items if _scalar(n.get("type"))}
         for path, nest in items:
-            # R-BUILD-2: a second-row Nest is built only after the first-row Nest of its type.
-            if nest.get("row") == 2 and _scalar(nest.get("type")) and nest.get("type") not in first_row:
-                self._emit(nests, "nest-twin", f"row-2 nest `{nest.get('id')}` has no row-1 nest of type "
-                                               f"`{nest.get('type')}`", path + ("row",),
-                           hint="add the first-row nest of that type (R-BUILD-2)")
+            # R-BUILD-2: a Nest of row r > 1 is built only after the row r-1 Nest of its type (types and rows
+            # come from content: a mod's own Nest type has rows of its own).
+            row = nest.get("row")
+            if (isinstance(row, int) and 1 < row <= 9 and _scalar(nest.get("type"))
+                    and (nest.get("type"), row - 1) not in rows):
+                self._emit(nests, "nest-twin", f"row-{row} nest `{nest.get('id')}` has no row-{row - 1} nest of "
+                                               f"type `{nest.get('type')}`", path + ("row",),
+                           hint=f"add the row-{row - 1} nest of that type (R-BUILD-2)")
             twin = nest.get("twin")
             if isinstance(twin, str):
                 self._unknown(nests, "nest", twin, ids, path + ("twin",))

@@ -194,6 +194,8 @@ class _Search:
         self._plain: dict[int, bool] = {}
         self._plain_work: dict[tuple, int | None] = {}
         self._effects: dict[tuple, list[Effect]] = {}
+        self._slot_memo: dict[tuple, list[tuple]] = {}
+        self._shared_targets: dict[tuple, list] = {}
         self.loops: set[int] = set()            # components a chain can go round (more than one node)
 
     # --- structure -------------------------------------------------------------------------------
@@ -231,21 +233,37 @@ class _Search:
         key = (node, id(call))
         found = self._targets.get(key)
         if found is None:
-            found = []
-            for item, per_n, targets in self._compute_targets(node, call):
-                best: tuple = (0, 0, ())
-                others = []
-                for target, extra in targets:
-                    work = self.plain_work(target)
-                    if work is None:
-                        others.append((target, extra))
-                        continue
-                    if work < 0:
-                        continue                    # runs nothing (an empty track slot)
-                    best = (max(best[0], work), max(best[1], 1 + extra),
-                            best[2] if best[2] and work <= best[0] else (target,))
-                found.append((item, per_n, best, others))
+            # what a call reaches depends on the node only through its side and its own track slot: share the
+            # result between nodes that agree on those (the same verb in many Nests, slots and cards)
+            vf = self.vf_of(node)
+            shared = (call.primitive, vf, node[1] + 1 if node[0] == "T" and node[2] == vf else None,
+                      call.args if call.primitive and "{" in "".join(
+                          getattr(registry.BY_ID.get(call.primitive), "reach", ()) or ()) else None)
+            found = self._shared_targets.get(shared)
+            if found is not None:
+                self._targets[key] = found
+                return found
+            found = self._reduce_targets(node, call)
+            self._shared_targets[shared] = found
             self._targets[key] = found
+        return found
+
+    def _reduce_targets(self, node: tuple, call: Call) -> list:
+        """targets() computed: per reach item, the best plain target and the others."""
+        found = []
+        for item, per_n, targets in self._compute_targets(node, call):
+            best: tuple = (0, 0, ())
+            others = []
+            for target, extra in targets:
+                work = self.plain_work(target)
+                if work is None:
+                    others.append((target, extra))
+                    continue
+                if work < 0:
+                    continue                    # runs nothing (an empty track slot)
+                best = (max(best[0], work), max(best[1], 1 + extra),
+                        best[2] if best[2] and work <= best[0] else (target,))
+            found.append((item, per_n, best, others))
         return found
 
     def plain_work(self, node: tuple) -> int | None:
@@ -310,11 +328,15 @@ class _Search:
 
     def _slots(self, vf: tuple, node: tuple) -> list[tuple]:
         """Track slots of `vf` that a token taken now can uncover: after the node's own slot (R-TRACK-1)."""
-        side = self.g.sides[vf[0]]
         low = self.g.track_from
         if node[0] == "T" and node[2] == vf:
             low = node[1] + 1
-        return [("T", slot, vf) for slot in sorted(side.track) if slot >= low]
+        key = (vf, low)
+        found = self._slot_memo.get(key)
+        if found is None:
+            side = self.g.sides[vf[0]]
+            found = self._slot_memo[key] = [("T", slot, vf) for slot in sorted(side.track) if slot >= low]
+        return found
 
     # --- the graph and its strongly connected parts --------------------------------------------------
     def build(self, roots: list[tuple]) -> None:

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import cast
 
 from interpreter.dsl.align import align as _align
-from interpreter.dsl import registry
+from interpreter.dsl import parts, registry
 from interpreter.dsl.ast import COMPOSED, Call, Choose, May, Node, Objective, Phrase, QCall, Repeat, Seq, Span, Word
 from interpreter.dsl.errors import DslError, Issue
 from interpreter.dsl.parser import parse
@@ -132,6 +132,11 @@ def _arg_amount(prims: list[Primitive]) -> str:
     return _join(counts) + (" argument" if counts == ["1"] else " arguments")
 
 
+def _words(call) -> str:
+    """A call's words as written."""
+    return " ".join(w.text for w in getattr(call, "words", ())) or "..."
+
+
 def _literal_count(prim: Primitive) -> int:
     return sum(1 for p in prim.parts if isinstance(p, str))
 
@@ -159,13 +164,13 @@ class _Checker:
             if isinstance(node, Objective) and isinstance(node.query, QCall):
                 return replace(node, query=self.layer().expr(node.query, self.env(), "number"))
             if isinstance(node, Objective) and isinstance(node.query, (Call, Phrase)):
-                # a phrase is read by its words (Phrase.words, as a call's), so its misuse is reported as for calls
-                return replace(node, query=self.call(cast(Call, node.query)))
-            self.issue("dsl-context", "expected an objective: `most <query>` or `least <query>`", span,
-                       "write e.g. `most nests`")
+                self.objective_words(node.query, node.direction)
+                return node
+            self.issue("dsl-context", "expected an objective: `most <quantity>` or `least <quantity>`", span,
+                       "write e.g. `most count(my nests)`")
             return node
         if self.kind in ("trigger", "modifier"):
-            if isinstance(node, Seq) and len(node.stmts) == 1 and isinstance(node.stmts[0], Call):
+            if isinstance(node, Seq) and len(node.stmts) == 1 and isinstance(node.stmts[0], (Call, Phrase)):
                 node = node.stmts[0]
             if isinstance(node, Call):
                 return self.call(node)
@@ -183,6 +188,25 @@ class _Checker:
     def seq(self, node: Seq) -> Seq:
         """Check a block (a sequence stays a sequence)."""
         return replace(node, stmts=tuple(self.stmt(s) for s in node.stmts))
+
+    def objective_words(self, call: Call | Phrase, direction: str = "most") -> None:
+        """An objective written as words (`most nests`): say what it counts instead, from the registries."""
+        text, first = _words(call), (call.words[0].text if call.words else "")
+        verbs = {p.head for p in registry.of_kind("verb")}
+        if first in verbs:
+            self.issue("dsl-context", f"`{first}` is a verb, not a quantity", call.span,
+                       "a verb belongs in an effect; an objective counts: `most count(my nests)`")
+        elif first in parts.FUNCTIONS:
+            self.issue("dsl-syntax", f"`{first}` takes its argument in parentheses", call.span,
+                       f"write e.g. `{direction} {parts.FUNCTIONS[first].example}`")
+        elif first in parts.NOUNS:
+            mine = "" if parts.NOUNS[first].names in ("hex", "player") else "my "
+            self.issue("dsl-arg-type", f"an objective counts a quantity, not the words `{text}`", call.span,
+                       f"count it: `{direction} count({mine}{text})`")
+        else:
+            self.issue("dsl-unknown", f"unknown quantity `{first}`", call.words[0].span if call.words else call.span,
+                       "an objective counts: " + ", ".join(f"`{f}(...)`" for f in parts.FUNCTIONS)
+                       + ", e.g. `most count(my nests)`")
 
     def stmt(self, node: Node) -> Node:
         """Check one statement (or sequence) of an effect."""
@@ -224,7 +248,7 @@ class _Checker:
     def call(self, call: Call) -> Call:
         """Bind one call to the primitive its words match, or record why none does."""
         # Diagnosis order, most specific first: a typed match among the allowed primitives (a clean match
-        # with more literal words wins: `push all landing` over `push <n> landing`; ties go to registry order)
+        # with more literal words wins: `build on <hexes> by <players>` over `build on <hexes>`; ties go to registry order)
         # > the right kind in the wrong context (a leader verb in an effect, `gain` in a cost) > the right
         # first word with a wrong count or word > another kind's pattern (a query in an effect) > unknown.
         words = call.words
@@ -266,10 +290,7 @@ class _Checker:
                 return call
         noun = self.kind
         hint = _did_you_mean(head, t.heads)
-        if hint is None and noun == "query":   # the compositional layer counts anything: say so first
-            hint = ("count with a selector, e.g. `most count(hexes dominated by me)`; or a query: "
-                    + ", ".join(p.display for p in t.allowed))
-        elif hint is None and len(t.allowed) <= 10 and t.allowed:
+        if hint is None and len(t.allowed) <= 10 and t.allowed:
             hint = f"{noun}s: " + ", ".join(p.display for p in t.allowed)
         self.issue("dsl-unknown", f"unknown {noun} `{head}`", words[0].span, hint)
         return call
@@ -317,8 +338,13 @@ class _Checker:
                     return sum(1 for part, w in zip(p.parts, words) if isinstance(part, str) and part == w.text)
                 top = max(agreement(p) for p in same_head)
                 shown = [p for p in same_head if agreement(p) == top]
-            self.issue("dsl-arg-count", f"`{head}` takes {_arg_amount(shown)}: " + _join([p.display for p in shown]),
-                       call.span, self.joined_hint(call))
+            if any(isinstance(x, Slot) and x.type in parts.SELECTOR_TYPES for p in shown for x in p.parts):
+                # a selector is many words: counting them would mislead, so show the forms
+                self.issue("dsl-arg-count", f"`{head}` is written " + _join([f"`{p.display}`" for p in shown]),
+                           call.span, self.joined_hint(call))
+            else:
+                self.issue("dsl-arg-count", f"`{head}` takes {_arg_amount(shown)}: "
+                           + _join([p.display for p in shown]), call.span, self.joined_hint(call))
             return
         # Same length but a literal word differs: report the word where the best pattern stops matching.
         def first_mismatch(p: Primitive) -> int:

@@ -47,25 +47,35 @@ def field_rules(node, field_kind: str) -> list[Issue]:
     return ability_issues(node)
 
 
+_SINGLE_REFS = frozenset({"here", "it", "landing", "starting", "chosen"})
+
+
 def _n(sel: Selector) -> int:
+    """The most elements a selector can name: one for a reference to one hex or element (`this hex`, `it`, `the
+    landing hex`, a chosen player), else the most of its kind."""
+    if sel.ref in _SINGLE_REFS or (sel.ref or "").startswith("flock:"):
+        return 1
     return MAX_ELEMENTS.get(sel.kind or "hex", 64)
 
 
 def _sel_cost(sel: Selector) -> int:
-    """Steps to evaluate a selector: each candidate element tested against each filter."""
-    per = 1
+    """Steps to evaluate a selector as the engine does (selectors.py): its candidates, then each filter: the
+    filter's own selector once, a test per remaining element, and a `where` condition once per element."""
+    n = _n(sel)
+    cost = n
     for f in sel.filters:
         if f.arg is not None:
-            per += _sel_cost(f.arg)
-        if f.cond is not None:
-            per += _expr_cost(f.cond)
-    return _n(sel) * per
+            cost += _sel_cost(f.arg)
+        cost += n * (1 + (_expr_cost(f.cond) if f.cond is not None else 0))
+    return cost
 
 
 def _expr_cost(e) -> int:
     if isinstance(e, Selector):
         return _sel_cost(e)
     if isinstance(e, QCall):
+        if e.name.text in ("largest", "smallest") and isinstance(e.args[0], Selector):
+            return 1 + _sel_cost(e.args[0]) + _n(e.args[0]) * _expr_cost(e.args[1])   # the quantity once per element
         return 1 + sum(_expr_cost(a) for a in e.args)
     if isinstance(e, BinOp):
         return 1 + _expr_cost(e.left) + _expr_cost(e.right)

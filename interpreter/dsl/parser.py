@@ -405,7 +405,7 @@ def _expected_text(expected: set[str], prev: Token | None) -> str:
             out.append("a verb")
             names -= {"CHOOSE", "MAY", "REPEAT"}
         elif prev is not None and prev.type in ("MOST", "LEAST"):
-            out.append("a query")
+            out.append("a quantity")
         else:
             out.append("a word")
         names.discard("WORD")
@@ -516,7 +516,7 @@ def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
         return DslError(_SYNTAX, "`repeat` needs a number", prev_span if at_end else span,
                         "write `repeat 2 { ... }`")
     if at_end and prev is not None and prev.type in ("MOST", "LEAST"):
-        return DslError(_SYNTAX, f"expected a query after `{prev.value}`", prev_span, "write e.g. `most nests`")
+        return DslError(_SYNTAX, f"expected a quantity after `{prev.value}`", prev_span, "write e.g. `most count(my nests)`")
     if expected == {"OR"}:
         return DslError(_SYNTAX, f"unexpected {shown}: `choose` needs at least two options",
                         prev_span if at_end else span, "write `choose { ... } or { ... }`")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["Part", "PARTS", "NOUNS", "DETERMINERS", "REFERENCES", "FILTERS", "FUNCTIONS", "STATEMENTS",
-           "COMPARISONS", "PIECE_KINDS", "SELECTOR_TYPES", "kind_phrase", "of_kind"]
+           "COMPARISONS", "GRAMMAR", "PIECE_KINDS", "SELECTOR_TYPES", "kind_phrase", "of_kind"]
 
 # The kinds a selector can name, and the slot types of registry patterns that take a selector.
 PIECE_KINDS = frozenset({"kiwi", "leader", "nest", "marker", "piece"})
@@ -31,14 +31,53 @@ class Part:
     applies: frozenset[str] = frozenset()   # filters: the selector kinds they narrow
     args: tuple[str, ...] = ()              # functions: argument types (pieces hexes players any number)
     text: str = ""                          # rules text (English); `{x}` is the argument's text
+    syntax: str = ""                        # grammar rules and statements: how it is written
+    fields: frozenset[str] = frozenset()    # grammar rules: the DSL field kinds it belongs to
 
 
 _ALL = frozenset({"kiwi", "leader", "nest", "marker", "piece", "hex", "player"})
+_EFFECTS = frozenset({"effect", "ability", "solo"})
+_SELECTING = frozenset({"effect", "ability", "solo", "objective", "trigger", "modifier"})
 _LOCATED = PIECE_KINDS | {"hex"}
 
 PARTS: tuple[Part, ...] = (
+    # --- grammar: the shape of each field kind (interpreter/dsl/grammar.lark, LALR(1)) ----------------
+    Part("effect", "grammar", "Statements run in order; a `pay` that cannot be paid skips the rest of its sequence.",
+         "pay 1 fruit any; gain 1 vp", syntax="statement ; statement ...", fields=_EFFECTS),
+    Part("cost", "grammar", "What something costs: `pay` verbs only, in order, or alternatives with `choose`.",
+         "choose { pay 2 fruit same } or { pay 1 domain }",
+         syntax="pay-call ; pay-call ... | choose { cost } or { cost } ...", fields=frozenset({"cost"})),
+    Part("statement", "grammar", "A verb call, or one of the statements below (`if`, `for each`, `choose`, `may`, "
+         "`repeat`).", "if count(my nests) >= 2 { gain 1 vp }",
+         syntax="call | if ... | for each ... | choose ... | may { ... } | repeat N { ... }", fields=_EFFECTS),
+    Part("call", "grammar", "A verb's words matched against its registry pattern; its slots take numbers, words "
+         "(fruit, terrains), selectors and quantities.", "push every kiwi of an opponent in the landing hex to a "
+         "hex without a nest", syntax="verb word|number|selector|quantity ...", fields=_EFFECTS),
+    Part("selector", "grammar", "Names pieces, hexes or players: a determiner (required in a verb), words before the "
+         "noun (a terrain, a reference), the noun, then filters, read left to right as \"and\".",
+         "every kiwi of size 1 of an opponent in the landing hex",
+         syntax="[determiner] [terrain|reference] noun [filter ...]", fields=_SELECTING),
+    Part("quantity", "grammar", "A number: a literal, a function of selectors or quantities, a sum or difference "
+         "(never below 0).", "min(count(my nests) + 1, 3)",
+         syntax="N | function(selector or quantity, ...) | quantity + quantity | quantity - quantity | ( quantity )",
+         fields=frozenset({"effect", "ability", "solo", "objective", "modifier"})),
+    Part("condition", "grammar", "Comparisons of quantities combined with `not`, `and`, `or` (binding in that "
+         "order); used by `if` and by the `where` filter.", "fruit(me) >= 3 and not count(my nests) > 2",
+         syntax="quantity (>= <= > < = !=) quantity | not condition | condition and condition | condition or condition",
+         fields=frozenset({"effect", "ability", "solo", "objective"})),
+    Part("objective", "grammar", "A Season card's objective: the quantity counted for each player in turn (`my`, "
+         "`me` are that player); in an objective `kiwi` counts a Leader as a size-3 Kiwi and a Nest as its dominance "
+         "value of size-1 Kiwi (R-SCARD-4).", "most count(my kiwi of size 2 in hexes with a nest)",
+         syntax="most quantity | least quantity", fields=frozenset({"objective"})),
+    Part("trigger", "grammar", "A flock power's `when`: one trigger call, with filters on who acted, on what and "
+         "where.", "feed a kiwi of an opponent", syntax="trigger-call", fields=frozenset({"trigger"})),
+    Part("modifier", "grammar", "A flock power's `modifier`: one modifier call; most take a selector saying which "
+         "pieces the rule change applies to.", "my pieces can push kiwi of equal size", syntax="modifier-call",
+         fields=frozenset({"modifier"})),
     # --- nouns ---------------------------------------------------------------------------------------
-    Part("kiwi", "noun", "Kiwi stacks on the island (never the Leader).", "count(my kiwi)", "kiwi"),
+    Part("kiwi", "noun", "Kiwi stacks on the island (never the Leader); in a Season card objective also each Leader "
+         "as a size-3 Kiwi and each Nest as its dominance value of size-1 Kiwi, a Control Nest two (R-SCARD-4).",
+         "count(my kiwi)", "kiwi"),
     Part("leader", "noun", "Leaders on the island (a Leader moves and pushes as a size-3 Kiwi).", "my leader", "leader"),
     Part("leaders", "noun", "Leaders on the island.", "count(leaders in this hex)", "leader"),
     Part("nest", "noun", "Nests on the island.", "a hex without a nest", "nest"),
@@ -106,7 +145,19 @@ PARTS: tuple[Part, ...] = (
          text="the smaller of {x}"),
     Part("max", "function", "The larger of two quantities.", "max(fruit(me), 1)", args=("number", "number"),
          text="the larger of {x}"),
+    Part("largest", "function", "The largest value of a quantity over the elements a selector names, `it` being "
+         "each one (0 when it names none).", "largest(hexes, tokens(my pieces in it))", args=("any", "each"),
+         text="the largest {x}"),
+    Part("smallest", "function", "The smallest value of a quantity over the elements a selector names, `it` being "
+         "each one (0 when it names none).", "smallest(opponents, fruit(it))", args=("any", "each"),
+         text="the smallest {x}"),
     # --- statements ----------------------------------------------------------------------------------
+    Part("choose", "statement", "`choose { A } or { B }`: the player picks one of the effects they can do.",
+         "choose { gain 2 fruit } or { place 1 kiwi }", syntax="choose { effect } or { effect } ..."),
+    Part("may", "statement", "`may { A }`: the player may do it or not (not in a cost).", "may { grow 1 kiwi }",
+         syntax="may { effect }"),
+    Part("repeat", "statement", "`repeat N { A }`: do it N times (1 to 10).", "repeat 2 { grow 1 kiwi }",
+         syntax="repeat N { effect }"),
     Part("if", "statement", "`if <condition> { ... } else { ... }`: the first block when the condition holds, else the second.",
          "if count(my kiwi in this hex) >= 2 { gain 1 domain }"),
     Part("for each", "statement", "`for each <selector> { ... }`: the block once per element; over players the element player does it.",
@@ -137,6 +188,7 @@ REFERENCES = of_kind("reference")
 FILTERS = of_kind("filter")
 FUNCTIONS = of_kind("function")
 STATEMENTS = of_kind("statement")
+GRAMMAR = of_kind("grammar")
 COMPARISONS = of_kind("comparison")
 
 # The filter part of each parsed filter op.

@@ -40,6 +40,9 @@ class Primitive:
     work: int | str = 1
     reach: tuple[str, ...] = ()
     bot_reach: tuple[str, ...] | None = None
+    # Why a part one content item alone uses is kept as a part of its own (issue 8: the rulebook's phrases became
+    # compositions; what stays is an engine procedure or event, not a phrase). Shown by `kcd reference`.
+    note: str = ""
 
     @cached_property
     def parts(self) -> tuple[str | Slot, ...]:

@@ -8,11 +8,19 @@ game.yaml `flock.nests`), so no content id or type is named here.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from interpreter.dsl.primitive import Primitive
 
 _SOLO = frozenset({"solo"})
 
-P = Primitive
+# Why these stay parts of their own (issue 8): each is one Kiwibot procedure whose open choices the Kiwibot
+# patterns and the Solo-mode marker settle (R-SOLO-11/12), not a choice a selector could name; only the Solo
+# cards use them, and their segments are already small compositions of them (`bot moves 1; bot pushes 1 player`).
+_NOTE = ("kept: a Kiwibot procedure of the Solo cards; its choices follow the Kiwibot patterns (R-SOLO-11) and the "
+         "Solo-mode marker (R-SOLO-12), which no selector names")
+
+P = partial(Primitive, note=_NOTE)
 
 SOLO_PRIMITIVES: tuple[Primitive, ...] = (
     # --- moving (Solo card Move row; R-SOLO-10: the segment resolves once) -------------------------

@@ -1,6 +1,7 @@
 """Rules text from a bound DSL tree, read off the registry's templates, and the primitive reference table."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from interpreter.dsl import registry
@@ -161,13 +162,36 @@ def _each(sel: Selector) -> str:
 
 def _filter_text(f) -> str:
     if f.op == "where":
-        return f"where {_cond(f.cond)}"
+        only = _only(f.cond)
+        return only if only is not None else f"where {_cond(f.cond)}"
+    if f.op == "in" and f.arg is not None and f.arg.kind != "hex":
+        # pieces in the hex of a piece: "in the same hex as your Leader", "in the hexes of your Nests"
+        arg = selector_text(f.arg)
+        plural = f.arg.head.noun.text in _PLURAL and f.arg.head.det not in ("a", "an")
+        return f"in the hexes of {arg}" if plural else f"in the same hex as {arg}"
     arg = selector_text(f.arg) if f.arg is not None else ""
     if f.op == "dominated" and not (f.arg is not None and f.arg.head.noun.text == "me"):
         # the registry's phrase is the rulebook's "with established dominance" (your own); others' reads so
         return f"where {arg} {'has' if f.arg is not None and f.arg.head.noun.text not in _PLURAL else 'have'} dominance"
     spec = parts.FILTERS[parts.FILTER_OF_OP[f.op]]
     return _expand(spec.text, {"x": arg, "n": f.n}, {})
+
+
+def _only(cond) -> str | None:
+    """`where count(<pieces> in it) = n` on hexes reads "with only one of your Kiwi of any size" (R-SCARD-5)."""
+    if not (isinstance(cond, BinOp) and cond.op == "=" and isinstance(cond.right, Num)
+            and isinstance(cond.left, QCall) and cond.left.name.text == "count"
+            and isinstance(cond.left.args[0], Selector)):
+        return None
+    sel = cond.left.args[0]
+    rest = tuple(f for f in sel.filters
+                 if not (f.op == "in" and f.arg is not None and f.arg.ref == "it"))
+    if len(rest) == len(sel.filters):
+        return None
+    n = cond.right.value
+    word = _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
+    any_size = sel.kind == "kiwi" and not any(f.op == "size" for f in rest)
+    return f"with only {word} of {selector_text(replace(sel, filters=rest))}" + (" of any size" if any_size else "")
 
 
 def _located(sel: Selector) -> bool:
@@ -177,11 +201,19 @@ def _located(sel: Selector) -> bool:
 
 def _objective_quantity(q) -> str:
     """An objective's quantity as the Season Card Guide words it: "Nests on the island board" (R-SCARD-5)."""
+    if (isinstance(q, QCall) and q.name.text == "largest" and isinstance(q.args[0], Selector)
+            and q.args[0].kind == "hex" and not q.args[0].filters):
+        # the largest over hexes of a count `in it`: "Kiwi tokens in a single hex"
+        inner = _objective_quantity(q.args[1])
+        if inner.endswith(" in it"):
+            return inner[:-len(" in it")] + " in a single hex"
     if isinstance(q, QCall) and q.name.text in ("count", "tokens") and isinstance(q.args[0], Selector):
         sel = q.args[0]
         text = selector_text(sel, owner_implied=True)
         if q.name.text == "tokens" and sel.kind == "piece" and sel.head.det in (None, "my", "your"):
             text = "Kiwi tokens" + text[len("pieces"):]   # "Kiwi tokens in flower hexes" (R-SCARD-5)
+            if text.startswith("Kiwi tokens of anyone"):  # "Kiwi tokens (any player) in ..."
+                text = "Kiwi tokens (any player)" + text[len("Kiwi tokens of anyone"):]
         elif q.name.text == "tokens":
             text = "Kiwi tokens of " + text
         return text if _located(sel) else text + " on the island board"
@@ -206,6 +238,8 @@ def _quantity(q) -> str:
             return f"the Kiwi tokens of {args[0]}"
         if name in ("min", "max"):
             return f"the {'smaller' if name == 'min' else 'larger'} of {args[0]} and {args[1]}"
+        if name in ("largest", "smallest"):
+            return f"the {name} {args[1]} among {args[0]}"
         what = {"fruit": "Fruits", "domain": "Domain markers", "vp": "Victory Points"}.get(name, name)
         if args and args[0] == "you":
             return f"your {what}"
@@ -370,16 +404,18 @@ def reference(ctx: CheckContext | None = None) -> list[dict]:
         rows.append({
             "id": prim.id, "kind": prim.kind, "pattern": prim.pattern, "display": prim.display,
             "doc": prim.doc, "contexts": sorted(prim.contexts), "example": example, "text": text,
+            "note": prim.note,
         })
     return rows
 
 
 # Wrappers that turn a part's example into a whole field, tried in order, for `reference_parts`.
-_PART_WRAPPERS = (("{x}", "effect"), ("most {x}", "objective"), ("gain 1 fruit for each {x}", "effect"),
+_PART_WRAPPERS = (("{x}", "effect"), ("{x}", "objective"), ("{x}", "modifier"), ("most {x}", "objective"), ("gain 1 fruit for each {x}", "effect"),
                   ("{x}", "ability"), ("leader moves 1; place 1 kiwi on {x}", "ability"),
                   ("gain count({x}) fruit", "effect"), ("if {x} { gain 1 fruit }", "effect"),
                   ("most count({x})", "objective"), ("gain 1 fruit for each hex where {x}", "effect"),
-                  ("for each opponent where {x} { gain 1 fruit }", "effect"), ("{x}", "trigger"))
+                  ("for each opponent where {x} { gain 1 fruit }", "effect"), ("{x}", "trigger"),
+                  ("leader moves 1; push {x} out of the landing hex", "ability"))
 
 
 def reference_parts(ctx: CheckContext | None = None) -> list[dict]:
@@ -397,6 +433,6 @@ def reference_parts(ctx: CheckContext | None = None) -> list[dict]:
                 field, text = dsl, render(node)
                 break
         rows.append({"name": part.name, "kind": part.kind, "doc": part.doc, "example": part.example,
-                     "field": field, "text": text,
+                     "field": field, "text": text, "syntax": part.syntax, "fields": sorted(part.fields),
                      "applies": sorted(parts.kind_phrase(k) for k in part.applies)})
     return rows

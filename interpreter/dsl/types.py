@@ -21,8 +21,9 @@ from interpreter.dsl.primitive import Primitive, Slot
 __all__ = ["Env", "Types", "ability_issues", "LEADER_MOVES", "PUSHES", "MAX_N"]
 
 MAX_N = 99   # number literals in the layer, as `int` slots (checker.MAX_INT)
-LEADER_MOVES = frozenset({"leader-straight", "leader-walk", "leader-jump", "leader-walk-upto", "leader-jump-to"})
-PUSHES = frozenset({"push-passed", "push-landing", "push-some-landing", "push-to"})
+# Leader movements and pushes, read off the registry: the verbs whose first word is `leader` / `push`.
+LEADER_MOVES = frozenset(p.id for p in registry.of_kind("verb") if p.head == "leader")
+PUSHES = frozenset(p.id for p in registry.of_kind("verb") if p.head == "push")
 _ABILITY_REFS = frozenset({"landing", "starting", "passed"})
 _CMP = frozenset({">=", "<=", ">", "<", "=", "!="})
 
@@ -235,6 +236,11 @@ class Types:
             self.issue("dsl-arg-count", f"`{name}` takes {len(spec.args)} argument{'s' if len(spec.args) != 1 else ''}: "
                        f"`{spec.example}`", node.span)
             return node
+        if "each" in spec.args and isinstance(node.args[0], Selector):
+            # over a selector: the largest / smallest value of the quantity, `it` being each element
+            sel = self.selector(node.args[0], env)
+            value = self.expr(node.args[1], Env(env.field_kind, it=sel.kind), "number")
+            return replace(node, args=(sel, value))
         args = []
         for arg, need in zip(node.args, spec.args):
             if need == "number":
@@ -415,12 +421,14 @@ def ability_issues(node) -> list[Issue]:
                       f"start with a Leader movement: {names}")]
     for extra in moves[1:]:
         out.append(Issue("dsl-context", "a leader ability moves the Leader once: this is a second Leader movement",
-                         extra.span, "keep one of `leader moves`, `leader walks`, `leader jumps`"))
+                         extra.span, f"keep one of them: `{registry.BY_ID[moves[0].primitive].display}` or "
+                         f"`{registry.BY_ID[extra.primitive].display}`"))
     first = calls.index(moves[0])
     for c in calls[:first]:
         if c.primitive in PUSHES:
             out.append(Issue("dsl-context", "a push before the Leader has moved: the ability pushes from where the "
-                             "Leader goes", c.span, "put the Leader movement first"))
+                             "Leader goes", c.span, f"put the Leader movement "
+                             f"`{registry.BY_ID[moves[0].primitive].display}` first"))
     return out
 
 

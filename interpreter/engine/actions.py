@@ -2,10 +2,14 @@
 down for a fruit), resolve it, draw back to the hand size (reshuffling the discard pile when the deck is empty)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generator
+
 from interpreter.engine import effects, labels
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, ask_action, option
+from interpreter.engine.decisions import Option, Steps, option
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 
 
 def draw(rt: Runtime, flock: str) -> None:
@@ -39,35 +43,72 @@ def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
     return opts
 
 
-def turn(rt: Runtime, flock: str) -> Steps[None]:
-    """One player's turn in the Actions phase (R-ACT-1)."""
-    fl = rt.state.flocks[flock]
-    ctx = Ctx(flock, turn=Turn(), source="action card")
-    if fl.hand:
-        seen: list[str] = []
-        for c in fl.hand:
-            if c not in seen:
-                seen.append(c)
-        act = yield from ask_action(flock, "card", "Play a card",
-                                    [option(A.Card(c), labels.card_label(c, rt.rules.cards[c])) for c in seen])
-        card_id = act.card
-        mode = yield from ask_action(flock, "play-mode", f"How do you play {labels.card_name(card_id, rt.rules.cards[card_id])}?",
-                              modes(rt, card_id, ctx))
-        fl.hand.remove(card_id)
-        fl.played.append(card_id)
-        card = rt.rules.cards[card_id]
-        if mode.kind == "facedown":
-            fl.facedown.append(len(fl.played) - 1)   # R-ACT-2: other players' views must not show which card
-            rt.emit("play-facedown", flock, flock=flock)
-            yield from effects.run(rt, rt.rules.facedown, ctx)
-        elif mode.kind == "benefit":
-            rt.emit("play-benefit", flock, flock=flock, card=card_id)
-            yield from effects.run(rt, card.benefit, ctx)
-        elif isinstance(mode, A.PlayAs):
-            t = mode.action_type
-            rt.emit("play-as", flock, flock=flock, card=card_id, action_type=t)
-            yield from effects.run(rt, rt.rules.action_effect[t], ctx)   # R-WILD-1: no benefit then
-        else:
+@register_frame("actions.turn")
+@dataclass(eq=False)
+class TurnFrame(Frame):
+    """One player's turn in the Actions phase (R-ACT-1): a card, how it is played, its effect, then the draw."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})
+
+    flock: str
+    ctx: Ctx
+    card: str = ""
+    max_pc: ClassVar[int] = 3
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the card; 1: ask the play mode; 2: play it; 3: draw."""
+        flock = self.flock
+        fl = rt.state.flocks[flock]
+        if self.pc == 0:
+            if not fl.hand:
+                draw(rt, flock)
+                return Return()
+            seen: list[str] = []
+            for c in fl.hand:
+                if c not in seen:
+                    seen.append(c)
+            self.pc = 1
+            return Ask(flock, "card", "Play a card",
+                       [option(A.Card(c), labels.card_label(c, rt.rules.cards[c])) for c in seen])
+        if self.pc == 1:
+            self.card = card_id = value.card
+            self.pc = 2
+            return Ask(flock, "play-mode", f"How do you play {labels.card_name(card_id, rt.rules.cards[card_id])}?",
+                       modes(rt, card_id, self.ctx))
+        if self.pc == 2:
+            mode, card_id, ctx = value, self.card, self.ctx
+            fl.hand.remove(card_id)
+            fl.played.append(card_id)
+            card = rt.rules.cards[card_id]
+            self.pc = 3
+            if mode.kind == "facedown":
+                fl.facedown.append(len(fl.played) - 1)   # R-ACT-2: other players' views must not show which card
+                rt.emit("play-facedown", flock, flock=flock)
+                return Call(effects.RunFrame(rt.rules.facedown, ctx))
+            if mode.kind == "benefit":
+                rt.emit("play-benefit", flock, flock=flock, card=card_id)
+                return Call(effects.RunFrame(card.benefit, ctx))
+            if isinstance(mode, A.PlayAs):
+                t = mode.action_type
+                rt.emit("play-as", flock, flock=flock, card=card_id, action_type=t)
+                return Call(effects.RunFrame(rt.rules.action_effect[t], ctx))   # R-WILD-1: no benefit then
             rt.emit("play", flock, flock=flock, card=card_id)
-            yield from effects.run(rt, card.effect, ctx)
-    draw(rt, flock)
+            return Call(effects.RunFrame(card.effect, ctx))
+        draw(rt, flock)
+        return Return()
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded turn plays a card of the content, still in the hand while its play mode is asked."""
+        if (self.pc >= 2 and self.card not in rt.rules.cards
+                or self.pc == 2 and self.card not in rt.state.flocks[self.flock].hand):
+            raise FrameDataError(f"actions.turn: card `{str(self.card)[:40]}` is not in {self.flock}'s hand")
+
+
+def turn_frame(rt: Runtime, flock: str) -> TurnFrame:
+    """The frame of one player's Actions turn (R-ACT-1)."""
+    return TurnFrame(flock, Ctx(flock, turn=Turn(), source="action card"))
+
+
+def turn(rt: Runtime, flock: str) -> Steps[Any]:
+    """One player's turn in the Actions phase (R-ACT-1)."""
+    return (yield from drive(rt, turn_frame(rt, flock)))

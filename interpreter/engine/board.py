@@ -17,6 +17,8 @@ class Board:
     at: dict[tuple[int, int], str]
     # neighbours[hex][d] is the hex in direction d, or None when that side is off the island
     neighbours: dict[str, tuple[str | None, ...]]
+    # adj[hex]: the island hexes adjacent to it, in direction order (what `adjacent` returns: read, never change)
+    adj: dict[str, list[str]]
 
     @classmethod
     def from_coords(cls, coords: dict[str, tuple[int, int]]) -> "Board":
@@ -26,11 +28,12 @@ class Board:
             raise ValueError("two island hexes share the same axial coordinates")
         neighbours = {hid: tuple(at.get((q + dq, r + dr)) for dq, dr in DIRECTIONS)
                       for hid, (q, r) in coords.items()}
-        return cls(coords, at, neighbours)
+        adj = {hid: [n for n in around if n is not None] for hid, around in neighbours.items()}
+        return cls(coords, at, neighbours, adj)
 
     def adjacent(self, hex_id: str) -> list[str]:
-        """Island hexes adjacent to this one."""
-        return [n for n in self.neighbours[hex_id] if n is not None]
+        """Island hexes adjacent to this one, in direction order (one shared list per hex: do not change it)."""
+        return self.adj[hex_id]
 
     def is_edge(self, hex_id: str) -> bool:
         """True when at least one side of the hex faces off the island (R-LEAD-4)."""

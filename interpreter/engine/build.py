@@ -1,11 +1,15 @@
 """The Build action (R-BUILD-1..6): a hex without Nest, >= min tokens and dominance; row order; cost; benefits."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generator
+
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
 from interpreter.engine import compose, dominance, effects, labels, payment
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Steps, ask_action, option
+from interpreter.engine.decisions import Steps, option
+from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
 from interpreter.engine.modifiers import param
 from interpreter.engine.verb_table import TABLE
 
@@ -54,38 +58,116 @@ def possible(rt: Runtime, flock: str) -> bool:
     return bool(hexes(rt, flock)) and bool(available_nests(rt, flock))
 
 
-def build(rt: Runtime, ctx: Ctx) -> Steps[None]:
+@register_frame("build.build")
+@dataclass(eq=False)
+class BuildFrame(Frame):
+    """One Build action: hex, Nest, pay, place, placement benefit (R-BUILD-3), then the build triggers."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})
+
+    ctx: Ctx
+    nests: list = field(default_factory=list)
+    hex: str = ""
+    nest: str = ""
+    max_pc: ClassVar[int] = 6
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the hex; 1: ask the Nest; 2: pay; 3: place and benefit; 4: powers; 5: filtered triggers."""
+        ctx = self.ctx
+        flock = ctx.flock
+        pc = self.pc
+        if pc == 0:
+            self.nests = nests = available_nests(rt, flock)
+            where = hexes(rt, flock) if nests else []
+            if not where:
+                rt.emit("cannot-build", flock, flock=flock)
+                return Return()
+            self.pc = 1
+            return Ask(flock, "build-hex", "Choose a hex to build on", [option(A.Build(h), f"Build on {h}") for h in where])
+        if pc == 1:
+            self.hex = value.hex
+            self.pc = 2
+            return Ask(flock, "build-nest", "Choose a Nest",
+                       [option(A.Nest(n), labels.nest_label(n, rt.rules.nests[n])) for n in self.nests])
+        if pc == 2:
+            self.nest = value.nest
+            self.pc = 3
+            return Call(payment.PayAllFrame(flock, tuple(payment.reqs_of(rt.rules.nests[self.nest].cost))))
+        if pc == 3:
+            hex_id, nest_id = self.hex, self.nest
+            rt.state.hexes[hex_id].nest = (flock, nest_id)
+            rt.state.flocks[flock].nests_built.append(nest_id)
+            rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
+            self.pc = 4
+            return Call(NestBenefitFrame.of(rt, ctx, rt.rules.nests[nest_id].on_place,
+                                            f"{nest_id} placement", hex_id))
+        if pc == 4:
+            self.pc = pc = 5
+            fire = effects.emit_call(rt, ctx, "t-build")
+            if fire is not None:
+                return fire
+        if pc == 5:
+            self.pc = 6
+            return Call(compose.event_frame(rt, ctx, "build", self.hex))   # `build on <hexes>` triggers
+        return Return()
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded Build names Nests of the content, the chosen one unbuilt on a hex without a Nest until it is
+        placed, and then standing there."""
+        st = rt.state
+        built = st.flocks[self.ctx.flock].nests_built
+        if not all(isinstance(n, str) and n in rt.rules.nests and (self.pc >= 4 or n not in built) for n in self.nests):
+            raise FrameDataError("build.build: a Nest that cannot be built")
+        if self.pc >= 2 and self.hex not in st.hexes:
+            raise FrameDataError("build.build: a hex that cannot be built on")
+        if self.pc == 3 and (self.nest not in self.nests or st.hexes[self.hex].nest is not None):
+            raise FrameDataError("build.build: a Nest that cannot be built there")
+        if self.pc >= 4 and st.hexes[self.hex].nest != (self.ctx.flock, self.nest):
+            raise FrameDataError("build.build: the built Nest is not on its hex")
+
+
+def build(rt: Runtime, ctx: Ctx) -> Steps[Any]:
     """One Build action: hex, Nest, pay, place, placement benefit (R-BUILD-3)."""
-    flock = ctx.flock
-    nests = available_nests(rt, flock)
-    where = hexes(rt, flock) if nests else []
-    if not where:
-        rt.emit("cannot-build", flock, flock=flock)
-        return
-    on = yield from ask_action(flock, "build-hex", "Choose a hex to build on",
-                               [option(A.Build(h), f"Build on {h}") for h in where])
-    hex_id = on.hex
-    chosen = yield from ask_action(flock, "build-nest", "Choose a Nest",
-                                   [option(A.Nest(n), labels.nest_label(n, rt.rules.nests[n])) for n in nests])
-    nest_id = chosen.nest
-    nest = rt.rules.nests[nest_id]
-    yield from payment.pay_all(rt, flock, payment.reqs_of(nest.cost))
-    rt.state.hexes[hex_id].nest = (flock, nest_id)
-    rt.state.flocks[flock].nests_built.append(nest_id)
-    rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
-    yield from nest_benefit(rt, ctx, nest.on_place, f"{nest_id} placement", here=hex_id)
-    yield from effects.emit(rt, ctx, "t-build")
-    yield from compose.emit_event(rt, ctx, "build", hex_id)   # triggers with filters (`build on <hexes>`)
+    return (yield from drive(rt, BuildFrame(ctx)))
 
 
-def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Steps[None]:
+@register_frame("build.nest_benefit")
+@dataclass(eq=False)
+class NestBenefitFrame(Frame):
     """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4);
     `here` is the Nest's hex (`this hex` in its effect)."""
-    if effect is None:
-        return
-    for i in range(param(rt, ctx.flock, "nest_benefit_times")):
-        yield from effects.run(rt, effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=source,
-                                                   here=here if here is not None else ctx.here))
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()
+
+    ctx: Ctx
+    effect: Any
+    source: str
+    here: str | None
+    times: int = -1     # how often it runs, read when it starts
+    i: int = 0
+
+    @classmethod
+    def of(cls, rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Frame:
+        """The frame of a Nest benefit (one that returns at once for a Nest without one)."""
+        return Done() if effect is None else cls(ctx, effect, source, here)
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """Each run in turn."""
+        ctx = self.ctx
+        if self.times < 0:
+            self.times = param(rt, ctx.flock, "nest_benefit_times", ("nest", self.here) if self.here is not None else None)
+        if self.i >= self.times:
+            return Return()
+        i = self.i
+        self.i += 1
+        return Call(effects.RunFrame(self.effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=self.source,
+                                                          here=self.here if self.here is not None else ctx.here)))
 
 
-TABLE.register("build", lambda rt, c, ctx: build(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock))
+def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Steps[Any]:
+    """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4)."""
+    return (yield from drive(rt, NestBenefitFrame.of(rt, ctx, effect, source, here)))
+
+
+TABLE.register("build", lambda rt, c, ctx: build(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock),
+               frame=lambda rt, c, ctx: BuildFrame(ctx))

@@ -7,19 +7,21 @@ piece, then where. Work is bounded before play (interpreter/dsl/compose_check.py
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
 from interpreter.engine import effects, move, placing, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Option, Steps, ask_action, option
+from interpreter.engine.decisions import Option, Steps, option
+from interpreter.engine.frames import Ask, Call, Done, Frame, GenFrame, Return, Signal, drive, register_frame
 from interpreter.engine.powers import immune, table
-from interpreter.engine.selectors import Element, Scope, holds, quantity, select
+from interpreter.engine.selectors import Element, Scope, holds, live, plain, quantity, select
 from interpreter.engine.verb_table import TABLE
 
-__all__ = ["run", "possible", "scope", "emit_event", "MAX_AMOUNT"]
+__all__ = ["run", "frame_of", "possible", "scope", "emit_event", "event_frame", "MAX_AMOUNT"]
 
 MAX_AMOUNT = 99   # a quantity given to a verb is capped like an `int` literal
 
@@ -35,65 +37,148 @@ def _amount(rt: Runtime, value, ctx: Ctx) -> int:
     return min(MAX_AMOUNT, quantity(rt.state, value, scope(rt, ctx)))
 
 
-def run(rt: Runtime, node, ctx: Ctx) -> Steps[None]:
-    """Execute an `if`, `for each` or phrase for `ctx.flock`."""
+def run(rt: Runtime, node, ctx: Ctx) -> Steps[Any]:
+    """Execute an `if`, `for each` or phrase for `ctx.flock` (its frame: `frame_of`)."""
+    return (yield from drive(rt, frame_of(rt, node, ctx)))
+
+
+def frame_of(rt: Runtime, node, ctx: Ctx) -> Frame:
+    """The frame that executes an `if`, `for each` or phrase (effects.RunFrame pushes it)."""
     if isinstance(node, ast.If):
-        branch = node.then if holds(rt.state, node.cond, scope(rt, ctx)) else node.orelse
-        if branch is not None:
-            yield from effects.run(rt, branch, ctx)
-        return
+        return IfFrame(node, ctx)
     if isinstance(node, ast.ForEach):
-        els = select(rt.state, node.sel, scope(rt, ctx))
-        if node.cap is not None:
-            els = els[:_amount(rt, node.cap, ctx)]
-        for el in els:
-            if el[0] == "player":   # "each opponent ... returns": the element player does the body
-                sub = Ctx(el[2], suppressed=ctx.suppressed, depth=ctx.depth + 1, source=ctx.source, it=el,
-                          here=ctx.here)
-            else:
-                sub = ctx.sub(it=el, depth=ctx.depth + 1)
-            yield from effects.run(rt, node.body, sub)
-        return
+        return ForEachFrame(node, ctx)
     if isinstance(node, ast.Phrase):
-        node = yield from _fix_chosen(rt, node, ctx)
-        fn = PHRASES.get(node.primitive or "")
-        if fn is not None and any(isinstance(v, ast.Selector) for _, v in node.args):
-            yield from fn(rt, node, ctx)
-            return
-        verb = rt.verbs.run.get(node.primitive or "")
-        if verb is None:
-            raise EngineError(f"no engine procedure for DSL verb `{node.primitive}`")
-        call = _concrete(rt, node, ctx)
-        if call is not None:
-            yield from verb(rt, call, ctx)
-        return
+        return PhraseFrame(node, ctx)
     raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
 
 
-def _fix_chosen(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[ast.Phrase]:
-    """The phrase with each `a chosen <player>` replaced by the player the acting player picks now."""
-    args = []
-    for name, value in node.args:
+@register_frame("compose.if")
+@dataclass(eq=False)
+class IfFrame(Frame):
+    """`if <condition> { } else { }`: the branch the condition picks now."""
+
+    node: Any
+    ctx: Ctx
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: test the condition and run the branch; 1: done."""
+        if self.pc == 1:
+            return Return()
+        self.pc = 1
+        node = self.node
+        branch = node.then if holds(rt.state, node.cond, scope(rt, self.ctx)) else node.orelse
+        return Call(effects.RunFrame(branch, self.ctx)) if branch is not None else Return()
+
+
+@register_frame("compose.for_each")
+@dataclass(eq=False)
+class ForEachFrame(Frame):
+    """`for each <selector> { }`: the body once per element the selector named when it started (a snapshot, kept
+    as plain data: a Kiwi by its id); over players the element player does the body."""
+
+    node: Any
+    ctx: Ctx
+    els: list | None = None
+    i: int = 0
+    max_pc: ClassVar[int] = 0
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """The next element's body."""
+        node, ctx = self.node, self.ctx
+        if self.els is None:
+            els = select(rt.state, node.sel, scope(rt, ctx))
+            if node.cap is not None:
+                els = els[:_amount(rt, node.cap, ctx)]
+            self.els = [plain(e) for e in els]
+        if self.i >= len(self.els):
+            return Return()
+        el = self.els[self.i]
+        self.i += 1
+        if el[0] == "player":   # "each opponent ... returns": the element player does the body
+            sub = Ctx(el[2], suppressed=ctx.suppressed, depth=ctx.depth + 1, source=ctx.source, it=el, here=ctx.here)
+        else:
+            sub = ctx.sub(it=el, depth=ctx.depth + 1)
+        return Call(effects.RunFrame(node.body, sub))
+
+
+def _chosen_sels(node: ast.Phrase) -> list[ast.Selector]:
+    """The `a chosen <player>` selectors of a phrase, in the order the player is asked about them."""
+    out: list[ast.Selector] = []
+
+    def visit(sel: ast.Selector) -> None:
+        if sel.ref == "chosen":
+            out.append(sel)
+            return
+        for f in sel.filters:
+            if f.arg is not None:
+                visit(f.arg)
+    for _, value in node.args:
         if isinstance(value, ast.Selector):
-            value = yield from _fix_sel(rt, value, ctx)
-        args.append((name, value))
-    return replace(node, args=tuple(args))
+            visit(value)
+    return out
 
 
-def _fix_sel(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Steps[ast.Selector]:
-    if sel.ref == "chosen":
-        who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, ctx)) if e[0] == "player"]
-        if not who:
-            return replace(sel, ref="flock:")
-        act = yield from ask_action(ctx.flock, "choose-player", "Choose a player",
-                                    [option(A.ChoosePlayer(f), f"Choose {f}") for f in who])
-        return replace(sel, ref="flock:" + act.flock)
-    filters = []
-    for f in sel.filters:
-        if f.arg is not None:
-            f = replace(f, arg=(yield from _fix_sel(rt, f.arg, ctx)))
-        filters.append(f)
-    return replace(sel, filters=tuple(filters))
+def _fixed(node: ast.Phrase, chosen: list) -> ast.Phrase:
+    """The phrase with its chosen players filled in (`chosen`: the flocks picked, in `_chosen_sels` order; ""
+    names nobody)."""
+    if not chosen:
+        return node
+    answers = iter(chosen)
+
+    def fix(sel: ast.Selector) -> ast.Selector:
+        if sel.ref == "chosen":
+            return replace(sel, ref="flock:" + next(answers))
+        return replace(sel, filters=tuple(replace(f, arg=fix(f.arg)) if f.arg is not None else f
+                                          for f in sel.filters))
+    return replace(node, args=tuple((n, fix(v) if isinstance(v, ast.Selector) else v) for n, v in node.args))
+
+
+@register_frame("compose.phrase")
+@dataclass(eq=False)
+class PhraseFrame(Frame):
+    """A phrase: first the player picks each `a chosen opponent`, then the verb runs on the selectors (its frame,
+    or its generator procedure), or, for a first-language verb given quantities, on the numbers they give now."""
+
+    node: Any
+    ctx: Ctx
+    chosen: list = field(default_factory=list)
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the next chosen player, or run the verb; 1: the player picked; 2: done."""
+        if self.pc == 2:
+            return Return()
+        ctx = self.ctx
+        if self.pc == 1:
+            self.chosen.append(value.flock)
+            self.pc = 0
+        pending = _chosen_sels(self.node)
+        while len(self.chosen) < len(pending):
+            sel = pending[len(self.chosen)]
+            who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, ctx)) if e[0] == "player"]
+            if not who:
+                self.chosen.append("")
+                continue
+            self.pc = 1
+            return Ask(ctx.flock, "choose-player", "Choose a player",
+                       [option(A.ChoosePlayer(f), f"Choose {f}") for f in who])
+        self.pc = 2
+        node = _fixed(self.node, self.chosen)
+        prim = node.primitive or ""
+        fn = PHRASES.get(prim)
+        if fn is not None and any(isinstance(v, ast.Selector) for _, v in node.args):
+            make = PHRASE_FRAMES.get(prim)
+            return Call(make(self.node, list(self.chosen), ctx) if make is not None else GenFrame(fn(rt, node, ctx)))
+        verb = rt.verbs.run.get(prim)
+        if verb is None:
+            raise EngineError(f"no engine procedure for DSL verb `{node.primitive}`")
+        call = _concrete(rt, node, ctx)
+        if call is None:
+            return Return()
+        frame = rt.verbs.frames.get(prim)
+        return Call(frame(rt, call, ctx) if frame is not None else GenFrame(verb(rt, call, ctx)))
 
 
 def _concrete(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> ast.Call | None:
@@ -159,93 +244,247 @@ def _label(el) -> str:
     return f"the {kind} on {hex_id}"
 
 
-def _still_there(rt: Runtime, el) -> bool:
-    kind, hex_id, thing = el
-    if kind == "kiwi":
-        return any(k is thing for k in rt.state.hexes[hex_id].kiwi)
-    if kind == "leader":
-        return rt.state.flocks[thing].leader_hex == hex_id
-    return True
-
-
-def _chosen(rt: Runtime, sel: ast.Selector, ctx: Ctx, kinds: tuple[str, ...], verb: str) -> Steps[list[Element]]:
-    """The elements a verb acts on: all of them, or (`a ...`) the one the player picks."""
-    els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] in kinds]
-    if sel.quant != "one" or len(els) <= 1:
-        return els
-    opts, by_action = _pick_options(els, verb, lambda e: f"{verb.capitalize()} {_label(e)}")
-    act = yield from ask_action(ctx.flock, verb, f"Choose what to {verb}", opts)
-    return [by_action[act]]
-
-
 def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
     return [e[1] for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "hex"]
 
 
-def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
-    """Push each piece named, one at a time, to an adjacent hex the destination names (R-PUSH-2)."""
-    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi", "leader"), "push")
-    shield = immune(rt)
-    if shield is not None:
-        els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
-    b = board_of(rt.state)
-    for el in els:
-        if not _still_there(rt, el):
-            continue
-        kind, origin, thing = el
-        allowed = set(_dest_hexes(rt, node.arg("dest"), ctx))
-        dests = [d for d in b.adjacent(origin) if d in allowed and d != origin]
-        if not dests:
-            rt.emit("push-stays", ctx.flock, flock=ctx.flock, piece=_label(el))
-            continue
-        acts = [A.PushKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
-                else A.PushLeader(thing, origin, d) for d in dests]
-        act = yield from ask_action(ctx.flock, "push", f"Push {_label(el)}",
-                                    [option(a, f"Push {_label(el)} to {a.to}") for a in acts])
-        dest = act.to
-        if kind == "kiwi":
-            push.push_kiwi(rt, ctx.flock, origin, thing, dest)
-        else:
-            rt.state.flocks[thing].leader_hex = dest
-            rt.emit("push-leader", ctx.flock, flock=ctx.flock, leader=thing, hex=origin, to=dest)
+@dataclass(eq=False)
+class _PhraseVerb(Frame):
+    """A verb of a phrase as a frame: the phrase as written (a node of the rules, saved by its address), the
+    players picked for its `a chosen ...` selectors, and the context."""
+
+    node: Any
+    chosen: list
+    ctx: Ctx
+
+    def named(self, rt: Runtime, sel: ast.Selector, kinds: tuple[str, ...] = ("kiwi", "leader")) -> list:
+        """The elements of these kinds the selector names now."""
+        return [e for e in select(rt.state, sel, scope(rt, self.ctx)) if e[0] in kinds]
 
 
-def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
-    """Place n size-1 Kiwi, each on a hex the selector names; tokens as in R-RES-2."""
-    n = _amount(rt, node.arg("n"), ctx)
-    for _ in range(n):
-        hexes = _dest_hexes(rt, node.arg("where"), ctx)
-        if not hexes:
+def _now(rt: Runtime, ref) -> tuple | None:
+    """A plain element as it stands now: None when the piece left the hex it was named in."""
+    el = live(rt.state, ref)
+    if el is not None and el[0] == "leader" and rt.state.flocks[el[2]].leader_hex != el[1]:
+        return None
+    return el
+
+
+@register_frame("compose.push_to")
+@dataclass(eq=False)
+class PushToFrame(_PhraseVerb):
+    """Push each piece named, one at a time, to an adjacent hex the destination names (R-PUSH-2); `a ...`: the
+    player first picks which piece. A piece that left its hex, or has no such hex to go to, stays."""
+
+    els: list | None = None
+    i: int = 0
+    max_pc: ClassVar[int] = 2
+
+
+    def _shielded(self, rt: Runtime, els: list) -> list:
+        shield = immune(rt)
+        if shield is not None:
+            els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
+        return [plain(e) for e in els]
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: start, or the next piece; 1: the piece picked; 2: where it is pushed."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        if self.pc == 2:
+            assert self.els is not None   # pc 2 asked about one of them
+            asked = _now(rt, self.els[self.i - 1])
+            assert asked is not None   # asked just now: it is still there
+            kind, origin, thing = asked
+            if kind == "kiwi":
+                push.push_kiwi(rt, ctx.flock, origin, thing, value.to)
+            else:
+                rt.state.flocks[thing].leader_hex = value.to
+                rt.emit("push-leader", ctx.flock, flock=ctx.flock, leader=thing, hex=origin, to=value.to)
+        elif self.pc == 1:
+            _, by_action = _pick_options(self.named(rt, node.arg("what")), "push", lambda e: "")
+            self.els = self._shielded(rt, [by_action[value]])
+        elif self.els is None:
+            els = self.named(rt, node.arg("what"))
+            if node.arg("what").quant == "one" and len(els) > 1:
+                opts, _ = _pick_options(els, "push", lambda e: f"Push {_label(e)}")
+                self.pc = 1
+                return Ask(ctx.flock, "push", "Choose what to push", opts)
+            self.els = self._shielded(rt, els)
+        b = board_of(rt.state)
+        els = self.els
+        while self.i < len(els):
+            el = _now(rt, els[self.i])
+            self.i += 1
+            if el is None:
+                continue
+            kind, origin, thing = el
+            allowed = set(_dest_hexes(rt, node.arg("dest"), ctx))
+            dests = [d for d in b.adjacent(origin) if d in allowed and d != origin]
+            if not dests:
+                rt.emit("push-stays", ctx.flock, flock=ctx.flock, piece=_label(el))
+                continue
+            acts = [A.PushKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
+                    else A.PushLeader(thing, origin, d) for d in dests]
+            self.pc = 2
+            return Ask(ctx.flock, "push", f"Push {_label(el)}", [option(a, f"Push {_label(el)} to {a.to}") for a in acts])
+        return Return()
+
+
+def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
+    """Push each piece named to an adjacent hex the destination names (PushToFrame)."""
+    return (yield from drive(rt, PushToFrame(node, [], ctx)))
+
+
+@register_frame("compose.push_out")
+@dataclass(eq=False)
+class PushOutFrame(_PhraseVerb):
+    """Push the pieces named out of the hexes named, hex by hex in the order named, one at a time, each where the
+    player picks (an adjacent hex, or off the island from an edge hex: R-PUSH-2/3, R-LEAD-4/5), until none of them
+    is left in that hex; `push up to n of ...` pushes at most n in all and may stop. The Leader whose ability this
+    is never pushes itself (R-LEAD-6: "all the other Kiwi")."""
+
+    hexes: list | None = None
+    i: int = 0
+    budget: int = -1     # pushes left (`push up to n`); -1: no limit
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: start, or the next push; 1: the player's answer; 2: that push is done."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        if self.hexes is None:
+            self.hexes = list(dict.fromkeys(_dest_hexes(rt, node.arg("where"), ctx)))
+            self.budget = _amount(rt, node.arg("n"), ctx) if node.arg("n") is not None else -1
+        if self.pc == 1:
+            if value.kind == "stop":
+                return Return()
+            if self.budget > 0:
+                self.budget -= 1
+            self.pc = 2
+            return Call(push.DoPushFrame(ctx.flock, value, True))
+        skip = ctx.flock if ctx.ability is not None else None
+        while self.i < len(self.hexes) and self.budget != 0:
+            hex_id = self.hexes[self.i]
+            named = select(rt.state, node.arg("what"), scope(rt, ctx))
+            kiwi = {e[2].id for e in named if e[0] == "kiwi" and e[1] == hex_id}
+            leaders = {e[2] for e in named if e[0] == "leader" and e[1] == hex_id}
+            opts = [o for o in push.push_options(rt, hex_id, None, skip)
+                    if (a := o.action) is not None
+                    and (a.flock in leaders if isinstance(a, A.PushLeader) else a.kiwi in kiwi)]
+            if not opts:
+                self.i += 1
+                continue
+            self.pc = 1
+            if self.budget < 0:
+                return Ask(ctx.flock, "push", f"Push every Kiwi out of {hex_id}", opts)
+            opts.append(option(A.word("stop"), "Stop pushing"))
+            return Ask(ctx.flock, "push", f"Push a Kiwi out of {hex_id}?", opts)
+        return Return()
+
+
+def _push_out(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
+    """Push the pieces named out of the hexes named (PushOutFrame; `node` has its chosen players filled in)."""
+    return (yield from drive(rt, PushOutFrame(node, [], ctx)))
+
+
+@register_frame("compose.place_on")
+@dataclass(eq=False)
+class PlaceOnFrame(_PhraseVerb):
+    """Place n size-1 Kiwi, each on a hex the selector names; tokens as in R-RES-2 (an island token may be
+    refused), each then uncovering its track slot's benefit (R-TRACK-1)."""
+
+    left: int = -1
+    hexes: list = field(default_factory=list)
+    source: Any = None
+    max_pc: ClassVar[int] = 3
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the next Kiwi: take a token; 1: the token taken, ask the hex; 2: place it; 3: its track benefit
+        ran, next."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        if self.pc == 1:
+            if value is None:
+                return Return()
+            self.source = value
+            hexes = _dest_hexes(rt, node.arg("where"), ctx) or self.hexes   # an island token may change nothing
+            self.pc = 2
+            return Ask(ctx.flock, "place-kiwi", "Place a size-1 Kiwi", [option(A.Place(h), f"Place on {h}") for h in hexes])
+        if self.pc == 2:
+            hex_id = value.hex
+            rt.state.flocks[ctx.flock].supply -= 1
+            new = rt.state.new_kiwi(ctx.flock, 1)
+            rt.state.hexes[hex_id].kiwi.append(new)
+            rt.emit("place", ctx.flock, flock=ctx.flock, hex=hex_id, kiwi=new.id)
+            self.pc = 3
+            benefit = placing.track_benefit_frame(rt, ctx.flock, self.source, ctx)
+            if benefit is not None:   # none uncovered: on to the next Kiwi at once (pc 3's work)
+                return Call(benefit)
+        if self.left < 0:
+            self.left = _amount(rt, node.arg("n"), ctx)
+        if self.left <= 0:
+            return Return()
+        self.left -= 1
+        self.hexes = _dest_hexes(rt, node.arg("where"), ctx)
+        if not self.hexes:
             rt.emit("no-place-hex", ctx.flock, flock=ctx.flock)
-            return
-        source = yield from placing.take_token(rt, ctx.flock, "a new Kiwi", optional=True)
-        if source is None:
-            return
-        hexes = _dest_hexes(rt, node.arg("where"), ctx) or hexes   # taking an island token may change nothing
-        act = yield from ask_action(ctx.flock, "place-kiwi", "Place a size-1 Kiwi",
-                                    [option(A.Place(h), f"Place on {h}") for h in hexes])
-        hex_id = act.hex
-        rt.state.flocks[ctx.flock].supply -= 1
-        rt.state.hexes[hex_id].kiwi.append(rt.state.new_kiwi(ctx.flock, 1))
-        rt.emit("place", ctx.flock, flock=ctx.flock, hex=hex_id)
-        yield from placing.track_benefit(rt, ctx.flock, source, ctx)
+            return Return()
+        self.pc = 1
+        return Call(placing.TakeTokenFrame(ctx.flock, "a new Kiwi", None, True))
 
 
-def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
-    """Grow each Kiwi named by one (its owner stacks a token, R-FEED-3); a Kiwi at the size limit stays."""
-    sel = node.arg("what")
-    els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "kiwi" and e[2].size < rt.rules.max_size]
-    if sel.quant == "one" and len(els) > 1:
-        sub = ast.Selector(sel.head, sel.filters, sel.span, sel.kind, sel.owner, sel.ref, sel.terrains, "one")
-        els = yield from _chosen(rt, sub, ctx, ("kiwi",), "grow")
-    for _, hex_id, kiwi in els:
-        if kiwi.size < rt.rules.max_size and any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
-            yield from placing.grow_one(rt, hex_id, kiwi, ctx, optional=kiwi.flock == ctx.flock)
+def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
+    """Place n size-1 Kiwi, each on a hex the selector names (PlaceOnFrame)."""
+    return (yield from drive(rt, PlaceOnFrame(node, [], ctx)))
 
 
-def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
-    """Shrink each Kiwi named by one; the token goes to its owner's Reserve, a size-0 Kiwi leaves."""
-    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi",), "shrink")
+@register_frame("compose.grow")
+@dataclass(eq=False)
+class GrowSelFrame(_PhraseVerb):
+    """Grow each Kiwi named by one (its owner stacks a token, R-FEED-3); `a kiwi ...`: the one the player picks;
+    a Kiwi at the size limit stays."""
+
+    els: list | None = None
+    i: int = 0
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the Kiwi named (or ask which); 1: the one picked; 2: the next Kiwi grows."""
+        ctx = self.ctx
+        top = rt.rules.max_size
+        sel = _fixed(self.node, self.chosen).arg("what")
+        if self.pc == 1:
+            _, by_action = _pick_options(self.named(rt, sel, ("kiwi",)), "grow", lambda e: "")
+            self.els = [plain(by_action[value])]
+        elif self.els is None:
+            els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "kiwi" and e[2].size < top]
+            if sel.quant == "one" and len(els) > 1:
+                every = self.named(rt, sel, ("kiwi",))
+                if len(every) > 1:
+                    opts, _ = _pick_options(every, "grow", lambda e: f"Grow {_label(e)}")
+                    self.pc = 1
+                    return Ask(ctx.flock, "grow", "Choose what to grow", opts)
+                els = every
+            self.els = [plain(e) for e in els]
+        self.pc = 2
+        while self.i < len(self.els):
+            el = live(rt.state, self.els[self.i])
+            self.i += 1
+            if el is not None and el[2].size < top:
+                kiwi = el[2]
+                return Call(placing.GrowOneFrame.of(el[1], kiwi, ctx, optional=kiwi.flock == ctx.flock))
+        return Return()
+
+
+
+def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
+    """Grow each Kiwi named by one (GrowSelFrame)."""
+    return (yield from drive(rt, GrowSelFrame(node, [], ctx)))
+
+
+def _shrink_els(rt: Runtime, els: list, ctx: Ctx) -> None:
+    """Shrink each Kiwi by one; the token goes to its owner's Reserve, a size-0 Kiwi leaves."""
     for _, hex_id, kiwi in els:
         if not any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
             continue
@@ -253,17 +492,54 @@ def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
         rt.state.flocks[kiwi.flock].reserve_kiwi += 1
         if kiwi.size == 0:
             placing.remove_from_hex(rt, hex_id, kiwi)
-        rt.emit("shrink", ctx.flock, flock=ctx.flock, owner=kiwi.flock, hex=hex_id, size=kiwi.size)
+        rt.emit("shrink", ctx.flock, flock=ctx.flock, owner=kiwi.flock, hex=hex_id, size=kiwi.size, kiwi=kiwi.id)
 
 
-def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
-    """Remove each Kiwi named to its owner's Reserve."""
-    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi",), "remove")
+def _remove_els(rt: Runtime, els: list, ctx: Ctx) -> None:
+    """Remove each Kiwi to its owner's Reserve."""
     for _, hex_id, kiwi in els:
         if any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
             placing.remove_from_hex(rt, hex_id, kiwi)
             rt.state.flocks[kiwi.flock].reserve_kiwi += kiwi.size
-            rt.emit("remove-piece", ctx.flock, flock=ctx.flock, owner=kiwi.flock, size=kiwi.size, hex=hex_id)
+            rt.emit("remove-piece", ctx.flock, flock=ctx.flock, owner=kiwi.flock, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
+
+
+_ACTS = {"shrink-sel": ("shrink", _shrink_els), "remove-sel": ("remove", _remove_els)}
+
+
+@register_frame("compose.act_on_kiwi")
+@dataclass(eq=False)
+class ActOnKiwiFrame(_PhraseVerb):
+    """`shrink <pieces>` / `remove <pieces>`: every Kiwi named, or (`a kiwi ...`) the one the player picks."""
+
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the Kiwi named (or ask which); 1: the one picked."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        verb, act = _ACTS[node.primitive or ""]
+        sel = node.arg("what")
+        els = self.named(rt, sel, ("kiwi",))
+        if self.pc == 1:
+            _, by_action = _pick_options(els, verb, lambda e: "")
+            els = [by_action[value]]
+        elif sel.quant == "one" and len(els) > 1:
+            opts, _ = _pick_options(els, verb, lambda e: f"{verb.capitalize()} {_label(e)}")
+            self.pc = 1
+            return Ask(ctx.flock, verb, f"Choose what to {verb}", opts)
+        act(rt, els, ctx)
+        return Return()
+
+
+def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
+    """Shrink each Kiwi named by one (ActOnKiwiFrame)."""
+    return (yield from drive(rt, ActOnKiwiFrame(node, [], ctx)))
+
+
+def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
+    """Remove each Kiwi named to its owner's Reserve (ActOnKiwiFrame)."""
+    return (yield from drive(rt, ActOnKiwiFrame(node, [], ctx)))
 
 
 def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
@@ -276,76 +552,180 @@ def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
     rt.emit("move-piece", who, flock=who, piece=_label(el), to=dest)
 
 
-def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
-    """Move each piece named to a hex the destination names (no push)."""
-    els = yield from _chosen(rt, node.arg("what"), ctx, ("kiwi", "leader"), "move")
-    for el in els:
-        if not _still_there(rt, el):
-            continue
-        dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != el[1]]
-        if not dests:
-            continue
-        kind, origin, thing = el
-        acts = [A.MoveToKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
-                else A.MoveToLeader(thing, origin, d) for d in dests]
-        act = yield from ask_action(ctx.flock, "move-to", f"Move {_label(el)}",
-                                    [option(a, f"Move {_label(el)} to {a.to}") for a in acts])
-        _relocate(rt, el, act.to, ctx.flock)
+@register_frame("compose.move_to")
+@dataclass(eq=False)
+class MoveToFrame(_PhraseVerb):
+    """Move each piece named to a hex the destination names (no push); `a ...`: the one the player picks."""
+
+    els: list | None = None
+    i: int = 0
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the pieces named (or ask which); 1: the one picked; 2: where the last one goes."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        sel = node.arg("what")
+        if self.pc == 2:
+            assert self.els is not None   # pc 2 asked about one of them
+            el = _now(rt, self.els[self.i - 1])   # asked just now: it is still there
+            _relocate(rt, el, value.to, ctx.flock)
+        elif self.pc == 1:
+            _, by_action = _pick_options(self.named(rt, sel), "move", lambda e: "")
+            self.els = [plain(by_action[value])]
+        elif self.els is None:
+            els = self.named(rt, sel)
+            if sel.quant == "one" and len(els) > 1:
+                opts, _ = _pick_options(els, "move", lambda e: f"Move {_label(e)}")
+                self.pc = 1
+                return Ask(ctx.flock, "move", "Choose what to move", opts)
+            self.els = [plain(e) for e in els]
+        els = self.els
+        while self.i < len(els):
+            el = _now(rt, els[self.i])
+            self.i += 1
+            if el is None:
+                continue
+            dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != el[1]]
+            if not dests:
+                continue
+            kind, origin, thing = el
+            acts = [A.MoveToKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
+                    else A.MoveToLeader(thing, origin, d) for d in dests]
+            self.pc = 2
+            return Ask(ctx.flock, "move-to", f"Move {_label(el)}", [option(a, f"Move {_label(el)} to {a.to}") for a in acts])
+        return Return()
 
 
-def _one(rt: Runtime, sel: ast.Selector, ctx: Ctx, verb: str) -> Steps[Element | None]:
-    els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] in ("kiwi", "leader")]
-    if len(els) <= 1:
-        return els[0] if els else None
-    opts, by_action = _pick_options(els, verb, lambda e: f"Swap {_label(e)}")
-    act = yield from ask_action(ctx.flock, verb, "Choose a piece to swap", opts)
-    return by_action[act]
+
+def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
+    """Move each piece named to a hex the destination names (MoveToFrame)."""
+    return (yield from drive(rt, MoveToFrame(node, [], ctx)))
 
 
-def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
+@register_frame("compose.swap")
+@dataclass(eq=False)
+class SwapFrame(_PhraseVerb):
     """Exchange the hexes of two pieces (the player picks each when several are named)."""
-    a = yield from _one(rt, node.arg("a"), ctx, "swap")
-    if a is None:
-        return
-    b = yield from _one(rt, node.arg("b"), ctx, "swap-with")
-    if b is None or b[1] == a[1] or b is a:
-        return
-    _relocate(rt, a, b[1], ctx.flock)
-    _relocate(rt, b, a[1], ctx.flock)
+
+    first: Any = None    # the first piece (plain), once known
+    max_pc: ClassVar[int] = 2
 
 
-def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Steps[None]:
-    """Return up to n fruit of the player's choice to the bag."""
-    fl = rt.state.flocks[ctx.flock]
-    n = _amount(rt, node.arg("n"), ctx)
-    for _ in range(n):
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the first piece (or ask); 1: the first picked, now the second (or ask); 2: the second picked."""
+        ctx = self.ctx
+        node = _fixed(self.node, self.chosen)
+        if self.pc == 0:
+            els = self.named(rt, node.arg("a"))
+            if len(els) > 1:
+                opts, _ = _pick_options(els, "swap", lambda e: f"Swap {_label(e)}")
+                self.pc = 1
+                return Ask(ctx.flock, "swap", "Choose a piece to swap", opts)
+            if not els:
+                return Return()
+            value, self.pc = None, 1
+            self.first = plain(els[0])
+        if self.pc == 1:
+            if value is not None:
+                _, by_action = _pick_options(self.named(rt, node.arg("a")), "swap", lambda e: "")
+                self.first = plain(by_action[value])
+            els = self.named(rt, node.arg("b"))
+            if len(els) > 1:
+                opts, _ = _pick_options(els, "swap-with", lambda e: f"Swap {_label(e)}")
+                self.pc = 2
+                return Ask(ctx.flock, "swap-with", "Choose a piece to swap", opts)
+            if not els:
+                return Return()
+            second = els[0]
+        else:
+            _, by_action = _pick_options(self.named(rt, node.arg("b")), "swap-with", lambda e: "")
+            second = by_action[value]
+        first = live(rt.state, self.first)
+        if first is None or second[1] == first[1]:
+            return Return()
+        _relocate(rt, first, second[1], ctx.flock)
+        _relocate(rt, second, first[1], ctx.flock)
+        return Return()
+
+
+def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
+    """Exchange the hexes of two pieces (SwapFrame)."""
+    return (yield from drive(rt, SwapFrame(node, [], ctx)))
+
+
+@register_frame("compose.return_fruit")
+@dataclass(eq=False)
+class ReturnFruitFrame(Frame):
+    """Return up to n fruit of the player's choice to the bag, one at a time."""
+
+    call: Any
+    ctx: Ctx
+    left: int = -1
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: start, or ask for the next fruit; 1: return the fruit picked."""
+        ctx = self.ctx
+        fl = rt.state.flocks[ctx.flock]
+        if self.left < 0:
+            self.left = _amount(rt, self.call.arg("n"), ctx)
+        if self.pc == 1:
+            c = value.fruit
+            fl.fruit[c] -= 1
+            rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
+            rt.emit("return-fruit", ctx.flock, flock=ctx.flock, fruit=c)
+        if self.left <= 0:
+            return Return()
+        self.left -= 1
         colours = sorted(c for c, k in fl.fruit.items() if k > 0)
         if not colours:
-            return
-        act = yield from ask_action(ctx.flock, "return-fruit", "Return a fruit to the bag",
-                                    [option(A.GiveFruit(c), f"Return a {c} fruit") for c in colours])
-        c = act.fruit
-        fl.fruit[c] -= 1
-        rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
-        rt.emit("return-fruit", ctx.flock, flock=ctx.flock, fruit=c)
+            return Return()
+        self.pc = 1
+        return Ask(ctx.flock, "return-fruit", "Return a fruit to the bag",
+                   [option(A.GiveFruit(c), f"Return a {c} fruit") for c in colours])
 
 
-def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[None]:
-    """The Leader lands on a chosen hex the selector names, other than its start."""
-    ab = ctx.ability
-    if ab is None:
-        raise EngineError("a leader verb ran outside a Leader ability")
-    dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != ab.start]
-    if not dests:
-        return
-    act = yield from ask_action(ctx.flock, "leader-move", "Your Leader jumps",
-                                [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
-    end = act.to
-    move.land(rt, ctx, end, board_of(rt.state).between(ab.start, end))
+def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Steps[Any]:
+    """Return up to n fruit of the player's choice to the bag (ReturnFruitFrame)."""
+    return (yield from drive(rt, ReturnFruitFrame(node, ctx)))
+
+
+@register_frame("compose.jump_to")
+@dataclass(eq=False)
+class JumpToFrame(_PhraseVerb):
+    """The Leader lands on a chosen hex the selector names, other than its start (R-LEAD-5)."""
+
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the landing hex; 1: land there; 2: done."""
+        ctx = self.ctx
+        ab = ctx.ability
+        if ab is None:
+            raise EngineError("a leader verb ran outside a Leader ability")
+        if self.pc == 2:
+            return Return()
+        if self.pc == 1:
+            self.pc = 2
+            move.land(rt, ctx, value.to, board_of(rt.state).between(ab.start, value.to))
+            return Return()
+        node = _fixed(self.node, self.chosen)
+        dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != ab.start]
+        if not dests:
+            return Return()
+        self.pc = 1
+        return Ask(ctx.flock, "leader-move", "Your Leader jumps",
+                   [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
+
+
+def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
+    """The Leader lands on a chosen hex the selector names (JumpToFrame)."""
+    return (yield from drive(rt, JumpToFrame(node, [], ctx)))
 
 
 PHRASES = {
-    "push-to": _push_to, "place-on": _place_on, "grow-sel": _grow, "shrink-sel": _shrink, "remove-sel": _remove,
+    "push-to": _push_to, "push-out": _push_out, "push-out-upto": _push_out, "place-on": _place_on, "grow-sel": _grow, "shrink-sel": _shrink, "remove-sel": _remove,
     "move-to": _move_to, "swap": _swap, "return-fruit": _return_fruit, "leader-jump-to": _jump_to,
 }
 PHRASE_POSSIBLE = {
@@ -353,15 +733,24 @@ PHRASE_POSSIBLE = {
 }
 
 
-def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Steps[None]:
+def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Steps[Any]:
     yield from move.leader_walk(rt, ctx, int(call.arg("n", 1)))
 
 
+# phrases written as frames: (the phrase as written, the chosen players, ctx) -> the frame
+PHRASE_FRAMES = {"push-out": PushOutFrame, "push-out-upto": PushOutFrame, "push-to": PushToFrame,
+                 "leader-jump-to": JumpToFrame, "place-on": PlaceOnFrame, "grow-sel": GrowSelFrame,
+                 "shrink-sel": ActOnKiwiFrame, "remove-sel": ActOnKiwiFrame, "move-to": MoveToFrame,
+                 "swap": SwapFrame}
+# verbs whose calls (numbers only) have a frame: (runtime, call, ctx) -> the frame
+_CALL_FRAMES = {"return-fruit": lambda rt, c, ctx: ReturnFruitFrame(c, ctx),
+                "leader-walk-upto": lambda rt, c, ctx: move.LeaderWalkFrame(ctx, int(c.arg("n", 1)))}
+
 # registry verb id -> procedure in the engine's verb table (a phrase or a first-language call); if, for each
-# and phrases are the node kinds effects.run hands this module through the table
+# and phrases are the node kinds effects.run hands this module through the table (as frames)
 for _verb, _procedure in {**PHRASES, "leader-walk-upto": _walk_upto}.items():
-    TABLE.register(_verb, _procedure, PHRASE_POSSIBLE.get(_verb))
-TABLE.register_composed(run, possible)
+    TABLE.register(_verb, _procedure, PHRASE_POSSIBLE.get(_verb), frame=_CALL_FRAMES.get(_verb))
+TABLE.register_composed(frame_of, possible)
 
 
 # --- event triggers with filters ----------------------------------------------------------------------
@@ -369,38 +758,70 @@ TABLE.register_composed(run, possible)
 _EVENT_TRIGGERS = {"feed": ("t-feed-of", "t-feed-by"), "build": ("t-build-on", "t-build-by")}
 
 
-def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Steps[None]:
-    """Fire every flock's compositional triggers on an engine event (`feed` of `target` in `hex_id`, `build`
-    on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on <hexes>`)."""
+def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Steps[Any]:
+    """Fire every flock's compositional triggers on an engine event (event_frame, as a generator)."""
+    return (yield from drive(rt, event_frame(rt, ctx, kind, hex_id, target)))
+
+
+def event_frame(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Frame:
+    """The frame firing every flock's compositional triggers on an engine event (`feed` of the Kiwi `target` in
+    `hex_id`, `build` on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on
+    <hexes>`); nothing to fire: a frame that returns at once."""
     ids = _EVENT_TRIGGERS.get(kind, ())
     powers = table(rt.rules)
     if not any(t in powers for t in ids):
-        return
-    for flock in rt.state.seats:
-        side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
-        if side is None:
-            continue
-        for power in side.powers:
-            trigger, when = power.trigger, power.when
-            if trigger is None or when is None or trigger not in ids or trigger in ctx.suppressed:
-                continue
-            sc = Scope(flock, here=hex_id)
-            by = when.arg("who")
-            if by is None:
-                if ctx.flock != flock:
+        return Done()
+    return EmitEventFrame(kind, hex_id, target.id if target is not None else None, ctx)
+
+
+@register_frame("compose.emit_event")
+@dataclass(eq=False)
+class EmitEventFrame(Frame):
+    """Fire the matching compositional triggers of every flock, in seat order and power order (emit_event)."""
+
+    event: str
+    hex: str
+    target: int | None
+    ctx: Ctx
+    fi: int = 0          # the flock (seat index) and power index to look at next
+    pi: int = 0
+    max_pc: ClassVar[int] = 0
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """The next power that fires: its effect."""
+        ctx, hex_id, ids = self.ctx, self.hex, _EVENT_TRIGGERS.get(self.event, ())
+        seats = rt.state.seats
+        while self.fi < len(seats):
+            flock = seats[self.fi]
+            side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
+            side_powers = side.powers if side is not None else []
+            while self.pi < len(side_powers):
+                power = side_powers[self.pi]
+                self.pi += 1
+                trigger = power.trigger
+                if trigger is None or trigger not in ids or trigger in ctx.suppressed:
                     continue
-            elif not any(e[2] == ctx.flock for e in select(rt.state, by, sc) if e[0] == "player"):
-                continue
-            what = when.arg("what")
-            if what is not None and not any(e[2] is target for e in select(rt.state, what, sc)):
-                continue
-            where = when.arg("where")
-            if where is not None and hex_id not in {e[1] for e in select(rt.state, where, sc)}:
-                continue
-            rt.emit("power", flock, flock=flock, trigger=kind)
-            sub = Ctx(flock, turn=ctx.turn if flock == ctx.flock else Turn(),
-                      suppressed=ctx.suppressed | {trigger}, depth=ctx.depth + 1,
-                      source=f"power {trigger}", here=hex_id)
-            yield from effects.run(rt, power.effect, sub)
-
-
+                when = power.when
+                assert when is not None   # a power's trigger is its `when`'s primitive (rules._flock)
+                sc = Scope(flock, here=hex_id)
+                by = when.arg("who")
+                if by is None:
+                    if ctx.flock != flock:
+                        continue
+                elif not any(e[2] == ctx.flock for e in select(rt.state, by, sc) if e[0] == "player"):
+                    continue
+                what = when.arg("what")
+                if what is not None and not any(e[0] == "kiwi" and e[2].id == self.target
+                                                for e in select(rt.state, what, sc)):
+                    continue
+                where = when.arg("where")
+                if where is not None and hex_id not in {e[1] for e in select(rt.state, where, sc)}:
+                    continue
+                rt.emit("power", flock, flock=flock, trigger=self.event)
+                sub = Ctx(flock, turn=ctx.turn if flock == ctx.flock else Turn(),
+                          suppressed=ctx.suppressed | {trigger}, depth=ctx.depth + 1,
+                          source=f"power {power.trigger}", here=hex_id)
+                return Call(effects.RunFrame(power.effect, sub))
+            self.fi += 1
+            self.pi = 0
+        return Return()

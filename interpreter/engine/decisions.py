@@ -8,10 +8,10 @@ offers at least two options.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generator, Generic, Sequence, TypeVar
+from typing import Any, Callable, Generator, Generic, Sequence, Tuple, TypeVar, Union, cast
 
 from interpreter.engine.action_types import Action
-from interpreter.engine.events import render
+from interpreter.engine.events import OWNER, render
 from interpreter.engine.fastinit import fast_init
 
 
@@ -43,20 +43,50 @@ class Option(Generic[ActT]):
         return act
 
 
-def option(action: ActU, label: str) -> Option[ActU]:
+# Labels, prompts and event texts are built only when read (a view, the CLI, the editor, a log): a move decision
+# offers dozens of options and only one is chosen, and bots never read a label. So `Option.label` and
+# `Decision.prompt` may be given as a `Text`: a plain string, `(template, args)` for `template.format(*args)`, or a
+# callable of no arguments; reading the attribute gives the string (built once, then kept), exactly the same text.
+Text = Union[str, Tuple[str, Tuple[Any, ...]], Callable[[], str]]
+
+
+def _text(value: Any) -> str:
+    """The string of a `Text` (see above)."""
+    if type(value) is str:
+        return value
+    if type(value) is tuple:
+        return value[0].format(*value[1])
+    return value()
+
+
+def _lazy(name: str) -> property:
+    """A read-only attribute `name` stored as a `Text` and read as its string (built on first read, then kept)."""
+    def read(self: Any) -> str:
+        value = self.__dict__[name]
+        if type(value) is not str:
+            value = self.__dict__[name] = _text(value)
+        return value
+    return property(read, doc=f"The {name}, built on first read.")
+
+
+Option.label = _lazy("label")   # type: ignore[assignment]
+
+
+def option(action: ActU, label: Text) -> Option[ActU]:
     """The option that performs `action`; its id is the action's id."""
-    return Option(action.id(), label, action)
+    return Option(action.id(), cast(str, label), action)   # a Text: `label` is built when read
 
 
-def lazy_option(kind: type[ActU], values: tuple, label: str) -> Option[ActU]:
+def lazy_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
     """`option(kind(*values), label)` without building the action until someone reads it."""
     id_of: Any = getattr(kind, "id_of")   # every `_kind` kind has one (action_types.py)
-    return Option(id_of(*values), label, (kind, values))
+    return Option(id_of(*values), cast(str, label), (kind, values))
 
 
+@fast_init
 @dataclass(frozen=True)
 class Decision:
-    """A question to one player: its kind, a prompt and the legal options."""
+    """A question to one player: its kind, a prompt (a `Text`, built when read) and the legal options."""
 
     player: str
     kind: str
@@ -82,6 +112,9 @@ class Decision:
         return None
 
 
+Decision.prompt = _lazy("prompt")   # type: ignore[assignment]
+
+
 @fast_init
 @dataclass(frozen=True)
 class Event:
@@ -91,7 +124,7 @@ class Event:
     result), so they never parse the readable `text`."""
 
     kind: str
-    text: str
+    text: str            # given as None by `Runtime.emit`: rendered from `form` and `fields` when first read
     player: str | None = None
     data: dict | None = field(default=None, hash=False)
     form: str | None = field(default=None, compare=False)
@@ -118,6 +151,17 @@ class Event:
         return out
 
 
+def _event_text(self: Event) -> str:
+    """The full text (the event's own player and the owner's log): rendered from the form on first read."""
+    text = self.__dict__["text"]
+    if text is None:
+        text = self.__dict__["text"] = render(self.form or "", self.fields or {}, OWNER, self.player)
+    return text
+
+
+Event.text = property(_event_text, doc="The full text, rendered from the form's fields on first read.")   # type: ignore[assignment]
+
+
 @dataclass
 class Applied:
     """The option was applied; the events it produced."""
@@ -140,19 +184,26 @@ class Refused:
 Steps = Generator[Decision, str, T]
 
 
-def ask_action(player: str, kind: str, prompt: str, options: Sequence[Option[ActU]]) -> Generator[Decision, str, ActU]:
+def distinct(options: "Sequence[Option[ActU]]") -> tuple[Option[ActU], ...]:
+    """The options with each id once, the first kept: options repeat when identical Kiwi stand together, and
+    they are the same choice."""
+    seen: dict[str, Option[ActU]] = {}
+    for o in options:
+        seen.setdefault(o.id, o)
+    return tuple(seen.values())
+
+
+def ask_action(player: str, kind: str, prompt: Text, options: Sequence[Option[ActU]]) -> Generator[Decision, str, ActU]:
     """Ask a player to choose; returns the chosen option's action (the first option with the chosen id:
     identical Kiwi in one hex share an id and are one choice). A single choice is answered without asking."""
     if not options:
         raise AssertionError(f"no legal option for {kind}")
     chosen = options[0]
     if len(options) > 1:
-        # options can repeat when identical Kiwi stand together; they are the same choice
-        seen: dict[str, Option[ActU]] = {}
-        for o in options:
-            seen.setdefault(o.id, o)
-        if len(seen) > 1:
-            chosen = seen[(yield Decision(player, kind, prompt, tuple(seen.values())))]
+        unique = distinct(options)
+        if len(unique) > 1:
+            answer = yield Decision(player, kind, cast(str, prompt), unique)   # a Text: built when read
+            chosen = {o.id: o for o in unique}[answer]
     action = chosen.action
     assert action is not None, f"option {chosen.id} of {kind} has no action"
     return action

@@ -65,13 +65,45 @@ def _leader_mods(state: State) -> dict[str, int] | None:
 
 
 def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, int]:
-    """Each flock's count in a hex: Kiwi by size, Leader, Nests by their dominance value (R-DOM-2)."""
+    """Each flock's count in a hex: Kiwi by size, Leader, Nests by their dominance value (R-DOM-2).
+
+    `_counts` written out (Builds and markings ask it for hex after hex): Kiwi in the hex's order, then Leaders in
+    seat order, then the Nest, so the dict's order is `_counts`' too."""
     by_size, leader, nest_values = _setup(state, purpose)
-    return _counts(state.hexes[hex_id], state.leaders_in(hex_id), by_size, leader, nest_values, _leader_mods(state))
+    h = state.hexes[hex_id]
+    out: dict[str, int] = {}
+    get = out.get
+    for k in h.kiwi:
+        out[k.flock] = get(k.flock, 0) + (k.size if by_size else 1)
+    flocks = state.flocks
+    mods: dict[str, int] | None = None
+    for f in state.seats:
+        if flocks[f].leader_hex == hex_id:
+            if mods is None:
+                mods = _leader_mods(state) or {}
+            out[f] = get(f, 0) + mods.get(f, leader)
+    if h.nest is not None:
+        owner, nest_id = h.nest
+        value = int(nest_values.get(nest_id, 0))
+        if value:
+            out[owner] = get(owner, 0) + value
+    return out
 
 
 def dominant(state: State, hex_id: str, purpose: str = "default") -> str | None:
     """The flock that beats every other individual flock in the hex; a tie at the top gives nobody (R-DOM-1)."""
+    h = state.hexes[hex_id]
+    stack = h.kiwi
+    if h.nest is None and len(stack) <= 1:
+        # an empty hex, or one Kiwi alone (most hexes; selectors ask hex after hex): as `dominant_all` counts them
+        flocks = state.flocks
+        for f in state.seats:
+            if flocks[f].leader_hex == hex_id:
+                return leader_of(strengths(state, hex_id, purpose))
+        if not stack:
+            return None
+        k = stack[0]
+        return k.flock if (k.size if _setup(state, purpose)[0] else 1) > 0 else None
     return leader_of(strengths(state, hex_id, purpose))
 
 

@@ -6,6 +6,10 @@ spectator-owner log read (`Event.text`, as before). `event.text_for(viewer)` ren
 a form's `private` fields are shown only to the event's player, so a player's log never shows what that player
 may not see (the face-down markers someone pays, the marker Kiwibot returns). `FORMS` lists every form; the
 view (`view(player)["log"]`) uses `text_for`.
+
+Events name pieces by id (interpreter/engine/pieces.py): a form about one Kiwi stack has a `kiwi` field, its
+`Kiwi.id` (piece `kiwi-<n>`, the `kiwi` field of actions; for `place` the new stack's); Leaders, Nests and markers
+are named by the fields their ids are made of (`leader-<flock>`, `nest-<flock>-<nest>`, `marker-<hex>`).
 """
 from __future__ import annotations
 
@@ -68,8 +72,8 @@ _form("gain-domain", "gain", "flock count", lambda f: f"{f['flock']} gains {f['c
 _form("return-domain", "return", "flock", "{flock} returns a domain marker")
 _form("gain-vp", "vp", "flock vp", "{flock} gains {vp} VP")
 _form("cannot-feed", "feed", "flock", "{flock} cannot feed any Kiwi")
-_form("explode", "explode", "flock owner size hex", "{flock} feeds the {owner} size-{size} Kiwi on {hex}: it explodes")
-_form("feed", "feed", "flock owner size hex", "{flock} feeds the {owner} size-{size} Kiwi on {hex}")
+_form("explode", "explode", "flock owner size hex kiwi", "{flock} feeds the {owner} size-{size} Kiwi on {hex}: it explodes")
+_form("feed", "feed", "flock owner size hex kiwi", "{flock} feeds the {owner} size-{size} Kiwi on {hex}")
 _form("pay", "pay", "flock fruit markers", lambda f: f"{f['flock']} pays {_paid(f, False)}", private="markers",
       public=lambda f: f"{f['flock']} pays {_paid(f, True)}")
 _form("fruit-limit", "limit", "flock fruit limit", "{flock} returns a {fruit} fruit (limit {limit})")
@@ -84,27 +88,27 @@ _form("season-card-tie", "season-card", "card tied", lambda f: f"{f['card']}: ti
 # moving, pushing, tokens (R-MOVE-1..4, R-PUSH-1..3, R-RES-2/3, R-TRACK-1, R-DM-3)
 _form("ability", "ability", "flock", "{flock} uses the Leader's ability")
 _form("move-leader", "move", "flock hex to", "{flock} moves the Leader from {hex} to {to}")
-_form("move-kiwi", "move", "flock size hex to", "{flock} moves a size-{size} Kiwi from {hex} to {to}")
+_form("move-kiwi", "move", "flock size hex to kiwi", "{flock} moves a size-{size} Kiwi from {hex} to {to}")
 _form("no-move", "move", "flock", "{flock} has no legal Move action left")
 _form("leader-lands", "ability", "flock hex to", "{flock} Leader goes from {hex} to {to}")
 _form("mark", "mark", "flock hex terrain", "{flock} marks {hex} ({terrain})")
 _form("no-token", "token", "flock", "{flock} takes no token from the island")
-_form("token", "token", "flock hex", "{flock} takes a token from a Kiwi on {hex}")
+_form("token", "token", "flock hex kiwi", "{flock} takes a token from a Kiwi on {hex}")
 _form("track", "track", "flock slot", "{flock} uncovers track slot {slot}")
 _form("no-kiwi", "place", "flock", "{flock} has no Kiwi token left to place")
-_form("place", "place", "flock hex", "{flock} places a size-1 Kiwi on {hex}")
-_form("no-growth", "grow", "flock hex size", "{flock} has no token to stack; the Kiwi on {hex} stays size {size}")
-_form("grow", "grow", "flock hex size", "{flock} Kiwi on {hex} grows to size {size}")
-_form("remove", "remove", "flock size hex", "{flock} removes a size-{size} Kiwi from {hex} to the Reserve")
+_form("place", "place", "flock hex kiwi", "{flock} places a size-1 Kiwi on {hex}")
+_form("no-growth", "grow", "flock hex size kiwi", "{flock} has no token to stack; the Kiwi on {hex} stays size {size}")
+_form("grow", "grow", "flock hex size kiwi", "{flock} Kiwi on {hex} grows to size {size}")
+_form("remove", "remove", "flock size hex kiwi", "{flock} removes a size-{size} Kiwi from {hex} to the Reserve")
 _form("push-leader", "push", "flock leader hex to", "{flock} pushes the {leader} Leader from {hex} to {to}")
-_form("push-off", "push", "flock owner size hex", "{flock} pushes a {owner} size-{size} Kiwi off the island from {hex}")
-_form("push", "push", "flock owner size hex to", "{flock} pushes a {owner} size-{size} Kiwi from {hex} to {to}")
+_form("push-off", "push", "flock owner size hex kiwi", "{flock} pushes a {owner} size-{size} Kiwi off the island from {hex}")
+_form("push", "push", "flock owner size hex to kiwi", "{flock} pushes a {owner} size-{size} Kiwi from {hex} to {to}")
 _form("setup-leader", "setup", "flock hex", "{flock} places the Leader on {hex}")
 # verbs of the compositional effect language (interpreter/engine/compose.py); `piece`: "the red size-1 Kiwi on A3"
 _form("push-stays", "push", "flock piece", "{piece} has no hex to be pushed to and stays")
 _form("no-place-hex", "place", "flock", "{flock} has no hex to place a Kiwi on")
-_form("shrink", "shrink", "flock owner hex size", "{flock} shrinks a {owner} Kiwi on {hex} to size {size}")
-_form("remove-piece", "remove", "flock owner size hex", "{flock} removes a {owner} size-{size} Kiwi from {hex}")
+_form("shrink", "shrink", "flock owner hex size kiwi", "{flock} shrinks a {owner} Kiwi on {hex} to size {size}")
+_form("remove-piece", "remove", "flock owner size hex kiwi", "{flock} removes a {owner} size-{size} Kiwi from {hex}")
 _form("move-piece", "move", "flock piece to", "{flock} moves {piece} to {to}")
 _form("return-fruit", "return", "flock fruit", "{flock} returns a {fruit} fruit to the bag")
 # Variable Turn Order (R-VTO-1..5)
@@ -131,7 +135,7 @@ _form("solo-season", "solo-season", "season solo_player won cards kept",
 _form("kiwibot-no-marker", "mark", "flock", "Kiwibot ({flock}) reveals no marker that fits")
 _form("kiwibot-marker-instead", "mark", "flock", "Kiwibot ({flock}) has no fitting marker and gains one instead")
 _form("kiwibot-cannot-move", "move", "flock", "Kiwibot ({flock}) has no Kiwi that can make this move")
-_form("kiwibot-token", "token", "flock hex", "Kiwibot ({flock}) takes a token from a Kiwi on {hex}")
+_form("kiwibot-token", "token", "flock hex kiwi", "Kiwibot ({flock}) takes a token from a Kiwi on {hex}")
 _form("kiwibot-bonus", "kiwibot", "flock action segment", "Kiwibot gains a bonus {action} action: {segment}")
 _form("kiwibot-no-feed", "feed", "flock", "Kiwibot ({flock}) finds no Kiwi to feed")
 _form("kiwibot-cannot-build", "build", "flock", "Kiwibot ({flock}) cannot build: it places a Kiwi and gains a bonus Move")

@@ -1,11 +1,15 @@
 """The Feed action (R-FEED-1..6): feed any non-Leader Kiwi, pay different fruit, grow or explode, gain markers."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generator
+
 from interpreter.engine import compose, effects, payment, push
-from interpreter.engine.context import Ctx, Runtime
+from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, ask_action, lazy_option
-from interpreter.engine.placing import grow_one, kiwi_of, remove_from_hex
+from interpreter.engine.decisions import Option, Steps, lazy_option
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
+from interpreter.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
 from interpreter.engine.powers import feed_discount
 from interpreter.engine.state import Kiwi
 from interpreter.engine.verb_table import TABLE
@@ -40,42 +44,124 @@ def possible(rt: Runtime, flock: str) -> bool:
     return any(payment.can_meet(fl, cost(rt, s, flock), rt.rules.fruits) for s in sizes)
 
 
-def feed(rt: Runtime, ctx: Ctx) -> Steps[None]:
+@register_frame("feed.feed")
+@dataclass(eq=False)
+class FeedFrame(Frame):
+    """One Feed action: choose a Kiwi, pay its cost, then resolve the feed."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
+
+    ctx: Ctx
+    hex: str = ""
+    kiwi: int = -1
+    max_pc: ClassVar[int] = 3
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the Kiwi; 1: pay; 2: resolve."""
+        flock = self.ctx.flock
+        if self.pc == 0:
+            opts = targets(rt, flock)
+            if not opts:
+                rt.emit("cannot-feed", flock, flock=flock)
+                return Return()
+            self.pc = 1
+            return Ask(flock, "feed", "Choose a Kiwi to feed", opts)
+        if self.pc == 1:
+            self.hex, kiwi = kiwi_of(rt, value)
+            self.kiwi = kiwi.id
+            self.pc = 2
+            return Call(payment.PayFrame(flock, cost(rt, kiwi.size, flock)))
+        if self.pc == 2:
+            self.pc = 3
+            return Call(ResolveFrame(self.ctx, self.hex, self.kiwi))
+        return Return()
+
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded feed names a hex of the island once a Kiwi is chosen."""
+        if self.pc >= 2 and self.hex not in rt.state.hexes:
+            raise FrameDataError("feed.feed: not a hex of the island")
+
+
+def feed(rt: Runtime, ctx: Ctx) -> Steps[Any]:
     """One Feed action."""
-    flock = ctx.flock
-    opts = targets(rt, flock)
-    if not opts:
-        rt.emit("cannot-feed", flock, flock=flock)
-        return
-    act = yield from ask_action(flock, "feed", "Choose a Kiwi to feed", opts)
-    hex_id, kiwi = kiwi_of(rt, act)
-    yield from payment.pay(rt, flock, cost(rt, kiwi.size, flock))
-    yield from resolve(rt, ctx, hex_id, kiwi)
+    return (yield from drive(rt, FeedFrame(ctx)))
+
+
+def _on(rt: Runtime, hex_id: str | None, kiwi_id: int) -> Kiwi | None:
+    """The Kiwi with this piece id on this hex (None: on any hex), or None when it is not there."""
+    for h in ([rt.state.hexes[hex_id]] if hex_id is not None else rt.state.hexes.values()):
+        for k in h.kiwi:
+            if k.id == kiwi_id:
+                return k
+    return None
+
+
+@register_frame("feed.resolve")
+@dataclass(eq=False)
+class ResolveFrame(Frame):
+    """A paid (or, for Kiwibot, free) feed of a Kiwi by `ctx.flock`: grow or explode, then the feeder's markers.
+    The Kiwi is held by piece id (with its owner), and looked up on the hex when it is needed again."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()
+
+    ctx: Ctx
+    hex: str
+    kiwi: int
+    owner: str = ""
+    max_pc: ClassVar[int] = 4
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: grow or explode; 1: the feeder's markers; 2: powers; 3: filtered triggers."""
+        ctx, hex_id = self.ctx, self.hex
+        flock = ctx.flock
+        if self.pc == 0:
+            kiwi = _on(rt, hex_id, self.kiwi)
+            if kiwi is None:
+                raise EngineError(f"feed: no Kiwi {self.kiwi} on {hex_id}")
+            self.owner = owner = kiwi.flock
+            self.pc = 1
+            if kiwi.size >= rt.rules.max_size:
+                # R-FEED-5/6: explode; the tokens go to the owner's Reserve, no token is taken from the track
+                remove_from_hex(rt, hex_id, kiwi)
+                rt.state.flocks[owner].reserve_kiwi += kiwi.size
+                rt.emit("explode", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
+                # R-FEED-5: "pushes ALL the Kiwi in that hex"; decision: Leaders are Kiwi too and are pushed.
+                # Every piece leaves the hex: a Leader pushed off is not put back on the exploded hex (else
+                # "push all" would never empty it). Decision: from an edge hex a Kiwi may be pushed off the island
+                # here too, as in every push (R-PUSH-3)
+                return Call(push.PushAllFrame(flock, hex_id, None, True))
+            rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
+            # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
+            return Call(GrowOneFrame.of(hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
+                                        if owner != flock else ctx, why="the fed Kiwi"))
+        if self.pc == 1:
+            self.pc = 2
+            n = rt.rules.feed_domain_own if self.owner == flock else rt.rules.feed_domain_opponent   # R-FEED-4
+            return Call(effects._gain_domain(rt, ctx, n))
+        if self.pc == 2:
+            self.pc = 3
+            fire = effects.emit_call(rt, ctx, "t-feed")
+            if fire is not None:
+                return fire
+        if self.pc == 3:
+            self.pc = 4
+            # triggers with filters (`feed <pieces>`): the fed Kiwi wherever it is now (an exploded one is no
+            # longer on the island, so no selector names it)
+            return Call(compose.event_frame(rt, ctx, "feed", hex_id, _on(rt, None, self.kiwi)))
+        return Return()
+
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded feed is on a hex of the island, of a Kiwi still there before it is resolved."""
+        if self.hex not in rt.state.hexes or self.pc == 0 and _on(rt, self.hex, self.kiwi) is None:
+            raise FrameDataError("feed.resolve: the fed Kiwi is not on its hex")
 
 
 def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Steps[None]:
     """A paid (or, for Kiwibot, free) feed of `kiwi` by `ctx.flock`: grow or explode, then the feeder's markers."""
-    flock = ctx.flock
-    owner = kiwi.flock
-    if kiwi.size >= rt.rules.max_size:
-        # R-FEED-5/6: explode; the tokens go to the owner's Reserve, no token is taken from the track
-        remove_from_hex(rt, hex_id, kiwi)
-        rt.state.flocks[owner].reserve_kiwi += kiwi.size
-        rt.emit("explode", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id)
-        # R-FEED-5: "pushes ALL the Kiwi in that hex"; decision: Leaders are Kiwi too and are pushed.
-        # Every piece leaves the hex: a Leader pushed off is not put back on the exploded hex (else
-        # "push all" would never empty it). Decision: from an edge hex a Kiwi may be pushed off the island
-        # here too, as in every push (R-PUSH-3)
-        yield from push.push_all(rt, flock, hex_id, None, leave_origin=True)
-    else:
-        rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id)
-        # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
-        yield from grow_one(rt, hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
-                            if owner != flock else ctx, why="the fed Kiwi")
-    n = rt.rules.feed_domain_own if owner == flock else rt.rules.feed_domain_opponent   # R-FEED-4
-    yield from effects.gain_domain(rt, ctx, n)
-    yield from effects.emit(rt, ctx, "t-feed")
-    yield from compose.emit_event(rt, ctx, "feed", hex_id, kiwi)   # triggers with filters (`feed <pieces>`)
+    return (yield from drive(rt, ResolveFrame(ctx, hex_id, kiwi.id)))
 
 
-TABLE.register("feed", lambda rt, c, ctx: feed(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock))
+TABLE.register("feed", lambda rt, c, ctx: feed(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock),
+               frame=lambda rt, c, ctx: FeedFrame(ctx))

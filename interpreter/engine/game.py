@@ -9,13 +9,16 @@
 
 A game remembers where it came from (its seed and `Game.new` arguments, or the state `from_state` was given)
 and every decision since: `history`. The same origin and history always give the same game, so a save holds
-them, and `from_json`, `undo` and `kcd replay` rebuild a game by replaying them.
+them, and `kcd replay` (and `from_json(verify=True)`) rebuild a game by replaying them.
 
 Flow: the state names the current step (season, phase, step index: one player's turn, one Season Change
-part, ...). At the start of every step the engine checkpoints the state (plain data) and keeps the option
-ids applied since; `clone` restores the checkpoint and replays them, which rebuilds the running step (its
-generator frames) exactly, since all randomness comes from the RNG inside the state. The explicit procedure
-frames of issue 7 will put the running step in the state and remove that replay.
+part, ...). The running step is a stack of explicit frames (interpreter/engine/frames.py): plain data, so
+`clone` copies the state and the stack and `to_json` writes the stack with the pending decision, which
+`from_json` reads back with checks; nothing is replayed. A procedure not written as frames runs as a generator
+frame, which can be neither copied nor saved: while one is on the stack, `clone` restores the checkpoint taken
+at the step's start and replays the step's decisions (exact, since all randomness comes from the RNG inside
+the state), and a save holds no frames, so loading it replays the history. `Game.replayed_steps` counts these
+fallbacks.
 A question with one legal answer is answered automatically, so a pending Decision has >= 2 options.
 """
 from __future__ import annotations
@@ -29,9 +32,12 @@ from interpreter.engine import flow, modes, save, scoring, setup, verbs  # noqa:
 # the built-in modes register themselves on import (standard first: error messages list them in this order)
 from interpreter.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
 from interpreter.engine.action_types import Action
-from interpreter.engine.context import EngineError, Runtime
-from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused, Steps
+from interpreter.engine.context import Ctx, EngineError, Runtime
+from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
 from interpreter.engine.events import public_label
+from interpreter.engine.frames import (Frame, Runner, Uncopyable, Unsaveable, as_frame, copy_stack, has_generators,
+                                       stack_from_data, stack_to_data)
+from interpreter.engine.pieces import action_problem
 from interpreter.engine.rules import RulesError, compile_rules
 from interpreter.engine.state import State
 from interpreter.engine.undo import information_since
@@ -53,7 +59,11 @@ _REPLAY_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, E
 class Game:
     """One game of Kiwi Chow Down driven by decisions."""
 
-    def __init__(self, ruleset: Ruleset, state: State, events: list[Event] | None = None, *,
+    # how many times `clone`, `to_json`/`from_json` or `undo` had to replay decisions to rebuild a running step
+    # (a generator frame was running): the conversions to explicit frames still missing show here
+    replayed_steps: int = 0
+
+    def __init__(self, ruleset: Any, state: State, events: list[Event] | None = None, *,
                  checkpoint: dict | None = None, origin: dict | None = None, mode: Any = None) -> None:
         """Wrap a state positioned at the start of a step (use `new`, `from_state` or `from_json`).
 
@@ -67,7 +77,8 @@ class Game:
             origin = {"seed": None, "setup": None, "start": checkpoint if checkpoint is not None else state.to_dict()}
         self._origin = origin                 # never changed once set: clones share it
         self.rt = Runtime(self.rules, state, list(events or []), mode)
-        self._gen: Steps[None] | None = None
+        self._stack: list[Frame] = []          # the running step (interpreter/engine/frames.py)
+        self._runner = Runner(self.rt, self._stack, MAX_STEPS_PER_APPLY)
         self._pending: Decision | None = None
         self._previous: Decision | None = None
         self._known_checkpoint = checkpoint   # used for the step the state starts at, then dropped
@@ -76,6 +87,8 @@ class Game:
         self._since: list[str] = []
         self._history: list[str] = []         # every decision since the origin
         self._redo: list[str] = []            # undone decisions, the next to redo last
+        self._log_from: int | None = None     # loaded from frames: the log before this many decisions is not built
+        self._loaded_step = False             # loaded from frames and still in the step of the save
         self._advance(None)
 
     # --- construction -------------------------------------------------------------------------
@@ -116,22 +129,25 @@ class Game:
         return cls(ruleset, state, checkpoint=start, origin={"seed": seed, "setup": None, "start": start})
 
     @classmethod
-    def from_json(cls, ruleset: Ruleset, text: str | bytes) -> "Game":
+    def from_json(cls, ruleset: Any, text: str | bytes, verify: bool = False) -> "Game":
         """Load a save written by `to_json`; any bad save raises ValueError with a clear message.
 
         Checked in order, each bounded in time: the JSON (size, depth, integers only), the schema
         (schemas/save.schema.json), the content hash, the engine's invariants on every state it holds
-        (interpreter/engine/save.py), then the game is rebuilt by replaying the history from its origin and must
-        reach the saved checkpoint and state exactly. The replay is also what rebuilds the running step (see
-        the module docstring); events are not saved, the replay recreates them.
+        (interpreter/engine/save.py), then the running step is rebuilt from the saved frames and pending
+        decision, each frame checked against the state (no replay). Events are not saved: the log is rebuilt
+        from the history when first read. A save without frames (format 2, or saved while a generator
+        procedure ran) is rebuilt by replaying the history from its origin, which must reach the saved
+        checkpoint and state exactly; `verify=True` does that for every save (and compares the frames too),
+        so a save whose history does not lead to its state is refused (`kcd replay` reports where).
         """
         try:
-            return cls._load(ruleset, text)
+            return cls._load(ruleset, text, verify)
         except RecursionError:   # deep JSON that the parser accepted but a comparison could not walk
             raise ValueError("not a saved Kiwi Chow Down game: JSON nested too deeply") from None
 
     @classmethod
-    def _load(cls, ruleset: Ruleset, text: str | bytes) -> "Game":
+    def _load(cls, ruleset: Any, text: str | bytes, verify: bool = False) -> "Game":
         """`from_json` without its RecursionError guard."""
         data = save.parse(text)
         own_hash = getattr(ruleset, "hash", None)
@@ -156,8 +172,24 @@ class Game:
         if data["step_start"] > len(data["history"]):
             raise ValueError(f"save's step_start {data['step_start']} is past its {len(data['history'])} decisions")
         origin = {"seed": data["seed"], "setup": data["setup"], "start": data["start"]}
+        if data["setup"] is not None and sorted(data["setup"]["players"]) != sorted(data["state"]["seats"]):
+            raise ValueError(f"save's setup does not replay to its state: the players {data['setup']['players']} "
+                             f"are not the seats {data['state']['seats']}")
+        if data.get("frames") is not None:
+            fast = cls._rebuild(ruleset, data, origin)   # its checks, also when the replay verifies it
+            if not verify:
+                return fast
+        if data.get("frames") is None and data.get("pending") is not None:
+            raise ValueError("save has a pending decision but no frames")
         game = cls._replay(ruleset, origin, data["history"])
-        for where, rebuilt in (("checkpoint", game._checkpoint), ("state", game.rt.state.to_dict())):
+        rebuilt_parts: list[tuple[str, Any]] = [("checkpoint", game._checkpoint), ("state", game.rt.state.to_dict())]
+        if data.get("frames") is not None:
+            try:
+                frames = None if has_generators(game._stack) else stack_to_data(game._stack, game.rules)
+            except Unsaveable:
+                frames = None
+            rebuilt_parts += [("frames", frames), ("pending", game._pending.to_dict() if game._pending else None)]
+        for where, rebuilt in rebuilt_parts:
             difference = _first_difference(data[where], rebuilt, where)
             if difference:
                 raise ValueError(f"save's history does not replay to its {where}: {difference}")
@@ -170,7 +202,71 @@ class Game:
         return game
 
     @classmethod
-    def _start(cls, ruleset: Ruleset, origin: dict) -> "Game":
+    def _rebuild(cls, ruleset: Any, data: dict, origin: dict) -> "Game":
+        """A game from a save's state, frames and pending decision (no replay; every part already checked or
+        checked here). Its event log is rebuilt from the history when first read (`_fill_log`)."""
+        rules = compile_rules(ruleset)
+        state = State.from_dict(data["state"])
+        try:
+            mode = modes.for_state(state)
+        except modes.ModeError as exc:
+            raise ValueError(f"save's state: {exc}") from None
+        game = cls.__new__(cls)
+        game.ruleset, game.rules, game._origin = ruleset, rules, origin
+        game.rt = Runtime(rules, state, [], mode)
+        stack = stack_from_data(data["frames"], rules) if data["frames"] else []
+        for frame in stack:
+            _check_players(frame, state)
+            check = getattr(frame, "check", None)
+            if check is not None:
+                check(game.rt)
+        if state.over != (not stack) or state.over != (data.get("pending") is None):
+            raise ValueError("save's frames and pending decision do not match its state: frames and a decision "
+                             "while the game runs, neither once it is over")
+        for i, frame in enumerate(stack):
+            waits = frame.asks is not None and frame.pc in frame.asks
+            if frame.asks is not None and waits != (i == len(stack) - 1):
+                raise ValueError(f"save's frames/{i} ({frame.kind}, step {frame.pc}) "
+                                 f"{'waits for an answer below the top' if waits else 'is on top but asks nothing'}")
+        game._stack = stack
+        game._runner = Runner(game.rt, stack, MAX_STEPS_PER_APPLY)
+        game._pending = None if data.get("pending") is None else save.decision_from_data(data["pending"], state.seats)
+        for o in game._pending.options if game._pending is not None else ():
+            if (problem := action_problem(state, o.action)) is not None:   # the pieces an option names exist
+                raise ValueError(f"save's pending decision: {problem}")
+        previous = data.get("previous")
+        game._previous = None if previous is None else Decision("", "", "", tuple(Option(i, "") for i in previous))
+        game._known_checkpoint = None
+        game._checkpoint = data["checkpoint"]
+        game._checkpoint_events = 0
+        history = list(data["history"])
+        game._since = history[data["step_start"]:]
+        game._history = history
+        game._redo = list(data["redo"])
+        game._log_from = len(history)       # the log before this point is rebuilt when first read
+        game._loaded_step = True            # still in the step the save was made in (see _fill_log)
+        if game._redo and game._redo[-1] not in game.pending_ids():
+            raise ValueError(f"save's next redo {game._redo[-1]!r} is not an option of the pending decision")
+        return game
+
+    def _fill_log(self) -> None:
+        """Rebuild the event log of a game loaded from frames: events are not saved, so the history up to the load
+        is replayed once, when the log is first read (a history that does not replay leaves that part empty)."""
+        if self._log_from is None:
+            return
+        upto, self._log_from = self._log_from, None
+        try:
+            earlier = Game._replay(self.ruleset, self._origin, self._history[:upto])
+        except ValueError:
+            return
+        self.rt.events[0:0] = earlier.rt.events
+        if self._loaded_step:
+            self._checkpoint_events = earlier._checkpoint_events
+        else:
+            self._checkpoint_events += len(earlier.rt.events)
+
+    @classmethod
+    def _start(cls, ruleset: Any, origin: dict) -> "Game":
         """A game at its origin, before any decision."""
         if origin["setup"] is not None:
             return cls.new(ruleset, seed=origin["seed"], **origin["setup"])
@@ -194,19 +290,59 @@ class Game:
         return game
 
     def clone(self, events: bool = True) -> "Game":
-        """An independent copy at the same point (restores the step checkpoint and replays the step).
+        """An independent copy at the same point: the state and the running step's frames are copied (no replay);
+        while a generator frame runs (a procedure not yet written as frames), the step is replayed instead.
 
         events=False does not copy the event log (a lookahead that never reads the history, e.g. a bot
         trying options, saves the copy): the copy's log holds only the events since the step's start.
         Its state, pending decision, history and saved decisions are the same either way.
         """
+        if not has_generators(self._stack):
+            try:
+                return self._copy(events)
+            except Uncopyable:
+                pass
+        Game.replayed_steps += 1
         twin = self._rewind(len(self._since), events)
         twin._previous = self._previous
         twin._redo = self._redo.copy()
         return twin
 
+    def _copy(self, events: bool) -> "Game":
+        """`clone` without replay: the state, the frame stack (one memo) and the bookkeeping, copied."""
+        stack = copy_stack(self._stack)
+        if events:
+            self._fill_log()
+        twin = Game.__new__(Game)
+        rt = self.rt
+        state = rt.state.copy()
+        state._board = rt.state._board   # the island's geometry never changes: share it, don't rebuild it
+        log = rt.events.copy() if events else rt.events[self._checkpoint_events:]
+        twin.ruleset, twin.rules, twin._origin = self.ruleset, self.rules, self._origin
+        twin.rt = Runtime(self.rules, state, log, rt.mode, rt.verbs)
+        twin._stack = stack
+        twin._runner = Runner(twin.rt, stack, MAX_STEPS_PER_APPLY)
+        twin._runner.raw = self._runner.raw
+        twin._pending, twin._previous = self._pending, self._previous
+        twin._known_checkpoint = None
+        twin._checkpoint = self._checkpoint                     # never changed once taken: shared
+        twin._checkpoint_events = self._checkpoint_events if events else 0
+        twin._since, twin._history, twin._redo = self._since.copy(), self._history.copy(), self._redo.copy()
+        twin._log_from, twin._loaded_step = self._log_from, self._loaded_step
+        return twin
+
     def _rewind(self, keep: int, events: bool = True) -> "Game":
-        """A copy at the running step's checkpoint with its first `keep` decisions replayed."""
+        """A copy at the running step's checkpoint with its first `keep` decisions replayed.
+
+        In the step a save was loaded in, the checkpoint and the step's decisions come from the save, so they are
+        replayed with `apply`'s checks (ValueError when they do not replay)."""
+        if events:
+            self._fill_log()
+        if self._loaded_step:
+            twin = Game._replay(self.ruleset, self._origin, self._history[:self.step_start + keep])
+            if twin.step_start != self.step_start:
+                raise ValueError("the save's history does not replay to its running step")
+            return twin
         state = State.from_dict(self._checkpoint)
         state._board = self.rt.state._board   # the island's geometry never changes: share it, don't rebuild it
         # the checkpoint dict is never changed once taken, so the twin may share it
@@ -222,35 +358,38 @@ class Game:
 
     # --- driving --------------------------------------------------------------------------------
     def _advance(self, answer: str | None) -> None:
-        """Run the flow until the next real decision or the end (at most MAX_STEPS_PER_APPLY steps)."""
+        """Run the flow until the next real decision or the end (at most MAX_STEPS_PER_APPLY steps).
+
+        The running step is the frame stack (interpreter/engine/frames.py); `answer` is the option id chosen for
+        the pending decision, handed to the frame that asked as its action (or as the id, to a generator)."""
         rt = self.rt
-        budget = MAX_STEPS_PER_APPLY
+        stack = self._stack
+        runner = Runner(rt, stack, MAX_STEPS_PER_APPLY)
+        value = None if answer is None or self._pending is None else self._runner.value_of(self._pending, answer)
+        self._runner = runner
         while True:
-            budget -= 1
-            if budget < 0:
-                raise EngineError(f"no decision after {MAX_STEPS_PER_APPLY} steps: the state or content loops")
-            if self._gen is None:
+            if not stack:
+                runner.tick()
                 if rt.state.over:
                     self._pending = None
                     return
-                gen = flow.step_procedure(rt)
-                if gen is None:
+                procedure = flow.step_procedure(rt)
+                if procedure is None:
                     self._known_checkpoint = None
                     flow.advance(rt)
                     continue
-                # a checkpoint at each step start; loading replays the (few) decisions of the step
+                # a checkpoint at each step start: the fallback (a generator frame is running) replays from it
                 known, self._known_checkpoint = self._known_checkpoint, None
                 self._checkpoint = known if known is not None else rt.state.to_dict()
                 self._checkpoint_events = len(rt.events)
                 self._since = []
-                self._gen = gen
-                answer = None
-            try:
-                decision = self._gen.send(answer) if answer is not None else next(self._gen)
-            except StopIteration:
-                self._gen = None
+                self._loaded_step = False
+                stack.append(as_frame(procedure))
+                value = None
+            decision = runner.run(value)
+            if decision is None:   # the step's procedure returned
                 rt.state.step += 1
-                answer = None
+                value = None
                 continue
             answer = rt.mode.answer(rt, decision)
             if answer is not None:
@@ -262,6 +401,7 @@ class Game:
                 rt.emit("kiwibot-choice", decision.player, data={"kind": decision.kind, "option": answer},
                         decision=decision.kind, option=answer, label=chosen.label,
                         public_label=public_label(chosen.action, chosen.label))
+                value = runner.value_of(decision, answer)
                 continue
             self._pending = decision
             return
@@ -338,18 +478,20 @@ class Game:
         Season card turned up, reserves revealed: `revealed`), unless `force` (hotseat play, tests);
         `nothing-to-undo` at the start. Design: the game is rebuilt from the history rather than kept
         snapshots, so undo costs nothing during play and memory stays flat: within the running step from its
-        checkpoint (like `clone`, a fraction of a millisecond), else from the origin (the replay `from_json`
-        and `kcd replay` use, a few milliseconds), fine at human speed.
+        checkpoint (a fraction of a millisecond), else from the origin (the replay `kcd replay` uses, a few
+        milliseconds), fine at human speed. Copying the game (state and frames, as `clone` does) before every
+        decision would make undo replay-free but cost every game a copy per decision, bots and simulations that
+        never undo included; the step's frames are not enough alone, since a frame keeps no earlier values.
         """
         if not self._history:
             return Refused("nothing-to-undo", "no decision to undo")
-        if len(self._since) >= 2:   # the decision before it is in this step too, so `_previous` is rebuilt
-            target = self._rewind(len(self._since) - 1)
-        else:
-            try:
+        try:
+            if len(self._since) >= 2:   # the decision before it is in this step too, so `_previous` is rebuilt
+                target = self._rewind(len(self._since) - 1)
+            else:
                 target = Game._replay(self.ruleset, self._origin, self._history[:-1])
-            except ValueError as exc:
-                return Refused("history", f"the history does not replay: {exc}")
+        except ValueError as exc:
+            return Refused("history", f"the history does not replay: {exc}")
         assert target.pending is not None   # the decision being undone was asked there
         player = target.pending.player
         reason = information_since(target, self, player)
@@ -383,6 +525,7 @@ class Game:
     @property
     def events(self) -> list[Event]:
         """The whole event log."""
+        self._fill_log()
         return self.rt.events
 
     @property
@@ -400,17 +543,39 @@ class Game:
 
     def view(self, player: str | None = None) -> dict:
         """What `player` may see (None: a spectator)."""
+        self._fill_log()
         return make_view(self.rt, player, self._pending)
 
     def to_json(self) -> str:
-        """The save: format, content hash, seed and setup (or start state), the whole history, the redo list,
-        the running step's checkpoint and the state (schemas/save.schema.json); deterministic text."""
+        """The save (format 3, schemas/save.schema.json): format, content hash, seed and setup (or start state), the
+        whole history, the redo list, the running step's checkpoint, the state, and the running step itself (its
+        frames and the pending decision; null while a generator procedure runs); deterministic text."""
+        frames = pending = None
+        if not has_generators(self._stack):
+            try:
+                frames = stack_to_data(self._stack, self.rules)
+            except Unsaveable:
+                frames = None
+        if frames is None:
+            Game.replayed_steps += 1   # loading this save will replay its history
+        elif self._pending is not None:
+            pending = self._pending.to_dict()
+        previous = self._previous.option_ids() if self._previous is not None and frames is not None else None
         return json.dumps({
             "format": FORMAT, "content_hash": getattr(self.ruleset, "hash", None),
             "seed": self._origin["seed"], "setup": self._origin["setup"], "start": self._origin["start"],
             "history": self._history, "redo": self._redo, "step_start": self.step_start,
             "checkpoint": self._checkpoint, "state": self.rt.state.to_dict(),
+            "frames": frames, "pending": pending, "previous": previous,
         }, separators=(",", ":"))  # no sort_keys: bag dict order drives draws, so it must survive a reload
+
+
+def _check_players(frame: Frame, state: State) -> None:
+    """Every flock a loaded frame names (its `flock`/`owner` fields, each Ctx's flock) is playing."""
+    for name, value in frame.__dict__.items():
+        flock = value.flock if isinstance(value, Ctx) else value if name in ("flock", "owner") and value else None
+        if flock is not None and flock not in state.flocks:
+            raise ValueError(f"save's frame {frame.kind}: `{str(flock)[:40]}` is not playing")
 
 
 def _plain(mapping: dict | None) -> dict | None:

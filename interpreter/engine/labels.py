@@ -1,12 +1,21 @@
 """Readable names of content items for decision prompts and option labels (content names, else the DSL text).
 
 Front ends show `Option.label` as is, so a label never is a bare content id: it is the item's `name` from
-content when it has one, else words built from its fields and its rules text (the DSL renderer).
+content when it has one, else words built from its fields and its rules text (the DSL renderer). Labels are built
+only when read (decisions.Text): a procedure passes `lazy(card_label, card_id, card)`, not the string.
 """
 from __future__ import annotations
 
+from functools import partial
+from typing import Any, Callable
+
 from interpreter.engine.content_types import ActionCard, Nest, SeasonCard
 from interpreter.engine.describe import describe
+
+
+def lazy(fn: Callable[..., str], *args: Any) -> Callable[[], str]:
+    """`fn(*args)`, called only when the label or prompt it gives is read (a decisions.Text)."""
+    return partial(fn, *args)
 
 
 def _words(item_id: str) -> str:
@@ -67,3 +76,8 @@ def season_card_name(card_id: str, card: SeasonCard) -> str:
     if card.name:
         return card.name
     return describe(card.objective) if card.objective is not None else _words(card_id)
+
+
+def season_card_benefit(card_id: str, card: SeasonCard) -> str:
+    """A Season card and its victor's benefit: "Most Nests: Gain 2 Fruits" (R-SOLO-5: whose benefit to take)."""
+    return f"{season_card_name(card_id, card)}: {describe(card.victor)}"

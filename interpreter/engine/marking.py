@@ -1,10 +1,14 @@
 """Domain Marking (R-DM-1..5, R-END-1): unmarked hex, dominance, matching marker, covered by a token."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generator
+
 from interpreter.engine import dominance, effects
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, ask_action, option
+from interpreter.engine.decisions import Option, Steps, option
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.placing import kiwi_of, remove_from_hex, token_available
 from interpreter.engine.verb_table import TABLE
 
@@ -25,69 +29,148 @@ def markable(rt: Runtime, flock: str) -> list[str]:
             and dominance.dominant(st, h.id, "marking") == flock]
 
 
-def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Steps[bool]:
+@register_frame("marking.mark")
+@dataclass(eq=False)
+class MarkFrame(Frame):
     """Place one marker (or pass when optional). Returns True when a marker was placed."""
-    flock = ctx.flock
-    where = markable(rt, flock)
-    if not where:
-        return False
-    opts: list[Option[A.Action]] = [option(A.Mark(h), f"Mark {h} ({rt.state.hexes[h].terrain})") for h in where]
-    if optional:
-        opts.append(option(A.word("pass"), "Place no marker"))
-    act = yield from ask_action(flock, "mark", "Place a domain marker?", opts)
-    if not isinstance(act, A.Mark):   # `pass`
-        return False
-    yield from cover(rt, flock, act.hex)
-    return True
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
+
+    ctx: Ctx
+    optional: bool
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask where; 1: cover the chosen hex; 2: placed."""
+        flock = self.ctx.flock
+        if self.pc == 0:
+            where = markable(rt, flock)
+            if not where:
+                return Return(False)
+            opts: list[Option[A.Action]] = [option(A.Mark(h), f"Mark {h} ({rt.state.hexes[h].terrain})") for h in where]
+            if self.optional:
+                opts.append(option(A.word("pass"), "Place no marker"))
+            self.pc = 1
+            return Ask(flock, "mark", "Place a domain marker?", opts)
+        if self.pc == 1:
+            if value.kind == "pass":
+                return Return(False)
+            self.pc = 2
+            return Call(CoverFrame(flock, value.hex))
+        return Return(True)
+
+
+def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Steps[Any]:
+    """Place one marker (or pass when optional). Returns True when a marker was placed."""
+    return (yield from drive(rt, MarkFrame(ctx, optional)))
+
+
+@register_frame("marking.cover")
+@dataclass(eq=False)
+class CoverFrame(Frame):
+    """Put the marker down and cover it with a token from track, Reserve or island, as chosen (R-DM-3)."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
+
+    flock: str
+    hex: str
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask which token; 1: take it and place the marker."""
+        st = rt.state
+        flock = self.flock
+        fl = st.flocks[flock]
+        if self.pc == 0:
+            opts: list[Option[A.Action]] = []
+            if fl.reserve_kiwi > 0:
+                opts.append(option(A.CoverFrom("reserve"), "Cover with a token from your Reserve"))
+            if fl.track > 0:
+                opts.append(option(A.CoverFrom("track"), "Cover with a token from your Kiwi track (no track benefit)"))
+            for h, k in st.own_kiwi(flock):
+                opts.append(option(A.Cover(k.id, flock, k.size, h), f"Cover with a token from your size-{k.size} Kiwi on {h}"))
+            self.pc = 1
+            return Ask(flock, "cover", f"Take a token to cover the marker on {self.hex}", opts)
+        act = value
+        if isinstance(act, A.CoverFrom) and act.source == "reserve":
+            fl.reserve_kiwi -= 1
+        elif isinstance(act, A.CoverFrom):
+            fl.track -= 1          # R-DM-3: a token from the track grants no benefit
+        else:
+            h, kiwi = kiwi_of(rt, act)
+            kiwi.size -= 1
+            if kiwi.size == 0:
+                remove_from_hex(rt, h, kiwi)
+        hex_id = self.hex
+        terrain = st.hexes[hex_id].terrain
+        fl.domain.remove(terrain)
+        fl.covers += 1
+        st.hexes[hex_id].domain = (flock, terrain)
+        rt.emit("mark", flock, flock=flock, hex=hex_id, terrain=terrain)
+        return Return()
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded cover is on an unmarked hex whose terrain marker the flock holds."""
+        h = rt.state.hexes.get(self.hex) if isinstance(self.hex, str) else None
+        if h is None or h.domain is not None or h.terrain not in rt.state.flocks[self.flock].domain:
+            raise FrameDataError("marking.cover: a hex the flock cannot mark")
 
 
 def cover(rt: Runtime, flock: str, hex_id: str) -> Steps[None]:
     """Put the marker down and cover it with a token from track, Reserve or island, as chosen (R-DM-3)."""
-    st = rt.state
-    fl = st.flocks[flock]
-    opts: list[Option[A.Action]] = []
-    if fl.reserve_kiwi > 0:
-        opts.append(option(A.CoverFrom("reserve"), "Cover with a token from your Reserve"))
-    if fl.track > 0:
-        opts.append(option(A.CoverFrom("track"), "Cover with a token from your Kiwi track (no track benefit)"))
-    for h, k in st.own_kiwi(flock):
-        opts.append(option(A.Cover(k.id, flock, k.size, h), f"Cover with a token from your size-{k.size} Kiwi on {h}"))
-    act = yield from ask_action(flock, "cover", f"Take a token to cover the marker on {hex_id}", opts)
-    if isinstance(act, A.CoverFrom) and act.source == "reserve":
-        fl.reserve_kiwi -= 1
-    elif isinstance(act, A.CoverFrom):
-        fl.track -= 1          # R-DM-3: a token from the track grants no benefit
-    else:
-        h, kiwi = kiwi_of(rt, act)
-        kiwi.size -= 1
-        if kiwi.size == 0:
-            remove_from_hex(rt, h, kiwi)
-    terrain = st.hexes[hex_id].terrain
-    fl.domain.remove(terrain)
-    fl.covers += 1
-    st.hexes[hex_id].domain = (flock, terrain)
-    rt.emit("mark", flock, flock=flock, hex=hex_id, terrain=terrain)
+    return (yield from drive(rt, CoverFrame(flock, hex_id)))
 
 
-def marking_turn(rt: Runtime, flock: str) -> Steps[None]:
+@register_frame("marking.turn")
+@dataclass(eq=False)
+class MarkingTurnFrame(Frame):
     """A flock's Domain Marking: one marker in seasons 1-3, as many as possible in the last (R-DM-1, R-END-1).
 
     Decision R-DM-1/R-END-1: every marker is optional ("may place"), even in the last season.
     """
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()
+
+    ctx: Ctx
+    count: int | None
+    placed: int = 0
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: mark while allowed; 1: after a mark (its result); 2: after the power."""
+        if self.pc == 2:
+            return Return()
+        if self.pc == 1:
+            if value:
+                self.placed += 1
+            else:
+                return self._done(rt)
+        if self.count is None or self.placed < self.count:
+            self.pc = 1
+            return Call(MarkFrame(self.ctx, True))
+        return self._done(rt)
+
+    def _done(self, rt: Runtime) -> Signal:
+        # Decision R-ASYM-2: the power places a *second* marker, so it fires only after the flock placed one
+        if self.placed:
+            self.pc = 2
+            fire = effects.emit_call(rt, self.ctx, "t-domain-marking")
+            if fire is not None:
+                return fire
+        return Return()
+
+
+def marking_turn_frame(rt: Runtime, flock: str) -> MarkingTurnFrame:
+    """The frame of a flock's Domain Marking (R-DM-1, R-END-1)."""
     per = rt.rules.marking_per_season
     idx = min(rt.state.season, len(per)) - 1
-    count = per[idx] if per else 1
-    ctx = Ctx(flock, source="domain marking")
-    placed = 0
-    while count is None or placed < count:
-        done = yield from mark(rt, ctx, optional=True)
-        if not done:
-            break
-        placed += 1
-    # Decision R-ASYM-2: the power places a *second* marker, so it fires only after the flock placed one
-    if placed:
-        yield from effects.emit(rt, ctx, "t-domain-marking")
+    return MarkingTurnFrame(Ctx(flock, source="domain marking"), per[idx] if per else 1)
+
+
+def marking_turn(rt: Runtime, flock: str) -> Steps[Any]:
+    """A flock's Domain Marking: one marker in seasons 1-3, as many as possible in the last (R-DM-1, R-END-1)."""
+    return (yield from drive(rt, marking_turn_frame(rt, flock)))
 
 
 TABLE.register("mark-domain", lambda rt, c, ctx: mark(rt, ctx, optional=False),
-               lambda rt, c, ctx: bool(markable(rt, ctx.flock)))
+               lambda rt, c, ctx: bool(markable(rt, ctx.flock)), frame=lambda rt, c, ctx: MarkFrame(ctx, False))

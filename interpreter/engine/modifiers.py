@@ -1,9 +1,11 @@
-"""Flock-power modifiers: each modifier id maps to rule-parameter changes for that flock only."""
+"""Flock-power modifiers: each modifier id maps to rule-parameter changes for that flock only, and for the pieces
+its selector names (`my pieces can push kiwi of equal size`, `my nests give benefits twice`)."""
 from __future__ import annotations
 
 from typing import Any
 
 from interpreter.engine.context import EngineError
+from interpreter.engine.powers import names
 
 # modifier id -> {parameter: value}; the procedures read parameters through `param`.
 MODIFIERS: dict[str, dict[str, Any]] = {
@@ -19,11 +21,14 @@ MODIFIERS: dict[str, dict[str, Any]] = {
 DEFAULTS: dict[str, Any] = {"push_same_size": False, "nest_benefit_times": 1}
 
 
-def param(rt: Any, flock: str, name: str) -> Any:
-    """The value of a rule parameter for one flock, after its modifiers."""
+def param(rt: Any, flock: str, name: str, piece: tuple | None = None) -> Any:
+    """The value of a rule parameter for one flock, after its modifiers. `piece` is what the rule is applied to
+    (`("kiwi", id)` / `("leader", flock)`: the piece that pushes; `("nest", hex)`: the Nest whose benefit runs): a
+    modifier whose selector does not name it leaves the parameter as it was; without `piece`, any modifier counts."""
     value = DEFAULTS[name]
     for mod in rt.modifiers(flock):
         if mod not in MODIFIERS:
             raise EngineError(f"unknown modifier `{mod}` (no engine mapping)")
-        value = MODIFIERS[mod].get(name, value)
+        if name in MODIFIERS[mod] and (piece is None or names(rt, flock, mod, piece)):
+            value = MODIFIERS[mod][name]
     return value

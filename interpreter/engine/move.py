@@ -1,13 +1,17 @@
 """Move actions (R-MOVE-1..4), the Leader's ability as a Move action (R-LEAD-2/5) and the leader verbs."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, cast
+
 from interpreter.dsl import ast
 from interpreter.engine import effects, payment, powers, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, ask_action, lazy_option, option
-from interpreter.engine.placing import kiwi_of, kref, remove_from_hex
+from interpreter.engine.decisions import Option, Steps, lazy_option, option
+from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
+from interpreter.engine.placing import kiwi_of, remove_from_hex, verb_procedure
 from interpreter.engine.verb_table import TABLE, count
 
 
@@ -41,6 +45,13 @@ def ability_possible(rt: Runtime, flock: str, ability: ast.Node | None) -> bool:
     return True
 
 
+# option labels as templates, formatted only when a label is read (decisions.Text): a Move decision offers dozens
+_MOVE_KIWI = "Move your size-{2} Kiwi from {3} to {4}"    # formatted with the MoveKiwi values
+_MOVE_LEADER = "Move your Leader from {} to {}"
+_LEADER_TO = "Leader to {}"
+_STEP = "Leader steps to {}"
+
+
 def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
     """All legal Move actions for the flock this turn (R-MOVE-2, R-MOVE-4)."""
     st = rt.state
@@ -48,24 +59,32 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
     fl = st.flocks[flock]
     b = board_of(st)
     opts: list[Option] = []
-    seen: set[str] = set()
+    moved = ctx.turn.moved
+    adjacent = b.adj
+    kind = A.MoveKiwi
+    id_of = kind.id_of
     for h in st.hexes.values():
-        adj = None
+        if not h.kiwi:
+            continue
+        sizes: list[int] | None = None   # sizes offered from this hex: twins (same flock and size) are one choice
         for k in h.kiwi:
-            if k.flock != flock or k.id in ctx.turn.moved:
+            if k.flock != flock or k.id in moved:
                 continue
-            ref = kref(flock, k.size, h.id)
-            if ref in seen:
+            size = k.size
+            if sizes is None:
+                sizes = [size]
+            elif size in sizes:
                 continue
-            seen.add(ref)
-            if adj is None:
-                adj = b.adjacent(h.id)
-            for d in adj:
-                opts.append(lazy_option(A.MoveKiwi, (k.id, flock, k.size, h.id, d),
-                                        f"Move your size-{k.size} Kiwi from {h.id} to {d}"))
+            else:
+                sizes.append(size)
+            kid, hid = k.id, h.id
+            for d in adjacent[hid]:
+                # lazy_option(kind, values, label) written out: this loop builds most of a game's options
+                values = (kid, flock, size, hid, d)
+                opts.append(Option(id_of(kid, flock, size, hid, d), cast(str, (_MOVE_KIWI, values)), (kind, values)))
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
         for d in b.adjacent(fl.leader_hex):
-            opts.append(option(A.MoveLeader(fl.leader_hex, d), f"Move your Leader from {fl.leader_hex} to {d}"))
+            opts.append(lazy_option(A.MoveLeader, (fl.leader_hex, d), (_MOVE_LEADER, (fl.leader_hex, d))))
         ability = rt.rules.leader_ability(fl.leader_card)
         if not fl.leader_used and ability_possible(rt, flock, ability):
             opts.append(option(A.word("ability"), "Use your Leader's ability"))
@@ -87,71 +106,138 @@ def can_move(rt: Runtime, ctx: Ctx) -> bool:
     return False
 
 
-def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Steps[bool]:
+@register_frame("move.action")
+@dataclass(eq=False)
+class MoveActionFrame(Frame):
+    """One Move action: move an unmoved Kiwi (then push) or use the Leader's ability. Returns False if none was
+    possible (or, when not `mandatory`, the player stopped)."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ctx: Ctx
+    mandatory: bool = True
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask; 1: carry out the answer; 2: its pushes or ability are done."""
+        ctx = self.ctx
+        if self.pc == 2:
+            return Return(True)
+        if self.pc == 0:
+            opts = move_options(rt, ctx)
+            if not opts:
+                return Return(False)
+            if not self.mandatory:
+                opts.append(option(A.word("stop"), "Stop moving"))
+            self.pc = 1
+            return Ask(ctx.flock, "move", "Take a Move action", opts)
+        act = value
+        if act.kind == "stop":
+            return Return(False)
+        st = rt.state
+        flock = ctx.flock
+        self.pc = 2
+        if act.kind == "ability":
+            fl = st.flocks[flock]
+            assert fl.leader_hex is not None   # the ability was offered because the Leader is on the island
+            fl.leader_used = True           # R-LEAD-2: flip the card
+            ctx.turn.ability_used = True    # R-MOVE-4
+            rt.emit("ability", flock, flock=flock)
+            ability = rt.rules.leader_ability(fl.leader_card)
+            sub = ctx.sub(ability=Ability(start=fl.leader_hex), depth=ctx.depth + 1, source="leader ability")
+            return Call(effects.RunFrame(ability, sub))
+        dest = act.to
+        if isinstance(act, A.MoveLeader):
+            st.flocks[flock].leader_hex = dest
+            ctx.turn.leader_moved = True
+            rt.emit("move-leader", flock, flock=flock, hex=act.hex, to=dest)
+            # R-LEAD-1: the Leader moves as a size-3 Kiwi, so it may push like one
+            pushes = push.after_move_frame(rt, flock, dest, rt.rules.max_size, None, True)
+            return Return(True) if pushes is None else Call(pushes)
+        hex_id, kiwi = kiwi_of(rt, act)
+        remove_from_hex(rt, hex_id, kiwi)
+        st.hexes[dest].kiwi.append(kiwi)
+        ctx.turn.moved.add(kiwi.id)
+        rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest, kiwi=kiwi.id)
+        pushes = push.after_move_frame(rt, flock, dest, kiwi.size, kiwi.id, False)
+        return Return(True) if pushes is None else Call(pushes)
+
+
+def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Steps[Any]:
     """One Move action: move an unmoved Kiwi (then push) or use the Leader's ability. False if none possible."""
-    opts = move_options(rt, ctx)
-    if not opts:
-        return False
-    if not mandatory:
-        opts.append(option(A.word("stop"), "Stop moving"))
-    act = yield from ask_action(ctx.flock, "move", "Take a Move action", opts)
-    if act.kind == "stop":
-        return False
-    st = rt.state
-    flock = ctx.flock
-    if act.kind == "ability":
-        fl = st.flocks[flock]
-        fl.leader_used = True           # R-LEAD-2: flip the card
-        ctx.turn.ability_used = True    # R-MOVE-4
-        rt.emit("ability", flock, flock=flock)
-        ability = rt.rules.leader_ability(fl.leader_card)
-        assert fl.leader_hex is not None   # the ability was offered because the Leader is on the island
-        sub = ctx.sub(ability=Ability(start=fl.leader_hex), depth=ctx.depth + 1, source="leader ability")
-        yield from effects.run(rt, ability, sub)
-        return True
-    dest = act.to
-    if isinstance(act, A.MoveLeader):
-        origin = act.hex
-        st.flocks[flock].leader_hex = dest
-        ctx.turn.leader_moved = True
-        rt.emit("move-leader", flock, flock=flock, hex=origin, to=dest)
-        # R-LEAD-1: the Leader moves as a size-3 Kiwi, so it may push like one
-        yield from push.after_move(rt, flock, dest, rt.rules.max_size, None, True)
-        return True
-    hex_id, kiwi = kiwi_of(rt, act)
-    remove_from_hex(rt, hex_id, kiwi)
-    st.hexes[dest].kiwi.append(kiwi)
-    ctx.turn.moved.add(kiwi.id)
-    rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest)
-    yield from push.after_move(rt, flock, dest, kiwi.size, kiwi.id, False)
-    return True
+    return (yield from drive(rt, MoveActionFrame(ctx, mandatory)))
 
 
-def moves(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
+@register_frame("move.moves")
+@dataclass(eq=False)
+class MovesFrame(Frame):
+    """n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory); then, for the
+    `move N` verb, the flock's powers on `trigger` (R-ASYM-5: "play or gain Move actions")."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+    ctx: Ctx
+    n: int
+    trigger: str = ""
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the next Move action; 1: it was taken (or none was possible); 2: the powers are done."""
+        if self.pc == 2:
+            return Return()
+        if self.pc == 1 and not value:
+            rt.emit("no-move", self.ctx.flock, flock=self.ctx.flock)
+            self.n = 0
+        if self.n <= 0:
+            self.pc = 2
+            fire = effects.emit_call(rt, self.ctx, self.trigger) if self.trigger else None
+            return Return() if fire is None else fire
+        self.n -= 1
+        self.pc = 1
+        return Call(MoveActionFrame(self.ctx, True))
+
+
+def moves(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
     """n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory)."""
-    for _ in range(n):
-        done = yield from move_action(rt, ctx, mandatory=True)
-        if not done:
-            rt.emit("no-move", ctx.flock, flock=ctx.flock)
-            return
+    return (yield from drive(rt, MovesFrame(ctx, n)))
 
 
-def extra_moves(rt: Runtime, ctx: Ctx) -> Steps[None]:
+@register_frame("move.extra")
+@dataclass(eq=False)
+class ExtraMovesFrame(Frame):
     """R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished."""
-    fl = rt.state.flocks[ctx.flock]
-    side = rt.rules.flocks.get(ctx.flock, {}).get(fl.side)
-    cost = side.extra_move if side else None
-    if cost is None:
-        return
-    reqs = payment.reqs_of(cost)
-    while payment.can_pay(fl, reqs, rt.rules.fruits) and can_move(rt, ctx):
-        act = yield from ask_action(ctx.flock, "extra-move", "Pay for another Move action?",
-                                    [option(A.Extra("move"), "Pay for another Move action"),
-                                     option(A.Extra("stop"), "Stop")])
-        if act.choice == "stop":
-            return
-        yield from payment.pay_all(rt, ctx.flock, reqs)
-        yield from move_action(rt, ctx, mandatory=True)
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ctx: Ctx
+    reqs: tuple | None = None    # the cost's requirements, read when it starts
+    max_pc: ClassVar[int] = 3
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: start or ask again; 1: the answer; 2: paid, the Move action; 3: that Move is done."""
+        ctx = self.ctx
+        if self.pc == 1:
+            if value.choice == "stop":
+                return Return()
+            self.pc = 2
+            return Call(payment.PayAllFrame(ctx.flock, self.reqs or ()))
+        if self.pc == 2:
+            self.pc = 3
+            return Call(MoveActionFrame(ctx, True))
+        fl = rt.state.flocks[ctx.flock]
+        if self.reqs is None:
+            side = rt.rules.flocks.get(ctx.flock, {}).get(fl.side)
+            cost = side.extra_move if side else None
+            if cost is None:
+                return Return()
+            self.reqs = tuple(payment.reqs_of(cost))
+        if not (payment.can_pay(fl, list(self.reqs), rt.rules.fruits) and can_move(rt, ctx)):
+            return Return()
+        self.pc = 1
+        return Ask(ctx.flock, "extra-move", "Pay for another Move action?",
+                   [option(A.Extra("move"), "Pay for another Move action"), option(A.Extra("stop"), "Stop")])
+
+
+def extra_moves(rt: Runtime, ctx: Ctx) -> Steps[Any]:
+    """R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished."""
+    return (yield from drive(rt, ExtraMovesFrame(ctx)))
 
 
 # --- leader verbs (context ability) --------------------------------------------------------------
@@ -175,96 +261,159 @@ def _land(rt: Runtime, ctx: Ctx, landing: str, passed: list[str]) -> None:
     rt.emit("leader-lands", ctx.flock, flock=ctx.flock, hex=ab.start, to=landing)
 
 
-def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
+@register_frame("move.leader_straight")
+@dataclass(eq=False)
+class LeaderStraightFrame(Frame):
     """The Leader moves exactly n hexes in one direction; the line stays on the island."""
-    ab = _need_ability(ctx)
-    b = board_of(rt.state)
-    lines = {}
-    for d in range(6):
-        path = b.line(ab.start, d, n)
-        if path:
-            lines[path[-1]] = path
-    if not lines:
-        return
-    act = yield from ask_action(ctx.flock, "leader-move", f"Your Leader moves {n} hexes in a straight line",
-                                [option(A.LeaderTo(ab.start, end), f"Leader to {end}") for end in lines])
-    end = act.to
-    # R-LEAD-6 decision: the hexes "passed" are those strictly between start and landing
-    _land(rt, ctx, end, lines[end][:-1])
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ctx: Ctx
+    n: int
+    lines: dict = field(default_factory=dict)   # landing hex -> the hexes walked to it
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the landing hex; 1: land there."""
+        ctx = self.ctx
+        ab = _need_ability(ctx)
+        if self.pc == 1:
+            end = value.to
+            # R-LEAD-6 decision: the hexes "passed" are those strictly between start and landing
+            _land(rt, ctx, end, self.lines[end][:-1])
+            return Return()
+        b = board_of(rt.state)
+        for d in range(6):
+            path = b.line(ab.start, d, self.n)
+            if path:
+                self.lines[path[-1]] = path
+        if not self.lines:
+            return Return()
+        self.pc = 1
+        return Ask(ctx.flock, "leader-move", cast(str, ("Your Leader moves {} hexes in a straight line", (self.n,))),
+                   [option(A.LeaderTo(ab.start, end), (_LEADER_TO, (end,))) for end in self.lines])
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded straight Leader move names hexes of the island."""
+        hexes = rt.state.hexes
+        if not all(isinstance(p, list) and e in hexes and all(h in hexes for h in p) for e, p in self.lines.items()):
+            raise FrameDataError("move.leader_straight: not a hex of the island")
 
 
-def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
+def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
+    """The Leader moves exactly n hexes in one direction; the line stays on the island."""
+    return (yield from drive(rt, LeaderStraightFrame(ctx, n)))
+
+
+@register_frame("move.leader_walk")
+@dataclass(eq=False)
+class LeaderWalkFrame(Frame):
     """The Leader takes up to n steps to adjacent hexes and must end elsewhere than its start (R-LEAD-5)."""
-    ab = _need_ability(ctx)
-    b = board_of(rt.state)
-    cur, path = ab.start, []
-    for i in range(n):
-        opts: list[Option[A.Action]] = [option(A.Step(cur, d), f"Leader steps to {d}") for d in b.adjacent(cur)]
-        if i > 0 and cur != ab.start:
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})   # the steps that wait for an answer
+    ctx: Ctx
+    n: int
+    i: int = 0                  # steps asked so far
+    cur: str = ""
+    path: list = field(default_factory=list)
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: start; 1: a step (or stop) was chosen; 2: the step forced back off the start."""
+        ctx = self.ctx
+        ab = _need_ability(ctx)
+        b = board_of(rt.state)
+        if self.pc == 0:
+            self.cur = ab.start
+        elif self.pc == 2:
+            self.cur = value.to
+            self.path.append(self.cur)
+            return self._land(rt, ab)
+        else:
+            if value.kind == "stop":
+                return self._after_walk(rt, ab, b)
+            self.cur = value.to
+            self.path.append(self.cur)
+        if self.i >= self.n:
+            return self._after_walk(rt, ab, b)
+        cur = self.cur
+        opts: list[Option[A.Action]] = [option(A.Step(cur, d), (_STEP, (d,))) for d in b.adjacent(cur)]
+        if self.i > 0 and cur != ab.start:
             opts.append(option(A.word("stop"), "End the Leader's move here"))
-        act = yield from ask_action(ctx.flock, "leader-move", "Your Leader walks", opts)
-        if not isinstance(act, A.Step):   # `stop`
-            break
-        cur = act.to
-        path.append(cur)
-    if cur == ab.start:
-        # walked back to the start with no steps left: R-LEAD-5 demands a different hex; step once more
-        last = yield from ask_action(ctx.flock, "leader-move", "Your Leader must end elsewhere",
-                                     [option(A.Step(cur, d), f"Leader steps to {d}") for d in b.adjacent(cur)])
-        cur = last.to
-        path.append(cur)
-    passed = []
-    for h in path[:-1]:
-        if h != ab.start and h != cur and h not in passed:
-            passed.append(h)
-    _land(rt, ctx, cur, passed)
+        self.i += 1
+        self.pc = 1
+        return Ask(ctx.flock, "leader-move", "Your Leader walks", opts)
+
+    def _after_walk(self, rt: Runtime, ab: Ability, b: Any) -> Signal:
+        if self.cur == ab.start:
+            # walked back to the start with no steps left: R-LEAD-5 demands a different hex; step once more
+            self.pc = 2
+            return Ask(self.ctx.flock, "leader-move", "Your Leader must end elsewhere",
+                       [option(A.Step(self.cur, d), (_STEP, (d,))) for d in b.adjacent(self.cur)])
+        return self._land(rt, ab)
+
+    def _land(self, rt: Runtime, ab: Ability) -> Signal:
+        cur = self.cur
+        passed: list[str] = []
+        for h in self.path[:-1]:
+            if h != ab.start and h != cur and h not in passed:
+                passed.append(h)
+        _land(rt, self.ctx, cur, passed)
+        return Return()
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded Leader walk names hexes of the island."""
+        hexes = rt.state.hexes
+        if self.pc > 0 and self.cur not in hexes or not all(h in hexes for h in self.path):
+            raise FrameDataError("move.leader_walk: not a hex of the island")
 
 
-def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
+def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
+    """The Leader takes up to n steps to adjacent hexes and must end elsewhere than its start (R-LEAD-5)."""
+    return (yield from drive(rt, LeaderWalkFrame(ctx, n)))
+
+
+@register_frame("move.leader_jump")
+@dataclass(eq=False)
+class LeaderJumpFrame(Frame):
     """The Leader lands on a hex at distance exactly n."""
-    ab = _need_ability(ctx)
-    b = board_of(rt.state)
-    dests = [h for h in b.coords if b.distance(ab.start, h) == n]
-    if not dests:
-        return
-    act = yield from ask_action(ctx.flock, "leader-move", f"Your Leader jumps {n} hexes",
-                                [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
-    end = act.to
-    # decision R-LEAD-5: a jump "passes" the hexes of the straight line between, when there is one
-    _land(rt, ctx, end, b.between(ab.start, end))
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ctx: Ctx
+    n: int
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the landing hex; 1: land there."""
+        ctx = self.ctx
+        ab = _need_ability(ctx)
+        b = board_of(rt.state)
+        if self.pc == 1:
+            end = value.to
+            # decision R-LEAD-5: a jump "passes" the hexes of the straight line between, when there is one
+            _land(rt, ctx, end, b.between(ab.start, end))
+            return Return()
+        dests = [h for h in b.coords if b.distance(ab.start, h) == self.n]
+        if not dests:
+            return Return()
+        self.pc = 1
+        return Ask(ctx.flock, "leader-move", cast(str, ("Your Leader jumps {} hexes", (self.n,))),
+                   [option(A.LeaderTo(ab.start, h), (_LEADER_TO, (h,))) for h in dests])
 
 
-def push_passed(rt: Runtime, ctx: Ctx) -> Steps[None]:
-    """Push every Kiwi and Leader in the hexes passed (R-LEAD-6), each to another hex."""
-    ab = _need_ability(ctx)
-    for h in list(ab.passed):
-        yield from push.push_all(rt, ctx.flock, h, None, leave_origin=True)
+def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
+    """The Leader lands on a hex at distance exactly n."""
+    return (yield from drive(rt, LeaderJumpFrame(ctx, n)))
 
 
-def push_landing(rt: Runtime, ctx: Ctx) -> Steps[None]:
-    """Push every other Kiwi and Leader out of the landing hex."""
-    ab = _need_ability(ctx)
-    if ab.landing is not None:
-        yield from push.push_all(rt, ctx.flock, ab.landing, ctx.flock, leave_origin=True)
 
 
-def push_some_landing(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
-    """Push up to n Kiwi of any size out of the landing hex."""
-    ab = _need_ability(ctx)
-    if ab.landing is not None:
-        yield from push.push_some(rt, ctx.flock, ab.landing, n, ctx.flock)
-
-
-def _move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
-    yield from moves(rt, ctx, count(call))
-    yield from effects.emit(rt, ctx, "t-gain-move")   # R-ASYM-5: "play or gain Move actions"
-
-
-TABLE.register("move", _move, lambda rt, c, ctx: can_move(rt, ctx))
-TABLE.register("extra-moves", lambda rt, c, ctx: extra_moves(rt, ctx))
-TABLE.register("leader-straight", lambda rt, c, ctx: leader_straight(rt, ctx, count(c)))
-TABLE.register("leader-walk", lambda rt, c, ctx: leader_walk(rt, ctx, count(c)))
-TABLE.register("leader-jump", lambda rt, c, ctx: leader_jump(rt, ctx, count(c)))
-TABLE.register("push-passed", lambda rt, c, ctx: push_passed(rt, ctx))
-TABLE.register("push-landing", lambda rt, c, ctx: push_landing(rt, ctx))
-TABLE.register("push-some-landing", lambda rt, c, ctx: push_some_landing(rt, ctx, count(c)))
+_FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Frame]] = {
+    "move": lambda rt, c, ctx: MovesFrame(ctx, count(c), "t-gain-move"),
+    "extra-moves": lambda rt, c, ctx: ExtraMovesFrame(ctx),
+    "leader-straight": lambda rt, c, ctx: LeaderStraightFrame(ctx, count(c)),
+    "leader-walk": lambda rt, c, ctx: LeaderWalkFrame(ctx, count(c)),
+    "leader-jump": lambda rt, c, ctx: LeaderJumpFrame(ctx, count(c)),
+}
+for _id, _frame in _FRAMES.items():
+    TABLE.register(_id, verb_procedure(_frame), (lambda rt, c, ctx: can_move(rt, ctx)) if _id == "move" else None,
+                   frame=_frame)

@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
-from typing import Sequence
+from typing import Any, ClassVar, Generator
 
 from interpreter.dsl import ast
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Steps, ask_action, option
+from interpreter.engine.decisions import Steps, option
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, register_value
 from interpreter.engine.state import Flock
 
 
+@register_value("payment.req")
 @dataclass(frozen=True)
 class Req:
     """One payment requirement: n fruit under a rule (same/different/any, optionally of listed types) or n markers."""
@@ -156,8 +158,8 @@ def can_pay(fl: Flock, reqs: list[Req], fruits: list[str]) -> bool:
     return False
 
 
-def pay(rt: Runtime, flock: str, req: Req, rest: Sequence[Req] = ()) -> Steps[None]:
-    """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags."""
+def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]") -> Ask:
+    """The question how to meet `req` keeping `rest` payable (EngineError when it cannot be met)."""
     fl = rt.state.flocks[flock]
     opts: list[Payment] = []
     for p in payments(fl, req, rt.rules.fruits):
@@ -170,11 +172,15 @@ def pay(rt: Runtime, flock: str, req: Req, rest: Sequence[Req] = ()) -> Steps[No
         opts.append(p)
     if not opts:
         raise EngineError(f"{flock} cannot pay {req}")
-    act = yield from ask_action(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
-                            f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}",
-                                [option(p.action(), p.label()) for p in opts])
+    return Ask(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
+                     f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}",
+               [option(p.action(), p.label()) for p in opts])
+
+
+def _hand_over(rt: Runtime, flock: str, act: A.Pay) -> None:
+    """Give the chosen fruit and markers to the bags."""
     chosen = Payment(act.fruit, act.markers)
-    _take(fl, chosen)
+    _take(rt.state.flocks[flock], chosen)
     for c in chosen.fruit:
         rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
     for t in chosen.markers:
@@ -182,24 +188,100 @@ def pay(rt: Runtime, flock: str, req: Req, rest: Sequence[Req] = ()) -> Steps[No
     rt.emit("pay", flock, flock=flock, fruit=list(chosen.fruit), markers=list(chosen.markers))
 
 
-def pay_all(rt: Runtime, flock: str, reqs: list[Req]) -> Steps[None]:
+@register_frame("payment.pay")
+@dataclass(eq=False)
+class PayFrame(Frame):
+    """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
+
+    flock: str
+    req: Req
+    rest: tuple = ()
+    max_pc: ClassVar[int] = 1
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded requirement is one the engine states."""
+        for req in (self.req, *self.rest):
+            if (not isinstance(req, Req) or req.kind not in ("fruit", "domain") or type(req.n) is not int
+                    or not 1 <= req.n <= 20 or req.rule not in ("any", "same", "different")
+                    or not all(t in rt.rules.fruits for t in req.types)):
+                raise FrameDataError("payment.pay: not a payment requirement")
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask; pc 1: pay what was chosen."""
+        if self.pc == 0:
+            self.pc = 1
+            return _pay_ask(rt, self.flock, self.req, self.rest)
+        _hand_over(rt, self.flock, value)
+        return Return()
+
+
+@register_frame("payment.pay_all")
+@dataclass(eq=False)
+class PayAllFrame(Frame):
     """Pay several requirements in order, each keeping the rest payable."""
-    for i, req in enumerate(reqs):
-        yield from pay(rt, flock, req, reqs[i + 1:])
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()
+
+    flock: str
+    reqs: tuple
+    i: int = 0
+
+    def check(self, rt: Runtime) -> None:
+        """Loaded requirements are payment requirements."""
+        if not self.reqs or not 0 <= self.i <= len(self.reqs):
+            raise FrameDataError("payment.pay_all: no such requirement")
+        PayFrame(self.flock, self.reqs[0], self.reqs[1:]).check(rt)
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """One PayFrame per requirement."""
+        if self.i >= len(self.reqs):
+            return Return()
+        self.i += 1
+        return Call(PayFrame(self.flock, self.reqs[self.i - 1], self.reqs[self.i:]))
 
 
-def enforce_fruit_limit(rt: Runtime, flock: str) -> Steps[None]:
+@register_frame("payment.fruit_limit")
+@dataclass(eq=False)
+class FruitLimitFrame(Frame):
     """Over the fruit limit, the player returns fruit of their choice until exactly at it (R-LIMIT-1).
 
     Decision R-LIMIT-1: checked right after every gain, also outside the player's own turn (the flock
     board says "at any time"), so nobody ever holds more than the limit once a gain has resolved.
     """
-    fl = rt.state.flocks[flock]
-    limit = rt.rules.fruit_limit
-    while sum(fl.fruit.values()) > limit:
-        opts = [option(A.ReturnFruit(c), f"Return a {c} fruit") for c in rt.rules.fruits if fl.fruit.get(c, 0) > 0]
-        act = yield from ask_action(flock, "return-fruit", f"Over {limit} fruit: return one", opts)
-        colour = act.fruit
-        fl.fruit[colour] -= 1
-        rt.state.fruit_bag[colour] = rt.state.fruit_bag.get(colour, 0) + 1
-        rt.emit("fruit-limit", flock, flock=flock, fruit=colour, limit=limit)
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
+
+    flock: str
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 1: return the chosen fruit; then ask again while over the limit."""
+        fl = rt.state.flocks[self.flock]
+        limit = rt.rules.fruit_limit
+        if self.pc == 1:
+            colour = value.fruit
+            fl.fruit[colour] -= 1
+            rt.state.fruit_bag[colour] = rt.state.fruit_bag.get(colour, 0) + 1
+            rt.emit("fruit-limit", self.flock, flock=self.flock, fruit=colour, limit=limit)
+        if sum(fl.fruit.values()) <= limit:
+            return Return()
+        self.pc = 1
+        return Ask(self.flock, "return-fruit", f"Over {limit} fruit: return one",
+                   [option(A.ReturnFruit(c), f"Return a {c} fruit") for c in rt.rules.fruits if fl.fruit.get(c, 0) > 0])
+
+
+def pay(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]" = ()) -> Steps[Any]:
+    """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags (PayFrame)."""
+    return (yield from drive(rt, PayFrame(flock, req, tuple(rest))))
+
+
+def pay_all(rt: Runtime, flock: str, reqs: list[Req]) -> Steps[Any]:
+    """Pay several requirements in order, each keeping the rest payable (PayAllFrame)."""
+    return (yield from drive(rt, PayAllFrame(flock, tuple(reqs))))
+
+
+def enforce_fruit_limit(rt: Runtime, flock: str) -> Steps[Any]:
+    """Over the fruit limit, the player returns fruit until at it (R-LIMIT-1, FruitLimitFrame)."""
+    return (yield from drive(rt, FruitLimitFrame(flock)))

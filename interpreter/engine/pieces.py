@@ -8,7 +8,8 @@ need no counter (saves and golden games stay as they were):
   nest-<flock>-<nest>     a built Nest: each flock builds each Nest once (R-BUILD-2), and it never moves
   marker-<hex>            a placed domain marker: one per hex, covered where it lies (R-DM-2/3), never moved
 Views show these ids (`piece`), and `action_pieces` / `event_pieces` give the pieces an action or an event
-names, read from their typed fields: nothing parses an option id or an event text.
+names, read from their typed fields (an event about a Kiwi stack has its `kiwi` field, events.py): nothing
+parses an option id or an event text.
 """
 from __future__ import annotations
 
@@ -76,9 +77,12 @@ def action_pieces(action: Any, player: str) -> tuple[str, ...]:
 
 
 def event_pieces(event: Any) -> tuple[str, ...]:
-    """The Leaders, Nests and markers an event names, read from its typed fields (`Event.fields`)."""
+    """The pieces an event names, read from its typed fields (`Event.fields`): the Kiwi stack of its `kiwi` field,
+    the Leader, Nest or marker its fields make the id of."""
     f = event.fields or {}
     form = event.form
+    if "kiwi" in f:
+        return (kiwi_piece(f["kiwi"]),)
     if form == "build":
         return (nest_piece(f["flock"], f["nest"]),)
     if form in ("move-leader", "leader-lands", "setup-leader"):
@@ -88,3 +92,21 @@ def event_pieces(event: Any) -> tuple[str, ...]:
     if form == "mark":
         return (marker_piece(f["hex"]),)
     return ()
+
+
+def action_problem(state: State, action: Any) -> str | None:
+    """Why an action does not fit the state, or None: the Kiwi it names by piece id must stand on its `hex` with its
+    flock and size, a Leader it names on its `hex` (a loaded save's pending options are checked with it)."""
+    kiwi_id = getattr(action, "kiwi", None)
+    hex_id = getattr(action, "hex", None)
+    if kiwi_id is not None:
+        h = state.hexes.get(hex_id) if isinstance(hex_id, str) else None
+        if h is None or not any(k.id == kiwi_id and k.flock == action.flock and k.size == action.size for k in h.kiwi):
+            return (f"{action.id()} names Kiwi {kiwi_id}, which is not a {action.flock} size-{action.size} Kiwi "
+                    f"on {hex_id}")
+        return None
+    if action.kind in ("push-leader", "pick-leader", "move-to-leader"):
+        fl = state.flocks.get(action.flock)
+        if fl is None or fl.leader_hex != hex_id:
+            return f"{action.id()} names a Leader that is not on {hex_id}"
+    return None

@@ -9,7 +9,7 @@ from interpreter.dsl import ast
 from interpreter.engine.context import Runtime
 from interpreter.engine.selectors import Scope, select
 
-__all__ = ["leader_weights", "push_limit", "immune", "feed_discount", "ability_possible", "table"]
+__all__ = ["leader_weights", "push_limit", "immune", "feed_discount", "ability_possible", "table", "names"]
 
 
 def ability_possible(rt: Runtime, flock: str, node: ast.Phrase) -> bool:
@@ -35,10 +35,28 @@ def leader_weights(rules) -> dict:
     return out
 
 
-def push_limit(rt: Runtime, flock: str) -> int:
-    """How many Kiwi a moved Kiwi of this flock may push (R-PUSH-1; `push limit N` powers)."""
-    nodes = _valued(rt, flock, "m-push-limit")
+def push_limit(rt: Runtime, flock: str, piece: tuple | None = None) -> int:
+    """How many Kiwi a moved piece of this flock may push (R-PUSH-1; `<pieces> can push up to N kiwi` powers
+    whose selector names the piece, `("kiwi", id)` or `("leader", flock)`)."""
+    nodes = [n for n in _valued(rt, flock, "m-push-limit") if piece is None or _names(rt, flock, n, piece)]
     return int(nodes[-1].arg("n")) if nodes else rt.rules.push_count
+
+
+def names(rt: Runtime, flock: str, modifier: str, piece: tuple) -> bool:
+    """Whether one of the flock's powers with this modifier id names the piece: `("kiwi", id)`,
+    `("leader", flock)` or `("nest", hex)` (the Nest in that hex)."""
+    return any(_names(rt, flock, node, piece) for node in _valued(rt, flock, modifier))
+
+
+def _names(rt: Runtime, flock: str, node, piece: tuple) -> bool:
+    sel = next((v for _, v in node.args if isinstance(v, ast.Selector)), None)
+    if sel is None:
+        return True
+    kind, key = piece
+    for e in select(rt.state, sel, Scope(flock)):
+        if e[0] == kind and (e[2].id == key if kind == "kiwi" else e[2] == key if kind == "leader" else e[1] == key):
+            return True
+    return False
 
 
 def table(rules) -> dict:

@@ -1,10 +1,14 @@
 """Pushing (R-PUSH-1..3, R-LEAD-4/5, R-FEED-5): one Kiwi or Leader at a time, to an adjacent hex or off the island."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
+
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, ask_action, option
+from interpreter.engine.decisions import Option, Steps, Text, lazy_option, option
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.modifiers import param
 from interpreter.engine.placing import kiwi_of, remove_from_hex
 from interpreter.engine.powers import immune, push_limit
@@ -22,14 +26,14 @@ def _targets(rt: Runtime, hex_id: str) -> list[str]:
 
 
 def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None,
-           mover: int | None = None) -> list[tuple[Kiwi | str, str]]:
-    """(Kiwi or Leader's flock, label) of pushable pieces in a hex: Kiwi (size <= max_size) and Leaders (size-3
-    Kiwi, R-LEAD-1), in the hex's order; identical Kiwi (same flock and size) once, as the first of them that
-    is not the `mover` (the Kiwi that pushes never pushes itself), placed where the first of them stands.
+           mover: int | None = None) -> list[tuple[Kiwi | str, Text]]:
+    """(Kiwi or Leader's flock, its name as a decisions.Text) of pushable pieces in a hex: Kiwi (size <= max_size)
+    and Leaders (size-3 Kiwi, R-LEAD-1), in the hex's order; identical Kiwi (same flock and size) once, as the first
+    of them that is not the `mover` (the Kiwi that pushes never pushes itself), placed where the first of them stands.
 
     Tokens covering domain markers are not Kiwi and never pushed (R-DM-3).
     """
-    kiwi: list[tuple[Kiwi, str]] = []
+    kiwi: list[tuple[Kiwi, Text]] = []
     slot: dict[tuple[str, int], int] = {}
     shield = immune(rt)   # `<pieces> cannot be pushed` powers
     for k in rt.state.hexes[hex_id].kiwi:
@@ -38,48 +42,92 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
         key = (k.flock, k.size)
         if key not in slot:
             slot[key] = len(kiwi)
-            kiwi.append((k, f"{k.flock} size-{k.size} Kiwi"))
+            kiwi.append((k, ("{} size-{} Kiwi", (k.flock, k.size))))
         elif kiwi[slot[key]][0].id == mover:   # a twin of the mover stands in for it
             kiwi[slot[key]] = (k, kiwi[slot[key]][1])
-    out: list[tuple[Kiwi | str, str]] = [(k, label) for k, label in kiwi if k.id != mover]
+    out: list[tuple[Kiwi | str, Text]] = [(k, label) for k, label in kiwi if k.id != mover]
     if max_size is None or max_size >= rt.rules.max_size:
         for f in rt.state.leaders_in(hex_id):
             if f != skip_leader and not (shield and f in shield[1]):
-                out.append((f, f"{f} Leader"))
+                out.append((f, ("{} Leader", (f,))))
     return out
 
 
 def push_options(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None,
                  mover: int | None = None) -> list[Option]:
     """Every (piece, destination) push from a hex (never the `mover` Kiwi itself)."""
-    opts = []
+    opts: list[Option[A.Action]] = []
     dests = _targets(rt, hex_id)
-    for piece, label in pieces(rt, hex_id, max_size, skip_leader, mover):
+    for piece, _ in pieces(rt, hex_id, max_size, skip_leader, mover):
         for d in dests:
-            action = (A.PushLeader(piece, hex_id, d) if isinstance(piece, str)
-                      else A.PushKiwi(piece.id, piece.flock, piece.size, hex_id, d))
-            opts.append(option(action, f"Push the {label} {'off the island' if d == OFF else 'to ' + d}"))
+            if isinstance(piece, str):
+                values: tuple = (piece, hex_id, d)
+                opts.append(lazy_option(A.PushLeader, values, (_PUSH_LEADER_OFF if d == OFF else _PUSH_LEADER, values)))
+            else:
+                values = (piece.id, piece.flock, piece.size, hex_id, d)
+                opts.append(lazy_option(A.PushKiwi, values, (_PUSH_KIWI_OFF if d == OFF else _PUSH_KIWI, values)))
     return opts
 
 
-def do_push(rt: Runtime, pusher: str, action: A.PushKiwi | A.PushLeader, *, leave_origin: bool) -> Steps[None]:
+# labels as templates of the actions' values, formatted only when read (decisions.Text)
+_PUSH_KIWI = "Push the {1} size-{2} Kiwi to {4}"
+_PUSH_KIWI_OFF = "Push the {1} size-{2} Kiwi off the island"
+_PUSH_LEADER = "Push the {0} Leader to {2}"
+_PUSH_LEADER_OFF = "Push the {0} Leader off the island"
+
+
+def _edge_ask(rt: Runtime, pusher: str, action: A.PushLeader, leave_origin: bool) -> Ask:
+    """R-LEAD-4: a Leader pushed off is never removed; the pusher picks any edge hex. R-LEAD-5: a push by an
+    ability must land elsewhere than the origin, so there the origin is excluded."""
+    flock, origin = action.flock, action.hex
+    edges = [h for h in board_of(rt.state).edge_hexes() if not (leave_origin and h == origin)]
+    return Ask(pusher, "place-leader", cast(str, ("Place the {} Leader on an edge hex", (flock,))),
+               [option(A.Edge(flock, h), ("Place the {} Leader on {}", (flock, h))) for h in edges])
+
+
+def _leader_to(rt: Runtime, pusher: str, action: A.PushLeader, dest: str) -> None:
+    """The pushed Leader lands on `dest`."""
+    rt.state.flocks[action.flock].leader_hex = dest
+    rt.emit("push-leader", pusher, flock=pusher, leader=action.flock, hex=action.hex, to=dest)
+
+
+@register_frame("push.do")
+@dataclass(eq=False)
+class DoPushFrame(Frame):
     """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher."""
-    dest = action.to
-    st = rt.state
-    if isinstance(action, A.PushLeader):
-        flock, origin = action.flock, action.hex
-        if dest == OFF:
-            # R-LEAD-4: never removed; the pusher picks any edge hex. R-LEAD-5: a push by an ability must
-            # land elsewhere than the origin, so there the origin is excluded.
-            edges = [h for h in board_of(st).edge_hexes() if not (leave_origin and h == origin)]
-            act = yield from ask_action(pusher, "place-leader", f"Place the {flock} Leader on an edge hex",
-                                        [option(A.Edge(flock, h), f"Place the {flock} Leader on {h}") for h in edges])
-            dest = act.to
-        st.flocks[flock].leader_hex = dest
-        rt.emit("push-leader", pusher, flock=pusher, leader=flock, hex=origin, to=dest)
-        return
-    hex_id, kiwi = kiwi_of(rt, action)
-    push_kiwi(rt, pusher, hex_id, kiwi, dest)
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    pusher: str
+    action: Any
+    leave_origin: bool
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: push (or ask where a Leader pushed off lands); 1: it lands there."""
+        action = self.action
+        if self.pc == 1:
+            _leader_to(rt, self.pusher, action, value.to)
+            return Return()
+        if isinstance(action, A.PushLeader):
+            if action.to == OFF:
+                self.pc = 1
+                return _edge_ask(rt, self.pusher, action, self.leave_origin)
+            _leader_to(rt, self.pusher, action, action.to)
+            return Return()
+        hex_id, kiwi = kiwi_of(rt, action)
+        push_kiwi(rt, self.pusher, hex_id, kiwi, action.to)
+        return Return()
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded push names hexes of the island."""
+        hexes = rt.state.hexes
+        if getattr(self.action, 'hex', None) not in hexes or self.action.kind not in ('push', 'push-leader'):
+            raise FrameDataError("push.do: not a hex of the island or not a push")
+
+
+def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -> Steps[Any]:
+    """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher (DoPushFrame)."""
+    return (yield from drive(rt, DoPushFrame(pusher, action, leave_origin)))
 
 
 def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> None:
@@ -88,48 +136,155 @@ def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> N
     st = rt.state
     if dest == OFF:
         st.flocks[kiwi.flock].reserve_kiwi += kiwi.size   # R-PUSH-3
-        rt.emit("push-off", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin)
+        rt.emit("push-off", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, kiwi=kiwi.id)
     else:
         st.hexes[dest].kiwi.append(kiwi)
-        rt.emit("push", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, to=dest)
+        rt.emit("push", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, to=dest, kiwi=kiwi.id)
+
+
+def push_reach(rt: Runtime, flock: str, mover_size: int, mover: tuple | None = None) -> int:
+    """The largest size a mover of `mover_size` may push: one less (R-PUSH-1), the same under R-ASYM-5 when a
+    modifier names the mover (`mover`: `("kiwi", id)` / `("leader", flock)`; None: any modifier of the flock)."""
+    return mover_size if param(rt, flock, "push_same_size", mover) else mover_size - 1
+
+
+def after_move_frame(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
+                     mover_leader: bool) -> "AfterMoveFrame | None":
+    """The pushes after a move (AfterMoveFrame), or None when the mover may push nothing (a size-1 Kiwi)."""
+    if push_reach(rt, flock, mover_size) < 1:
+        return None
+    return AfterMoveFrame(flock, hex_id, mover_size, mover_id, mover_leader)
+
+
+@register_frame("push.after_move")
+@dataclass(eq=False)
+class AfterMoveFrame(Frame):
+    """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time. The mover
+    never pushes itself: the options name its twin, if it has one, by piece id."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    flock: str
+    hex: str
+    mover_size: int
+    mover_id: int | None
+    mover_leader: bool
+    limit: int = -1      # the largest size it may push, read when it starts (R-ASYM-5 same size)
+    left: int = 0        # pushes left (`push limit N`, else limits.push)
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: start; 1: the answer (stop, or a push); 2: a Leader's push is done: the next one."""
+        flock = self.flock
+        if self.pc == 0:
+            mover = ("leader", flock) if self.mover_leader else ("kiwi", self.mover_id)   # what a modifier names
+            self.limit = push_reach(rt, flock, self.mover_size, mover)
+            if self.limit < 1:
+                return Return()
+            self.left = push_limit(rt, flock, mover)
+        elif self.pc == 1:
+            if value.kind == "stop":
+                return Return()
+            if value.kind == "push-leader":
+                self.pc = 2
+                return Call(DoPushFrame(flock, value, False))
+            hex_id, kiwi = kiwi_of(rt, value)
+            push_kiwi(rt, flock, hex_id, kiwi, value.to)
+        if self.left <= 0:
+            return Return()
+        self.left -= 1
+        opts = push_options(rt, self.hex, self.limit, skip_leader=flock if self.mover_leader else None,
+                            mover=self.mover_id)
+        if not opts:
+            return Return()
+        opts.append(option(A.word("stop"), "Stop pushing"))
+        self.pc = 1
+        return Ask(flock, "push", cast(str, ("Push a smaller Kiwi out of {}?", (self.hex,))), opts)
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded push after a move names hexes of the island and its mover stands there."""
+        hexes = rt.state.hexes
+        if self.hex not in hexes or (self.mover_id is not None
+                                     and all(k.id != self.mover_id for k in hexes[self.hex].kiwi)):
+            raise FrameDataError("push.after_move: not a hex of the island or the mover is not on it")
 
 
 def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
-               mover_leader: bool) -> Steps[None]:
+               mover_leader: bool) -> Steps[Any]:
     """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time."""
-    limit = mover_size if param(rt, flock, "push_same_size") else mover_size - 1   # R-ASYM-5 same size
-    if limit < 1:
-        return
-    for _ in range(push_limit(rt, flock)):
-        # the mover never pushes itself: the options name its twin, if it has one, by piece id
-        opts = push_options(rt, hex_id, limit, skip_leader=flock if mover_leader else None, mover=mover_id)
-        if not opts:
-            return
-        opts.append(option(A.word("stop"), "Stop pushing"))
-        act = yield from ask_action(flock, "push", f"Push a smaller Kiwi out of {hex_id}?", opts)
-        if act.kind == "stop":
-            return
-        yield from do_push(rt, flock, act, leave_origin=False)
+    return (yield from drive(rt, AfterMoveFrame(flock, hex_id, mover_size, mover_id, mover_leader)))
 
 
-def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, leave_origin: bool) -> Steps[None]:
+@register_frame("push.all")
+@dataclass(eq=False)
+class PushAllFrame(Frame):
     """Push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (R-FEED-5, R-LEAD-5)."""
-    while True:
-        opts = push_options(rt, hex_id, None, skip_leader)
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    pusher: str
+    hex: str
+    skip_leader: str | None
+    leave_origin: bool
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the next push; 1: push it; 2: a Leader's push is done."""
+        if self.pc == 1:
+            self.pc = 2
+            return Call(DoPushFrame(self.pusher, value, self.leave_origin))
+        opts = push_options(rt, self.hex, None, self.skip_leader)
         if not opts:
-            return
-        act = yield from ask_action(pusher, "push", f"Push every Kiwi out of {hex_id}", opts)
-        yield from do_push(rt, pusher, act, leave_origin=leave_origin)
+            return Return()
+        self.pc = 1
+        return Ask(self.pusher, "push", cast(str, ("Push every Kiwi out of {}", (self.hex,))), opts)
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded push names hexes of the island."""
+        hexes = rt.state.hexes
+        if self.hex not in hexes:
+            raise FrameDataError("push.all: not a hex of the island")
 
 
-def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | None) -> Steps[None]:
+def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, leave_origin: bool) -> Steps[Any]:
+    """Push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (PushAllFrame)."""
+    return (yield from drive(rt, PushAllFrame(pusher, hex_id, skip_leader, leave_origin)))
+
+
+@register_frame("push.some")
+@dataclass(eq=False)
+class PushSomeFrame(Frame):
     """Push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option."""
-    for _ in range(n):
-        opts = push_options(rt, hex_id, None, skip_leader)
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    pusher: str
+    hex: str
+    n: int
+    skip_leader: str | None
+    max_pc: ClassVar[int] = 2
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask the next push; 1: stop, or push it; 2: that push is done."""
+        if self.pc == 1:
+            if value.kind == "stop":
+                return Return()
+            self.pc = 2
+            return Call(DoPushFrame(self.pusher, value, True))
+        if self.n <= 0:
+            return Return()
+        self.n -= 1
+        opts = push_options(rt, self.hex, None, self.skip_leader)
         if not opts:
-            return
+            return Return()
         opts.append(option(A.word("stop"), "Stop pushing"))
-        act = yield from ask_action(pusher, "push", f"Push a Kiwi out of {hex_id}?", opts)
-        if act.kind == "stop":
-            return
-        yield from do_push(rt, pusher, act, leave_origin=True)
+        self.pc = 1
+        return Ask(self.pusher, "push", cast(str, ("Push a Kiwi out of {}?", (self.hex,))), opts)
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded push names hexes of the island."""
+        hexes = rt.state.hexes
+        if self.hex not in hexes:
+            raise FrameDataError("push.some: not a hex of the island")
+
+
+def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | None) -> Steps[Any]:
+    """Push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option (PushSomeFrame)."""
+    return (yield from drive(rt, PushSomeFrame(pusher, hex_id, n, skip_leader)))

@@ -6,14 +6,15 @@ flock)`. A Scope says who "me" is and what the references name (the ability's he
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from interpreter.dsl import ast
 from interpreter.engine import dominance
 from interpreter.engine.board import board_of
 from interpreter.engine.state import State
 
-__all__ = ["Scope", "select", "quantity", "holds", "owner_of", "hex_of"]
+__all__ = ["Scope", "select", "quantity", "holds", "owner_of", "hex_of", "plain", "live"]
 
 Element = tuple
 
@@ -29,13 +30,38 @@ class Scope:
     starting: str | None = None
     passed: tuple[str, ...] = ()
     purpose: str = "default"       # dominance weights: "objective" inside a Season card objective
+    # per-hex counts computed once while one objective is evaluated on one state (queries.evaluate gives a dict;
+    # None in effects, where the state changes between steps)
+    memo: dict | None = field(default=None, compare=False, hash=False)
+
+    def at(self, el: Element) -> "Scope":
+        """The same scope with `it` naming `el` (faster than dataclasses.replace: this runs per element)."""
+        return Scope(self.me, el, self.here, self.landing, self.starting, self.passed, self.purpose, self.memo)
+
+
+def plain(el: Element) -> Element:
+    """An element as plain data (a frame or a Ctx may hold it): a Kiwi as `("kiwi", hex, (id, flock))`."""
+    if el[0] == "kiwi" and not isinstance(el[2], tuple):
+        return ("kiwi", el[1], (el[2].id, el[2].flock))
+    return el
+
+
+def live(st: State, el: Element) -> Element | None:
+    """The element on the state now: a plain Kiwi found by its id in its hex (None when it left that hex)."""
+    if el[0] != "kiwi" or not isinstance(el[2], tuple):
+        return el
+    h = st.hexes.get(el[1])
+    for k in (h.kiwi if h is not None else ()):
+        if k.id == el[2][0]:
+            return ("kiwi", el[1], k)
+    return None
 
 
 def owner_of(el: Element) -> str | None:
     """The flock an element belongs to (None for a hex)."""
     kind, _, thing = el
     if kind == "kiwi":
-        return thing.flock
+        return thing[1] if isinstance(thing, tuple) else thing.flock
     if kind in ("leader", "player"):
         return thing
     if kind in ("nest", "marker"):
@@ -48,12 +74,63 @@ def hex_of(el: Element) -> str | None:
     return el[1]
 
 
+@dataclass(frozen=True)
+class TokenKiwi:
+    """A Leader or a Nest counted as Kiwi in a Season card objective (R-SCARD-4): the Leader one size-3 Kiwi,
+    a Nest as many size-1 Kiwi as its dominance value (a Control Nest 2)."""
+
+    flock: str
+    size: int
+    id: int = -1
+
+
+def _objective_kiwi(st: State, hexes) -> list[Element]:
+    """R-SCARD-4: in an objective, `kiwi` also names each Leader as a size-3 Kiwi and each Nest as its
+    dominance value of size-1 Kiwi, so `count(my kiwi of size 1)` counts a Control Nest twice."""
+    out: list[Element] = []
+    top = int(st.params.get("max_size", 3))
+    values = st.params.get("nest_dominance", {})
+    leaders: dict[str, list[str]] = {}
+    for f in st.seats:
+        where = st.flocks[f].leader_hex
+        if where is not None:
+            leaders.setdefault(where, []).append(f)
+    for h in hexes:
+        for f in leaders.get(h.id, ()):
+            out.append(("kiwi", h.id, TokenKiwi(f, top)))
+        if h.nest is not None:
+            out.extend(("kiwi", h.id, TokenKiwi(h.nest[0], 1)) for _ in range(int(values.get(h.nest[1], 0))))
+    return out
+
+
+def _located(st: State, kind: str | None, hexes: list, sc: Scope) -> list[Element] | None:
+    """The candidates of a piece kind standing in `hexes` (hex objects), hex by hex in that order (None: the kind
+    is not a piece kind)."""
+    if kind == "kiwi":
+        out = [("kiwi", h.id, k) for h in hexes for k in h.kiwi]
+        if sc.purpose == "objective":
+            out += _objective_kiwi(st, hexes)
+        return out
+    if kind == "leader":
+        ids = {h.id for h in hexes}
+        return [("leader", st.flocks[f].leader_hex, f) for f in st.seats if st.flocks[f].leader_hex in ids]
+    if kind == "nest":
+        return [("nest", h.id, h.nest) for h in hexes if h.nest is not None]
+    if kind == "piece":   # what carries Kiwi tokens: Kiwi, Leaders, Nests (R-SCARD-4)
+        return ([("kiwi", h.id, k) for h in hexes for k in h.kiwi] + (_located(st, "leader", hexes, sc) or [])
+                + (_located(st, "nest", hexes, sc) or []))
+    if kind == "marker":
+        return [("marker", h.id, h.domain) for h in hexes if h.domain is not None]
+    return None
+
+
 def _candidates(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     kind, ref = sel.kind, sel.ref
     if ref is not None and ref.startswith("flock:"):   # a chosen player, fixed when the verb ran (compose.py)
         return [("player", None, ref[6:])] if ref[6:] in st.flocks else []
     if ref == "it":
-        return [sc.it] if sc.it is not None and sc.it[0] == kind else []
+        el = live(st, sc.it) if sc.it is not None and sc.it[0] == kind else None
+        return [el] if el is not None else []
     if ref in ("landing", "starting", "here"):
         where = {"landing": sc.landing, "starting": sc.starting, "here": sc.here}[ref]
         return [("hex", where, where)] if where is not None and where in st.hexes else []
@@ -61,25 +138,9 @@ def _candidates(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
         return [("hex", h, h) for h in sc.passed if h in st.hexes]
     if kind == "hex":
         return [("hex", h.id, h.id) for h in st.hexes.values() if not sel.terrains or h.terrain in sel.terrains]
-    if kind == "kiwi":
-        return [("kiwi", h.id, k) for h in st.hexes.values() for k in h.kiwi]
-    if kind == "leader":
-        return [("leader", st.flocks[f].leader_hex, f) for f in st.seats if st.flocks[f].leader_hex is not None]
-    if kind == "nest":
-        return [("nest", h.id, h.nest) for h in st.hexes.values() if h.nest is not None]
-    if kind == "piece":   # what carries Kiwi tokens: Kiwi, Leaders, Nests (R-SCARD-4)
-        return (_candidates(st, _KIND_KIWI, sc) + _candidates(st, _KIND_LEADER, sc)
-                + _candidates(st, _KIND_NEST, sc))
-    if kind == "marker":
-        return [("marker", h.id, h.domain) for h in st.hexes.values() if h.domain is not None]
     if kind == "player":
         return [("player", None, f) for f in st.seats]
-    return []
-
-
-_KIND_KIWI = ast.Selector(ast.Head(None, (), ast.Word("kiwi", ast.Span(0, 0)), ast.Span(0, 0)), (), ast.Span(0, 0), "kiwi")
-_KIND_LEADER = ast.Selector(_KIND_KIWI.head, (), ast.Span(0, 0), "leader")
-_KIND_NEST = ast.Selector(_KIND_KIWI.head, (), ast.Span(0, 0), "nest")
+    return _located(st, kind, list(st.hexes.values()), sc) or []
 
 
 def _subject(sc: Scope) -> str | None:
@@ -87,13 +148,38 @@ def _subject(sc: Scope) -> str | None:
     return owner_of(sc.it) if sc.it is not None else None
 
 
+# references that name one hex, read straight off the scope (`it` only when it is a hex)
+_ONE_HEX = {"it": lambda sc: sc.it[1] if sc.it is not None and sc.it[0] == "hex" else None,
+            "here": lambda sc: sc.here, "landing": lambda sc: sc.landing, "starting": lambda sc: sc.starting}
+
+
 def _hexes(els: list[Element]) -> set[str]:
     return {e[1] for e in els if e[1] is not None}
 
 
 def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
-    """The elements a bound selector names, in island (or seat) order."""
-    out = _candidates(st, sel, sc)
+    """The elements a bound selector names, in island (or seat) order; pieces `in <hexes>` hex by hex in the
+    order those hexes are named (the passed hexes from the Leader's start to its landing)."""
+    first_in = None
+    for f in sel.filters:
+        if f.op == "in":
+            first_in = f
+            break
+    out = None
+    if first_in is not None and sel.kind != "hex" and sel.ref is None:
+        # pieces in some hexes: take the candidates of those hexes only (a hex's Kiwi, not the island's)
+        arg = first_in.arg
+        assert arg is not None   # `in` always names its hexes (the parser)
+        one = _ONE_HEX.get(arg.ref or "") if not arg.filters and arg.kind == "hex" else None
+        if one is not None:   # `in it`, `in this hex`, `in the landing hex`: one hex, no need to select it
+            h = one(sc)
+            where = [h] if h is not None else []
+        else:
+            where = list(dict.fromkeys(e[1] for e in select(st, arg, sc) if e[1] is not None))
+        out = _located(st, sel.kind, [st.hexes[h] for h in where if h in st.hexes], sc)
+    if out is None:
+        first_in = None
+        out = _candidates(st, sel, sc)
     owner = sel.owner
     if owner == "me":
         out = [e for e in out if owner_of(e) == sc.me]
@@ -105,7 +191,8 @@ def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     for f in sel.filters:
         if not out:
             break
-        out = _filter(st, f, out, sc)
+        if f is not first_in:
+            out = _filter(st, f, out, sc)
     return out
 
 
@@ -114,9 +201,14 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
     if op == "size":
         return [e for e in els if e[0] == "kiwi" and e[2].size == f.n]
     if op == "where":
-        cond = f.cond
-        assert cond is not None   # `where` always has its condition (the parser)
-        return [e for e in els if holds(st, cond, replace(sc, it=e))]
+        c = f.cond
+        assert c is not None   # `where` always has its condition (the parser)
+        if isinstance(c, ast.BinOp) and c.op in _CMP and isinstance(c.right, ast.Num):
+            table = _hex_table(st, c.left, sc, els)
+            if table is not None:   # `hexes where count(my kiwi in it) = 1`: every hex's count in one pass
+                cmp, bound = _CMP[c.op], c.right.value
+                return [e for e in els if cmp(table.get(e[1], 0), bound)]
+        return [e for e in els if holds(st, c, sc.at(e))]
     assert f.arg is not None, op   # every other filter narrows by a selector (dsl/parts.py)
     arg = select(st, f.arg, sc)
     if op == "owner":
@@ -179,6 +271,19 @@ def quantity(st: State, e: ast.Expr | int, sc: Scope) -> int:
             return min(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
         if name == "max":
             return max(quantity(st, e.args[0], sc), quantity(st, e.args[1], sc))
+        if name in ("largest", "smallest"):   # `largest(hexes, tokens(my pieces in it))`: over the elements
+            pick = max if name == "largest" else min
+            sel = e.args[0]
+            assert isinstance(sel, ast.Selector), name   # the checker types largest/smallest arguments (dsl/types.py)
+            els = select(st, sel, sc)
+            table = _hex_table(st, e.args[1], sc, els)
+            if table is not None:   # the quantity of each hex read off one pass over the island
+                return pick((table.get(el[1], 0) for el in els), default=0)
+            return pick((quantity(st, e.args[1], sc.at(el)) for el in els), default=0)
+        if name in ("count", "tokens") and sc.memo is not None and sc.it is not None and sc.it[0] == "hex":
+            per_hex = _per_hex(st, e, sc)
+            if per_hex is not None:
+                return per_hex.get(sc.it[1], 0)
         sel = e.args[0]
         assert isinstance(sel, ast.Selector), name   # the checker types count/tokens/... arguments (dsl/types.py)
         els = select(st, sel, sc)
@@ -196,7 +301,53 @@ def quantity(st: State, e: ast.Expr | int, sc: Scope) -> int:
     raise ValueError(f"not a quantity: {type(e).__name__}")
 
 
-def holds(st: State, c: ast.Expr, sc: Scope) -> bool:
+_CMP = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, "<": lambda a, b: a < b,
+        "=": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+def _hex_table(st: State, q: Any, sc: Scope, els: list[Element]) -> dict[str, int] | None:
+    """{hex: value of q with `it` that hex} when every element is a hex and q is a count/tokens `in it` (else None)."""
+    if (sc.memo is None or not isinstance(q, ast.QCall) or q.name.text not in ("count", "tokens")
+            or not els or any(el[0] != "hex" for el in els)):
+        return None
+    return _per_hex(st, q, sc.at(els[0]))
+
+
+def _per_hex(st: State, e: ast.QCall, sc: Scope) -> dict[str, int] | None:
+    """`count(<pieces> in it)` / `tokens(...)` for every hex at once, when `it` (a hex) appears only as that `in it`
+    filter: the pieces are selected once over the island and grouped by hex (an objective's `largest(hexes, ...)`
+    or `hexes where count(... in it) = 1` would otherwise select them once per hex). None when it does not apply."""
+    sel = e.args[0]
+    key = id(e)
+    memo = sc.memo
+    if memo is not None and key in memo:
+        return memo[key]
+    found = None
+    if isinstance(sel, ast.Selector) and sel.kind != "hex" and sel.ref is None and sel.owner != "subject":
+        ins = [f for f in sel.filters if f.op == "in" and f.arg is not None and f.arg.ref == "it"
+               and f.arg.kind == "hex" and not f.arg.filters]
+        rest = tuple(f for f in sel.filters if not ins or f is not ins[0])
+        if len(ins) == 1 and not any(f.op == "where" or (f.arg is not None and _mentions_it(f.arg)) for f in rest):
+            top = Scope(sc.me, None, sc.here, sc.landing, sc.starting, sc.passed, sc.purpose)
+            groups: dict[str, list[Element]] = {}
+            for el in select(st, replace(sel, filters=rest), top):
+                if el[1] is not None:
+                    groups.setdefault(el[1], []).append(el)
+            if e.name.text == "count":
+                found = {h: len(els) for h, els in groups.items()}
+            else:
+                found = {h: _tokens(st, els) for h, els in groups.items()}
+    if memo is not None:
+        memo[key] = found
+    return found
+
+
+def _mentions_it(sel: ast.Selector) -> bool:
+    return sel.ref == "it" or sel.owner == "subject" or any(
+        f.op == "where" or (f.arg is not None and _mentions_it(f.arg)) for f in sel.filters)
+
+
+def holds(st: State, c: Any, sc: Scope) -> bool:
     """Whether a bound condition holds."""
     if isinstance(c, ast.Not):
         return not holds(st, c.cond, sc)

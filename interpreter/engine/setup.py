@@ -2,10 +2,14 @@
 positions (first-game positions from island.yaml, or the advanced placement steps of game.yaml)."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generator
+
 from interpreter.engine import effects, modes, powers
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Steps, ask_action, option
+from interpreter.engine.decisions import Steps, option
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
 from interpreter.engine.placing import kiwi_of
 from interpreter.engine.content_types import AdvancedStep, Layout
 from interpreter.engine.rules import Rules
@@ -137,23 +141,46 @@ def _first_game_positions(rules: Rules, st: State, layout: Layout) -> None:
             raise SetupError(f"setup {setup.id} seat {fl.seat} uses more tokens than the flock has")
 
 
-def setup_step(rt: Runtime) -> Steps[None]:
+@register_frame("setup.step")
+@dataclass(eq=False)
+class SetupStepFrame(Frame):
     """Turn Order nest resources (R-SETUP-4), then the advanced placement steps if chosen (R-SETUP-6)."""
-    st = rt.state
-    for f in st.seats:
-        nest = rt.rules.turn_nests.get(st.flocks[f].seat)
-        if nest is not None:
-            yield from effects.run(rt, nest.setup, Ctx(f, source="turn order nest"))
-    mode = rt.mode
-    yield from mode.setup_extra(rt)   # e.g. R-SOLO-3: Kiwibot's extra markers
-    if st.params.get("setup") == "advanced":
-        for spec in rt.rules.setup_advanced:
-            yield from _advanced(rt, spec)
-    for f in st.seats:   # decision: tokens not used by the starting position wait in the Reserve
-        fl = st.flocks[f]
-        fl.reserve_kiwi += fl.supply
-        fl.supply = 0
-    yield from mode.setup_end(rt)   # e.g. R-VTO-2: the turn tracker tokens
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()
+
+    i: int = 0
+    max_pc: ClassVar[int] = 4
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: each seat's Turn Order nest; 1: the mode's extra setup; 2: advanced steps; 3: the mode's end."""
+        st = rt.state
+        if self.pc == 0:
+            while self.i < len(st.seats):
+                f = st.seats[self.i]
+                self.i += 1
+                nest = rt.rules.turn_nests.get(st.flocks[f].seat)
+                if nest is not None:
+                    return Call(effects.RunFrame(nest.setup, Ctx(f, source="turn order nest")))
+            self.pc, self.i = 1, 0
+            return Call(as_frame(rt.mode.setup_extra(rt)))   # e.g. R-SOLO-3: Kiwibot's extra markers
+        if self.pc == 1:
+            self.pc = 2
+        if self.pc == 2:
+            if st.params.get("setup") == "advanced" and self.i < len(rt.rules.setup_advanced):
+                self.i += 1
+                return Call(AdvancedFrame(self.i - 1))
+            for f in st.seats:   # decision: tokens not used by the starting position wait in the Reserve
+                fl = st.flocks[f]
+                fl.reserve_kiwi += fl.supply
+                fl.supply = 0
+            self.pc = 3
+            return Call(as_frame(rt.mode.setup_end(rt)))   # e.g. R-VTO-2: the turn tracker tokens
+        return Return()
+
+
+def setup_step(rt: Runtime) -> Steps[Any]:
+    """Turn Order nest resources (R-SETUP-4), then the advanced placement steps if chosen (R-SETUP-6)."""
+    return (yield from drive(rt, SetupStepFrame()))
 
 
 def _hex_ok(st: State, flock: str, hex_id: str, rule: str) -> bool:
@@ -167,53 +194,93 @@ def _hex_ok(st: State, flock: str, hex_id: str, rule: str) -> bool:
     return True
 
 
-def _advanced(rt: Runtime, spec: AdvancedStep) -> Steps[None]:
-    """One step of game.yaml setup.advanced, in turn order (R-SETUP-6, Z-2)."""
-    st = rt.state
-    kind = spec.step
-    rule = spec.hex
-    if kind == "leader":
-        for f in st.seats:
-            opts = [option(A.SetupLeader(h), f"Leader on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
-            act = yield from ask_action(f, "setup-leader", "Place your Leader", opts)
-            hex_id = act.hex
-            st.flocks[f].leader_hex = hex_id
-            for _ in range(spec.kiwi):
-                _supply_kiwi(st, f, hex_id)
-            rt.emit("setup-leader", f, flock=f, hex=hex_id)
-    elif kind == "place":
-        # `until: N`: round the table one Kiwi at a time until each has N Kiwi on the island (R-SETUP-6);
-        # `count: N`: each places N more, one at a time in turn order (Z-2)
-        target = {f: spec.until if spec.until is not None else len(st.own_kiwi(f)) + spec.count
-                  for f in st.seats}
-        while True:
-            progressed = False
-            for f in st.seats:
-                if len(st.own_kiwi(f)) >= target[f] or st.flocks[f].supply <= 0:
-                    continue
-                spots = [option(A.SetupPlace(h), f"Kiwi on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
-                if not spots:
-                    continue
-                placed = yield from ask_action(f, "setup-place", "Place a size-1 Kiwi", spots)
-                _supply_kiwi(st, f, placed.hex)
-                progressed = True
-            if not progressed:
-                break
-    elif kind == "grow":
-        for f in st.seats:
-            done: set[int] = set()
-            for _ in range(spec.count):
-                cands = [(h, k) for h, k in st.own_kiwi(f) if k.size == 1 and k.id not in done]
-                if not cands or st.flocks[f].supply <= 0:
-                    break
-                grown = yield from ask_action(f, "setup-grow", "Stack a token on a size-1 Kiwi",
-                                              [option(A.SetupGrow(k.id, f, 1, h), f"Grow the Kiwi on {h}") for h, k in cands])
-                _, kiwi = kiwi_of(rt, grown)
+@register_frame("setup.advanced")
+@dataclass(eq=False)
+class AdvancedFrame(Frame):
+    """One step of game.yaml setup.advanced (its index `spec`), in turn order (R-SETUP-6, Z-2)."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})
+
+    spec: int
+    seat: int = 0                # the seat whose turn it is
+    n: int = 0                   # grow: tokens stacked by this seat so far
+    progressed: bool = False     # place: someone placed in this round
+    target: dict = field(default_factory=dict)
+    done: list = field(default_factory=list)
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the next question; pc 1: its answer."""
+        st = rt.state
+        spec = rt.rules.setup_advanced[self.spec]
+        kind = spec.step
+        rule = spec.hex
+        seats = st.seats
+        if kind == "leader":
+            if self.pc == 1:
+                f, hex_id = seats[self.seat], value.hex
+                st.flocks[f].leader_hex = hex_id
+                for _ in range(spec.kiwi):
+                    _supply_kiwi(st, f, hex_id)
+                rt.emit("setup-leader", f, flock=f, hex=hex_id)
+                self.seat += 1
+            if self.seat >= len(seats):
+                return Return()
+            f = seats[self.seat]
+            self.pc = 1
+            return Ask(f, "setup-leader", "Place your Leader",
+                       [option(A.SetupLeader(h), f"Leader on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)])
+        if kind == "place":
+            # `until: N`: round the table one Kiwi at a time until each has N Kiwi on the island (R-SETUP-6);
+            # `count: N`: each places N more, one at a time in turn order (Z-2)
+            if not self.target:
+                self.target = {f: spec.until if spec.until is not None else len(st.own_kiwi(f)) + spec.count
+                               for f in seats}
+            if self.pc == 1:
+                _supply_kiwi(st, seats[self.seat], value.hex)
+                self.progressed = True
+                self.seat += 1
+            while True:
+                while self.seat < len(seats):
+                    f = seats[self.seat]
+                    if len(st.own_kiwi(f)) < self.target[f] and st.flocks[f].supply > 0:
+                        opts = [option(A.SetupPlace(h), f"Kiwi on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
+                        if opts:
+                            self.pc = 1
+                            return Ask(f, "setup-place", "Place a size-1 Kiwi", opts)
+                    self.seat += 1
+                if not self.progressed:
+                    return Return()
+                self.seat, self.progressed = 0, False
+        if kind == "grow":
+            if self.pc == 1:
+                f = seats[self.seat]
+                _, kiwi = kiwi_of(rt, value)
                 kiwi.size += 1
-                done.add(kiwi.id)
+                self.done.append(kiwi.id)
                 st.flocks[f].supply -= 1
-    else:
+                self.n += 1
+            while self.seat < len(seats):
+                f = seats[self.seat]
+                if self.n < spec.count:
+                    cands = [(h, k) for h, k in st.own_kiwi(f) if k.size == 1 and k.id not in self.done]
+                    if cands and st.flocks[f].supply > 0:
+                        self.pc = 1
+                        return Ask(f, "setup-grow", "Stack a token on a size-1 Kiwi",
+                                   [option(A.SetupGrow(k.id, f, 1, h), f"Grow the Kiwi on {h}") for h, k in cands])
+                self.seat, self.n, self.done = self.seat + 1, 0, []
+            return Return()
         raise EngineError(f"unknown advanced setup step `{kind}` in game.yaml")
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded step is a step of the content, at a seat that plays."""
+        if not 0 <= self.spec < len(rt.rules.setup_advanced) or not 0 <= self.seat <= len(rt.state.seats):
+            raise FrameDataError(f"setup.advanced: no advanced setup step {self.spec}")
+
+
+def _advanced(rt: Runtime, spec: AdvancedStep) -> Steps[Any]:
+    """One step of game.yaml setup.advanced, in turn order (R-SETUP-6, Z-2)."""
+    return (yield from drive(rt, AdvancedFrame(next(i for i, s in enumerate(rt.rules.setup_advanced) if s is spec))))
 
 
 def _supply_kiwi(st: State, flock: str, hex_id: str) -> None:

@@ -31,22 +31,24 @@ Event kinds added: `kiwibot` (a revealed card and its segment, data {card, slot,
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from interpreter.engine import effects, labels, queries
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Steps, ask_action, option
+from interpreter.engine.decisions import Steps, option
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.solo_answers import answer
 from interpreter.engine.solo_marker import CLOCKWISE, DIRECTIONS, marker_order
-from interpreter.engine.solo_marking import mark_one, marking_turn
+from interpreter.engine.solo_marking import MarkingTurnFrame, mark_one, marking_turn
 from interpreter.engine.solo_moves import Segment, bot_move, bot_push, choose_move, plan
 from interpreter.engine.solo_patterns import STEPS, best_push, build_hex, feed_target, take_token
 from interpreter.engine.solo_patterns import cover as _cover   # the name tests use
 from interpreter.engine.solo_state import SoloState, is_bot, solo_of
 from interpreter.engine.content_types import SOLO_ROWS
 from interpreter.engine.rules import Rules
-from interpreter.engine.solo_verbs import bonus, next_nest, run_segment, verb_for
+from interpreter.engine.solo_verbs import bonus, next_nest, run_segment, segment_frame, verb_for
 from interpreter.engine.state import State
 
 __all__ = [
@@ -117,37 +119,61 @@ def setup_state(rules: Rules, st: State, player: str, bot: str, side: str | None
     st.solo = dict(solo)
 
 
-def setup_extra(rt: Runtime) -> Steps[None]:
+def setup_extra_frame(rt: Runtime) -> Frame:
     """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
     bot = solo_of(rt.state)["bot"]
-    yield from effects.run(rt, rt.rules.solo_mode().setup.kiwibot_setup, Ctx(bot, source="solo setup"))
+    return effects.RunFrame(rt.rules.solo_mode().setup.kiwibot_setup, Ctx(bot, source="solo setup"))
+
+
+def setup_extra(rt: Runtime) -> Steps[None]:
+    """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
+    return (yield from drive(rt, setup_extra_frame(rt)))
 
 
 # --- Kiwibot's turn (R-SOLO-7) -------------------------------------------------------------------------------
-def bot_turn(rt: Runtime, bot: str) -> Steps[None]:
+@register_frame("solo.bot_turn")
+@dataclass(eq=False)
+class BotTurnFrame(Frame):
     """Reveal Kiwibot's next Action card into the next slot and resolve its Solo card segment (R-SOLO-7)."""
-    st = rt.state
-    fl = st.flocks[bot]
-    if not fl.deck:
-        _reshuffle(rt, bot)
-    if not fl.deck:
-        rt.emit("kiwibot-no-card", bot, flock=bot)
-        return
-    card_id = fl.deck.pop()
-    fl.played.append(card_id)
-    slot = len(fl.played)
-    row = rt.rules.cards[card_id].type
-    # decision R-SOLO-7: a slot beyond the card's three columns (more cards per season) uses column 3
-    column = min(slot, 3)
-    top = solo_of(st)["pile"][0] if solo_of(st)["pile"] else None
-    if top is None:
-        rt.emit("kiwibot-no-solo-card", bot, flock=bot, card=card_id)
-        return
-    segment = rt.rules.solo_cards[top].sections[row][column - 1]
-    rt.emit("kiwibot-reveals", bot, data={"card": card_id, "slot": slot, "row": row, "column": column, "solo_card": top},
-            flock=bot, card_name=labels.card_name(card_id, rt.rules.cards[card_id]), slot=slot, solo_card=top,
-            row=row, column=column, segment=effects.describe(segment))
-    yield from run_segment(rt, segment, Ctx(bot, turn=Turn(), source=f"{top} {row} {column}"))
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+    bot: str
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: reveal the card and resolve its segment; 1: done."""
+        if self.pc == 1:
+            return Return()
+        self.pc = 1
+        bot = self.bot
+        st = rt.state
+        fl = st.flocks[bot]
+        if not fl.deck:
+            _reshuffle(rt, bot)
+        if not fl.deck:
+            rt.emit("kiwibot-no-card", bot, flock=bot)
+            return Return()
+        card_id = fl.deck.pop()
+        fl.played.append(card_id)
+        slot = len(fl.played)
+        row = rt.rules.cards[card_id].type
+        # decision R-SOLO-7: a slot beyond the card's three columns (more cards per season) uses column 3
+        column = min(slot, 3)
+        top = solo_of(st)["pile"][0] if solo_of(st)["pile"] else None
+        if top is None:
+            rt.emit("kiwibot-no-solo-card", bot, flock=bot, card=card_id)
+            return Return()
+        segment = rt.rules.solo_cards[top].sections[row][column - 1]
+        rt.emit("kiwibot-reveals", bot, data={"card": card_id, "slot": slot, "row": row, "column": column,
+                                              "solo_card": top},
+                flock=bot, card_name=labels.card_name(card_id, rt.rules.cards[card_id]), slot=slot, solo_card=top,
+                row=row, column=column, segment=effects.describe(segment))
+        return Call(segment_frame(rt, segment, Ctx(bot, turn=Turn(), source=f"{top} {row} {column}")))
+
+
+def bot_turn(rt: Runtime, bot: str) -> Steps[None]:
+    """Reveal Kiwibot's next Action card into the next slot and resolve its Solo card segment (BotTurnFrame)."""
+    return (yield from drive(rt, BotTurnFrame(bot)))
 
 
 def _reshuffle(rt: Runtime, bot: str) -> None:
@@ -167,15 +193,26 @@ def _reshuffle(rt: Runtime, bot: str) -> None:
     rt.emit("kiwibot-shuffle", bot, flock=bot, set_aside=n)
 
 
-def discard_solo_card(rt: Runtime) -> Steps[None]:
+@register_frame("solo.discard_solo_card")
+@dataclass(eq=False)
+class DiscardSoloCardFrame(Frame):
     """R-SOLO-9: after each Domain Marking the top Solo card is discarded."""
-    solo = solo_of(rt.state)
-    if solo["pile"]:
-        card = solo["pile"].pop(0)
-        solo["discarded"].append(card)
-        top = solo["pile"][0] if solo["pile"] else None
-        rt.emit("solo-card", data={"discarded": card, "top": top}, card=card, top=top)
-    yield from ()
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """Discard it (nothing is asked)."""
+        solo = solo_of(rt.state)
+        if solo["pile"]:
+            card = solo["pile"].pop(0)
+            solo["discarded"].append(card)
+            top = solo["pile"][0] if solo["pile"] else None
+            rt.emit("solo-card", data={"discarded": card, "top": top}, card=card, top=top)
+        return Return()
+
+
+def discard_solo_card(rt: Runtime) -> Steps[None]:
+    """R-SOLO-9: after each Domain Marking the top Solo card is discarded (DiscardSoloCardFrame)."""
+    return (yield from drive(rt, DiscardSoloCardFrame()))
 
 
 # --- Season cards (R-SOLO-4/5) ------------------------------------------------------------------------------
@@ -193,59 +230,117 @@ def flip_season_cards(rt: Runtime) -> None:
     rt.emit("season-flip", data={"season": st.season, "cards": cards}, season=st.season, cards=list(cards))
 
 
-def season_card_step(rt: Runtime) -> Steps[None]:
+@register_frame("solo.season_card_step")
+@dataclass(eq=False)
+class SeasonCardStepFrame(Frame):
     """R-SOLO-5: the player against Kiwibot on each of the season's cards (Kiwibot wins ties); left benefits only."""
-    st = rt.state
-    solo = solo_of(st)
-    player, bot = solo["player"], solo["bot"]
-    cards = season_cards_of(st, st.season)
-    if not cards:
-        return
-    won: list[str] = []
-    lost: list[str] = []
-    for card_id in cards:
-        card = rt.rules.season_cards[card_id]
-        best, values = queries.winners(st, card.objective, [player, bot])
-        victor: str | None = best[0] if len(best) == 1 else None
-        if len(best) != 1:
-            # R-SOLO-5: Kiwibot wins ties; decision: content saying otherwise leaves a tie to nobody
-            victor = bot if solo["wins_ties"] else None
-        (won if victor == player else lost if victor == bot else []).append(card_id)
-        rt.emit("solo-season-card", data={"card": card_id, "season": st.season,
-                                          "values": {f: values[f] for f in st.turn_order()}, "victor": victor, "tied": []},
-                card=card_id, solo_player=player, player_value=values[player], bot=bot, bot_value=values[bot], victor=victor)
-    bot_cards: list[str] = []
-    kept: list[str] = []
-    if won and len(won) == len(cards):
-        # the player wins every card: they take one card's left benefit, Kiwibot the others' and discards them
-        act = yield from ask_action(player, "solo-season-card", "You won every Season card: whose left benefit do you take?",
-                                    [option(A.SeasonCard(c), f"{labels.season_card_name(c, rt.rules.season_cards[c])}: "
-                                            f"{effects.describe(rt.rules.season_cards[c].victor)}") for c in cards])
-        player_card = act.card
-        bot_cards = [c for c in cards if c != player_card]
-        player_cards = [player_card]
-    else:
-        player_cards = list(won)
-        bot_cards = list(lost)
-        kept = list(lost)   # Kiwibot keeps the cards it won next to its flock board (R-SOLO-5/6)
-    # decision R-SOLO-5: the player's benefit first (their choice decides what Kiwibot takes), then Kiwibot's
-    for card_id in player_cards:
-        yield from _left_benefit(rt, player, card_id, keep_if_vp=True)
-    for card_id in bot_cards:
-        yield from _left_benefit(rt, bot, card_id, keep_if_vp=False)
-    st.flocks[bot].kept_season_cards.extend(kept)
-    rt.emit("solo-season", data={"season": st.season, "won": won, "lost": lost, "player_cards": player_cards,
-                                 "kiwibot_cards": bot_cards, "kept": kept},
-            season=st.season, solo_player=player, won=len(won), cards=len(cards), kept=list(kept))
+
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    won: list = field(default_factory=list)
+    lost: list = field(default_factory=list)
+    cards: int = 0
+    player_cards: list = field(default_factory=list)
+    bot_cards: list = field(default_factory=list)
+    kept: list = field(default_factory=list)
+    i: int = 0              # the next left benefit (the player's, then Kiwibot's)
+    max_pc: ClassVar[int] = 3
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: compare the cards (and ask when the player won every card); 1: the answer; 2: each left benefit in
+        turn, then the result; 3: done."""
+        st = rt.state
+        solo = solo_of(st)
+        player, bot = solo["player"], solo["bot"]
+        if self.pc == 3:
+            return Return()
+        if self.pc == 0:
+            cards = season_cards_of(st, st.season)
+            if not cards:
+                return Return()
+            self.cards = len(cards)
+            won, lost = self.won, self.lost
+            for card_id in cards:
+                card = rt.rules.season_cards[card_id]
+                best, values = queries.winners(st, card.objective, [player, bot])
+                victor: str | None = best[0] if len(best) == 1 else None
+                if len(best) != 1:
+                    # R-SOLO-5: Kiwibot wins ties; decision: content saying otherwise leaves a tie to nobody
+                    victor = bot if solo["wins_ties"] else None
+                (won if victor == player else lost if victor == bot else []).append(card_id)
+                rt.emit("solo-season-card", data={"card": card_id, "season": st.season,
+                                                  "values": {f: values[f] for f in st.turn_order()}, "victor": victor,
+                                                  "tied": []},
+                        card=card_id, solo_player=player, player_value=values[player], bot=bot,
+                        bot_value=values[bot], victor=victor)
+            if won and len(won) == len(cards):
+                # the player wins every card: they take one card's left benefit, Kiwibot the others' and discards them
+                self.pc = 1
+                return Ask(player, "solo-season-card", "You won every Season card: whose left benefit do you take?",
+                           [option(A.SeasonCard(c),
+                                   labels.lazy(labels.season_card_benefit, c, rt.rules.season_cards[c]))
+                            for c in cards])
+            self.player_cards = list(won)
+            self.bot_cards = list(lost)
+            self.kept = list(lost)   # Kiwibot keeps the cards it won next to its flock board (R-SOLO-5/6)
+        elif self.pc == 1:
+            player_card = value.card
+            self.bot_cards = [c for c in season_cards_of(st, st.season) if c != player_card]
+            self.player_cards = [player_card]
+        self.pc = 2
+        # decision R-SOLO-5: the player's benefit first (their choice decides what Kiwibot takes), then Kiwibot's
+        benefits = [(player, c, True) for c in self.player_cards] + [(bot, c, False) for c in self.bot_cards]
+        if self.i < len(benefits):
+            flock, card_id, keep = benefits[self.i]
+            self.i += 1
+            return Call(LeftBenefitFrame(flock, card_id, keep))
+        st.flocks[bot].kept_season_cards.extend(self.kept)
+        rt.emit("solo-season", data={"season": st.season, "won": self.won, "lost": self.lost,
+                                     "player_cards": self.player_cards, "kiwibot_cards": self.bot_cards,
+                                     "kept": self.kept},
+                season=st.season, solo_player=player, won=len(self.won), cards=self.cards, kept=list(self.kept))
+        self.pc = 3
+        return Return()
+
+    def check(self, rt: Runtime) -> None:
+        """Loaded Season card lists name Season cards of the content."""
+        for cards in (self.won, self.lost, self.player_cards, self.bot_cards, self.kept):
+            if not all(isinstance(c, str) and c in rt.rules.season_cards for c in cards):
+                raise FrameDataError("solo.season_card_step: unknown Season card")
 
 
-def _left_benefit(rt: Runtime, flock: str, card_id: str, keep_if_vp: bool) -> Steps[None]:
+def season_card_step(rt: Runtime) -> Steps[None]:
+    """R-SOLO-5: the player against Kiwibot on each of the season's cards (SeasonCardStepFrame)."""
+    return (yield from drive(rt, SeasonCardStepFrame()))
+
+
+@register_frame("solo.left_benefit")
+@dataclass(eq=False)
+class LeftBenefitFrame(Frame):
     """A Season card's left benefit; the player keeps a VP card as a reminder (R-SCARD-3)."""
-    st = rt.state
-    before = st.flocks[flock].season_vp
-    yield from effects.run(rt, rt.rules.season_cards[card_id].victor, Ctx(flock, source=card_id))
-    if keep_if_vp and st.flocks[flock].season_vp > before:
-        st.flocks[flock].kept_season_cards.append(card_id)
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+    flock: str
+    card: str
+    keep_if_vp: bool
+    before: int = 0
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the benefit; 1: keep the card when it gave VP."""
+        fl = rt.state.flocks[self.flock]
+        if self.pc == 0:
+            self.before = fl.season_vp
+            self.pc = 1
+            return Call(effects.RunFrame(rt.rules.season_cards[self.card].victor,
+                                         Ctx(self.flock, source=self.card)))
+        if self.keep_if_vp and fl.season_vp > self.before:
+            fl.kept_season_cards.append(self.card)
+        return Return()
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded left benefit names a Season card of the content."""
+        if self.card not in rt.rules.season_cards:
+            raise FrameDataError("solo.left_benefit: unknown Season card")
 
 
 # --- scoring (R-SOLO-6) -----------------------------------------------------------------------------------------

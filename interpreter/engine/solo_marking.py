@@ -1,12 +1,16 @@
 """Kiwibot's Domain Marking (R-SOLO-11 Marking Domain; R-DM-1..4 counts and covers)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
 from interpreter.engine import dominance, effects, placing
 from interpreter.engine.context import Ctx, Runtime
+from interpreter.engine.decisions import Steps
+from interpreter.engine.frames import Call, Done, Frame, Return, Signal, drive, register_frame
 from interpreter.engine.solo_marker import marker_order
 from interpreter.engine.solo_patterns import cover
 from interpreter.engine.solo_state import pattern_steps
-from interpreter.engine.decisions import Steps
 
 
 def _markable(rt: Runtime, bot: str) -> list[str]:
@@ -17,9 +21,9 @@ def _markable(rt: Runtime, bot: str) -> list[str]:
     return [h for h in marker_order(st) if st.hexes[h].domain is None and dominance.dominant(st, h, "marking") == bot]
 
 
-def mark_one(rt: Runtime, ctx: Ctx) -> Steps[tuple[bool, bool]]:
-    """One Kiwibot marker: reveal markers until one fits a hex it dominates (R-SOLO-11). Returns
-    (placed, had_a_hex)."""
+def mark_now(rt: Runtime, ctx: Ctx) -> tuple[bool, bool]:
+    """One Kiwibot marker: reveal markers until one fits a hex it dominates (R-SOLO-11); it asks nothing.
+    Returns (placed, had_a_hex)."""
     st = rt.state
     bot = ctx.flock
     fl = st.flocks[bot]
@@ -41,11 +45,17 @@ def mark_one(rt: Runtime, ctx: Ctx) -> Steps[tuple[bool, bool]]:
     fl.covers += 1
     st.hexes[hex_id].domain = (bot, fit)
     rt.emit("mark", bot, flock=bot, hex=hex_id, terrain=fit)
-    yield from ()
     return True, True
 
 
-def marking_turn(rt: Runtime, bot: str) -> Steps[None]:
+def mark_one(rt: Runtime, ctx: Ctx) -> Steps[Any]:
+    """One Kiwibot marker (mark_now), for generator callers. Returns (placed, had_a_hex)."""
+    return (yield from drive(rt, Done(mark_now(rt, ctx))))
+
+
+@register_frame("solo.marking_turn")
+@dataclass(eq=False)
+class MarkingTurnFrame(Frame):
     """Kiwibot's Domain Marking (R-SOLO-11; R-DM-1 counts): as many as the season allows; if it dominated a
     hex but no marker fitted, it gains one marker instead.
 
@@ -53,18 +63,35 @@ def marking_turn(rt: Runtime, bot: str) -> Steps[None]:
     shows them); in the last season every reserve is revealed anyway (R-END-1), so nothing differs there.
     "Doesn't have a marker of the proper type" needs a hex it dominates: with none, no marker is gained.
     """
-    per = rt.rules.marking_per_season
-    count = per[min(rt.state.season, len(per)) - 1] if per else 1
-    ctx = Ctx(bot, source="domain marking")
-    placed, had_hex = 0, False
-    while count is None or placed < count:
-        done, hexes = yield from mark_one(rt, ctx)
-        had_hex = had_hex or hexes
-        if not done:
-            break
-        placed += 1
-    if not placed and had_hex and "gain-if-none-fits" in pattern_steps(rt, "marking-domain"):
-        rt.emit("kiwibot-marker-instead", bot, flock=bot)
-        yield from effects.gain_domain(rt, ctx, 1)
-    if placed:
-        yield from effects.emit(rt, ctx, "t-domain-marking")
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+    bot: str
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: every marker (none asks anything), then the marker gained instead or the powers; 1: done."""
+        bot = self.bot
+        if self.pc == 1:
+            return Return()
+        per = rt.rules.marking_per_season
+        count = per[min(rt.state.season, len(per)) - 1] if per else 1
+        ctx = Ctx(bot, source="domain marking")
+        placed, had_hex = 0, False
+        while count is None or placed < count:
+            done, hexes = mark_now(rt, ctx)
+            had_hex = had_hex or hexes
+            if not done:
+                break
+            placed += 1
+        self.pc = 1
+        if not placed and had_hex and "gain-if-none-fits" in pattern_steps(rt, "marking-domain"):
+            rt.emit("kiwibot-marker-instead", bot, flock=bot)
+            return Call(effects._gain_domain(rt, ctx, 1))
+        if placed:
+            return Call(effects.EmitFrame(ctx, "t-domain-marking"))
+        return Return()
+
+
+def marking_turn(rt: Runtime, bot: str) -> Steps[Any]:
+    """Kiwibot's Domain Marking (R-SOLO-11; R-DM-1 counts; MarkingTurnFrame)."""
+    return (yield from drive(rt, MarkingTurnFrame(bot)))

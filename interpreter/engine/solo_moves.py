@@ -6,18 +6,20 @@ segment's moves gather into one hex or scatter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from interpreter.dsl import ast
 from interpreter.engine import dominance, placing, push
 from interpreter.engine.action_types import PushLeader
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, Runtime
+from interpreter.engine.decisions import Steps
+from interpreter.engine.frames import (Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
+                                       register_mutable)
 from interpreter.engine.solo_marker import marker_order
 from interpreter.engine.solo_patterns import Piece, best_push, pieces, push_limit
 from interpreter.engine.solo_state import pattern_steps, solo_of
 from interpreter.engine.state import Kiwi
-from interpreter.engine.decisions import Steps
 
 MOVES = frozenset({"bot-move", "bot-move-terrain", "bot-move-player-most", "bot-move-bot-most"})
 PUSHES = {"bot-push-own": "own", "bot-push-player": "player"}
@@ -35,16 +37,34 @@ class LeaderMover:
 Mover = Kiwi | LeaderMover
 
 
+@register_mutable("solo.segment")
 @dataclass
 class Segment:
-    """One Solo card segment being resolved: what its moves must do and what they did (R-SOLO-10)."""
+    """One Solo card segment being resolved: what its moves must do and what they did (R-SOLO-10). Plain data
+    (the latest mover by piece id), shared by the contexts of the segment like `Turn`."""
 
     pushes: dict[int, list[tuple[str, int]]]   # span start of a move call -> its (whose, n) pushes
     gather: bool = False
     scatter: bool = False
     dests: list[str] = field(default_factory=list)
-    last: tuple[str, Mover] | None = None    # the hex and piece of the latest move
+    # the latest move: (its hex, the piece id or None for the Leader, its size for pushing, R-LEAD-1)
+    last: tuple[str, int | None, int] | None = None
     pushed: int = 0                          # pushes made after the latest move
+
+    def check_data(self, where: str) -> None:
+        """A loaded segment holds what `plan` and the moves write (FrameDataError otherwise)."""
+        ok = (isinstance(self.pushes, dict) and all(
+                  type(k) is int and isinstance(v, list) and all(
+                      isinstance(p, (list, tuple)) and len(p) == 2 and p[0] in ("own", "player") and type(p[1]) is int
+                      for p in v) for k, v in self.pushes.items())
+              and type(self.gather) is bool and type(self.scatter) is bool
+              and isinstance(self.dests, list) and all(type(d) is str for d in self.dests)
+              and type(self.pushed) is int and self.pushed >= 0
+              and (self.last is None or (isinstance(self.last, tuple) and len(self.last) == 3
+                                         and type(self.last[0]) is str and type(self.last[2]) is int
+                                         and (self.last[1] is None or type(self.last[1]) is int))))
+        if not ok:
+            raise FrameDataError(f"{where}: not a Solo card segment")
 
 
 def plan(node: Any) -> Segment:
@@ -149,9 +169,9 @@ def choose_move(rt: Runtime, ctx: Ctx, call: ast.Call) -> tuple[str, Mover, str]
     return None
 
 
-def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
+def move_now(rt: Runtime, call: ast.Call, ctx: Ctx) -> None:
     """Kiwibot moves one Kiwi (its Leader included, R-LEAD-1) to an adjacent hex (R-SOLO-10: the segment
-    resolves once)."""
+    resolves once); it asks nothing."""
     found = choose_move(rt, ctx, call)
     seg: Segment | None = ctx.segment
     if seg is not None:
@@ -168,47 +188,77 @@ def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
         placing.remove_from_hex(rt, origin, kiwi)
         rt.state.hexes[dest].kiwi.append(kiwi)
         ctx.turn.moved.add(kiwi.id)   # R-MOVE-4: a Kiwi moves once per turn
-        rt.emit("move-kiwi", ctx.flock, flock=ctx.flock, size=kiwi.size, hex=origin, to=dest)
+        rt.emit("move-kiwi", ctx.flock, flock=ctx.flock, size=kiwi.size, hex=origin, to=dest, kiwi=kiwi.id)
     if seg is not None:
-        seg.last = (dest, kiwi)
+        seg.last = (dest, kiwi.id, kiwi.size)
         seg.dests.append(dest)
-    yield from ()
 
 
-def _push_piece(rt: Runtime, bot: str, origin: str, piece: Piece, dest: str) -> Steps[None]:
-    """Push one piece (R-PUSH-2/3); a Leader pushed off the island goes to an edge hex (R-LEAD-4).
-
-    A Kiwi is moved as the very object chosen (not by its `flock/size@hex` reference, which may name a
-    twin): the mover itself must never be the one pushed.
-    """
-    if piece[0] == "leader":
-        yield from push.do_push(rt, bot, PushLeader(piece[1], origin, dest), leave_origin=False)
-        return
-    push.push_kiwi(rt, bot, origin, piece[1], dest)
+def move_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+    """The Kiwibot move verbs as a frame: the move is made at once (nothing is asked)."""
+    move_now(rt, call, ctx)
+    return Done()
 
 
-def bot_push(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
+def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+    """Kiwibot moves one Kiwi (its Leader included, R-LEAD-1) to an adjacent hex (R-SOLO-10)."""
+    return (yield from drive(rt, move_frame(rt, call, ctx)))
+
+
+@register_frame("solo.push")
+@dataclass(eq=False)
+class BotPushFrame(Frame):
     """The piece just moved pushes up to n of the player's / Kiwibot's smaller pieces (R-SOLO-10/11); a
     Leader pushes as the size-3 Kiwi it moved as (R-LEAD-1).
 
-    Decision R-SOLO-10: the pushes after one move never exceed `limits.push` (R-PUSH-1) in total.
+    Decision R-SOLO-10: the pushes after one move never exceed `limits.push` (R-PUSH-1) in total. A pushed Kiwi
+    is moved as the very piece chosen (by piece id, never a twin of the mover); a Leader pushed off the island
+    goes to an edge hex (R-LEAD-4, DoPushFrame).
     """
-    seg: Segment | None = ctx.segment
-    whose = PUSHES[call.primitive or ""]
-    if seg is None or seg.last is None:
-        return
-    hex_id, mover = seg.last
-    limit = push_limit(rt, ctx.flock, mover.size)
-    for _ in range(int(call.arg("n", 1))):
-        if seg.pushed >= rt.rules.push_count:
-            return
-        found = best_push(rt, hex_id, whose, limit, mover.id)
-        if found is None:
-            return
-        seg.pushed += 1
-        yield from _push_piece(rt, ctx.flock, hex_id, found[0], found[1])
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+    ctx: Ctx
+    whose: str
+    n: int
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """One push after another; a Leader's push is a child frame (it may ask where the Leader lands)."""
+        ctx = self.ctx
+        seg: Segment | None = ctx.segment
+        if seg is None or seg.last is None:
+            return Return()
+        hex_id, mover_id, mover_size = seg.last
+        limit = push_limit(rt, ctx.flock, mover_size)
+        while self.n > 0:
+            self.n -= 1
+            if seg.pushed >= rt.rules.push_count:
+                return Return()
+            found = best_push(rt, hex_id, self.whose, limit, mover_id)
+            if found is None:
+                return Return()
+            seg.pushed += 1
+            piece, dest = found
+            if piece[0] == "leader":
+                return Call(push.DoPushFrame(ctx.flock, PushLeader(piece[1], hex_id, dest), False))
+            push.push_kiwi(rt, ctx.flock, hex_id, piece[1], dest)
+        return Return()
 
 
-def bot_gather_scatter(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
+def push_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+    """The Kiwibot push verbs as a frame."""
+    return BotPushFrame(ctx, PUSHES[call.primitive or ""], int(call.arg("n", 1)))
+
+
+def bot_push(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+    """The piece just moved pushes up to n smaller pieces (R-SOLO-10/11, BotPushFrame)."""
+    return (yield from drive(rt, push_frame(rt, call, ctx)))
+
+
+def gather_scatter_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     """gather / scatter: read ahead by `plan`; nothing to do when reached."""
-    yield from ()
+    return Done()
+
+
+def bot_gather_scatter(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+    """gather / scatter: read ahead by `plan`; nothing to do when reached."""
+    return (yield from drive(rt, Done()))

@@ -173,7 +173,7 @@ def _take_island(rt: Runtime, bot: str, exclude: int | None) -> bool:
     kiwi.size -= 1
     if kiwi.size == 0:
         placing.remove_from_hex(rt, hex_id, kiwi)
-    rt.emit("kiwibot-token", bot, flock=bot, hex=hex_id)
+    rt.emit("kiwibot-token", bot, flock=bot, hex=hex_id, kiwi=kiwi.id)
     return True
 
 

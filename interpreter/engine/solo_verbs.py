@@ -2,41 +2,78 @@
 some core verbs (R-SOLO-8), picked by `verb_for` for `effects.run`."""
 from __future__ import annotations
 
-from typing import Callable
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
 
 from interpreter.dsl import ast
 from interpreter.engine import build as build_mod
 from interpreter.engine import effects, placing
 from interpreter.engine import feed as feed_mod
 from interpreter.engine.context import Ctx, EngineError, Runtime
-from interpreter.engine.solo_marking import mark_one
-from interpreter.engine.solo_moves import bot_gather_scatter, bot_move, bot_push, plan
+from interpreter.engine.decisions import Steps
+from interpreter.engine.frames import Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
+from interpreter.engine.solo_marking import mark_now
+from interpreter.engine.solo_moves import gather_scatter_frame, move_frame, plan, push_frame
 from interpreter.engine.solo_patterns import build_hex, feed_target
 from interpreter.engine.solo_state import is_bot, solo_of
-from interpreter.engine.decisions import Steps
 
-Verb = Callable[[Runtime, ast.Call, Ctx], Steps[object]]
+Verb = Callable[[Runtime, ast.Call, Ctx], Frame]
 
 
-def run_segment(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Steps[None]:
-    """Resolve a Solo card segment for Kiwibot (R-SOLO-10)."""
+def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Frame:
+    """Resolve a Solo card segment for Kiwibot (R-SOLO-10): its effect, with the segment read ahead (`plan`)."""
     if node is None:
-        return
-    yield from effects.run(rt, node, ctx.sub(segment=plan(node), depth=ctx.depth + 1))
+        return Done()
+    return effects.RunFrame(node, ctx.sub(segment=plan(node), depth=ctx.depth + 1))
 
 
-def bonus(rt: Runtime, ctx: Ctx, action: str) -> Steps[None]:
-    """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8)."""
+def run_segment(rt: Runtime, node: Any, ctx: Ctx) -> Steps[Any]:
+    """Resolve a Solo card segment for Kiwibot (R-SOLO-10)."""
+    return (yield from drive(rt, segment_frame(rt, node, ctx)))
+
+
+def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Frame:
+    """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8); logged now."""
     pile = solo_of(rt.state)["pile"]
     if not pile:
-        return
+        return Done()
     segment = rt.rules.solo_cards[pile[0]].sections[action][3]
     rt.emit("kiwibot-bonus", ctx.flock, flock=ctx.flock, action=action, segment=effects.describe(segment))
-    yield from run_segment(rt, segment, ctx)
+    return segment_frame(rt, segment, ctx)
+
+
+def bonus(rt: Runtime, ctx: Ctx, action: str) -> Steps[Any]:
+    """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8)."""
+    return (yield from drive(rt, bonus_frame(rt, ctx, action)))
+
+
+@register_frame("solo.bonuses")
+@dataclass(eq=False)
+class BonusesFrame(Frame):
+    """`n` bonus actions of one row, one after another (each logged when it starts), then `trigger`'s powers."""
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+    ctx: Ctx
+    action: str
+    n: int
+    trigger: str = ""
+    max_pc: ClassVar[int] = 1
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the next bonus; 1: the powers, then done."""
+        if self.pc == 1:
+            return Return()
+        if self.n > 0:
+            self.n -= 1
+            return Call(bonus_frame(rt, self.ctx, self.action))
+        self.pc = 1
+        if self.trigger:
+            return Call(effects.EmitFrame(self.ctx, self.trigger))
+        return Return()
 
 
 # --- feeding (R-SOLO-10 Feed) -------------------------------------------------------------------------------------
-def bot_feed(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
+def feed_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     """Kiwibot feeds for free, still gaining the feed's domain markers (R-SOLO-8/10; R-FEED-3..5)."""
     st = rt.state
     bot = ctx.flock
@@ -44,9 +81,14 @@ def bot_feed(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
     found = feed_target(rt, owner, int(call.arg("s", 1)))
     if found is None:
         rt.emit("kiwibot-no-feed", bot, flock=bot)   # decision: no feed, no markers
-        return
+        return Done()
     hex_id, kiwi = found
-    yield from feed_mod.resolve(rt, ctx, hex_id, kiwi)   # as a paid feed, without the payment (R-SOLO-8)
+    return feed_mod.ResolveFrame(ctx, hex_id, kiwi.id)   # as a paid feed, without the payment (R-SOLO-8)
+
+
+def bot_feed(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+    """Kiwibot feeds for free, still gaining the feed's domain markers (R-SOLO-8/10; R-FEED-3..5)."""
+    return (yield from drive(rt, feed_frame(rt, call, ctx)))
 
 
 # --- building and placing (R-SOLO-10 Build / Wildcard) -----------------------------------------------------------
@@ -74,69 +116,114 @@ def next_nest(rt: Runtime, bot: str, column: int) -> str | None:
     return None
 
 
-def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
+@register_frame("solo.build")
+@dataclass(eq=False)
+class BotBuildFrame(Frame):
     """Kiwibot builds its next Nest of the column for free; no hex or Nest: 1 Kiwi and a bonus Move (R-SOLO-10)."""
-    bot = ctx.flock
-    nest_id = next_nest(rt, bot, int(call.arg("n", 1)))
-    hex_id = build_hex(rt, bot) if nest_id else None
-    if nest_id is None or hex_id is None:
-        rt.emit("kiwibot-cannot-build", bot, flock=bot)
-        yield from placing.place_one(rt, bot, ctx)
-        yield from bonus(rt, ctx, "move")
-        return
-    st = rt.state
-    st.hexes[hex_id].nest = (bot, nest_id)
-    st.flocks[bot].nests_built.append(nest_id)
-    rt.emit("build", bot, flock=bot, nest=nest_id, hex=hex_id)
-    yield from build_mod.nest_benefit(rt, ctx, rt.rules.nests[nest_id].on_place, f"{nest_id} placement",
-                                      here=hex_id)
-    yield from effects.emit(rt, ctx, "t-build")
+
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+    ctx: Ctx
+    column: int
+    hex: str = ""
+    nest: str = ""
+    max_pc: ClassVar[int] = 4
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: build (or place a Kiwi); 1: the bonus Move; 2: the placement benefit done: powers; 3, 4: done."""
+        ctx = self.ctx
+        bot = ctx.flock
+        if self.pc == 0:
+            nest_id = next_nest(rt, bot, self.column)
+            hex_id = build_hex(rt, bot) if nest_id else None
+            if nest_id is None or hex_id is None:
+                rt.emit("kiwibot-cannot-build", bot, flock=bot)
+                self.pc = 1
+                return Call(placing.PlaceOneFrame(bot, ctx))
+            st = rt.state
+            st.hexes[hex_id].nest = (bot, nest_id)
+            st.flocks[bot].nests_built.append(nest_id)
+            rt.emit("build", bot, flock=bot, nest=nest_id, hex=hex_id)
+            self.hex, self.nest = hex_id, nest_id
+            self.pc = 2
+            return Call(build_mod.NestBenefitFrame.of(rt, ctx, rt.rules.nests[nest_id].on_place,
+                                                      f"{nest_id} placement", hex_id))
+        if self.pc == 1:
+            self.pc = 4
+            return Call(bonus_frame(rt, ctx, "move"))
+        if self.pc == 2:
+            self.pc = 3
+            return Call(effects.EmitFrame(ctx, "t-build"))
+        return Return()
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded Kiwibot build names a Nest of the content."""
+        if self.nest and self.nest not in rt.rules.nests:
+            raise FrameDataError("solo.build: unknown Nest")
 
 
-def bot_place(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
+def build_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+    """The Kiwibot build verb as a frame."""
+    return BotBuildFrame(ctx, int(call.arg("n", 1)))
+
+
+def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+    """Kiwibot builds its next Nest of the column for free; no hex or Nest: 1 Kiwi and a bonus Move (R-SOLO-10)."""
+    return (yield from drive(rt, build_frame(rt, call, ctx)))
+
+
+def place_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
-    for _ in range(int(call.arg("n", 1))):
-        yield from placing.place_one(rt, ctx.flock, ctx)
+    return placing.place_frame(ctx, int(call.arg("n", 1)))
 
 
-def bot_bonus(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
+def bot_place(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+    """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
+    return (yield from drive(rt, place_frame(rt, call, ctx)))
+
+
+def bonus_verb_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     """A bonus action of the Solo card (R-SOLO-8)."""
-    yield from bonus(rt, ctx, str(call.arg("a")))
+    return bonus_frame(rt, ctx, str(call.arg("a")))
+
+
+def bot_bonus(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+    """A bonus action of the Solo card (R-SOLO-8)."""
+    return (yield from drive(rt, bonus_verb_frame(rt, call, ctx)))
 
 
 # --- Kiwibot's own way of some core verbs (R-SOLO-8) ---------------------------------------------------------
-def _no_fruit(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
+def _no_fruit(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     rt.emit("kiwibot-no-fruit", ctx.flock, flock=ctx.flock)   # R-SOLO-3/8
-    yield from ()
+    return Done()
 
 
-def _bonus_moves(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
+def _bonus_moves(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     # decision R-SOLO-8: each Move action Kiwibot gains (a Control Nest, a track slot) is a bonus Move
-    for _ in range(int(call.arg("n", 1))):
-        yield from bonus(rt, ctx, "move")
-    yield from effects.emit(rt, ctx, "t-gain-move")
+    return BonusesFrame(ctx, "move", int(call.arg("n", 1)), "t-gain-move")
 
 
-def _skip(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
+def _skip(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     # R-SOLO-8: Kiwibot never pays for extra Moves (a Nest or track benefit may offer them). It never uses its
     # Leader's ability either, which needs no override: ability verbs run only from a Leader card played in
     # an ordinary Actions turn, and Kiwibot's turns reveal cards instead (bot_turn)
-    yield from ()
+    return Done()
 
 
-def _mark(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[None]:
-    yield from mark_one(rt, ctx)
+def _mark(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+    mark_now(rt, ctx)
+    return Done()
 
 
+# every Kiwibot verb and override returns a frame (effects runs it on the stack)
 SOLO_VERBS: dict[str, Verb] = {
-    "bot-move": bot_move, "bot-move-terrain": bot_move, "bot-move-player-most": bot_move,
-    "bot-move-bot-most": bot_move, "bot-gather": bot_gather_scatter, "bot-scatter": bot_gather_scatter,
-    "bot-push-own": bot_push, "bot-push-player": bot_push, "bot-feed-own": bot_feed, "bot-feed-player": bot_feed,
-    "bot-build": bot_build, "bot-place": bot_place, "bot-bonus": bot_bonus,
+    "bot-move": move_frame, "bot-move-terrain": move_frame, "bot-move-player-most": move_frame,
+    "bot-move-bot-most": move_frame, "bot-gather": gather_scatter_frame, "bot-scatter": gather_scatter_frame,
+    "bot-push-own": push_frame, "bot-push-player": push_frame, "bot-feed-own": feed_frame,
+    "bot-feed-player": feed_frame, "bot-build": build_frame, "bot-place": place_frame, "bot-bonus": bonus_verb_frame,
 }
 BOT_OVERRIDES: dict[str, Verb] = {
-    "move": _bonus_moves, "build": lambda rt, c, ctx: bonus(rt, ctx, "build"),
-    "feed": lambda rt, c, ctx: bonus(rt, ctx, "feed"), "extra-moves": _skip, "mark-domain": _mark,
+    "move": _bonus_moves, "build": lambda rt, c, ctx: bonus_frame(rt, ctx, "build"),
+    "feed": lambda rt, c, ctx: bonus_frame(rt, ctx, "feed"), "extra-moves": _skip, "mark-domain": _mark,
 }
 
 

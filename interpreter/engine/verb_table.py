@@ -19,7 +19,9 @@ from interpreter.engine.decisions import Steps
 # circle); the node is the ast.Call of a first-language verb or, for the compositional verbs, an ast.Phrase.
 Verb = Callable[[Any, Any, Any], Steps[object]]
 Check = Callable[[Any, Any, Any], bool]
-Composed = Callable[[Any, ast.Node, Any], Steps[None]]
+# (runtime, node, ctx) -> the frame that executes an `if`, `for each` or phrase (a frames.Frame, left Any as the
+# runtime is: frames.py imports context.py)
+Composed = Callable[[Any, ast.Node, Any], Any]
 ComposedCheck = Callable[[Any, ast.Node, Any], bool]
 
 
@@ -29,15 +31,23 @@ class VerbTable:
 
     run: dict[str, Verb] = field(default_factory=dict)
     possible: dict[str, Check] = field(default_factory=dict)
+    # verbs written as explicit frames (interpreter/engine/frames.py): (runtime, call, ctx) -> Frame; effects.run
+    # pushes the frame instead of running the generator procedure, so the step stays copyable
+    frames: dict[str, Callable[[Any, ast.Call, Any], Any]] = field(default_factory=dict)
     # the compositional layer's nodes (`if`, `for each`, phrases: ast.COMPOSED), run and checked by compose.py
     composed_run: Composed | None = None
     composed_possible: ComposedCheck | None = None
 
-    def register(self, verb_id: str, procedure: Verb, possible: Check | None = None) -> None:
-        """Add (or replace) one verb's procedure and its check."""
+    def register(self, verb_id: str, procedure: Verb, possible: Check | None = None,
+                 frame: Callable[[Any, ast.Call, Any], Any] | None = None) -> None:
+        """Add (or replace) one verb's procedure, its check and its frame (the procedure is its generator form)."""
         self.run[verb_id] = procedure
         if possible is not None:
             self.possible[verb_id] = possible
+        if frame is not None:
+            self.frames[verb_id] = frame
+        else:
+            self.frames.pop(verb_id, None)
 
     def register_composed(self, procedure: Composed, possible: ComposedCheck) -> None:
         """Hand effects.run the compositional layer's nodes (interpreter/engine/compose.py)."""

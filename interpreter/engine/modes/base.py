@@ -12,15 +12,18 @@ A mode overrides only what differs. The engine calls it at these points, and now
 """
 from __future__ import annotations
 
-from typing import Callable, ClassVar
+from typing import Any, Callable, ClassVar, Generator, Union
 
 from interpreter.engine import actions, flow, marking, modes, setup
 from interpreter.engine.context import EngineError, Runtime
-from interpreter.engine.decisions import Decision, Steps
+from interpreter.engine.decisions import Decision
+from interpreter.engine.frames import Done, Frame
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import State
 
-Step = Callable[[Runtime, int], "Steps[None] | None"]
+# a step procedure: an explicit frame (interpreter/engine/frames.py) or a generator (run as a GenFrame)
+Procedure = Union[Frame, Generator[Any, Any, Any]]
+Step = Callable[[Runtime, int], "Procedure | None"]
 
 
 class Mode:
@@ -67,13 +70,13 @@ class Mode:
         if modes.for_state(st) is not self:
             st.mode = self.name
 
-    def setup_extra(self, rt: Runtime) -> Steps[None]:
-        """Setup steps after the Turn Order nests' resources (R-SETUP-4)."""
-        yield from ()
+    def setup_extra(self, rt: Runtime) -> "Procedure":
+        """Setup steps after the Turn Order nests' resources (R-SETUP-4): a frame or a generator."""
+        return Done()
 
-    def setup_end(self, rt: Runtime) -> Steps[None]:
-        """Setup steps after every token waits in its place (the last of the setup phase)."""
-        yield from ()
+    def setup_end(self, rt: Runtime) -> "Procedure":
+        """Setup steps after every token waits in its place (the last of the setup phase): a frame or a generator."""
+        return Done()
 
     # --- flow -----------------------------------------------------------------------------------------
     def phases(self, rules: Rules) -> list[str]:
@@ -84,7 +87,7 @@ class Mode:
         """How many seasons the game lasts (R-SEASON-1: game.yaml `seasons`)."""
         return rules.seasons
 
-    def step(self, rt: Runtime) -> Steps[None] | None:
+    def step(self, rt: Runtime) -> "Procedure | None":
         """The procedure of the state's (phase, step), or None when the phase has no more steps."""
         st = rt.state
         procedure = self.steps.get(st.phase)
@@ -92,18 +95,18 @@ class Mode:
             raise EngineError(f"unknown phase `{st.phase}` in game.yaml phases")
         return procedure(rt, st.step)
 
-    def setup_phase_step(self, rt: Runtime, i: int) -> Steps[None] | None:
+    def setup_phase_step(self, rt: Runtime, i: int) -> "Procedure | None":
         """The setup phase: one step (R-SETUP-4..6)."""
-        return setup.setup_step(rt) if i == 0 else None
+        return setup.SetupStepFrame() if i == 0 else None
 
-    def season_change_step(self, rt: Runtime, i: int) -> Steps[None] | None:
+    def season_change_step(self, rt: Runtime, i: int) -> "Procedure | None":
         """Season Change: its start, then each player's Nest benefits from season 2 on (R-SC-1..3)."""
         st = rt.state
         if i == 0:
-            return flow.season_change_start(rt)
-        return flow.nest_benefits(rt, st.turn_order()[i - 1]) if i <= len(st.seats) and st.season > 1 else None
+            return flow.SeasonChangeStartFrame()
+        return flow.nest_benefits_frame(rt, st.turn_order()[i - 1]) if i <= len(st.seats) and st.season > 1 else None
 
-    def actions_step(self, rt: Runtime, i: int) -> Steps[None] | None:
+    def actions_step(self, rt: Runtime, i: int) -> "Procedure | None":
         """Actions: `cards_per_season` turns each, in turn order (R-ACT-1)."""
         st = rt.state
         n = len(st.seats)
@@ -111,30 +114,30 @@ class Mode:
             return None
         return self.turn(rt, st.turn_order()[i % n])
 
-    def turn(self, rt: Runtime, flock: str) -> Steps[None]:
+    def turn(self, rt: Runtime, flock: str) -> "Procedure":
         """One flock's Actions turn (R-ACT-1..3)."""
-        return actions.turn(rt, flock)
+        return actions.turn_frame(rt, flock)
 
-    def season_card_step(self, rt: Runtime, i: int) -> Steps[None] | None:
+    def season_card_step(self, rt: Runtime, i: int) -> "Procedure | None":
         """The Season card phase: one step (R-SCARD-1..3)."""
         return self.season_card(rt) if i == 0 else None
 
-    def season_card(self, rt: Runtime) -> Steps[None]:
+    def season_card(self, rt: Runtime) -> "Procedure":
         """Resolve the season's card (R-SCARD-1..3)."""
-        return flow.season_card(rt)
+        return flow.SeasonCardFrame()
 
-    def marking_step(self, rt: Runtime, i: int) -> Steps[None] | None:
+    def marking_step(self, rt: Runtime, i: int) -> "Procedure | None":
         """Domain Marking: each flock in turn order (R-DM-1), then `after_marking`."""
         st = rt.state
         if i < len(st.seats):
             return self.marking_turn(rt, st.turn_order()[i])
         return self.after_marking(rt) if i == len(st.seats) else None
 
-    def marking_turn(self, rt: Runtime, flock: str) -> Steps[None]:
+    def marking_turn(self, rt: Runtime, flock: str) -> "Procedure":
         """One flock's Domain Marking (R-DM-1..3)."""
-        return marking.marking_turn(rt, flock)
+        return marking.marking_turn_frame(rt, flock)
 
-    def after_marking(self, rt: Runtime) -> Steps[None] | None:
+    def after_marking(self, rt: Runtime) -> "Procedure | None":
         """A step after everyone marked, or None (the standard game has none)."""
         return None
 

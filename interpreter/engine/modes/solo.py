@@ -6,8 +6,8 @@ from typing import Callable
 
 from interpreter.engine import modes, solo
 from interpreter.engine.context import Runtime
-from interpreter.engine.decisions import Decision, Steps
-from interpreter.engine.modes.base import Mode
+from interpreter.engine.decisions import Decision
+from interpreter.engine.modes.base import Mode, Procedure
 from interpreter.engine.rules import Rules
 from interpreter.engine.setup import SetupError
 from interpreter.engine.solo_state import is_bot, solo_of
@@ -53,26 +53,26 @@ class Solo(Mode):
         """Kiwibot's deck, the Solo card pile and the marker side (R-SOLO-1/2)."""
         solo.setup_state(rules, st, players[0], players[1], options.get("solo_side"))
 
-    def setup_extra(self, rt: Runtime) -> Steps[None]:
+    def setup_extra(self, rt: Runtime) -> Procedure:
         """R-SOLO-3: Kiwibot's extra markers."""
-        yield from solo.setup_extra(rt)
+        return solo.setup_extra_frame(rt)
 
     # --- flow ----------------------------------------------------------------------------------------
-    def turn(self, rt: Runtime, flock: str) -> Steps[None]:
+    def turn(self, rt: Runtime, flock: str) -> Procedure:
         """R-SOLO-7: Kiwibot reveals a card and resolves the Solo card instead of playing a hand."""
-        return solo.bot_turn(rt, flock) if is_bot(rt.state, flock) else super().turn(rt, flock)
+        return solo.BotTurnFrame(flock) if is_bot(rt.state, flock) else super().turn(rt, flock)
 
-    def season_card(self, rt: Runtime) -> Steps[None]:
+    def season_card(self, rt: Runtime) -> Procedure:
         """R-SOLO-5: the player against Kiwibot on each of the season's cards."""
-        return solo.season_card_step(rt)
+        return solo.SeasonCardStepFrame()
 
-    def marking_turn(self, rt: Runtime, flock: str) -> Steps[None]:
+    def marking_turn(self, rt: Runtime, flock: str) -> Procedure:
         """R-SOLO-11: Kiwibot marks by its pattern."""
-        return solo.marking_turn(rt, flock) if is_bot(rt.state, flock) else super().marking_turn(rt, flock)
+        return solo.MarkingTurnFrame(flock) if is_bot(rt.state, flock) else super().marking_turn(rt, flock)
 
-    def after_marking(self, rt: Runtime) -> Steps[None] | None:
+    def after_marking(self, rt: Runtime) -> Procedure | None:
         """R-SOLO-9: after everyone marked, the top Solo card is discarded."""
-        return solo.discard_solo_card(rt)
+        return solo.DiscardSoloCardFrame()
 
     def on_season_change(self, rt: Runtime) -> None:
         """R-SOLO-4: the season's face-down Season cards are flipped."""

@@ -6,9 +6,9 @@ tracker through `State.turn_order()` (R-VTO-4), which reads the tracker slots th
 from __future__ import annotations
 
 
-
 from interpreter.engine import modes, vto
 from interpreter.engine.context import Runtime
+from interpreter.engine.modes.base import Procedure
 from interpreter.engine.modes.standard import Standard
 from interpreter.engine.rules import Rules
 from interpreter.engine.setup import SetupError
@@ -36,22 +36,22 @@ class VariableTurnOrder(Standard):
             raise SetupError(f"Variable Turn Order needs a turn tracker slot per player: turn_order.yaml has "
                              f"{len(rules.tracker)} for {len(players)} players")
 
-    def setup_end(self, rt: Runtime) -> Steps[None]:
+    def setup_end(self, rt: Runtime) -> "Procedure":
         """R-VTO-2: the tracker tokens go on last."""
-        yield from vto.setup_tracker(rt)
+        return vto.SetupTrackerFrame()
 
     def phases(self, rules: Rules) -> list[str]:
         """The variant's phases (game.yaml `variants.vto.phases`)."""
         return rules.vto_phases
 
-    def wake_up_step(self, rt: Runtime, i: int) -> Steps[None] | None:
+    def wake_up_step(self, rt: Runtime, i: int) -> "Procedure | None":
         """R-VTO-3: Wake up only at the beginning of seasons 2-4: its start, then each flock in marker order."""
         st = rt.state
         if st.season <= 1:
             return None
         if i == 0:
-            return vto.wake_up_start(rt)
-        return vto.wake_up_turn(rt, st.marker_order()[i - 1]) if i <= len(st.seats) else None
+            return vto.WakeUpStartFrame()
+        return vto.wake_up_frame(rt, st.marker_order()[i - 1]) if i <= len(st.seats) else None
 
     def passes_marker_at_season_change(self, rules: Rules) -> bool:
         """R-VTO-3: with a Wake up phase the First Player marker passes there, not in Season Change."""
