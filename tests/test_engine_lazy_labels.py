@@ -77,3 +77,31 @@ def test_the_game_loop_builds_no_label_prompt_or_event_text(ruleset):
                 unbuilt_events += 1
                 assert e.text == render(e.form, e.fields, OWNER, e.player)
     assert checked > 500 and unbuilt_events > 100
+
+
+# options whose label is one fixed sentence (`stop`, `facedown`, `cover:reserve` ...): a plain string costs nothing to
+# build; every other label names a card, Nest, hex, Kiwi, fruit or effect and must wait to be read
+_PLAIN = {"facedown", "pass", "take", "decline", "stop", "ability", "cover:reserve", "cover:track", "extra:move",
+          "extra:stop", "take:none"}
+
+
+@pytest.mark.parametrize("variant", [None, "vto"])
+def test_card_nest_marking_payment_and_setup_labels_wait_to_be_read(ruleset, variant):
+    """The labels and prompts of the flow's own decisions (cards, play modes, Builds, Nest order, marking, covering,
+    payments, fruit over the limit, feeding, setup, tracker slots) are Texts until read, and read the same."""
+    game = Game.new(ruleset, players=["red", "green", "purple", "yellow"], seed=33, variant=variant)
+    rng = random.Random(33)
+    kinds: set[str] = set()
+    while not game.is_over:
+        d = game.pending
+        for o in d.options:
+            if o.id in _PLAIN or d.kind in ("choose", "may"):
+                continue
+            assert type(o.__dict__["label"]) is not str, (d.kind, o.id)
+            assert o.label and "functools.partial" not in o.label and "<" not in o.label, o.label
+            kinds.add(d.kind)
+        assert "functools.partial" not in d.prompt
+        game.apply(rng.choice(d.options).id)
+    assert {"card", "play-mode", "mark", "build-hex"} <= kinds
+    if variant == "vto":
+        assert "tracker-slot" in kinds

@@ -34,11 +34,11 @@ def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
         for t in card.play_as:
             eff = rt.rules.action_effect.get(t)
             if eff is not None and effects.possible(rt, eff, ctx):
-                opts.append(option(A.PlayAs(t), f"Play as a {t.capitalize()} card"))
+                opts.append(option(A.PlayAs(t), ("Play as a {} card", (t.capitalize(),))))
         if card.benefit is not None:
-            opts.append(option(A.word("benefit"), f"Take the benefit: {effects.describe(card.benefit)}"))
+            opts.append(option(A.word("benefit"), ("Take the benefit: {}", (labels.lazy(effects.describe, card.benefit),))))
     elif effects.possible(rt, card.effect, ctx):
-        opts.append(option(A.word("play"), f"Play it: {effects.describe(card.effect)}"))
+        opts.append(option(A.word("play"), ("Play it: {}", (labels.lazy(effects.describe, card.effect),))))
     opts.append(option(A.word("facedown"), "Play it face down (no effect; you may draw a fruit)"))
     return opts
 
@@ -69,11 +69,11 @@ class TurnFrame(Frame):
                     seen.append(c)
             self.pc = 1
             return Ask(flock, "card", "Play a card",
-                       [option(A.Card(c), labels.card_label(c, rt.rules.cards[c])) for c in seen])
+                       [option(A.Card(c), labels.lazy(labels.card_label, c, rt.rules.cards[c])) for c in seen])
         if self.pc == 1:
             self.card = card_id = value.card
             self.pc = 2
-            return Ask(flock, "play-mode", f"How do you play {labels.card_name(card_id, rt.rules.cards[card_id])}?",
+            return Ask(flock, "play-mode", ("How do you play {}?", (labels.lazy(labels.card_name, card_id, rt.rules.cards[card_id]),)),
                        modes(rt, card_id, self.ctx))
         if self.pc == 2:
             mode, card_id, ctx = value, self.card, self.ctx

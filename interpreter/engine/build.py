@@ -83,12 +83,12 @@ class BuildFrame(Frame):
                 rt.emit("cannot-build", flock, flock=flock)
                 return Return()
             self.pc = 1
-            return Ask(flock, "build-hex", "Choose a hex to build on", [option(A.Build(h), f"Build on {h}") for h in where])
+            return Ask(flock, "build-hex", "Choose a hex to build on", [option(A.Build(h), ("Build on {}", (h,))) for h in where])
         if pc == 1:
             self.hex = value.hex
             self.pc = 2
             return Ask(flock, "build-nest", "Choose a Nest",
-                       [option(A.Nest(n), labels.nest_label(n, rt.rules.nests[n])) for n in self.nests])
+                       [option(A.Nest(n), labels.lazy(labels.nest_label, n, rt.rules.nests[n])) for n in self.nests])
         if pc == 2:
             self.nest = value.nest
             self.pc = 3

@@ -47,6 +47,7 @@ class Option(Generic[ActT]):
 # offers dozens of options and only one is chosen, and bots never read a label. So `Option.label` and
 # `Decision.prompt` may be given as a `Text`: a plain string, `(template, args)` for `template.format(*args)`, or a
 # callable of no arguments; reading the attribute gives the string (built once, then kept), exactly the same text.
+# An arg of a template may itself be a callable (`labels.lazy(effects.describe, node)`): it is called when read.
 Text = Union[str, Tuple[str, Tuple[Any, ...]], Callable[[], str]]
 
 
@@ -55,7 +56,7 @@ def _text(value: Any) -> str:
     if type(value) is str:
         return value
     if type(value) is tuple:
-        return value[0].format(*value[1])
+        return value[0].format(*[a() if callable(a) else a for a in value[1]])
     return value()
 
 

@@ -270,7 +270,7 @@ class ReturnDomainFrame(Frame):
         self.n -= 1
         self.pc = 1
         return Ask(ctx.flock, "return-domain", "Return a domain marker to the bag",
-                   [option(A.ReturnMarker(t), f"Return a {t} marker") for t in sorted(set(fl.domain))])
+                   [option(A.ReturnMarker(t), ("Return a {} marker", (t,))) for t in sorted(set(fl.domain))])
 
 
 def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:

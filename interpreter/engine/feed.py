@@ -33,7 +33,8 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
                 afford[k.size] = payment.can_meet(fl, cost(rt, k.size, flock), rt.rules.fruits)
             if afford[k.size]:
                 what = "explode" if k.size >= rt.rules.max_size else f"grow to size {k.size + 1}"
-                opts.append(lazy_option(A.Feed, (k.id, k.flock, k.size, h.id), f"Feed the {k.flock} size-{k.size} Kiwi on {h.id} ({what})"))
+                opts.append(lazy_option(A.Feed, (k.id, k.flock, k.size, h.id),
+                                        ("Feed the {} size-{} Kiwi on {} ({})", (k.flock, k.size, h.id, what))))
     return opts
 
 

@@ -101,8 +101,9 @@ class NestBenefitsFrame(Frame):
             return Return()
         self.pc = 1
         return Ask(flock, "nest-order", "Which Nest benefit next?",
-                   [option(A.Nest(n), f"{labels.nest_name(n, rt.rules.nests[n])}: "
-                           f"{effects.describe(rt.rules.nests[n].on_season_change)}") for n in self.left])
+                   [option(A.Nest(n), ("{}: {}", (labels.lazy(labels.nest_name, n, rt.rules.nests[n]),
+                                                labels.lazy(effects.describe, rt.rules.nests[n].on_season_change))))
+                    for n in self.left])
 
     def check(self, rt: Runtime) -> None:
         """The Nests left are built Nests of the flock with a season-change benefit."""
@@ -190,8 +191,8 @@ class SeasonCardFrame(Frame):
             self.i += 1
             if f in self.best:
                 self.pc = 4
-                return Ask(f, "season-tie", f"Tie on “{labels.season_card_name(card_id, card)}”: take the benefit "
-                                            f"“{effects.describe(others)}”?",
+                return Ask(f, "season-tie", ("Tie on “{}”: take the benefit “{}”?", (labels.lazy(labels.season_card_name, card_id, card),
+                                                                       labels.lazy(effects.describe, others))),
                            [option(A.word("take"), "Take it"), option(A.word("decline"), "Decline")])
         return Return()
 

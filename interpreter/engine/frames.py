@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator, Sequence, Union
+from typing import Any, Callable, ClassVar, Generator, Sequence, Union, cast
 
 from interpreter.dsl import ast
 from interpreter.engine.action_types import Action, action_from_dict
 from interpreter.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Decision, Option, distinct
+from interpreter.engine.decisions import Decision, Option, Text, distinct
 
 
 # --- signals ------------------------------------------------------------------------------------------
@@ -43,7 +43,7 @@ class Ask:
 
     player: str
     kind: str
-    prompt: str
+    prompt: Text   # a decisions.Text: built only when the Decision's prompt is read
     options: Sequence[Option]
 
 
@@ -228,7 +228,7 @@ class Runner:
                     unique = distinct(tuple(options))
                     if len(unique) > 1:
                         self.raw = False
-                        return Decision(sig.player, sig.kind, sig.prompt, unique)
+                        return Decision(sig.player, sig.kind, cast(str, sig.prompt), unique)   # a Text, built when read
                 value = chosen.action
                 if value is None:
                     raise EngineError(f"option {chosen.id} of {sig.kind} has no action")

@@ -47,7 +47,7 @@ class MarkFrame(Frame):
             where = markable(rt, flock)
             if not where:
                 return Return(False)
-            opts: list[Option[A.Action]] = [option(A.Mark(h), f"Mark {h} ({rt.state.hexes[h].terrain})") for h in where]
+            opts: list[Option[A.Action]] = [option(A.Mark(h), ("Mark {} ({})", (h, rt.state.hexes[h].terrain))) for h in where]
             if self.optional:
                 opts.append(option(A.word("pass"), "Place no marker"))
             self.pc = 1
@@ -88,9 +88,9 @@ class CoverFrame(Frame):
             if fl.track > 0:
                 opts.append(option(A.CoverFrom("track"), "Cover with a token from your Kiwi track (no track benefit)"))
             for h, k in st.own_kiwi(flock):
-                opts.append(option(A.Cover(k.id, flock, k.size, h), f"Cover with a token from your size-{k.size} Kiwi on {h}"))
+                opts.append(option(A.Cover(k.id, flock, k.size, h), ("Cover with a token from your size-{} Kiwi on {}", (k.size, h))))
             self.pc = 1
-            return Ask(flock, "cover", f"Take a token to cover the marker on {self.hex}", opts)
+            return Ask(flock, "cover", ("Take a token to cover the marker on {}", (self.hex,)), opts)
         act = value
         if isinstance(act, A.CoverFrom) and act.source == "reserve":
             fl.reserve_kiwi -= 1

@@ -174,7 +174,7 @@ def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ..
         raise EngineError(f"{flock} cannot pay {req}")
     return Ask(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
                      f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}",
-               [option(p.action(), p.label()) for p in opts])
+               [option(p.action(), p.label) for p in opts])
 
 
 def _hand_over(rt: Runtime, flock: str, act: A.Pay) -> None:
@@ -268,8 +268,8 @@ class FruitLimitFrame(Frame):
         if sum(fl.fruit.values()) <= limit:
             return Return()
         self.pc = 1
-        return Ask(self.flock, "return-fruit", f"Over {limit} fruit: return one",
-                   [option(A.ReturnFruit(c), f"Return a {c} fruit") for c in rt.rules.fruits if fl.fruit.get(c, 0) > 0])
+        return Ask(self.flock, "return-fruit", ("Over {} fruit: return one", (limit,)),
+                   [option(A.ReturnFruit(c), ("Return a {} fruit", (c,))) for c in rt.rules.fruits if fl.fruit.get(c, 0) > 0])
 
 
 def pay(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]" = ()) -> Steps[Any]:

@@ -229,7 +229,7 @@ class AdvancedFrame(Frame):
             f = seats[self.seat]
             self.pc = 1
             return Ask(f, "setup-leader", "Place your Leader",
-                       [option(A.SetupLeader(h), f"Leader on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)])
+                       [option(A.SetupLeader(h), ("Leader on {}", (h,))) for h in st.hexes if _hex_ok(st, f, h, rule)])
         if kind == "place":
             # `until: N`: round the table one Kiwi at a time until each has N Kiwi on the island (R-SETUP-6);
             # `count: N`: each places N more, one at a time in turn order (Z-2)
@@ -244,7 +244,7 @@ class AdvancedFrame(Frame):
                 while self.seat < len(seats):
                     f = seats[self.seat]
                     if len(st.own_kiwi(f)) < self.target[f] and st.flocks[f].supply > 0:
-                        opts = [option(A.SetupPlace(h), f"Kiwi on {h}") for h in st.hexes if _hex_ok(st, f, h, rule)]
+                        opts = [option(A.SetupPlace(h), ("Kiwi on {}", (h,))) for h in st.hexes if _hex_ok(st, f, h, rule)]
                         if opts:
                             self.pc = 1
                             return Ask(f, "setup-place", "Place a size-1 Kiwi", opts)
@@ -267,7 +267,7 @@ class AdvancedFrame(Frame):
                     if cands and st.flocks[f].supply > 0:
                         self.pc = 1
                         return Ask(f, "setup-grow", "Stack a token on a size-1 Kiwi",
-                                   [option(A.SetupGrow(k.id, f, 1, h), f"Grow the Kiwi on {h}") for h, k in cands])
+                                   [option(A.SetupGrow(k.id, f, 1, h), ("Grow the Kiwi on {}", (h,))) for h, k in cands])
                 self.seat, self.n, self.done = self.seat + 1, 0, []
             return Return()
         raise EngineError(f"unknown advanced setup step `{kind}` in game.yaml")

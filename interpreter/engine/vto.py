@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generator
 
 from interpreter.dsl import ast
-from interpreter.engine import effects
+from interpreter.engine import effects, labels
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Steps, option
@@ -91,7 +91,7 @@ class TakeSlotFrame(Frame):
             slots = allowed or free
             self.pc = 1
             return Ask(flock, "tracker-slot", self.prompt,
-                       [option(A.Slot(n), f"Slot {n}: {effects.describe(rt.rules.tracker[n].effect)}")
+                       [option(A.Slot(n), ("Slot {}: {}", (n, labels.lazy(effects.describe, rt.rules.tracker[n].effect))))
                         for n in slots])
         if self.pc == 1:
             slot = value.slot
