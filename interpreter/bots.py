@@ -102,8 +102,9 @@ class GreedyBot:
     seed: int
     name: str = "greedy"
     max_options: int = 10   # measured vs random, 100 2-player games: 12 options won 85, 10 won 81, 8 won 79 (noise: +-8)
-    # A copy costs about (2 + depth) decisions of engine work (the step's decisions are replayed), so deep
-    # decisions in a long turn (second moves, pushes, payments) try fewer options: at most
+    # When copies replayed the step, a copy cost about (2 + depth) decisions of engine work, so deep decisions
+    # in a long turn (second moves, pushes, payments) try fewer options; copies no longer replay, but the cap
+    # stays as it was measured (the golden greedy games and the balance figures rest on it): at most
     # budget // (2 + depth), never fewer than `min_options`. Measured and not taken: budget 20 / min 3 (a third
     # fewer copies) won 50.0% [44.4%, 55.6%] head to head in 2-player games, but in 4-player greedy games seat 3
     # then won 44% [38%, 51%] (30% [23%, 39%] with 40 / 4): a bot artefact that balance reports would show as a
