@@ -7,6 +7,7 @@ piece, then where. Work is bounded before play (interpreter/dsl/compose_check.py
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -270,65 +271,108 @@ def _now(rt: Runtime, ref) -> tuple | None:
     return el
 
 
-@register_frame("compose.push_to")
 @dataclass(eq=False)
-class PushToFrame(_PhraseVerb):
-    """Push each piece named, one at a time, to an adjacent hex the destination names (R-PUSH-2); `a ...`: the
-    player first picks which piece. A piece that left its hex, or has no such hex to go to, stays."""
+class _EachToFrame(_PhraseVerb, ABC):
+    """Take each piece named (`a ...`: the player first picks which) to a hex the destination names, one small
+    decision per piece: the steps `push <pieces> to <hexes>` and `move <pieces> to <hexes>` share. A piece that left
+    its hex, or has no hex to go to, stays."""
 
     els: list | None = None
     i: int = 0
     max_pc: ClassVar[int] = 2
+    verb: ClassVar[str]         # the picking action's verb and the labels' first word
+    ask_kind: ClassVar[str]     # the kind of the decision where a piece goes
 
-
-    def _shielded(self, rt: Runtime, els: list) -> list:
-        shield = immune(rt)
-        if shield is not None:
-            els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
+    def kept(self, rt: Runtime, els: list) -> list:
+        """The named elements the verb acts on, as plain data."""
         return [plain(e) for e in els]
 
+    @abstractmethod
+    def dests(self, rt: Runtime, el: tuple, node: Any) -> list[str]:
+        """The hexes this piece may go to (none: it stays)."""
+
+    @abstractmethod
+    def act(self, el: tuple, dest: str) -> A.Action:
+        """The action taking this piece to `dest`."""
+
+    @abstractmethod
+    def apply(self, rt: Runtime, el: tuple, dest: str) -> None:
+        """Take the piece to the hex chosen."""
+
     def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: start, or the next piece; 1: the piece picked; 2: where it is pushed."""
+        """pc 0: start, or the next piece; 1: the piece picked; 2: where the last one goes."""
         ctx = self.ctx
         node = _fixed(self.node, self.chosen)
+        sel = node.arg("what")
+        word = self.verb.capitalize()
         if self.pc == 2:
             assert self.els is not None   # pc 2 asked about one of them
             asked = _now(rt, self.els[self.i - 1])
             assert asked is not None   # asked just now: it is still there
-            kind, origin, thing = asked
-            if kind == "kiwi":
-                push.push_kiwi(rt, ctx.flock, origin, thing, value.to)
-            else:
-                rt.state.flocks[thing].leader_hex = value.to
-                rt.emit("push-leader", ctx.flock, flock=ctx.flock, leader=thing, hex=origin, to=value.to)
+            self.apply(rt, asked, value.to)
         elif self.pc == 1:
-            _, by_action = _pick_options(self.named(rt, node.arg("what")), "push", lambda e: "")
-            self.els = self._shielded(rt, [by_action[value]])
+            _, by_action = _pick_options(self.named(rt, sel), self.verb, lambda e: "")
+            self.els = self.kept(rt, [by_action[value]])
         elif self.els is None:
-            els = self.named(rt, node.arg("what"))
-            if node.arg("what").quant == "one" and len(els) > 1:
-                opts, _ = _pick_options(els, "push", lambda e: f"Push {_label(e)}")
+            els = self.named(rt, sel)
+            if sel.quant == "one" and len(els) > 1:
+                opts, _ = _pick_options(els, self.verb, lambda e: f"{word} {_label(e)}")
                 self.pc = 1
-                return Ask(ctx.flock, "push", "Choose what to push", opts)
-            self.els = self._shielded(rt, els)
-        b = board_of(rt.state)
+                return Ask(ctx.flock, self.verb, f"Choose what to {self.verb}", opts)
+            self.els = self.kept(rt, els)
         els = self.els
         while self.i < len(els):
             el = _now(rt, els[self.i])
             self.i += 1
             if el is None:
                 continue
-            kind, origin, thing = el
-            allowed = set(_dest_hexes(rt, node.arg("dest"), ctx))
-            dests = [d for d in b.adjacent(origin) if d in allowed and d != origin]
+            dests = self.dests(rt, el, node)
             if not dests:
-                rt.emit("push-stays", ctx.flock, flock=ctx.flock, piece=_label(el))
                 continue
-            acts = [A.PushKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
-                    else A.PushLeader(thing, origin, d) for d in dests]
             self.pc = 2
-            return Ask(ctx.flock, "push", f"Push {_label(el)}", [option(a, f"Push {_label(el)} to {a.to}") for a in acts])
+            return Ask(ctx.flock, self.ask_kind, f"{word} {_label(el)}",
+                       [option(self.act(el, d), f"{word} {_label(el)} to {d}") for d in dests])
         return Return()
+
+
+@register_frame("compose.push_to")
+@dataclass(eq=False)
+class PushToFrame(_EachToFrame):
+    """Push each piece named, one at a time, to an adjacent hex the destination names (R-PUSH-2); pieces that
+    cannot be pushed (`... cannot be pushed` powers) are left out."""
+
+    verb: ClassVar[str] = "push"
+    ask_kind: ClassVar[str] = "push"
+
+    def kept(self, rt: Runtime, els: list) -> list:
+        """The named pieces no power shields."""
+        shield = immune(rt)
+        if shield is not None:
+            els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
+        return [plain(e) for e in els]
+
+    def dests(self, rt: Runtime, el: tuple, node: Any) -> list[str]:
+        """The adjacent hexes the destination names; none: the piece stays, and the log says so."""
+        allowed = set(_dest_hexes(rt, node.arg("dest"), self.ctx))
+        out = [d for d in board_of(rt.state).adjacent(el[1]) if d in allowed and d != el[1]]
+        if not out:
+            rt.emit("push-stays", self.ctx.flock, flock=self.ctx.flock, piece=_label(el))
+        return out
+
+    def act(self, el: tuple, dest: str) -> A.Action:
+        """A push of this Kiwi or Leader."""
+        kind, origin, thing = el
+        return A.PushKiwi(thing.id, thing.flock, thing.size, origin, dest) if kind == "kiwi" else A.PushLeader(thing, origin, dest)
+
+    def apply(self, rt: Runtime, el: tuple, dest: str) -> None:
+        """Push it (R-PUSH-2)."""
+        kind, origin, thing = el
+        flock = self.ctx.flock
+        if kind == "kiwi":
+            push.push_kiwi(rt, flock, origin, thing, dest)
+        else:
+            rt.state.flocks[thing].leader_hex = dest
+            rt.emit("push-leader", flock, flock=flock, leader=thing, hex=origin, to=dest)
 
 
 def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
@@ -554,48 +598,24 @@ def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
 
 @register_frame("compose.move_to")
 @dataclass(eq=False)
-class MoveToFrame(_PhraseVerb):
+class MoveToFrame(_EachToFrame):
     """Move each piece named to a hex the destination names (no push); `a ...`: the one the player picks."""
 
-    els: list | None = None
-    i: int = 0
-    max_pc: ClassVar[int] = 2
+    verb: ClassVar[str] = "move"
+    ask_kind: ClassVar[str] = "move-to"
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the pieces named (or ask which); 1: the one picked; 2: where the last one goes."""
-        ctx = self.ctx
-        node = _fixed(self.node, self.chosen)
-        sel = node.arg("what")
-        if self.pc == 2:
-            assert self.els is not None   # pc 2 asked about one of them
-            el = _now(rt, self.els[self.i - 1])   # asked just now: it is still there
-            _relocate(rt, el, value.to, ctx.flock)
-        elif self.pc == 1:
-            _, by_action = _pick_options(self.named(rt, sel), "move", lambda e: "")
-            self.els = [plain(by_action[value])]
-        elif self.els is None:
-            els = self.named(rt, sel)
-            if sel.quant == "one" and len(els) > 1:
-                opts, _ = _pick_options(els, "move", lambda e: f"Move {_label(e)}")
-                self.pc = 1
-                return Ask(ctx.flock, "move", "Choose what to move", opts)
-            self.els = [plain(e) for e in els]
-        els = self.els
-        while self.i < len(els):
-            el = _now(rt, els[self.i])
-            self.i += 1
-            if el is None:
-                continue
-            dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != el[1]]
-            if not dests:
-                continue
-            kind, origin, thing = el
-            acts = [A.MoveToKiwi(thing.id, thing.flock, thing.size, origin, d) if kind == "kiwi"
-                    else A.MoveToLeader(thing, origin, d) for d in dests]
-            self.pc = 2
-            return Ask(ctx.flock, "move-to", f"Move {_label(el)}", [option(a, f"Move {_label(el)} to {a.to}") for a in acts])
-        return Return()
+    def dests(self, rt: Runtime, el: tuple, node: Any) -> list[str]:
+        """Any hex the destination names but its own."""
+        return [h for h in _dest_hexes(rt, node.arg("dest"), self.ctx) if h != el[1]]
 
+    def act(self, el: tuple, dest: str) -> A.Action:
+        """A move of this Kiwi or Leader."""
+        kind, origin, thing = el
+        return A.MoveToKiwi(thing.id, thing.flock, thing.size, origin, dest) if kind == "kiwi" else A.MoveToLeader(thing, origin, dest)
+
+    def apply(self, rt: Runtime, el: tuple, dest: str) -> None:
+        """Move it."""
+        _relocate(rt, el, dest, self.ctx.flock)
 
 
 def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
