@@ -133,7 +133,7 @@ def test_a_kiwibot_bonus_that_gives_itself_again_is_a_cycle(root: Path) -> None:
     solo = yaml.safe_load((root / "base" / "solo.yaml").read_text())
     card = solo["cards"][0]
     move = list(card["sections"]["move"])
-    move[-1] = "bot moves 1; bot bonus move"
+    move[-1] = "bot moves my kiwi of size 1; bot bonus move"
     _pack(root, "loop", {"solo.yaml": {"cards": [{"id": card["id"], "op": "patch",
                                                   "sections": {"move": move}}]}})
     errors = _errors(root, "loop")

@@ -84,7 +84,8 @@ def test_R_SOLO_7_solo_verbs_live_only_in_solo_context():
         assert p.doc and p.template and registry.BY_ID[p.id] is p
     _, issues = compile_field("bot places 2 kiwi", "effect", CTX)
     assert [i.code for i in issues] == ["dsl-context"]
-    node, issues = compile_field("bot moves 2 to sand; bot pushes 1 player; place 1 kiwi", "solo", CTX)
+    node, issues = compile_field("bot moves my kiwi of size 2 to a sand hex; bot pushes up to 1 of the kiwi of an "
+                                 "opponent; place 1 kiwi", "solo", CTX)
     assert issues == []
     assert render(node) == ("Kiwibot moves a size-2 Kiwi to an adjacent sand hex, it pushes 1 of your Kiwi "
                             "and place 1 size-1 Kiwi")
@@ -112,8 +113,8 @@ def test_solo_patterns_are_unambiguous():
 
 
 def _calls(node):
-    from interpreter.dsl import Call, walk
-    return [n for n in walk(node) if isinstance(n, Call)]
+    from interpreter.dsl.ast import Call, Phrase, walk
+    return [n for n in walk(node) if isinstance(n, (Call, Phrase))]
 
 
 def test_solo_registry_names_no_content():

@@ -222,7 +222,7 @@ def test_R_SOLO_8_feeds_and_builds_without_paying() -> None:
     put(rt, "A7", BOT, 1, 1)
     put(rt, "A8", PLAYER, 1)
     st.flocks[PLAYER].track = 8   # slot 1 uncovered: no track benefit
-    run(rt, solo.effects.run(rt, dsl("bot feeds player 1", "solo"), bot_ctx()))
+    run(rt, solo.effects.run(rt, dsl("bot feeds a kiwi of size 1 of an opponent", "solo"), bot_ctx()))
     assert kiwi_at(rt, "A8", PLAYER) == [2] and len(st.flocks[BOT].domain) == 2   # R-FEED-4: an opponent's Kiwi
     run(rt, solo.effects.run(rt, dsl("bot builds nest 1", "solo"), bot_ctx()))
     # A6 (Leader, 3 tokens) comes first in the marker search from Kiwibot's Leader
@@ -245,13 +245,13 @@ def test_R_SOLO_10_feed_takes_the_lower_size_when_the_indicated_one_is_missing()
     st = rt.state
     put(rt, "A9", PLAYER, 1)
     put(rt, "A10", PLAYER, 1)
-    run(rt, solo.effects.run(rt, dsl("bot feeds player 2", "solo"), bot_ctx()))
+    run(rt, solo.effects.run(rt, dsl("bot feeds a kiwi of size 2 of an opponent", "solo"), bot_ctx()))
     # the marker search from A6 reaches A10 (se) before A9 (sw)
     assert kiwi_at(rt, "A10", PLAYER) == [2] and kiwi_at(rt, "A9", PLAYER) == [1]
     put(rt, "A1", PLAYER, 3)
     put(rt, "A1", BOT, 1)
     reserve = st.flocks[PLAYER].reserve_kiwi
-    run(rt, solo.effects.run(rt, dsl("bot feeds player 3", "solo"), bot_ctx()))
+    run(rt, solo.effects.run(rt, dsl("bot feeds a kiwi of size 3 of an opponent", "solo"), bot_ctx()))
     assert st.hexes["A1"].kiwi == [] and st.flocks[PLAYER].reserve_kiwi == reserve + 3
 
 
@@ -289,7 +289,7 @@ def test_R_SOLO_10_move_segment_resolves_once_with_its_pushes() -> None:
     st = rt.state
     put(rt, "A6", BOT, 2)
     put(rt, "A2", PLAYER, 1)
-    run(rt, solo.run_segment(rt, dsl("bot moves 2; bot pushes 1 player", "solo"), bot_ctx()))
+    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 2; bot pushes up to 1 of the kiwi of an opponent", "solo"), bot_ctx()))
     assert kiwi_at(rt, "A2", BOT) == [2] and kiwi_at(rt, "A2", PLAYER) == []
     assert st.flocks[PLAYER].reserve_kiwi == 1   # A2 is an edge hex: off the island first (R-SOLO-11)
     assert kiwi_at(rt, "A6", BOT) == []
@@ -314,19 +314,19 @@ def test_R_SOLO_11_moving_pattern_prefers_the_indicated_size_that_can_push() -> 
     put(rt, "A6", BOT, 1)        # first in the marker search, but size 1 cannot push a size-1
     put(rt, "A1", BOT, 2)
     put(rt, "A2", PLAYER, 1)     # adjacent to A6 and A1
-    call = dsl("bot moves 2; bot pushes 1 player", "solo")
+    call = dsl("bot moves my kiwi of size 2; bot pushes up to 1 of the kiwi of an opponent", "solo")
     seg_ctx = bot_ctx().sub(segment=solo.plan(call))
     origin, kiwi, dest = solo.choose_move(rt, seg_ctx, call.stmts[0])
     assert (origin, kiwi.size, dest) == ("A1", 2, "A2")
     # step 2: no size-3 that can push (the Leader, a size-3 for movement, already moved this turn, R-MOVE-4),
     # so any size that can push one: the size-2 again
-    call3 = dsl("bot moves 3; bot pushes 1 player", "solo")
+    call3 = dsl("bot moves my kiwi of size 3; bot pushes up to 1 of the kiwi of an opponent", "solo")
     moved = bot_ctx()
     moved.turn.leader_moved = True
     origin, kiwi, dest = solo.choose_move(rt, moved.sub(segment=solo.plan(call3)), call3.stmts[0])
     assert (origin, kiwi.size, dest) == ("A1", 2, "A2")
     # step 3: nobody to push: the first Kiwi (marker order) to the indicated terrain
-    terrain = dsl("bot moves 3 to sand", "solo")
+    terrain = dsl("bot moves my kiwi of size 3 to a sand hex", "solo")
     origin, kiwi, dest = solo.choose_move(rt, bot_ctx().sub(segment=solo.plan(terrain)), terrain.stmts[0])
     assert (origin, dest) == ("A6", "A5") and rt.state.hexes[dest].terrain == "sand"
 
@@ -338,13 +338,13 @@ def test_R_LEAD_1_R_SOLO_11_kiwibot_moves_its_leader_as_a_size_3_kiwi_and_it_pus
     st = rt.state
     put(rt, "A2", PLAYER, 1)          # A2 is adjacent to A6 and an edge hex
     ctx = bot_ctx()
-    run(rt, solo.run_segment(rt, dsl("bot moves 3; bot pushes 1 player", "solo"), ctx))
+    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 3; bot pushes up to 1 of the kiwi of an opponent", "solo"), ctx))
     assert st.flocks[BOT].leader_hex == "A2" and ctx.turn.leader_moved
     assert kiwi_at(rt, "A2", PLAYER) == [] and st.flocks[PLAYER].reserve_kiwi == 1   # pushed off (R-SOLO-11)
     assert solo.marker_order(st)[0] == "A2"   # the bot-side marker starts at Kiwibot's Leader (R-SOLO-12)
     assert any(e.text == f"{BOT} moves the Leader from A6 to A2" for e in rt.events)
     # R-MOVE-4: the same turn's next size-3 move finds no other size-3 piece
-    run(rt, solo.run_segment(rt, dsl("bot moves 3", "solo"), ctx))
+    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 3", "solo"), ctx))
     assert st.flocks[BOT].leader_hex == "A2"
 
 
@@ -355,9 +355,9 @@ def test_R_LEAD_1_R_SOLO_11_a_kiwi_token_in_the_leaders_hex_moves_before_the_lea
     st = rt.state
     put(rt, "A6", BOT, 1)
     ctx = bot_ctx()
-    run(rt, solo.run_segment(rt, dsl("bot moves 2 to sand", "solo"), ctx))   # no size 2: step 3, any size
+    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 2 to a sand hex", "solo"), ctx))   # no size 2: step 3, any size
     assert kiwi_at(rt, "A5", BOT) == [1] and st.flocks[BOT].leader_hex == "A6"
-    run(rt, solo.run_segment(rt, dsl("bot moves 2 to sand", "solo"), ctx))   # the token moved: the Leader goes
+    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 2 to a sand hex", "solo"), ctx))   # the token moved: the Leader goes
     assert st.flocks[BOT].leader_hex == "A5" and kiwi_at(rt, "A5", BOT) == [1]
 
 
@@ -366,12 +366,12 @@ def test_R_SOLO_11_gather_and_scatter_steer_the_second_move() -> None:
     rt = blank_solo()
     put(rt, "A7", BOT, 1)
     put(rt, "A5", BOT, 1)
-    run(rt, solo.run_segment(rt, dsl("bot moves 1; bot moves 1; bot gathers", "solo"), bot_ctx()))
+    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 1; bot moves my kiwi of size 1; bot gathers", "solo"), bot_ctx()))
     assert kiwi_at(rt, "A6", BOT) == [1, 1]
     rt = blank_solo()
     put(rt, "A7", BOT, 1)
     put(rt, "A5", BOT, 1)
-    run(rt, solo.run_segment(rt, dsl("bot moves 1; bot moves 1; bot scatters", "solo"), bot_ctx()))
+    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 1; bot moves my kiwi of size 1; bot scatters", "solo"), bot_ctx()))
     where = [h for h in rt.state.hexes if kiwi_at(rt, h, BOT)]
     assert len(where) == 2 and "A7" not in where and "A5" not in where
 
@@ -392,7 +392,8 @@ def test_R_SOLO_11_pushing_player_kiwi_pattern(setup: str, expected: str) -> Non
         st.hexes["A9"].nest = (PLAYER, "tree-1")
     if setup in ("marker", "nest", "pair"):
         put(rt, "A5", PLAYER, 1, 1)
-    piece, dest = solo.best_push(rt, origin, "player", 2, None)
+    theirs = dsl("bot moves my kiwi; bot pushes up to 1 of the kiwi of an opponent", "solo").stmts[1].arg("what")
+    piece, dest = solo.best_push(rt, origin, solo.pushable(rt, origin, theirs, solo.Scope(BOT), 2, None))
     assert piece[1].flock == PLAYER and dest == expected
 
 
@@ -471,7 +472,7 @@ def test_R_SOLO_11_explosion_pushes_player_pieces_by_the_pattern() -> None:
     """R-SOLO-11/R-FEED-5: Kiwibot's explosion pushes every piece; the player's go off the island first."""
     rt = blank_solo()
     put(rt, "A2", PLAYER, 3, 1)
-    run(rt, solo.effects.run(rt, dsl("bot feeds player 3", "solo"), bot_ctx()))
+    run(rt, solo.effects.run(rt, dsl("bot feeds a kiwi of size 3 of an opponent", "solo"), bot_ctx()))
     assert rt.state.hexes["A2"].kiwi == [] and rt.state.flocks[PLAYER].reserve_kiwi == 4
 
 

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 from interpreter.content.merge import Merged
 from interpreter.content.schema import Schemas
 from interpreter.diagnostics import Diagnostic
-from interpreter.dsl.ast import Call, Node, walk
+from interpreter.dsl.ast import Call, Node, Phrase, walk
 from interpreter.dsl import compose_check
 from interpreter.dsl.checker import CheckContext, compile_field
 
@@ -68,7 +68,7 @@ def compile_merged(merged: Merged, schema_name: str | None, schemas: Schemas, ct
             nodes[path] = node
             kinds[path] = kind
             for sub in walk(node):
-                if isinstance(sub, Call) and sub.primitive:
+                if isinstance(sub, (Call, Phrase)) and sub.primitive:
                     out.used.add(sub.primitive)
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from interpreter.dsl import registry
-from interpreter.dsl.ast import Call, Choose, May, Node, Objective, Repeat, Seq, walk
+from interpreter.dsl.ast import Call, Choose, May, Node, Objective, Phrase, Repeat, Seq, walk
 
 __all__ = ["MAX_WORK", "MAX_CHAIN_DEPTH", "Effect", "FlockSide", "Entry", "EffectGraph", "BoundIssue",
            "effect_bounds", "chain_bounds", "fingerprint", "local_work"]
@@ -132,12 +132,12 @@ def _once_key(node: tuple) -> tuple | None:
     return None
 
 
-def _n_of(call: Call) -> int:
+def _n_of(call: Call | Phrase) -> int:
     value = call.arg("n", 1)
     return value if isinstance(value, int) and value > 0 else 1
 
 
-def _base(call: Call, n: int, kiwi_tokens: int) -> int:
+def _base(call: Call | Phrase, n: int, kiwi_tokens: int) -> int:
     prim = registry.BY_ID.get(call.primitive or "")
     work = prim.work if prim is not None else 1
     if work == "n":
@@ -159,16 +159,18 @@ def _walk_work(node: Node | None, call_work) -> int:
         return _walk_work(node.body, call_work)
     if isinstance(node, Repeat):
         return min(_CAP, max(node.count, 0) * _walk_work(node.body, call_work))
-    if isinstance(node, Call):
+    if isinstance(node, (Call, Phrase)):
         return min(_CAP, call_work(node, _n_of(node)))
     if isinstance(node, Objective):
         return 1
     return 1
 
 
-def _calls(node: Node | None) -> Iterator[Call]:
+def _calls(node: Node | None) -> Iterator[Call | Phrase]:
+    # phrases too (a verb given selectors or quantities: `bot feeds a kiwi of size 2 of an opponent`), which
+    # reach and fire as their verb does
     if node is not None:
-        yield from (sub for sub in walk(node) if isinstance(sub, Call))
+        yield from (sub for sub in walk(node) if isinstance(sub, (Call, Phrase)))
 
 
 class _Search:
@@ -226,7 +228,7 @@ class _Search:
     def vf_of(self, node: tuple) -> tuple:
         return node[-1]
 
-    def targets(self, node: tuple, call: Call) -> list[tuple[str, bool, tuple, list[tuple[tuple, int]]]]:
+    def targets(self, node: tuple, call: Call | Phrase) -> list[tuple[str, bool, tuple, list[tuple[tuple, int]]]]:
         """For one call run by the node's flock: [(reach, per_n, plain, [(target node, extra depth)])], computed
         once. `plain` = (work, depth, chain) of the best targets that set nothing off (no path can block them:
         they are never on a chain before their own call), the list the other targets."""
@@ -248,7 +250,7 @@ class _Search:
             self._targets[key] = found
         return found
 
-    def _reduce_targets(self, node: tuple, call: Call) -> list:
+    def _reduce_targets(self, node: tuple, call: Call | Phrase) -> list:
         """targets() computed: per reach item, the best plain target and the others."""
         found = []
         for item, per_n, targets in self._compute_targets(node, call):
@@ -294,7 +296,7 @@ class _Search:
             self._plain[id(effect.node)] = found
         return found
 
-    def _compute_targets(self, node: tuple, call: Call) -> list[tuple[str, bool, list[tuple[tuple, int]]]]:
+    def _compute_targets(self, node: tuple, call: Call | Phrase) -> list[tuple[str, bool, list[tuple[tuple, int]]]]:
         vf = self.vf_of(node)
         side_index, is_bot = vf
         prim = registry.BY_ID.get(call.primitive or "")
@@ -431,7 +433,7 @@ class _Search:
         deep: list = [0, ()]        # depth below this node, and its chain
         heavy: list = [-1, ()]      # work of the heaviest target, and its chain
 
-        def call_work(call: Call, n: int) -> int:
+        def call_work(call: Call | Phrase, n: int) -> int:
             total = _base(call, n, self.g.kiwi_tokens)
             for item, per_n, plain, found in self.targets(node, call):
                 if item.startswith("track") and season_change:

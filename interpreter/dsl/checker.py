@@ -284,10 +284,10 @@ class _Checker:
             if _align(prim.parts, words) is not None:
                 self.context(prim, call)
                 return call
-        for prim in t.same_kind:
-            if prim.head == head:
-                self.context(prim, call)
-                return call
+        for prim in sorted((p for p in t.same_kind if p.head == head),   # the verb whose words agree most
+                           key=lambda p: -sum(1 for a, w in zip(p.parts, words) if a == w.text)):
+            self.context(prim, call)
+            return call
         noun = self.kind
         hint = _did_you_mean(head, t.heads)
         if hint is None and len(t.allowed) <= 10 and t.allowed:
@@ -309,7 +309,9 @@ class _Checker:
         elif prim.contexts == frozenset({"ability"}):
             self.issue("dsl-context", f"`{name}` is only allowed in a leader ability", call.span)
         elif prim.contexts == frozenset({"solo"}):
-            self.issue("dsl-context", f"`{name}` is only allowed in a solo card", call.span)
+            self.issue("dsl-context", f"`{name}` is only allowed in a solo card", call.span,
+                       "Kiwibot's verbs (`bot ...`) belong in a Solo card segment of solo.yaml; a player's effect "
+                       "says the same with `move 1`, `push ... to ...`, `feed`, `place 1 kiwi`")
         else:
             self.issue("dsl-context", f"`{name}` is not allowed in {self.field_kind} fields", call.span,
                        "allowed in: " + ", ".join(sorted(prim.contexts)))
@@ -331,6 +333,15 @@ class _Checker:
             return all(part == w.text for part, w in zip(p.parts, words) if isinstance(part, str))
 
         fitting = [p for p in same_head if _fits_length(p, len(words))]
+        second = [p for p in same_head if len(words) > 1 and len(p.parts) > 1 and p.parts[1] == words[1].text]
+        if second and not any(p in fitting for p in second):
+            # the first two words name the verb (`bot pushes ...` among the `bot` verbs): show its forms
+            from interpreter.dsl.types import doc_example
+            example = doc_example(second[0])
+            self.issue("dsl-arg-count", f"`{head} {words[1].text}` is written "
+                       + _join([f"`{p.display}`" for p in second]), call.span,
+                       self.joined_hint(call) or (f"write e.g. `{example}`" if example else None))
+            return
         shown = [p for p in same_head if consistent(p)]
         if shown or not fitting:
             if not shown:
@@ -407,6 +418,13 @@ class _Checker:
         if slot.type == "terrain":
             return text, self.member(text, span, "terrain", self.ctx.terrains)
         arg_type = TYPES.get(slot.type)
+        if slot.type in parts.SELECTOR_TYPES and arg_type is not None:
+            # a plain word where a selector goes (`bot moves 1`): say what goes there, with the verb's example
+            from interpreter.dsl.types import doc_example
+            example = doc_example(prim)
+            return text, Issue("dsl-arg-type", f"`{name}` expects {arg_type.doc.split(':')[0]} for <{slot.name}>, "
+                               f"got `{text}`", span, f"write e.g. `{example}`" if example else
+                               "write e.g. " + arg_type.doc.split(": ", 1)[-1])
         if arg_type is None or arg_type.values is None:
             return text, Issue("dsl-arg-type", f"`{name}` has slot <{slot.name}> of unknown type `{slot.type}`", span,
                                "types are " + ", ".join(TYPES))

@@ -31,6 +31,9 @@ def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
         if not (who.kind == "leader" and who.owner == "me" and not who.filters and who.ref is None):
             out.append(Issue("dsl-arg-type", "only `my leader` can be given its own dominance weight", who.span,
                              "write `my leader counts 4 for dominance`"))
+    if field_kind == "solo":   # what Kiwibot's verbs may be given (dsl/solo_check.py)
+        from interpreter.dsl.solo_check import solo_issues
+        out += solo_issues(node)
     cost = work(node)
     if cost > WORK_LIMIT:
         span = getattr(node, "span", Span(0, 0))
@@ -41,7 +44,11 @@ def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
 
 def field_rules(node, field_kind: str) -> list[Issue]:
     """Rules of a whole content field (not of a fragment): a leader card's ability moves the Leader once,
-    first, and pushes only after that (R-LEAD-5/6). The loader applies them to every `ability` field."""
+    first, and pushes only after that (R-LEAD-5/6); a Solo card segment's Kiwibot pushes come after a Kiwibot
+    move (R-SOLO-10). The loader applies them to every `ability` and `solo` field."""
+    if node is not None and field_kind == "solo":   # a Kiwibot push follows a Kiwibot move (dsl/solo_check.py)
+        from interpreter.dsl.solo_check import segment_issues
+        return segment_issues(node)
     if node is None or field_kind != "ability":
         return []
     return ability_issues(node)
@@ -56,6 +63,18 @@ def _n(sel: Selector) -> int:
     if sel.ref in _SINGLE_REFS or (sel.ref or "").startswith("flock:"):
         return 1
     return MAX_ELEMENTS.get(sel.kind or "hex", 64)
+
+
+def _named(sel: Selector) -> int:
+    """The most elements a selector names once its filters narrowed it: `_n`, or fewer when a filter keeps only
+    the hexes (or pieces) next to a few hexes (`hexes adjacent to the starting hex`: 6 a hex named; `within N of`:
+    the 3N(N+1) hexes around each)."""
+    n = _n(sel)
+    for f in sel.filters:
+        if f.op in ("adjacent", "within") and f.arg is not None and sel.kind == "hex":
+            ring = 6 if f.op == "adjacent" else 3 * (f.n or 0) * ((f.n or 0) + 1) + 1
+            n = min(n, ring * _named(f.arg))
+    return n
 
 
 def _sel_cost(sel: Selector) -> int:
@@ -75,7 +94,7 @@ def _expr_cost(e) -> int:
         return _sel_cost(e)
     if isinstance(e, QCall):
         if e.name.text in ("largest", "smallest") and isinstance(e.args[0], Selector):
-            return 1 + _sel_cost(e.args[0]) + _n(e.args[0]) * _expr_cost(e.args[1])   # the quantity once per element
+            return 1 + _sel_cost(e.args[0]) + _named(e.args[0]) * _expr_cost(e.args[1])   # the quantity once per element
         return 1 + sum(_expr_cost(a) for a in e.args)
     if isinstance(e, BinOp):
         return 1 + _expr_cost(e.left) + _expr_cost(e.right)
@@ -99,7 +118,7 @@ def work(node) -> int:
     if isinstance(node, If):
         return _expr_cost(node.cond) + max(work(node.then), work(node.orelse))
     if isinstance(node, ForEach):
-        loops = _n(node.sel)
+        loops = _named(node.sel)
         if isinstance(node.cap, Num):
             loops = min(loops, node.cap.value)
         return _sel_cost(node.sel) + loops * (1 + work(node.body))

@@ -18,6 +18,7 @@ LANGS = ("en",)
 NO_BENEFIT = "No benefit"
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 # Order in which a primitive's contexts are tried for its reference example.
+_SOLO_ONLY = frozenset({"solo"})
 _EXAMPLE_FIELDS = ("effect", "ability", "solo", "cost", "objective", "trigger", "modifier")
 
 
@@ -101,6 +102,11 @@ def _call(call: Call | Phrase) -> str:
     prim = _primitive(call)
     if prim is None:  # unbound (not checked): show the words as written
         return " ".join(w.text for w in call.words)
+    if prim.contexts == _SOLO_ONLY:   # a Kiwibot verb: its selectors read from Kiwibot's side (render_solo.py)
+        from interpreter.dsl.render_solo import text as solo_text
+        found = solo_text(call)
+        if found is not None:
+            return found
     values = {}
     for name, value in call.args:
         if isinstance(value, Selector):   # "each to an adjacent hex ..." reads without its `a`
@@ -376,7 +382,11 @@ _SELECTOR_SAMPLES = {"pieces": "every kiwi of an opponent", "hexes": "a hex with
 
 
 def sample_call(prim: Primitive, ctx: CheckContext) -> str:
-    """DSL text using `prim` with example arguments (objectives get their `most`)."""
+    """DSL text using `prim` with example arguments (objectives get their `most`); the doc's own example when it
+    gives one (`E.g. ...`: a Kiwibot verb's selectors name Kiwibot's pieces)."""
+    from interpreter.dsl.types import doc_example
+    if doc_example(prim):
+        return doc_example(prim)
     words: list[str] = []
     for part in prim.parts:
         words.extend([part] if isinstance(part, str) else _sample(part, ctx))

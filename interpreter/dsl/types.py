@@ -7,6 +7,7 @@ read from the registries (`registry.py` for verbs/triggers/modifiers, `parts.py`
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, replace
 
 from interpreter.dsl import parts, registry
@@ -72,7 +73,8 @@ class Types:
 
     # --- selectors ---------------------------------------------------------------------------------
 
-    def selector(self, sel: Selector, env: Env, want: frozenset[str] | None = None, what: str = "") -> Selector:
+    def selector(self, sel: Selector, env: Env, want: frozenset[str] | None = None, what: str = "",
+                 example: str = "") -> Selector:
         """Resolve a selector: its head, then each filter attached to the nearest head it applies to."""
         root = self.head(sel, env)
         chain: list[list] = [[root, []]]        # [selector, filters attached so far] from outer to inner
@@ -105,7 +107,7 @@ class Types:
         if want is not None and built.kind is not None and built.kind not in want:
             self.issue("dsl-arg-type", f"{what or 'this place'} needs {_join(sorted({parts.kind_phrase(k) for k in want}))}, "
                        f"got a selector of {parts.kind_phrase(built.kind)}", sel.span,
-                       "write e.g. `" + _example_for(want) + "`")
+                       "write e.g. `" + (example or _example_for(want)) + "`")
         return replace(built, span=sel.span)
 
     def head(self, sel: Selector, env: Env) -> Selector:
@@ -145,7 +147,8 @@ class Types:
             elif word in parts.REFERENCES:
                 if kind != "hex":
                     self.issue("dsl-arg-type", f"`{word}` names a hex: write `the {word} hex`", adj.span)
-                elif self.field_kind != "ability":
+                elif self.field_kind != "ability" and not (self.field_kind == "solo" and word == "starting"):
+                    # (a Kiwibot move's destination names `the starting hex` too: checked by dsl/solo_check.py)
                     self.issue("dsl-context", f"`the {word} hex` exists only in a leader ability", adj.span,
                                "a Nest's or power's effect can name `this hex`")
                 ref = word
@@ -302,6 +305,13 @@ class Types:
             self.issues.extend(errors)
             return node if errors else replace(node, primitive=prim.id, args=args)
         head = first.text if isinstance(first, Word) else _text_of(first)
+        if not cands and self.checker is not None:
+            # a verb of another field kind (a Kiwibot verb in an effect, a Leader movement in a Nest ...)
+            words = Call(node.words, node.span)
+            for prim in self.checker.tables.same_kind:
+                if prim.head == head and _align(prim.parts, items) is not None:
+                    self.checker.context(prim, words)
+                    return node
         shown = cands or [p for p in allowed if any(isinstance(x, Slot) and x.type in parts.SELECTOR_TYPES
                                                     for x in p.parts)]
         if cands:
@@ -332,7 +342,8 @@ class Types:
                 self.in_verb = prim.kind == "verb"
                 try:
                     args.append((part.name, self.selector(item, env, parts.SELECTOR_TYPES[part.type],
-                                                          f"<{part.name}> of `{prim.name or prim.pattern}`")))
+                                                          f"<{part.name}> of `{prim.name or prim.pattern}`",
+                                                          doc_example(prim))))
                 finally:
                     self.in_verb = False
                 continue
@@ -371,6 +382,12 @@ class Types:
             self.issue("dsl-arg-type", f"unknown {slot.type.replace('_', ' ')} `{text}`; expected "
                        + (", ".join(values) or "none declared"), word.span, _did_you_mean(text, values))
         return text
+
+
+def doc_example(prim: Primitive) -> str:
+    """The example a primitive's doc gives (`E.g. `...``), or ""."""
+    found = re.search(r"E\.g\. `([^`]*)`", prim.doc)
+    return found.group(1) if found else ""
 
 
 def registry_kind(allowed: tuple[Primitive, ...]) -> str:

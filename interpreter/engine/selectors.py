@@ -14,7 +14,7 @@ from interpreter.engine import dominance
 from interpreter.engine.board import board_of
 from interpreter.engine.state import State
 
-__all__ = ["Scope", "select", "quantity", "holds", "owner_of", "hex_of", "plain", "live"]
+__all__ = ["Scope", "select", "narrow", "quantity", "holds", "owner_of", "hex_of", "plain", "live"]
 
 Element = tuple
 
@@ -193,6 +193,40 @@ def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
             break
         if f is not first_in:
             out = _filter(st, f, out, sc)
+    return out
+
+
+def _ident(el: Element) -> Any:
+    """What tells two elements of one kind and hex apart: a Kiwi's id, else the thing itself."""
+    thing = el[2]
+    if el[0] == "kiwi":
+        return thing[0] if isinstance(thing, tuple) else thing.id
+    return thing
+
+
+def narrow(st: State, sel: ast.Selector, els: list[Element], sc: Scope) -> list[Element]:
+    """The elements of `els` (candidates a procedure already holds: the hexes next to a piece, the Kiwi of one hex)
+    that the bound selector names, in their order: its kind, terrains, reference, owner and filters as `select`
+    reads them. An element may stand in for a piece the island does not list (a Leader as a size-3 Kiwi)."""
+    kind = sel.kind
+    out = [e for e in els if e[0] == kind or (kind == "piece" and e[0] in ("kiwi", "leader", "nest"))]
+    if sel.terrains:
+        out = [e for e in out if e[1] in st.hexes and st.hexes[e[1]].terrain in sel.terrains]
+    if sel.ref is not None:
+        named = {(e[0], e[1], _ident(e)) for e in select(st, replace(sel, filters=()), sc)}
+        out = [e for e in out if (e[0], e[1], _ident(e)) in named]
+    owner = sel.owner
+    if owner == "me":
+        out = [e for e in out if owner_of(e) == sc.me]
+    elif owner == "opponent":
+        out = [e for e in out if owner_of(e) not in (None, sc.me)]
+    elif owner == "subject":
+        who = _subject(sc)
+        out = [e for e in out if owner_of(e) == who]
+    for f in sel.filters:
+        if not out:
+            break
+        out = _filter(st, f, out, sc)
     return out
 
 

@@ -43,7 +43,8 @@ from interpreter.engine.solo_answers import answer
 from interpreter.engine.solo_marker import CLOCKWISE, DIRECTIONS, marker_order
 from interpreter.engine.solo_marking import MarkingTurnFrame, mark_one, marking_turn
 from interpreter.engine.solo_moves import Segment, bot_move, bot_push, choose_move, plan
-from interpreter.engine.solo_patterns import STEPS, best_push, build_hex, feed_target, take_token
+from interpreter.engine.selectors import Scope
+from interpreter.engine.solo_patterns import STEPS, best_push, build_hex, feed_choice, feed_target, pushable, take_token
 from interpreter.engine.solo_patterns import cover as _cover   # the name tests use
 from interpreter.engine.solo_state import SoloState, is_bot, solo_of
 from interpreter.engine.content_types import SOLO_ROWS
@@ -56,7 +57,7 @@ __all__ = [
     "is_bot", "bot_turn", "discard_solo_card", "season_cards_of", "flip_season_cards", "season_card_step",
     "endgame_vp", "answer", "verb_for", "take_token", "marking_turn", "mark_one", "marker_order", "DIRECTIONS",
     "CLOCKWISE", "STEPS", "Segment", "plan", "run_segment", "bonus", "choose_move", "bot_move", "bot_push",
-    "best_push", "feed_target", "build_hex", "next_nest", "effects", "_cover",
+    "best_push", "pushable", "feed_target", "feed_choice", "Scope", "build_hex", "next_nest", "effects", "_cover",
 ]
 
 MODE = "solo"

@@ -9,41 +9,33 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from interpreter.dsl import ast
-from interpreter.engine import dominance, placing, push
+from interpreter.dsl.registry_solo import MOVES
+from interpreter.engine import placing, push
 from interpreter.engine.action_types import PushLeader
 from interpreter.engine.board import board_of
+from interpreter.engine.compose import MAX_AMOUNT
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import Steps
 from interpreter.engine.frames import (Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
                                        register_mutable)
+from interpreter.engine.selectors import Scope, narrow, quantity
 from interpreter.engine.solo_marker import marker_order
-from interpreter.engine.solo_patterns import Piece, best_push, pieces, push_limit
-from interpreter.engine.solo_state import pattern_steps, solo_of
+from interpreter.engine.solo_patterns import LeaderMover, best_push, element, push_limit, pushable
+from interpreter.engine.solo_state import pattern_steps
 from interpreter.engine.state import Kiwi
 
-MOVES = frozenset({"bot-move", "bot-move-terrain", "bot-move-player-most", "bot-move-bot-most"})
-PUSHES = {"bot-push-own": "own", "bot-push-player": "player"}
-
-
-@dataclass(frozen=True)
-class LeaderMover:
-    """Kiwibot's Leader as the piece a move call moves: a size-3 Kiwi for movement (R-LEAD-1, R-MOVE-2)."""
-
-    flock: str
-    size: int
-    id: None = None   # never excluded from a push by id: Kiwibot's pushes never take its own Leader
-
-
 Mover = Kiwi | LeaderMover
+Node = ast.Call | ast.Phrase
 
 
 @register_mutable("solo.segment")
 @dataclass
 class Segment:
     """One Solo card segment being resolved: what its moves must do and what they did (R-SOLO-10). Plain data
-    (the latest mover by piece id), shared by the contexts of the segment like `Turn`."""
+    (the latest mover by piece id, the pushes' selectors as nodes of the compiled rules), shared by the contexts
+    of the segment like `Turn`."""
 
-    pushes: dict[int, list[tuple[str, int]]]   # span start of a move call -> its (whose, n) pushes
+    pushes: dict[int, list[tuple[ast.Selector, int]]]   # span start of a move -> its pushes: (whose pieces, up to n)
     gather: bool = False
     scatter: bool = False
     dests: list[str] = field(default_factory=list)
@@ -55,8 +47,8 @@ class Segment:
         """A loaded segment holds what `plan` and the moves write (FrameDataError otherwise)."""
         ok = (isinstance(self.pushes, dict) and all(
                   type(k) is int and isinstance(v, list) and all(
-                      isinstance(p, (list, tuple)) and len(p) == 2 and p[0] in ("own", "player") and type(p[1]) is int
-                      for p in v) for k, v in self.pushes.items())
+                      isinstance(p, (list, tuple)) and len(p) == 2 and isinstance(p[0], ast.Selector)
+                      and type(p[1]) is int for p in v) for k, v in self.pushes.items())
               and type(self.gather) is bool and type(self.scatter) is bool
               and isinstance(self.dests, list) and all(type(d) is str for d in self.dests)
               and type(self.pushed) is int and self.pushed >= 0
@@ -67,18 +59,35 @@ class Segment:
             raise FrameDataError(f"{where}: not a Solo card segment")
 
 
-def plan(node: Any) -> Segment:
-    """Read a segment ahead: which pushes follow each move, and whether its moves gather or scatter."""
+def _scope(ctx: Ctx, starting: str | None = None) -> Scope:
+    """What a Kiwibot verb's selectors name: `my` is Kiwibot; in a move's destination `the starting hex` is the
+    hex the moving piece starts from."""
+    return Scope(ctx.flock, it=ctx.it, here=ctx.here, starting=starting)
+
+
+def amount(rt: Runtime, value: Any, ctx: Ctx) -> int:
+    """A verb's number: a literal, or a quantity evaluated now (capped like an `int` literal)."""
+    if isinstance(value, int):
+        return value
+    return min(MAX_AMOUNT, quantity(rt.state, value, _scope(ctx)))
+
+
+def plan(node: Any, rt: Runtime | None = None, ctx: Ctx | None = None) -> Segment:
+    """Read a segment ahead: which pushes follow each move (their numbers evaluated now, when they are
+    quantities), and whether its moves gather or scatter."""
     seg = Segment({})
     current: int | None = None
     for n in ast.walk(node) if node is not None else ():
-        if not isinstance(n, ast.Call):
+        if not isinstance(n, (ast.Call, ast.Phrase)):
             continue
         if n.primitive in MOVES:
             current = n.span.start
             seg.pushes[current] = []
-        elif n.primitive in PUSHES and current is not None:
-            seg.pushes[current].append((PUSHES[n.primitive], int(n.arg("n", 1))))
+        elif n.primitive == "bot-push" and current is not None:
+            up_to = n.arg("n", 1)
+            if not isinstance(up_to, int):
+                up_to = amount(rt, up_to, ctx) if rt is not None and ctx is not None else 1
+            seg.pushes[current].append((n.arg("what"), up_to))
         elif n.primitive == "bot-gather":
             seg.gather = True
         elif n.primitive == "bot-scatter":
@@ -86,20 +95,15 @@ def plan(node: Any) -> Segment:
     return seg
 
 
-def _targets(rt: Runtime, call: ast.Call, origin: str) -> list[str]:
-    """The adjacent hexes the move call indicates: any, a terrain, or the player's / Kiwibot's stronghold."""
+def _targets(rt: Runtime, call: Node, ctx: Ctx, origin: str) -> list[str]:
+    """The adjacent hexes a move may end in: all of them, or those its destination names, `the starting hex`
+    being `origin` (a terrain, the hex where the player or Kiwibot has the most Kiwi tokens ...)."""
     st = rt.state
     adj = board_of(st).adjacent(origin)
-    prim = call.primitive
-    if prim == "bot-move-terrain":
-        return [h for h in adj if st.hexes[h].terrain == call.arg("t")]
-    if prim in ("bot-move-player-most", "bot-move-bot-most"):
-        # "the hex where the player (Kiwibot) has the most Kiwi tokens", counted as for dominance (R-DOM-2)
-        who = solo_of(st)["player"] if prim == "bot-move-player-most" else solo_of(st)["bot"]
-        counts = {h: dominance.strengths(st, h).get(who, 0) for h in adj}
-        best = max(counts.values(), default=0)
-        return [h for h in adj if best > 0 and counts[h] == best]
-    return adj
+    dest = call.arg("dest")
+    if dest is None:
+        return list(adj)
+    return [e[1] for e in narrow(st, dest, [("hex", h, h) for h in adj], _scope(ctx, origin))]
 
 
 def _unmoved(rt: Runtime, ctx: Ctx, order: list[str]) -> list[tuple[str, Mover]]:
@@ -121,10 +125,12 @@ def _unmoved(rt: Runtime, ctx: Ctx, order: list[str]) -> list[tuple[str, Mover]]
     return out
 
 
-def choose_move(rt: Runtime, ctx: Ctx, call: ast.Call) -> tuple[str, Mover, str] | None:
+def choose_move(rt: Runtime, ctx: Ctx, call: Node) -> tuple[str, Mover, str] | None:
     """Kiwibot's move for a move call: the Moving Kiwi pattern, pieces and hexes by the marker (R-SOLO-11/12).
 
-    Decisions R-SOLO-11: the indicated hex (terrain, stronghold) binds every step, step 3 drops the push
+    The pieces the call names are the indicated Kiwi of the pattern's step 1; steps 2-3 take "the first Kiwi (of
+    any size)" of Kiwibot's, so the Leader (a size-3 Kiwi for movement, R-LEAD-1) may answer a "size-2" segment
+    there. Decisions R-SOLO-11: the indicated hex (the destination) binds every step, step 3 drops the push
     requirement; "can push as indicated" means every indicated push has a piece to push there, step 2 at least
     one; gather / scatter are preferences: kept when some move meets them, dropped otherwise. No step applying
     means no move.
@@ -132,18 +138,27 @@ def choose_move(rt: Runtime, ctx: Ctx, call: ast.Call) -> tuple[str, Mover, str]
     st = rt.state
     bot = ctx.flock
     seg: Segment | None = ctx.segment
-    size = int(call.arg("s", 1))
+    what = call.arg("what")
     pushes = seg.pushes.get(call.span.start, []) if seg else []
     order = marker_order(st)
     ranks = {h: i for i, h in enumerate(order)}
     unmoved = _unmoved(rt, ctx, order)
+    sc = _scope(ctx)
+    indicated = [what is not None and bool(narrow(st, what, [element(st, what, h, piece)], sc))
+                 for h, piece in unmoved]
+    targets: dict[str, list[str]] = {}
+
+    def dests(origin: str) -> list[str]:
+        found = targets.get(origin)
+        if found is None:
+            found = targets[origin] = sorted(_targets(rt, call, ctx, origin), key=lambda h: ranks[h])
+        return found
 
     def can_push(kiwi: Mover, dest: str, need_all: bool) -> bool:
         if not pushes:
             return True
         limit = push_limit(rt, bot, kiwi.size)
-        have = [len(pieces(rt, dest, solo_of(st)["player"] if w == "player" else bot, limit, kiwi.id)) >= (n if need_all else 1)
-                for w, n in pushes]
+        have = [len(pushable(rt, dest, whose, sc, limit, kiwi.id)) >= (n if need_all else 1) for whose, n in pushes]
         return all(have) if need_all else any(have)
 
     constraints: list[Callable[[str], bool] | None] = [None]
@@ -153,12 +168,10 @@ def choose_move(rt: Runtime, ctx: Ctx, call: ast.Call) -> tuple[str, Mover, str]
         constraints.insert(0, lambda d: d not in seg.dests)
     for constraint in constraints:
         for step in pattern_steps(rt, "moving"):
-            for origin, kiwi in unmoved:
-                # R-SOLO-11: only step 1 needs the indicated size; steps 2-3 take "the first Kiwi (of any size)",
-                # so the Leader (a size-3 Kiwi for movement, R-LEAD-1) may answer a "size-2" segment there
-                if step == "indicated-size-can-push" and kiwi.size != size:
+            for i, (origin, kiwi) in enumerate(unmoved):
+                if step == "indicated-size-can-push" and not indicated[i]:
                     continue
-                for dest in sorted(_targets(rt, call, origin), key=lambda h: ranks[h]):
+                for dest in dests(origin):
                     if constraint is not None and not constraint(dest):
                         continue
                     if step == "indicated-size-can-push" and not can_push(kiwi, dest, True):
@@ -169,7 +182,7 @@ def choose_move(rt: Runtime, ctx: Ctx, call: ast.Call) -> tuple[str, Mover, str]
     return None
 
 
-def move_now(rt: Runtime, call: ast.Call, ctx: Ctx) -> None:
+def move_now(rt: Runtime, call: Node, ctx: Ctx) -> None:
     """Kiwibot moves one Kiwi (its Leader included, R-LEAD-1) to an adjacent hex (R-SOLO-10: the segment
     resolves once); it asks nothing."""
     found = choose_move(rt, ctx, call)
@@ -194,13 +207,13 @@ def move_now(rt: Runtime, call: ast.Call, ctx: Ctx) -> None:
         seg.dests.append(dest)
 
 
-def move_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def move_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     """The Kiwibot move verbs as a frame: the move is made at once (nothing is asked)."""
     move_now(rt, call, ctx)
     return Done()
 
 
-def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+def bot_move(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
     """Kiwibot moves one Kiwi (its Leader included, R-LEAD-1) to an adjacent hex (R-SOLO-10)."""
     return (yield from drive(rt, move_frame(rt, call, ctx)))
 
@@ -208,8 +221,8 @@ def bot_move(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
 @register_frame("solo.push")
 @dataclass(eq=False)
 class BotPushFrame(Frame):
-    """The piece just moved pushes up to n of the player's / Kiwibot's smaller pieces (R-SOLO-10/11); a
-    Leader pushes as the size-3 Kiwi it moved as (R-LEAD-1).
+    """The piece just moved pushes up to n of the smaller pieces the selector names (R-SOLO-10/11); a Leader
+    pushes as the size-3 Kiwi it moved as (R-LEAD-1).
 
     Decision R-SOLO-10: the pushes after one move never exceed `limits.push` (R-PUSH-1) in total. A pushed Kiwi
     is moved as the very piece chosen (by piece id, never a twin of the mover); a Leader pushed off the island
@@ -218,7 +231,7 @@ class BotPushFrame(Frame):
 
     asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
     ctx: Ctx
-    whose: str
+    whose: ast.Selector    # the pieces it may push (a node of the compiled rules)
     n: int
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
@@ -233,7 +246,7 @@ class BotPushFrame(Frame):
             self.n -= 1
             if seg.pushed >= rt.rules.push_count:
                 return Return()
-            found = best_push(rt, hex_id, self.whose, limit, mover_id)
+            found = best_push(rt, hex_id, pushable(rt, hex_id, self.whose, _scope(ctx), limit, mover_id))
             if found is None:
                 return Return()
             seg.pushed += 1
@@ -243,22 +256,27 @@ class BotPushFrame(Frame):
             push.push_kiwi(rt, ctx.flock, hex_id, piece[1], dest)
         return Return()
 
+    def check(self, rt: Runtime) -> None:
+        """A loaded push names the pieces it pushes by a selector."""
+        if not isinstance(self.whose, ast.Selector) or type(self.n) is not int or self.n < 0:
+            raise FrameDataError("solo.push: not a Kiwibot push")
 
-def push_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
-    """The Kiwibot push verbs as a frame."""
-    return BotPushFrame(ctx, PUSHES[call.primitive or ""], int(call.arg("n", 1)))
+
+def push_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+    """The Kiwibot push verb as a frame."""
+    return BotPushFrame(ctx, call.arg("what"), amount(rt, call.arg("n", 1), ctx))
 
 
-def bot_push(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+def bot_push(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
     """The piece just moved pushes up to n smaller pieces (R-SOLO-10/11, BotPushFrame)."""
     return (yield from drive(rt, push_frame(rt, call, ctx)))
 
 
-def gather_scatter_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def gather_scatter_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     """gather / scatter: read ahead by `plan`; nothing to do when reached."""
     return Done()
 
 
-def bot_gather_scatter(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+def bot_gather_scatter(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
     """gather / scatter: read ahead by `plan`; nothing to do when reached."""
     return (yield from drive(rt, Done()))

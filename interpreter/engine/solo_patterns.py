@@ -7,13 +7,16 @@ The Moving Kiwi pattern lives with Kiwibot's moves (solo_moves.py), Marking Doma
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Callable
 
+from interpreter.dsl import ast
 from interpreter.engine import build as build_mod
 from interpreter.engine import placing, push
 from interpreter.engine.content_types import SOLO_STEPS
 from interpreter.engine.context import Runtime
 from interpreter.engine.modifiers import param
+from interpreter.engine.selectors import Element, Scope, narrow, select
 from interpreter.engine.solo_marker import marker_order, rank
 from interpreter.engine.solo_state import is_bot, pattern_steps, solo_of
 from interpreter.engine.state import Kiwi, State
@@ -27,6 +30,24 @@ STEPS = SOLO_STEPS
 Piece = tuple[str, Any]   # ("kiwi", Kiwi) or ("leader", flock)
 
 
+@dataclass(frozen=True)
+class LeaderMover:
+    """A Leader as the size-3 Kiwi it moves and pushes as (R-LEAD-1, R-MOVE-2): what a Kiwibot move moves, and
+    what a `kiwi` selector of a Kiwibot move or push names besides Kiwi tokens."""
+
+    flock: str
+    size: int
+    id: None = None   # never excluded from a push by id: Kiwibot's pushes never take its own Leader
+
+
+def element(st: State, sel: ast.Selector, hex_id: str, piece: Any) -> Element:
+    """A piece as an element a selector of a Kiwibot verb tests: a Kiwi; a Leader as a size-3 Kiwi when the
+    selector names `kiwi` (R-LEAD-1), else as a Leader."""
+    if isinstance(piece, LeaderMover) and sel.kind != "kiwi":
+        return ("leader", hex_id, piece.flock)
+    return ("kiwi", hex_id, piece)
+
+
 # --- pieces and pushes (Pushing player Kiwi, Pushing / placing Kiwibot Kiwi) ----------------------------------
 def count_kiwi(st: State, flock: str, hex_id: str) -> int:
     """Kiwi of a flock in a hex (pieces, any size; the Leader is not a Kiwi token here)."""
@@ -38,13 +59,22 @@ def push_limit(rt: Runtime, flock: str, size: int) -> int:
     return size if param(rt, flock, "push_same_size") else size - 1
 
 
-def pieces(rt: Runtime, hex_id: str, owner: str, limit: int, exclude: int | None) -> list[Piece]:
-    """Pushable pieces of `owner` in a hex: smaller Kiwi, and its Leader when a size-3 may be pushed (R-LEAD-1)."""
+def pushable(rt: Runtime, hex_id: str, sel: ast.Selector, sc: Scope, limit: int, exclude: int | None) -> list[Piece]:
+    """The pieces in a hex the selector names that a mover pushing up to size `limit` may push (R-PUSH-1):
+    Kiwi, and a Leader as a size-3 Kiwi (R-LEAD-1) when a size-3 may be pushed; never the mover itself, never
+    Kiwibot's own Leader (the Solo cards push Kiwi)."""
     st = rt.state
-    out: list[Piece] = [("kiwi", k) for k in st.hexes[hex_id].kiwi
-                        if k.flock == owner and k.size <= limit and k.id != exclude]
-    if limit >= rt.rules.max_size and st.flocks[owner].leader_hex == hex_id and not is_bot(st, owner):
-        out.append(("leader", owner))   # Kiwibot never pushes its own Leader: the Solo cards push Kiwi
+    top = rt.rules.max_size
+    els: list[Element] = [("kiwi", hex_id, k) for k in st.hexes[hex_id].kiwi if k.size <= limit and k.id != exclude]
+    if limit >= top:
+        els += [element(st, sel, hex_id, LeaderMover(f, top)) for f in st.seats
+                if st.flocks[f].leader_hex == hex_id and not is_bot(st, f)]
+    out: list[Piece] = []
+    for kind, _, thing in narrow(st, sel, els, sc):
+        if isinstance(thing, LeaderMover):
+            out.append(("leader", thing.flock))
+        else:
+            out.append(("leader", thing) if kind == "leader" else ("kiwi", thing))
     return out
 
 
@@ -98,26 +128,44 @@ def push_key(rt: Runtime, piece: Piece, dest: str, whose: str, ranks: dict[str, 
             ranks.get(dest, len(ranks)) if dest != OFF else -1)
 
 
-def best_push(rt: Runtime, origin: str, whose: str, limit: int, exclude: int | None) -> tuple[Piece, str] | None:
-    """The push Kiwibot makes from `origin`: pattern step, then piece, then marker order (R-SOLO-11/12)."""
-    st = rt.state
-    owner = solo_of(st)["player"] if whose == "player" else solo_of(st)["bot"]
-    found = pieces(rt, origin, owner, limit, exclude)
+def best_push(rt: Runtime, origin: str, found: list[Piece]) -> tuple[Piece, str] | None:
+    """The push Kiwibot makes of one of `found` out of `origin`: the player's pieces before its own, then the
+    pattern step, the piece and the marker order (R-SOLO-11/12)."""
     if not found:
         return None
+    st = rt.state
     ranks = rank(st)
     # the destinations of any push: the neighbours, and off the island from an edge (R-PUSH-3)
     pairs = [(p, d) for p in found for d in push._targets(rt, origin)]
-    return min(pairs, key=lambda pd: push_key(rt, pd[0], pd[1], whose, ranks))
+
+    def key(pd: tuple[Piece, str]) -> tuple:
+        piece, dest = pd
+        whose = "own" if is_bot(st, piece[1].flock if piece[0] == "kiwi" else piece[1]) else "player"
+        return (whose == "own",) + push_key(rt, piece, dest, whose, ranks)
+    return min(pairs, key=key)
 
 
 # --- Feeding and Increasing size ------------------------------------------------------------------------------
 def feed_target(rt: Runtime, owner: str, size: int | None) -> tuple[str, Kiwi] | None:
-    """The Kiwi Kiwibot feeds or grows: the Feeding pattern, hexes by the marker (R-SOLO-11/12).
+    """The Kiwi of `owner` Kiwibot feeds or grows: the Feeding pattern, hexes by the marker (R-SOLO-11/12).
 
     size None (a plain "grow 1 kiwi"): decision R-SOLO-11: no size is indicated, so the last step ("any size-1
     Kiwi") comes first, then the next sizes up.
     """
+    return _feeding(rt, size, lambda k: k.flock == owner)
+
+
+def feed_choice(rt: Runtime, sel: ast.Selector, sc: Scope) -> tuple[str, Kiwi] | None:
+    """The Kiwi `bot feeds <pieces>` feeds: among those the selector names, its `of size` being the indicated
+    size the Feeding pattern starts from (then the next lower size, then size 1; R-SOLO-11), hexes by the marker."""
+    size = next((f.n for f in sel.filters if f.op == "size"), None)
+    rest = replace(sel, filters=tuple(f for f in sel.filters if f.op != "size"))
+    named = {e[2].id for e in select(rt.state, rest, sc) if e[0] == "kiwi"}
+    return _feeding(rt, size, lambda k: k.id in named)
+
+
+def _feeding(rt: Runtime, size: int | None, ok: Callable[[Kiwi], bool]) -> tuple[str, Kiwi] | None:
+    """The first Kiwi that `ok` accepts by the Feeding pattern's sizes, hexes by the marker (R-SOLO-11/12)."""
     st = rt.state
     order = marker_order(st)
     if size is None:
@@ -131,7 +179,7 @@ def feed_target(rt: Runtime, owner: str, size: int | None) -> tuple[str, Kiwi] |
     for s in wanted:
         for h in order:
             for k in st.hexes[h].kiwi:
-                if k.flock == owner and k.size == s:
+                if k.size == s and ok(k):
                     return h, k
     return None
 

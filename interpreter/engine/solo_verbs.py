@@ -13,18 +13,20 @@ from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine.decisions import Steps
 from interpreter.engine.frames import Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
 from interpreter.engine.solo_marking import mark_now
-from interpreter.engine.solo_moves import gather_scatter_frame, move_frame, plan, push_frame
-from interpreter.engine.solo_patterns import build_hex, feed_target
+from interpreter.engine.solo_moves import Node, amount, gather_scatter_frame, move_frame, plan, push_frame
+from interpreter.engine.selectors import Scope
+from interpreter.engine.solo_patterns import build_hex, feed_choice
 from interpreter.engine.solo_state import is_bot, solo_of
+from interpreter.engine.verb_table import TABLE
 
-Verb = Callable[[Runtime, ast.Call, Ctx], Frame]
+Verb = Callable[[Runtime, Node, Ctx], Frame]
 
 
 def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Frame:
     """Resolve a Solo card segment for Kiwibot (R-SOLO-10): its effect, with the segment read ahead (`plan`)."""
     if node is None:
         return Done()
-    return effects.RunFrame(node, ctx.sub(segment=plan(node), depth=ctx.depth + 1))
+    return effects.RunFrame(node, ctx.sub(segment=plan(node, rt, ctx), depth=ctx.depth + 1))
 
 
 def run_segment(rt: Runtime, node: Any, ctx: Ctx) -> Steps[Any]:
@@ -73,12 +75,10 @@ class BonusesFrame(Frame):
 
 
 # --- feeding (R-SOLO-10 Feed) -------------------------------------------------------------------------------------
-def feed_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def feed_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     """Kiwibot feeds for free, still gaining the feed's domain markers (R-SOLO-8/10; R-FEED-3..5)."""
-    st = rt.state
     bot = ctx.flock
-    owner = bot if call.primitive == "bot-feed-own" else solo_of(st)["player"]
-    found = feed_target(rt, owner, int(call.arg("s", 1)))
+    found = feed_choice(rt, call.arg("what"), Scope(bot, it=ctx.it, here=ctx.here))
     if found is None:
         rt.emit("kiwibot-no-feed", bot, flock=bot)   # decision: no feed, no markers
         return Done()
@@ -86,7 +86,7 @@ def feed_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
     return feed_mod.ResolveFrame(ctx, hex_id, kiwi.id)   # as a paid feed, without the payment (R-SOLO-8)
 
 
-def bot_feed(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+def bot_feed(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
     """Kiwibot feeds for free, still gaining the feed's domain markers (R-SOLO-8/10; R-FEED-3..5)."""
     return (yield from drive(rt, feed_frame(rt, call, ctx)))
 
@@ -161,70 +161,87 @@ class BotBuildFrame(Frame):
             raise FrameDataError("solo.build: unknown Nest")
 
 
-def build_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def build_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     """The Kiwibot build verb as a frame."""
-    return BotBuildFrame(ctx, int(call.arg("n", 1)))
+    return BotBuildFrame(ctx, amount(rt, call.arg("n", 1), ctx))
 
 
-def bot_build(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+def bot_build(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
     """Kiwibot builds its next Nest of the column for free; no hex or Nest: 1 Kiwi and a bonus Move (R-SOLO-10)."""
     return (yield from drive(rt, build_frame(rt, call, ctx)))
 
 
-def place_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def place_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
-    return placing.place_frame(ctx, int(call.arg("n", 1)))
+    return placing.place_frame(ctx, amount(rt, call.arg("n", 1), ctx))
 
 
-def bot_place(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+def bot_place(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
     """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
     return (yield from drive(rt, place_frame(rt, call, ctx)))
 
 
-def bonus_verb_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def bonus_verb_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     """A bonus action of the Solo card (R-SOLO-8)."""
     return bonus_frame(rt, ctx, str(call.arg("a")))
 
 
-def bot_bonus(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
+def bot_bonus(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
     """A bonus action of the Solo card (R-SOLO-8)."""
     return (yield from drive(rt, bonus_verb_frame(rt, call, ctx)))
 
 
 # --- Kiwibot's own way of some core verbs (R-SOLO-8) ---------------------------------------------------------
-def _no_fruit(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def _no_fruit(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     rt.emit("kiwibot-no-fruit", ctx.flock, flock=ctx.flock)   # R-SOLO-3/8
     return Done()
 
 
-def _bonus_moves(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def _bonus_moves(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     # decision R-SOLO-8: each Move action Kiwibot gains (a Control Nest, a track slot) is a bonus Move
     return BonusesFrame(ctx, "move", int(call.arg("n", 1)), "t-gain-move")
 
 
-def _skip(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def _skip(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     # R-SOLO-8: Kiwibot never pays for extra Moves (a Nest or track benefit may offer them). It never uses its
     # Leader's ability either, which needs no override: ability verbs run only from a Leader card played in
     # an ordinary Actions turn, and Kiwibot's turns reveal cards instead (bot_turn)
     return Done()
 
 
-def _mark(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def _mark(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     mark_now(rt, ctx)
     return Done()
 
 
 # every Kiwibot verb and override returns a frame (effects runs it on the stack)
 SOLO_VERBS: dict[str, Verb] = {
-    "bot-move": move_frame, "bot-move-terrain": move_frame, "bot-move-player-most": move_frame,
-    "bot-move-bot-most": move_frame, "bot-gather": gather_scatter_frame, "bot-scatter": gather_scatter_frame,
-    "bot-push-own": push_frame, "bot-push-player": push_frame, "bot-feed-own": feed_frame,
-    "bot-feed-player": feed_frame, "bot-build": build_frame, "bot-place": place_frame, "bot-bonus": bonus_verb_frame,
+    "bot-move": move_frame, "bot-move-to": move_frame, "bot-gather": gather_scatter_frame,
+    "bot-scatter": gather_scatter_frame, "bot-push": push_frame, "bot-feed": feed_frame, "bot-build": build_frame,
+    "bot-place": place_frame, "bot-bonus": bonus_verb_frame,
 }
 BOT_OVERRIDES: dict[str, Verb] = {
     "move": _bonus_moves, "build": lambda rt, c, ctx: bonus_frame(rt, ctx, "build"),
     "feed": lambda rt, c, ctx: bonus_frame(rt, ctx, "feed"), "extra-moves": _skip, "mark-domain": _mark,
 }
+
+
+def _kiwibot_only(prim: str, make: Verb) -> Verb:
+    """A Kiwibot verb as the engine's verb table runs it (a phrase with selectors or quantities goes there, not
+    through the mode's `verb_for`): refused for anyone but Kiwibot."""
+    def frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+        if not is_bot(rt.state, ctx.flock):
+            raise EngineError(f"the Kiwibot verb `{effects.describe(call)}` ran for {ctx.flock}, not Kiwibot")
+        return make(rt, call, ctx)
+
+    def procedure(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
+        return (yield from drive(rt, frame(rt, call, ctx)))
+    TABLE.register(prim, procedure, frame=frame)
+    return frame
+
+
+for _prim, _make in SOLO_VERBS.items():
+    _kiwibot_only(_prim, _make)
 
 
 def verb_for(rt: Runtime, call: ast.Call, ctx: Ctx, fn: Callable | None) -> Callable | None:

@@ -1,0 +1,142 @@
+"""Rules text of the Kiwibot verbs (registry_solo.py): a Solo card segment read from Kiwibot's side, as the player
+reads the card: `my` pieces are Kiwibot's ("its Kiwi"), an opponent's are the player's ("your Kiwi").
+
+"Kiwibot moves a size-2 Kiwi to the adjacent hex where you have the most Kiwi tokens and it pushes 2 of your
+Kiwi". The selectors of a verb are composed by the renderer (render.selector_text), then told from Kiwibot's side;
+the hex where someone has the most Kiwi tokens (`where tokens(S in it) = largest(hexes adjacent to the starting
+hex, tokens(S in it))`) reads as such.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from interpreter.dsl.ast import BinOp, Call, Phrase, QCall, Selector
+from interpreter.dsl.render import _quantity as quantity_text   # a quantity in words, as every verb has it
+from interpreter.dsl.render import selector_text
+
+__all__ = ["text"]
+
+
+def text(call: Call | Phrase) -> str | None:
+    """The rules text of a Kiwibot verb with selectors, None for the others (their registry template says it)."""
+    prim = call.primitive
+    what = call.arg("what")
+    if not isinstance(what, Selector):
+        return None
+    if prim in ("bot-move", "bot-move-to"):
+        dest = call.arg("dest")
+        where = "an adjacent hex" if not isinstance(dest, Selector) else _dest(dest)
+        return f"Kiwibot moves {_mover(what)} to {where}"
+    if prim == "bot-push":
+        n = call.arg("n", 1)
+        return f"it pushes {quantity_text(n)} of {_owned(what)}"
+    if prim == "bot-feed":
+        whose, bare = _whose(what)
+        if whose == "bot":
+            return f"Kiwibot increases the size of one of its {_bare_text(bare)} and gains 1 Domain marker"
+        if whose == "player":
+            return f"Kiwibot feeds one of your {_bare_text(bare)} and gains 2 Domain markers"
+        return f"Kiwibot feeds one of {_side(selector_text(what))} and gains the Feed's Domain markers"
+    return None
+
+
+def _whose(sel: Selector) -> tuple[str | None, Selector]:
+    """Whose pieces a selector names, "bot" (`my kiwi`, `kiwi of me`) or "player" (`kiwi of an opponent`), and the
+    selector without the words that say so; None (and the selector as it is) for anyone else's."""
+    if sel.owner == "me" and sel.head.det in ("my", "your"):
+        return "bot", replace(sel, head=replace(sel.head, det=None))
+    for f in sel.filters:
+        arg = f.arg
+        if f.op == "owner" and arg is not None and not arg.filters and arg.ref is None:
+            who = {"me": "bot", "opponent": "player"}.get(arg.owner or "")
+            if who is not None:
+                rest = tuple(g for g in sel.filters if g is not f)
+                return who, replace(sel, head=replace(sel.head, det=None), filters=rest)
+    return None, sel
+
+
+def _bare_text(sel: Selector) -> str:
+    """A selector's words without a determiner ("size-2 Kiwi in flower hexes"), told from Kiwibot's side."""
+    return _side(selector_text(sel))
+
+
+def _mover(sel: Selector) -> str:
+    """The piece a Kiwibot move moves: "a size-1 Kiwi", "its Leader"."""
+    whose, bare = _whose(sel)
+    if whose != "bot":
+        return "one of " + _side(selector_text(sel))
+    words = selector_text(bare, singular=True)
+    if sel.kind == "kiwi":
+        return ("an " if words[:1].lower() in "aeiou" else "a ") + words
+    return "its " + words
+
+
+def _owned(sel: Selector) -> str:
+    """Pieces with their owner first: "your Kiwi", "Kiwibot's size-1 Kiwi"."""
+    whose, bare = _whose(sel)
+    if whose is None:
+        return _side(selector_text(sel))
+    return ("your " if whose == "player" else "Kiwibot's ") + _bare_text(bare)
+
+
+def _dest(dest: Selector) -> str:
+    """A move's destination: "an adjacent flower hex", "the adjacent hex where you have the most Kiwi tokens"."""
+    most = _most(dest)
+    if most is not None:
+        return most
+    return "an adjacent " + _side(selector_text(dest, bare=True))
+
+
+def _most(dest: Selector) -> str | None:
+    """`a hex where tokens(S in it) = largest(hexes adjacent to the starting hex, tokens(S in it))` (and `with S`):
+    "the adjacent hex where you have (it has) the most Kiwi tokens"."""
+    where = [f for f in dest.filters if f.op == "where"]
+    if dest.kind != "hex" or len(where) != 1 or dest.terrains:
+        return None
+    cond = where[0].cond
+    if not (isinstance(cond, BinOp) and cond.op == "=" and isinstance(cond.left, QCall)
+            and isinstance(cond.right, QCall) and cond.right.name.text == "largest"
+            and cond.left.name.text == "tokens" and len(cond.right.args) == 2):
+        return None
+    over, value = cond.right.args
+    if not (isinstance(over, Selector) and over.kind == "hex" and len(over.filters) == 1
+            and over.filters[0].op == "adjacent" and over.filters[0].arg is not None
+            and over.filters[0].arg.ref == "starting" and isinstance(value, QCall) and _same(value, cond.left)):
+        return None
+    counted = cond.left.args[0]
+    if not isinstance(counted, Selector):
+        return None
+    whose, _ = _whose(counted)
+    others = [f for f in dest.filters if f.op != "where" and not (f.op == "with" and f.arg is not None
+                                                                  and _whose(f.arg)[0] == whose)]
+    if whose is None or others:
+        return None
+    return "the adjacent hex where " + ("you have" if whose == "player" else "it has") + " the most Kiwi tokens"
+
+
+def _same(a: object, b: object) -> bool:
+    """Two quantities written alike (spans apart)."""
+    return _shape(a) == _shape(b)
+
+
+def _shape(node: object) -> object:
+    if isinstance(node, QCall):
+        return ("q", node.name.text, tuple(_shape(x) for x in node.args))
+    if isinstance(node, Selector):
+        return ("s", node.kind, node.owner, node.ref, node.terrains,
+                tuple((f.op, f.n, _shape(f.arg) if f.arg is not None else None) for f in node.filters))
+    return repr(node)
+
+
+# The renderer speaks to the player whose effect it is; a Solo card is Kiwibot's, read by the player.
+_SIDE = re.compile(r"\b(of an opponent|of every opponent|of opponents|an opponent|every opponent|opponents"
+                   r"|your|of you|you)\b")
+_SIDE_WORDS = {"of an opponent": "of yours", "of every opponent": "of yours", "of opponents": "of yours",
+               "an opponent": "you", "every opponent": "you", "opponents": "you", "your": "Kiwibot's",
+               "of you": "of Kiwibot", "you": "Kiwibot"}
+
+
+def _side(words: str) -> str:
+    """Words of the renderer told from Kiwibot's side: Kiwibot's pieces "Kiwibot's", the player's "yours"."""
+    return _SIDE.sub(lambda m: _SIDE_WORDS[m.group(1)], words)
