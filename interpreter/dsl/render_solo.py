@@ -11,11 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from interpreter.dsl.ast import BinOp, Call, Phrase, QCall, Selector
-from interpreter.dsl.render import _quantity as quantity_text   # a quantity in words, as every verb has it
-from interpreter.dsl.render import selector_text
+# The renderer's own parts (a selector, a quantity, a sequence, a condition, a loop, a template), reused so a
+# segment reads as every other effect does, only told from Kiwibot's side (render.py imports this module lazily).
+from interpreter.dsl.ast import BinOp, Call, Choose, ForEach, If, May, Num, Phrase, QCall, Repeat, Selector, Seq
+from interpreter.dsl.registry import BY_ID
+from interpreter.dsl.render import NO_BENEFIT, _capitalise, _cond, _each, _expand, _join, selector_text
+from interpreter.dsl.render import _quantity as quantity_text
+from interpreter.dsl.render import render as render_node
 
-__all__ = ["text"]
+__all__ = ["text", "segment_text"]
 
 
 def text(call: Call | Phrase) -> str | None:
@@ -130,13 +134,63 @@ def _shape(node: object) -> object:
 
 
 # The renderer speaks to the player whose effect it is; a Solo card is Kiwibot's, read by the player.
-_SIDE = re.compile(r"\b(of an opponent|of every opponent|of opponents|an opponent|every opponent|opponents"
-                   r"|your|of you|you)\b")
+_SIDE = re.compile(r"\b(of an opponent|of every opponent|of opponents|an opponent has|an opponent|every opponent"
+                   r"|opponents|your|of you|you have|you)\b")
 _SIDE_WORDS = {"of an opponent": "of yours", "of every opponent": "of yours", "of opponents": "of yours",
-               "an opponent": "you", "every opponent": "you", "opponents": "you", "your": "Kiwibot's",
-               "of you": "of Kiwibot", "you": "Kiwibot"}
+               "an opponent has": "you have", "an opponent": "you", "every opponent": "you", "opponents": "you",
+               "your": "Kiwibot's", "of you": "of Kiwibot", "you have": "Kiwibot has", "you": "Kiwibot"}
 
 
 def _side(words: str) -> str:
     """Words of the renderer told from Kiwibot's side: Kiwibot's pieces "Kiwibot's", the player's "yours"."""
     return _SIDE.sub(lambda m: _SIDE_WORDS[m.group(1)], words)
+
+
+# --- a whole segment ---------------------------------------------------------------------------------------
+_SOLO = frozenset({"solo"})
+
+
+def segment_text(node) -> str:
+    """A Solo card segment's rules text, all of it what Kiwibot does: its own verbs as their templates say, core
+    verbs with Kiwibot as the subject ("Kiwibot gains 1 Domain marker"), conditions and loops from its side."""
+    if node is None:
+        return NO_BENEFIT
+    return _capitalise(_stmt(node)) or NO_BENEFIT
+
+
+def _stmt(node) -> str:
+    if isinstance(node, Seq):
+        return _join([_stmt(s) for s in node.stmts])
+    if isinstance(node, (Call, Phrase)) and node.primitive in BY_ID and BY_ID[node.primitive].contexts == _SOLO:
+        found = text(node)
+        if found is not None:
+            return found
+        prim = BY_ID[node.primitive]
+        values = {name: (_side(quantity_text(v)) if isinstance(v, (QCall, BinOp, Num)) else v) for name, v in node.args}
+        return _expand(prim.template, values, prim.slots)
+    if isinstance(node, If):
+        out = f"if {_side(_cond(node.cond))}: {_stmt(node.then)}"
+        return out + (f"; otherwise {_stmt(node.orelse)}" if node.orelse is not None else "")
+    if isinstance(node, ForEach):
+        cap = f", at most {_side(quantity_text(node.cap))}" if node.cap is not None else ""
+        each = _side(_each(node.sel))
+        return f"{_stmt(node.body)} for {each}{cap}" if node.suffix else f"for {each}{cap}: {_stmt(node.body)}"
+    if isinstance(node, May):
+        return f"if it can, {_stmt(node.body)}"   # Kiwibot always takes a benefit it may take (solo_answers.py)
+    if isinstance(node, Repeat):
+        return f"{ {1: 'once', 2: 'twice'}.get(node.count, f'{node.count} times') }: {_stmt(node.body)}"
+    if isinstance(node, Choose):
+        return "one of: " + "; or ".join(_stmt(o) for o in node.options)
+    return _does(render_node(node, sentence=False))
+
+
+_ES = ("s", "sh", "ch", "x", "z")
+
+
+def _does(words: str) -> str:
+    """A core verb's imperative rules text with Kiwibot as the subject: "gain 1 Fruit" -> "Kiwibot gains 1 Fruit"."""
+    if words.startswith("you "):
+        return "Kiwibot " + _side(words[len("you "):])
+    verb, _, rest = words.partition(" ")
+    verb += "es" if verb.endswith(_ES) else "s"
+    return f"Kiwibot {verb} {_side(rest)}".rstrip()

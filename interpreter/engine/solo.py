@@ -49,7 +49,7 @@ from interpreter.engine.solo_patterns import cover as _cover   # the name tests 
 from interpreter.engine.solo_state import SoloState, is_bot, solo_of
 from interpreter.engine.content_types import SOLO_ROWS
 from interpreter.engine.rules import Rules
-from interpreter.engine.solo_verbs import bonus, next_nest, run_segment, segment_frame, verb_for
+from interpreter.engine.solo_verbs import bonus, describe_segment, next_nest, run_segment, segment_frame, verb_for
 from interpreter.engine.state import State
 
 __all__ = [
@@ -168,7 +168,7 @@ class BotTurnFrame(Frame):
         rt.emit("kiwibot-reveals", bot, data={"card": card_id, "slot": slot, "row": row, "column": column,
                                               "solo_card": top},
                 flock=bot, card_name=labels.card_name(card_id, rt.rules.cards[card_id]), slot=slot, solo_card=top,
-                row=row, column=column, segment=effects.describe(segment))
+                row=row, column=column, segment=describe_segment(segment))
         return Call(segment_frame(rt, segment, Ctx(bot, turn=Turn(), source=f"{top} {row} {column}")))
 
 

@@ -2,10 +2,12 @@
 some core verbs (R-SOLO-8), picked by `verb_for` for `effects.run`."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 from interpreter.dsl import ast
+from interpreter.dsl.render_solo import segment_text
 from interpreter.engine import build as build_mod
 from interpreter.engine import effects, placing
 from interpreter.engine import feed as feed_mod
@@ -20,6 +22,19 @@ from interpreter.engine.solo_state import is_bot, solo_of
 from interpreter.engine.verb_table import TABLE
 
 Verb = Callable[[Runtime, Node, Ctx], Frame]
+
+
+@functools.lru_cache(maxsize=256)
+def _segment_text(node: Any) -> str:
+    return segment_text(node)
+
+
+def describe_segment(node: Any) -> str:
+    """A Solo card segment's rules text, all of it what Kiwibot does (dsl/render_solo.py; cached per node)."""
+    try:
+        return _segment_text(node)
+    except TypeError:   # an unhashable node
+        return segment_text(node)
 
 
 def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Frame:
@@ -40,7 +55,7 @@ def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Frame:
     if not pile:
         return Done()
     segment = rt.rules.solo_cards[pile[0]].sections[action][3]
-    rt.emit("kiwibot-bonus", ctx.flock, flock=ctx.flock, action=action, segment=effects.describe(segment))
+    rt.emit("kiwibot-bonus", ctx.flock, flock=ctx.flock, action=action, segment=describe_segment(segment))
     return segment_frame(rt, segment, ctx)
 
 
