@@ -59,10 +59,10 @@ class Segment:
             raise FrameDataError(f"{where}: not a Solo card segment")
 
 
-def _scope(ctx: Ctx, starting: str | None = None) -> Scope:
+def _scope(ctx: Ctx, starting: str | None = None, memo: dict | None = None) -> Scope:
     """What a Kiwibot verb's selectors name: `my` is Kiwibot; in a move's destination `the starting hex` is the
-    hex the moving piece starts from."""
-    return Scope(ctx.flock, it=ctx.it, here=ctx.here, starting=starting)
+    hex the moving piece starts from. `memo`: per-hex counts kept while the state does not change."""
+    return Scope(ctx.flock, it=ctx.it, here=ctx.here, starting=starting, memo=memo)
 
 
 def amount(rt: Runtime, value: Any, ctx: Ctx) -> int:
@@ -103,7 +103,9 @@ def _targets(rt: Runtime, call: Node, ctx: Ctx, origin: str) -> list[str]:
     dest = call.arg("dest")
     if dest is None:
         return list(adj)
-    return [e[1] for e in narrow(st, dest, [("hex", h, h) for h in adj], _scope(ctx, origin))]
+    # the hexes around one origin are tested on one state: their per-hex counts (`tokens(... in it)`, the
+    # `largest` over the origin's neighbours) are computed once (selectors.Scope.memo)
+    return [e[1] for e in narrow(st, dest, [("hex", h, h) for h in adj], _scope(ctx, origin, {}))]
 
 
 def _unmoved(rt: Runtime, ctx: Ctx, order: list[str]) -> list[tuple[str, Mover]]:
