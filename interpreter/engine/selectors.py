@@ -180,6 +180,11 @@ def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     if out is None:
         first_in = None
         out = _candidates(st, sel, sc)
+    return _narrowed(st, sel, out, sc, first_in)
+
+
+def _narrowed(st: State, sel: ast.Selector, out: list[Element], sc: Scope, done: ast.Filter | None) -> list[Element]:
+    """Candidates narrowed by the selector's owner, then each of its filters but `done` (already applied)."""
     owner = sel.owner
     if owner == "me":
         out = [e for e in out if owner_of(e) == sc.me]
@@ -191,7 +196,7 @@ def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     for f in sel.filters:
         if not out:
             break
-        if f is not first_in:
+        if f is not done:
             out = _filter(st, f, out, sc)
     return out
 
@@ -215,19 +220,7 @@ def narrow(st: State, sel: ast.Selector, els: list[Element], sc: Scope) -> list[
     if sel.ref is not None:
         named = {(e[0], e[1], _ident(e)) for e in select(st, replace(sel, filters=()), sc)}
         out = [e for e in out if (e[0], e[1], _ident(e)) in named]
-    owner = sel.owner
-    if owner == "me":
-        out = [e for e in out if owner_of(e) == sc.me]
-    elif owner == "opponent":
-        out = [e for e in out if owner_of(e) not in (None, sc.me)]
-    elif owner == "subject":
-        who = _subject(sc)
-        out = [e for e in out if owner_of(e) == who]
-    for f in sel.filters:
-        if not out:
-            break
-        out = _filter(st, f, out, sc)
-    return out
+    return _narrowed(st, sel, out, sc, None)
 
 
 def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
