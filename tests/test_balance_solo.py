@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from interpreter.content import load_ruleset
 from interpreter.dsl import Call, walk
+from interpreter.dsl.ast import Phrase
 
 RS = load_ruleset()
 ROWS = ("move", "feed", "build", "wild")
@@ -18,10 +19,10 @@ ROWS = ("move", "feed", "build", "wild")
 def _bonus_targets(node: object) -> set[str]:
     """The rows a segment can hand a bonus action to: `bot bonus X`, and a Build's fallback bonus Move (R-SOLO-10)."""
     out: set[str] = set()
-    for call in (n for n in walk(node) if isinstance(n, Call)):
+    for call in (n for n in walk(node) if isinstance(n, (Call, Phrase))):
         if call.primitive == "bot-bonus":
             out.add(str(call.arg("a")))
-        elif call.primitive == "bot-build":
+        elif call.primitive in ("bot-build", "bot-build-on"):
             out.add("move")
     return out
 

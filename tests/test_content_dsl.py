@@ -57,7 +57,9 @@ def test_dsl_fields_are_found_in_every_kind():
     assert per_file["base/solo.yaml"] == {"solo", "effect"}
     assert per_file["base/game.yaml"] == {"effect"}
     assert per_file["base/flocks/yellow.yaml"] == {"cost", "effect", "trigger", "modifier"}
-    assert len([f for f in FIELDS if f[0].name == "solo.yaml" and f[2] == "solo"]) == 6 * 4 * 4
+    assert len([f for f in FIELDS if f[0].name == "solo.yaml" and f[0].parent.name == "base" and f[2] == "solo"]) \
+        == 6 * 4 * 4
+    assert per_file["mods/kiwibot-cards/solo.yaml"] == {"solo"}
 
 
 @pytest.mark.parametrize("path,where,kind,text", FIELDS,

@@ -245,6 +245,28 @@ def test_a_quantity_where_the_base_cards_write_a_number() -> None:
     assert sum(1 for h in st.hexes.values() if h.nest == (BOT, built)) == 1
 
 
+def test_kiwibot_builds_only_on_the_hexes_named() -> None:
+    """`bot builds nest 1 on a hex adjacent to my leader; gain 1 domain for each hex dominated by me, at most 2`:
+    the Building pattern's first hex by the marker is the Leader's own (it dominates there), but the Nest goes
+    next to the Leader; then one domain marker per hex Kiwibot dominates, at most two."""
+    rt = blank()
+    st = rt.state
+    put(rt, "A6", BOT, 1, 1)
+    put(rt, "A9", BOT, 2, 1)
+    st.flocks[BOT].track = 8
+    before = len(st.flocks[BOT].domain)
+    resolve(rt, segment("build", 1))
+    assert st.hexes["A6"].nest is None and st.hexes["A9"].nest is not None
+    assert len(st.flocks[BOT].domain) == before + 2
+    rt = blank()
+    put(rt, "A6", BOT, 1, 1)           # nowhere next to the Leader to build: 1 Kiwi and a bonus Move (R-SOLO-10)
+    rt.state.flocks[BOT].track = 8
+    rt.state.flocks[BOT].reserve_kiwi = 1
+    resolve(rt, segment("build", 1))
+    assert all(h.nest is None for h in rt.state.hexes.values())
+    assert any(e.form == "kiwibot-cannot-build" for e in rt.events)
+
+
 # --- whole games -------------------------------------------------------------------------------------------------
 def _game_with_card_7(seed: int, side: str | None) -> Game:
     """A solo game of the mod whose Solo card pile holds card 7 (seeds tried in order from `seed`)."""

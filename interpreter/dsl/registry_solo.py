@@ -66,6 +66,10 @@ SOLO_PRIMITIVES: tuple[Primitive, ...] = (
     P("bot-build", "verb", "bot builds nest {n:int}",
       "Kiwibot builds, for free, its next available Nest of flock-board column n (first row first) on a hex chosen by the Building pattern; with no valid hex or Nest it places 1 Kiwi and gains a bonus Move (R-SOLO-10).",
       "Kiwibot builds its next Nest of column {n}", _SOLO, reach=("nest", "track", "bonus:move")),
+    P("bot-build-on", "verb", "bot builds nest {n:int} on {where:hexes}",
+      "As `bot builds nest <n>`, on a hex the selector names (the Building pattern picks among them; none: it "
+      "places 1 Kiwi and gains a bonus Move). E.g. `bot builds nest 1 on a flower hex`.",
+      "Kiwibot builds its next Nest of column {n} on {where}", _SOLO, reach=("nest", "track", "bonus:move")),
     P("bot-place", "verb", "bot places {n:int} kiwi",
       "Kiwibot places n size-1 Kiwi, the hexes chosen by the Pushing/placing Kiwibot Kiwi pattern.",
       "Kiwibot places {n} size-1 Kiwi", _SOLO, work="n", reach=("track*n",)),

@@ -26,6 +26,10 @@ def text(call: Call | Phrase) -> str | None:
     """The rules text of a Kiwibot verb with selectors, None for the others (their registry template says it)."""
     prim = call.primitive
     what = call.arg("what")
+    where = call.arg("where")
+    if prim == "bot-build-on" and isinstance(where, Selector):
+        n = call.arg("n", 1)
+        return f"Kiwibot builds its next Nest of column {_side(quantity_text(n))} on {_side(selector_text(where))}"
     if not isinstance(what, Selector):
         return None
     if prim in ("bot-move", "bot-move-to"):

@@ -185,13 +185,16 @@ def _feeding(rt: Runtime, size: int | None, ok: Callable[[Kiwi], bool]) -> tuple
 
 
 # --- Building ----------------------------------------------------------------------------------------------------
-def build_hex(rt: Runtime, bot: str) -> str | None:
-    """The Building pattern: a hex without Nest where Kiwibot dominates with enough tokens, by the marker.
+def build_hex(rt: Runtime, bot: str, where: ast.Selector | None = None, sc: Scope | None = None) -> str | None:
+    """The Building pattern: a hex without Nest where Kiwibot dominates with enough tokens, by the marker; among
+    the hexes `where` names when given (`bot builds nest 1 on a flower hex`).
 
     Decision R-SOLO-11: "established dominance with two or more Kiwi" is the Build rule itself (R-BUILD-1:
     `build.min_tokens` tokens and dominance), so Kiwibot builds only where a player could.
     """
     ok = set(build_mod.hexes(rt, bot))
+    if where is not None:
+        ok = {e[1] for e in narrow(rt.state, where, [("hex", h, h) for h in sorted(ok)], sc or Scope(bot))}
     for step in pattern_steps(rt, "building"):
         if step == "dominance-two-kiwi-no-nest":
             for h in marker_order(rt.state):

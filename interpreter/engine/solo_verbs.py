@@ -141,6 +141,7 @@ class BotBuildFrame(Frame):
     column: int
     hex: str = ""
     nest: str = ""
+    where: ast.Selector | None = None   # the hexes it may build on (`on <hexes>`; a node of the compiled rules)
     max_pc: ClassVar[int] = 4
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
@@ -149,7 +150,7 @@ class BotBuildFrame(Frame):
         bot = ctx.flock
         if self.pc == 0:
             nest_id = next_nest(rt, bot, self.column)
-            hex_id = build_hex(rt, bot) if nest_id else None
+            hex_id = build_hex(rt, bot, self.where, Scope(bot, it=ctx.it, here=ctx.here)) if nest_id else None
             if nest_id is None or hex_id is None:
                 rt.emit("kiwibot-cannot-build", bot, flock=bot)
                 self.pc = 1
@@ -174,11 +175,13 @@ class BotBuildFrame(Frame):
         """A loaded Kiwibot build names a Nest of the content."""
         if self.nest and self.nest not in rt.rules.nests:
             raise FrameDataError("solo.build: unknown Nest")
+        if self.where is not None and not isinstance(self.where, ast.Selector):
+            raise FrameDataError("solo.build: not a selector of hexes")
 
 
 def build_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
-    """The Kiwibot build verb as a frame."""
-    return BotBuildFrame(ctx, amount(rt, call.arg("n", 1), ctx))
+    """The Kiwibot build verbs as a frame (`on <hexes>`: among the hexes named)."""
+    return BotBuildFrame(ctx, amount(rt, call.arg("n", 1), ctx), where=call.arg("where"))
 
 
 def bot_build(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
@@ -233,7 +236,7 @@ def _mark(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
 SOLO_VERBS: dict[str, Verb] = {
     "bot-move": move_frame, "bot-move-to": move_frame, "bot-gather": gather_scatter_frame,
     "bot-scatter": gather_scatter_frame, "bot-push": push_frame, "bot-feed": feed_frame, "bot-build": build_frame,
-    "bot-place": place_frame, "bot-bonus": bonus_verb_frame,
+    "bot-build-on": build_frame, "bot-place": place_frame, "bot-bonus": bonus_verb_frame,
 }
 BOT_OVERRIDES: dict[str, Verb] = {
     "move": _bonus_moves, "build": lambda rt, c, ctx: bonus_frame(rt, ctx, "build"),
