@@ -136,6 +136,9 @@ def test_the_old_phrases_say_how_the_verbs_are_written_now() -> None:
          "write e.g. `bot pushes up to 2 of the kiwi of an opponent`")]
     assert issues("bot moves 1") == [("dsl-arg-type", "`bot moves` expects a selector of pieces for <what>, got `1`",
                                       "1", "write e.g. `bot moves my kiwi of size 2`")]
+    assert issues("bot moves my kiwi of size 1 to flower") == [
+        ("dsl-arg-type", "`bot moves` expects a selector of hexes for <dest>, got `flower`", "flower",
+         "write e.g. `bot moves my kiwi of size 1 to a flower hex`")]
 
 
 # --- rules text --------------------------------------------------------------------------------------------------
@@ -265,6 +268,34 @@ def test_kiwibot_builds_only_on_the_hexes_named() -> None:
     resolve(rt, segment("build", 1))
     assert all(h.nest is None for h in rt.state.hexes.values())
     assert any(e.form == "kiwibot-cannot-build" for e in rt.events)
+
+
+def _bot_segment(text: str):
+    node, found = compile_field(text, "solo", ctx_of(mod_rules()))
+    assert found == [], found
+    return node
+
+
+@pytest.mark.parametrize("text", ["gain 2 fruit"])
+def test_R_SOLO_3_R_SOLO_8_kiwibot_never_gains_fruit_from_a_core_verb(text: str) -> None:
+    """R-SOLO-3/8: a segment's `gain N fruit` gives Kiwibot nothing, a number or a quantity alike."""
+    rt = blank()
+    resolve(rt, _bot_segment(text))
+    assert sum(rt.state.flocks[BOT].fruit.values()) == 0
+    assert [e.form for e in rt.events] == ["kiwibot-no-fruit"]
+
+
+@pytest.mark.parametrize("text", ["move 1"])
+def test_R_SOLO_8_a_move_kiwibot_gains_in_a_segment_is_a_bonus_move(text: str) -> None:
+    """R-SOLO-8: a Move action Kiwibot gains (a number or a quantity) resolves the top Solo card's bonus Move."""
+    rt = blank()
+    rt.state.solo["pile"] = ["solo-7"]
+    put(rt, "A9", PLAYER, 1, 1)
+    resolve(rt, _bot_segment(text))
+    assert [e.fields.get("action") for e in rt.events if e.form == "kiwibot-bonus"] == ["move"]
+    # card 7's bonus Move (its column 3: two size-1 Kiwi to hexes without Kiwi): Kiwibot has no Kiwi token, so the
+    # Moving pattern's last step moves its Leader there, to the first such hex by the marker (R-SOLO-11/12)
+    assert rt.state.flocks[BOT].leader_hex == "A7"
 
 
 # --- whole games -------------------------------------------------------------------------------------------------

@@ -336,7 +336,8 @@ class Types:
                 if not isinstance(item, Selector):
                     self.issue("dsl-arg-type", f"`{prim.name or prim.pattern}` expects "
                                f"{registry.TYPES[part.type].doc.split(':')[0]} for <{part.name}>, got `{_text_of(item)}`",
-                               item.span, f"write e.g. `{_example_for(parts.SELECTOR_TYPES[part.type])}`")
+                               item.span,
+                               f"write e.g. `{doc_example(prim) or _example_for(parts.SELECTOR_TYPES[part.type])}`")
                     args.append((part.name, item))
                     continue
                 self.in_verb = prim.kind == "verb"
