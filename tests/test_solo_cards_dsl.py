@@ -11,6 +11,8 @@ import functools
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
 from test_engine_support import ruleset as base_ruleset
 
 from interpreter.content import load_ruleset
@@ -325,3 +327,58 @@ def test_R_SOLO_7_whole_games_with_the_new_solo_card_play_to_the_end(seed: int, 
         assert n < 3000
     revealed = [e for e in game.events if e.form == "kiwibot-reveals" and e.fields.get("solo_card") == "solo-7"]
     assert revealed
+
+
+# --- any segment that validates plays ------------------------------------------------------------------------------
+
+_MOVERS = ("my kiwi of size 1", "my kiwi of size 2", "my kiwi of size 3", "my leader", "my pieces",
+           "my kiwi in a flower hex", "my kiwi adjacent to my leader")
+_DESTS = ("a sand hex", "a hex without kiwi", "a hex adjacent to my leader", "a hex with a nest",
+          "a hex where tokens(pieces of an opponent in it) = largest(hexes adjacent to the starting hex, "
+          "tokens(pieces of an opponent in it)) with pieces of an opponent", "a hex within 2 of the starting hex")
+_PUSHED = ("the kiwi of an opponent", "my kiwi", "the pieces of an opponent", "every kiwi of size 1 of anyone")
+_FED = ("my kiwi of size 1", "a kiwi of size 3 of an opponent", "a kiwi of an opponent in a hex with my kiwi",
+        "my kiwi in a hex adjacent to my leader")
+_CORE = ("gain 1 domain", "gain 1 vp", "gain 2 fruit", "place 1 kiwi on a hex adjacent to my leader", "move 1",
+         "feed", "build", "grow 1 kiwi", "gain 1 domain for each hex dominated by me, at most 2",
+         "bot builds nest 2 on a hex with my kiwi", "bot places max(count(my nests), 1) kiwi", "bot bonus build")
+
+
+def _statement() -> hs.SearchStrategy[str]:
+    move = hs.builds(lambda w, d: f"bot moves {w}" + (f" to {d}" if d else ""), hs.sampled_from(_MOVERS),
+                     hs.sampled_from(_DESTS + ("",)))
+    pushes = hs.builds(lambda n, w: f"bot pushes up to {n} of {w}", hs.integers(1, 3), hs.sampled_from(_PUSHED))
+    moves = hs.builds(lambda m, ps: "; ".join([m] + ps), move, hs.lists(pushes, max_size=2))
+    feed = hs.builds(lambda w: f"bot feeds {w}", hs.sampled_from(_FED))
+    return hs.one_of(moves, feed, hs.sampled_from(_CORE), hs.sampled_from(("bot gathers", "bot scatters")))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hs.lists(_statement(), min_size=1, max_size=3), hs.integers(0, 10_000), hs.integers(0, 60))
+def test_any_validated_segment_plays_in_any_position(parts: list[str], seed: int, depth: int) -> None:
+    """A Kiwibot segment composed at random (moves with destinations and pushes, feeds, core verbs) that the checker
+    accepts resolves in a position reached by a random solo game, asking the player nothing it cannot answer."""
+    text = "; ".join(parts)
+    node, found = compile_field(text, "solo", ctx_of(mod_rules()))
+    if node is None or found:
+        return
+    from interpreter.dsl.compose_check import field_rules
+    if field_rules(node, "solo"):
+        return
+    game = Game.new(mod_ruleset(), players=[PLAYER, BOT], seed=seed, mode="solo")
+    rng = random.Random(seed)
+    for _ in range(depth):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.pending.options).id)
+    rt = Runtime(game.rt.rules, game.rt.state.copy())
+    gen = solo.run_segment(rt, node, Ctx(BOT, turn=Turn(), source="fuzz"))
+    asked = 0
+    try:
+        d = next(gen)
+        while True:
+            asked += 1
+            assert asked < 500
+            d = gen.send(solo.answer(rt, d) if solo.is_bot(rt.state, d.player) else d.options[0].id)
+    except StopIteration:
+        pass
