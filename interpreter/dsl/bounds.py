@@ -607,11 +607,27 @@ class _TooIntricate(Exception):
 _RESULTS: dict[Any, list[BoundIssue]] = {}
 
 
+_REPRS: dict[int, tuple[Any, str]] = {}
+
+
+def _node_key(node: Any) -> str:
+    """A node's repr (it says the whole frozen tree), kept per node object: the compile cache shares the nodes of
+    unchanged fields between validations, and a selector's repr is long (the editor validates on every keystroke)."""
+    hit = _REPRS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    text = repr(node)
+    if len(_REPRS) > 20_000:
+        _REPRS.clear()
+    _REPRS[id(node)] = (node, text)
+    return text
+
+
 def fingerprint(graph: EffectGraph) -> Any:
-    """Everything the bound depends on, hashable, with a stable repr (AST nodes are frozen dataclasses), plus the
-    limits and the registry's bound metadata, so a changed rule never reuses an old result."""
+    """Everything the bound depends on, hashable, with a stable repr (AST nodes by their repr), plus the limits and
+    the registry's bound metadata, so a changed rule never reuses an old result."""
     def eff(e: Effect) -> tuple:
-        return (e.node, e.label, e.ref)
+        return (_node_key(e.node), e.label, e.ref)
     return (tuple((s.label, tuple((k, eff(v)) for k, v in sorted(s.track.items())),
                    tuple((t, tuple(eff(x) for x in xs)) for t, xs in sorted(s.powers.items())), s.modifiers)
                   for s in graph.sides),
