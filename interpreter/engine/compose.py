@@ -164,7 +164,7 @@ class PhraseFrame(Frame):
                 continue
             self.pc = 1
             return Ask(ctx.flock, "choose-player", "Choose a player",
-                       [option(A.ChoosePlayer(f), f"Choose {f}") for f in who])
+                       [option(A.ChoosePlayer(f), ("Choose {}", (f,))) for f in who])
         self.pc = 2
         node = _fixed(self.node, self.chosen)
         prim = node.primitive or ""
@@ -220,9 +220,9 @@ def _pick(el, verb: str) -> A.Action:
     return A.PickLeader(verb, thing, hex_id)
 
 
-def _pick_options(els: list, verb: str, label) -> tuple[list[Option], dict[A.Action, Element]]:
-    """One option per distinct action (identical Kiwi in a hex are one choice, the first stands for them),
-    and the element each action names."""
+def _pick_options(els: list, verb: str, word: str = "") -> tuple[list[Option], dict[A.Action, Element]]:
+    """One option per distinct action (identical Kiwi in a hex are one choice, the first stands for them), each
+    labelled `<word> <the piece>` (built when read), and the element each action names."""
     by_action: dict[A.Action, Element] = {}
     opts: list[Option] = []
     seen: set[str] = set()
@@ -232,17 +232,37 @@ def _pick_options(els: list, verb: str, label) -> tuple[list[Option], dict[A.Act
             continue
         seen.add(act.id())
         by_action[act] = e
-        opts.append(option(act, label(e)))
+        opts.append(option(act, _piece_text(e, "{} ", "", (word,))))
     return opts, by_action
 
 
-def _label(el) -> str:
+# the words naming a piece, and the templates of the labels and prompts that name one (built once, here: a label
+# is a template and plain values, formatted when read)
+_PIECE = {"kiwi": "the {} size-{} Kiwi on {}", "leader": "the {} Leader on {}", None: "the {} on {}"}
+_TEMPLATES: dict[tuple[str | None, str, str], str] = {}
+
+
+def _piece_values(el) -> tuple:
+    """The plain values `_PIECE` names a piece with (a Kiwi's size as it is now: a label must not change later)."""
     kind, hex_id, thing = el
     if kind == "kiwi":
-        return f"the {thing.flock} size-{thing.size} Kiwi on {hex_id}"
-    if kind == "leader":
-        return f"the {thing} Leader on {hex_id}"
-    return f"the {kind} on {hex_id}"
+        return (thing.flock, thing.size, hex_id)
+    return (thing, hex_id) if kind == "leader" else (kind, hex_id)
+
+
+def _piece_text(el, before: str, after: str, values: tuple = (), more: tuple = ()) -> tuple[str, tuple]:
+    """A Text naming the piece: `before` + its words + `after`, with `values` before its values and `more` after."""
+    kind = el[0] if el[0] in ("kiwi", "leader") else None
+    key = (kind, before, after)
+    template = _TEMPLATES.get(key)
+    if template is None:
+        template = _TEMPLATES[key] = before + _PIECE[kind] + after
+    return template, (*values, *_piece_values(el), *more)
+
+
+def _label(el) -> str:
+    """The words naming a piece now (event fields)."""
+    return _PIECE[el[0] if el[0] in ("kiwi", "leader") else None].format(*_piece_values(el))
 
 
 def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
@@ -311,14 +331,14 @@ class _EachToFrame(_PhraseVerb, ABC):
             assert asked is not None   # asked just now: it is still there
             self.apply(rt, asked, value.to)
         elif self.pc == 1:
-            _, by_action = _pick_options(self.named(rt, sel), self.verb, lambda e: "")
+            _, by_action = _pick_options(self.named(rt, sel), self.verb)
             self.els = self.kept(rt, [by_action[value]])
         elif self.els is None:
             els = self.named(rt, sel)
             if sel.quant == "one" and len(els) > 1:
-                opts, _ = _pick_options(els, self.verb, lambda e: f"{word} {_label(e)}")
+                opts, _ = _pick_options(els, self.verb, word)
                 self.pc = 1
-                return Ask(ctx.flock, self.verb, f"Choose what to {self.verb}", opts)
+                return Ask(ctx.flock, self.verb, ("Choose what to {}", (self.verb,)), opts)
             self.els = self.kept(rt, els)
         els = self.els
         while self.i < len(els):
@@ -330,8 +350,8 @@ class _EachToFrame(_PhraseVerb, ABC):
             if not dests:
                 continue
             self.pc = 2
-            return Ask(ctx.flock, self.ask_kind, f"{word} {_label(el)}",
-                       [option(self.act(el, d), f"{word} {_label(el)} to {d}") for d in dests])
+            return Ask(ctx.flock, self.ask_kind, _piece_text(el, "{} ", "", (word,)),
+                       [option(self.act(el, d), _piece_text(el, "{} ", " to {}", (word,), (d,))) for d in dests])
         return Return()
 
 
@@ -421,9 +441,9 @@ class PushOutFrame(_PhraseVerb):
                 continue
             self.pc = 1
             if self.budget < 0:
-                return Ask(ctx.flock, "push", f"Push every Kiwi out of {hex_id}", opts)
+                return Ask(ctx.flock, "push", ("Push every Kiwi out of {}", (hex_id,)), opts)
             opts.append(option(A.word("stop"), "Stop pushing"))
-            return Ask(ctx.flock, "push", f"Push a Kiwi out of {hex_id}?", opts)
+            return Ask(ctx.flock, "push", ("Push a Kiwi out of {}?", (hex_id,)), opts)
         return Return()
 
 
@@ -454,7 +474,7 @@ class PlaceOnFrame(_PhraseVerb):
             self.source = value
             hexes = _dest_hexes(rt, node.arg("where"), ctx) or self.hexes   # an island token may change nothing
             self.pc = 2
-            return Ask(ctx.flock, "place-kiwi", "Place a size-1 Kiwi", [option(A.Place(h), f"Place on {h}") for h in hexes])
+            return Ask(ctx.flock, "place-kiwi", "Place a size-1 Kiwi", [option(A.Place(h), ("Place on {}", (h,))) for h in hexes])
         if self.pc == 2:
             hex_id = value.hex
             rt.state.flocks[ctx.flock].supply -= 1
@@ -499,14 +519,14 @@ class GrowSelFrame(_PhraseVerb):
         top = rt.rules.max_size
         sel = _fixed(self.node, self.chosen).arg("what")
         if self.pc == 1:
-            _, by_action = _pick_options(self.named(rt, sel, ("kiwi",)), "grow", lambda e: "")
+            _, by_action = _pick_options(self.named(rt, sel, ("kiwi",)), "grow")
             self.els = [plain(by_action[value])]
         elif self.els is None:
             els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "kiwi" and e[2].size < top]
             if sel.quant == "one" and len(els) > 1:
                 every = self.named(rt, sel, ("kiwi",))
                 if len(every) > 1:
-                    opts, _ = _pick_options(every, "grow", lambda e: f"Grow {_label(e)}")
+                    opts, _ = _pick_options(every, "grow", "Grow")
                     self.pc = 1
                     return Ask(ctx.flock, "grow", "Choose what to grow", opts)
                 els = every
@@ -566,12 +586,12 @@ class ActOnKiwiFrame(_PhraseVerb):
         sel = node.arg("what")
         els = self.named(rt, sel, ("kiwi",))
         if self.pc == 1:
-            _, by_action = _pick_options(els, verb, lambda e: "")
+            _, by_action = _pick_options(els, verb)
             els = [by_action[value]]
         elif sel.quant == "one" and len(els) > 1:
-            opts, _ = _pick_options(els, verb, lambda e: f"{verb.capitalize()} {_label(e)}")
+            opts, _ = _pick_options(els, verb, verb.capitalize())
             self.pc = 1
-            return Ask(ctx.flock, verb, f"Choose what to {verb}", opts)
+            return Ask(ctx.flock, verb, ("Choose what to {}", (verb,)), opts)
         act(rt, els, ctx)
         return Return()
 
@@ -639,7 +659,7 @@ class SwapFrame(_PhraseVerb):
         if self.pc == 0:
             els = self.named(rt, node.arg("a"))
             if len(els) > 1:
-                opts, _ = _pick_options(els, "swap", lambda e: f"Swap {_label(e)}")
+                opts, _ = _pick_options(els, "swap", "Swap")
                 self.pc = 1
                 return Ask(ctx.flock, "swap", "Choose a piece to swap", opts)
             if not els:
@@ -648,18 +668,18 @@ class SwapFrame(_PhraseVerb):
             self.first = plain(els[0])
         if self.pc == 1:
             if value is not None:
-                _, by_action = _pick_options(self.named(rt, node.arg("a")), "swap", lambda e: "")
+                _, by_action = _pick_options(self.named(rt, node.arg("a")), "swap")
                 self.first = plain(by_action[value])
             els = self.named(rt, node.arg("b"))
             if len(els) > 1:
-                opts, _ = _pick_options(els, "swap-with", lambda e: f"Swap {_label(e)}")
+                opts, _ = _pick_options(els, "swap-with", "Swap")
                 self.pc = 2
                 return Ask(ctx.flock, "swap-with", "Choose a piece to swap", opts)
             if not els:
                 return Return()
             second = els[0]
         else:
-            _, by_action = _pick_options(self.named(rt, node.arg("b")), "swap-with", lambda e: "")
+            _, by_action = _pick_options(self.named(rt, node.arg("b")), "swap-with")
             second = by_action[value]
         first = live(rt.state, self.first)
         if first is None or second[1] == first[1]:
@@ -703,7 +723,7 @@ class ReturnFruitFrame(Frame):
             return Return()
         self.pc = 1
         return Ask(ctx.flock, "return-fruit", "Return a fruit to the bag",
-                   [option(A.GiveFruit(c), f"Return a {c} fruit") for c in colours])
+                   [option(A.GiveFruit(c), ("Return a {} fruit", (c,))) for c in colours])
 
 
 def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Steps[Any]:
@@ -736,7 +756,7 @@ class JumpToFrame(_PhraseVerb):
             return Return()
         self.pc = 1
         return Ask(ctx.flock, "leader-move", "Your Leader jumps",
-                   [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
+                   [option(A.LeaderTo(ab.start, h), ("Leader to {}", (h,))) for h in dests])
 
 
 def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
