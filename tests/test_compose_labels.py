@@ -60,7 +60,8 @@ def make_verbs_ruleset(root: Path):
     shutil.copytree(content_dir() / "mods" / "compose", root / "mods" / "compose")
     pack = root / "mods" / "verbs"
     pack.mkdir(parents=True)
-    (pack / "pack.yaml").write_text('id: verbs\nname: Verbs\nkind: mod\ndescription: test pack\nsource: "designed: test"\n')
+    (pack / "pack.yaml").write_text(
+        'id: verbs\nname: Verbs\nkind: mod\ndescription: test pack\nsource: "designed: test"\n')
     (pack / "leaders.yaml").write_text(_VERBS)
     return load_ruleset(["compose", "verbs"], root=root)
 
