@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -25,8 +26,8 @@ from interpreter.engine.frames import FRAME_KINDS
 def _saves() -> tuple[tuple[object, str, str, int], ...]:
     """(ruleset, save, top frame kind, its step) at the first decision each compose frame asks at each of its steps,
     in games of the compose, example and verbs mods."""
-    import tempfile
-    rs = make_verbs_ruleset(Path(tempfile.mkdtemp(prefix="kcd-verbs-")) / "content")
+    with tempfile.TemporaryDirectory(prefix="kcd-verbs-") as tmp:
+        rs = make_verbs_ruleset(Path(tmp) / "content")
     out: dict[tuple[str, int], tuple[object, str, str, int]] = {}
     for game in _games(rs):
         rng = random.Random(game.seed)
@@ -91,7 +92,7 @@ def _save(kind: str, pc: int) -> tuple[object, dict]:
 def test_a_compose_frame_on_top_at_a_step_that_asks_nothing_is_refused(kind: str, pc: int, step: int) -> None:
     rs, data = _save(kind, pc)
     _top(data)["pc"] = step
-    _refused(rs, data, "is on top but asks nothing|not")
+    _refused(rs, data, "is on top but asks nothing")
 
 
 @pytest.mark.parametrize("kind,pc,step,message", [
@@ -111,7 +112,7 @@ def test_a_pending_decision_that_is_not_the_frames_question_is_refused(kind: str
     """Another kind, another player, an option less or an option the frame does not offer: refused."""
     rs, data = _save(kind, pc)
     pending = data["pending"]
-    other = next(p for p in json.loads(_saves()[0][1])["state"]["seats"] if p != pending["player"])
+    other = next(p for p in data["state"]["seats"] if p != pending["player"])
     for change in ("kind", "player", "fewer", "swap-order"):
         copy = json.loads(json.dumps(data))
         p = copy["pending"]
