@@ -4,6 +4,12 @@ with filters and parameterised modifiers. Hooked into effects.run / effects.poss
 A selection that leaves a choice asks the player one small decision at a time (`decisions.ask`): which
 piece, then where. Work is bounded before play (interpreter/dsl/compose_check.py) and by the state: a
 `for each` walks a snapshot of the elements its selector named when it started.
+
+Every procedure is an explicit frame (interpreter/engine/frames.py) holding plain data. Labels and prompts are Texts
+(a template and plain values), built when read. A frame loaded from a save is checked (`check`): its node is a node
+of its kind, its elements, hexes, players and counters are well formed and at a step it can be at (`asks`: the steps
+that wait for an answer); the frame that asked the pending decision recomputes what it asks there from the loaded
+state (`asked`), and `check_answer` refuses a pending decision that is not that one (another kind, player or options).
 """
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ from interpreter.engine import action_types as A
 from interpreter.engine import effects, move, placing, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
+from interpreter.engine.compose_load import AskingFrame, check_ctx, check_index, need, well_formed
 from interpreter.engine.decisions import Option, Steps, option
 from interpreter.engine.frames import Ask, Call, Done, Frame, GenFrame, Return, Signal, drive, register_frame
 from interpreter.engine.powers import immune, table
@@ -62,6 +69,12 @@ class IfFrame(Frame):
     node: Any
     ctx: Ctx
     max_pc: ClassVar[int] = 1
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded `if` runs an `if` node."""
+        need(isinstance(self.node, ast.If), self, "not an `if`")
+        check_ctx(rt, self, self.ctx)
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: test the condition and run the branch; 1: done."""
@@ -84,6 +97,15 @@ class ForEachFrame(Frame):
     els: list | None = None
     i: int = 0
     max_pc: ClassVar[int] = 0
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded `for each` runs a `for each` node over elements of the game."""
+        need(isinstance(self.node, ast.ForEach), self, "not a `for each`")
+        check_ctx(rt, self, self.ctx)
+        need(self.els is None or all(well_formed(rt.state, e) for e in self.els), self,
+              "an element that is not of the game")
+        check_index(self, self.els, self.i)
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """The next element's body."""
@@ -136,9 +158,20 @@ def _fixed(node: ast.Phrase, chosen: list) -> ast.Phrase:
     return replace(node, args=tuple((n, fix(v) if isinstance(v, ast.Selector) else v) for n, v in node.args))
 
 
+def _check_chosen(rt: Runtime, frame: Frame, node: Any, chosen: list, done: bool) -> None:
+    """A loaded phrase's node is a phrase, and its chosen players are playing (or "": nobody), all of them picked
+    (`done`) or some still to pick."""
+    need(isinstance(node, ast.Phrase), frame, "not a phrase")
+    wanted = len(_chosen_sels(node))
+    need(all(type(f) is str and (f == "" or f in rt.state.flocks) for f in chosen), frame,
+          "a chosen player who is not playing")
+    need(len(chosen) == wanted if done else len(chosen) < wanted, frame,
+          f"{len(chosen)} chosen players for {wanted} choices")
+
+
 @register_frame("compose.phrase")
 @dataclass(eq=False)
-class PhraseFrame(Frame):
+class PhraseFrame(AskingFrame):
     """A phrase: first the player picks each `a chosen opponent`, then the verb runs on the selectors (its frame,
     or its generator procedure), or, for a first-language verb given quantities, on the numbers they give now."""
 
@@ -146,6 +179,24 @@ class PhraseFrame(Frame):
     ctx: Ctx
     chosen: list = field(default_factory=list)
     max_pc: ClassVar[int] = 2
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded phrase: its players chosen so far (all of them once its verb runs)."""
+        _check_chosen(rt, self, self.node, self.chosen, self.pc == 2)
+        check_ctx(rt, self, self.ctx)
+
+    def asked(self, rt: Runtime) -> Ask | None:
+        """The player to pick for the next `a chosen ...` (None: nobody to pick)."""
+        pending = _chosen_sels(self.node)
+        if len(self.chosen) >= len(pending):
+            return None
+        sel = pending[len(self.chosen)]
+        who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, self.ctx)) if e[0] == "player"]
+        if not who:
+            return None
+        return Ask(self.ctx.flock, "choose-player", "Choose a player",
+                   [option(A.ChoosePlayer(f), ("Choose {}", (f,))) for f in who])
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: ask the next chosen player, or run the verb; 1: the player picked; 2: done."""
@@ -157,14 +208,12 @@ class PhraseFrame(Frame):
             self.pc = 0
         pending = _chosen_sels(self.node)
         while len(self.chosen) < len(pending):
-            sel = pending[len(self.chosen)]
-            who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, ctx)) if e[0] == "player"]
-            if not who:
+            ask = self.asked(rt)
+            if ask is None:
                 self.chosen.append("")
                 continue
             self.pc = 1
-            return Ask(ctx.flock, "choose-player", "Choose a player",
-                       [option(A.ChoosePlayer(f), f"Choose {f}") for f in who])
+            return ask
         self.pc = 2
         node = _fixed(self.node, self.chosen)
         prim = node.primitive or ""
@@ -220,9 +269,9 @@ def _pick(el, verb: str) -> A.Action:
     return A.PickLeader(verb, thing, hex_id)
 
 
-def _pick_options(els: list, verb: str, label) -> tuple[list[Option], dict[A.Action, Element]]:
-    """One option per distinct action (identical Kiwi in a hex are one choice, the first stands for them),
-    and the element each action names."""
+def _pick_options(els: list, verb: str, word: str = "") -> tuple[list[Option], dict[A.Action, Element]]:
+    """One option per distinct action (identical Kiwi in a hex are one choice, the first stands for them), each
+    labelled `<word> <the piece>` (built when read), and the element each action names."""
     by_action: dict[A.Action, Element] = {}
     opts: list[Option] = []
     seen: set[str] = set()
@@ -232,17 +281,37 @@ def _pick_options(els: list, verb: str, label) -> tuple[list[Option], dict[A.Act
             continue
         seen.add(act.id())
         by_action[act] = e
-        opts.append(option(act, label(e)))
+        opts.append(option(act, _piece_text(e, "{} ", "", (word,))))
     return opts, by_action
 
 
-def _label(el) -> str:
+# the words naming a piece, and the templates of the labels and prompts that name one (built once, here: a label
+# is a template and plain values, formatted when read)
+_PIECE = {"kiwi": "the {} size-{} Kiwi on {}", "leader": "the {} Leader on {}", None: "the {} on {}"}
+_TEMPLATES: dict[tuple[str | None, str, str], str] = {}
+
+
+def _piece_values(el) -> tuple:
+    """The plain values `_PIECE` names a piece with (a Kiwi's size as it is now: a label must not change later)."""
     kind, hex_id, thing = el
     if kind == "kiwi":
-        return f"the {thing.flock} size-{thing.size} Kiwi on {hex_id}"
-    if kind == "leader":
-        return f"the {thing} Leader on {hex_id}"
-    return f"the {kind} on {hex_id}"
+        return (thing.flock, thing.size, hex_id)
+    return (thing, hex_id) if kind == "leader" else (kind, hex_id)
+
+
+def _piece_text(el, before: str, after: str, values: tuple = (), more: tuple = ()) -> tuple[str, tuple]:
+    """A Text naming the piece: `before` + its words + `after`, with `values` before its values and `more` after."""
+    kind = el[0] if el[0] in ("kiwi", "leader") else None
+    key = (kind, before, after)
+    template = _TEMPLATES.get(key)
+    if template is None:
+        template = _TEMPLATES[key] = before + _PIECE[kind] + after
+    return template, (*values, *_piece_values(el), *more)
+
+
+def _label(el) -> str:
+    """The words naming a piece now (event fields)."""
+    return _PIECE[el[0] if el[0] in ("kiwi", "leader") else None].format(*_piece_values(el))
 
 
 def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
@@ -250,13 +319,19 @@ def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
 
 
 @dataclass(eq=False)
-class _PhraseVerb(Frame):
+class _PhraseVerb(AskingFrame):
     """A verb of a phrase as a frame: the phrase as written (a node of the rules, saved by its address), the
     players picked for its `a chosen ...` selectors, and the context."""
 
     node: Any
     chosen: list
     ctx: Ctx
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded verb runs a phrase of its own verb, with all its chosen players picked."""
+        _check_chosen(rt, self, self.node, self.chosen, True)
+        need(PHRASE_FRAMES.get(self.node.primitive or "") is type(self), self, "a phrase of another verb")
+        check_ctx(rt, self, self.ctx)
 
     def named(self, rt: Runtime, sel: ast.Selector, kinds: tuple[str, ...] = ("kiwi", "leader")) -> list:
         """The elements of these kinds the selector names now."""
@@ -280,6 +355,7 @@ class _EachToFrame(_PhraseVerb, ABC):
     els: list | None = None
     i: int = 0
     max_pc: ClassVar[int] = 2
+    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})   # the steps that wait for an answer
     verb: ClassVar[str]         # the picking action's verb and the labels' first word
     ask_kind: ClassVar[str]     # the kind of the decision where a piece goes
 
@@ -299,26 +375,60 @@ class _EachToFrame(_PhraseVerb, ABC):
     def apply(self, rt: Runtime, el: tuple, dest: str) -> None:
         """Take the piece to the hex chosen."""
 
+    def stays(self, rt: Runtime, el: tuple) -> None:
+        """The piece has no hex to go to (it stays)."""
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded step: the pieces named (Kiwi and Leaders of the game), the one asked about still in its hex."""
+        super().check(rt)
+        els = self.els
+        need(els is None or all(well_formed(rt.state, e, ("kiwi", "leader")) for e in els), self,
+              "a piece that is not of the game")
+        check_index(self, els, self.i)
+        need(self.pc != 1 or els is None, self, "a piece to pick after the pieces were named")
+        need(self.pc != 2 or els is not None and self.i > 0 and _now(rt, els[self.i - 1]) is not None, self,
+              "no piece to ask about")
+
+    def _pick_ask(self, els: list) -> Ask:
+        return Ask(self.ctx.flock, self.verb, ("Choose what to {}", (self.verb,)),
+                   _pick_options(els, self.verb, self.verb.capitalize())[0])
+
+    def _dest_ask(self, rt: Runtime, el: tuple, node: Any) -> Ask | None:
+        """Where this piece goes (None: nowhere, it stays)."""
+        dests = self.dests(rt, el, node)
+        if not dests:
+            return None
+        word = self.verb.capitalize()
+        return Ask(self.ctx.flock, self.ask_kind, _piece_text(el, "{} ", "", (word,)),
+                   [option(self.act(el, d), _piece_text(el, "{} ", " to {}", (word,), (d,))) for d in dests])
+
+    def asked(self, rt: Runtime) -> Ask | None:
+        """pc 1: which piece; 2: where the last one goes."""
+        node = _fixed(self.node, self.chosen)
+        if self.pc == 1:
+            sel = node.arg("what")
+            els = self.named(rt, sel)
+            return self._pick_ask(els) if sel.quant == "one" and len(els) > 1 else None
+        el = _now(rt, self.els[self.i - 1]) if self.pc == 2 and self.els else None
+        return self._dest_ask(rt, el, node) if el is not None else None
+
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: start, or the next piece; 1: the piece picked; 2: where the last one goes."""
-        ctx = self.ctx
         node = _fixed(self.node, self.chosen)
         sel = node.arg("what")
-        word = self.verb.capitalize()
         if self.pc == 2:
             assert self.els is not None   # pc 2 asked about one of them
             asked = _now(rt, self.els[self.i - 1])
             assert asked is not None   # asked just now: it is still there
             self.apply(rt, asked, value.to)
         elif self.pc == 1:
-            _, by_action = _pick_options(self.named(rt, sel), self.verb, lambda e: "")
+            _, by_action = _pick_options(self.named(rt, sel), self.verb)
             self.els = self.kept(rt, [by_action[value]])
         elif self.els is None:
             els = self.named(rt, sel)
             if sel.quant == "one" and len(els) > 1:
-                opts, _ = _pick_options(els, self.verb, lambda e: f"{word} {_label(e)}")
                 self.pc = 1
-                return Ask(ctx.flock, self.verb, f"Choose what to {self.verb}", opts)
+                return self._pick_ask(els)
             self.els = self.kept(rt, els)
         els = self.els
         while self.i < len(els):
@@ -326,12 +436,12 @@ class _EachToFrame(_PhraseVerb, ABC):
             self.i += 1
             if el is None:
                 continue
-            dests = self.dests(rt, el, node)
-            if not dests:
+            ask = self._dest_ask(rt, el, node)
+            if ask is None:
+                self.stays(rt, el)
                 continue
             self.pc = 2
-            return Ask(ctx.flock, self.ask_kind, f"{word} {_label(el)}",
-                       [option(self.act(el, d), f"{word} {_label(el)} to {d}") for d in dests])
+            return ask
         return Return()
 
 
@@ -352,12 +462,13 @@ class PushToFrame(_EachToFrame):
         return [plain(e) for e in els]
 
     def dests(self, rt: Runtime, el: tuple, node: Any) -> list[str]:
-        """The adjacent hexes the destination names; none: the piece stays, and the log says so."""
+        """The adjacent hexes the destination names."""
         allowed = set(_dest_hexes(rt, node.arg("dest"), self.ctx))
-        out = [d for d in board_of(rt.state).adjacent(el[1]) if d in allowed and d != el[1]]
-        if not out:
-            rt.emit("push-stays", self.ctx.flock, flock=self.ctx.flock, piece=_label(el))
-        return out
+        return [d for d in board_of(rt.state).adjacent(el[1]) if d in allowed and d != el[1]]
+
+    def stays(self, rt: Runtime, el: tuple) -> None:
+        """No hex to push it to: it stays, and the log says so."""
+        rt.emit("push-stays", self.ctx.flock, flock=self.ctx.flock, piece=_label(el))
 
     def act(self, el: tuple, dest: str) -> A.Action:
         """A push of this Kiwi or Leader."""
@@ -392,6 +503,42 @@ class PushOutFrame(_PhraseVerb):
     i: int = 0
     budget: int = -1     # pushes left (`push up to n`); -1: no limit
     max_pc: ClassVar[int] = 2
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded push out of hexes of the island, at one of them, with pushes left as its phrase allows."""
+        super().check(rt)
+        hexes = self.hexes
+        need(hexes is None or all(type(h) is str and h in rt.state.hexes for h in hexes), self,
+              "not a hex of the island")
+        check_index(self, hexes, self.i)
+        need(self.pc == 0 or hexes is not None and self.i < len(hexes), self, "no hex to push out of")
+        upto = self.node.arg("n") is not None
+        need(hexes is None or (0 <= self.budget <= MAX_AMOUNT if upto else self.budget == -1), self,
+              f"{self.budget} pushes left")
+
+    def asked(self, rt: Runtime) -> Ask | None:
+        """pc 1: which piece to push out of the hex it is at (or, `up to n`, stop)."""
+        if self.pc != 1 or self.hexes is None or self.budget == 0:
+            return None
+        return self._ask_at(rt, _fixed(self.node, self.chosen), self.hexes[self.i])
+
+    def _ask_at(self, rt: Runtime, node: Any, hex_id: str) -> Ask | None:
+        """The pushes of the pieces named out of this hex (None: none is left there)."""
+        ctx = self.ctx
+        skip = ctx.flock if ctx.ability is not None else None
+        named = select(rt.state, node.arg("what"), scope(rt, ctx))
+        kiwi = {e[2].id for e in named if e[0] == "kiwi" and e[1] == hex_id}
+        leaders = {e[2] for e in named if e[0] == "leader" and e[1] == hex_id}
+        opts = [o for o in push.push_options(rt, hex_id, None, skip)
+                if (a := o.action) is not None
+                and (a.flock in leaders if isinstance(a, A.PushLeader) else a.kiwi in kiwi)]
+        if not opts:
+            return None
+        if self.budget < 0:
+            return Ask(ctx.flock, "push", ("Push every Kiwi out of {}", (hex_id,)), opts)
+        opts.append(option(A.word("stop"), "Stop pushing"))
+        return Ask(ctx.flock, "push", ("Push a Kiwi out of {}?", (hex_id,)), opts)
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: start, or the next push; 1: the player's answer; 2: that push is done."""
@@ -407,23 +554,13 @@ class PushOutFrame(_PhraseVerb):
                 self.budget -= 1
             self.pc = 2
             return Call(push.DoPushFrame(ctx.flock, value, True))
-        skip = ctx.flock if ctx.ability is not None else None
         while self.i < len(self.hexes) and self.budget != 0:
-            hex_id = self.hexes[self.i]
-            named = select(rt.state, node.arg("what"), scope(rt, ctx))
-            kiwi = {e[2].id for e in named if e[0] == "kiwi" and e[1] == hex_id}
-            leaders = {e[2] for e in named if e[0] == "leader" and e[1] == hex_id}
-            opts = [o for o in push.push_options(rt, hex_id, None, skip)
-                    if (a := o.action) is not None
-                    and (a.flock in leaders if isinstance(a, A.PushLeader) else a.kiwi in kiwi)]
-            if not opts:
+            ask = self._ask_at(rt, node, self.hexes[self.i])
+            if ask is None:
                 self.i += 1
                 continue
             self.pc = 1
-            if self.budget < 0:
-                return Ask(ctx.flock, "push", f"Push every Kiwi out of {hex_id}", opts)
-            opts.append(option(A.word("stop"), "Stop pushing"))
-            return Ask(ctx.flock, "push", f"Push a Kiwi out of {hex_id}?", opts)
+            return ask
         return Return()
 
 
@@ -440,8 +577,29 @@ class PlaceOnFrame(_PhraseVerb):
 
     left: int = -1
     hexes: list = field(default_factory=list)
-    source: Any = None
+    source: Any = None   # where the token came from (placing.TakeTokenFrame): ("track", slot), ("reserve", 0) ...
     max_pc: ClassVar[int] = 3
+    asks: ClassVar[frozenset[int] | None] = frozenset({2})   # the steps that wait for an answer
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded placing: Kiwi left to place, hexes of the island, and at step 2 a token in hand to place."""
+        super().check(rt)
+        need(-1 <= self.left <= MAX_AMOUNT, self, f"{self.left} Kiwi left")
+        need(all(type(h) is str and h in rt.state.hexes for h in self.hexes), self, "not a hex of the island")
+        source = self.source
+        need(source is None or type(source) is tuple and len(source) == 2 and type(source[0]) is str
+              and type(source[1]) is int, self, "not where a token comes from")
+        need(self.pc != 2 or source is not None and rt.state.flocks[self.ctx.flock].supply > 0, self,
+              "no token taken to place")
+
+    def asked(self, rt: Runtime) -> Ask | None:
+        """pc 2: the hex for the token taken."""
+        return self._ask_hex(rt, _fixed(self.node, self.chosen)) if self.pc == 2 else None
+
+    def _ask_hex(self, rt: Runtime, node: Any) -> Ask:
+        hexes = _dest_hexes(rt, node.arg("where"), self.ctx) or self.hexes   # an island token may change nothing
+        return Ask(self.ctx.flock, "place-kiwi", "Place a size-1 Kiwi",
+                   [option(A.Place(h), ("Place on {}", (h,))) for h in hexes])
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: the next Kiwi: take a token; 1: the token taken, ask the hex; 2: place it; 3: its track benefit
@@ -452,9 +610,8 @@ class PlaceOnFrame(_PhraseVerb):
             if value is None:
                 return Return()
             self.source = value
-            hexes = _dest_hexes(rt, node.arg("where"), ctx) or self.hexes   # an island token may change nothing
             self.pc = 2
-            return Ask(ctx.flock, "place-kiwi", "Place a size-1 Kiwi", [option(A.Place(h), f"Place on {h}") for h in hexes])
+            return self._ask_hex(rt, node)
         if self.pc == 2:
             hex_id = value.hex
             rt.state.flocks[ctx.flock].supply -= 1
@@ -492,6 +649,31 @@ class GrowSelFrame(_PhraseVerb):
     els: list | None = None
     i: int = 0
     max_pc: ClassVar[int] = 2
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded growth: Kiwi of the game, still to pick at step 1."""
+        super().check(rt)
+        need(self.els is None or all(well_formed(rt.state, e, ("kiwi",)) for e in self.els), self,
+              "a Kiwi that is not of the game")
+        check_index(self, self.els, self.i)
+        need(self.pc != 1 or self.els is None, self, "a Kiwi to pick after the Kiwi were named")
+
+    def _growing(self, rt: Runtime, sel: ast.Selector) -> tuple[Ask | None, list]:
+        """The Kiwi that grow, or the question which one (`a kiwi ...` naming several that can)."""
+        top = rt.rules.max_size
+        els = [e for e in select(rt.state, sel, scope(rt, self.ctx)) if e[0] == "kiwi" and e[2].size < top]
+        if sel.quant == "one" and len(els) > 1:
+            every = self.named(rt, sel, ("kiwi",))
+            if len(every) > 1:
+                opts, _ = _pick_options(every, "grow", "Grow")
+                return Ask(self.ctx.flock, "grow", "Choose what to grow", opts), every
+            els = every
+        return None, els
+
+    def asked(self, rt: Runtime) -> Ask | None:
+        """pc 1: which Kiwi grows."""
+        return self._growing(rt, _fixed(self.node, self.chosen).arg("what"))[0] if self.pc == 1 else None
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: the Kiwi named (or ask which); 1: the one picked; 2: the next Kiwi grows."""
@@ -499,17 +681,13 @@ class GrowSelFrame(_PhraseVerb):
         top = rt.rules.max_size
         sel = _fixed(self.node, self.chosen).arg("what")
         if self.pc == 1:
-            _, by_action = _pick_options(self.named(rt, sel, ("kiwi",)), "grow", lambda e: "")
+            _, by_action = _pick_options(self.named(rt, sel, ("kiwi",)), "grow")
             self.els = [plain(by_action[value])]
         elif self.els is None:
-            els = [e for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "kiwi" and e[2].size < top]
-            if sel.quant == "one" and len(els) > 1:
-                every = self.named(rt, sel, ("kiwi",))
-                if len(every) > 1:
-                    opts, _ = _pick_options(every, "grow", lambda e: f"Grow {_label(e)}")
-                    self.pc = 1
-                    return Ask(ctx.flock, "grow", "Choose what to grow", opts)
-                els = every
+            ask, els = self._growing(rt, sel)
+            if ask is not None:
+                self.pc = 1
+                return ask
             self.els = [plain(e) for e in els]
         self.pc = 2
         while self.i < len(self.els):
@@ -557,22 +735,33 @@ class ActOnKiwiFrame(_PhraseVerb):
     """`shrink <pieces>` / `remove <pieces>`: every Kiwi named, or (`a kiwi ...`) the one the player picks."""
 
     max_pc: ClassVar[int] = 1
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+
+    def _ask(self, verb: str, sel: ast.Selector, els: list) -> Ask | None:
+        """Which Kiwi (`a kiwi ...` naming several), else None."""
+        if sel.quant != "one" or len(els) < 2:
+            return None
+        return Ask(self.ctx.flock, verb, ("Choose what to {}", (verb,)), _pick_options(els, verb, verb.capitalize())[0])
+
+    def asked(self, rt: Runtime) -> Ask | None:
+        """pc 1: which Kiwi."""
+        node = _fixed(self.node, self.chosen)
+        sel = node.arg("what")
+        return self._ask(_ACTS[node.primitive or ""][0], sel, self.named(rt, sel, ("kiwi",))) if self.pc == 1 else None
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: the Kiwi named (or ask which); 1: the one picked."""
-        ctx = self.ctx
         node = _fixed(self.node, self.chosen)
         verb, act = _ACTS[node.primitive or ""]
         sel = node.arg("what")
         els = self.named(rt, sel, ("kiwi",))
         if self.pc == 1:
-            _, by_action = _pick_options(els, verb, lambda e: "")
+            _, by_action = _pick_options(els, verb)
             els = [by_action[value]]
-        elif sel.quant == "one" and len(els) > 1:
-            opts, _ = _pick_options(els, verb, lambda e: f"{verb.capitalize()} {_label(e)}")
+        elif (ask := self._ask(verb, sel, els)) is not None:
             self.pc = 1
-            return Ask(ctx.flock, verb, f"Choose what to {verb}", opts)
-        act(rt, els, ctx)
+            return ask
+        act(rt, els, self.ctx)
         return Return()
 
 
@@ -630,36 +819,52 @@ class SwapFrame(_PhraseVerb):
 
     first: Any = None    # the first piece (plain), once known
     max_pc: ClassVar[int] = 2
+    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})   # the steps that wait for an answer
 
+    def check(self, rt: Runtime) -> None:
+        """A loaded swap: the first piece is of the game, and known when the second is asked."""
+        super().check(rt)
+        need(self.first is None or well_formed(rt.state, self.first, ("kiwi", "leader")), self,
+              "a piece that is not of the game")
+        need(self.pc != 2 or self.first is not None, self, "no first piece")
+
+    def _which(self, rt: Runtime, node: Any, verb: str) -> tuple[Ask | None, list]:
+        """The pieces `a` (verb swap) or `b` (swap-with) names, and the question which, when several."""
+        els = self.named(rt, node.arg("a" if verb == "swap" else "b"))
+        if len(els) < 2:
+            return None, els
+        return Ask(self.ctx.flock, verb, "Choose a piece to swap", _pick_options(els, verb, "Swap")[0]), els
+
+    def asked(self, rt: Runtime) -> Ask | None:
+        """pc 1: the first piece; 2: the second."""
+        return self._which(rt, _fixed(self.node, self.chosen), "swap" if self.pc == 1 else "swap-with")[0]
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: the first piece (or ask); 1: the first picked, now the second (or ask); 2: the second picked."""
         ctx = self.ctx
         node = _fixed(self.node, self.chosen)
         if self.pc == 0:
-            els = self.named(rt, node.arg("a"))
-            if len(els) > 1:
-                opts, _ = _pick_options(els, "swap", lambda e: f"Swap {_label(e)}")
+            ask, els = self._which(rt, node, "swap")
+            if ask is not None:
                 self.pc = 1
-                return Ask(ctx.flock, "swap", "Choose a piece to swap", opts)
+                return ask
             if not els:
                 return Return()
             value, self.pc = None, 1
             self.first = plain(els[0])
         if self.pc == 1:
             if value is not None:
-                _, by_action = _pick_options(self.named(rt, node.arg("a")), "swap", lambda e: "")
+                _, by_action = _pick_options(self.named(rt, node.arg("a")), "swap")
                 self.first = plain(by_action[value])
-            els = self.named(rt, node.arg("b"))
-            if len(els) > 1:
-                opts, _ = _pick_options(els, "swap-with", lambda e: f"Swap {_label(e)}")
+            ask, els = self._which(rt, node, "swap-with")
+            if ask is not None:
                 self.pc = 2
-                return Ask(ctx.flock, "swap-with", "Choose a piece to swap", opts)
+                return ask
             if not els:
                 return Return()
             second = els[0]
         else:
-            _, by_action = _pick_options(self.named(rt, node.arg("b")), "swap-with", lambda e: "")
+            _, by_action = _pick_options(self.named(rt, node.arg("b")), "swap-with")
             second = by_action[value]
         first = live(rt.state, self.first)
         if first is None or second[1] == first[1]:
@@ -676,13 +881,29 @@ def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
 
 @register_frame("compose.return_fruit")
 @dataclass(eq=False)
-class ReturnFruitFrame(Frame):
+class ReturnFruitFrame(AskingFrame):
     """Return up to n fruit of the player's choice to the bag, one at a time."""
 
     call: Any
     ctx: Ctx
     left: int = -1
     max_pc: ClassVar[int] = 1
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded `return n fruit`, with fruit left to return."""
+        need(isinstance(self.call, (ast.Phrase, ast.Call)) and self.call.primitive == "return-fruit", self,
+              "not a `return ... fruit`")
+        need(-1 <= self.left <= MAX_AMOUNT and (self.pc == 0 or self.left >= 0), self, f"{self.left} fruit left")
+        check_ctx(rt, self, self.ctx)
+
+    def asked(self, rt: Runtime) -> Ask | None:
+        """pc 1: which fruit (None: the player has none)."""
+        colours = sorted(c for c, k in rt.state.flocks[self.ctx.flock].fruit.items() if k > 0)
+        if self.pc != 1 or not colours:
+            return None
+        return Ask(self.ctx.flock, "return-fruit", "Return a fruit to the bag",
+                   [option(A.GiveFruit(c), ("Return a {} fruit", (c,))) for c in colours])
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: start, or ask for the next fruit; 1: return the fruit picked."""
@@ -698,12 +919,9 @@ class ReturnFruitFrame(Frame):
         if self.left <= 0:
             return Return()
         self.left -= 1
-        colours = sorted(c for c, k in fl.fruit.items() if k > 0)
-        if not colours:
-            return Return()
         self.pc = 1
-        return Ask(ctx.flock, "return-fruit", "Return a fruit to the bag",
-                   [option(A.GiveFruit(c), f"Return a {c} fruit") for c in colours])
+        ask = self.asked(rt)
+        return ask if ask is not None else Return()
 
 
 def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Steps[Any]:
@@ -717,6 +935,26 @@ class JumpToFrame(_PhraseVerb):
     """The Leader lands on a chosen hex the selector names, other than its start (R-LEAD-5)."""
 
     max_pc: ClassVar[int] = 2
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded jump runs inside a Leader ability."""
+        super().check(rt)
+        need(self.ctx.ability is not None, self, "a Leader jump outside a Leader ability")
+
+    def asked(self, rt: Runtime) -> Ask | None:
+        """pc 1: the landing hex."""
+        return self._ask(rt) if self.pc == 1 else None
+
+    def _ask(self, rt: Runtime) -> Ask | None:
+        ctx = self.ctx
+        ab = ctx.ability
+        assert ab is not None   # resume and check refuse a jump outside an ability
+        dests = [h for h in _dest_hexes(rt, _fixed(self.node, self.chosen).arg("dest"), ctx) if h != ab.start]
+        if not dests:
+            return None
+        return Ask(ctx.flock, "leader-move", "Your Leader jumps",
+                   [option(A.LeaderTo(ab.start, h), ("Leader to {}", (h,))) for h in dests])
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: ask the landing hex; 1: land there; 2: done."""
@@ -730,13 +968,11 @@ class JumpToFrame(_PhraseVerb):
             self.pc = 2
             move.land(rt, ctx, value.to, board_of(rt.state).between(ab.start, value.to))
             return Return()
-        node = _fixed(self.node, self.chosen)
-        dests = [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != ab.start]
-        if not dests:
+        ask = self._ask(rt)
+        if ask is None:
             return Return()
         self.pc = 1
-        return Ask(ctx.flock, "leader-move", "Your Leader jumps",
-                   [option(A.LeaderTo(ab.start, h), f"Leader to {h}") for h in dests])
+        return ask
 
 
 def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
@@ -806,6 +1042,13 @@ class EmitEventFrame(Frame):
     fi: int = 0          # the flock (seat index) and power index to look at next
     pi: int = 0
     max_pc: ClassVar[int] = 0
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded event names an event with triggers, a hex of the island and a seat and power to look at."""
+        need(self.event in _EVENT_TRIGGERS and self.hex in rt.state.hexes, self, "not an event on a hex of the island")
+        need(0 <= self.fi <= len(rt.state.seats) and self.pi >= 0, self, "not a seat and power to look at")
+        check_ctx(rt, self, self.ctx)
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """The next power that fires: its effect."""
