@@ -38,7 +38,7 @@ def text(call: Call | Phrase) -> str | None:
         return f"Kiwibot moves {_mover(what)} to {where}"
     if prim == "bot-push":
         n = call.arg("n", 1)
-        return f"it pushes {quantity_text(n)} of {_owned(what)}"
+        return f"it pushes {_side(quantity_text(n))} of {_owned(what)}"
     if prim == "bot-feed":
         whose, bare = _whose(what)
         if whose == "bot":
