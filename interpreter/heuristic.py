@@ -51,17 +51,19 @@ def evaluate(game: Game, flock: str, weights: Weights = Weights()) -> float:
     placed = dict.fromkeys(state.seats, 0)
     tokens = 0
     for h in state.hexes.values():
-        for k in h.kiwi:
-            if k.flock == flock:
-                tokens += k.size
-        if h.domain is not None and h.domain[0] in placed:
-            placed[h.domain[0]] += 1
+        stack, marker = h.kiwi, h.domain
+        if stack:
+            for k in stack:
+                if k.flock == flock:
+                    tokens += k.size
+        if marker is not None and marker[0] in placed:
+            placed[marker[0]] += 1
     scores = scoring.score(state, placed)
     own = scores[flock]["total"]
     best_other = max((s["total"] for f, s in scores.items() if f != flock), default=0)
     # every hex's dominant flock in one pass (R-DOM-1/2), kept for the Season card objective on this state
     memo: dict = {}
-    dominated = sum(1 for owner in selectors.dominant_table(state, "default", memo).values() if owner == flock)
+    dominated = [*selectors.dominant_table(state, "default", memo).values()].count(flock)
     fs = state.flocks[flock]
     value = (weights.vp * own - weights.opponent_vp * best_other + weights.dominated_hex * dominated
              + weights.domain_marker * len(fs.domain) + weights.fruit * sum(fs.fruit.values())

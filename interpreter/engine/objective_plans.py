@@ -168,15 +168,36 @@ def _pieces(sel: ast.Selector, name: str, by_hex: ast.Filter | None = None) -> t
     terrains: set[str] | None = set.intersection(*named) if named else None
 
     def sums(st: State, memo: dict, only: Iterable[str] | None = None) -> dict[str, dict[str, int]]:
-        scope = Scope("", purpose="objective", memo=memo)   # the hex selectors do not depend on who "me" is
         allowed: set[str] | None = set(only) if only is not None else None
-        for arg in inside:
-            where = {e[1] for e in select(st, arg, scope) if e[1] is not None}
-            allowed = where if allowed is None else allowed & where
-        banned = {e[1] for arg in outside for e in select(st, arg, scope) if e[1] is not None}
+        banned: set[str] = set()
+        if inside or outside:
+            scope = Scope("", purpose="objective", memo=memo)   # these hex selectors do not depend on who "me" is
+            for arg in inside:
+                where = {e[1] for e in select(st, arg, scope) if e[1] is not None}
+                allowed = where if allowed is None else allowed & where
+            banned = {e[1] for arg in outside for e in select(st, arg, scope) if e[1] is not None}
         return _sum_pieces(st, kind, counting, size, allowed, banned, terrains, per_hex)
 
     return sums, owner
+
+
+# id(params) -> (params, (Nest dominance values, the largest Kiwi size, the objective Leader weight)): a game's
+# states share one params dict, so these are read once per game
+_COUNTING: dict[int, tuple[dict, tuple[dict[str, int], int, int]]] = {}
+
+
+def _counting(st: State) -> tuple[dict[str, int], int, int]:
+    """R-SCARD-4's figures: each Nest's dominance value, the size a Leader counts as, the Leader's tokens."""
+    params = st.params
+    hit = _COUNTING.get(id(params))
+    if hit is not None and hit[0] is params:
+        return hit[1]
+    found = (params.get("nest_dominance", {}), int(params.get("max_size", 3)),
+             int(dominance.weights(st, "objective").get("leader", 3)))
+    if len(_COUNTING) > 64:
+        _COUNTING.clear()
+    _COUNTING[id(params)] = (params, found)
+    return found
 
 
 def _sum_pieces(st: State, kind: str, counting: bool, size: int | None, allowed: set[str] | None, banned: set[str],
@@ -185,9 +206,7 @@ def _sum_pieces(st: State, kind: str, counting: bool, size: int | None, allowed:
     in an objective `kiwi` also names each Leader as a size-3 Kiwi and each Nest as its dominance value of size-1
     Kiwi, `piece` a Kiwi, Leader or Nest; a size filter keeps Kiwi of that size). Per hex, a hex without any of
     them is left out (it counts 0)."""
-    values = st.params.get("nest_dominance", {})
-    top = int(st.params.get("max_size", 3))
-    leader_w = int(dominance.weights(st, "objective").get("leader", 3))
+    values, top, leader_w = _counting(st)
     leaders: dict[str, list[str]] = {}
     if kind in ("kiwi", "piece", "leader"):
         for f in st.seats:
@@ -330,7 +349,7 @@ def _hex_count(sel: ast.Selector) -> Plan | None:
             owners = [table.get(e[1]) for e in select(st, base, scope) if e[1] is not None]
             seats = set(st.seats)
             if mine:
-                return {fl: sum(1 for o in owners if o == fl) if fl in seats else 0 for fl in flocks}
+                return {fl: owners.count(fl) if fl in seats else 0 for fl in flocks}
             return {fl: sum(1 for o in owners if o is not None and o != fl and o in seats) for fl in flocks}
 
         return dominated

@@ -307,11 +307,21 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
     raise ValueError(f"unknown filter `{op}`")
 
 
+# (id(params), purpose) -> (params, its weights as a key): a game's states share one params dict (dominance._SETUPS)
+_WEIGHT_KEYS: dict[tuple[int, str], tuple[dict, tuple]] = {}
+
+
 def dominant_table(st: State, purpose: str, memo: dict) -> dict[str, str | None]:
     """`dominance.dominant_all(st, purpose)`, computed once per memo (one unchanged state) and shared by the purposes
     that count alike (their weights are equal: `dominated_hexes` is the `marking` figure, in the base game the
     default one)."""
-    key = ("dominant", tuple(sorted(dominance.weights(st, purpose).items())))
+    params = st.params
+    hit = _WEIGHT_KEYS.get((id(params), purpose))
+    if hit is None or hit[0] is not params:
+        if len(_WEIGHT_KEYS) > 64:
+            _WEIGHT_KEYS.clear()
+        hit = _WEIGHT_KEYS[(id(params), purpose)] = (params, tuple(sorted(dominance.weights(st, purpose).items())))
+    key = ("dominant", hit[1])
     table = memo.get(key)
     if table is None:
         table = memo[key] = dominance.dominant_all(st, purpose)
