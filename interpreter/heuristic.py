@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine import Game, dominance, queries, scoring, solo
+from interpreter.engine import Game, queries, scoring, selectors, solo
 
 
 @dataclass(frozen=True)
@@ -47,22 +47,33 @@ class Weights:
 def evaluate(game: Game, flock: str, weights: Weights = Weights()) -> float:
     """Heuristic value of the position for `flock`, from the engine's own scoring, dominance and queries."""
     state = game.state
-    scores = scoring.score(state)
+    # one pass over the island for the markers placed (scoring) and the flock's Kiwi tokens there
+    placed = dict.fromkeys(state.seats, 0)
+    tokens = 0
+    for h in state.hexes.values():
+        stack, marker = h.kiwi, h.domain
+        if stack:
+            for k in stack:
+                if k.flock == flock:
+                    tokens += k.size
+        if marker is not None and marker[0] in placed:
+            placed[marker[0]] += 1
+    scores = scoring.score(state, placed)
     own = scores[flock]["total"]
     best_other = max((s["total"] for f, s in scores.items() if f != flock), default=0)
-    # one pass over the island for every hex's dominant flock (R-DOM-1/2)
-    dominated = sum(1 for owner in dominance.dominant_all(state).values() if owner == flock)
+    # every hex's dominant flock in one pass (R-DOM-1/2), kept for the Season card objective on this state
+    memo: dict = {}
+    dominated = [*selectors.dominant_table(state, "default", memo).values()].count(flock)
     fs = state.flocks[flock]
-    tokens = state.island_tokens(flock)
     value = (weights.vp * own - weights.opponent_vp * best_other + weights.dominated_hex * dominated
              + weights.domain_marker * len(fs.domain) + weights.fruit * sum(fs.fruit.values())
              + weights.island_token * tokens)
     if (weights.season_lead or weights.season_tie) and not state.over:
-        value += _season_standing(game, flock, queries, weights)
+        value += _season_standing(game, flock, queries, weights, memo)
     return value
 
 
-def _season_standing(game: Game, flock: str, queries: Any, weights: Weights) -> float:
+def _season_standing(game: Game, flock: str, queries: Any, weights: Weights, memo: dict | None = None) -> float:
     """The current season's Season card outlook for the flock: alone in the lead, tied for it, or behind
     (R-SCARD-1/2; solo: each of the season's cards, a tie wins nothing for the player, R-SOLO-5)."""
     state = game.state
@@ -81,7 +92,7 @@ def _season_standing(game: Game, flock: str, queries: Any, weights: Weights) -> 
         card = rules.season_cards.get(card_id)
         if card is None or card.objective is None:
             continue
-        best, _ = queries.winners(state, card.objective, list(state.seats))
+        best, _ = queries.winners(state, card.objective, list(state.seats), memo)
         if flock in best:
             out += weights.season_lead if len(best) == 1 else tie
     return out

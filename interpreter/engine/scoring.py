@@ -5,20 +5,19 @@ from interpreter.engine import modes
 from interpreter.engine.state import State
 
 
-def score(state: State) -> dict[str, dict[str, int]]:
+def score(state: State, placed: dict[str, int] | None = None) -> dict[str, dict[str, int]]:
     """{flock: {domain, nests, season_cards, total}}: markers on the island, Nest VP, Season card VP.
 
     The game's mode adds its own VP (`Mode.score_extras`): solo games (R-SOLO-6) add a `solo` key to every
     flock, Kiwibot's VP for unplaced domain markers (one per `domain_per_vp`), 0 for the player, and Kiwibot's
-    `season_cards` also counts `vp_per_kept_card` per kept card.
+    `season_cards` also counts `vp_per_kept_card` per kept card. `placed` (each seat's markers on the island,
+    `placed_markers`) may be given by a caller that counted them in its own pass over the island.
     """
     mode = modes.for_state(state)
     vp_per_marker = int(state.params.get("domain_vp", 1))
     nest_vp = state.params.get("nest_vp", {})
-    placed = dict.fromkeys(state.seats, 0)
-    for h in state.hexes.values():   # one pass over the island (this runs in every bot lookahead)
-        if h.domain is not None and h.domain[0] in placed:
-            placed[h.domain[0]] += 1
+    if placed is None:
+        placed = placed_markers(state)
     out = {}
     for f in state.seats:
         domain = vp_per_marker * placed[f]
@@ -27,6 +26,15 @@ def score(state: State) -> dict[str, dict[str, int]]:
         out[f] = {"domain": domain, "nests": nests, "season_cards": season, "total": domain + nests + season}
         mode.score_extras(state, f, out[f])
     return out
+
+
+def placed_markers(state: State) -> dict[str, int]:
+    """Each seat's domain markers on the island (one pass over it: this runs in every bot lookahead)."""
+    placed = dict.fromkeys(state.seats, 0)
+    for h in state.hexes.values():
+        if h.domain is not None and h.domain[0] in placed:
+            placed[h.domain[0]] += 1
+    return placed
 
 
 def tiebreak(state: State, flock: str) -> tuple[int, ...]:

@@ -14,7 +14,8 @@ from interpreter.engine import dominance
 from interpreter.engine.board import board_of
 from interpreter.engine.state import State
 
-__all__ = ["Scope", "select", "narrow", "quantity", "holds", "owner_of", "hex_of", "plain", "live"]
+__all__ = ["Scope", "select", "narrow", "quantity", "holds", "owner_of", "hex_of", "plain", "live", "sharing_of",
+           "mentions_it", "dominant_table"]
 
 Element = tuple
 
@@ -140,6 +141,8 @@ def _candidates(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
         return [("hex", h.id, h.id) for h in st.hexes.values() if not sel.terrains or h.terrain in sel.terrains]
     if kind == "player":
         return [("player", None, f) for f in st.seats]
+    if kind == "leader":   # every Leader on the island, in seat order (as `_located` over every hex)
+        return [("leader", st.flocks[f].leader_hex, f) for f in st.seats if st.flocks[f].leader_hex in st.hexes]
     return _located(st, kind, list(st.hexes.values()), sc) or []
 
 
@@ -157,9 +160,75 @@ def _hexes(els: list[Element]) -> set[str]:
     return {e[1] for e in els if e[1] is not None}
 
 
+# How an objective's evaluation may share a selector's elements between flocks (`select` with a memo)
+_SHARED, _BY_OWNER, _PER_FLOCK = "shared", "by-owner", "per-flock"
+# id(node) -> (node, its sharing): the entry holds the node, so its id is not reused while cached
+_SHARING: dict[int, tuple[Any, str]] = {}
+
+
+def sharing_of(sel: ast.Selector) -> str:
+    """`_SHARED` when the selector names the same elements whoever "me" is and whatever `it` is; `_BY_OWNER`
+    when only its own owner (`my ...`, `... of an opponent`) depends on "me"; `_PER_FLOCK` otherwise."""
+    hit = _SHARING.get(id(sel))
+    if hit is not None and hit[0] is sel:
+        return hit[1]
+    free = sel.ref != "it" and sel.owner != "subject" and all(
+        (f.arg is None or sharing_of(f.arg) == _SHARED) and (f.cond is None or _free(f.cond)) for f in sel.filters)
+    how = _PER_FLOCK if not free else _BY_OWNER if sel.owner in ("me", "opponent") else _SHARED
+    if len(_SHARING) > 4096:   # content reloaded many times (the editor): start again
+        _SHARING.clear()
+    _SHARING[id(sel)] = (sel, how)
+    return how
+
+
+def _free(e: Any) -> bool:
+    """Whether a quantity or condition has the same value whoever "me" is and whatever `it` is."""
+    if isinstance(e, ast.Selector):
+        return sharing_of(e) == _SHARED
+    if isinstance(e, ast.BinOp):
+        return _free(e.left) and _free(e.right)
+    if isinstance(e, ast.Not):
+        return _free(e.cond)
+    if isinstance(e, ast.QCall):
+        return all(_free(a) for a in e.args)
+    return True   # a number
+
+
 def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     """The elements a bound selector names, in island (or seat) order; pieces `in <hexes>` hex by hex in the
     order those hexes are named (the passed hexes from the Leader's start to its landing)."""
+    memo = sc.memo
+    if memo is None:
+        return _select(st, sel, sc, sel.owner)
+    # One objective on one state, for every flock (queries.winners shares the memo): what does not depend on who
+    # "me" is is selected once. A selector free of `me` and `it` is cached whole; one whose only `me` is its own
+    # owner (`my kiwi of size 1`) caches its elements before that owner filter, grouped by owner. The filters are
+    # each a test of one element, so applying the owner last selects the same elements in the same order.
+    how = sharing_of(sel)
+    if how == _PER_FLOCK:
+        return _select(st, sel, sc, sel.owner)
+    if how == _SHARED:
+        key = ("sel", id(sel))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = _select(st, sel, sc, sel.owner)
+        return found
+    key = ("own", id(sel))
+    found = memo.get(key)
+    if found is None:
+        base = _select(st, sel, sc, None)
+        groups: dict[str | None, list[Element]] = {}
+        for e in base:
+            groups.setdefault(owner_of(e), []).append(e)
+        found = memo[key] = (base, groups)
+    if sel.owner == "me":
+        return found[1].get(sc.me, [])
+    me = sc.me
+    return [e for e in found[0] if owner_of(e) not in (None, me)]   # `of an opponent`, in island order
+
+
+def _select(st: State, sel: ast.Selector, sc: Scope, owner: str | None) -> list[Element]:
+    """`select` with the given owner filter (the selector's own, or None to leave the owner open)."""
     first_in = None
     for f in sel.filters:
         if f.op == "in":
@@ -180,12 +249,13 @@ def select(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     if out is None:
         first_in = None
         out = _candidates(st, sel, sc)
-    return _narrowed(st, sel, out, sc, first_in)
+    return _narrowed(st, sel, out, sc, first_in, owner)
 
 
-def _narrowed(st: State, sel: ast.Selector, out: list[Element], sc: Scope, done: ast.Filter | None) -> list[Element]:
-    """Candidates narrowed by the selector's owner, then each of its filters but `done` (already applied)."""
-    owner = sel.owner
+def _narrowed(st: State, sel: ast.Selector, out: list[Element], sc: Scope, done: ast.Filter | None,
+              owner: str | None) -> list[Element]:
+    """Candidates narrowed by an owner (the selector's own, or None to leave it open), then each of the selector's
+    filters but `done` (already applied)."""
     if owner == "me":
         out = [e for e in out if owner_of(e) == sc.me]
     elif owner == "opponent":
@@ -220,7 +290,7 @@ def narrow(st: State, sel: ast.Selector, els: list[Element], sc: Scope) -> list[
     if sel.ref is not None:
         named = {(e[0], e[1], _ident(e)) for e in select(st, replace(sel, filters=()), sc)}
         out = [e for e in out if (e[0], e[1], _ident(e)) in named]
-    return _narrowed(st, sel, out, sc, None)
+    return _narrowed(st, sel, out, sc, None, sel.owner)
 
 
 def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
@@ -246,6 +316,9 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
         # in an objective, "hexes dominated by" is R-SCARD-5's hexes with dominance: counted as game.yaml
         # `season_cards.dominated_hexes` says (the `dominated_hexes` purpose), as the `hex-dominance` query does
         purpose = "dominated_hexes" if sc.purpose == "objective" else sc.purpose
+        if sc.memo is not None:   # an objective on one state: every hex's dominant flock in one pass, once
+            top = dominant_table(st, purpose, sc.memo)
+            return [e for e in els if e[1] is not None and top.get(e[1]) in who]
         return [e for e in els if e[1] is not None and dominance.dominant(st, e[1], purpose) in who]
     where = _hexes(arg)
     if op == "in":
@@ -262,6 +335,27 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
         n = f.n or 0   # `within N` always has its N (the parser)
         return [e for e in els if e[1] is not None and any(b.distance(e[1], h) <= n for h in where)]
     raise ValueError(f"unknown filter `{op}`")
+
+
+# (id(params), purpose) -> (params, its weights as a key): a game's states share one params dict (dominance._SETUPS)
+_WEIGHT_KEYS: dict[tuple[int, str], tuple[dict, tuple]] = {}
+
+
+def dominant_table(st: State, purpose: str, memo: dict) -> dict[str, str | None]:
+    """`dominance.dominant_all(st, purpose)`, computed once per memo (one unchanged state) and shared by the purposes
+    that count alike (their weights are equal: `dominated_hexes` is the `marking` figure, in the base game the
+    default one)."""
+    params = st.params
+    hit = _WEIGHT_KEYS.get((id(params), purpose))
+    if hit is None or hit[0] is not params:
+        if len(_WEIGHT_KEYS) > 64:
+            _WEIGHT_KEYS.clear()
+        hit = _WEIGHT_KEYS[(id(params), purpose)] = (params, tuple(sorted(dominance.weights(st, purpose).items())))
+    key = ("dominant", hit[1])
+    table = memo.get(key)
+    if table is None:
+        table = memo[key] = dominance.dominant_all(st, purpose)
+    return table
 
 
 def _tokens(st: State, els: list[Element]) -> int:
@@ -343,35 +437,84 @@ def _hex_table(st: State, q: Any, sc: Scope, els: list[Element]) -> dict[str, in
 def _per_hex(st: State, e: ast.QCall, sc: Scope) -> dict[str, int] | None:
     """`count(<pieces> in it)` / `tokens(...)` for every hex at once, when `it` (a hex) appears only as that `in it`
     filter: the pieces are selected once over the island and grouped by hex (an objective's `largest(hexes, ...)`
-    or `hexes where count(... in it) = 1` would otherwise select them once per hex). None when it does not apply."""
-    sel = e.args[0]
-    key = id(e)
+    or `hexes where count(... in it) = 1` would otherwise select them once per hex). None when it does not apply.
+    When the pieces are `my ...` and nothing else in them depends on "me", they are grouped by owner and hex once
+    for every flock (the memo is shared by the flocks of one objective, queries.winners)."""
     memo = sc.memo
-    if memo is not None and key in memo:
-        return memo[key]
-    found = None
+    spec = _per_hex_spec(e)
+    if spec is None:
+        return None
+    rest, grouped = spec
+    if memo is None:
+        return _hex_values(st, e, rest, Scope(sc.me, None, sc.here, sc.landing, sc.starting, sc.passed, sc.purpose))
+    if grouped:
+        key: tuple = ("per-hex-owner", id(e))
+        by_owner = memo.get(key)
+        if by_owner is None:
+            by_owner = memo[key] = _hex_values_by_owner(st, e, rest, sc)
+        return by_owner.get(sc.me, {})
+    key = ("per-hex", id(e)) if sharing_of(rest) == _SHARED else ("per-hex", id(e), sc.me)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _hex_values(st, e, rest, Scope(sc.me, None, sc.here, sc.landing, sc.starting, sc.passed,
+                                                           sc.purpose, memo))
+    return found
+
+
+# id(count/tokens call) -> (call, None or (its selector without the `in it` filter, grouped by owner?))
+_PER_HEX: dict[int, tuple[Any, tuple[ast.Selector, bool] | None]] = {}
+
+
+def _per_hex_spec(e: ast.QCall) -> tuple[ast.Selector, bool] | None:
+    """How `_per_hex` evaluates a count/tokens call (None: not per hex): the selector without its one `in it`
+    filter, and whether it is `my ...` with nothing else depending on "me" (then the owner is left open and the
+    values are grouped by owner). Kept per call node, so the derived selector (and its id) lives as long."""
+    hit = _PER_HEX.get(id(e))
+    if hit is not None and hit[0] is e:
+        return hit[1]
+    sel = e.args[0]
+    spec = None
     if isinstance(sel, ast.Selector) and sel.kind != "hex" and sel.ref is None and sel.owner != "subject":
         ins = [f for f in sel.filters if f.op == "in" and f.arg is not None and f.arg.ref == "it"
                and f.arg.kind == "hex" and not f.arg.filters]
         rest = tuple(f for f in sel.filters if not ins or f is not ins[0])
-        if len(ins) == 1 and not any(f.op == "where" or (f.arg is not None and _mentions_it(f.arg)) for f in rest):
-            top = Scope(sc.me, None, sc.here, sc.landing, sc.starting, sc.passed, sc.purpose)
-            groups: dict[str, list[Element]] = {}
-            for el in select(st, replace(sel, filters=rest), top):
-                if el[1] is not None:
-                    groups.setdefault(el[1], []).append(el)
-            if e.name.text == "count":
-                found = {h: len(els) for h, els in groups.items()}
-            else:
-                found = {h: _tokens(st, els) for h, els in groups.items()}
-    if memo is not None:
-        memo[key] = found
-    return found
+        if len(ins) == 1 and not any(f.op == "where" or (f.arg is not None and mentions_it(f.arg)) for f in rest):
+            derived = replace(sel, filters=rest)
+            grouped = sel.owner == "me" and sharing_of(derived) == _BY_OWNER
+            spec = (replace(derived, owner=None) if grouped else derived, grouped)
+    if len(_PER_HEX) > 4096:
+        _PER_HEX.clear()
+    _PER_HEX[id(e)] = (e, spec)
+    return spec
 
 
-def _mentions_it(sel: ast.Selector) -> bool:
+def _hex_values(st: State, e: ast.QCall, sel: ast.Selector, top: Scope) -> dict[str, int]:
+    """{hex: count or tokens of the elements `sel` names there}."""
+    groups: dict[str, list[Element]] = {}
+    for el in select(st, sel, top):
+        if el[1] is not None:
+            groups.setdefault(el[1], []).append(el)
+    if e.name.text == "count":
+        return {h: len(els) for h, els in groups.items()}
+    return {h: _tokens(st, els) for h, els in groups.items()}
+
+
+def _hex_values_by_owner(st: State, e: ast.QCall, sel: ast.Selector, sc: Scope) -> dict[str | None, dict[str, int]]:
+    """{owner: {hex: count or tokens of that owner's elements `sel` names there}} (`sel` leaves the owner open)."""
+    top = Scope(sc.me, None, sc.here, sc.landing, sc.starting, sc.passed, sc.purpose, sc.memo)
+    groups: dict[str | None, dict[str, list[Element]]] = {}
+    for el in select(st, sel, top):
+        if el[1] is not None:
+            groups.setdefault(owner_of(el), {}).setdefault(el[1], []).append(el)
+    if e.name.text == "count":
+        return {o: {h: len(els) for h, els in by_hex.items()} for o, by_hex in groups.items()}
+    return {o: {h: _tokens(st, els) for h, els in by_hex.items()} for o, by_hex in groups.items()}
+
+
+def mentions_it(sel: ast.Selector) -> bool:
+    """Whether a selector depends on `it` or `their` (the element of a `where` or `for each`)."""
     return sel.ref == "it" or sel.owner == "subject" or any(
-        f.op == "where" or (f.arg is not None and _mentions_it(f.arg)) for f in sel.filters)
+        f.op == "where" or (f.arg is not None and mentions_it(f.arg)) for f in sel.filters)
 
 
 def holds(st: State, c: Any, sc: Scope) -> bool:
