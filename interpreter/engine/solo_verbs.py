@@ -2,7 +2,6 @@
 some core verbs (R-SOLO-8), picked by `verb_for` for `effects.run`."""
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
@@ -24,17 +23,22 @@ from interpreter.engine.verb_table import TABLE
 Verb = Callable[[Runtime, Node, Ctx], Frame]
 
 
-@functools.lru_cache(maxsize=256)
-def _segment_text(node: Any) -> str:
-    return segment_text(node)
+# id(segment node) -> (the node, its text): a segment of the compiled rules is told once per process (hashing a
+# segment's whole tree on every Kiwibot turn would cost more than telling it); the entry holds the node, so its id
+# is not reused while cached
+_TEXTS: dict[int, tuple[Any, str]] = {}
 
 
 def describe_segment(node: Any) -> str:
-    """A Solo card segment's rules text, all of it what Kiwibot does (dsl/render_solo.py; cached per node)."""
-    try:
-        return _segment_text(node)
-    except TypeError:   # an unhashable node
-        return segment_text(node)
+    """A Solo card segment's rules text, all of it what Kiwibot does (dsl/render_solo.py; kept per node)."""
+    hit = _TEXTS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    text = segment_text(node)
+    if len(_TEXTS) > 4096:
+        _TEXTS.clear()
+    _TEXTS[id(node)] = (node, text)
+    return text
 
 
 def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Frame:
