@@ -38,7 +38,7 @@ def available_nests(rt: Runtime, flock: str) -> list[str]:
         nest = rt.rules.nests[nest_id]
         if not all(n in fl.nests_built for n in _lower_rows(rt, nest_id)):
             continue
-        if payment.can_pay(fl, payment.reqs_of(nest.cost), rt.rules.fruits):
+        if payment.can_pay(fl, payment.cost_reqs(nest.cost), rt.rules.fruits):
             out.append(nest_id)
     return out
 
@@ -54,8 +54,33 @@ def _lower_rows(rt: Runtime, nest_id: str) -> list[str]:
 
 
 def possible(rt: Runtime, flock: str) -> bool:
-    """True when some Build can be taken now."""
-    return bool(hexes(rt, flock)) and bool(available_nests(rt, flock))
+    """True when some Build can be taken now: `hexes` and `available_nests` would both be non-empty (each check
+    stops at its first hit; a card's play modes ask this on every turn)."""
+    fl = rt.state.flocks[flock]
+    fruits = rt.rules.fruits
+    for nest_id in rt.rules.flock_nests:
+        if nest_id in fl.nests_built or not all(n in fl.nests_built for n in _lower_rows(rt, nest_id)):
+            continue
+        if payment.can_pay(fl, payment.cost_reqs(rt.rules.nests[nest_id].cost), fruits):
+            break
+    else:
+        return False
+    st = rt.state
+    leader_hex = fl.leader_hex
+    need = rt.rules.build_min_tokens
+    for h in st.hexes.values():
+        if h.nest is not None:
+            continue
+        if h.id != leader_hex:
+            for k in h.kiwi:
+                if k.flock == flock:
+                    break
+            else:
+                continue
+        counts = dominance.strengths(st, h.id, "build")
+        if counts.get(flock, 0) >= need and dominance.leader_of(counts) == flock:
+            return True
+    return False
 
 
 @register_frame("build.build")

@@ -96,7 +96,14 @@ class Decision:
 
     def option_ids(self) -> list[str]:
         """The ids of the legal options."""
-        return [o.id for o in self.options]
+        return list(self.index())
+
+    def index(self) -> "dict[str, Option[Action]]":
+        """{option id: option} in the options' order (built once; the runner hands it over when it has it)."""
+        found = self.__dict__.get("_index")
+        if found is None:
+            found = self.__dict__["_index"] = {o.id: o for o in self.options}
+        return found
 
     def to_dict(self) -> dict:
         """Plain data for views and JSON."""
@@ -107,10 +114,8 @@ class Decision:
 
     def action_of(self, option_id: str) -> "Action | None":
         """The action of the option with this id (None when no option has it)."""
-        for o in self.options:
-            if o.id == option_id:
-                return o.action
-        return None
+        o = self.index().get(option_id)
+        return None if o is None else o.action
 
 
 Decision.prompt = _lazy("prompt")   # type: ignore[assignment]
@@ -188,10 +193,17 @@ Steps = Generator[Decision, str, T]
 def distinct(options: "Sequence[Option[ActU]]") -> tuple[Option[ActU], ...]:
     """The options with each id once, the first kept: options repeat when identical Kiwi stand together, and
     they are the same choice."""
-    seen: dict[str, Option[ActU]] = {}
-    for o in options:
-        seen.setdefault(o.id, o)
-    return tuple(seen.values())
+    return tuple(distinct_index(options).values())
+
+
+def distinct_index(options: "Sequence[Option[ActU]]") -> dict[str, Option[ActU]]:
+    """{id: option} with each id once, the first option of an id kept, in the options' order (`distinct`)."""
+    index = dict(zip([o.id for o in options], options))   # the usual case: no id twice
+    if len(index) != len(options):
+        index = {}
+        for o in options:
+            index.setdefault(o.id, o)
+    return index
 
 
 def ask_action(player: str, kind: str, prompt: Text, options: Sequence[Option[ActU]]) -> Generator[Decision, str, ActU]:

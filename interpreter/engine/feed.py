@@ -41,8 +41,16 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
 def possible(rt: Runtime, flock: str) -> bool:
     """True when some Feed is affordable."""
     fl = rt.state.flocks[flock]
-    sizes = {k.size for h in rt.state.hexes.values() for k in h.kiwi}
-    return any(payment.can_meet(fl, cost(rt, s, flock), rt.rules.fruits) for s in sizes)
+    fruits = rt.rules.fruits
+    tried: set[int] = set()
+    for h in rt.state.hexes.values():
+        for k in h.kiwi:
+            size = k.size
+            if size not in tried:
+                if payment.can_meet(fl, cost(rt, size, flock), fruits):
+                    return True
+                tried.add(size)
+    return False
 
 
 @register_frame("feed.feed")

@@ -33,7 +33,7 @@ from typing import Any, Callable, ClassVar, Generator, Sequence, Union, cast
 from interpreter.dsl import ast
 from interpreter.engine.action_types import Action, action_from_dict
 from interpreter.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Decision, Option, Text, distinct
+from interpreter.engine.decisions import Decision, Option, Text, distinct_index
 
 
 # --- signals ------------------------------------------------------------------------------------------
@@ -209,30 +209,33 @@ class Runner:
                 sig = top.resume(rt, value)
             except Exception as exc:   # noqa: BLE001 - handed to the parent frame, as `try` across `yield from`
                 sig = self._unwind(exc)
-            if isinstance(sig, Call):
+            if type(sig) is Call:
                 child = sig.frame
                 stack.append(child if isinstance(child, Frame) else GenFrame(child))
                 value = None
-            elif isinstance(sig, Return):
+            elif type(sig) is Return:
                 stack.pop()
                 value = sig.value
                 if not stack:
                     self.result = value
                     return None
-            elif isinstance(sig, Ask):
+            elif type(sig) is Ask:
                 options = sig.options
                 if not options:
                     raise EngineError(f"no legal option for {sig.kind}")
                 chosen = options[0]
                 if len(options) > 1:
-                    unique = distinct(tuple(options))
-                    if len(unique) > 1:
+                    index = distinct_index(options)
+                    if len(index) > 1:
                         self.raw = False
-                        return Decision(sig.player, sig.kind, cast(str, sig.prompt), unique)   # a Text, built when read
+                        # the prompt is a Text, built when read
+                        decision = Decision(sig.player, sig.kind, cast(str, sig.prompt), tuple(index.values()))
+                        decision.__dict__["_index"] = index   # Decision.index(), already built
+                        return decision
                 value = chosen.action
                 if value is None:
                     raise EngineError(f"option {chosen.id} of {sig.kind} has no action")
-            elif isinstance(sig, RawAsk):
+            elif type(sig) is RawAsk:
                 self.raw = True
                 return sig.decision
             else:

@@ -495,7 +495,7 @@ class Game:
             if answer is not None:
                 # the mode answers at once (solo: Kiwibot by its patterns, so it never has a pending decision,
                 # R-SOLO-7); a replay (load, clone) asks it again and gets the same answer from the same state
-                if answer not in decision.option_ids():
+                if answer not in decision.index():
                     raise EngineError(f"Kiwibot answered {answer!r} to {decision.kind}, not one of its options")
                 chosen = next(o for o in decision.options if o.id == answer)
                 rt.emit("kiwibot-choice", decision.player, data={"kind": decision.kind, "option": answer},
@@ -557,8 +557,7 @@ class Game:
             return Refused("malformed", f"not an option id: {option_id!r}"[:200])
         if player is not None and player != self._pending.player:
             return Refused("wrong-player", f"it is {self._pending.player}'s decision, not {player}'s")
-        ids = self._pending.option_ids()
-        if option_id not in ids:
+        if option_id not in self._pending.index():
             if self._previous is not None and option_id in self._previous.option_ids():
                 return Refused("stale", f"{option_id!r} answered an earlier decision; now: {self._pending.prompt}")
             return Refused("illegal", f"{option_id!r} is not a legal option of {self._pending.kind}")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
-from typing import Any, ClassVar, Generator
+from typing import Any, ClassVar, Generator, Sequence
 
 from interpreter.dsl import ast
 from interpreter.engine.context import EngineError, Runtime
@@ -71,6 +71,23 @@ def reqs_of(node: ast.Node | None) -> list[Req]:
             out.extend(reqs_of(stmt))
         return out
     raise EngineError("a cost may only contain pay verbs")
+
+
+# id(cost node) -> (the node, its requirements): the compiled rules' cost nodes never change, and the entry keeps
+# its node alive so the id is not reused while cached
+_COSTS: dict[int, tuple[ast.Node, tuple[Req, ...]]] = {}
+
+
+def cost_reqs(node: ast.Node) -> tuple[Req, ...]:
+    """`reqs_of(node)` of a cost node of the rules, read once (a Build's options ask it for every Nest, every turn)."""
+    hit = _COSTS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    reqs = tuple(reqs_of(node))
+    if len(_COSTS) > 4096:
+        _COSTS.clear()
+    _COSTS[id(node)] = (node, reqs)
+    return reqs
 
 
 def _marker_sets(fl: Flock, k: int) -> list[tuple[str, ...]]:
@@ -141,7 +158,7 @@ def _give_back(fl: Flock, p: Payment) -> None:
     fl.domain.sort()
 
 
-def can_pay(fl: Flock, reqs: list[Req], fruits: list[str]) -> bool:
+def can_pay(fl: Flock, reqs: Sequence[Req], fruits: list[str]) -> bool:
     """True when all requirements can be met together."""
     if not reqs:
         return True
