@@ -75,13 +75,13 @@ Option.label = _lazy("label")   # type: ignore[assignment]
 
 def option(action: ActU, label: Text) -> Option[ActU]:
     """The option that performs `action`; its id is the action's id."""
-    return Option(action.id(), cast(str, label), action)   # a Text: `label` is built when read
+    return Option(action.id(), label, action)   # type: ignore[arg-type]  # a Text: `label` is built when read
 
 
 def lazy_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
     """`option(kind(*values), label)` without building the action until someone reads it."""
-    id_of: Any = getattr(kind, "id_of")   # every `_kind` kind has one (action_types.py)
-    return Option(id_of(*values), cast(str, label), (kind, values))
+    # every `_kind` kind has `id_of` (action_types.py); the label is a Text, built when read
+    return Option(kind.id_of(*values), label, (kind, values))   # type: ignore[attr-defined, arg-type]
 
 
 @fast_init

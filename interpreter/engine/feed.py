@@ -25,17 +25,27 @@ def cost(rt: Runtime, size: int, flock: str | None = None) -> payment.Req:
 def targets(rt: Runtime, flock: str) -> list[Option]:
     """Kiwi the flock can afford to feed; Leaders are never fed (R-FEED-1, R-LEAD-3)."""
     fl = rt.state.flocks[flock]
-    afford: dict[int, bool] = {}
-    opts = []
+    afford: dict[int, str | None] = {}   # size -> what feeding does (None: not affordable)
+    opts: list[Option] = []
+    kind = A.Feed
+    id_of = kind.id_of
     for h in rt.state.hexes.values():
         for k in h.kiwi:
-            if k.size not in afford:
-                afford[k.size] = payment.can_meet(fl, cost(rt, k.size, flock), rt.rules.fruits)
-            if afford[k.size]:
-                what = "explode" if k.size >= rt.rules.max_size else f"grow to size {k.size + 1}"
-                opts.append(lazy_option(A.Feed, (k.id, k.flock, k.size, h.id),
-                                        ("Feed the {} size-{} Kiwi on {} ({})", (k.flock, k.size, h.id, what))))
+            size = k.size
+            what = afford.get(size, "")
+            if what == "":
+                ok = payment.can_meet(fl, cost(rt, size, flock), rt.rules.fruits)
+                what = afford[size] = (None if not ok else "explode" if size >= rt.rules.max_size
+                                       else f"grow to size {size + 1}")
+            if what is not None:
+                # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text)
+                values = (k.id, k.flock, size, h.id)
+                opts.append(Option(id_of(*values), (_FEED, (k.flock, size, h.id, what)),   # type: ignore[arg-type]
+                                   (kind, values)))
     return opts
+
+
+_FEED = "Feed the {} size-{} Kiwi on {} ({})"
 
 
 def possible(rt: Runtime, flock: str) -> bool:

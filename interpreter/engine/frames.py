@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator, Sequence, Union, cast
+from typing import Any, Callable, ClassVar, Generator, Sequence, Union
 
 from interpreter.dsl import ast
 from interpreter.engine.action_types import Action, action_from_dict
@@ -229,7 +229,8 @@ class Runner:
                     if len(index) > 1:
                         self.raw = False
                         # the prompt is a Text, built when read
-                        decision = Decision(sig.player, sig.kind, cast(str, sig.prompt), tuple(index.values()))
+                        decision = Decision(sig.player, sig.kind, sig.prompt,   # type: ignore[arg-type]
+                                            tuple(index.values()))
                         decision.__dict__["_index"] = index   # Decision.index(), already built
                         return decision
                 value = chosen.action

@@ -58,7 +58,7 @@ _REPLAY_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, E
 
 # A step checkpoint is taken at once (`state.to_dict()`) at most this many decisions after the last one taken, so
 # building one when it is read replays fewer decisions than this (a fraction of a millisecond)
-CHECKPOINT_EVERY = 16
+CHECKPOINT_EVERY = 32
 _NEVER = 1 << 62
 
 

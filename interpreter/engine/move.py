@@ -78,10 +78,12 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
             else:
                 sizes.append(size)
             kid, hid = k.id, h.id
+            prefix = id_of(kid, flock, size, hid, "")   # the id ends with the destination (`...->A4`)
             for d in adjacent[hid]:
                 # lazy_option(kind, values, label) written out: this loop builds most of a game's options
                 values = (kid, flock, size, hid, d)
-                opts.append(Option(id_of(kid, flock, size, hid, d), cast(str, (_MOVE_KIWI, values)), (kind, values)))
+                # the label is a Text (decisions.Text): no `cast` call in this loop
+                opts.append(Option(prefix + d, (_MOVE_KIWI, values), (kind, values)))   # type: ignore[arg-type]
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
         for d in b.adjacent(fl.leader_hex):
             opts.append(lazy_option(A.MoveLeader, (fl.leader_hex, d), (_MOVE_LEADER, (fl.leader_hex, d))))

@@ -75,10 +75,10 @@ def reqs_of(node: ast.Node | None) -> list[Req]:
 
 # id(cost node) -> (the node, its requirements): the compiled rules' cost nodes never change, and the entry keeps
 # its node alive so the id is not reused while cached
-_COSTS: dict[int, tuple[ast.Node, tuple[Req, ...]]] = {}
+_COSTS: dict[int, tuple[ast.Node | None, tuple[Req, ...]]] = {}
 
 
-def cost_reqs(node: ast.Node) -> tuple[Req, ...]:
+def cost_reqs(node: ast.Node | None) -> tuple[Req, ...]:
     """`reqs_of(node)` of a cost node of the rules, read once (a Build's options ask it for every Nest, every turn)."""
     hit = _COSTS.get(id(node))
     if hit is not None and hit[0] is node:
