@@ -34,9 +34,11 @@ from interpreter.dsl import ast
 from interpreter.engine.action_types import Action, action_from_dict
 from interpreter.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
 from interpreter.engine.decisions import Decision, Option, Text, distinct_index
+from interpreter.engine.fastinit import fast_slots_init
 
 
 # --- signals ------------------------------------------------------------------------------------------
+@fast_slots_init
 @dataclass(frozen=True, slots=True)
 class Ask:
     """Ask `player` to choose one of `options`; the frame is resumed with the chosen option's action."""
@@ -47,6 +49,7 @@ class Ask:
     options: Sequence[Option]
 
 
+@fast_slots_init
 @dataclass(frozen=True, slots=True)
 class Call:
     """Run `frame` (a Frame, a GenFrame, or a generator, which is wrapped) and resume with its return value."""
@@ -54,6 +57,7 @@ class Call:
     frame: Frame | Generator[Any, Any, Any]   # never None: a procedure with nothing to do returns Done()
 
 
+@fast_slots_init
 @dataclass(frozen=True, slots=True)
 class Return:
     """The frame is done; `value` goes to its parent."""
@@ -211,6 +215,9 @@ class Runner:
                 sig = self._unwind(exc)
             if type(sig) is Call:
                 child = sig.frame
+                if type(child) is Done:   # it would return its value at once: hand it over without pushing it
+                    value = child.value
+                    continue
                 stack.append(child if isinstance(child, Frame) else GenFrame(child))
                 value = None
             elif type(sig) is Return:

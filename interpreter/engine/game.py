@@ -455,9 +455,9 @@ class Game:
         the pending decision, handed to the frame that asked as its action (or as the id, to a generator)."""
         rt = self._rt
         stack = self._stack
-        runner = Runner(rt, stack, MAX_STEPS_PER_APPLY)
-        value = None if answer is None or self._pending is None else self._runner.value_of(self._pending, answer)
-        self._runner = runner
+        runner = self._runner   # drives `stack`; a fresh budget for this apply
+        value = None if answer is None or self._pending is None else runner.value_of(self._pending, answer)
+        runner.budget = runner.limit
         while True:
             if not stack:
                 runner.tick()
@@ -546,7 +546,7 @@ class Game:
         if isinstance(option_id, Action):
             option_id = option_id.id()
         result = self._apply(option_id, player)
-        if result.ok:
+        if result.ok and self._redo:
             self._redo = []
         return result
 
