@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generator
+from typing import Any, ClassVar, Generator, Iterator
 
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
@@ -16,16 +16,29 @@ from interpreter.engine.verb_table import TABLE
 
 def hexes(rt: Runtime, flock: str) -> list[str]:
     """Hexes where the flock may build (R-BUILD-1; Leader counts 3 tokens there, R-LEAD-1)."""
+    return list(_hexes(rt, flock))
+
+
+def _hexes(rt: Runtime, flock: str) -> Iterator[str]:
+    """`hexes`, one at a time: a hex without a Nest where the flock has at least `build_min_tokens` and dominates."""
     st = rt.state
-    out = []
-    mine = st.presence(flock)
+    leader_hex = st.flocks[flock].leader_hex
+    need = rt.rules.build_min_tokens
     for h in st.hexes.values():
-        if h.nest is not None or h.id not in mine:
+        if h.nest is not None:
             continue
+        if h.id != leader_hex:
+            # without its Leader here the flock counts at most its Kiwi's sizes (by size, or one per Kiwi), and
+            # a hex without its Kiwi or Leader is never one (R-BUILD-1)
+            own = 0
+            for k in h.kiwi:
+                if k.flock == flock:
+                    own += k.size
+            if own == 0 or own < need:
+                continue
         counts = dominance.strengths(st, h.id, "build")
-        if counts.get(flock, 0) >= rt.rules.build_min_tokens and dominance.leader_of(counts) == flock:
-            out.append(h.id)
-    return out
+        if counts.get(flock, 0) >= need and dominance.leader_of(counts) == flock:
+            yield h.id
 
 
 def available_nests(rt: Runtime, flock: str) -> list[str]:
@@ -65,22 +78,7 @@ def possible(rt: Runtime, flock: str) -> bool:
             break
     else:
         return False
-    st = rt.state
-    leader_hex = fl.leader_hex
-    need = rt.rules.build_min_tokens
-    for h in st.hexes.values():
-        if h.nest is not None:
-            continue
-        if h.id != leader_hex:
-            for k in h.kiwi:
-                if k.flock == flock:
-                    break
-            else:
-                continue
-        counts = dominance.strengths(st, h.id, "build")
-        if counts.get(flock, 0) >= need and dominance.leader_of(counts) == flock:
-            return True
-    return False
+    return next(_hexes(rt, flock), None) is not None
 
 
 @register_frame("build.build")

@@ -48,6 +48,7 @@ if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
 FORMAT = save.FORMAT
+_WELL_FORMED: set[str] = set()   # option ids `_ID` has matched
 # flow steps and generator resumptions one `apply` may run: far above any real turn (a few hundred), so
 # only a broken state or content could reach it, and then `apply` stops with an EngineError, never loops
 MAX_STEPS_PER_APPLY = 200_000
@@ -553,8 +554,12 @@ class Game:
     def _apply(self, option_id: str, player: str | None) -> Applied | Refused:
         if self._pending is None:
             return Refused("game-over", "the game is over")
-        if not isinstance(option_id, str) or not _ID.match(option_id):
-            return Refused("malformed", f"not an option id: {option_id!r}"[:200])
+        if type(option_id) is not str or option_id not in _WELL_FORMED:   # a set: the same ids come back
+            if not isinstance(option_id, str) or not _ID.match(option_id):
+                return Refused("malformed", f"not an option id: {option_id!r}"[:200])
+            if len(_WELL_FORMED) >= 100_000:
+                _WELL_FORMED.clear()
+            _WELL_FORMED.add(option_id)
         if player is not None and player != self._pending.player:
             return Refused("wrong-player", f"it is {self._pending.player}'s decision, not {player}'s")
         if option_id not in self._pending.index():

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Generator, Sequence
 from interpreter.dsl import ast
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Steps, option
+from interpreter.engine.decisions import Option, Steps, option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, register_value
 from interpreter.engine.state import Flock
 
@@ -103,8 +103,15 @@ def _marker_sets(fl: Flock, k: int) -> list[tuple[str, ...]]:
 
 def payments(fl: Flock, req: Req, fruits: list[str]) -> list[Payment]:
     """Every distinct way this flock can meet the requirement (R-PAY-1)."""
+    return list(_payments(fl, req, fruits).values())
+
+
+def _payments(fl: Flock, req: Req, fruits: list[str]) -> dict[str, Payment]:
+    """`payments` by their option ids (`A.pay_id`), in the same order."""
     if req.kind == "domain":
-        return [Payment((), m) for m in _marker_sets(fl, req.n)] if len(fl.domain) >= req.n else []
+        if len(fl.domain) < req.n:
+            return {}
+        return {A.pay_id((), m): Payment((), m) for m in _marker_sets(fl, req.n)}
     held = [c for c in fruits if fl.fruit.get(c, 0) > 0]
     out: dict[str, Payment] = {}
     n = req.n
@@ -115,7 +122,7 @@ def payments(fl: Flock, req: Req, fruits: list[str]) -> list[Payment]:
         fruit_sets: list[tuple[str, ...]] = []
         if req.rule == "different":
             if n > len(fruits):
-                return []
+                return {}
             fruit_sets = list(combinations(held, j))
         elif req.rule == "same":
             fruit_sets = [(c,) * j for c in held if fl.fruit[c] >= j] if j else [()]
@@ -123,11 +130,13 @@ def payments(fl: Flock, req: Req, fruits: list[str]) -> list[Payment]:
             allowed = [c for c in held if not req.types or c in req.types]
             fruit_sets = [s for s in combinations_with_replacement(allowed, j)
                           if all(s.count(c) <= fl.fruit[c] for c in set(s))]
+        marker_sets = _marker_sets(fl, k)
         for fs in fruit_sets:
-            for ms in _marker_sets(fl, k):
-                p = Payment(fs, ms)
-                out.setdefault(p.option_id(), p)
-    return list(out.values())
+            for ms in marker_sets:
+                pid = A.pay_id(fs, ms)
+                if pid not in out:
+                    out[pid] = Payment(fs, ms)
+    return out
 
 
 def can_meet(fl: Flock, req: Req, fruits: list[str]) -> bool:
@@ -178,20 +187,20 @@ def can_pay(fl: Flock, reqs: Sequence[Req], fruits: list[str]) -> bool:
 def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]") -> Ask:
     """The question how to meet `req` keeping `rest` payable (EngineError when it cannot be met)."""
     fl = rt.state.flocks[flock]
-    opts: list[Payment] = []
-    for p in payments(fl, req, rt.rules.fruits):
+    opts: list[Option] = []
+    for pid, p in _payments(fl, req, rt.rules.fruits).items():
         if rest:
             _take(fl, p)
-            ok = can_pay(fl, list(rest), rt.rules.fruits)
+            ok = can_pay(fl, rest, rt.rules.fruits)
             _give_back(fl, p)
             if not ok:
                 continue
-        opts.append(p)
+        opts.append(Option(pid, p.label, A.Pay(p.fruit, p.markers)))   # type: ignore[arg-type]  # a Text label
     if not opts:
         raise EngineError(f"{flock} cannot pay {req}")
     return Ask(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
                      f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}",
-               [option(p.action(), p.label) for p in opts])
+               opts)
 
 
 def _hand_over(rt: Runtime, flock: str, act: A.Pay) -> None:
