@@ -348,7 +348,7 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
     if kind is set:
         return set(value) if all(type(v) in _ATOMS for v in value) else {_copy(v, memo) for v in value}
     if kind is frozenset:
-        if all(type(v) in _ATOMS for v in value):
+        if not value or all(type(v) in _ATOMS for v in value):
             return value
         raise Uncopyable("a frozenset of objects")
     if kind in _MUTABLE_TAGS:
@@ -356,11 +356,18 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         if done is None:
             done = object.__new__(kind)
             memo[id(value)] = done
-            done.__dict__.update({k: _copy(v, memo) for k, v in value.__dict__.items()})
+            _copy_fields(value.__dict__, done.__dict__, memo)
         return done
     if isinstance(value, Action) or _is_node(value):
         return value
     raise Uncopyable(f"a frame holds a {kind.__name__}")
+
+
+def _copy_fields(source: dict[str, Any], target: dict[str, Any], memo: dict[int, Any]) -> None:
+    """`target[k] = _copy(v)` for each field, atoms (most fields: flocks, steps, hexes) without the call."""
+    atoms = _ATOMS
+    for k, v in source.items():
+        target[k] = v if type(v) in atoms else _copy(v, memo)
 
 
 def copy_stack(stack: list[Frame]) -> list[Frame]:
@@ -372,7 +379,7 @@ def copy_stack(stack: list[Frame]) -> list[Frame]:
         if kind is GenFrame:
             raise Uncopyable("a generator frame is running")
         twin = object.__new__(kind)
-        twin.__dict__.update({k: _copy(v, memo) for k, v in f.__dict__.items()})
+        _copy_fields(f.__dict__, twin.__dict__, memo)
         out.append(twin)
     return out
 
