@@ -151,17 +151,21 @@ def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:
     """Whether an effect can be performed now (used for choose options, may and card play modes)."""
     if node is None:
         return True
-    if isinstance(node, ast.Seq):
-        return all(possible(rt, s, ctx) for s in node.stmts)
-    if isinstance(node, ast.Choose):
-        return any(possible(rt, o, ctx) for o in node.options)
-    if isinstance(node, ast.May):
-        return True
-    if isinstance(node, ast.Repeat):
-        return possible(rt, node.body, ctx)
-    if isinstance(node, ast.Call):
-        check = rt.verbs.possible.get(node.primitive or "")
+    kind = type(node)   # (the AST classes have no subclasses: a type test, cheaper than isinstance)
+    if kind is ast.Call:
+        check = rt.verbs.possible.get(node.primitive or "")   # type: ignore[union-attr]
         return True if check is None else check(rt, node, ctx)
+    if kind is ast.Seq:
+        for s in node.stmts:   # type: ignore[union-attr]
+            if not possible(rt, s, ctx):
+                return False
+        return True
+    if kind is ast.Choose:
+        return any(possible(rt, o, ctx) for o in node.options)   # type: ignore[union-attr]
+    if kind is ast.May:
+        return True
+    if kind is ast.Repeat:
+        return possible(rt, node.body, ctx)   # type: ignore[union-attr]
     if isinstance(node, ast.COMPOSED):
         check = rt.verbs.composed_possible
         return True if check is None else check(rt, node, ctx)

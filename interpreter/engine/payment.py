@@ -142,15 +142,29 @@ def _payments(fl: Flock, req: Req, fruits: list[str]) -> dict[str, Payment]:
 def can_meet(fl: Flock, req: Req, fruits: list[str]) -> bool:
     """Fast check that one requirement can be met."""
     markers = len(fl.domain)
+    n = req.n
     if req.kind == "domain":
-        return markers >= req.n
-    if req.rule == "different":
-        return req.n <= len(fruits) and sum(1 for c in fruits if fl.fruit.get(c, 0) > 0) + markers >= req.n
-    if req.rule == "same":
-        return max((fl.fruit.get(c, 0) for c in fruits), default=0) + markers >= req.n
+        return markers >= n
+    held = fl.fruit
+    rule = req.rule
+    if rule == "different":   # (plain loops: Feed and Build ask this for every Kiwi size and Nest, every turn)
+        if n > len(fruits):
+            return False
+        kinds = 0
+        for c in fruits:
+            if held.get(c, 0) > 0:
+                kinds += 1
+        return kinds + markers >= n
+    if rule == "same":
+        most = 0
+        for c in fruits:
+            k = held.get(c, 0)
+            if k > most:
+                most = k
+        return most + markers >= n
     if req.types:
-        return sum(fl.fruit.get(c, 0) for c in req.types) + markers >= req.n
-    return sum(fl.fruit.values()) + markers >= req.n
+        return sum([held.get(c, 0) for c in req.types]) + markers >= n
+    return sum(held.values()) + markers >= n
 
 
 def _take(fl: Flock, p: Payment) -> None:
