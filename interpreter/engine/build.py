@@ -9,7 +9,8 @@ from interpreter.engine import action_types as A
 from interpreter.engine import compose, dominance, effects, labels, payment
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import Steps, option
-from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
+from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Signal, as_frame, drive,
+                                       register_frame, RETURN)
 from interpreter.engine.modifiers import param
 from interpreter.engine.verb_table import TABLE
 
@@ -104,7 +105,7 @@ class BuildFrame(Frame):
             where = hexes(rt, flock) if nests else []
             if not where:
                 rt.emit("cannot-build", flock, flock=flock)
-                return Return()
+                return RETURN
             self.pc = 1
             return Ask(flock, "build-hex", "Choose a hex to build on", [option(A.Build(h), ("Build on {}", (h,))) for h in where])
         if pc == 1:
@@ -132,7 +133,7 @@ class BuildFrame(Frame):
         if pc == 5:
             self.pc = 6
             return Call(compose.event_frame(rt, ctx, "build", self.hex))   # `build on <hexes>` triggers
-        return Return()
+        return RETURN
 
     def check(self, rt: Runtime) -> None:
         """A loaded Build names Nests of the content, the chosen one unbuilt on a hex without a Nest until it is
@@ -180,7 +181,7 @@ class NestBenefitFrame(Frame):
         if self.times < 0:
             self.times = param(rt, ctx.flock, "nest_benefit_times", ("nest", self.here) if self.here is not None else None)
         if self.i >= self.times:
-            return Return()
+            return RETURN
         i = self.i
         self.i += 1
         return Call(effects.RunFrame(self.effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=self.source,

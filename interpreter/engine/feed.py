@@ -8,7 +8,8 @@ from interpreter.engine import compose, effects, payment, push
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, Steps, lazy_option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
+from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, as_frame, drive, register_frame,
+                                       RETURN)
 from interpreter.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
 from interpreter.engine.powers import feed_discount
 from interpreter.engine.state import Kiwi
@@ -82,7 +83,7 @@ class FeedFrame(Frame):
             opts = targets(rt, flock)
             if not opts:
                 rt.emit("cannot-feed", flock, flock=flock)
-                return Return()
+                return RETURN
             self.pc = 1
             return Ask(flock, "feed", "Choose a Kiwi to feed", opts)
         if self.pc == 1:
@@ -93,7 +94,7 @@ class FeedFrame(Frame):
         if self.pc == 2:
             self.pc = 3
             return Call(ResolveFrame(self.ctx, self.hex, self.kiwi))
-        return Return()
+        return RETURN
 
 
     def check(self, rt: Runtime) -> None:
@@ -168,7 +169,7 @@ class ResolveFrame(Frame):
             # triggers with filters (`feed <pieces>`): the fed Kiwi wherever it is now (an exploded one is no
             # longer on the island, so no selector names it)
             return Call(compose.event_frame(rt, ctx, "feed", hex_id, _on(rt, None, self.kiwi)))
-        return Return()
+        return RETURN
 
 
     def check(self, rt: Runtime) -> None:

@@ -66,6 +66,8 @@ class Return:
 
 
 Signal = Union[Ask, Call, Return, "RawAsk"]
+# `Return()`, shared: signals are frozen, and most frames end with no value (one allocation fewer each time)
+RETURN = Return()
 
 # --- frames -------------------------------------------------------------------------------------------
 FRAME_KINDS: dict[str, type["Frame"]] = {}
@@ -109,7 +111,7 @@ class Done(Frame):
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """Return at once."""
-        return Return(self.value)
+        return RETURN if self.value is None else Return(self.value)
 
 
 class GenFrame(Frame):
@@ -204,9 +206,10 @@ class Runner:
         """Resume the top frame with `value` and go on until a Decision (returned) or an empty stack (None)."""
         rt = self.rt
         stack = self.stack
+        budget = self.budget   # tick(), inlined with a local count: this loop runs for every resumption
         while True:
-            self.budget -= 1   # tick(), inlined: this loop runs for every resumption
-            if self.budget < 0:
+            budget -= 1
+            if budget < 0:
                 raise EngineError(f"no decision after {self.limit} steps: the state or content loops")
             top = stack[-1]
             try:
@@ -225,6 +228,7 @@ class Runner:
                 value = sig.value
                 if not stack:
                     self.result = value
+                    self.budget = budget
                     return None
             elif type(sig) is Ask:
                 options = sig.options
@@ -235,6 +239,7 @@ class Runner:
                     index = distinct_index(options)
                     if len(index) > 1:
                         self.raw = False
+                        self.budget = budget
                         # the prompt is a Text, built when read
                         decision = Decision(sig.player, sig.kind, sig.prompt,   # type: ignore[arg-type]
                                             tuple(index.values()))
@@ -245,6 +250,7 @@ class Runner:
                     raise EngineError(f"option {chosen.id} of {sig.kind} has no action")
             elif type(sig) is RawAsk:
                 self.raw = True
+                self.budget = budget
                 return sig.decision
             else:
                 raise EngineError(f"frame {type(top).__name__} returned {type(sig).__name__}, not Ask, Call or Return")

@@ -9,7 +9,8 @@ from interpreter.dsl import ast
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, Steps, option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, register_value
+from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, drive, register_frame,
+                                       register_value, RETURN)
 from interpreter.engine.state import Flock
 
 
@@ -254,7 +255,7 @@ class PayFrame(Frame):
             self.pc = 1
             return _pay_ask(rt, self.flock, self.req, self.rest)
         _hand_over(rt, self.flock, value)
-        return Return()
+        return RETURN
 
 
 @register_frame("payment.pay_all")
@@ -277,7 +278,7 @@ class PayAllFrame(Frame):
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """One PayFrame per requirement."""
         if self.i >= len(self.reqs):
-            return Return()
+            return RETURN
         self.i += 1
         return Call(PayFrame(self.flock, self.reqs[self.i - 1], self.reqs[self.i:]))
 
@@ -306,7 +307,7 @@ class FruitLimitFrame(Frame):
             rt.state.fruit_bag[colour] = rt.state.fruit_bag.get(colour, 0) + 1
             rt.emit("fruit-limit", self.flock, flock=self.flock, fruit=colour, limit=limit)
         if sum(fl.fruit.values()) <= limit:
-            return Return()
+            return RETURN
         self.pc = 1
         return Ask(self.flock, "return-fruit", ("Over {} fruit: return one", (limit,)),
                    [option(A.ReturnFruit(c), ("Return a {} fruit", (c,))) for c in rt.rules.fruits if fl.fruit.get(c, 0) > 0])
