@@ -37,13 +37,32 @@ def ability_possible(rt: Runtime, flock: str, ability: ast.Node | None) -> bool:
         return True
     b = board_of(rt.state)
     n = int(call.arg("n", 1) or 1)
-    if call.primitive == "leader-straight":
-        return any(b.line(fl.leader_hex, d, n) for d in range(6))
-    if call.primitive in ("leader-walk", "leader-walk-upto"):
-        return bool(b.adjacent(fl.leader_hex))
-    if call.primitive == "leader-jump":
-        return any(b.distance(fl.leader_hex, h) == n for h in b.coords)
-    return True
+    return _leader_reach(b, call.primitive or "", fl.leader_hex, n)
+
+
+# (id(board), leader verb, hex, n) -> (board, whether the Leader has a destination): geometry only, and a Move
+# decision asks it every time (the entry keeps its board, so the id is not reused while cached)
+_REACH: dict[tuple[int, str, str, int], tuple[Any, bool]] = {}
+
+
+def _leader_reach(b: Any, primitive: str, hex_id: str, n: int) -> bool:
+    """Whether a leader move verb has a legal destination from `hex_id` on the island `b`."""
+    key = (id(b), primitive, hex_id, n)
+    hit = _REACH.get(key)
+    if hit is not None and hit[0] is b:
+        return hit[1]
+    if primitive == "leader-straight":
+        ok = any(b.line(hex_id, d, n) for d in range(6))
+    elif primitive in ("leader-walk", "leader-walk-upto"):
+        ok = bool(b.adjacent(hex_id))
+    elif primitive == "leader-jump":
+        ok = any(b.distance(hex_id, h) == n for h in b.coords)
+    else:
+        ok = True
+    if len(_REACH) >= 10_000:
+        _REACH.clear()
+    _REACH[key] = (b, ok)
+    return ok
 
 
 # option labels as templates, formatted only when a label is read (decisions.Text): a Move decision offers dozens
