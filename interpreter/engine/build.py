@@ -72,11 +72,16 @@ def possible(rt: Runtime, flock: str) -> bool:
     stops at its first hit; a card's play modes ask this on every turn)."""
     fl = rt.state.flocks[flock]
     fruits = rt.rules.fruits
+    built = fl.nests_built
     for nest_id in rt.rules.flock_nests:
-        if nest_id in fl.nests_built or not all(n in fl.nests_built for n in _lower_rows(rt, nest_id)):
+        if nest_id in built:
             continue
-        if payment.can_pay(fl, payment.cost_reqs(rt.rules.nests[nest_id].cost), fruits):
-            break
+        for lower in _lower_rows(rt, nest_id):
+            if lower not in built:
+                break
+        else:
+            if payment.can_pay(fl, payment.cost_reqs(rt.rules.nests[nest_id].cost), fruits):
+                break
     else:
         return False
     return next(_hexes(rt, flock), None) is not None

@@ -20,7 +20,7 @@ def cost(rt: Runtime, size: int, flock: str | None = None) -> payment.Req:
     """Fruit to feed a Kiwi of this size: game.yaml feed.cost by the size reached, or explode (R-FEED-2),
     less the feeder's `feed costs N fruit less` discount (at least 1)."""
     n = rt.rules.feed_cost[min(size + 1, rt.rules.max_size + 1)]
-    return payment.Req("fruit", max(1, n - feed_discount(rt, flock)), rt.rules.feed_rule)
+    return payment.fruit_req(max(1, n - feed_discount(rt, flock)), rt.rules.feed_rule)
 
 
 def targets(rt: Runtime, flock: str) -> list[Option]:

@@ -25,6 +25,19 @@ class Req:
     types: tuple[str, ...] = ()
 
 
+_REQS: dict[tuple[str, int, str], Req] = {}
+
+
+def fruit_req(n: int, rule: str) -> Req:
+    """`Req("fruit", n, rule)`, one shared value per (n, rule): a frozen Req costs more to build than to look up,
+    and Feed builds one for every Kiwi size on every turn."""
+    key = ("fruit", n, rule)
+    req = _REQS.get(key)
+    if req is None:
+        req = _REQS[key] = Req("fruit", n, rule)
+    return req
+
+
 @dataclass(frozen=True)
 class Payment:
     """Concrete items handed over: fruit colours and domain markers (terrains)."""
@@ -46,8 +59,22 @@ class Payment:
         return "Pay " + ", ".join(parts) if parts else "Pay nothing"
 
 
+_CALL_REQS: dict[int, tuple[ast.Call, Req]] = {}
+
+
 def req_of_call(call: ast.Call) -> Req:
-    """The requirement a pay verb states."""
+    """The requirement a pay verb states (read once per node: the entry keeps its node, so its id is not reused)."""
+    hit = _CALL_REQS.get(id(call))
+    if hit is not None and hit[0] is call:
+        return hit[1]
+    req = _req_of_call(call)
+    if len(_CALL_REQS) >= 4096:
+        _CALL_REQS.clear()
+    _CALL_REQS[id(call)] = (call, req)
+    return req
+
+
+def _req_of_call(call: ast.Call) -> Req:
     n = int(call.arg("n", 1))
     if call.primitive == "pay-fruit":
         return Req("fruit", n, str(call.arg("rule", "any")))
