@@ -96,13 +96,14 @@ class Decision:
 
     def option_ids(self) -> list[str]:
         """The ids of the legal options."""
-        return list(self.index())
+        return [o.id for o in self.options]
 
     def index(self) -> "dict[str, Option[Action]]":
-        """{option id: option} in the options' order (built once; the runner hands it over when it has it)."""
+        """{option id: option}, the first option of an id kept, in the options' order (built once; the runner hands
+        it over when it has it)."""
         found = self.__dict__.get("_index")
         if found is None:
-            found = self.__dict__["_index"] = {o.id: o for o in self.options}
+            found = self.__dict__["_index"] = distinct_index(self.options)
         return found
 
     def to_dict(self) -> dict:
