@@ -317,7 +317,7 @@ class Game:
             if (problem := action_problem(state, o.action)) is not None:   # the pieces an option names exist
                 raise ValueError(f"save's pending decision: {problem}")
         if game._pending is not None and (answers := getattr(stack[-1], "check_answer", None)) is not None:
-            answers(game.rt, game._pending)   # the asking frame's own check: the decision is the one it asks
+            answers(game._rt, game._pending)   # the asking frame's own check: the decision is the one it asks
         previous = data.get("previous")
         game._previous = None if previous is None else Decision("", "", "", tuple(Option(i, "") for i in previous))
         game._known_checkpoint = None
