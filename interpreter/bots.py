@@ -89,7 +89,7 @@ def _same_position(copy: Any, game: Game) -> bool:
     try:
         if copy.ruleset is not game.ruleset or copy._since != game._since:
             return False
-        return copy._checkpoint is game._checkpoint or copy._checkpoint == game._checkpoint
+        return copy._checkpoint.same(game._checkpoint)   # (engine/game.py Checkpoint: without building either)
     except AttributeError:   # a Game-like object without these: always clone
         return False
 

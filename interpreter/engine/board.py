@@ -76,8 +76,20 @@ class Board:
         return []
 
 
+# islands by their hexes' ids and coordinates: the games of one layout share one Board (it never changes)
+_BOARDS: dict[tuple, Board] = {}
+
+
 def board_of(state: State) -> Board:
     """The (cached) geometry of the state's island."""
     if state._board is None:
-        state._board = Board.from_coords({h.id: (h.q, h.r) for h in state.hexes.values()})
+        coords = {h.id: (h.q, h.r) for h in state.hexes.values()}
+        key = tuple(coords.items())
+        board = _BOARDS.get(key)
+        if board is None:
+            board = Board.from_coords(coords)
+            if len(_BOARDS) >= 64:
+                _BOARDS.clear()
+            _BOARDS[key] = board
+        state._board = board
     return state._board

@@ -2,30 +2,44 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generator
+from typing import Any, ClassVar, Generator, Iterator
 
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
 from interpreter.engine import compose, dominance, effects, labels, payment
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import Steps, option
-from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
+from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Signal, as_frame, drive,
+                                       register_frame, RETURN)
 from interpreter.engine.modifiers import param
 from interpreter.engine.verb_table import TABLE
 
 
 def hexes(rt: Runtime, flock: str) -> list[str]:
     """Hexes where the flock may build (R-BUILD-1; Leader counts 3 tokens there, R-LEAD-1)."""
+    return list(_hexes(rt, flock))
+
+
+def _hexes(rt: Runtime, flock: str) -> Iterator[str]:
+    """`hexes`, one at a time: a hex without a Nest where the flock has at least `build_min_tokens` and dominates."""
     st = rt.state
-    out = []
-    mine = st.presence(flock)
+    leader_hex = st.flocks[flock].leader_hex
+    need = rt.rules.build_min_tokens
     for h in st.hexes.values():
-        if h.nest is not None or h.id not in mine:
+        if h.nest is not None:
             continue
+        if h.id != leader_hex:
+            # without its Leader here the flock counts at most its Kiwi's sizes (by size, or one per Kiwi), and
+            # a hex without its Kiwi or Leader is never one (R-BUILD-1)
+            own = 0
+            for k in h.kiwi:
+                if k.flock == flock:
+                    own += k.size
+            if own == 0 or own < need:
+                continue
         counts = dominance.strengths(st, h.id, "build")
-        if counts.get(flock, 0) >= rt.rules.build_min_tokens and dominance.leader_of(counts) == flock:
-            out.append(h.id)
-    return out
+        if counts.get(flock, 0) >= need and dominance.leader_of(counts) == flock:
+            yield h.id
 
 
 def available_nests(rt: Runtime, flock: str) -> list[str]:
@@ -38,7 +52,7 @@ def available_nests(rt: Runtime, flock: str) -> list[str]:
         nest = rt.rules.nests[nest_id]
         if not all(n in fl.nests_built for n in _lower_rows(rt, nest_id)):
             continue
-        if payment.can_pay(fl, payment.reqs_of(nest.cost), rt.rules.fruits):
+        if payment.can_pay(fl, payment.cost_reqs(nest.cost), rt.rules.fruits):
             out.append(nest_id)
     return out
 
@@ -54,8 +68,23 @@ def _lower_rows(rt: Runtime, nest_id: str) -> list[str]:
 
 
 def possible(rt: Runtime, flock: str) -> bool:
-    """True when some Build can be taken now."""
-    return bool(hexes(rt, flock)) and bool(available_nests(rt, flock))
+    """True when some Build can be taken now: `hexes` and `available_nests` would both be non-empty (each check
+    stops at its first hit; a card's play modes ask this on every turn)."""
+    fl = rt.state.flocks[flock]
+    fruits = rt.rules.fruits
+    built = fl.nests_built
+    for nest_id in rt.rules.flock_nests:
+        if nest_id in built:
+            continue
+        for lower in _lower_rows(rt, nest_id):
+            if lower not in built:
+                break
+        else:
+            if payment.can_pay(fl, payment.cost_reqs(rt.rules.nests[nest_id].cost), fruits):
+                break
+    else:
+        return False
+    return next(_hexes(rt, flock), None) is not None
 
 
 @register_frame("build.build")
@@ -81,7 +110,7 @@ class BuildFrame(Frame):
             where = hexes(rt, flock) if nests else []
             if not where:
                 rt.emit("cannot-build", flock, flock=flock)
-                return Return()
+                return RETURN
             self.pc = 1
             return Ask(flock, "build-hex", "Choose a hex to build on", [option(A.Build(h), ("Build on {}", (h,))) for h in where])
         if pc == 1:
@@ -109,7 +138,7 @@ class BuildFrame(Frame):
         if pc == 5:
             self.pc = 6
             return Call(compose.event_frame(rt, ctx, "build", self.hex))   # `build on <hexes>` triggers
-        return Return()
+        return RETURN
 
     def check(self, rt: Runtime) -> None:
         """A loaded Build names Nests of the content, the chosen one unbuilt on a hex without a Nest until it is
@@ -157,7 +186,7 @@ class NestBenefitFrame(Frame):
         if self.times < 0:
             self.times = param(rt, ctx.flock, "nest_benefit_times", ("nest", self.here) if self.here is not None else None)
         if self.i >= self.times:
-            return Return()
+            return RETURN
         i = self.i
         self.i += 1
         return Call(effects.RunFrame(self.effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=self.source,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any
 
 from interpreter.dsl.bounds import MAX_CHAIN_DEPTH
 from interpreter.engine import modes
@@ -51,8 +51,19 @@ class Ctx:
     here: str | None = None                    # `this hex`: the hex of the Nest or event whose effect runs
 
     def sub(self, **changes: Any) -> "Ctx":
-        """A copy with some fields changed (turn facts stay shared)."""
-        return replace(self, **changes)
+        """A copy with some fields changed (turn facts stay shared): `dataclasses.replace`, written out (effects
+        make one for every nested run)."""
+        if not changes.keys() <= _CTX_FIELDS:
+            return replace(self, **changes)   # its TypeError names the unknown field
+        twin = _NEW(Ctx)
+        d = twin.__dict__
+        d.update(self.__dict__)
+        d.update(changes)
+        return twin
+
+
+_CTX_FIELDS = frozenset(Ctx.__dataclass_fields__)
+_NEW = object.__new__
 
 
 # Nested trigger / effect depth: a defence only. The checker bounds every chain before play and refuses content
@@ -78,7 +89,7 @@ class Runtime:
     def emit(self, form: str, player: str | None = None, data: dict | None = None, **fields: Any) -> None:
         """Append an event of `form` (interpreter/engine/events.py FORMS) with its typed fields."""
         # the text (events.render for OWNER) is rendered when first read (Event.text): the game loop never needs it
-        self.events.append(Event(FORMS[form].kind, cast(str, None), player, data, form, fields))
+        self.events.append(Event(FORMS[form].kind, None, player, data, form, fields))   # type: ignore[arg-type]
 
     def modifiers(self, flock: str) -> set[str]:
         """Modifier ids active for a flock (its side's powers)."""

@@ -75,13 +75,13 @@ Option.label = _lazy("label")   # type: ignore[assignment]
 
 def option(action: ActU, label: Text) -> Option[ActU]:
     """The option that performs `action`; its id is the action's id."""
-    return Option(action.id(), cast(str, label), action)   # a Text: `label` is built when read
+    return Option(action.id(), label, action)   # type: ignore[arg-type]  # a Text: `label` is built when read
 
 
 def lazy_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
     """`option(kind(*values), label)` without building the action until someone reads it."""
-    id_of: Any = getattr(kind, "id_of")   # every `_kind` kind has one (action_types.py)
-    return Option(id_of(*values), cast(str, label), (kind, values))
+    # every `_kind` kind has `id_of` (action_types.py); the label is a Text, built when read
+    return Option(kind.id_of(*values), label, (kind, values))   # type: ignore[attr-defined, arg-type]
 
 
 @fast_init
@@ -98,6 +98,14 @@ class Decision:
         """The ids of the legal options."""
         return [o.id for o in self.options]
 
+    def index(self) -> "dict[str, Option[Action]]":
+        """{option id: option}, the first option of an id kept, in the options' order (built once; the runner hands
+        it over when it has it)."""
+        found = self.__dict__.get("_index")
+        if found is None:
+            found = self.__dict__["_index"] = distinct_index(self.options)
+        return found
+
     def to_dict(self) -> dict:
         """Plain data for views and JSON."""
         return {"player": self.player, "kind": self.kind, "prompt": self.prompt,
@@ -107,10 +115,8 @@ class Decision:
 
     def action_of(self, option_id: str) -> "Action | None":
         """The action of the option with this id (None when no option has it)."""
-        for o in self.options:
-            if o.id == option_id:
-                return o.action
-        return None
+        o = self.index().get(option_id)
+        return None if o is None else o.action
 
 
 Decision.prompt = _lazy("prompt")   # type: ignore[assignment]
@@ -188,10 +194,17 @@ Steps = Generator[Decision, str, T]
 def distinct(options: "Sequence[Option[ActU]]") -> tuple[Option[ActU], ...]:
     """The options with each id once, the first kept: options repeat when identical Kiwi stand together, and
     they are the same choice."""
-    seen: dict[str, Option[ActU]] = {}
-    for o in options:
-        seen.setdefault(o.id, o)
-    return tuple(seen.values())
+    return tuple(distinct_index(options).values())
+
+
+def distinct_index(options: "Sequence[Option[ActU]]") -> dict[str, Option[ActU]]:
+    """{id: option} with each id once, the first option of an id kept, in the options' order (`distinct`)."""
+    index = dict(zip([o.id for o in options], options))   # the usual case: no id twice
+    if len(index) != len(options):
+        index = {}
+        for o in options:
+            index.setdefault(o.id, o)
+    return index
 
 
 def ask_action(player: str, kind: str, prompt: Text, options: Sequence[Option[ActU]]) -> Generator[Decision, str, ActU]:

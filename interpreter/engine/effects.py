@@ -15,7 +15,8 @@ from interpreter.engine import action_types as A
 from interpreter.engine import payment
 from interpreter.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
 from interpreter.engine.decisions import Steps, option
-from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, GenFrame, Return, Signal, as_frame, drive, register_frame
+from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, GenFrame, Signal, as_frame, drive,
+                                       register_frame, RETURN)
 from interpreter.engine.describe import describe
 from interpreter.engine.verb_table import TABLE, Verb, count as _n
 
@@ -50,16 +51,16 @@ class RunFrame(Frame):
             self.pc = 2
             if kind is ast.Choose:
                 return Call(RunFrame(node.options[value.index - 1], ctx))
-            return Call(RunFrame(node.body, ctx)) if value.yes else Return()
+            return Call(RunFrame(node.body, ctx)) if value.yes else RETURN
         if self.pc == 2:
-            return Return()
+            return RETURN
         if node is None:
-            return Return()
+            return RETURN
         if kind is ast.Seq:
             if self.i == 0 and ctx.depth > MAX_DEPTH:
                 raise EngineError(f"effect nesting deeper than {MAX_DEPTH} ({ctx.source})")
             if self.i >= len(node.stmts):
-                return Return()
+                return RETURN
             self.i += 1
             stmt = node.stmts[self.i - 1]
             if type(stmt) is ast.Call:   # a verb straight from its sequence (what RunFrame(stmt) would push)
@@ -75,7 +76,7 @@ class RunFrame(Frame):
                 if node.count > MAX_REPEAT:
                     raise EngineError(f"repeat {node.count} exceeds the limit {MAX_REPEAT}")
             if self.i >= node.count:
-                return Return()
+                return RETURN
             self.i += 1
             return Call(RunFrame(node.body, ctx))
         if ctx.depth > MAX_DEPTH:
@@ -86,12 +87,12 @@ class RunFrame(Frame):
         if kind is ast.Choose:
             opts = [option(A.Choice(i + 1), describe(o)) for i, o in enumerate(node.options) if possible(rt, o, ctx)]
             if not opts:
-                return Return()
+                return RETURN
             self.pc = 1
             return Ask(ctx.flock, "choose", "Choose one", opts)
         if kind is ast.May:
             if not possible(rt, node.body, ctx):
-                return Return()
+                return RETURN
             text = describe(node.body)
             self.pc = 1
             return Ask(ctx.flock, "may", f"You may: {text}",
@@ -114,7 +115,7 @@ class RunFrame(Frame):
         """A sequence catches a mandatory payment that cannot be made: the rest of it is skipped."""
         if type(self.node) is ast.Seq and isinstance(exc, _Unpaid):
             rt.emit("cannot-pay", self.ctx.flock, flock=self.ctx.flock, effect=describe(self.node))
-            return Return()
+            return RETURN
         raise exc
 
 
@@ -151,17 +152,21 @@ def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:
     """Whether an effect can be performed now (used for choose options, may and card play modes)."""
     if node is None:
         return True
-    if isinstance(node, ast.Seq):
-        return all(possible(rt, s, ctx) for s in node.stmts)
-    if isinstance(node, ast.Choose):
-        return any(possible(rt, o, ctx) for o in node.options)
-    if isinstance(node, ast.May):
-        return True
-    if isinstance(node, ast.Repeat):
-        return possible(rt, node.body, ctx)
-    if isinstance(node, ast.Call):
-        check = rt.verbs.possible.get(node.primitive or "")
+    kind = type(node)   # (the AST classes have no subclasses: a type test, cheaper than isinstance)
+    if kind is ast.Call:
+        check = rt.verbs.possible.get(node.primitive or "")   # type: ignore[union-attr]
         return True if check is None else check(rt, node, ctx)
+    if kind is ast.Seq:
+        for s in node.stmts:   # type: ignore[union-attr]
+            if not possible(rt, s, ctx):
+                return False
+        return True
+    if kind is ast.Choose:
+        return any(possible(rt, o, ctx) for o in node.options)   # type: ignore[union-attr]
+    if kind is ast.May:
+        return True
+    if kind is ast.Repeat:
+        return possible(rt, node.body, ctx)   # type: ignore[union-attr]
     if isinstance(node, ast.COMPOSED):
         check = rt.verbs.composed_possible
         return True if check is None else check(rt, node, ctx)
@@ -188,11 +193,11 @@ class EmitFrame(Frame):
         """Each matching power in the side's order."""
         ctx, trigger = self.ctx, self.trigger
         if trigger in ctx.suppressed:
-            return Return()
+            return RETURN
         fl = rt.state.flocks[ctx.flock]
         side = rt.rules.flocks.get(ctx.flock, {}).get(fl.side)
         if side is None:
-            return Return()
+            return RETURN
         powers = side.powers
         while self.i < len(powers):
             power = powers[self.i]
@@ -201,7 +206,7 @@ class EmitFrame(Frame):
                 rt.emit("power", ctx.flock, flock=ctx.flock, trigger=trigger[2:])
                 return Call(RunFrame(power.effect, ctx.sub(suppressed=ctx.suppressed | {trigger},
                                                            depth=ctx.depth + 1, source=f"power {trigger}")))
-        return Return()
+        return RETURN
 
 
 # --- verbs ---------------------------------------------------------------------------------------
@@ -266,7 +271,7 @@ class ReturnDomainFrame(Frame):
             rt.state.domain_bag[t] = rt.state.domain_bag.get(t, 0) + 1
             rt.emit("return-domain", ctx.flock, flock=ctx.flock)
         if self.n <= 0 or not fl.domain:
-            return Return()
+            return RETURN
         self.n -= 1
         self.pc = 1
         return Ask(ctx.flock, "return-domain", "Return a domain marker to the bag",

@@ -8,7 +8,8 @@ from interpreter.engine import compose, effects, payment, push
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, Steps, lazy_option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
+from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, as_frame, drive, register_frame,
+                                       RETURN)
 from interpreter.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
 from interpreter.engine.powers import feed_discount
 from interpreter.engine.state import Kiwi
@@ -19,30 +20,48 @@ def cost(rt: Runtime, size: int, flock: str | None = None) -> payment.Req:
     """Fruit to feed a Kiwi of this size: game.yaml feed.cost by the size reached, or explode (R-FEED-2),
     less the feeder's `feed costs N fruit less` discount (at least 1)."""
     n = rt.rules.feed_cost[min(size + 1, rt.rules.max_size + 1)]
-    return payment.Req("fruit", max(1, n - feed_discount(rt, flock)), rt.rules.feed_rule)
+    return payment.fruit_req(max(1, n - feed_discount(rt, flock)), rt.rules.feed_rule)
 
 
 def targets(rt: Runtime, flock: str) -> list[Option]:
     """Kiwi the flock can afford to feed; Leaders are never fed (R-FEED-1, R-LEAD-3)."""
     fl = rt.state.flocks[flock]
-    afford: dict[int, bool] = {}
-    opts = []
+    afford: dict[int, str | None] = {}   # size -> what feeding does (None: not affordable)
+    opts: list[Option] = []
+    kind = A.Feed
+    id_of = kind.id_of
     for h in rt.state.hexes.values():
         for k in h.kiwi:
-            if k.size not in afford:
-                afford[k.size] = payment.can_meet(fl, cost(rt, k.size, flock), rt.rules.fruits)
-            if afford[k.size]:
-                what = "explode" if k.size >= rt.rules.max_size else f"grow to size {k.size + 1}"
-                opts.append(lazy_option(A.Feed, (k.id, k.flock, k.size, h.id),
-                                        ("Feed the {} size-{} Kiwi on {} ({})", (k.flock, k.size, h.id, what))))
+            size = k.size
+            what = afford.get(size, "")
+            if what == "":
+                ok = payment.can_meet(fl, cost(rt, size, flock), rt.rules.fruits)
+                what = afford[size] = (None if not ok else "explode" if size >= rt.rules.max_size
+                                       else f"grow to size {size + 1}")
+            if what is not None:
+                # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text)
+                values = (k.id, k.flock, size, h.id)
+                opts.append(Option(id_of(*values), (_FEED, (k.flock, size, h.id, what)),   # type: ignore[arg-type]
+                                   (kind, values)))
     return opts
+
+
+_FEED = "Feed the {} size-{} Kiwi on {} ({})"
 
 
 def possible(rt: Runtime, flock: str) -> bool:
     """True when some Feed is affordable."""
     fl = rt.state.flocks[flock]
-    sizes = {k.size for h in rt.state.hexes.values() for k in h.kiwi}
-    return any(payment.can_meet(fl, cost(rt, s, flock), rt.rules.fruits) for s in sizes)
+    fruits = rt.rules.fruits
+    tried: set[int] = set()
+    for h in rt.state.hexes.values():
+        for k in h.kiwi:
+            size = k.size
+            if size not in tried:
+                if payment.can_meet(fl, cost(rt, size, flock), fruits):
+                    return True
+                tried.add(size)
+    return False
 
 
 @register_frame("feed.feed")
@@ -64,7 +83,7 @@ class FeedFrame(Frame):
             opts = targets(rt, flock)
             if not opts:
                 rt.emit("cannot-feed", flock, flock=flock)
-                return Return()
+                return RETURN
             self.pc = 1
             return Ask(flock, "feed", "Choose a Kiwi to feed", opts)
         if self.pc == 1:
@@ -75,7 +94,7 @@ class FeedFrame(Frame):
         if self.pc == 2:
             self.pc = 3
             return Call(ResolveFrame(self.ctx, self.hex, self.kiwi))
-        return Return()
+        return RETURN
 
 
     def check(self, rt: Runtime) -> None:
@@ -150,7 +169,7 @@ class ResolveFrame(Frame):
             # triggers with filters (`feed <pieces>`): the fed Kiwi wherever it is now (an exploded one is no
             # longer on the island, so no selector names it)
             return Call(compose.event_frame(rt, ctx, "feed", hex_id, _on(rt, None, self.kiwi)))
-        return Return()
+        return RETURN
 
 
     def check(self, rt: Runtime) -> None:

@@ -13,7 +13,7 @@ from interpreter.engine import action_types as A
 from interpreter.engine import build, effects, labels, queries
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine.decisions import Steps, option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Signal, drive, register_frame, RETURN
 
 
 def step_procedure(rt: Runtime) -> "Frame | Steps[Any] | None":
@@ -72,7 +72,7 @@ class SeasonChangeStartFrame(Frame):
                 fl.leader_used = False
             if passes:
                 rt.emit("first-player", flock=st.seats[st.first])
-        return Return()
+        return RETURN
 
 
 @register_frame("flow.nest_benefits")
@@ -98,7 +98,7 @@ class NestBenefitsFrame(Frame):
             return Call(build.NestBenefitFrame.of(rt, self.ctx, rt.rules.nests[nest_id].on_season_change,
                                                   f"{nest_id} season change", here))
         if not self.left:
-            return Return()
+            return RETURN
         self.pc = 1
         return Ask(flock, "nest-order", "Which Nest benefit next?",
                    [option(A.Nest(n), ("{}: {}", (labels.lazy(labels.nest_name, n, rt.rules.nests[n]),
@@ -147,7 +147,7 @@ class SeasonCardFrame(Frame):
         st = rt.state
         if self.pc == 0:
             if st.season > len(st.season_cards):
-                return Return()
+                return RETURN
             self.card = card_id = st.season_cards[st.season - 1]
             card = rt.rules.season_cards[card_id]
             order = st.turn_order()
@@ -165,7 +165,7 @@ class SeasonCardFrame(Frame):
                 return Call(effects.RunFrame(card.victor, Ctx(victor, source=card_id)))
             rt.emit("season-card-tie", card=card_id, tied=list(best))
             if card.others is None:
-                return Return()
+                return RETURN
             self.pc = 3
         card_id = self.card
         card = rt.rules.season_cards[card_id]
@@ -181,7 +181,7 @@ class SeasonCardFrame(Frame):
                 self.i += 1
                 if f != self.victor and others is not None:
                     return Call(effects.RunFrame(others, Ctx(f, source=card_id)))
-            return Return()
+            return RETURN
         if self.pc == 4:
             self.pc = 3
             if value.kind == "take":
@@ -194,7 +194,7 @@ class SeasonCardFrame(Frame):
                 return Ask(f, "season-tie", ("Tie on “{}”: take the benefit “{}”?", (labels.lazy(labels.season_card_name, card_id, card),
                                                                        labels.lazy(effects.describe, others))),
                            [option(A.word("take"), "Take it"), option(A.word("decline"), "Decline")])
-        return Return()
+        return RETURN
 
     def check(self, rt: Runtime) -> None:
         """A loaded card is a Season card of the content (pc > 0) and its players are playing."""

@@ -28,15 +28,17 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator, Sequence, Union, cast
+from typing import Any, Callable, ClassVar, Generator, Sequence, Union
 
 from interpreter.dsl import ast
 from interpreter.engine.action_types import Action, action_from_dict
 from interpreter.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Decision, Option, Text, distinct
+from interpreter.engine.decisions import Decision, Option, Text, distinct_index
+from interpreter.engine.fastinit import fast_slots_init
 
 
 # --- signals ------------------------------------------------------------------------------------------
+@fast_slots_init
 @dataclass(frozen=True, slots=True)
 class Ask:
     """Ask `player` to choose one of `options`; the frame is resumed with the chosen option's action."""
@@ -47,6 +49,7 @@ class Ask:
     options: Sequence[Option]
 
 
+@fast_slots_init
 @dataclass(frozen=True, slots=True)
 class Call:
     """Run `frame` (a Frame, a GenFrame, or a generator, which is wrapped) and resume with its return value."""
@@ -54,6 +57,7 @@ class Call:
     frame: Frame | Generator[Any, Any, Any]   # never None: a procedure with nothing to do returns Done()
 
 
+@fast_slots_init
 @dataclass(frozen=True, slots=True)
 class Return:
     """The frame is done; `value` goes to its parent."""
@@ -62,6 +66,8 @@ class Return:
 
 
 Signal = Union[Ask, Call, Return, "RawAsk"]
+# `Return()`, shared: signals are frozen, and most frames end with no value (one allocation fewer each time)
+RETURN = Return()
 
 # --- frames -------------------------------------------------------------------------------------------
 FRAME_KINDS: dict[str, type["Frame"]] = {}
@@ -105,7 +111,7 @@ class Done(Frame):
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """Return at once."""
-        return Return(self.value)
+        return RETURN if self.value is None else Return(self.value)
 
 
 class GenFrame(Frame):
@@ -200,40 +206,51 @@ class Runner:
         """Resume the top frame with `value` and go on until a Decision (returned) or an empty stack (None)."""
         rt = self.rt
         stack = self.stack
+        budget = self.budget   # tick(), inlined with a local count: this loop runs for every resumption
         while True:
-            self.budget -= 1   # tick(), inlined: this loop runs for every resumption
-            if self.budget < 0:
+            budget -= 1
+            if budget < 0:
                 raise EngineError(f"no decision after {self.limit} steps: the state or content loops")
             top = stack[-1]
             try:
                 sig = top.resume(rt, value)
             except Exception as exc:   # noqa: BLE001 - handed to the parent frame, as `try` across `yield from`
                 sig = self._unwind(exc)
-            if isinstance(sig, Call):
+            if type(sig) is Call:
                 child = sig.frame
+                if type(child) is Done:   # it would return its value at once: hand it over without pushing it
+                    value = child.value
+                    continue
                 stack.append(child if isinstance(child, Frame) else GenFrame(child))
                 value = None
-            elif isinstance(sig, Return):
+            elif type(sig) is Return:
                 stack.pop()
                 value = sig.value
                 if not stack:
                     self.result = value
+                    self.budget = budget
                     return None
-            elif isinstance(sig, Ask):
+            elif type(sig) is Ask:
                 options = sig.options
                 if not options:
                     raise EngineError(f"no legal option for {sig.kind}")
                 chosen = options[0]
                 if len(options) > 1:
-                    unique = distinct(tuple(options))
-                    if len(unique) > 1:
+                    index = distinct_index(options)
+                    if len(index) > 1:
                         self.raw = False
-                        return Decision(sig.player, sig.kind, cast(str, sig.prompt), unique)   # a Text, built when read
+                        self.budget = budget
+                        # the prompt is a Text, built when read
+                        decision = Decision(sig.player, sig.kind, sig.prompt,   # type: ignore[arg-type]
+                                            tuple(index.values()))
+                        decision.__dict__["_index"] = index   # Decision.index(), already built
+                        return decision
                 value = chosen.action
                 if value is None:
                     raise EngineError(f"option {chosen.id} of {sig.kind} has no action")
-            elif isinstance(sig, RawAsk):
+            elif type(sig) is RawAsk:
                 self.raw = True
+                self.budget = budget
                 return sig.decision
             else:
                 raise EngineError(f"frame {type(top).__name__} returned {type(sig).__name__}, not Ask, Call or Return")
@@ -337,7 +354,7 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
     if kind is set:
         return set(value) if all(type(v) in _ATOMS for v in value) else {_copy(v, memo) for v in value}
     if kind is frozenset:
-        if all(type(v) in _ATOMS for v in value):
+        if not value or all(type(v) in _ATOMS for v in value):
             return value
         raise Uncopyable("a frozenset of objects")
     if kind in _MUTABLE_TAGS:
@@ -345,11 +362,18 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         if done is None:
             done = object.__new__(kind)
             memo[id(value)] = done
-            done.__dict__.update({k: _copy(v, memo) for k, v in value.__dict__.items()})
+            _copy_fields(value.__dict__, done.__dict__, memo)
         return done
     if isinstance(value, Action) or _is_node(value):
         return value
     raise Uncopyable(f"a frame holds a {kind.__name__}")
+
+
+def _copy_fields(source: dict[str, Any], target: dict[str, Any], memo: dict[int, Any]) -> None:
+    """`target[k] = _copy(v)` for each field, atoms (most fields: flocks, steps, hexes) without the call."""
+    atoms = _ATOMS
+    for k, v in source.items():
+        target[k] = v if type(v) in atoms else _copy(v, memo)
 
 
 def copy_stack(stack: list[Frame]) -> list[Frame]:
@@ -361,7 +385,7 @@ def copy_stack(stack: list[Frame]) -> list[Frame]:
         if kind is GenFrame:
             raise Uncopyable("a generator frame is running")
         twin = object.__new__(kind)
-        twin.__dict__.update({k: _copy(v, memo) for k, v in f.__dict__.items()})
+        _copy_fields(f.__dict__, twin.__dict__, memo)
         out.append(twin)
     return out
 

@@ -48,12 +48,79 @@ if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
 FORMAT = save.FORMAT
+_WELL_FORMED: set[str] = set()   # option ids `_ID` has matched
 # flow steps and generator resumptions one `apply` may run: far above any real turn (a few hundred), so
 # only a broken state or content could reach it, and then `apply` stops with an EngineError, never loops
 MAX_STEPS_PER_APPLY = 200_000
 # what a save's replay may raise besides ValueError when its values are wrong (all become ValueError)
 _REPLAY_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, EngineError, RulesError,
                   AssertionError, RecursionError, ZeroDivisionError)
+
+
+# A step checkpoint is taken at once (`state.to_dict()`) at most this many decisions after the last one taken, so
+# building one when it is read replays fewer decisions than this (about a millisecond, a few in solo games, whose
+# Kiwibot turns run between the decisions); 16 would take twice as many copies (an estimated 1-2% of a random game)
+CHECKPOINT_EVERY = 32
+_NEVER = 1 << 62
+
+
+class Checkpoint:
+    """The state at the running step's start (`state.to_dict()` data), read only by the generator fallback, undo
+    within a step and saves. Taking it at every step start was a tenth of a random game, so most steps do not: a
+    checkpoint not taken at once names the last one taken (`base`) and the decisions since (`history[base.start:
+    start]`), and is built when first read by replaying them from it (exact: the flow is a function of the state,
+    whose RNG it holds, and of the decisions). A game takes it at once when someone else may hold its state (see
+    `Game._touched`), at its first step, and every CHECKPOINT_EVERY decisions."""
+
+    __slots__ = ("_data", "start", "base", "history", "source")
+
+    def __init__(self, data: dict | None, start: int, base: "Checkpoint | None" = None,
+                 history: list[str] | None = None, source: tuple | None = None) -> None:
+        self._data = data        # None until built
+        self.start = start       # the step's start in the game's history (how many decisions came before it)
+        self.base = base         # a checkpoint taken at once (when `data` is None)
+        self.history = history   # the game's history list: only ever appended to, so its first `start` stay
+        self.source = source     # (ruleset, mode, origin, board) of the game, to replay in
+
+    def data(self) -> dict:
+        """The state data at the step's start (built on first read)."""
+        if self._data is None:
+            self._data = self._build()
+            self.base = self.history = self.source = None
+        return self._data
+
+    def _build(self) -> dict:
+        base, history, source = self.base, self.history, self.source
+        assert base is not None and history is not None and source is not None and base._data is not None
+        ruleset, mode, origin, board = source
+        state = State.from_dict(base._data)
+        state._board = board
+        twin = Game(ruleset, state, None, checkpoint=base, origin=origin, mode=mode, history=history[:base.start],
+                    own_state=True, exact_from=self.start)
+        for option_id in history[base.start:self.start]:
+            twin._since.append(option_id)
+            twin._history.append(option_id)
+            twin._advance(option_id)
+        built = twin._checkpoint
+        if built.start != self.start or built._data is None:   # an engine bug, never a bad input
+            raise EngineError(f"the checkpoint of the step at decision {self.start} does not rebuild")
+        return built._data
+
+    def same(self, other: "Checkpoint") -> bool:
+        """True when both are known to be the same state without building either: the same object, the same data,
+        or built from the same checkpoint by the same decisions (False may still be the same state)."""
+        if self is other:
+            return True
+        if self._data is not None and other._data is not None:
+            return self._data == other._data
+        if self._data is not None or other._data is not None or self.base is not other.base:
+            return False
+        assert self.history is not None and other.history is not None and self.base is not None
+        return (self.start == other.start
+                and self.history[self.base.start:self.start] == other.history[self.base.start:self.start])
+
+
+_NO_CHECKPOINT = Checkpoint({}, 0)   # before the first step (a game built at its end has no step)
 
 
 class Game:
@@ -64,28 +131,42 @@ class Game:
     replayed_steps: int = 0
 
     def __init__(self, ruleset: Any, state: State, events: list[Event] | None = None, *,
-                 checkpoint: dict | None = None, origin: dict | None = None, mode: Any = None) -> None:
+                 checkpoint: "dict | Checkpoint | None" = None, origin: dict | None = None, mode: Any = None,
+                 history: list[str] | None = None, own_state: bool = False, exact_from: int | None = None) -> None:
         """Wrap a state positioned at the start of a step (use `new`, `from_state` or `from_json`).
 
         checkpoint: `state.to_dict()` when the caller already has it (`clone`), so it is not computed again.
         origin: where the game came from, {"seed", "setup"} (Game.new) or {"start"} (a state); default: `state`.
         mode: the game's mode (interpreter/engine/modes); default: the one the state shows.
+        (Internal: `history` the decisions that led to `state`; `own_state` when no caller keeps a reference to
+        `state`, so it changes only through the flow; `exact_from` takes every checkpoint from that many decisions
+        on at once, see `Checkpoint`.)
         """
         self.ruleset = ruleset
         self.rules = compile_rules(ruleset)
+        if isinstance(checkpoint, dict):
+            checkpoint = Checkpoint(checkpoint, len(history or ()))
         if origin is None:
-            origin = {"seed": None, "setup": None, "start": checkpoint if checkpoint is not None else state.to_dict()}
+            origin = {"seed": None, "setup": None,
+                      "start": checkpoint.data() if checkpoint is not None else state.to_dict()}
         self._origin = origin                 # never changed once set: clones share it
-        self.rt = Runtime(self.rules, state, list(events or []), mode)
+        self._rt = Runtime(self.rules, state, list(events or []), mode)
         self._stack: list[Frame] = []          # the running step (interpreter/engine/frames.py)
-        self._runner = Runner(self.rt, self._stack, MAX_STEPS_PER_APPLY)
+        self._runner = Runner(self._rt, self._stack, MAX_STEPS_PER_APPLY)
         self._pending: Decision | None = None
         self._previous: Decision | None = None
         self._known_checkpoint = checkpoint   # used for the step the state starts at, then dropped
-        self._checkpoint: dict = {}
+        self._checkpoint: Checkpoint = _NO_CHECKPOINT
         self._checkpoint_events = 0
+        # the last checkpoint taken at once since which the state changed only through the flow (None: none, so
+        # the next is taken at once); `_touched`: someone else may hold the state (`state`, `rt`, a state handed
+        # in) and change it, so every checkpoint is taken at once
+        trusted = own_state and checkpoint is not None and checkpoint._data is not None
+        self._base: Checkpoint | None = checkpoint if trusted else None
+        self._touched = not own_state
+        self._exact_from = _NEVER if exact_from is None else exact_from
         self._since: list[str] = []
-        self._history: list[str] = []         # every decision since the origin
+        self._history: list[str] = list(history) if history else []   # every decision since the origin
         self._redo: list[str] = []            # undone decisions, the next to redo last
         self._log_from: int | None = None     # loaded from frames: the log before this many decisions is not built
         self._loaded_step = False             # loaded from frames and still in the step of the save
@@ -116,7 +197,7 @@ class Game:
         state = _setup_state(rules, players, seed, leaders, leader_cards, sides, setup, variant, mode, solo_side)
         args = {"players": list(players), "leaders": _plain(leaders), "leader_cards": _plain(leader_cards),
                 "sides": _plain(sides), "setup": setup, "variant": variant, "mode": mode, "solo_side": solo_side}
-        return cls(ruleset, state, origin={"seed": seed, "setup": args, "start": None})
+        return cls(ruleset, state, origin={"seed": seed, "setup": args, "start": None}, own_state=True)
 
     @classmethod
     def from_state(cls, ruleset: Ruleset, state: State, seed: int | None = None) -> "Game":
@@ -182,7 +263,8 @@ class Game:
         if data.get("frames") is None and data.get("pending") is not None:
             raise ValueError("save has a pending decision but no frames")
         game = cls._replay(ruleset, origin, data["history"])
-        rebuilt_parts: list[tuple[str, Any]] = [("checkpoint", game._checkpoint), ("state", game.rt.state.to_dict())]
+        rebuilt_parts: list[tuple[str, Any]] = [("checkpoint", game._checkpoint.data()),
+                                                ("state", game._rt.state.to_dict())]
         if data.get("frames") is not None:
             try:
                 frames = None if has_generators(game._stack) else stack_to_data(game._stack, game.rules)
@@ -213,13 +295,13 @@ class Game:
             raise ValueError(f"save's state: {exc}") from None
         game = cls.__new__(cls)
         game.ruleset, game.rules, game._origin = ruleset, rules, origin
-        game.rt = Runtime(rules, state, [], mode)
+        game._rt = Runtime(rules, state, [], mode)
         stack = stack_from_data(data["frames"], rules) if data["frames"] else []
         for frame in stack:
             _check_players(frame, state)
             check = getattr(frame, "check", None)
             if check is not None:
-                check(game.rt)
+                check(game._rt)
         if state.over != (not stack) or state.over != (data.get("pending") is None):
             raise ValueError("save's frames and pending decision do not match its state: frames and a decision "
                              "while the game runs, neither once it is over")
@@ -229,18 +311,20 @@ class Game:
                 raise ValueError(f"save's frames/{i} ({frame.kind}, step {frame.pc}) "
                                  f"{'waits for an answer below the top' if waits else 'is on top but asks nothing'}")
         game._stack = stack
-        game._runner = Runner(game.rt, stack, MAX_STEPS_PER_APPLY)
+        game._runner = Runner(game._rt, stack, MAX_STEPS_PER_APPLY)
         game._pending = None if data.get("pending") is None else save.decision_from_data(data["pending"], state.seats)
         for o in game._pending.options if game._pending is not None else ():
             if (problem := action_problem(state, o.action)) is not None:   # the pieces an option names exist
                 raise ValueError(f"save's pending decision: {problem}")
         if game._pending is not None and (answers := getattr(stack[-1], "check_answer", None)) is not None:
-            answers(game.rt, game._pending)   # the asking frame's own check: the decision is the one it asks
+            answers(game._rt, game._pending)   # the asking frame's own check: the decision is the one it asks
         previous = data.get("previous")
         game._previous = None if previous is None else Decision("", "", "", tuple(Option(i, "") for i in previous))
         game._known_checkpoint = None
-        game._checkpoint = data["checkpoint"]
+        game._checkpoint = Checkpoint(data["checkpoint"], data["step_start"])
         game._checkpoint_events = 0
+        game._base = None                   # the saved checkpoint is not known to lead to the state: not a base
+        game._touched, game._exact_from = False, _NEVER
         history = list(data["history"])
         game._since = history[data["step_start"]:]
         game._history = history
@@ -261,11 +345,11 @@ class Game:
             earlier = Game._replay(self.ruleset, self._origin, self._history[:upto])
         except ValueError:
             return
-        self.rt.events[0:0] = earlier.rt.events
+        self._rt.events[0:0] = earlier._rt.events
         if self._loaded_step:
             self._checkpoint_events = earlier._checkpoint_events
         else:
-            self._checkpoint_events += len(earlier.rt.events)
+            self._checkpoint_events += len(earlier._rt.events)
 
     @classmethod
     def _start(cls, ruleset: Any, origin: dict) -> "Game":
@@ -273,7 +357,7 @@ class Game:
         if origin["setup"] is not None:
             return cls.new(ruleset, seed=origin["seed"], **origin["setup"])
         start = State.from_dict(origin["start"])
-        return cls(ruleset, start, checkpoint=origin["start"], origin=origin)
+        return cls(ruleset, start, checkpoint=origin["start"], origin=origin, own_state=True)
 
     @classmethod
     def _replay(cls, ruleset: Ruleset, origin: dict, history: list[str]) -> "Game":
@@ -316,18 +400,21 @@ class Game:
         if events:
             self._fill_log()
         twin = Game.__new__(Game)
-        rt = self.rt
+        rt = self._rt
         state = rt.state.copy()
         state._board = rt.state._board   # the island's geometry never changes: share it, don't rebuild it
         log = rt.events.copy() if events else rt.events[self._checkpoint_events:]
         twin.ruleset, twin.rules, twin._origin = self.ruleset, self.rules, self._origin
-        twin.rt = Runtime(self.rules, state, log, rt.mode, rt.verbs)
+        twin._rt = Runtime(self.rules, state, log, rt.mode, rt.verbs)
         twin._stack = stack
-        twin._runner = Runner(twin.rt, stack, MAX_STEPS_PER_APPLY)
+        twin._runner = Runner(twin._rt, stack, MAX_STEPS_PER_APPLY)
         twin._runner.raw = self._runner.raw
         twin._pending, twin._previous = self._pending, self._previous
         twin._known_checkpoint = None
         twin._checkpoint = self._checkpoint                     # never changed once taken: shared
+        # the copy's state is its own; but what someone else did to this game's state since its base is not in it
+        twin._base = None if self._touched else self._base
+        twin._touched, twin._exact_from = False, self._exact_from
         twin._checkpoint_events = self._checkpoint_events if events else 0
         twin._since, twin._history, twin._redo = self._since.copy(), self._history.copy(), self._redo.copy()
         twin._log_from, twin._loaded_step = self._log_from, self._loaded_step
@@ -345,18 +432,24 @@ class Game:
             if twin.step_start != self.step_start:
                 raise ValueError("the save's history does not replay to its running step")
             return twin
-        state = State.from_dict(self._checkpoint)
-        state._board = self.rt.state._board   # the island's geometry never changes: share it, don't rebuild it
+        state = State.from_dict(self._checkpoint.data())
+        state._board = self._rt.state._board   # the island's geometry never changes: share it, don't rebuild it
         # the checkpoint dict is never changed once taken, so the twin may share it
-        twin = Game(self.ruleset, state, self.rt.events[:self._checkpoint_events] if events else None,
-                    checkpoint=self._checkpoint, origin=self._origin, mode=self.rt.mode)
+        twin = Game(self.ruleset, state, self._rt.events[:self._checkpoint_events] if events else None,
+                    checkpoint=self._checkpoint, origin=self._origin, mode=self._rt.mode,
+                    history=self._history[:self.step_start], own_state=True)
         for option_id in self._since[:keep]:
             # the options were legal when applied here, so the replay skips `apply`'s checks
             twin._previous = twin._pending
             twin._since.append(option_id)
+            twin._history.append(option_id)
             twin._advance(option_id)
-        twin._history = self._history[:self.step_start + keep]
         return twin
+
+    def _source(self) -> tuple:
+        """What a checkpoint built later replays in: (ruleset, mode, origin, board)."""
+        rt = self._rt
+        return self.ruleset, rt.mode, self._origin, rt.state._board
 
     # --- driving --------------------------------------------------------------------------------
     def _advance(self, answer: str | None) -> None:
@@ -364,11 +457,11 @@ class Game:
 
         The running step is the frame stack (interpreter/engine/frames.py); `answer` is the option id chosen for
         the pending decision, handed to the frame that asked as its action (or as the id, to a generator)."""
-        rt = self.rt
+        rt = self._rt
         stack = self._stack
-        runner = Runner(rt, stack, MAX_STEPS_PER_APPLY)
-        value = None if answer is None or self._pending is None else self._runner.value_of(self._pending, answer)
-        self._runner = runner
+        runner = self._runner   # drives `stack`; a fresh budget for this apply
+        value = None if answer is None or self._pending is None else runner.value_of(self._pending, answer)
+        runner.budget = runner.limit
         while True:
             if not stack:
                 runner.tick()
@@ -380,9 +473,18 @@ class Game:
                     self._known_checkpoint = None
                     flow.advance(rt)
                     continue
-                # a checkpoint at each step start: the fallback (a generator frame is running) replays from it
+                # a checkpoint at each step start: the fallback (a generator frame is running), undo within the
+                # step and saves read it; most are built only when read (see `Checkpoint`)
                 known, self._known_checkpoint = self._known_checkpoint, None
-                self._checkpoint = known if known is not None else rt.state.to_dict()
+                if known is None:
+                    n = len(self._history)
+                    base = self._base
+                    if (base is None or self._touched or n - base.start >= CHECKPOINT_EVERY
+                            or n >= self._exact_from):
+                        known = self._base = Checkpoint(rt.state.to_dict(), n)
+                    else:
+                        known = Checkpoint(None, n, base, self._history, self._source())
+                self._checkpoint = known
                 self._checkpoint_events = len(rt.events)
                 self._since = []
                 self._loaded_step = False
@@ -397,7 +499,7 @@ class Game:
             if answer is not None:
                 # the mode answers at once (solo: Kiwibot by its patterns, so it never has a pending decision,
                 # R-SOLO-7); a replay (load, clone) asks it again and gets the same answer from the same state
-                if answer not in decision.option_ids():
+                if answer not in decision.index():
                     raise EngineError(f"Kiwibot answered {answer!r} to {decision.kind}, not one of its options")
                 chosen = next(o for o in decision.options if o.id == answer)
                 rt.emit("kiwibot-choice", decision.player, data={"kind": decision.kind, "option": answer},
@@ -448,28 +550,31 @@ class Game:
         if isinstance(option_id, Action):
             option_id = option_id.id()
         result = self._apply(option_id, player)
-        if result.ok:
+        if result.ok and self._redo:
             self._redo = []
         return result
 
     def _apply(self, option_id: str, player: str | None) -> Applied | Refused:
         if self._pending is None:
             return Refused("game-over", "the game is over")
-        if not isinstance(option_id, str) or not _ID.match(option_id):
-            return Refused("malformed", f"not an option id: {option_id!r}"[:200])
+        if type(option_id) is not str or option_id not in _WELL_FORMED:   # a set: the same ids come back
+            if not isinstance(option_id, str) or not _ID.match(option_id):
+                return Refused("malformed", f"not an option id: {option_id!r}"[:200])
+            if len(_WELL_FORMED) >= 100_000:
+                _WELL_FORMED.clear()
+            _WELL_FORMED.add(option_id)
         if player is not None and player != self._pending.player:
             return Refused("wrong-player", f"it is {self._pending.player}'s decision, not {player}'s")
-        ids = self._pending.option_ids()
-        if option_id not in ids:
+        if option_id not in self._pending.index():
             if self._previous is not None and option_id in self._previous.option_ids():
                 return Refused("stale", f"{option_id!r} answered an earlier decision; now: {self._pending.prompt}")
             return Refused("illegal", f"{option_id!r} is not a legal option of {self._pending.kind}")
-        start = len(self.rt.events)
+        start = len(self._rt.events)
         self._previous = self._pending
         self._since.append(option_id)
         self._history.append(option_id)
         self._advance(option_id)
-        return Applied(self.rt.events[start:])
+        return Applied(self._rt.events[start:])
 
     # --- undo and redo --------------------------------------------------------------------------
     def undo(self, force: bool = False) -> Applied | Refused:
@@ -522,31 +627,38 @@ class Game:
     @property
     def state(self) -> State:
         """The live state (read it; change it only through `apply`)."""
-        return self.rt.state
+        self._touched = True   # the caller may change it: from now on every step checkpoint is taken at once
+        return self._rt.state
+
+    @property
+    def rt(self) -> Runtime:
+        """The runtime (rules, state, event log, mode) the flow runs on."""
+        self._touched = True   # it holds the state (see `state`)
+        return self._rt
 
     @property
     def events(self) -> list[Event]:
         """The whole event log."""
         self._fill_log()
-        return self.rt.events
+        return self._rt.events
 
     @property
     def is_over(self) -> bool:
         """True after the last Domain Marking."""
-        return self.rt.state.over
+        return self._rt.state.over
 
     def scores(self) -> dict[str, dict[str, int]]:
         """{flock: {domain, nests, season_cards, total}} (R-END-2); solo games add `solo` (R-SOLO-6, see scoring)."""
-        return scoring.score(self.rt.state)
+        return scoring.score(self._rt.state)
 
     def ranking(self) -> list[str]:
         """Flocks from first to last: total, then the R-END-3 tiebreakers."""
-        return scoring.ranking(self.rt.state)
+        return scoring.ranking(self._rt.state)
 
     def view(self, player: str | None = None) -> dict:
         """What `player` may see (None: a spectator)."""
         self._fill_log()
-        return make_view(self.rt, player, self._pending)
+        return make_view(self._rt, player, self._pending)
 
     def to_json(self) -> str:
         """The save (format 3, schemas/save.schema.json): format, content hash, seed and setup (or start state), the
@@ -567,7 +679,7 @@ class Game:
             "format": FORMAT, "content_hash": getattr(self.ruleset, "hash", None),
             "seed": self._origin["seed"], "setup": self._origin["setup"], "start": self._origin["start"],
             "history": self._history, "redo": self._redo, "step_start": self.step_start,
-            "checkpoint": self._checkpoint, "state": self.rt.state.to_dict(),
+            "checkpoint": self._checkpoint.data(), "state": self._rt.state.to_dict(),
             "frames": frames, "pending": pending, "previous": previous,
         }, separators=(",", ":"))  # no sort_keys: bag dict order drives draws, so it must survive a reload
 

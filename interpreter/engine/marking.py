@@ -8,7 +8,7 @@ from interpreter.engine import dominance, effects
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, Steps, option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, RETURN
 from interpreter.engine.placing import kiwi_of, remove_from_hex, token_available
 from interpreter.engine.verb_table import TABLE
 
@@ -107,7 +107,7 @@ class CoverFrame(Frame):
         fl.covers += 1
         st.hexes[hex_id].domain = (flock, terrain)
         rt.emit("mark", flock, flock=flock, hex=hex_id, terrain=terrain)
-        return Return()
+        return RETURN
 
     def check(self, rt: Runtime) -> None:
         """A loaded cover is on an unmarked hex whose terrain marker the flock holds."""
@@ -139,7 +139,7 @@ class MarkingTurnFrame(Frame):
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: mark while allowed; 1: after a mark (its result); 2: after the power."""
         if self.pc == 2:
-            return Return()
+            return RETURN
         if self.pc == 1:
             if value:
                 self.placed += 1
@@ -157,7 +157,7 @@ class MarkingTurnFrame(Frame):
             fire = effects.emit_call(rt, self.ctx, "t-domain-marking")
             if fire is not None:
                 return fire
-        return Return()
+        return RETURN
 
 
 def marking_turn_frame(rt: Runtime, flock: str) -> MarkingTurnFrame:

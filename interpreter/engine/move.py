@@ -10,7 +10,8 @@ from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, Steps, lazy_option, option
-from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
+from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
+                                       RETURN)
 from interpreter.engine.placing import kiwi_of, remove_from_hex, verb_procedure
 from interpreter.engine.verb_table import TABLE, count
 
@@ -36,13 +37,32 @@ def ability_possible(rt: Runtime, flock: str, ability: ast.Node | None) -> bool:
         return True
     b = board_of(rt.state)
     n = int(call.arg("n", 1) or 1)
-    if call.primitive == "leader-straight":
-        return any(b.line(fl.leader_hex, d, n) for d in range(6))
-    if call.primitive in ("leader-walk", "leader-walk-upto"):
-        return bool(b.adjacent(fl.leader_hex))
-    if call.primitive == "leader-jump":
-        return any(b.distance(fl.leader_hex, h) == n for h in b.coords)
-    return True
+    return _leader_reach(b, call.primitive or "", fl.leader_hex, n)
+
+
+# (id(board), leader verb, hex, n) -> (board, whether the Leader has a destination): geometry only, and a Move
+# decision asks it every time (the entry keeps its board, so the id is not reused while cached)
+_REACH: dict[tuple[int, str, str, int], tuple[Any, bool]] = {}
+
+
+def _leader_reach(b: Any, primitive: str, hex_id: str, n: int) -> bool:
+    """Whether a leader move verb has a legal destination from `hex_id` on the island `b`."""
+    key = (id(b), primitive, hex_id, n)
+    hit = _REACH.get(key)
+    if hit is not None and hit[0] is b:
+        return hit[1]
+    if primitive == "leader-straight":
+        ok = any(b.line(hex_id, d, n) for d in range(6))
+    elif primitive in ("leader-walk", "leader-walk-upto"):
+        ok = bool(b.adjacent(hex_id))
+    elif primitive == "leader-jump":
+        ok = any(b.distance(hex_id, h) == n for h in b.coords)
+    else:
+        ok = True
+    if len(_REACH) >= 10_000:
+        _REACH.clear()
+    _REACH[key] = (b, ok)
+    return ok
 
 
 # option labels as templates, formatted only when a label is read (decisions.Text): a Move decision offers dozens
@@ -59,6 +79,7 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
     fl = st.flocks[flock]
     b = board_of(st)
     opts: list[Option] = []
+    add = opts.append
     moved = ctx.turn.moved
     adjacent = b.adj
     kind = A.MoveKiwi
@@ -78,10 +99,12 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
             else:
                 sizes.append(size)
             kid, hid = k.id, h.id
+            prefix = id_of(kid, flock, size, hid, "")   # the id ends with the destination (`...->A4`)
             for d in adjacent[hid]:
                 # lazy_option(kind, values, label) written out: this loop builds most of a game's options
                 values = (kid, flock, size, hid, d)
-                opts.append(Option(id_of(kid, flock, size, hid, d), cast(str, (_MOVE_KIWI, values)), (kind, values)))
+                # the label is a Text (decisions.Text): no `cast` call in this loop
+                add(Option(prefix + d, (_MOVE_KIWI, values), (kind, values)))   # type: ignore[arg-type]
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
         for d in b.adjacent(fl.leader_hex):
             opts.append(lazy_option(A.MoveLeader, (fl.leader_hex, d), (_MOVE_LEADER, (fl.leader_hex, d))))
@@ -182,14 +205,14 @@ class MovesFrame(Frame):
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: the next Move action; 1: it was taken (or none was possible); 2: the powers are done."""
         if self.pc == 2:
-            return Return()
+            return RETURN
         if self.pc == 1 and not value:
             rt.emit("no-move", self.ctx.flock, flock=self.ctx.flock)
             self.n = 0
         if self.n <= 0:
             self.pc = 2
             fire = effects.emit_call(rt, self.ctx, self.trigger) if self.trigger else None
-            return Return() if fire is None else fire
+            return RETURN if fire is None else fire
         self.n -= 1
         self.pc = 1
         return Call(MoveActionFrame(self.ctx, True))
@@ -215,7 +238,7 @@ class ExtraMovesFrame(Frame):
         ctx = self.ctx
         if self.pc == 1:
             if value.choice == "stop":
-                return Return()
+                return RETURN
             self.pc = 2
             return Call(payment.PayAllFrame(ctx.flock, self.reqs or ()))
         if self.pc == 2:
@@ -226,10 +249,10 @@ class ExtraMovesFrame(Frame):
             side = rt.rules.flocks.get(ctx.flock, {}).get(fl.side)
             cost = side.extra_move if side else None
             if cost is None:
-                return Return()
+                return RETURN
             self.reqs = tuple(payment.reqs_of(cost))
         if not (payment.can_pay(fl, list(self.reqs), rt.rules.fruits) and can_move(rt, ctx)):
-            return Return()
+            return RETURN
         self.pc = 1
         return Ask(ctx.flock, "extra-move", "Pay for another Move action?",
                    [option(A.Extra("move"), "Pay for another Move action"), option(A.Extra("stop"), "Stop")])
@@ -280,14 +303,14 @@ class LeaderStraightFrame(Frame):
             end = value.to
             # R-LEAD-6 decision: the hexes "passed" are those strictly between start and landing
             _land(rt, ctx, end, self.lines[end][:-1])
-            return Return()
+            return RETURN
         b = board_of(rt.state)
         for d in range(6):
             path = b.line(ab.start, d, self.n)
             if path:
                 self.lines[path[-1]] = path
         if not self.lines:
-            return Return()
+            return RETURN
         self.pc = 1
         return Ask(ctx.flock, "leader-move", cast(str, ("Your Leader moves {} hexes in a straight line", (self.n,))),
                    [option(A.LeaderTo(ab.start, end), (_LEADER_TO, (end,))) for end in self.lines])
@@ -358,7 +381,7 @@ class LeaderWalkFrame(Frame):
             if h != ab.start and h != cur and h not in passed:
                 passed.append(h)
         _land(rt, self.ctx, cur, passed)
-        return Return()
+        return RETURN
 
     def check(self, rt: Runtime) -> None:
         """A loaded Leader walk names hexes of the island."""
@@ -391,10 +414,10 @@ class LeaderJumpFrame(Frame):
             end = value.to
             # decision R-LEAD-5: a jump "passes" the hexes of the straight line between, when there is one
             _land(rt, ctx, end, b.between(ab.start, end))
-            return Return()
+            return RETURN
         dests = [h for h in b.coords if b.distance(ab.start, h) == self.n]
         if not dests:
-            return Return()
+            return RETURN
         self.pc = 1
         return Ask(ctx.flock, "leader-move", cast(str, ("Your Leader jumps {} hexes", (self.n,))),
                    [option(A.LeaderTo(ab.start, h), (_LEADER_TO, (h,))) for h in dests])

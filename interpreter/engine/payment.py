@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
-from typing import Any, ClassVar, Generator
+from typing import Any, ClassVar, Generator, Sequence
 
 from interpreter.dsl import ast
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Steps, option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, register_value
+from interpreter.engine.decisions import Option, Steps, option
+from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, drive, register_frame,
+                                       register_value, RETURN)
 from interpreter.engine.state import Flock
 
 
@@ -22,6 +23,19 @@ class Req:
     n: int
     rule: str = "any"
     types: tuple[str, ...] = ()
+
+
+_REQS: dict[tuple[str, int, str], Req] = {}
+
+
+def fruit_req(n: int, rule: str) -> Req:
+    """`Req("fruit", n, rule)`, one shared value per (n, rule): a frozen Req costs more to build than to look up,
+    and Feed builds one for every Kiwi size on every turn."""
+    key = ("fruit", n, rule)
+    req = _REQS.get(key)
+    if req is None:
+        req = _REQS[key] = Req("fruit", n, rule)
+    return req
 
 
 @dataclass(frozen=True)
@@ -45,8 +59,22 @@ class Payment:
         return "Pay " + ", ".join(parts) if parts else "Pay nothing"
 
 
+_CALL_REQS: dict[int, tuple[ast.Call, Req]] = {}
+
+
 def req_of_call(call: ast.Call) -> Req:
-    """The requirement a pay verb states."""
+    """The requirement a pay verb states (read once per node: the entry keeps its node, so its id is not reused)."""
+    hit = _CALL_REQS.get(id(call))
+    if hit is not None and hit[0] is call:
+        return hit[1]
+    req = _req_of_call(call)
+    if len(_CALL_REQS) >= 4096:
+        _CALL_REQS.clear()
+    _CALL_REQS[id(call)] = (call, req)
+    return req
+
+
+def _req_of_call(call: ast.Call) -> Req:
     n = int(call.arg("n", 1))
     if call.primitive == "pay-fruit":
         return Req("fruit", n, str(call.arg("rule", "any")))
@@ -73,6 +101,23 @@ def reqs_of(node: ast.Node | None) -> list[Req]:
     raise EngineError("a cost may only contain pay verbs")
 
 
+# id(cost node) -> (the node, its requirements): the compiled rules' cost nodes never change, and the entry keeps
+# its node alive so the id is not reused while cached
+_COSTS: dict[int, tuple[ast.Node | None, tuple[Req, ...]]] = {}
+
+
+def cost_reqs(node: ast.Node | None) -> tuple[Req, ...]:
+    """`reqs_of(node)` of a cost node of the rules, read once (a Build's options ask it for every Nest, every turn)."""
+    hit = _COSTS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    reqs = tuple(reqs_of(node))
+    if len(_COSTS) > 4096:
+        _COSTS.clear()
+    _COSTS[id(node)] = (node, reqs)
+    return reqs
+
+
 def _marker_sets(fl: Flock, k: int) -> list[tuple[str, ...]]:
     if k == 0:
         return [()]
@@ -86,8 +131,15 @@ def _marker_sets(fl: Flock, k: int) -> list[tuple[str, ...]]:
 
 def payments(fl: Flock, req: Req, fruits: list[str]) -> list[Payment]:
     """Every distinct way this flock can meet the requirement (R-PAY-1)."""
+    return list(_payments(fl, req, fruits).values())
+
+
+def _payments(fl: Flock, req: Req, fruits: list[str]) -> dict[str, Payment]:
+    """`payments` by their option ids (`A.pay_id`), in the same order."""
     if req.kind == "domain":
-        return [Payment((), m) for m in _marker_sets(fl, req.n)] if len(fl.domain) >= req.n else []
+        if len(fl.domain) < req.n:
+            return {}
+        return {A.pay_id((), m): Payment((), m) for m in _marker_sets(fl, req.n)}
     held = [c for c in fruits if fl.fruit.get(c, 0) > 0]
     out: dict[str, Payment] = {}
     n = req.n
@@ -98,7 +150,7 @@ def payments(fl: Flock, req: Req, fruits: list[str]) -> list[Payment]:
         fruit_sets: list[tuple[str, ...]] = []
         if req.rule == "different":
             if n > len(fruits):
-                return []
+                return {}
             fruit_sets = list(combinations(held, j))
         elif req.rule == "same":
             fruit_sets = [(c,) * j for c in held if fl.fruit[c] >= j] if j else [()]
@@ -106,25 +158,41 @@ def payments(fl: Flock, req: Req, fruits: list[str]) -> list[Payment]:
             allowed = [c for c in held if not req.types or c in req.types]
             fruit_sets = [s for s in combinations_with_replacement(allowed, j)
                           if all(s.count(c) <= fl.fruit[c] for c in set(s))]
+        marker_sets = _marker_sets(fl, k)
         for fs in fruit_sets:
-            for ms in _marker_sets(fl, k):
-                p = Payment(fs, ms)
-                out.setdefault(p.option_id(), p)
-    return list(out.values())
+            for ms in marker_sets:
+                pid = A.pay_id(fs, ms)
+                if pid not in out:
+                    out[pid] = Payment(fs, ms)
+    return out
 
 
 def can_meet(fl: Flock, req: Req, fruits: list[str]) -> bool:
     """Fast check that one requirement can be met."""
     markers = len(fl.domain)
+    n = req.n
     if req.kind == "domain":
-        return markers >= req.n
-    if req.rule == "different":
-        return req.n <= len(fruits) and sum(1 for c in fruits if fl.fruit.get(c, 0) > 0) + markers >= req.n
-    if req.rule == "same":
-        return max((fl.fruit.get(c, 0) for c in fruits), default=0) + markers >= req.n
+        return markers >= n
+    held = fl.fruit
+    rule = req.rule
+    if rule == "different":   # (plain loops: Feed and Build ask this for every Kiwi size and Nest, every turn)
+        if n > len(fruits):
+            return False
+        kinds = 0
+        for c in fruits:
+            if held.get(c, 0) > 0:
+                kinds += 1
+        return kinds + markers >= n
+    if rule == "same":
+        most = 0
+        for c in fruits:
+            k = held.get(c, 0)
+            if k > most:
+                most = k
+        return most + markers >= n
     if req.types:
-        return sum(fl.fruit.get(c, 0) for c in req.types) + markers >= req.n
-    return sum(fl.fruit.values()) + markers >= req.n
+        return sum([held.get(c, 0) for c in req.types]) + markers >= n
+    return sum(held.values()) + markers >= n
 
 
 def _take(fl: Flock, p: Payment) -> None:
@@ -141,7 +209,7 @@ def _give_back(fl: Flock, p: Payment) -> None:
     fl.domain.sort()
 
 
-def can_pay(fl: Flock, reqs: list[Req], fruits: list[str]) -> bool:
+def can_pay(fl: Flock, reqs: Sequence[Req], fruits: list[str]) -> bool:
     """True when all requirements can be met together."""
     if not reqs:
         return True
@@ -161,20 +229,20 @@ def can_pay(fl: Flock, reqs: list[Req], fruits: list[str]) -> bool:
 def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]") -> Ask:
     """The question how to meet `req` keeping `rest` payable (EngineError when it cannot be met)."""
     fl = rt.state.flocks[flock]
-    opts: list[Payment] = []
-    for p in payments(fl, req, rt.rules.fruits):
+    opts: list[Option] = []
+    for pid, p in _payments(fl, req, rt.rules.fruits).items():
         if rest:
             _take(fl, p)
-            ok = can_pay(fl, list(rest), rt.rules.fruits)
+            ok = can_pay(fl, rest, rt.rules.fruits)
             _give_back(fl, p)
             if not ok:
                 continue
-        opts.append(p)
+        opts.append(Option(pid, p.label, A.Pay(p.fruit, p.markers)))   # type: ignore[arg-type]  # a Text label
     if not opts:
         raise EngineError(f"{flock} cannot pay {req}")
     return Ask(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
                      f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}",
-               [option(p.action(), p.label) for p in opts])
+               opts)
 
 
 def _hand_over(rt: Runtime, flock: str, act: A.Pay) -> None:
@@ -214,7 +282,7 @@ class PayFrame(Frame):
             self.pc = 1
             return _pay_ask(rt, self.flock, self.req, self.rest)
         _hand_over(rt, self.flock, value)
-        return Return()
+        return RETURN
 
 
 @register_frame("payment.pay_all")
@@ -237,7 +305,7 @@ class PayAllFrame(Frame):
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """One PayFrame per requirement."""
         if self.i >= len(self.reqs):
-            return Return()
+            return RETURN
         self.i += 1
         return Call(PayFrame(self.flock, self.reqs[self.i - 1], self.reqs[self.i:]))
 
@@ -266,7 +334,7 @@ class FruitLimitFrame(Frame):
             rt.state.fruit_bag[colour] = rt.state.fruit_bag.get(colour, 0) + 1
             rt.emit("fruit-limit", self.flock, flock=self.flock, fruit=colour, limit=limit)
         if sum(fl.fruit.values()) <= limit:
-            return Return()
+            return RETURN
         self.pc = 1
         return Ask(self.flock, "return-fruit", ("Over {} fruit: return one", (limit,)),
                    [option(A.ReturnFruit(c), ("Return a {} fruit", (c,))) for c in rt.rules.fruits if fl.fruit.get(c, 0) > 0])

@@ -8,8 +8,9 @@ from typing import Any, Callable, ClassVar, cast
 from interpreter.engine import effects
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, option
-from interpreter.engine.frames import Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
+from interpreter.engine.decisions import Option, Steps, lazy_option, option
+from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
+                                       RETURN)
 from interpreter.engine.state import Kiwi
 from interpreter.engine.verb_table import TABLE, count
 
@@ -76,7 +77,7 @@ class TakeIslandFrame(Frame):
         """pc 0: ask; 1: take the token chosen (or none)."""
         flock = self.flock
         if self.pc == 0:
-            opts: list[Option[A.Action]] = [option(A.TakeToken(k.id, flock, k.size, h),
+            opts: list[Option[A.Action]] = [lazy_option(A.TakeToken, (k.id, flock, k.size, h),
                            ("Take a token from your size-{} Kiwi on {}", (k.size, h)))
                     for h, k in rt.state.own_kiwi(flock) if k.id != self.exclude]
             if self.optional:
@@ -214,11 +215,11 @@ class PlaceOneFrame(Frame):
             if value is None:
                 if not token_available(rt, flock):   # else the player declined an island token (logged)
                     rt.emit("no-kiwi", flock, flock=flock)
-                return Return()
+                return RETURN
             self.source = value
             self.pc = 2
             return Ask(flock, "place-kiwi", "Place a size-1 Kiwi on a hex where you have Kiwi",
-                       [option(A.Place(h), ("Place on {}", (h,))) for h in placeable_hexes(rt, flock)])
+                       [lazy_option(A.Place, (h,), ("Place on {}", (h,))) for h in placeable_hexes(rt, flock)])
         if self.pc == 2:
             hex_id = value.hex
             rt.state.flocks[flock].supply -= 1
@@ -227,8 +228,8 @@ class PlaceOneFrame(Frame):
             rt.emit("place", flock, flock=flock, hex=hex_id, kiwi=new.id)
             self.pc = 3
             benefit = track_benefit_frame(rt, flock, self.source, self.ctx)
-            return Return() if benefit is None else Call(benefit)
-        return Return()
+            return RETURN if benefit is None else Call(benefit)
+        return RETURN
 
 
 def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Steps[Any]:
@@ -274,18 +275,18 @@ class GrowOneFrame(Frame):
             if value == _ISLAND:
                 return Call(TakeTokenFrame(owner, self.why, self.kiwi, self.optional))
         elif self.pc == 2:
-            return Return()
+            return RETURN
         kiwi = kiwi_by_id(rt, self.hex, self.kiwi)
         if value is None:
             if not token_available(rt, owner, exclude=kiwi.id):   # else the player declined (logged)
                 rt.emit("no-growth", owner, flock=owner, hex=self.hex, size=kiwi.size, kiwi=kiwi.id)
-            return Return()
+            return RETURN
         rt.state.flocks[owner].supply -= 1
         kiwi.size += 1
         rt.emit("grow", owner, flock=owner, hex=self.hex, size=kiwi.size, kiwi=kiwi.id)
         self.pc = 2
         benefit = track_benefit_frame(rt, owner, value, self.ctx)
-        return Return() if benefit is None else Call(benefit)
+        return RETURN if benefit is None else Call(benefit)
 
     def check(self, rt: Runtime) -> None:
         """A loaded growth names hexes of the island and a Kiwi on the island."""
@@ -321,14 +322,14 @@ class GrowFrame(Frame):
             self.pc = 2
             return Call(GrowOneFrame.of(hex_id, kiwi, self.ctx, optional=True))   # decision R-RES-2, as in place_one
         if self.n <= 0:
-            return Return()
+            return RETURN
         self.n -= 1
         cands = growable(rt, flock, self.done)
         if not cands or not token_available(rt, flock):
-            return Return()
+            return RETURN
         self.pc = 1
         return Ask(flock, "grow-kiwi", "Choose a Kiwi of yours to grow",
-                   [option(A.Grow(k.id, flock, k.size, h), ("Grow your size-{} Kiwi on {}", (k.size, h)))
+                   [lazy_option(A.Grow, (k.id, flock, k.size, h), ("Grow your size-{} Kiwi on {}", (k.size, h)))
                     for h, k in cands])
 
 
@@ -356,11 +357,11 @@ class RemoveFrame(Frame):
             rt.state.flocks[flock].reserve_kiwi += kiwi.size
             rt.emit("remove", flock, flock=flock, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
         if self.n <= 0:
-            return Return()
+            return RETURN
         self.n -= 1
         cands = rt.state.own_kiwi(flock)
         if not cands:
-            return Return()
+            return RETURN
         self.pc = 1
         return Ask(flock, "remove-kiwi", "Remove one of your Kiwi from the island",
                    [option(A.Remove(k.id, flock, k.size, h), ("Remove your size-{} Kiwi on {}", (k.size, h)))
@@ -384,7 +385,7 @@ class PlaceFrame(Frame):
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """One PlaceOneFrame per Kiwi."""
         if self.n <= 0:
-            return Return()
+            return RETURN
         self.n -= 1
         return Call(PlaceOneFrame(self.ctx.flock, self.ctx))
 

@@ -8,7 +8,7 @@ from interpreter.engine.board import board_of
 from interpreter.engine.context import Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, Steps, Text, lazy_option, option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
+from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Signal, drive, register_frame, RETURN
 from interpreter.engine.modifiers import param
 from interpreter.engine.placing import kiwi_of, remove_from_hex
 from interpreter.engine.powers import immune, push_limit
@@ -107,16 +107,16 @@ class DoPushFrame(Frame):
         action = self.action
         if self.pc == 1:
             _leader_to(rt, self.pusher, action, value.to)
-            return Return()
+            return RETURN
         if isinstance(action, A.PushLeader):
             if action.to == OFF:
                 self.pc = 1
                 return _edge_ask(rt, self.pusher, action, self.leave_origin)
             _leader_to(rt, self.pusher, action, action.to)
-            return Return()
+            return RETURN
         hex_id, kiwi = kiwi_of(rt, action)
         push_kiwi(rt, self.pusher, hex_id, kiwi, action.to)
-        return Return()
+        return RETURN
 
     def check(self, rt: Runtime) -> None:
         """A loaded push names hexes of the island."""
@@ -179,23 +179,23 @@ class AfterMoveFrame(Frame):
             mover = ("leader", flock) if self.mover_leader else ("kiwi", self.mover_id)   # what a modifier names
             self.limit = push_reach(rt, flock, self.mover_size, mover)
             if self.limit < 1:
-                return Return()
+                return RETURN
             self.left = push_limit(rt, flock, mover)
         elif self.pc == 1:
             if value.kind == "stop":
-                return Return()
+                return RETURN
             if value.kind == "push-leader":
                 self.pc = 2
                 return Call(DoPushFrame(flock, value, False))
             hex_id, kiwi = kiwi_of(rt, value)
             push_kiwi(rt, flock, hex_id, kiwi, value.to)
         if self.left <= 0:
-            return Return()
+            return RETURN
         self.left -= 1
         opts = push_options(rt, self.hex, self.limit, skip_leader=flock if self.mover_leader else None,
                             mover=self.mover_id)
         if not opts:
-            return Return()
+            return RETURN
         opts.append(option(A.word("stop"), "Stop pushing"))
         self.pc = 1
         return Ask(flock, "push", cast(str, ("Push a smaller Kiwi out of {}?", (self.hex,))), opts)
@@ -233,7 +233,7 @@ class PushAllFrame(Frame):
             return Call(DoPushFrame(self.pusher, value, self.leave_origin))
         opts = push_options(rt, self.hex, None, self.skip_leader)
         if not opts:
-            return Return()
+            return RETURN
         self.pc = 1
         return Ask(self.pusher, "push", cast(str, ("Push every Kiwi out of {}", (self.hex,))), opts)
 
@@ -265,15 +265,15 @@ class PushSomeFrame(Frame):
         """pc 0: ask the next push; 1: stop, or push it; 2: that push is done."""
         if self.pc == 1:
             if value.kind == "stop":
-                return Return()
+                return RETURN
             self.pc = 2
             return Call(DoPushFrame(self.pusher, value, True))
         if self.n <= 0:
-            return Return()
+            return RETURN
         self.n -= 1
         opts = push_options(rt, self.hex, None, self.skip_leader)
         if not opts:
-            return Return()
+            return RETURN
         opts.append(option(A.word("stop"), "Stop pushing"))
         self.pc = 1
         return Ask(self.pusher, "push", cast(str, ("Push a Kiwi out of {}?", (self.hex,))), opts)
