@@ -278,7 +278,7 @@ def _bot_segment(text: str):
     return node
 
 
-@pytest.mark.parametrize("text", ["gain 2 fruit"])
+@pytest.mark.parametrize("text", ["gain 2 fruit", "gain max(count(my nests), 2) fruit"])
 def test_R_SOLO_3_R_SOLO_8_kiwibot_never_gains_fruit_from_a_core_verb(text: str) -> None:
     """R-SOLO-3/8: a segment's `gain N fruit` gives Kiwibot nothing, a number or a quantity alike."""
     rt = blank()
@@ -287,7 +287,7 @@ def test_R_SOLO_3_R_SOLO_8_kiwibot_never_gains_fruit_from_a_core_verb(text: str)
     assert [e.form for e in rt.events] == ["kiwibot-no-fruit"]
 
 
-@pytest.mark.parametrize("text", ["move 1"])
+@pytest.mark.parametrize("text", ["move 1", "move max(count(my nests), 1)"])
 def test_R_SOLO_8_a_move_kiwibot_gains_in_a_segment_is_a_bonus_move(text: str) -> None:
     """R-SOLO-8: a Move action Kiwibot gains (a number or a quantity) resolves the top Solo card's bonus Move."""
     rt = blank()

@@ -227,8 +227,7 @@ class PhraseFrame(AskingFrame):
         call = _concrete(rt, node, ctx)
         if call is None:
             return Return()
-        frame = rt.verbs.frames.get(prim)
-        return Call(frame(rt, call, ctx) if frame is not None else GenFrame(verb(rt, call, ctx)))
+        return effects.verb_call(rt, call, ctx)   # as effects.run does: the mode's own way too (Kiwibot's, R-SOLO-8)
 
 
 def _concrete(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> ast.Call | None:

@@ -138,6 +138,12 @@ def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
     return Call(as_frame(fn(rt, node, ctx)))   # the mode's verbs may be frames too (solo_verbs)
 
 
+def verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
+    """Run a verb call as `effects.run` does, the mode's own way of it included (compose.py: a phrase's verb once
+    its quantities are numbers)."""
+    return _verb_call(rt, node, ctx)
+
+
 def emit_call(rt: Runtime, ctx: Ctx, trigger: str) -> Signal | None:
     """`Call(EmitFrame(ctx, trigger))` when one of the flock's powers listens to `trigger` (None: nothing fires)."""
     if trigger in ctx.suppressed:
