@@ -40,7 +40,7 @@ CASES = {
         "  ability: gain 2 fruit",
         "           ^^^^^^^^^^^^",
         "  hint: start with a Leader movement: `leader jumps <n>`, `leader jumps to <dest>`, "
-        "`leader moves <n> straight`, `leader moves <n>`, `leader walks up to <n>`"]),
+        "`leader moves <n> straight`, `leader moves <n>`"]),
     # two Leader movements in one ability
     "two Leader movements": (*LEADER, "ability: leader moves 2; leader jumps 2", [
         "error[dsl-context]: a leader ability moves the Leader once: this is a second Leader movement",

@@ -122,9 +122,6 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("return-fruit", "verb", "return {n:int} fruit",
       "Return n fruit of your choice to the bag (as many as you have).",
       "return {n} {n|Fruit|Fruits} of your choice to the bag", work="n"),
-    P("leader-walk-upto", "verb", "leader walks up to {n:int}",
-      "The Leader moves up to n steps, each to an adjacent hex, and ends in a hex other than its start (as `leader moves n`).",
-      "move your Leader up to {n} {n|hex|hexes}", contexts=_ABILITY, work="n"),
     P("leader-jump-to", "verb", "leader jumps to {dest:hexes}",
       "The Leader lands on a hex the selector names, other than its start, ignoring what lies between.",
       "jump your Leader to {dest}", contexts=_ABILITY),
@@ -162,15 +159,24 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
       "Whenever one of the players named builds a Nest on a hex the selector names.",
       "whenever {who} builds a Nest on {where}", frozenset({"trigger"}), emitted_by=("build", "bot-build")),
     # --- modifiers (flock powers) ---------------------------------------------------------------
-    P("m-leader-weight", "modifier", "{who:pieces} counts {n:int} for dominance",
-      "Your Leader (`my leader`) counts n for dominance instead of the game's Leader weight (R-DOM-2).",
-      "{who} counts {n} for dominance", frozenset({"modifier"})),
+    # Dominance weights scoped by a selector (R-DOM-2): the pieces named count N in their hex instead of their
+    # usual weight. dominance.py reads them off the state (params), so their selector cannot read dominance
+    # itself (`dominated by`): the checker refuses that (compose_check.py), which keeps the count well defined.
+    P("m-dominance-weight", "modifier", "{who:pieces} counts|count {n:int} for dominance",
+      "Each piece named (Kiwi, Leaders, Nests; `me` is the power's owner) counts n for dominance in its hex instead "
+      "of its usual weight (a Kiwi its size, a Leader the game's Leader weight, a Nest its dominance value, R-DOM-2), "
+      "in every dominance count: Builds, markings, Season cards. `my leader counts 4 for dominance`, `my kiwi in "
+      "flower hexes count 2 for dominance`, `leaders of an opponent count 1 for dominance`; when several powers name "
+      "a piece, the last in seat order, then power order, counts. The selector cannot ask who dominates.",
+      "{who} {who|counts|each count} {n} for dominance", frozenset({"modifier"})),
     P("m-immune", "modifier", "{who:pieces} cannot be pushed",
       "The pieces named (your Kiwi in hexes with your Nest ...) cannot be pushed by anyone: moves, abilities, explosions.",
       "{who} cannot be pushed", frozenset({"modifier"})),
-    P("m-feed-discount", "modifier", "feed costs {n:int} fruit less",
-      "Your Feed actions cost n fruit less (at least 1) (R-FEED-2).",
-      "your Feed actions cost {n} {n|Fruit|Fruits} less (at least 1)", frozenset({"modifier"})),
+    P("m-feed-discount", "modifier", "feeding {what:pieces} costs {n:int} fruit less",
+      "Your Feed actions on a Kiwi the selector names cost n fruit less, at least 1 (R-FEED-2): `feeding a kiwi costs 1 "
+      "fruit less` (every Feed), `feeding my kiwi in grass hexes costs 1 fruit less`; several powers that name the "
+      "Kiwi add up.",
+      "feeding {what} costs you {n} {n|Fruit|Fruits} less (at least 1)", frozenset({"modifier"})),
     P("m-push-limit", "modifier", "{who:pieces} can push up to {n:int} kiwi",
       "A piece named (your Kiwi or Leader) that ends a move may push up to n smaller Kiwi instead of the game's push "
       "limit (R-PUSH-1): `my kiwi in flower hexes can push up to 3 kiwi`.",

@@ -10,28 +10,34 @@ from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, Steps, lazy_option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
 from interpreter.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
-from interpreter.engine.powers import feed_discount
+from interpreter.engine.powers import feed_discount, feed_discounts
 from interpreter.engine.state import Kiwi
 from interpreter.engine.verb_table import TABLE
 
 
-def cost(rt: Runtime, size: int, flock: str | None = None) -> payment.Req:
-    """Fruit to feed a Kiwi of this size: game.yaml feed.cost by the size reached, or explode (R-FEED-2),
-    less the feeder's `feed costs N fruit less` discount (at least 1)."""
+def cost(rt: Runtime, size: int, flock: str | None = None, kiwi: int | None = None,
+         off: int | None = None) -> payment.Req:
+    """Fruit to feed a Kiwi of this size: game.yaml feed.cost by the size reached, or explode (R-FEED-2), less the
+    feeder's `feeding <pieces> costs N fruit less` discount for that Kiwi (`off` when already known; at least 1)."""
     n = rt.rules.feed_cost[min(size + 1, rt.rules.max_size + 1)]
-    return payment.Req("fruit", max(1, n - feed_discount(rt, flock)), rt.rules.feed_rule)
+    if off is None:
+        off = feed_discount(rt, flock, kiwi) if kiwi is not None else 0
+    return payment.Req("fruit", max(1, n - off), rt.rules.feed_rule)
 
 
 def targets(rt: Runtime, flock: str) -> list[Option]:
     """Kiwi the flock can afford to feed; Leaders are never fed (R-FEED-1, R-LEAD-3)."""
     fl = rt.state.flocks[flock]
-    afford: dict[int, bool] = {}
+    offs = feed_discounts(rt, flock)   # None without discount powers: the cost depends on the size alone
+    afford: dict[object, bool] = {}
     opts = []
     for h in rt.state.hexes.values():
         for k in h.kiwi:
-            if k.size not in afford:
-                afford[k.size] = payment.can_meet(fl, cost(rt, k.size, flock), rt.rules.fruits)
-            if afford[k.size]:
+            off = offs.get(k.id, 0) if offs is not None else 0
+            key = k.size if offs is None else (k.size, off)
+            if key not in afford:
+                afford[key] = payment.can_meet(fl, cost(rt, k.size, flock, off=off), rt.rules.fruits)
+            if afford[key]:
                 what = "explode" if k.size >= rt.rules.max_size else f"grow to size {k.size + 1}"
                 opts.append(lazy_option(A.Feed, (k.id, k.flock, k.size, h.id),
                                         ("Feed the {} size-{} Kiwi on {} ({})", (k.flock, k.size, h.id, what))))
@@ -41,8 +47,12 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
 def possible(rt: Runtime, flock: str) -> bool:
     """True when some Feed is affordable."""
     fl = rt.state.flocks[flock]
-    sizes = {k.size for h in rt.state.hexes.values() for k in h.kiwi}
-    return any(payment.can_meet(fl, cost(rt, s, flock), rt.rules.fruits) for s in sizes)
+    offs = feed_discounts(rt, flock)
+    if offs is None:
+        sizes = {k.size for h in rt.state.hexes.values() for k in h.kiwi}
+        return any(payment.can_meet(fl, cost(rt, s, flock, off=0), rt.rules.fruits) for s in sizes)
+    kinds = {(k.size, offs.get(k.id, 0)) for h in rt.state.hexes.values() for k in h.kiwi}
+    return any(payment.can_meet(fl, cost(rt, s, flock, off=off), rt.rules.fruits) for s, off in kinds)
 
 
 @register_frame("feed.feed")
@@ -71,7 +81,7 @@ class FeedFrame(Frame):
             self.hex, kiwi = kiwi_of(rt, value)
             self.kiwi = kiwi.id
             self.pc = 2
-            return Call(payment.PayFrame(flock, cost(rt, kiwi.size, flock)))
+            return Call(payment.PayFrame(flock, cost(rt, kiwi.size, flock, kiwi.id)))
         if self.pc == 2:
             self.pc = 3
             return Call(ResolveFrame(self.ctx, self.hex, self.kiwi))

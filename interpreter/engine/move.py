@@ -38,7 +38,7 @@ def ability_possible(rt: Runtime, flock: str, ability: ast.Node | None) -> bool:
     n = int(call.arg("n", 1) or 1)
     if call.primitive == "leader-straight":
         return any(b.line(fl.leader_hex, d, n) for d in range(6))
-    if call.primitive in ("leader-walk", "leader-walk-upto"):
+    if call.primitive == "leader-walk":
         return bool(b.adjacent(fl.leader_hex))
     if call.primitive == "leader-jump":
         return any(b.distance(fl.leader_hex, h) == n for h in b.coords)
