@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from interpreter.dsl.ast import (BinOp, Call, Choose, ForEach, If, May, Not, Num, Objective, Phrase, QCall, Repeat,
                                  Selector, Seq, Span, exprs)
+from interpreter.dsl import parts
 from interpreter.dsl.errors import Issue
 from interpreter.dsl.types import ability_issues
 
@@ -28,6 +29,11 @@ def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
     out: list[Issue] = []
     if field_kind == "modifier" and getattr(node, "primitive", None) == "m-dominance-weight":
         out += _dominance_weight_issues(node)
+    if field_kind == "modifier" and getattr(node, "primitive", None) == "m-feed-discount":
+        what = node.arg("what")
+        if what.kind in ("leader", "nest", "marker"):
+            out.append(Issue("dsl-arg-type", f"only Kiwi are fed (R-FEED-1, R-LEAD-3), not {parts.kind_phrase(what.kind)}",
+                             what.span, "name Kiwi: `feeding my kiwi in grass hexes costs 1 fruit less`"))
     cost = work(node)
     if cost > WORK_LIMIT:
         span = getattr(node, "span", Span(0, 0))

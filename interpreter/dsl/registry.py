@@ -166,7 +166,7 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
       "Each piece named (Kiwi, Leaders, Nests; `me` is the power's owner) counts n for dominance in its hex instead "
       "of its usual weight (a Kiwi its size, a Leader the game's Leader weight, a Nest its dominance value, R-DOM-2), "
       "in every dominance count: Builds, markings, Season cards. `my leader counts 4 for dominance`, `my kiwi in "
-      "flower hexes count 2 for dominance`, `leaders of an opponent count 1 for dominance`; when several powers name "
+      "flower hexes count 2 for dominance`, `every leader of an opponent counts 1 for dominance`; when several powers name "
       "a piece, the last in seat order, then power order, counts. The selector cannot ask who dominates.",
       "{who} {who|counts|each count} {n} for dominance", frozenset({"modifier"})),
     P("m-immune", "modifier", "{who:pieces} cannot be pushed",

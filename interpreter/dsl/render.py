@@ -394,6 +394,9 @@ def _sample(slot: Slot, ctx: CheckContext) -> list[str]:
 
 _SELECTOR_SAMPLES = {"pieces": "every kiwi of an opponent", "hexes": "a hex without a nest",
                      "players": "an opponent"}
+# modifiers whose example reads better with pieces of their own (a Leader's weight, Nests' benefits)
+_PIECES_SAMPLES = {"m-dominance-weight": "my leader", "m-feed-discount": "my kiwi in grass hexes",
+                   "m-nest-twice": "my nests"}
 
 
 def sample_call(prim: Primitive, ctx: CheckContext) -> str:
@@ -402,10 +405,8 @@ def sample_call(prim: Primitive, ctx: CheckContext) -> str:
     for part in prim.parts:
         words.extend([part] if isinstance(part, str) else _sample(part, ctx))
     text = " ".join(words)
-    if prim.id == "m-dominance-weight":
-        text = text.replace(_SELECTOR_SAMPLES["pieces"], "my leader")
-    elif prim.id == "m-feed-discount":
-        text = text.replace(_SELECTOR_SAMPLES["pieces"], "my kiwi in grass hexes")
+    if prim.id in _PIECES_SAMPLES:
+        text = text.replace(_SELECTOR_SAMPLES["pieces"], _PIECES_SAMPLES[prim.id])
     return f"most {text}" if prim.kind == "query" else text
 
 
