@@ -1,7 +1,7 @@
 """Typed AST of the effect DSL; every node keeps its source span (character offsets)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Iterator, Union
 
 
@@ -273,8 +273,8 @@ def to_data(value: Any) -> Any:
     if isinstance(value, tuple):
         return [to_data(v) for v in value]
     name = type(value).__name__
-    if _DATA_NODES.get(name) is type(value):
-        return {"node": name, **{f: to_data(getattr(value, f)) for f in value.__dataclass_fields__}}
+    if _DATA_NODES.get(name) is type(value) and is_dataclass(value):
+        return {"node": name, **{f.name: to_data(getattr(value, f.name)) for f in fields(value)}}
     if value is None or isinstance(value, (str, int)):
         return value
     raise TypeError(f"not an expression node: {name}")

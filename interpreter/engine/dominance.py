@@ -35,7 +35,7 @@ def _scoped(state: State) -> dict[tuple, int]:
 
 
 def _counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
-            nest_values: dict[str, int], over: dict[tuple, int] | None = None) -> dict[str, int]:
+            nest_values: dict[str, int] | None, over: dict[tuple, int] | None = None) -> dict[str, int]:
     """Each flock's count in one hex: Kiwi (by size or one each), Leaders, the Nest's value (R-DOM-2); `over`: the
     weights of the pieces dominance-weight powers name."""
     out: dict[str, int] = {}
