@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from test_engine_support import drive
+from test_mod_compose import invariant_problems
 
 from interpreter.content import load_ruleset
 from interpreter.dsl import CheckContext, ast, compile_field
@@ -132,22 +133,6 @@ def test_R_FEED_2_feeding_own_kiwi_on_grass_costs_1_fruit_less() -> None:
 def test_scoped_mod_plays_random_games_with_every_invariant_after_every_decision() -> None:
     """Content that validates plays: 6 random games with moss on side B, every token, fruit and marker accounted
     for after every decision."""
-    from test_invariants import violations
-
-    from interpreter.sim import play_game
-
-    ruleset = load_ruleset(["scoped"])
-    game_yaml = dict(ruleset.game)
-    problems: list[str] = []
-    for seed in range(6):
-        flocks = ["moss", "green", "red"] if seed % 2 else ["green", "moss"]
-
-        def check(game, decision, option, applied, seed=seed) -> None:
-            pending = None if game.is_over else game.pending.player
-            found = violations(game.state, game_yaml, pending, decision.player)
-            if found and len(problems) < 5:
-                problems.append(f"seed {seed} after `{option}`: " + "; ".join(found))
-
-        record = play_game(ruleset, flocks, seed, ("random",), sides={f: "B" for f in flocks}, on_decision=check)
-        assert record.ranking and record.decisions > 50
-    assert problems == []
+    games = [(seed, flocks, {"sides": {f: "B" for f in flocks}})
+             for seed in range(6) for flocks in [["moss", "green", "red"] if seed % 2 else ["green", "moss"]]]
+    assert invariant_problems(load_ruleset(["scoped"]), games) == []
