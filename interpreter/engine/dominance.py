@@ -80,6 +80,12 @@ def _setup(state: State, purpose: str) -> tuple[bool, int, dict[str, int] | None
     return out
 
 
+def weighted(state: State) -> bool:
+    """Whether flock powers give some pieces weights of their own (then a caller asking about many hexes of one
+    state does better with `dominant_all`, which works the weights out once)."""
+    return _setup(state, "default")[3]
+
+
 def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, int]:
     """Each flock's count in a hex: Kiwi by size, Leader, Nests by their dominance value (R-DOM-2).
 
