@@ -220,8 +220,8 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
         # `season_cards.dominated_hexes` says (the `dominated_hexes` purpose), as the `hex-dominance` query does
         purpose = "dominated_hexes" if sc.purpose == "objective" else sc.purpose
         if len(els) > 1 and dominance.weighted(st):   # weights of flock powers: worked out once for the island
-            table = dominance.dominant_all(st, purpose)
-            return [e for e in els if e[1] is not None and table[e[1]] in who]
+            owners = dominance.dominant_all(st, purpose)
+            return [e for e in els if e[1] is not None and owners[e[1]] in who]
         return [e for e in els if e[1] is not None and dominance.dominant(st, e[1], purpose) in who]
     where = _hexes(arg)
     if op == "in":
