@@ -35,26 +35,34 @@ def _scoped(state: State) -> dict[tuple, int]:
 
 
 def _counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
-            nest_values: dict[str, int] | None, over: dict[tuple, int] | None = None) -> dict[str, int]:
-    """Each flock's count in one hex: Kiwi (by size or one each), Leaders, the Nest's value (R-DOM-2); `over`: the
-    weights of the pieces dominance-weight powers name."""
+            nest_values: dict[str, int] | None) -> dict[str, int]:
+    """Each flock's count in one hex: Kiwi (by size or one each), Leaders, the Nest's value (R-DOM-2)."""
     out: dict[str, int] = {}
-    get = out.get
-    if over is None:
-        for k in h.kiwi:
-            out[k.flock] = get(k.flock, 0) + (k.size if by_size else 1)
-        for f in leaders_here:
-            out[f] = get(f, 0) + leader
-    else:
-        for k in h.kiwi:
-            out[k.flock] = get(k.flock, 0) + over.get(("kiwi", k.id), k.size if by_size else 1)
-        for f in leaders_here:
-            out[f] = get(f, 0) + over.get(("leader", f), leader)
+    for k in h.kiwi:
+        out[k.flock] = out.get(k.flock, 0) + (k.size if by_size else 1)
+    for f in leaders_here:
+        out[f] = out.get(f, 0) + leader
     if h.nest is not None and nest_values is not None:
         owner, nest_id = h.nest
-        value = int(nest_values.get(nest_id, 0)) if over is None else over.get(("nest", h.id), int(nest_values.get(nest_id, 0)))
+        value = int(nest_values.get(nest_id, 0))
         if value:
-            out[owner] = get(owner, 0) + value
+            out[owner] = out.get(owner, 0) + value
+    return out
+
+
+def _weighted_counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
+                     nest_values: dict[str, int] | None, over: dict[tuple, int]) -> dict[str, int]:
+    """`_counts` where the pieces dominance-weight powers name count their own weight (`over`, from `scoped`)."""
+    out: dict[str, int] = {}
+    for k in h.kiwi:
+        out[k.flock] = out.get(k.flock, 0) + over.get(("kiwi", k.id), k.size if by_size else 1)
+    for f in leaders_here:
+        out[f] = out.get(f, 0) + over.get(("leader", f), leader)
+    if h.nest is not None and nest_values is not None:
+        owner, nest_id = h.nest
+        value = over.get(("nest", h.id), int(nest_values.get(nest_id, 0)))
+        if value:
+            out[owner] = out.get(owner, 0) + value
     return out
 
 
@@ -94,7 +102,7 @@ def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, 
     by_size, leader, nest_values, weighted = _setup(state, purpose)
     h = state.hexes[hex_id]
     if weighted:
-        return _counts(h, state.leaders_in(hex_id), by_size, leader, nest_values, _scoped(state))
+        return _weighted_counts(h, state.leaders_in(hex_id), by_size, leader, nest_values, _scoped(state))
     out: dict[str, int] = {}
     get = out.get
     for k in h.kiwi:
@@ -146,22 +154,25 @@ def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None
     """{hex: dominant flock or None} for every hex in one pass (the same counts as `strengths`, R-DOM-1/2);
     for callers that need every hex at once (bots' evaluation, queries), without a per-hex setup cost."""
     by_size, leader, nest_values, weighted = _setup(state, purpose)
-    over = _scoped(state) if weighted else None
     leaders: dict[str, list[str]] = {}
     for f in state.seats:
         where = state.flocks[f].leader_hex
         if where is not None:
             leaders.setdefault(where, []).append(f)
+    if weighted:   # the pieces dominance-weight powers name: weights worked out once for the island
+        over = _scoped(state)
+        return {hex_id: leader_of(_weighted_counts(h, leaders.get(hex_id, ()), by_size, leader, nest_values, over))
+                for hex_id, h in state.hexes.items()}
     out: dict[str, str | None] = {}
     for hex_id, h in state.hexes.items():
         here = leaders.get(hex_id)
         if not h.kiwi and h.nest is None and here is None:
             out[hex_id] = None
             continue
-        if here is None and h.nest is None and len(h.kiwi) == 1 and over is None:
+        if here is None and h.nest is None and len(h.kiwi) == 1:
             # one Kiwi alone (the commonest case): its flock dominates (a size-0 count never does)
             k = h.kiwi[0]
             out[hex_id] = k.flock if (k.size if by_size else 1) > 0 else None
             continue
-        out[hex_id] = leader_of(_counts(h, here or (), by_size, leader, nest_values, over))
+        out[hex_id] = leader_of(_counts(h, here or (), by_size, leader, nest_values))
     return out
