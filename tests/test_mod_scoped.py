@@ -136,3 +136,34 @@ def test_scoped_mod_plays_random_games_with_every_invariant_after_every_decision
     games = [(seed, flocks, {"sides": {f: "B" for f in flocks}})
              for seed in range(6) for flocks in [["moss", "green", "red"] if seed % 2 else ["green", "moss"]]]
     assert invariant_problems(load_ruleset(["scoped"]), games) == []
+
+
+def test_games_in_threads_work_out_their_weights_apart() -> None:
+    """The recursion guard is per thread: four threads counting copies of the position at once (a Dask worker's
+    pool, a server) all get the position's counts, none a false "asks who dominates"."""
+    import sys
+    import threading
+
+    st = _game().rt.state
+    want = dominance.dominant_all(st)
+    errors: list[BaseException] = []
+
+    def count(copy) -> None:
+        try:
+            for _ in range(150):
+                assert dominance.dominant_all(copy) == want
+                assert dominance.dominant(copy, "A") == "moss"
+        except BaseException as exc:   # reported below, in the test's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=count, args=(st.copy(),)) for _ in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)   # switch threads often, inside the weights' evaluation too
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []

@@ -5,6 +5,7 @@ feed, move and setup read it at module level while compose.py, which runs effect
 """
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from interpreter.dsl import ast
@@ -46,7 +47,8 @@ def dominance_weights(rules) -> dict:
 # params["dominance_weights"] -> the same entries as nodes: a game's states share one params dict, so its nodes
 # are rebuilt once per game (the entry holds the table itself, so its id is not reused while cached)
 _DECODED: dict[int, tuple[dict, dict]] = {}
-_EVALUATING: list[bool] = []
+# set while a thread works out piece weights (games may run in threads: a Dask worker's pool, a server)
+_EVALUATING = threading.local()
 
 
 def _weight_nodes(table: dict) -> dict:
@@ -65,12 +67,12 @@ def _piece_weights(state: State) -> dict[tuple, int]:
     """The weights dominance-weight powers give pieces on this state: {("kiwi", id) | ("leader", flock) |
     ("nest", hex): N}, each power's selector and number read with `me` its owner (flocks in seat order, then
     their powers in order: a later one naming the same piece wins). Set as dominance.scoped."""
-    if _EVALUATING:
+    if getattr(_EVALUATING, "on", False):
         # validated content cannot get here (compose_check refuses `dominated by` in a dominance weight)
         raise EngineError("a dominance weight's selector asks who dominates, which needs the weight itself")
     nodes = _weight_nodes(state.params["dominance_weights"])
     out: dict[tuple, int] = {}
-    _EVALUATING.append(True)
+    _EVALUATING.on = True
     try:
         for flock in state.seats:
             entries = nodes.get(flock, {}).get(state.flocks[flock].side)
@@ -85,7 +87,7 @@ def _piece_weights(state: State) -> dict[tuple, int]:
                     elif kind == "nest":
                         out[("nest", hex_id)] = value
     finally:
-        _EVALUATING.pop()
+        _EVALUATING.on = False
     return out
 
 
