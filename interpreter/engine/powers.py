@@ -1,7 +1,8 @@
 """Powers of the compositional DSL read where a rule is applied: parameterised modifiers (`push limit N`,
 `<pieces> cannot be pushed`, `feeding <pieces> costs N fruit less`, `<pieces> count N for dominance`) and whether a
-Leader's `leader jumps to <hexes>` has somewhere to go. A leaf module (selectors and the rules only), so push,
-feed, move and setup read it at module level while compose.py, which runs effects, sits above them.
+Leader's `leader jumps to <hexes>` has somewhere to go. A leaf module (selectors, dominance and the rules only), so
+push, feed, move and setup read it at module level while compose.py, which runs effects, sits above them; it hands
+dominance the evaluation of dominance weights (`dominance.scoped`), which dominance cannot import.
 """
 from __future__ import annotations
 
@@ -52,6 +53,7 @@ _EVALUATING = threading.local()
 
 
 def _weight_nodes(table: dict) -> dict:
+    """{flock: {side: [(who selector, n)]}} rebuilt from the params' plain data, once per game."""
     hit = _DECODED.get(id(table))
     if hit is not None and hit[0] is table:
         return hit[1]
