@@ -125,6 +125,12 @@ MISUSES = [
     ("if count(my nests) >= 1 or fruit(me) { gain 1 vp }", "effect",
      ("dsl-syntax", "unexpected `{`: expected a comparison (`>=`, `<`, `=` ...)", "{",
       "a condition compares quantities: `count(my kiwi in this hex) >= 2`")),
+    ("leaders of an opponent count 1 for dominance", "modifier",
+     ("dsl-syntax", "a selector in a modifier starts with a determiner (`every`, `my`, `a` ...), got the bare noun "
+      "`leaders`", "leaders", "write `every leader ...` or `my leaders ...`")),
+    ("nests give benefits twice", "modifier",
+     ("dsl-arg-type", "`<what> give benefits twice` expects a selector of pieces for <what>, got the word `nests`",
+      "nests", "a selector starts with a determiner: `every nests ...`, `my nests ...`")),
     ("my markers count 2 for dominance", "modifier",
      ("dsl-arg-type", "domain markers do not count for dominance", "my markers",
       "name Kiwi, Leaders or Nests: `my nests count 1 for dominance`")),

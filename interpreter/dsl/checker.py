@@ -288,6 +288,9 @@ class _Checker:
             if prim.head == head:
                 self.context(prim, call)
                 return call
+        from interpreter.dsl.types import bare_noun_issue
+        if bare_noun_issue(words[0], t.allowed, self.issues):
+            return call
         noun = self.kind
         hint = _did_you_mean(head, t.heads)
         if hint is None and len(t.allowed) <= 10 and t.allowed:
@@ -407,6 +410,11 @@ class _Checker:
         if slot.type == "terrain":
             return text, self.member(text, span, "terrain", self.ctx.terrains)
         arg_type = TYPES.get(slot.type)
+        if slot.type in parts.SELECTOR_TYPES and arg_type is not None:
+            # a selector slot filled by a bare word: a selector in a call starts with a determiner
+            return text, Issue("dsl-arg-type", f"`{prim.name or prim.display}` expects {arg_type.doc.split(':')[0]} for "
+                               f"<{slot.name}>, got the word `{text}`", span,
+                               f"a selector starts with a determiner: `every {text} ...`, `my {text} ...`")
         if arg_type is None or arg_type.values is None:
             return text, Issue("dsl-arg-type", f"`{name}` has slot <{slot.name}> of unknown type `{slot.type}`", span,
                                "types are " + ", ".join(TYPES))
