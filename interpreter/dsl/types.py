@@ -307,6 +307,8 @@ class Types:
         if cands:
             self.issue("dsl-arg-count", f"`{head}` does not fit this phrase; it is written "
                        + _join([f"`{p.display}`" for p in cands]), node.span)
+        elif isinstance(first, Word) and bare_noun_issue(first, allowed, self.issues):
+            pass
         else:
             heads = sorted({p.head for p in allowed if p.head})
             self.issue("dsl-unknown", f"unknown {registry_kind(allowed)} `{head}`",
@@ -371,6 +373,19 @@ class Types:
             self.issue("dsl-arg-type", f"unknown {slot.type.replace('_', ' ')} `{text}`; expected "
                        + (", ".join(values) or "none declared"), word.span, _did_you_mean(text, values))
         return text
+
+
+def bare_noun_issue(word: Word, allowed: tuple[Primitive, ...], issues: list[Issue]) -> bool:
+    """A call that starts with a bare noun where a pattern starts with a selector (`leaders of an opponent count 1
+    for dominance`): a selector in a call starts with a determiner, say so (True when reported)."""
+    spec = parts.NOUNS.get(word.text)
+    if spec is None or spec.names == "it" or not any(p.head == "" for p in allowed):
+        return False
+    one = next(n for n, p in parts.NOUNS.items() if p.names == spec.names)
+    issues.append(Issue("dsl-syntax", f"a selector in a {registry_kind(allowed)} starts with a determiner (`every`, "
+                        f"`my`, `a` ...), got the bare noun `{word.text}`", word.span,
+                        f"write `every {one} ...` or `my {word.text} ...`"))
+    return True
 
 
 def registry_kind(allowed: tuple[Primitive, ...]) -> str:

@@ -53,7 +53,7 @@ def _leader_reach(b: Any, primitive: str, hex_id: str, n: int) -> bool:
         return hit[1]
     if primitive == "leader-straight":
         ok = any(b.line(hex_id, d, n) for d in range(6))
-    elif primitive in ("leader-walk", "leader-walk-upto"):
+    elif primitive == "leader-walk":
         ok = bool(b.adjacent(hex_id))
     elif primitive == "leader-jump":
         ok = any(b.distance(hex_id, h) == n for h in b.coords)

@@ -39,9 +39,9 @@ def params_of(rules: Rules) -> dict:
     """Rule values copied into the state for pure functions (dominance, queries, scoring)."""
     def w(x):
         return {"kiwi": x.kiwi, "leader": x.leader, "nests": x.nests}
-    extra = powers.leader_weights(rules)   # `my leader counts N for dominance`; absent otherwise, so saves stay as they were
+    extra = powers.dominance_weights(rules)   # `<pieces> count N for dominance`; absent otherwise, so saves stay as they were
     return {
-        **({"leader_weight": extra} if extra else {}),
+        **({"dominance_weights": extra} if extra else {}),
         "dominance": {k: w(v) for k, v in rules.dominance.items()},
         "nest_dominance": {n: d.dominance for n, d in rules.nests.items()},
         "nest_vp": {n: d.vp for n, d in rules.nests.items()},
