@@ -39,10 +39,12 @@ _MODES: list[tuple[tuple[str, ...], dict]] = [
 
 @functools.lru_cache(maxsize=None)
 def _ruleset(overlays: tuple[str, ...]) -> Any:
+    """The base ruleset with these overlays (loaded once)."""
     return load_ruleset(list(overlays)) if overlays else ruleset()
 
 
 def _declared() -> list[type[Frame]]:
+    """The frame classes that declare `ask_kinds`."""
     return [cls for cls in set(FRAME_KINDS.values()) if cls.ask_kinds is not None]
 
 
@@ -103,6 +105,7 @@ def _save_at(kind: str, top: str) -> str:
 
 
 def _load(kind: str, top: str, mutate: Callable[[dict], object]) -> Game:
+    """Load that save after `mutate` changed its data (the save itself loads)."""
     data = json.loads(_save_at(kind, top))
     assert Game.from_json(ruleset(), json.dumps(data)).pending.kind == kind   # the real save loads
     mutate(data)
@@ -117,6 +120,7 @@ def test_a_turn_moved_back_to_its_card_step_with_a_play_mode_decision_pending_is
 
 
 def test_a_turn_moved_on_to_its_play_mode_step_with_a_card_decision_pending_is_refused() -> None:
+    """The other way round: at pc 2 (a card in the hand) the turn asks the play mode, not a card."""
     def mutate(data: dict) -> None:
         top = data["frames"][-1]
         top["pc"] = 2
@@ -126,6 +130,7 @@ def test_a_turn_moved_on_to_its_play_mode_step_with_a_card_decision_pending_is_r
 
 
 def test_a_build_at_its_hex_step_with_a_nest_decision_pending_and_a_payment_asked_another_kind_are_refused() -> None:
+    """A Build moved back to its hex step while its Nest is asked; a payment whose decision is of another kind."""
     with pytest.raises(ValueError, match=r"`build-nest` decision, but frames/\d+ \(build.build, step 1\) asks "):
         _load("build-nest", "build.build", lambda d: d["frames"][-1].update(pc=1))
     with pytest.raises(ValueError, match=r"`feed` decision, but frames/\d+ \(payment.pay, step 1\) asks `pay`"):
