@@ -78,6 +78,7 @@ class FeedFrame(Frame):
     """One Feed action: choose a Kiwi, pay its cost, then resolve the feed."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"feed": ("feed",)}}
 
     ctx: Ctx
     hex: str = ""

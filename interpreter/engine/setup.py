@@ -200,6 +200,7 @@ class AdvancedFrame(Frame):
     """One step of game.yaml setup.advanced (its index `spec`), in turn order (R-SETUP-6, Z-2)."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"setup-leader": ("setup-leader",), "setup-place": ("setup-place",), "setup-grow": ("setup-grow",)}}
 
     spec: int
     seat: int = 0                # the seat whose turn it is
