@@ -81,7 +81,7 @@ def test_phrases_bind_to_primitives_with_typed_arguments() -> None:
     gain = _ok("gain count(my nests) fruit").stmts[0]
     assert gain.primitive == "gain-fruit" and isinstance(gain.arg("n"), QCall)
     assert _ok("feed a kiwi of an opponent", "trigger").primitive == "t-feed-of"
-    assert _ok("my leader counts 4 for dominance", "modifier").primitive == "m-leader-weight"
+    assert _ok("my leader counts 4 for dominance", "modifier").primitive == "m-dominance-weight"
 
 
 # --- the checker: messages ---------------------------------------------------------------------------
@@ -125,9 +125,23 @@ MISUSES = [
     ("if count(my nests) >= 1 or fruit(me) { gain 1 vp }", "effect",
      ("dsl-syntax", "unexpected `{`: expected a comparison (`>=`, `<`, `=` ...)", "{",
       "a condition compares quantities: `count(my kiwi in this hex) >= 2`")),
-    ("my kiwi counts 4 for dominance", "modifier",
-     ("dsl-arg-type", "only `my leader` can be given its own dominance weight", "my kiwi",
-      "write `my leader counts 4 for dominance`")),
+    ("leaders of an opponent count 1 for dominance", "modifier",
+     ("dsl-syntax", "a selector in a modifier starts with a determiner (`every`, `my`, `a` ...), got the bare noun "
+      "`leaders`", "leaders", "write `every leader ...` or `my leaders ...`")),
+    ("nests give benefits twice", "modifier",
+     ("dsl-arg-type", "`<what> give benefits twice` expects a selector of pieces for <what>, got the word `nests`",
+      "nests", "a selector starts with a determiner: `every nests ...`, `my nests ...`")),
+    ("my markers count 2 for dominance", "modifier",
+     ("dsl-arg-type", "domain markers do not count for dominance", "my markers",
+      "name Kiwi, Leaders or Nests: `my nests count 1 for dominance`")),
+    ("my kiwi in hexes dominated by me count 2 for dominance", "modifier",
+     ("dsl-context", "a dominance weight cannot depend on dominance: `dominated by` asks for the count this weight "
+      "is part of", "dominated by me", "name the pieces by owner, size, terrain or where they stand: "
+      "`my kiwi in flower hexes count 2 for dominance`")),
+    ("my leader counts count(hexes dominated by me) for dominance", "modifier",
+     ("dsl-context", "a dominance weight cannot depend on dominance: `dominated by` asks for the count this weight "
+      "is part of", "dominated by me", "name the pieces by owner, size, terrain or where they stand: "
+      "`my kiwi in flower hexes count 2 for dominance`")),
 ]
 
 
@@ -173,7 +187,7 @@ def test_R_LEAD_5_ability_rules_are_located_in_the_leaders_file(ability: str, me
 # --- rules text -----------------------------------------------------------------------------------------
 
 RULES_TEXT = [
-    ("leader walks up to 2; push every kiwi of size 1 of an opponent in the landing hex to a hex without a nest",
+    ("leader moves 2; push every kiwi of size 1 of an opponent in the landing hex to a hex without a nest",
      "ability", "Move your Leader up to 2 hexes and push every size-1 Kiwi of an opponent in the landing hex, each "
                 "to an adjacent hex without a Nest"),
     ("leader jumps to a hex within 3 of my leader without kiwi; place 1 kiwi on the landing hex", "ability",

@@ -170,9 +170,10 @@ def test_feed_discount_modifier_lowers_the_feed_cost_but_not_below_1() -> None:
     rt = _rt()
     rt.state.flocks["teal"].side = "B"
     rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(Power(None, None, "m-feed-discount",
-                                                 modifier_node=_dsl("feed costs 3 fruit less", "modifier")),))
-    assert feed.cost(rt, 1, "teal").n == 1 and feed.cost(rt, 3, "teal").n == 1
-    assert feed.cost(rt, 1, "green").n == 2
+                                                 modifier_node=_dsl("feeding a kiwi costs 3 fruit less", "modifier")),))
+    some = rt.state.hexes["B"].kiwi[0].id
+    assert feed.cost(rt, 1, "teal", some).n == 1 and feed.cost(rt, 3, "teal", some).n == 1
+    assert feed.cost(rt, 1, "green", some).n == 2
 
 
 def test_it_names_the_loop_element_in_a_verb() -> None:

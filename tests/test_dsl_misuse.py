@@ -15,6 +15,7 @@ from interpreter.dsl.types import LEADER_MOVES
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 NEST = ("base/nests.yaml", "on_place: gain 1 fruit\n")
 LEADER = ("base/leaders.yaml", "ability: leader jumps 2; gain 1 fruit")
+MOSS = ("mods/scoped/flocks/moss.yaml", "modifier: my nests count 1 for dominance")
 
 CASES = {
     # a hex selector where a number is needed (a verb's number, then a comparison)
@@ -40,7 +41,7 @@ CASES = {
         "  ability: gain 2 fruit",
         "           ^^^^^^^^^^^^",
         "  hint: start with a Leader movement: `leader jumps <n>`, `leader jumps to <dest>`, "
-        "`leader moves <n> straight`, `leader moves <n>`, `leader walks up to <n>`"]),
+        "`leader moves <n> straight`, `leader moves <n>`"]),
     # two Leader movements in one ability
     "two Leader movements": (*LEADER, "ability: leader moves 2; leader jumps 2", [
         "error[dsl-context]: a leader ability moves the Leader once: this is a second Leader movement",
@@ -71,6 +72,25 @@ CASES = {
         "  on_place: gian 1 fruit",
         "            ^^^^",
         "  hint: did you mean `gain`?"]),
+    # a dominance weight that asks who dominates (dominance reads the weight: refused, so the count is well defined)
+    "dominance weight reading dominance": (*MOSS, "modifier: my nests in hexes dominated by me count 1 for dominance", [
+        "error[dsl-context]: a dominance weight cannot depend on dominance: `dominated by` asks for the count this "
+        "weight is part of",
+        "  - modifier: my nests in hexes dominated by me count 1 for dominance",
+        "                                ^^^^^^^^^^^^^^^",
+        "  hint: name the pieces by owner, size, terrain or where they stand: `my kiwi in flower hexes count 2 for "
+        "dominance`"]),
+    "dominance weight of markers": (*MOSS, "modifier: my markers count 1 for dominance", [
+        "error[dsl-arg-type]: domain markers do not count for dominance",
+        "  - modifier: my markers count 1 for dominance",
+        "              ^^^^^^^^^^",
+        "  hint: name Kiwi, Leaders or Nests: `my nests count 1 for dominance`"]),
+    "feed discount on a Leader": ("mods/scoped/flocks/moss.yaml", "modifier: feeding my kiwi in grass hexes costs 1 fruit less",
+                                  "modifier: feeding my leader costs 1 fruit less", [
+        "error[dsl-arg-type]: only Kiwi are fed (R-FEED-1, R-LEAD-3), not leaders",
+        "  - modifier: feeding my leader costs 1 fruit less",
+        "                      ^^^^^^^^^",
+        "  hint: name Kiwi: `feeding my kiwi in grass hexes costs 1 fruit less`"]),
     "unknown quantity": ("base/season_cards.yaml", "objective: most count(my nests)", "objective: most cont(my nests)", [
         "error[dsl-unknown]: unknown quantity `cont`",
         "  objective: most cont(my nests)",

@@ -142,7 +142,8 @@ def test_browser_board_steps_to_the_final_scores_and_the_winner(editor, page) ->
     page.get_by_role("button", name="Next", exact=True).click()
     expect(page.get_by_text(re.compile(r"^After decision 1 of \d+"))).to_be_visible()
     page.get_by_role("button", name="Play", exact=True).click()
-    expect(page.get_by_text(re.compile(r"^After decision 3 of \d+"))).to_be_visible()
+    # Play advances on its own; under load a rerun may step past a given decision, so any later one will do
+    expect(page.get_by_text(re.compile(r"^After decision (?!1 of)\d+ of \d+"))).to_be_visible(timeout=15_000)
     page.get_by_role("button", name="Pause").click()
     page.get_by_role("button", name="Last", exact=True).click()
     expect(page.get_by_text(re.compile(r"^Winner: .+ with \d+ VP"))).to_be_visible()

@@ -191,29 +191,35 @@ def test_R_VTO_5_tracker_slot_pay_1_fruit_then_each_richer_opponent_returns_1_of
     assert sum(rt.state.flocks["green"].fruit.values()) == 1   # not more than teal's 1 after paying: keeps it
 
 
-def test_compose_mod_plays_random_games_with_every_invariant_after_every_decision() -> None:
-    """Content that validates plays: 24 random games (sides B, standard and Variable Turn Order) with Kotare and
-    the teal flock, every token, fruit and marker accounted for after every decision."""
+def invariant_problems(ruleset, games) -> list[str]:
+    """Play each (seed, flocks, play_game keywords) random game, checking every token, fruit and marker is accounted
+    for after every decision; the first few problems found (shared with the other mods' tests)."""
     from test_invariants import violations
 
     from interpreter.sim import play_game
 
-    ruleset = load_ruleset(["compose"])
     game_yaml = dict(ruleset.game)
     problems: list[str] = []
-    for seed in range(24):
-        flocks = ["teal", "green", "red"] if seed % 2 else ["green", "teal"]
-
+    for seed, flocks, kw in games:
         def check(game, decision, option, applied, seed=seed) -> None:
             pending = None if game.is_over else game.pending.player
             found = violations(game.state, game_yaml, pending, decision.player)
             if found and len(problems) < 5:
                 problems.append(f"seed {seed} after `{option}`: " + "; ".join(found))
 
+        record = play_game(ruleset, flocks, seed, ("random",), on_decision=check, **kw)
+        assert record.ranking and record.decisions > 50
+    return problems
+
+
+def test_compose_mod_plays_random_games_with_every_invariant_after_every_decision() -> None:
+    """Content that validates plays: 24 random games (sides B, standard and Variable Turn Order) with Kotare and
+    the teal flock, every token, fruit and marker accounted for after every decision."""
+    games = []
+    for seed in range(24):
+        flocks = ["teal", "green", "red"] if seed % 2 else ["green", "teal"]
         others = ["chopan", "kahu"]
         leaders = {f: ("kotare" if f == "teal" else others.pop(0)) for f in flocks}
-        record = play_game(ruleset, flocks, seed, ("random",), leaders=leaders,
-                           sides={f: "B" for f in flocks}, variant="vto" if seed % 3 == 0 else None,
-                           on_decision=check)
-        assert record.ranking and record.decisions > 50
-    assert problems == []
+        games.append((seed, flocks, {"leaders": leaders, "sides": {f: "B" for f in flocks},
+                                     "variant": "vto" if seed % 3 == 0 else None}))
+    assert invariant_problems(load_ruleset(["compose"]), games) == []

@@ -136,7 +136,7 @@ def test_the_old_phrases_say_how_the_verbs_are_written_now() -> None:
     assert issues("bot pushes 1 player") == [
         ("dsl-arg-count", "`bot pushes` is written `bot pushes up to <n> of <what>`", "bot pushes 1 player",
          "write e.g. `bot pushes up to 2 of the kiwi of an opponent`")]
-    assert issues("bot moves 1") == [("dsl-arg-type", "`bot moves` expects a selector of pieces for <what>, got `1`",
+    assert issues("bot moves 1") == [("dsl-arg-type", "`bot moves` expects a selector of pieces for <what>, got the word `1`",
                                       "1", "write e.g. `bot moves my kiwi of size 2`")]
     assert issues("bot moves my kiwi of size 1 to flower") == [
         ("dsl-arg-type", "`bot moves` expects a selector of hexes for <dest>, got `flower`", "flower",

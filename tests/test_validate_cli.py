@@ -22,7 +22,7 @@ def test_validate_shipped_content_ok() -> None:
     result = runner.invoke(app, ["validate"])
     assert result.exit_code == 0, result.output
     last = result.output.strip().splitlines()[-1]
-    assert last.startswith("OK: ") and last.endswith("items, base + prototype + compose + example + kiwibot-cards + reeds")
+    assert last.startswith("OK: ") and last.endswith("items, base + prototype + compose + example + kiwibot-cards + reeds + scoped")
 
 
 def test_validate_reports_every_problem_once(root: Path) -> None:

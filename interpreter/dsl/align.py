@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from interpreter.dsl.primitive import Slot
+from interpreter.dsl.primitive import Slot, fits
 
 W = TypeVar("W")   # a call's Word, or a phrase's item (Word, Selector or QCall)
 
@@ -19,7 +19,7 @@ def align(parts: tuple[str | Slot, ...], words: tuple[W, ...]) -> list[tuple[str
             return j == len(words)
         part = parts[i]
         if isinstance(part, str):
-            if j < len(words) and getattr(words[j], "text", None) == part:   # a phrase's items: Word or not
+            if j < len(words) and fits(part, getattr(words[j], "text", None)):   # a phrase's items: Word or not
                 out.append((part, (words[j],)))
                 if go(i + 1, j + 1):
                     return True

@@ -1,7 +1,7 @@
 """Typed AST of the effect DSL; every node keeps its source span (character offsets)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Iterator, Union
 
 
@@ -258,3 +258,33 @@ def exprs(node: object) -> Iterator[object]:
                 yield from exprs(f.arg)
             if f.cond is not None:
                 yield from exprs(f.cond)
+
+
+# --- expressions as plain data ----------------------------------------------------------------------
+# A bound selector or quantity as JSON data, for rule values a game state carries (`State.params`: the pieces a
+# `<pieces> count N for dominance` power names, which dominance reads off the state alone). Only the expression
+# nodes below are rebuilt, so data never names another class.
+
+_DATA_NODES: dict[str, type] = {c.__name__: c for c in (Span, Word, Head, Filter, Selector, Num, QCall, BinOp, Not)}
+
+
+def to_data(value: Any) -> Any:
+    """An expression node (or a number, word, tuple of them) as JSON data: `{"node": "Selector", ...fields}`."""
+    if isinstance(value, tuple):
+        return [to_data(v) for v in value]
+    name = type(value).__name__
+    if _DATA_NODES.get(name) is type(value) and is_dataclass(value):
+        return {"node": name, **{f.name: to_data(getattr(value, f.name)) for f in fields(value)}}
+    if value is None or isinstance(value, (str, int)):
+        return value
+    raise TypeError(f"not an expression node: {name}")
+
+
+def from_data(data: Any) -> Any:
+    """The node `to_data` wrote (lists become tuples)."""
+    if isinstance(data, list):
+        return tuple(from_data(v) for v in data)
+    if isinstance(data, dict):
+        cls = _DATA_NODES[data["node"]]
+        return cls(**{k: from_data(v) for k, v in data.items() if k != "node"})
+    return data

@@ -11,7 +11,7 @@ from interpreter.dsl import parts, registry
 from interpreter.dsl.ast import COMPOSED, Call, Choose, May, Node, Objective, Phrase, QCall, Repeat, Seq, Span, Word
 from interpreter.dsl.errors import DslError, Issue
 from interpreter.dsl.parser import parse
-from interpreter.dsl.primitive import TYPES, Primitive, Slot
+from interpreter.dsl.primitive import TYPES, Primitive, Slot, fits
 
 __all__ = ["CheckContext", "check", "compile_field", "FIELD_KINDS", "START_OF", "MAX_INT", "MAX_REPEAT"]
 
@@ -288,6 +288,9 @@ class _Checker:
                            key=lambda p: -sum(1 for a, w in zip(p.parts, words) if a == w.text)):
             self.context(prim, call)
             return call
+        from interpreter.dsl.types import bare_noun_issue
+        if bare_noun_issue(words[0], t.allowed, self.issues):
+            return call
         noun = self.kind
         hint = _did_you_mean(head, t.heads)
         if hint is None and len(t.allowed) <= 10 and t.allowed:
@@ -330,7 +333,7 @@ class _Checker:
         words, head = call.words, call.words[0].text
 
         def consistent(p: Primitive) -> bool:
-            return all(part == w.text for part, w in zip(p.parts, words) if isinstance(part, str))
+            return all(fits(part, w.text) for part, w in zip(p.parts, words) if isinstance(part, str))
 
         fitting = [p for p in same_head if _fits_length(p, len(words))]
         second = [p for p in same_head if len(words) > 1 and len(p.parts) > 1 and p.parts[1] == words[1].text]
@@ -346,7 +349,7 @@ class _Checker:
         if shown or not fitting:
             if not shown:
                 def agreement(p: Primitive) -> int:
-                    return sum(1 for part, w in zip(p.parts, words) if isinstance(part, str) and part == w.text)
+                    return sum(1 for part, w in zip(p.parts, words) if isinstance(part, str) and fits(part, w.text))
                 top = max(agreement(p) for p in same_head)
                 shown = [p for p in same_head if agreement(p) == top]
             if any(isinstance(x, Slot) and x.type in parts.SELECTOR_TYPES for p in shown for x in p.parts):
@@ -360,7 +363,7 @@ class _Checker:
         # Same length but a literal word differs: report the word where the best pattern stops matching.
         def first_mismatch(p: Primitive) -> int:
             for i, (part, w) in enumerate(zip(p.parts, words)):
-                if isinstance(part, str) and part != w.text:
+                if isinstance(part, str) and not fits(part, w.text):
                     return i
             return len(words) - 1
         at = max(first_mismatch(p) for p in fitting)
@@ -419,12 +422,14 @@ class _Checker:
             return text, self.member(text, span, "terrain", self.ctx.terrains)
         arg_type = TYPES.get(slot.type)
         if slot.type in parts.SELECTOR_TYPES and arg_type is not None:
-            # a plain word where a selector goes (`bot moves 1`): say what goes there, with the verb's example
+            # a selector slot filled by a bare word (`bot moves 1`): a selector in a call starts with a determiner;
+            # the verb's own example when its doc gives one
             from interpreter.dsl.types import doc_example
             example = doc_example(prim)
-            return text, Issue("dsl-arg-type", f"`{name}` expects {arg_type.doc.split(':')[0]} for <{slot.name}>, "
-                               f"got `{text}`", span, f"write e.g. `{example}`" if example else
-                               "write e.g. " + arg_type.doc.split(": ", 1)[-1])
+            return text, Issue("dsl-arg-type", f"`{prim.name or prim.display}` expects {arg_type.doc.split(':')[0]} for "
+                               f"<{slot.name}>, got the word `{text}`", span,
+                               f"write e.g. `{example}`" if example else
+                               f"a selector starts with a determiner: `every {text} ...`, `my {text} ...`")
         if arg_type is None or arg_type.values is None:
             return text, Issue("dsl-arg-type", f"`{name}` has slot <{slot.name}> of unknown type `{slot.type}`", span,
                                "types are " + ", ".join(TYPES))

@@ -8,7 +8,8 @@ Content over WORK_LIMIT is refused with a located `dsl-bound` issue, so validate
 from __future__ import annotations
 
 from interpreter.dsl.ast import (BinOp, Call, Choose, ForEach, If, May, Not, Num, Objective, Phrase, QCall, Repeat,
-                                 Selector, Seq, Span)
+                                 Selector, Seq, Span, exprs)
+from interpreter.dsl import parts
 from interpreter.dsl.errors import Issue
 from interpreter.dsl.types import ability_issues
 
@@ -26,11 +27,13 @@ def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
     if issues or node is None:
         return []
     out: list[Issue] = []
-    if field_kind == "modifier" and getattr(node, "primitive", None) == "m-leader-weight":
-        who = node.arg("who")
-        if not (who.kind == "leader" and who.owner == "me" and not who.filters and who.ref is None):
-            out.append(Issue("dsl-arg-type", "only `my leader` can be given its own dominance weight", who.span,
-                             "write `my leader counts 4 for dominance`"))
+    if field_kind == "modifier" and getattr(node, "primitive", None) == "m-dominance-weight":
+        out += _dominance_weight_issues(node)
+    if field_kind == "modifier" and getattr(node, "primitive", None) == "m-feed-discount":
+        what = node.arg("what")
+        if what.kind in ("leader", "nest", "marker"):
+            out.append(Issue("dsl-arg-type", f"only Kiwi are fed (R-FEED-1, R-LEAD-3), not {parts.kind_phrase(what.kind)}",
+                             what.span, "name Kiwi: `feeding my kiwi in grass hexes costs 1 fruit less`"))
     if field_kind == "solo":   # what Kiwibot's verbs may be given (dsl/solo_check.py)
         from interpreter.dsl.solo_check import solo_issues
         out += solo_issues(node)
@@ -39,6 +42,25 @@ def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
         span = getattr(node, "span", Span(0, 0))
         out.append(Issue("dsl-bound", f"this effect may take {cost:,} steps, over the limit of {WORK_LIMIT:,}",
                          _heaviest(node) or span, "nest fewer `for each` loops or narrow their selectors"))
+    return out
+
+
+def _dominance_weight_issues(node: Phrase) -> list[Issue]:
+    """A dominance weight names pieces that count for dominance, and never asks who dominates: dominance reads the
+    weight, so a selector (or quantity) with `dominated by` would ask for the count it is part of."""
+    who, n = node.arg("who"), node.arg("n")
+    out: list[Issue] = []
+    if who.kind == "marker":
+        out.append(Issue("dsl-arg-type", "domain markers do not count for dominance", who.span,
+                         "name Kiwi, Leaders or Nests: `my nests count 1 for dominance`"))
+    for part in (who, n):
+        for e in exprs(part):
+            for f in (e.filters if isinstance(e, Selector) else ()):
+                if f.op == "dominated":
+                    out.append(Issue("dsl-context", "a dominance weight cannot depend on dominance: `dominated by` "
+                                     "asks for the count this weight is part of", f.span,
+                                     "name the pieces by owner, size, terrain or where they stand: "
+                                     "`my kiwi in flower hexes count 2 for dominance`"))
     return out
 
 

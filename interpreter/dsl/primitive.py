@@ -67,8 +67,8 @@ class Primitive:
     @property
     def display(self) -> str:
         """The pattern for people: slots as `<n>`, repeatable slots as `<types>...`."""
-        return " ".join(p if isinstance(p, str) else f"<{p.name}>" + ("..." if p.many else "")
-                        for p in self.parts)
+        return " ".join(("|".join(p.words) if isinstance(p, Literal) else p) if isinstance(p, str)
+                        else f"<{p.name}>" + ("..." if p.many else "") for p in self.parts)
 
     @property
     def head(self) -> str:
@@ -80,11 +80,29 @@ class Primitive:
 _SLOT = re.compile(r"^\{(\w+):(\w+)(\+?)\}$")
 
 
+class Literal(str):
+    """A pattern word written with alternatives, `counts|count` (number agreement: `my leader counts`, `my nests
+    count`): the string is the first, which messages and examples show; `words` are all it matches."""
+
+    words: tuple[str, ...]
+
+    def __new__(cls, token: str) -> "Literal":
+        words = tuple(token.split("|"))
+        out = super().__new__(cls, words[0])
+        out.words = words
+        return out
+
+
+def fits(part: str, text: str | None) -> bool:
+    """Whether a call's word is the pattern's literal word `part` (or one of its alternatives)."""
+    return text == part or (isinstance(part, Literal) and text in part.words)
+
+
 def _parse_pattern(pattern: str) -> tuple[str | Slot, ...]:
     parts: list[str | Slot] = []
     for token in pattern.split():
         m = _SLOT.match(token)
-        parts.append(Slot(m.group(1), m.group(2), bool(m.group(3))) if m else token)
+        parts.append(Slot(m.group(1), m.group(2), bool(m.group(3))) if m else Literal(token) if "|" in token else token)
     return tuple(parts)
 
 

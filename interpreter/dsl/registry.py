@@ -56,7 +56,11 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("remove-kiwi", "verb", "remove {n:int} kiwi",
       "Remove n of your Kiwi (any size, never the Leader) from the island to your reserve.",
       "remove {n} of your Kiwi (any size) from the island board", work="n",
-      note="kept: the Remove action of the rules (own Kiwi, never the Leader, the player picks which); its rules text is the rulebook's \"Remove 1 of your Kiwi (any size)\" (most-sand); `remove <pieces>` is the composition for other pieces"),
+      note="kept (reviewed): its decision is the typed Remove action front-ends read (`remove-kiwi`, "
+           "`remove:<flock>/<size>@<hex>`, docs/ACTIONS.md) and its text the rulebook's \"Remove 1 of your Kiwi (any "
+           "size)\" (R-SCARD-5, most-sand); the composition `remove a kiwi of me` removes the same Kiwi through a "
+           "generic pick, so rewriting it would change the protocol and the rules text, not the rules. `remove "
+           "<pieces>` is the part for any other pieces"),
     # "Gain 1 Move action" is the Control Nest's wording (R-BUILD-4); a Move card gives two (R-MOVE-1).
     P("move", "verb", "move {n:int}",
       "Take n Move actions: move an unmoved Kiwi of yours to an adjacent hex, or use the Leader's ability (R-MOVE-2).",
@@ -64,18 +68,25 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("extra-moves", "verb", "extra moves",
       "Then take further Move actions, paying the flock board's extra Move cost for each, as often as you wish (R-MOVE-3).",
       "you may pay for additional Move actions, as often as you can", work="kiwi", reach=("ability",), bot_reach=(),
-      note="kept: R-MOVE-3's paid extra Move actions read the flock board's own cost (`extra_move`), a procedure of the Move card alone"),
+      note="kept (reviewed): R-MOVE-3's Move actions repeat as often as the player wishes, each paying the flock "
+           "board's own `extra_move` cost; no effect can name that cost, and the language's loops are bounded "
+           "(`repeat N`, `for each`), so \"as often as you wish\" stays the Move card's procedure"),
     P("build", "verb", "build",
       "Take one Build action, paying its fruit (R-BUILD-1..3).",
       "take 1 Build action immediately (paying Fruit)", reach=("nest",), bot_reach=("bonus:build",)),
     P("feed", "verb", "feed",
       "Take one Feed action, paying its fruit (R-FEED-1..6).",
       "take 1 Feed action immediately (paying Fruit)", reach=("track-any",), bot_reach=("bonus:feed",),
-      note="kept: the Feed action (R-FEED-1..6: target, cost by size, explosion, markers) is one engine procedure; the Feed card and any benefit call it"),
+      note="kept (reviewed): the Feed action is a rule procedure the engine owns (ARCHITECTURE.md: feeding): the "
+           "chosen Kiwi's size sets the cost (R-FEED-2, less `feeding <pieces> costs N fruit less`), a size-3 Kiwi "
+           "explodes and pushes everything out (R-FEED-5/6), the feeder gains 1 or 2 markers (R-FEED-4), and the "
+           "filtered `feed <pieces>` triggers fire; the Feed card, Nests and benefits call it"),
     P("mark-domain", "verb", "mark domain",
       "Place one domain marker as in Domain Marking: unmarked hex, dominance, matching terrain, covered by a token (R-DM-2..4).",
       "place 1 Domain marker",
-      note="kept: the Domain Marking placement rules (R-DM-2..4) are one engine procedure; Red's power calls it, and any benefit may"),
+      note="kept (reviewed): the Domain Marking placement rules (R-DM-2..4: an unmarked hex you dominate, a marker "
+           "of its terrain from your reserve, covered by a Kiwi token from track, Reserve or island) are one "
+           "procedure the engine owns, shared with the Domain Marking phase; Red's power calls it, and any benefit may"),
     # Ability verbs are imperative like every other verb, so "move your Leader ...; push ...; gain 1 Fruit" reads
     # as one instruction (R-LEAD-6: "moves 3 hexes ... push all the Kiwi between the starting hex and the landing hex").
     P("leader-straight", "verb", "leader moves {n:int} straight",
@@ -122,9 +133,6 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("return-fruit", "verb", "return {n:int} fruit",
       "Return n fruit of your choice to the bag (as many as you have).",
       "return {n} {n|Fruit|Fruits} of your choice to the bag", work="n"),
-    P("leader-walk-upto", "verb", "leader walks up to {n:int}",
-      "The Leader moves up to n steps, each to an adjacent hex, and ends in a hex other than its start (as `leader moves n`).",
-      "move your Leader up to {n} {n|hex|hexes}", contexts=_ABILITY, work="n"),
     P("leader-jump-to", "verb", "leader jumps to {dest:hexes}",
       "The Leader lands on a hex the selector names, other than its start, ignoring what lies between.",
       "jump your Leader to {dest}", contexts=_ABILITY),
@@ -134,15 +142,18 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("t-gain-domain", "trigger", "gain domain",
       "Whenever you gain any amount of domain markers.", "whenever you gain Domain markers",
       frozenset({"trigger"}), emitted_by=("gain-domain", "feed", "bot-feed"),
-      note="kept: an engine event (domain markers gained), the trigger of Green's power; a trigger names an event, not a phrase"),
+      note="kept (reviewed): a trigger names an engine event, not a phrase: domain markers gained (by `gain N domain` "
+           "or a Feed), the trigger of Green's power; any power may use it"),
     P("t-gain-move", "trigger", "gain move",
       "Whenever you play or gain any amount of Move actions.", "whenever you play or gain Move actions",
       frozenset({"trigger"}), emitted_by=("move",),
-      note="kept: an engine event (Move actions played or gained, R-ASYM-5), the trigger of Yellow's power"),
+      note="kept (reviewed): a trigger names an engine event, not a phrase: Move actions played or gained "
+           "(R-ASYM-5), the trigger of Yellow's power; any power may use it"),
     P("t-domain-marking", "trigger", "domain marking",
       "In the Domain Marking phase, after your own marking.", "during Domain Marking",
       frozenset({"trigger"}), emitted_by=("@domain-marking",),
-      note="kept: an engine event (the flock's own marking in the Domain Marking phase), the trigger of Red's power"),
+      note="kept (reviewed): a trigger names an engine event, not a phrase: the flock's own marking in the Domain "
+           "Marking phase, the trigger of Red's power; any power may use it"),
     P("t-build", "trigger", "build",
       "Whenever you build a Nest.", "whenever you build a Nest",
       frozenset({"trigger"}), emitted_by=("build", "bot-build", "bot-build-on")),
@@ -162,15 +173,24 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
       "Whenever one of the players named builds a Nest on a hex the selector names.",
       "whenever {who} builds a Nest on {where}", frozenset({"trigger"}), emitted_by=("build", "bot-build", "bot-build-on")),
     # --- modifiers (flock powers) ---------------------------------------------------------------
-    P("m-leader-weight", "modifier", "{who:pieces} counts {n:int} for dominance",
-      "Your Leader (`my leader`) counts n for dominance instead of the game's Leader weight (R-DOM-2).",
-      "{who} counts {n} for dominance", frozenset({"modifier"})),
+    # Dominance weights scoped by a selector (R-DOM-2): the pieces named count N in their hex instead of their
+    # usual weight. dominance.py reads them off the state (params), so their selector cannot read dominance
+    # itself (`dominated by`): the checker refuses that (compose_check.py), which keeps the count well defined.
+    P("m-dominance-weight", "modifier", "{who:pieces} counts|count {n:int} for dominance",
+      "Each piece named (Kiwi, Leaders, Nests; `me` is the power's owner) counts n for dominance in its hex instead "
+      "of its usual weight (a Kiwi its size, a Leader the game's Leader weight, a Nest its dominance value, R-DOM-2), "
+      "in every dominance count: Builds, markings, Season cards. `my leader counts 4 for dominance`, `my kiwi in "
+      "flower hexes count 2 for dominance`, `every leader of an opponent counts 1 for dominance`; when several powers name "
+      "a piece, the last in seat order, then power order, counts. The selector cannot ask who dominates.",
+      "{who} {who|counts|each count} {n} for dominance", frozenset({"modifier"})),
     P("m-immune", "modifier", "{who:pieces} cannot be pushed",
       "The pieces named (your Kiwi in hexes with your Nest ...) cannot be pushed by anyone: moves, abilities, explosions.",
       "{who} cannot be pushed", frozenset({"modifier"})),
-    P("m-feed-discount", "modifier", "feed costs {n:int} fruit less",
-      "Your Feed actions cost n fruit less (at least 1) (R-FEED-2).",
-      "your Feed actions cost {n} {n|Fruit|Fruits} less (at least 1)", frozenset({"modifier"})),
+    P("m-feed-discount", "modifier", "feeding {what:pieces} costs {n:int} fruit less",
+      "Your Feed actions on a Kiwi the selector names cost n fruit less, at least 1 (R-FEED-2): `feeding a kiwi costs 1 "
+      "fruit less` (every Feed), `feeding my kiwi in grass hexes costs 1 fruit less`; several powers that name the "
+      "Kiwi add up.",
+      "feeding {what} costs you {n} {n|Fruit|Fruits} less (at least 1)", frozenset({"modifier"})),
     P("m-push-limit", "modifier", "{who:pieces} can push up to {n:int} kiwi",
       "A piece named (your Kiwi or Leader) that ends a move may push up to n smaller Kiwi instead of the game's push "
       "limit (R-PUSH-1): `my kiwi in flower hexes can push up to 3 kiwi`.",

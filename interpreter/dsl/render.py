@@ -110,11 +110,32 @@ def _call(call: Call | Phrase) -> str:
     values = {}
     for name, value in call.args:
         if isinstance(value, Selector):   # "each to an adjacent hex ..." reads without its `a`
-            value = selector_text(value, bare=f"adjacent {{{name}}}" in prim.template)
+            value = _Named(selector_text(value, bare=f"adjacent {{{name}}}" in prim.template), _names_one(value))
         elif isinstance(value, (QCall, BinOp, Num)):
             value = _quantity(value)
         values[name] = value
     return _expand(prim.template, values, prim.slots)
+
+
+class _Named(str):
+    """A selector's words in a template, with its grammatical number: `{who|counts|each count}` picks by it."""
+
+    amount: int
+
+    def __new__(cls, text: str, one: bool) -> "_Named":
+        out = super().__new__(cls, text)
+        out.amount = 1 if one else 2
+        return out
+
+
+def _names_one(sel: Selector) -> bool:
+    """Whether a selector reads as one thing ("your Leader", "every Kiwi", "a hex") rather than many ("your Kiwi")."""
+    noun, det = sel.head.noun.text, sel.head.det
+    if noun in _PLURAL:
+        return False
+    if noun == "kiwi":
+        return det in ("a", "an", "every", "this")
+    return True
 
 
 # --- the compositional layer ------------------------------------------------------------------------
@@ -320,7 +341,7 @@ def _placeholder(body: str, values: dict[str, object], slots: dict[str, Slot]) -
     name, _, fmt = parts[0].partition(":")
     value = values.get(name)
     if len(parts) > 1:
-        amount = len(value) if isinstance(value, tuple) else value
+        amount = value.amount if isinstance(value, _Named) else len(value) if isinstance(value, tuple) else value
         chosen = parts[1] if amount == 1 or len(parts) < 3 else parts[2]
         return _expand(chosen, values, slots)
     if value is None:
@@ -379,6 +400,9 @@ def _sample(slot: Slot, ctx: CheckContext) -> list[str]:
 
 _SELECTOR_SAMPLES = {"pieces": "every kiwi of an opponent", "hexes": "a hex without a nest",
                      "players": "an opponent"}
+# modifiers whose example reads better with pieces of their own (a Leader's weight, Nests' benefits)
+_PIECES_SAMPLES = {"m-dominance-weight": "my leader", "m-feed-discount": "my kiwi in grass hexes",
+                   "m-nest-twice": "my nests"}
 
 
 def sample_call(prim: Primitive, ctx: CheckContext) -> str:
@@ -391,8 +415,8 @@ def sample_call(prim: Primitive, ctx: CheckContext) -> str:
     for part in prim.parts:
         words.extend([part] if isinstance(part, str) else _sample(part, ctx))
     text = " ".join(words)
-    if prim.id == "m-leader-weight":
-        text = text.replace(_SELECTOR_SAMPLES["pieces"], "my leader")
+    if prim.id in _PIECES_SAMPLES:
+        text = text.replace(_SELECTOR_SAMPLES["pieces"], _PIECES_SAMPLES[prim.id])
     return f"most {text}" if prim.kind == "query" else text
 
 

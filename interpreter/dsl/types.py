@@ -317,6 +317,8 @@ class Types:
         if cands:
             self.issue("dsl-arg-count", f"`{head}` does not fit this phrase; it is written "
                        + _join([f"`{p.display}`" for p in cands]), node.span)
+        elif isinstance(first, Word) and bare_noun_issue(first, allowed, self.issues):
+            pass
         else:
             heads = sorted({p.head for p in allowed if p.head})
             self.issue("dsl-unknown", f"unknown {registry_kind(allowed)} `{head}`",
@@ -389,6 +391,19 @@ def doc_example(prim: Primitive) -> str:
     """The example a primitive's doc gives (`E.g. `...``), or ""."""
     found = re.search(r"E\.g\. `([^`]*)`", prim.doc)
     return found.group(1) if found else ""
+
+
+def bare_noun_issue(word: Word, allowed: tuple[Primitive, ...], issues: list[Issue]) -> bool:
+    """A call that starts with a bare noun where a pattern starts with a selector (`leaders of an opponent count 1
+    for dominance`): a selector in a call starts with a determiner, say so (True when reported)."""
+    spec = parts.NOUNS.get(word.text)
+    if spec is None or spec.names == "it" or not any(p.head == "" for p in allowed):
+        return False
+    one = next(n for n, p in parts.NOUNS.items() if p.names == spec.names)
+    issues.append(Issue("dsl-syntax", f"a selector in a {registry_kind(allowed)} starts with a determiner (`every`, "
+                        f"`my`, `a` ...), got the bare noun `{word.text}`", word.span,
+                        f"write `every {one} ...` or `my {word.text} ...`"))
+    return True
 
 
 def registry_kind(allowed: tuple[Primitive, ...]) -> str:

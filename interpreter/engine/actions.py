@@ -49,6 +49,7 @@ class TurnFrame(Frame):
     """One player's turn in the Actions phase (R-ACT-1): a card, how it is played, its effect, then the draw."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})
+    ask_kinds = {1: {"card": ("card",)}, 2: {"play-mode": ("play", "benefit", "facedown", "as")}}
 
     flock: str
     ctx: Ctx

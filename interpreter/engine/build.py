@@ -93,6 +93,7 @@ class BuildFrame(Frame):
     """One Build action: hex, Nest, pay, place, placement benefit (R-BUILD-3), then the build triggers."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})
+    ask_kinds = {1: {"build-hex": ("build",)}, 2: {"build-nest": ("nest",)}}
 
     ctx: Ctx
     nests: list = field(default_factory=list)

@@ -988,22 +988,17 @@ PHRASE_POSSIBLE = {
 }
 
 
-def _walk_upto(rt: Runtime, call, ctx: Ctx) -> Steps[Any]:
-    yield from move.leader_walk(rt, ctx, int(call.arg("n", 1)))
-
-
 # phrases written as frames: (the phrase as written, the chosen players, ctx) -> the frame
 PHRASE_FRAMES = {"push-out": PushOutFrame, "push-out-upto": PushOutFrame, "push-to": PushToFrame,
                  "leader-jump-to": JumpToFrame, "place-on": PlaceOnFrame, "grow-sel": GrowSelFrame,
                  "shrink-sel": ActOnKiwiFrame, "remove-sel": ActOnKiwiFrame, "move-to": MoveToFrame,
                  "swap": SwapFrame}
 # verbs whose calls (numbers only) have a frame: (runtime, call, ctx) -> the frame
-_CALL_FRAMES = {"return-fruit": lambda rt, c, ctx: ReturnFruitFrame(c, ctx),
-                "leader-walk-upto": lambda rt, c, ctx: move.LeaderWalkFrame(ctx, int(c.arg("n", 1)))}
+_CALL_FRAMES = {"return-fruit": lambda rt, c, ctx: ReturnFruitFrame(c, ctx)}
 
 # registry verb id -> procedure in the engine's verb table (a phrase or a first-language call); if, for each
 # and phrases are the node kinds effects.run hands this module through the table (as frames)
-for _verb, _procedure in {**PHRASES, "leader-walk-upto": _walk_upto}.items():
+for _verb, _procedure in PHRASES.items():
     TABLE.register(_verb, _procedure, PHRASE_POSSIBLE.get(_verb), frame=_CALL_FRAMES.get(_verb))
 TABLE.register_composed(frame_of, possible)
 

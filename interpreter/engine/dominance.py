@@ -1,11 +1,13 @@
 """Dominance (R-DOM-1/2): who counts how much in a hex, and who beats every other opponent.
 
 Weights come from `state.params["dominance"]` (game.yaml `dominance` / `dominance_for`), so an
-edition that counts the Leader as 1 (Z-4) is a content change.
+edition that counts the Leader as 1 (Z-4) is a content change. Flock powers `<pieces> count N for dominance` give
+the pieces their selector names a weight of their own (`state.params["dominance_weights"]`, present only in
+content with such a power): `scoped` below works them out, and content without them never calls it.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from interpreter.engine.state import Hex, State
 
@@ -18,17 +20,47 @@ def weights(state: State, purpose: str = "default") -> dict:
     return table.get(purpose) or table.get("default") or _DEFAULT
 
 
+# The weights of `<pieces> count N for dominance` powers on a state: {("kiwi", id) | ("leader", flock) | ("nest",
+# hex): N}. Their selectors are evaluated by interpreter/engine/powers.py, which sets this hook: selectors sit above
+# this module (their `dominated by` filter reads it), so it cannot import them. The checker refuses a dominance
+# weight whose selector asks who dominates, so the hook never needs the counts it feeds.
+scoped: Callable[[State], dict[tuple, int]] | None = None
+
+
+def _scoped(state: State) -> dict[tuple, int]:
+    """The state's piece weights from dominance-weight powers (the hook above)."""
+    if scoped is None:
+        raise RuntimeError("dominance weights of flock powers need interpreter.engine.powers imported")
+    return scoped(state)
+
+
 def _counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
-            nest_values: dict[str, int], leader_of_flock: dict[str, int] | None = None) -> dict[str, int]:
+            nest_values: dict[str, int] | None) -> dict[str, int]:
     """Each flock's count in one hex: Kiwi (by size or one each), Leaders, the Nest's value (R-DOM-2)."""
     out: dict[str, int] = {}
     for k in h.kiwi:
         out[k.flock] = out.get(k.flock, 0) + (k.size if by_size else 1)
     for f in leaders_here:
-        out[f] = out.get(f, 0) + (leader_of_flock.get(f, leader) if leader_of_flock else leader)
-    if h.nest is not None:
+        out[f] = out.get(f, 0) + leader
+    if h.nest is not None and nest_values is not None:
         owner, nest_id = h.nest
         value = int(nest_values.get(nest_id, 0))
+        if value:
+            out[owner] = out.get(owner, 0) + value
+    return out
+
+
+def _weighted_counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
+                     nest_values: dict[str, int] | None, over: dict[tuple, int]) -> dict[str, int]:
+    """`_counts` where the pieces dominance-weight powers name count their own weight (`over`, from `scoped`)."""
+    out: dict[str, int] = {}
+    for k in h.kiwi:
+        out[k.flock] = out.get(k.flock, 0) + over.get(("kiwi", k.id), k.size if by_size else 1)
+    for f in leaders_here:
+        out[f] = out.get(f, 0) + over.get(("leader", f), leader)
+    if h.nest is not None and nest_values is not None:
+        owner, nest_id = h.nest
+        value = over.get(("nest", h.id), int(nest_values.get(nest_id, 0)))
         if value:
             out[owner] = out.get(owner, 0) + value
     return out
@@ -37,31 +69,29 @@ def _counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
 # (params dict, purpose) -> its setup: a game's states share one params dict (its clones and checkpoints too),
 # so the weights are read once per game and purpose. The entry holds the dict itself, so its id is not reused
 # while cached; a few games at a time are live in one process.
-_SETUPS: dict[tuple[int, str], tuple[dict, tuple[bool, int, dict[str, int]]]] = {}
+_SETUPS: dict[tuple[int, str], tuple[dict, tuple[bool, int, dict[str, int] | None, bool]]] = {}
 
 
-def _setup(state: State, purpose: str) -> tuple[bool, int, dict[str, int]]:
-    """The counting weights of a purpose as (Kiwi by size, Leader weight, nest values; {} when Nests do not count)."""
+def _setup(state: State, purpose: str) -> tuple[bool, int, dict[str, int] | None, bool]:
+    """The counting weights of a purpose as (Kiwi by size, Leader weight, nest values or None when Nests do not
+    count, whether dominance-weight powers exist)."""
     params = state.params
     hit = _SETUPS.get((id(params), purpose))
     if hit is not None and hit[0] is params:
         return hit[1]
     w = weights(state, purpose)
-    nest_values = params.get("nest_dominance", {}) if w.get("nests", True) else {}
-    out = (w.get("kiwi", "size") != "one", int(w.get("leader", 3)), nest_values)
+    nest_values = params.get("nest_dominance", {}) if w.get("nests", True) else None
+    out = (w.get("kiwi", "size") != "one", int(w.get("leader", 3)), nest_values, bool(params.get("dominance_weights")))
     if len(_SETUPS) > 64:
         _SETUPS.clear()
     _SETUPS[(id(params), purpose)] = (params, out)
     return out
 
 
-def _leader_mods(state: State) -> dict[str, int] | None:
-    """Per-flock Leader weights of `my leader counts N for dominance` powers (state.params, by board side)."""
-    table = state.params.get("leader_weight")
-    if not table:
-        return None
-    return {f: int(sides[state.flocks[f].side]) for f, sides in table.items()
-            if f in state.flocks and state.flocks[f].side in sides}
+def weighted(state: State) -> bool:
+    """Whether flock powers give some pieces weights of their own (then a caller asking about many hexes of one
+    state does better with `dominant_all`, which works the weights out once)."""
+    return _setup(state, "default")[3]
 
 
 def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, int]:
@@ -69,20 +99,19 @@ def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, 
 
     `_counts` written out (Builds and markings ask it for hex after hex): Kiwi in the hex's order, then Leaders in
     seat order, then the Nest, so the dict's order is `_counts`' too."""
-    by_size, leader, nest_values = _setup(state, purpose)
+    by_size, leader, nest_values, weighted = _setup(state, purpose)
     h = state.hexes[hex_id]
+    if weighted:
+        return _weighted_counts(h, state.leaders_in(hex_id), by_size, leader, nest_values, _scoped(state))
     out: dict[str, int] = {}
     get = out.get
     for k in h.kiwi:
         out[k.flock] = get(k.flock, 0) + (k.size if by_size else 1)
     flocks = state.flocks
-    mods: dict[str, int] | None = None
     for f in state.seats:
         if flocks[f].leader_hex == hex_id:
-            if mods is None:
-                mods = _leader_mods(state) or {}
-            out[f] = get(f, 0) + mods.get(f, leader)
-    if h.nest is not None:
+            out[f] = get(f, 0) + leader
+    if h.nest is not None and nest_values is not None:
         owner, nest_id = h.nest
         value = int(nest_values.get(nest_id, 0))
         if value:
@@ -102,8 +131,11 @@ def dominant(state: State, hex_id: str, purpose: str = "default") -> str | None:
                 return leader_of(strengths(state, hex_id, purpose))
         if not stack:
             return None
+        by_size, _, _, weighted = _setup(state, purpose)
+        if weighted:   # the Kiwi may have a weight of its own
+            return leader_of(strengths(state, hex_id, purpose))
         k = stack[0]
-        return k.flock if (k.size if _setup(state, purpose)[0] else 1) > 0 else None
+        return k.flock if (k.size if by_size else 1) > 0 else None
     return leader_of(strengths(state, hex_id, purpose))
 
 
@@ -121,13 +153,16 @@ def leader_of(counts: dict[str, int]) -> str | None:
 def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None]:
     """{hex: dominant flock or None} for every hex in one pass (the same counts as `strengths`, R-DOM-1/2);
     for callers that need every hex at once (bots' evaluation, queries), without a per-hex setup cost."""
-    by_size, leader, nest_values = _setup(state, purpose)
-    mods = _leader_mods(state)
+    by_size, leader, nest_values, weighted = _setup(state, purpose)
     leaders: dict[str, list[str]] = {}
     for f in state.seats:
         where = state.flocks[f].leader_hex
         if where is not None:
             leaders.setdefault(where, []).append(f)
+    if weighted:   # the pieces dominance-weight powers name: weights worked out once for the island
+        over = _scoped(state)
+        return {hex_id: leader_of(_weighted_counts(h, leaders.get(hex_id, ()), by_size, leader, nest_values, over))
+                for hex_id, h in state.hexes.items()}
     out: dict[str, str | None] = {}
     for hex_id, h in state.hexes.items():
         here = leaders.get(hex_id)
@@ -139,5 +174,5 @@ def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None
             k = h.kiwi[0]
             out[hex_id] = k.flock if (k.size if by_size else 1) > 0 else None
             continue
-        out[hex_id] = leader_of(_counts(h, here or (), by_size, leader, nest_values, mods))
+        out[hex_id] = leader_of(_counts(h, here or (), by_size, leader, nest_values))
     return out

@@ -37,6 +37,7 @@ class RunFrame(Frame):
     of it), a verb, `choose`, `may`, `repeat`, or a node of the compositional layer."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"choose": ("choice",), "may": ("may",)}}
 
     node: Any
     ctx: Ctx
@@ -262,6 +263,7 @@ class ReturnDomainFrame(Frame):
     """Return up to n markers of the player's choice to the bag."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"return-domain": ("return-marker",)}}
 
     ctx: Ctx
     n: int

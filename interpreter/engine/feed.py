@@ -11,33 +11,39 @@ from interpreter.engine.decisions import Option, Steps, lazy_option
 from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, as_frame, drive, register_frame,
                                        RETURN)
 from interpreter.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
-from interpreter.engine.powers import feed_discount
+from interpreter.engine.powers import feed_discount, feed_discounts
 from interpreter.engine.state import Kiwi
 from interpreter.engine.verb_table import TABLE
 
 
-def cost(rt: Runtime, size: int, flock: str | None = None) -> payment.Req:
-    """Fruit to feed a Kiwi of this size: game.yaml feed.cost by the size reached, or explode (R-FEED-2),
-    less the feeder's `feed costs N fruit less` discount (at least 1)."""
+def cost(rt: Runtime, size: int, flock: str | None = None, kiwi: int | None = None,
+         off: int | None = None) -> payment.Req:
+    """Fruit to feed a Kiwi of this size: game.yaml feed.cost by the size reached, or explode (R-FEED-2), less the
+    feeder's `feeding <pieces> costs N fruit less` discount for that Kiwi (`off` when already known; at least 1)."""
     n = rt.rules.feed_cost[min(size + 1, rt.rules.max_size + 1)]
-    return payment.fruit_req(max(1, n - feed_discount(rt, flock)), rt.rules.feed_rule)
+    if off is None:
+        off = feed_discount(rt, flock, kiwi) if kiwi is not None else 0
+    return payment.fruit_req(max(1, n - off), rt.rules.feed_rule)
 
 
 def targets(rt: Runtime, flock: str) -> list[Option]:
     """Kiwi the flock can afford to feed; Leaders are never fed (R-FEED-1, R-LEAD-3)."""
     fl = rt.state.flocks[flock]
-    afford: dict[int, str | None] = {}   # size -> what feeding does (None: not affordable)
+    offs = feed_discounts(rt, flock)   # None without discount powers: the cost depends on the size alone
+    afford: dict[object, str | None] = {}   # size (or size, discount) -> what feeding does (None: not affordable)
     opts: list[Option] = []
     kind = A.Feed
     id_of = kind.id_of
     for h in rt.state.hexes.values():
         for k in h.kiwi:
             size = k.size
-            what = afford.get(size, "")
+            off = offs.get(k.id, 0) if offs is not None else 0
+            key: object = size if offs is None else (size, off)
+            what = afford.get(key, "")
             if what == "":
-                ok = payment.can_meet(fl, cost(rt, size, flock), rt.rules.fruits)
-                what = afford[size] = (None if not ok else "explode" if size >= rt.rules.max_size
-                                       else f"grow to size {size + 1}")
+                ok = payment.can_meet(fl, cost(rt, size, flock, off=off), rt.rules.fruits)
+                what = afford[key] = (None if not ok else "explode" if size >= rt.rules.max_size
+                                      else f"grow to size {size + 1}")
             if what is not None:
                 # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text)
                 values = (k.id, k.flock, size, h.id)
@@ -53,14 +59,16 @@ def possible(rt: Runtime, flock: str) -> bool:
     """True when some Feed is affordable."""
     fl = rt.state.flocks[flock]
     fruits = rt.rules.fruits
-    tried: set[int] = set()
+    offs = feed_discounts(rt, flock)   # None without discount powers
+    tried: set[object] = set()
     for h in rt.state.hexes.values():
         for k in h.kiwi:
-            size = k.size
-            if size not in tried:
-                if payment.can_meet(fl, cost(rt, size, flock), fruits):
+            off = offs.get(k.id, 0) if offs is not None else 0
+            key: object = k.size if offs is None else (k.size, off)
+            if key not in tried:
+                if payment.can_meet(fl, cost(rt, k.size, flock, off=off), fruits):
                     return True
-                tried.add(size)
+                tried.add(key)
     return False
 
 
@@ -70,6 +78,7 @@ class FeedFrame(Frame):
     """One Feed action: choose a Kiwi, pay its cost, then resolve the feed."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"feed": ("feed",)}}
 
     ctx: Ctx
     hex: str = ""
@@ -90,7 +99,7 @@ class FeedFrame(Frame):
             self.hex, kiwi = kiwi_of(rt, value)
             self.kiwi = kiwi.id
             self.pc = 2
-            return Call(payment.PayFrame(flock, cost(rt, kiwi.size, flock)))
+            return Call(payment.PayFrame(flock, cost(rt, kiwi.size, flock, kiwi.id)))
         if self.pc == 2:
             self.pc = 3
             return Call(ResolveFrame(self.ctx, self.hex, self.kiwi))

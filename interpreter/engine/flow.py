@@ -81,6 +81,7 @@ class NestBenefitsFrame(Frame):
     """R-SC-3: the season-change benefit of every built Nest, in the order the player chooses."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"nest-order": ("nest",)}}
 
     flock: str
     left: list
@@ -132,6 +133,7 @@ class SeasonCardFrame(Frame):
     each tied player in turn order may take the others' benefit (R-SCARD-2)."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({4})
+    ask_kinds = {4: {"season-tie": ("take", "decline")}}
 
     card: str = ""
     victor: str | None = None

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator, Sequence, Union
+from typing import Any, Callable, ClassVar, Generator, Mapping, Sequence, Union
 
 from interpreter.dsl import ast
 from interpreter.engine.action_types import Action, action_from_dict
@@ -70,6 +70,8 @@ Signal = Union[Ask, Call, Return, "RawAsk"]
 RETURN = Return()
 
 # --- frames -------------------------------------------------------------------------------------------
+# step -> decision kind -> the action kinds of its options (`Frame.ask_kinds`)
+AskKinds = Mapping[int, Mapping[str, tuple[str, ...]]]
 FRAME_KINDS: dict[str, type["Frame"]] = {}
 
 
@@ -92,6 +94,9 @@ class Frame:
     # the steps at which the frame waits for the answer to its Ask (None: not declared). A loaded stack must have
     # its top frame at one of them and every other frame elsewhere (each waits for its child)
     asks: ClassVar["frozenset[int] | None"] = None
+    # per step of `asks`, the decision kinds asked there and the action kinds of their options (None: not declared;
+    # compose frames check theirs with `check_answer`). A loaded pending decision must be one of them (Game._rebuild)
+    ask_kinds: ClassVar["AskKinds | None"] = None
     pc: int = field(default=0, kw_only=True)
 
     def resume(self, rt: Runtime, value: Any) -> Signal:

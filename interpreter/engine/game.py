@@ -316,6 +316,8 @@ class Game:
         for o in game._pending.options if game._pending is not None else ():
             if (problem := action_problem(state, o.action)) is not None:   # the pieces an option names exist
                 raise ValueError(f"save's pending decision: {problem}")
+        if game._pending is not None:   # a decision of a kind the top frame asks at its step (`ask_kinds`)
+            _check_asked(stack[-1], len(stack) - 1, game._pending)
         if game._pending is not None and (answers := getattr(stack[-1], "check_answer", None)) is not None:
             answers(game._rt, game._pending)   # the asking frame's own check: the decision is the one it asks
         previous = data.get("previous")
@@ -690,6 +692,23 @@ def _check_players(frame: Frame, state: State) -> None:
         flock = value.flock if isinstance(value, Ctx) else value if name in ("flock", "owner") and value else None
         if flock is not None and flock not in state.flocks:
             raise ValueError(f"save's frame {frame.kind}: `{str(flock)[:40]}` is not playing")
+
+
+def _check_asked(frame: Frame, i: int, decision: Decision) -> None:
+    """A loaded pending decision is of a kind the top frame asks at its step (`Frame.ask_kinds`), and each of its
+    options is an action that kind offers: a decision the frame cannot be waiting for is refused here, not when the
+    frame resumes with an answer of another kind. Frames that declare no `ask_kinds` (compose) check their own."""
+    if frame.ask_kinds is None:
+        return
+    at_step = frame.ask_kinds.get(frame.pc, {})
+    actions = at_step.get(decision.kind)
+    if actions is None:
+        raise ValueError(f"save's pending decision is a `{decision.kind[:40]}` decision, but frames/{i} ({frame.kind}, "
+                         f"step {frame.pc}) asks {' or '.join(f'`{k}`' for k in at_step) or 'nothing'} there")
+    for n, o in enumerate(decision.options):
+        if o.action is None or o.action.kind not in actions:
+            raise ValueError(f"save's pending option {n + 1}: `{o.id[:40]}` is not an answer to a "
+                             f"`{decision.kind}` decision of {frame.kind}")
 
 
 def _plain(mapping: dict | None) -> dict | None:

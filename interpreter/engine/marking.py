@@ -35,6 +35,7 @@ class MarkFrame(Frame):
     """Place one marker (or pass when optional). Returns True when a marker was placed."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"mark": ("mark", "pass")}}
 
     ctx: Ctx
     optional: bool
@@ -71,6 +72,7 @@ class CoverFrame(Frame):
     """Put the marker down and cover it with a token from track, Reserve or island, as chosen (R-DM-3)."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"cover": ("cover", "cover-from")}}
 
     flock: str
     hex: str

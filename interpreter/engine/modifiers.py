@@ -12,10 +12,10 @@ MODIFIERS: dict[str, dict[str, Any]] = {
     "m-push-same": {"push_same_size": True},     # R-ASYM-5: own Kiwi push Kiwi of the same size
     "m-nest-twice": {"nest_benefit_times": 2},   # R-ASYM-4: Nest benefits twice, VP excluded
     # modifiers with values: read from the bound node where the rule is applied (compose.py)
-    "m-leader-weight": {},                       # dominance.py via state.params["leader_weight"]
-    "m-push-limit": {},                          # push.after_move via compose.push_limit
-    "m-immune": {},                              # push.pieces via compose.immune
-    "m-feed-discount": {},                       # feed.cost via compose.feed_discount
+    "m-dominance-weight": {},                    # dominance.py via state.params["dominance_weights"] (powers.py)
+    "m-push-limit": {},                          # push.after_move via powers.push_limit
+    "m-immune": {},                              # push.pieces via powers.immune
+    "m-feed-discount": {},                       # feed.cost via powers.feed_discounts
 }
 
 DEFAULTS: dict[str, Any] = {"push_same_size": False, "nest_benefit_times": 1}

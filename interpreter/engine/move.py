@@ -53,7 +53,7 @@ def _leader_reach(b: Any, primitive: str, hex_id: str, n: int) -> bool:
         return hit[1]
     if primitive == "leader-straight":
         ok = any(b.line(hex_id, d, n) for d in range(6))
-    elif primitive in ("leader-walk", "leader-walk-upto"):
+    elif primitive == "leader-walk":
         ok = bool(b.adjacent(hex_id))
     elif primitive == "leader-jump":
         ok = any(b.distance(hex_id, h) == n for h in b.coords)
@@ -136,6 +136,7 @@ class MoveActionFrame(Frame):
     possible (or, when not `mandatory`, the player stopped)."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"move": ("move", "move-leader", "ability", "stop")}}
     ctx: Ctx
     mandatory: bool = True
     max_pc: ClassVar[int] = 2
@@ -229,6 +230,7 @@ class ExtraMovesFrame(Frame):
     """R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"extra-move": ("extra",)}}
     ctx: Ctx
     reqs: tuple | None = None    # the cost's requirements, read when it starts
     max_pc: ClassVar[int] = 3
@@ -290,6 +292,7 @@ class LeaderStraightFrame(Frame):
     """The Leader moves exactly n hexes in one direction; the line stays on the island."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"leader-move": ("leader",)}}
     ctx: Ctx
     n: int
     lines: dict = field(default_factory=dict)   # landing hex -> the hexes walked to it
@@ -333,6 +336,7 @@ class LeaderWalkFrame(Frame):
     """The Leader takes up to n steps to adjacent hexes and must end elsewhere than its start (R-LEAD-5)."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})   # the steps that wait for an answer
+    ask_kinds = {1: {"leader-move": ("step", "stop")}, 2: {"leader-move": ("step",)}}
     ctx: Ctx
     n: int
     i: int = 0                  # steps asked so far
@@ -401,6 +405,7 @@ class LeaderJumpFrame(Frame):
     """The Leader lands on a hex at distance exactly n."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"leader-move": ("leader",)}}
     ctx: Ctx
     n: int
     max_pc: ClassVar[int] = 1

@@ -262,6 +262,7 @@ class PayFrame(Frame):
     """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"pay": ("pay",)}}
 
     flock: str
     req: Req
@@ -320,6 +321,7 @@ class FruitLimitFrame(Frame):
     """
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"return-fruit": ("return-fruit",)}}
 
     flock: str
     max_pc: ClassVar[int] = 1

@@ -67,6 +67,7 @@ class TakeIslandFrame(Frame):
     """
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"take-token": ("take-token", "take-none")}}
     flock: str
     exclude: int | None
     why: str
@@ -198,6 +199,7 @@ class PlaceOneFrame(Frame):
     """
 
     asks: ClassVar[frozenset[int] | None] = frozenset({2})   # the steps that wait for an answer
+    ask_kinds = {2: {"place-kiwi": ("place",)}}
     flock: str
     ctx: Ctx
     source: tuple | None = None    # where the token came from (take_token)
@@ -307,6 +309,7 @@ class GrowFrame(Frame):
     """Increase by one the size of n different own Kiwi (as many as possible)."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"grow-kiwi": ("grow",)}}
     flock: str
     n: int
     ctx: Ctx
@@ -344,6 +347,7 @@ class RemoveFrame(Frame):
     """Remove n own Kiwi (any size, never the Leader) from the island to the Reserve (R-TRACK-2)."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"remove-kiwi": ("remove",)}}
     flock: str
     n: int
     max_pc: ClassVar[int] = 1

@@ -1,15 +1,21 @@
 """Powers of the compositional DSL read where a rule is applied: parameterised modifiers (`push limit N`,
-`<pieces> cannot be pushed`, `feed costs N fruit less`, `my leader counts N for dominance`) and whether a
-Leader's `leader jumps to <hexes>` has somewhere to go. A leaf module (selectors and the rules only), so push,
-feed, move and setup read it at module level while compose.py, which runs effects, sits above them.
+`<pieces> cannot be pushed`, `feeding <pieces> costs N fruit less`, `<pieces> count N for dominance`) and whether a
+Leader's `leader jumps to <hexes>` has somewhere to go. A leaf module (selectors, dominance and the rules only), so
+push, feed, move and setup read it at module level while compose.py, which runs effects, sits above them; it hands
+dominance the evaluation of dominance weights (`dominance.scoped`), which dominance cannot import.
 """
 from __future__ import annotations
 
-from interpreter.dsl import ast
-from interpreter.engine.context import Runtime
-from interpreter.engine.selectors import Scope, select
+import threading
+from typing import Any
 
-__all__ = ["leader_weights", "push_limit", "immune", "feed_discount", "ability_possible", "table", "names"]
+from interpreter.dsl import ast
+from interpreter.engine import dominance
+from interpreter.engine.context import EngineError, Runtime
+from interpreter.engine.selectors import Scope, quantity, select
+from interpreter.engine.state import State
+
+__all__ = ["dominance_weights", "push_limit", "immune", "feed_discount", "feed_discounts", "ability_possible", "table", "names"]
 
 
 def ability_possible(rt: Runtime, flock: str, node: ast.Phrase) -> bool:
@@ -24,22 +30,82 @@ def ability_possible(rt: Runtime, flock: str, node: ast.Phrase) -> bool:
 
 # --- modifiers with values ------------------------------------------------------------------------------
 
-def leader_weights(rules) -> dict:
-    """{flock: {side: weight}} of `my leader counts N for dominance` powers ({} when none: params unchanged)."""
+def dominance_weights(rules) -> dict:
+    """{flock: {side: [[who, n], ...]}} of the `<pieces> count N for dominance` powers, the selector and the number
+    as plain data (ast.to_data), for `State.params`: dominance reads them off the state alone ({} when none, so
+    the params and saves of content without them are as they were)."""
     out: dict = {}
     for flock, sides in rules.flocks.items():
         for side, sd in sides.items():
             for p in sd.powers:
-                if p.modifier == "m-leader-weight" and p.modifier_node is not None:
-                    out.setdefault(flock, {})[side] = int(p.modifier_node.arg("n"))
+                if p.modifier == "m-dominance-weight" and p.modifier_node is not None:
+                    node = p.modifier_node
+                    out.setdefault(flock, {}).setdefault(side, []).append(
+                        [ast.to_data(node.arg("who")), ast.to_data(node.arg("n"))])
     return out
+
+
+# params["dominance_weights"] -> the same entries as nodes: a game's states share one params dict, so its nodes
+# are rebuilt once per game (the entry holds the table itself, so its id is not reused while cached)
+_DECODED: dict[int, tuple[dict, dict]] = {}
+# set while a thread works out piece weights (games may run in threads: a Dask worker's pool, a server)
+_EVALUATING = threading.local()
+
+
+def _weight_nodes(table: dict) -> dict:
+    """{flock: {side: [(who selector, n)]}} rebuilt from the params' plain data, once per game."""
+    hit = _DECODED.get(id(table))
+    if hit is not None and hit[0] is table:
+        return hit[1]
+    nodes = {flock: {side: [(ast.from_data(who), ast.from_data(n)) for who, n in entries]
+                     for side, entries in sides.items()} for flock, sides in table.items()}
+    if len(_DECODED) > 64:
+        _DECODED.clear()
+    _DECODED[id(table)] = (table, nodes)
+    return nodes
+
+
+def _piece_weights(state: State) -> dict[tuple, int]:
+    """The weights dominance-weight powers give pieces on this state: {("kiwi", id) | ("leader", flock) |
+    ("nest", hex): N}, each power's selector and number read with `me` its owner (flocks in seat order, then
+    their powers in order: a later one naming the same piece wins). Set as dominance.scoped."""
+    if getattr(_EVALUATING, "on", False):
+        # validated content cannot get here (compose_check refuses `dominated by` in a dominance weight)
+        raise EngineError("a dominance weight's selector asks who dominates, which needs the weight itself")
+    nodes = _weight_nodes(state.params["dominance_weights"])
+    out: dict[tuple, int] = {}
+    _EVALUATING.on = True
+    try:
+        for flock in state.seats:
+            entries = nodes.get(flock, {}).get(state.flocks[flock].side)
+            for who, n in entries or ():
+                sc = Scope(flock)
+                value = quantity(state, n, sc)
+                for kind, hex_id, thing in select(state, who, sc):
+                    if kind == "kiwi":
+                        out[("kiwi", thing.id)] = value
+                    elif kind == "leader":
+                        out[("leader", thing)] = value
+                    elif kind == "nest":
+                        out[("nest", hex_id)] = value
+    finally:
+        _EVALUATING.on = False
+    return out
+
+
+dominance.scoped = _piece_weights
+
+
+def _number(rt: Runtime, flock: str, n: Any) -> int:
+    """A modifier's `n`: a number, or a quantity read now with `me` the power's owner (`count(my nests)`)."""
+    return n if isinstance(n, int) else quantity(rt.state, n, Scope(flock))
 
 
 def push_limit(rt: Runtime, flock: str, piece: tuple | None = None) -> int:
     """How many Kiwi a moved piece of this flock may push (R-PUSH-1; `<pieces> can push up to N kiwi` powers
     whose selector names the piece, `("kiwi", id)` or `("leader", flock)`)."""
     nodes = [n for n in _valued(rt, flock, "m-push-limit") if piece is None or _names(rt, flock, n, piece)]
-    return int(nodes[-1].arg("n")) if nodes else rt.rules.push_count
+    return _number(rt, flock, nodes[-1].arg("n")) if nodes else rt.rules.push_count
 
 
 def names(rt: Runtime, flock: str, modifier: str, piece: tuple) -> bool:
@@ -102,8 +168,25 @@ def immune(rt: Runtime) -> tuple[set[int], set[str]] | None:
     return (kiwi, leaders) if found else None
 
 
-def feed_discount(rt: Runtime, flock: str | None) -> int:
-    """Fruit off a Feed action's cost for this flock (`feed costs N fruit less`)."""
+def feed_discounts(rt: Runtime, flock: str | None) -> dict[int, int] | None:
+    """{Kiwi id: fruit off} of this flock's Feed actions (`feeding <pieces> costs N fruit less` powers, each
+    selector read once: several naming a Kiwi add up; a Kiwi none names is absent); None for content without
+    them, so the Feed options of other content cost nothing more."""
     if flock is None:
-        return 0
-    return sum(int(node.arg("n")) for node in _valued(rt, flock, "m-feed-discount"))
+        return None
+    nodes = _valued(rt, flock, "m-feed-discount")
+    if not nodes:
+        return None
+    out: dict[int, int] = {}
+    for node in nodes:
+        n = _number(rt, flock, node.arg("n"))
+        for kind, _, thing in select(rt.state, node.arg("what"), Scope(flock)):
+            if kind == "kiwi":
+                out[thing.id] = out.get(thing.id, 0) + n
+    return out
+
+
+def feed_discount(rt: Runtime, flock: str | None, kiwi: int) -> int:
+    """Fruit off this flock's Feed action on the Kiwi with this piece id (0 for content without such powers)."""
+    offs = feed_discounts(rt, flock)
+    return offs.get(kiwi, 0) if offs else 0

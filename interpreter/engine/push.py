@@ -97,6 +97,7 @@ class DoPushFrame(Frame):
     """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"place-leader": ("edge",)}}
     pusher: str
     action: Any
     leave_origin: bool
@@ -163,6 +164,7 @@ class AfterMoveFrame(Frame):
     never pushes itself: the options name its twin, if it has one, by piece id."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"push": ("push", "push-leader", "stop")}}
     flock: str
     hex: str
     mover_size: int
@@ -220,6 +222,7 @@ class PushAllFrame(Frame):
     """Push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (R-FEED-5, R-LEAD-5)."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"push": ("push", "push-leader")}}
     pusher: str
     hex: str
     skip_leader: str | None
@@ -255,6 +258,7 @@ class PushSomeFrame(Frame):
     """Push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"push": ("push", "push-leader", "stop")}}
     pusher: str
     hex: str
     n: int

@@ -319,6 +319,9 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
         if sc.memo is not None:   # an objective on one state: every hex's dominant flock in one pass, once
             top = dominant_table(st, purpose, sc.memo)
             return [e for e in els if e[1] is not None and top.get(e[1]) in who]
+        if len(els) > 1 and dominance.weighted(st):   # weights of flock powers: worked out once for the island
+            owners = dominance.dominant_all(st, purpose)
+            return [e for e in els if e[1] is not None and owners[e[1]] in who]
         return [e for e in els if e[1] is not None and dominance.dominant(st, e[1], purpose) in who]
     where = _hexes(arg)
     if op == "in":

@@ -39,9 +39,9 @@ def params_of(rules: Rules) -> dict:
     """Rule values copied into the state for pure functions (dominance, queries, scoring)."""
     def w(x):
         return {"kiwi": x.kiwi, "leader": x.leader, "nests": x.nests}
-    extra = powers.leader_weights(rules)   # `my leader counts N for dominance`; absent otherwise, so saves stay as they were
+    extra = powers.dominance_weights(rules)   # `<pieces> count N for dominance`; absent otherwise, so saves stay as they were
     return {
-        **({"leader_weight": extra} if extra else {}),
+        **({"dominance_weights": extra} if extra else {}),
         "dominance": {k: w(v) for k, v in rules.dominance.items()},
         "nest_dominance": {n: d.dominance for n, d in rules.nests.items()},
         "nest_vp": {n: d.vp for n, d in rules.nests.items()},
@@ -200,6 +200,7 @@ class AdvancedFrame(Frame):
     """One step of game.yaml setup.advanced (its index `spec`), in turn order (R-SETUP-6, Z-2)."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"setup-leader": ("setup-leader",), "setup-place": ("setup-place",), "setup-grow": ("setup-grow",)}}
 
     spec: int
     seat: int = 0                # the seat whose turn it is

@@ -237,6 +237,7 @@ class SeasonCardStepFrame(Frame):
     """R-SOLO-5: the player against Kiwibot on each of the season's cards (Kiwibot wins ties); left benefits only."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+    ask_kinds = {1: {"solo-season-card": ("season-card",)}}
     won: list = field(default_factory=list)
     lost: list = field(default_factory=list)
     cards: int = 0

@@ -72,6 +72,7 @@ class TakeSlotFrame(Frame):
     """The flock puts its tracker token on an empty slot (not `forbidden`) and gains or pays its effect."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
+    ask_kinds = {1: {"tracker-slot": ("slot",)}}
 
     flock: str
     forbidden: int | None

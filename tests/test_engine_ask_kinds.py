@@ -1,0 +1,146 @@
+"""What a frame asks at each step (issue 7 item 3): `Frame.ask_kinds` declares, per asking step, the decision kinds
+asked there and the action kinds of their options, and `Game.from_json` refuses a pending decision that is not one
+of them (so a mutated save whose top frame waits at another step is a ValueError, never an AttributeError when the
+frame resumes with an answer of another kind). Compose frames check theirs with `check_answer` instead.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import random
+from typing import Any, Callable
+
+import pytest
+from test_engine_support import ruleset
+
+import interpreter.engine.solo  # noqa: F401 (the solo frames registered)
+from interpreter.content import load_ruleset
+from interpreter.engine import Game
+from interpreter.engine.frames import FRAME_KINDS, Ask, Frame
+
+# every mode: standard 2-4 players, the prototype edition, Variable Turn Order, advanced setup (sides A and B),
+# solo, and each mod of content/mods
+_MODES: list[tuple[tuple[str, ...], dict]] = [
+    ((), dict(players=["red", "green"])), ((), dict(players=["red", "green", "purple"])),
+    ((), dict(players=["red", "green", "purple", "yellow"])),
+    ((), dict(players=["yellow", "red", "green"], variant="vto")),
+    ((), dict(players=["purple", "yellow"], setup="advanced")),
+    ((), dict(players=["red", "green", "purple", "yellow"], setup="advanced",
+              sides={"red": "B", "green": "B", "purple": "B", "yellow": "B"})),
+    ((), dict(players=["green", "red"], mode="solo")), ((), dict(players=["red", "green"], mode="solo")),
+    (("editions/prototype",), dict(players=["red", "green", "purple"])),
+    (("editions/prototype",), dict(players=["red", "green", "purple", "yellow"], variant="vto")),
+    (("mods/example",), dict(players=["red", "green", "purple"])),
+    (("mods/compose",), dict(players=["red", "green", "purple"])),
+    (("mods/reeds",), dict(players=["red", "green", "purple"])),
+    (("mods/scoped",), dict(players=["red", "green", "purple"])),
+]
+
+
+@functools.lru_cache(maxsize=None)
+def _ruleset(overlays: tuple[str, ...]) -> Any:
+    """The base ruleset with these overlays (loaded once)."""
+    return load_ruleset(list(overlays)) if overlays else ruleset()
+
+
+def _declared() -> list[type[Frame]]:
+    """The frame classes that declare `ask_kinds`."""
+    return [cls for cls in set(FRAME_KINDS.values()) if cls.ask_kinds is not None]
+
+
+def test_every_asking_frame_declares_its_kinds_at_exactly_its_asking_steps() -> None:
+    """A frame that asks declares `ask_kinds` for exactly the steps of `asks`, or checks answers itself (compose)."""
+    for cls in FRAME_KINDS.values():
+        if cls.ask_kinds is not None:
+            assert set(cls.ask_kinds) == set(cls.asks or ()), cls.kind
+            assert all(kinds and all(actions for actions in kinds.values()) for kinds in cls.ask_kinds.values())
+        elif cls.asks:
+            assert hasattr(cls, "check_answer"), f"{cls.kind} asks at {sorted(cls.asks)} but declares no ask_kinds"
+
+
+def test_random_games_of_every_mode_ask_only_what_each_step_declares(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every Ask a declaring frame makes, in random games of every mode, is of a kind declared for the step it
+    then waits at, and each option's action is of a kind declared for that decision (fails on a missing or wrong
+    declaration); every declared frame but the rare ones is seen asking."""
+    seen: set[tuple[str, int, str]] = set()
+
+    def wrapped(resume: Callable[..., Any]) -> Callable[..., Any]:
+        def resume_and_check(self: Frame, rt: Any, value: Any) -> Any:
+            sig = resume(self, rt, value)
+            if type(sig) is Ask and (declared := type(self).ask_kinds) is not None:
+                actions = declared.get(self.pc, {}).get(sig.kind)
+                assert actions is not None, f"{self.kind} asks `{sig.kind}` at step {self.pc}: not declared"
+                for o in sig.options:
+                    assert o.action.kind in actions, f"{self.kind} step {self.pc}: `{o.action.kind}` not declared"
+                seen.add((self.kind, self.pc, sig.kind))
+            return sig
+        return resume_and_check
+
+    for cls in _declared():
+        monkeypatch.setattr(cls, "resume", wrapped(cls.resume))
+    for overlays, kw in _MODES:
+        for seed in range(3):
+            game = Game.new(_ruleset(overlays), seed=seed, **kw)
+            rng = random.Random(seed)
+            while not game.is_over:
+                assert game.apply(rng.choice(game.pending.options).id).ok
+    # rare in random games: a Leader pushed off, a push of several Kiwi, a solo player who won every Season card
+    rare = {"push.do", "push.some", "solo.season_card_step"}
+    assert {cls.kind for cls in _declared()} - {kind for kind, _, _ in seen} <= rare
+
+
+@functools.lru_cache(maxsize=None)
+def _save_at(kind: str, top: str) -> str:
+    """A real mid-step save (3 players) whose pending decision is `kind`, asked by the top frame `top`."""
+    for seed in range(21, 60):
+        game = Game.new(ruleset(), players=["red", "green", "purple"], seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            text = game.to_json()
+            frames = json.loads(text)["frames"]
+            if game.pending.kind == kind and frames and frames[-1]["kind"] == top:
+                return text
+            assert game.apply(rng.choice(game.pending.options).id).ok
+    raise AssertionError(f"no {kind} decision of {top}")
+
+
+def _load(kind: str, top: str, mutate: Callable[[dict], object]) -> Game:
+    """Load that save after `mutate` changed its data (the save itself loads)."""
+    data = json.loads(_save_at(kind, top))
+    assert Game.from_json(ruleset(), json.dumps(data)).pending.kind == kind   # the real save loads
+    mutate(data)
+    return Game.from_json(ruleset(), json.dumps(data))
+
+
+def test_a_turn_moved_back_to_its_card_step_with_a_play_mode_decision_pending_is_refused() -> None:
+    """The reproduction: the turn frame at pc 1 reads `value.card`, so a play-mode answer there crashed with
+    AttributeError on the first `apply`; now the load is refused."""
+    with pytest.raises(ValueError, match=r"`play-mode` decision, but frames/0 \(actions.turn, step 1\) asks `card`"):
+        _load("play-mode", "actions.turn", lambda d: d["frames"][-1].update(pc=1))
+
+
+def test_a_turn_moved_on_to_its_play_mode_step_with_a_card_decision_pending_is_refused() -> None:
+    """The other way round: at pc 2 (a card in the hand) the turn asks the play mode, not a card."""
+    def mutate(data: dict) -> None:
+        top = data["frames"][-1]
+        top["pc"] = 2
+        top["fields"]["card"] = next(f for f in data["state"]["flocks"] if f["id"] == top["fields"]["flock"])["hand"][0]
+    with pytest.raises(ValueError, match=r"`card` decision, but frames/0 \(actions.turn, step 2\) asks `play-mode`"):
+        _load("card", "actions.turn", mutate)
+
+
+def test_a_build_at_its_hex_step_with_a_nest_decision_pending_and_a_payment_asked_another_kind_are_refused() -> None:
+    """A Build moved back to its hex step while its Nest is asked; a payment whose decision is of another kind."""
+    with pytest.raises(ValueError, match=r"`build-nest` decision, but frames/\d+ \(build.build, step 1\) asks "):
+        _load("build-nest", "build.build", lambda d: d["frames"][-1].update(pc=1))
+    with pytest.raises(ValueError, match=r"`feed` decision, but frames/\d+ \(payment.pay, step 1\) asks `pay`"):
+        _load("pay", "payment.pay", lambda d: d["pending"].update(kind="feed"))
+
+
+def test_a_pending_option_whose_action_its_decision_kind_never_offers_is_refused() -> None:
+    """A play-mode decision whose first option is a card (its id that action's): not an answer to a play mode."""
+    def mutate(data: dict) -> None:
+        card = data["frames"][-1]["fields"]["card"]
+        data["pending"]["options"][0] = {"id": f"card:{card}", "label": "x", "action": {"kind": "card", "card": card}}
+    with pytest.raises(ValueError, match=r"option 1: `card:\S+` is not an answer to a `play-mode` decision"):
+        _load("play-mode", "actions.turn", mutate)
