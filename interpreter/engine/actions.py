@@ -39,8 +39,12 @@ def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
             opts.append(option(A.word("benefit"), ("Take the benefit: {}", (labels.lazy(effects.describe, card.benefit),))))
     elif effects.possible(rt, card.effect, ctx):
         opts.append(option(A.word("play"), ("Play it: {}", (labels.lazy(effects.describe, card.effect),))))
-    opts.append(option(A.word("facedown"), "Play it face down (no effect; you may draw a fruit)"))
+    opts.append(_FACEDOWN)
     return opts
+
+
+# the same on every turn, and an Option is immutable: one for all decisions (copies and saves share it as any option)
+_FACEDOWN = option(A.word("facedown"), "Play it face down (no effect; you may draw a fruit)")
 
 
 @register_frame("actions.turn")
@@ -63,13 +67,11 @@ class TurnFrame(Frame):
             if not fl.hand:
                 draw(rt, flock)
                 return Return()
-            seen: list[str] = []
-            for c in fl.hand:
-                if c not in seen:
-                    seen.append(c)
             self.pc = 1
+            cards = rt.rules.cards
+            # each card of the hand once, in the hand's order
             return Ask(flock, "card", "Play a card",
-                       [option(A.Card(c), labels.lazy(labels.card_label, c, rt.rules.cards[c])) for c in seen])
+                       [option(A.Card(c), labels.lazy(labels.card_label, c, cards[c])) for c in dict.fromkeys(fl.hand)])
         if self.pc == 1:
             self.card = card_id = value.card
             self.pc = 2
