@@ -226,41 +226,23 @@ def can_pay(fl: Flock, reqs: Sequence[Req], fruits: list[str]) -> bool:
     return False
 
 
-# (req, rest, the rules' fruits, the flock's fruit and markers) -> (the pay options, the prompt): both are a function
-# of these alone and immutable, so identical questions (the same cost from the same holdings, very common) share them
-_PAY_ASKS: dict[tuple, tuple[tuple[Option, ...], str]] = {}
-
-
 def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]") -> Ask:
     """The question how to meet `req` keeping `rest` payable (EngineError when it cannot be met)."""
     fl = rt.state.flocks[flock]
-    fruits = rt.rules.fruits
-    key = (req, tuple(rest), tuple(fruits), tuple(fl.fruit.items()), tuple(fl.domain))
-    hit = _PAY_ASKS.get(key)
-    if hit is None:
-        hit = _pay_options(fl, req, rest, fruits, flock)
-        if len(_PAY_ASKS) >= 20_000:
-            _PAY_ASKS.clear()
-        _PAY_ASKS[key] = hit
-    return Ask(flock, "pay", hit[1], hit[0])
-
-
-def _pay_options(fl: Flock, req: Req, rest: "list[Req] | tuple[Req, ...]", fruits: list[str],
-                 flock: str) -> tuple[tuple[Option, ...], str]:
-    """`_pay_ask`'s options and prompt, built."""
     opts: list[Option] = []
-    for pid, p in _payments(fl, req, fruits).items():
+    for pid, p in _payments(fl, req, rt.rules.fruits).items():
         if rest:
             _take(fl, p)
-            ok = can_pay(fl, rest, fruits)
+            ok = can_pay(fl, rest, rt.rules.fruits)
             _give_back(fl, p)
             if not ok:
                 continue
         opts.append(Option(pid, p.label, A.Pay(p.fruit, p.markers)))   # type: ignore[arg-type]  # a Text label
     if not opts:
         raise EngineError(f"{flock} cannot pay {req}")
-    return tuple(opts), (f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
-                         f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}")
+    return Ask(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
+                     f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}",
+               opts)
 
 
 def _hand_over(rt: Runtime, flock: str, act: A.Pay) -> None:
