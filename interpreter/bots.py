@@ -47,8 +47,9 @@ class RandomBot:
 
     def choose(self, game: Game) -> str:
         """A random option of the pending decision."""
-        assert game.pending is not None, "a bot is asked only while a decision is pending"
-        options = game.pending.options
+        pending = game.pending
+        assert pending is not None, "a bot is asked only while a decision is pending"
+        options = pending.options
         return options[self.rng.randrange(len(options))].id
 
 

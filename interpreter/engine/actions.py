@@ -26,21 +26,58 @@ def draw(rt: Runtime, flock: str) -> None:
         fl.hand.append(fl.deck.pop())
 
 
+class _CardOptions:
+    """What a card's questions offer, as (id, label Text, action): a function of the card's content alone, built
+    once. Each question makes its own Option of them (a label read is kept on its option, and the labels of a
+    game's options stay unread until someone reads them)."""
+
+    __slots__ = ("card", "choose", "play", "benefit", "play_as")
+
+    def __init__(self, card_id: str, card: Any) -> None:
+        self.card = card   # kept, so the id the cache is keyed by is not reused while cached
+        self.choose = _parts(A.Card(card_id), labels.lazy(labels.card_label, card_id, card))
+        self.play = _parts(A.word("play"), ("Play it: {}", (labels.lazy(effects.describe, card.effect),)))
+        self.benefit = (None if card.benefit is None else
+                        _parts(A.word("benefit"), ("Take the benefit: {}", (labels.lazy(effects.describe, card.benefit),))))
+        self.play_as = {t: _parts(A.PlayAs(t), ("Play as a {} card", (t.capitalize(),))) for t in card.play_as}
+
+
+def _parts(action: A.Action, label: Any) -> tuple[str, Any, A.Action]:
+    return (action.id(), label, action)
+
+
+_CARD_OPTIONS: dict[tuple[str, int], _CardOptions] = {}
+
+
+def _card_options(card_id: str, card: Any) -> _CardOptions:
+    """The shared options of one card (by its id and content object)."""
+    hit = _CARD_OPTIONS.get((card_id, id(card)))
+    if hit is None or hit.card is not card:
+        if len(_CARD_OPTIONS) >= 4096:
+            _CARD_OPTIONS.clear()
+        hit = _CARD_OPTIONS[(card_id, id(card))] = _CardOptions(card_id, card)
+    return hit
+
+
 def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
     """How a card may be played: its action (if it can be performed), wildcard uses, or face down (R-ACT-2)."""
     card = rt.rules.cards[card_id]
+    shared = _card_options(card_id, card)
     opts: list[Option[A.Action]] = []
     if card.type == "wild":
         for t in card.play_as:
             eff = rt.rules.action_effect.get(t)
             if eff is not None and effects.possible(rt, eff, ctx):
-                opts.append(option(A.PlayAs(t), ("Play as a {} card", (t.capitalize(),))))
-        if card.benefit is not None:
-            opts.append(option(A.word("benefit"), ("Take the benefit: {}", (labels.lazy(effects.describe, card.benefit),))))
+                opts.append(Option(*shared.play_as[t]))
+        if shared.benefit is not None:
+            opts.append(Option(*shared.benefit))
     elif effects.possible(rt, card.effect, ctx):
-        opts.append(option(A.word("play"), ("Play it: {}", (labels.lazy(effects.describe, card.effect),))))
-    opts.append(option(A.word("facedown"), "Play it face down (no effect; you may draw a fruit)"))
+        opts.append(Option(*shared.play))
+    opts.append(Option(*_FACEDOWN))
     return opts
+
+
+_FACEDOWN = _parts(A.word("facedown"), "Play it face down (no effect; you may draw a fruit)")
 
 
 @register_frame("actions.turn")
@@ -64,13 +101,10 @@ class TurnFrame(Frame):
             if not fl.hand:
                 draw(rt, flock)
                 return Return()
-            seen: list[str] = []
-            for c in fl.hand:
-                if c not in seen:
-                    seen.append(c)
             self.pc = 1
-            return Ask(flock, "card", "Play a card",
-                       [option(A.Card(c), labels.lazy(labels.card_label, c, rt.rules.cards[c])) for c in seen])
+            cards = rt.rules.cards
+            # each card of the hand once, in the hand's order
+            return Ask(flock, "card", "Play a card", [Option(*_card_options(c, cards[c]).choose) for c in dict.fromkeys(fl.hand)])
         if self.pc == 1:
             self.card = card_id = value.card
             self.pc = 2

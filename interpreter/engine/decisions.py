@@ -199,7 +199,7 @@ def distinct(options: "Sequence[Option[ActU]]") -> tuple[Option[ActU], ...]:
 
 def distinct_index(options: "Sequence[Option[ActU]]") -> dict[str, Option[ActU]]:
     """{id: option} with each id once, the first option of an id kept, in the options' order (`distinct`)."""
-    index = dict(zip([o.id for o in options], options))   # the usual case: no id twice
+    index = {o.id: o for o in options}   # the usual case: no id twice (then each id's one option is kept)
     if len(index) != len(options):
         index = {}
         for o in options:

@@ -49,6 +49,7 @@ if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
 FORMAT = save.FORMAT
 _WELL_FORMED: set[str] = set()   # option ids `_ID` has matched
+_UNSET: Any = object()   # `_advance` without a value handed over
 # flow steps and generator resumptions one `apply` may run: far above any real turn (a few hundred), so
 # only a broken state or content could reach it, and then `apply` stops with an EngineError, never loops
 MAX_STEPS_PER_APPLY = 200_000
@@ -454,7 +455,7 @@ class Game:
         return self.ruleset, rt.mode, self._origin, rt.state._board
 
     # --- driving --------------------------------------------------------------------------------
-    def _advance(self, answer: str | None) -> None:
+    def _advance(self, answer: str | None, value: Any = _UNSET) -> None:
         """Run the flow until the next real decision or the end (at most MAX_STEPS_PER_APPLY steps).
 
         The running step is the frame stack (interpreter/engine/frames.py); `answer` is the option id chosen for
@@ -462,7 +463,8 @@ class Game:
         rt = self._rt
         stack = self._stack
         runner = self._runner   # drives `stack`; a fresh budget for this apply
-        value = None if answer is None or self._pending is None else runner.value_of(self._pending, answer)
+        if value is _UNSET:   # `_apply` hands the value over, found with the legality check
+            value = None if answer is None or self._pending is None else runner.value_of(self._pending, answer)
         runner.budget = runner.limit
         while True:
             if not stack:
@@ -549,7 +551,7 @@ class Game:
         """Answer the pending decision with an option id or a typed action (docs/ACTIONS.md); a refusal changes
         nothing. Clears what `redo` would re-apply. Identical Kiwi in one hex are one choice: an action naming
         either of them by piece id is that option."""
-        if isinstance(option_id, Action):
+        if type(option_id) is not str and isinstance(option_id, Action):
             option_id = option_id.id()
         result = self._apply(option_id, player)
         if result.ok and self._redo:
@@ -567,16 +569,20 @@ class Game:
             _WELL_FORMED.add(option_id)
         if player is not None and player != self._pending.player:
             return Refused("wrong-player", f"it is {self._pending.player}'s decision, not {player}'s")
-        if option_id not in self._pending.index():
+        pending = self._pending
+        chosen = pending.index().get(option_id)
+        if chosen is None:
             if self._previous is not None and option_id in self._previous.option_ids():
-                return Refused("stale", f"{option_id!r} answered an earlier decision; now: {self._pending.prompt}")
-            return Refused("illegal", f"{option_id!r} is not a legal option of {self._pending.kind}")
-        start = len(self._rt.events)
-        self._previous = self._pending
+                return Refused("stale", f"{option_id!r} answered an earlier decision; now: {pending.prompt}")
+            return Refused("illegal", f"{option_id!r} is not a legal option of {pending.kind}")
+        events = self._rt.events
+        start = len(events)
+        self._previous = pending
         self._since.append(option_id)
         self._history.append(option_id)
-        self._advance(option_id)
-        return Applied(self._rt.events[start:])
+        # the value the asking frame resumes with, from the option just looked up (`Runner.value_of`)
+        self._advance(option_id, option_id if self._runner.raw else chosen.action)
+        return Applied(events[start:])
 
     # --- undo and redo --------------------------------------------------------------------------
     def undo(self, force: bool = False) -> Applied | Refused:

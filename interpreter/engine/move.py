@@ -106,8 +106,11 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
                 # the label is a Text (decisions.Text): no `cast` call in this loop
                 add(Option(prefix + d, (_MOVE_KIWI, values), (kind, values)))   # type: ignore[arg-type]
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
-        for d in b.adjacent(fl.leader_hex):
-            opts.append(lazy_option(A.MoveLeader, (fl.leader_hex, d), (_MOVE_LEADER, (fl.leader_hex, d))))
+        leader_kind, leader_hex = A.MoveLeader, fl.leader_hex
+        leader_id = leader_kind.id_of
+        for d in b.adjacent(leader_hex):
+            hop = (leader_hex, d)   # lazy_option written out, as for the Kiwi above
+            add(Option(leader_id(leader_hex, d), (_MOVE_LEADER, hop), (leader_kind, hop)))   # type: ignore[arg-type]
         ability = rt.rules.leader_ability(fl.leader_card)
         if not fl.leader_used and ability_possible(rt, flock, ability):
             opts.append(option(A.word("ability"), "Use your Leader's ability"))
