@@ -7,6 +7,7 @@ from interpreter.dsl.checker import CheckContext, check, compile_field
 from interpreter.dsl.errors import DslError, Issue
 from interpreter.dsl.parser import parse
 from interpreter.dsl.render import reference, render
+from interpreter.dsl import render_solo as _render_solo  # noqa: F401  (registers the Kiwibot-side texts)
 
 __all__ = [
     "parse", "check", "compile_field", "render", "reference", "DslError", "Issue", "CheckContext", "registry",

@@ -1,6 +1,7 @@
 """Rules text from a bound DSL tree, read off the registry's templates, and the primitive reference table."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,7 +19,9 @@ LANGS = ("en",)
 NO_BENEFIT = "No benefit"
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 # Order in which a primitive's contexts are tried for its reference example.
-_SOLO_ONLY = frozenset({"solo"})
+# Verbs of one context whose text is told from another side (Kiwibot's: dsl/render_solo.py registers itself here
+# when the package loads), so this module imports none of them: {contexts: text of a call, None to use the template}
+SIDE_TEXTS: dict[frozenset[str], Callable[[Call | Phrase], str | None]] = {}
 _EXAMPLE_FIELDS = ("effect", "ability", "solo", "cost", "objective", "trigger", "modifier")
 
 
@@ -102,9 +105,9 @@ def _call(call: Call | Phrase) -> str:
     prim = _primitive(call)
     if prim is None:  # unbound (not checked): show the words as written
         return " ".join(w.text for w in call.words)
-    if prim.contexts == _SOLO_ONLY:   # a Kiwibot verb: its selectors read from Kiwibot's side (render_solo.py)
-        from interpreter.dsl.render_solo import text as solo_text
-        found = solo_text(call)
+    side = SIDE_TEXTS.get(prim.contexts)
+    if side is not None:   # e.g. a Kiwibot verb: its selectors read from Kiwibot's side (render_solo.py)
+        found = side(call)
         if found is not None:
             return found
     values = {}

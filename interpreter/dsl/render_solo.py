@@ -12,12 +12,14 @@ import re
 from dataclasses import replace
 
 # The renderer's own parts (a selector, a quantity, a sequence, a condition, a loop, a template), reused so a
-# segment reads as every other effect does, only told from Kiwibot's side (render.py imports this module lazily).
+# segment reads as every other effect does, only told from Kiwibot's side. It registers in render.SIDE_TEXTS at
+# the end of this module (the package imports it), so render.py imports nothing of Kiwibot's.
 from interpreter.dsl.ast import BinOp, Call, Choose, ForEach, If, May, Num, Phrase, QCall, Repeat, Selector, Seq
 from interpreter.dsl.registry import BY_ID
 from interpreter.dsl.render import NO_BENEFIT, _capitalise, _cond, _each, _expand, _join, selector_text
 from interpreter.dsl.render import _quantity as quantity_text
 from interpreter.dsl.render import render as render_node
+from interpreter.dsl.render import SIDE_TEXTS
 
 __all__ = ["text", "segment_text"]
 
@@ -198,3 +200,6 @@ def _does(words: str) -> str:
     verb, _, rest = words.partition(" ")
     verb += "es" if verb.endswith(_ES) else "s"
     return f"Kiwibot {verb} {_side(rest)}".rstrip()
+
+
+SIDE_TEXTS[frozenset({"solo"})] = text   # Kiwibot verbs (context `solo` only) read from Kiwibot's side
