@@ -57,6 +57,15 @@ def test_local_work_multiplies_repeats_and_takes_the_costliest_choice() -> None:
     assert _work("may { gain 5 fruit }") == 5
 
 
+def test_a_quantity_as_a_verbs_number_counts_at_its_largest_value() -> None:
+    """A verb whose work grows with its number, given a quantity, is bounded by the quantity's largest value (the
+    most elements its selector can name; `min` the smaller bound), not read as 1."""
+    assert _work("gain count(my kiwi) fruit") == 80           # 4 flocks x 20 Kiwi tokens (compose_check)
+    assert _work("gain min(count(my kiwi), 2) fruit") == 2
+    assert _work("gain max(count(my nests), 3) fruit") == 24   # 4 flocks x 6 Nests
+    assert _work("repeat 2 { place count(my leader) kiwi }") == 8
+
+
 def test_the_shipped_content_is_well_within_the_bounds() -> None:
     """Base, base+edition and base+mod: the costliest effect and the deepest chain, far below the limits (and the
     base game really has chains: a Build's Nest places Kiwi that uncover track slots)."""

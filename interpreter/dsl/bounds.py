@@ -27,6 +27,7 @@ from typing import Any, Iterator
 
 from interpreter.dsl import registry
 from interpreter.dsl.ast import Call, Choose, May, Node, Objective, Phrase, Repeat, Seq, walk
+from interpreter.dsl.compose_check import quantity_max
 
 __all__ = ["MAX_WORK", "MAX_CHAIN_DEPTH", "Effect", "FlockSide", "Entry", "EffectGraph", "BoundIssue",
            "effect_bounds", "chain_bounds", "fingerprint", "local_work"]
@@ -133,8 +134,11 @@ def _once_key(node: tuple) -> tuple | None:
 
 
 def _n_of(call: Call | Phrase) -> int:
+    # a phrase's n may be a quantity (`bot places min(...) kiwi`): its largest possible value, not 1
     value = call.arg("n", 1)
-    return value if isinstance(value, int) and value > 0 else 1
+    if isinstance(value, int):
+        return value if value > 0 else 1
+    return max(1, quantity_max(value))
 
 
 def _base(call: Call | Phrase, n: int, kiwi_tokens: int) -> int:

@@ -13,7 +13,7 @@ from interpreter.dsl import parts
 from interpreter.dsl.errors import Issue
 from interpreter.dsl.types import ability_issues
 
-__all__ = ["after", "field_rules", "work", "WORK_LIMIT", "MAX_ELEMENTS"]
+__all__ = ["after", "field_rules", "work", "quantity_max", "WORK_LIMIT", "MAX_ELEMENTS"]
 
 # Upper bounds on what a selector of each kind can name: 4 flocks x 20 Kiwi tokens, 4 Leaders, 4 x 6 Nests,
 # every domain marker of the base game (56), the island's hexes (the largest layout has 4 sections of ~10
@@ -123,6 +123,38 @@ def _expr_cost(e) -> int:
     if isinstance(e, Not):
         return 1 + _expr_cost(e.cond)
     return 1
+
+
+# The most a player's holdings can reach, for quantities over them: every Fruit of a 4-player bag (designed bound:
+# the base bag holds 60), every domain marker, and Victory Points (a game scores far below it).
+_HOLDING_MAX = {"fruit": 120, "domain": MAX_ELEMENTS["marker"], "vp": 1000}
+
+
+def quantity_max(e) -> int:
+    """An upper bound on a quantity's value, before play: a number itself; `count` the most elements of its
+    selector's kind, `tokens` three per element (a Leader counts 3, R-SCARD-4), holdings their bound; `+`, `-`,
+    `min`, `max`, `largest`, `smallest` from their arguments' bounds."""
+    if isinstance(e, int):
+        return max(e, 0)
+    if isinstance(e, Num):
+        return max(e.value, 0)
+    if isinstance(e, BinOp):
+        return quantity_max(e.left) + (quantity_max(e.right) if e.op == "+" else 0)
+    if isinstance(e, QCall):
+        name = e.name.text
+        if name in ("min", "max"):
+            a, b = quantity_max(e.args[0]), quantity_max(e.args[1])
+            return min(a, b) if name == "min" else max(a, b)
+        if name in ("largest", "smallest"):
+            return quantity_max(e.args[1])
+        sel = e.args[0] if e.args else None
+        n = _named(sel) if isinstance(sel, Selector) else 64
+        if name == "count":
+            return n
+        if name == "tokens":
+            return 3 * n
+        return _HOLDING_MAX.get(name, 1000) * (n if isinstance(sel, Selector) and sel.kind == "player" else 1)
+    return 1000
 
 
 def work(node) -> int:
