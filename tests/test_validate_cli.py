@@ -99,6 +99,19 @@ def test_rules_text_base_and_edition() -> None:
     assert proto.output.count("Victory Points at the end: 1.") == 1  # Z-5: only the row-2 Cave Nest
 
 
+def test_R_SOLO_7_rules_text_prints_the_solo_cards_from_kiwibots_side() -> None:
+    """R-SOLO-7/8: `kcd rules` prints each Solo card's rows, columns 1-3 and the bonus action's segment, as what
+    Kiwibot does; a mod's new Solo card is printed too."""
+    out = runner.invoke(app, ["rules"]).output
+    assert "## Solo cards (Kiwibot)" in out and "### Solo card 1 (solo-1)" in out
+    assert ("- Move: Column 1: Kiwibot moves a size-1 Kiwi to an adjacent hex and it pushes 1 of your Kiwi. "
+            "Column 2: ") in out
+    assert "Column 3: Kiwibot moves a size-1 Kiwi to the adjacent hex where you have the most Kiwi tokens" in out
+    assert out.count("Bonus action: ") == 6 * 4   # six cards, four rows each
+    mod = runner.invoke(app, ["rules", "--mod", "kiwibot-cards"]).output
+    assert "### Solo card 7 (" in mod
+
+
 def test_rules_usage_errors() -> None:
     """Unknown language or pack: exit 2 with the list of what exists."""
     result = runner.invoke(app, ["rules", "--lang", "xx"])

@@ -6,6 +6,7 @@ from typing import Any
 from interpreter.content.model import Item, Ruleset
 from interpreter.dsl.ast import Node
 from interpreter.dsl.render import LANGS, render
+from interpreter.dsl.render_solo import segment_text
 
 # Headings and labels per language; the DSL renderer provides the rules text itself.
 _WORDS: dict[str, dict[str, str]] = {
@@ -20,6 +21,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "extra_move": "Extra Move action", "track": "Kiwi track", "slot": "slot", "nothing": "nothing",
         "power": "Power", "requisites": "Requisites", "seat": "Seat", "setup": "Setup",
         "edition": "Content", "facedown": "A card played face down",
+        "solo": "Solo cards (Kiwibot)", "solo_card": "Solo card", "column": "column", "bonus": "bonus action",
     },
 }
 
@@ -142,4 +144,15 @@ def rules_text(rs: Ruleset, lang: str = "en") -> str:
             out.append(f"- {w['slot'].capitalize()} {slot.data.get('slot')}: "
                        f"{_sentence(_text(slot.data.get('effect'), lang))}")
         out.append("")
+    solo_cards = rs.items("solo_cards")
+    if solo_cards:   # each row: the segment of flock-board columns 1-3, then the one a bonus action resolves (R-SOLO-7/8)
+        out += [f"## {w['solo']}", ""]
+        for card in solo_cards:
+            out.append(f"### {w['solo_card']} {card.data.get('number', card.id)} ({card.id})")
+            for row, segments in (card.data.get("sections") or {}).items():
+                parts = [f"{w['column'].capitalize()} {i + 1}: {_sentence(segment_text(seg))}"
+                         for i, seg in enumerate(segments[:-1])]
+                parts.append(f"{w['bonus'].capitalize()}: {_sentence(segment_text(segments[-1]))}" if segments else "")
+                out.append(f"- {row.capitalize()}: " + " ".join(p for p in parts if p))
+            out.append("")
     return "\n".join(out).rstrip() + "\n"
