@@ -28,6 +28,7 @@ from typing import Any, Iterator
 from interpreter.dsl import registry
 from interpreter.dsl.ast import Call, Choose, May, Node, Objective, Phrase, Repeat, Seq, walk
 from interpreter.dsl.compose_check import quantity_max
+from interpreter.memo import per_object
 
 __all__ = ["MAX_WORK", "MAX_CHAIN_DEPTH", "Effect", "FlockSide", "Entry", "EffectGraph", "BoundIssue",
            "effect_bounds", "chain_bounds", "fingerprint", "local_work"]
@@ -611,19 +612,11 @@ class _TooIntricate(Exception):
 _RESULTS: dict[Any, list[BoundIssue]] = {}
 
 
-_REPRS: dict[int, tuple[Any, str]] = {}
-
-
+@per_object(20000)
 def _node_key(node: Any) -> str:
     """A node's repr (it says the whole frozen tree), kept per node object: the compile cache shares the nodes of
     unchanged fields between validations, and a selector's repr is long (the editor validates on every keystroke)."""
-    hit = _REPRS.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1]
     text = repr(node)
-    if len(_REPRS) > 20_000:
-        _REPRS.clear()
-    _REPRS[id(node)] = (node, text)
     return text
 
 

@@ -19,6 +19,7 @@ from interpreter.dsl import ast
 from interpreter.engine import dominance
 from interpreter.engine.selectors import Scope, dominant_table, mentions_it, select, sharing_of
 from interpreter.engine.state import State
+from interpreter.memo import per_object
 
 __all__ = ["plan"]
 
@@ -33,19 +34,11 @@ _CMP: dict[str, Callable[[int, int], bool]] = {
     ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, "<": lambda a, b: a < b,
     "=": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
-# id(quantity node) -> (node, its plan or None): the entry holds the node, so its id is not reused while cached
-_PLANS: dict[int, tuple[Any, Plan | None]] = {}
 
-
+@per_object(1024)
 def plan(q: Any) -> Plan | None:
     """The plan of an objective's quantity (compiled once per node), or None when it has none."""
-    hit = _PLANS.get(id(q))
-    if hit is not None and hit[0] is q:
-        return hit[1]
     found = _compile(q)
-    if len(_PLANS) > 1024:   # content reloaded many times (the editor): start again
-        _PLANS.clear()
-    _PLANS[id(q)] = (q, found)
     return found
 
 

@@ -12,6 +12,7 @@ from interpreter.engine.decisions import Option, Steps, option
 from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, drive, register_frame,
                                        register_value, RETURN)
 from interpreter.engine.state import Flock
+from interpreter.memo import per_object
 
 
 @register_value("payment.req")
@@ -59,18 +60,10 @@ class Payment:
         return "Pay " + ", ".join(parts) if parts else "Pay nothing"
 
 
-_CALL_REQS: dict[int, tuple[ast.Call, Req]] = {}
-
-
+@per_object(4096)
 def req_of_call(call: ast.Call) -> Req:
     """The requirement a pay verb states (read once per node: the entry keeps its node, so its id is not reused)."""
-    hit = _CALL_REQS.get(id(call))
-    if hit is not None and hit[0] is call:
-        return hit[1]
     req = _req_of_call(call)
-    if len(_CALL_REQS) >= 4096:
-        _CALL_REQS.clear()
-    _CALL_REQS[id(call)] = (call, req)
     return req
 
 
@@ -101,20 +94,10 @@ def reqs_of(node: ast.Node | None) -> list[Req]:
     raise EngineError("a cost may only contain pay verbs")
 
 
-# id(cost node) -> (the node, its requirements): the compiled rules' cost nodes never change, and the entry keeps
-# its node alive so the id is not reused while cached
-_COSTS: dict[int, tuple[ast.Node | None, tuple[Req, ...]]] = {}
-
-
+@per_object(4096)
 def cost_reqs(node: ast.Node | None) -> tuple[Req, ...]:
     """`reqs_of(node)` of a cost node of the rules, read once (a Build's options ask it for every Nest, every turn)."""
-    hit = _COSTS.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1]
     reqs = tuple(reqs_of(node))
-    if len(_COSTS) > 4096:
-        _COSTS.clear()
-    _COSTS[id(node)] = (node, reqs)
     return reqs
 
 

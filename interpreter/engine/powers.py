@@ -14,6 +14,7 @@ from interpreter.engine import dominance
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine.selectors import Scope, quantity, select
 from interpreter.engine.state import State
+from interpreter.memo import per_object
 
 __all__ = ["dominance_weights", "push_limit", "immune", "feed_discount", "feed_discounts", "ability_possible", "table", "names"]
 
@@ -45,23 +46,15 @@ def dominance_weights(rules) -> dict:
     return out
 
 
-# params["dominance_weights"] -> the same entries as nodes: a game's states share one params dict, so its nodes
-# are rebuilt once per game (the entry holds the table itself, so its id is not reused while cached)
-_DECODED: dict[int, tuple[dict, dict]] = {}
 # set while a thread works out piece weights (games may run in threads: a Dask worker's pool, a server)
 _EVALUATING = threading.local()
 
 
+@per_object(64)
 def _weight_nodes(table: dict) -> dict:
     """{flock: {side: [(who selector, n)]}} rebuilt from the params' plain data, once per game."""
-    hit = _DECODED.get(id(table))
-    if hit is not None and hit[0] is table:
-        return hit[1]
     nodes = {flock: {side: [(ast.from_data(who), ast.from_data(n)) for who, n in entries]
                      for side, entries in sides.items()} for flock, sides in table.items()}
-    if len(_DECODED) > 64:
-        _DECODED.clear()
-    _DECODED[id(table)] = (table, nodes)
     return nodes
 
 

@@ -13,6 +13,7 @@ from interpreter.dsl import ast
 from interpreter.engine import dominance
 from interpreter.engine.board import board_of
 from interpreter.engine.state import State
+from interpreter.memo import per_object
 
 __all__ = ["Scope", "select", "narrow", "quantity", "holds", "owner_of", "hex_of", "plain", "live", "sharing_of",
            "mentions_it", "dominant_table"]
@@ -162,22 +163,15 @@ def _hexes(els: list[Element]) -> set[str]:
 
 # How an objective's evaluation may share a selector's elements between flocks (`select` with a memo)
 _SHARED, _BY_OWNER, _PER_FLOCK = "shared", "by-owner", "per-flock"
-# id(node) -> (node, its sharing): the entry holds the node, so its id is not reused while cached
-_SHARING: dict[int, tuple[Any, str]] = {}
 
 
+@per_object(4096)
 def sharing_of(sel: ast.Selector) -> str:
     """`_SHARED` when the selector names the same elements whoever "me" is and whatever `it` is; `_BY_OWNER`
     when only its own owner (`my ...`, `... of an opponent`) depends on "me"; `_PER_FLOCK` otherwise."""
-    hit = _SHARING.get(id(sel))
-    if hit is not None and hit[0] is sel:
-        return hit[1]
     free = sel.ref != "it" and sel.owner != "subject" and all(
         (f.arg is None or sharing_of(f.arg) == _SHARED) and (f.cond is None or _free(f.cond)) for f in sel.filters)
     how = _PER_FLOCK if not free else _BY_OWNER if sel.owner in ("me", "opponent") else _SHARED
-    if len(_SHARING) > 4096:   # content reloaded many times (the editor): start again
-        _SHARING.clear()
-    _SHARING[id(sel)] = (sel, how)
     return how
 
 

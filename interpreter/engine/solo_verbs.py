@@ -19,25 +19,17 @@ from interpreter.engine.selectors import Scope
 from interpreter.engine.solo_patterns import build_hex, feed_choice
 from interpreter.engine.solo_state import is_bot, solo_of
 from interpreter.engine.verb_table import TABLE
+from interpreter.memo import per_object
 
 Verb = Callable[[Runtime, Node, Ctx], Frame]
 
 
-# id(segment node) -> (the node, its text): a segment of the compiled rules is told once per process (hashing a
-# segment's whole tree on every Kiwibot turn would cost more than telling it); the entry holds the node, so its id
-# is not reused while cached
-_TEXTS: dict[int, tuple[Any, str]] = {}
-
-
+# a segment of the compiled rules is told once per process: hashing its whole tree on every Kiwibot turn would
+# cost more than telling it
+@per_object(4096)
 def describe_segment(node: Any) -> str:
     """A Solo card segment's rules text, all of it what Kiwibot does (dsl/render_solo.py; kept per node)."""
-    hit = _TEXTS.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1]
     text = segment_text(node)
-    if len(_TEXTS) > 4096:
-        _TEXTS.clear()
-    _TEXTS[id(node)] = (node, text)
     return text
 
 
