@@ -247,20 +247,23 @@ def play_game(ruleset: Ruleset, players: Sequence[str], seed: int, bots: Sequenc
             on_decision(game, decision, option, result)
         if decisions > MAX_DECISIONS:
             raise SimError(f"seed {seed}: no end after {MAX_DECISIONS} decisions")
-    view = game.view(None)
-    solo = view.get("solo") or {}
+    st = game.state   # the finished game's own state, read (a whole view cost ~1% of a random game)
+    # the mode's public extras (solo: Kiwibot and the marker side), as a view shows them
+    extras: dict[str, Any] = {}
+    game.mode.view_extras(st, extras)
+    solo = extras.get("solo") or {}
     return GameRecord(
         seed=seed, players=players,
-        leaders={f: view["flocks"][f]["leader"] for f in players},
-        sides={f: view["flocks"][f]["side"] for f in players},
+        leaders={f: st.flocks[f].leader for f in players},
+        sides={f: st.flocks[f].side for f in players},
         scores={f: {k: int(v) for k, v in s.items()} for f, s in game.scores().items()},
         ranking=list(game.ranking()), decisions=decisions,
         season_cards=season_card_results(game),
         bots=[by_flock[f].name if f in by_flock else KIWIBOT for f in players], setup=setup, variant=variant,
         mode=mode, solo_side=solo_side, marker_side=solo.get("marker_side"), kiwibot=solo.get("kiwibot"),
-        seats=list(game.state.seats),
-        leader_cards={f: game.state.flocks[f].leader_card for f in players},
-        nests={f: list(game.state.flocks[f].nests_built) for f in players}, tracker_slots=slots)
+        seats=list(st.seats),
+        leader_cards={f: st.flocks[f].leader_card for f in players},
+        nests={f: list(st.flocks[f].nests_built) for f in players}, tracker_slots=slots)
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:

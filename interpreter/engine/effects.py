@@ -12,13 +12,14 @@ from typing import Any, Callable, ClassVar, Generator
 
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
-from interpreter.engine import payment
+from interpreter.engine import labels, payment
 from interpreter.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
-from interpreter.engine.decisions import Steps, option
+from interpreter.engine.decisions import Option, Steps, option
 from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, GenFrame, Signal, as_frame, drive,
                                        register_frame, RETURN)
 from interpreter.engine.describe import describe
 from interpreter.engine.verb_table import TABLE, Verb, count as _n
+from interpreter.memo import per_object
 
 
 class _Unpaid(Exception):
@@ -86,7 +87,8 @@ class RunFrame(Frame):
         if kind is ast.Call:
             return _verb_call(rt, node, ctx)
         if kind is ast.Choose:
-            opts = [option(A.Choice(i + 1), describe(o)) for i, o in enumerate(node.options) if possible(rt, o, ctx)]
+            parts = _choice_parts(node)
+            opts = [Option(*parts[i]) for i, o in enumerate(node.options) if possible(rt, o, ctx)]
             if not opts:
                 return RETURN
             self.pc = 1
@@ -94,10 +96,9 @@ class RunFrame(Frame):
         if kind is ast.May:
             if not possible(rt, node.body, ctx):
                 return RETURN
-            text = describe(node.body)
+            prompt, yes, no = _may_parts(node)
             self.pc = 1
-            return Ask(ctx.flock, "may", f"You may: {text}",
-                       [option(A.May(True), f"Yes: {text}"), option(A.May(False), "No")])
+            return Ask(ctx.flock, "may", prompt, [Option(*yes), Option(*no)])
         if isinstance(node, ast.COMPOSED):   # the compositional layer: if, for each, phrases (compose.py)
             if rt.verbs.composed_run is None:
                 raise EngineError("the compositional layer is not registered (import interpreter.engine.verbs)")
@@ -118,6 +119,23 @@ class RunFrame(Frame):
             rt.emit("cannot-pay", self.ctx.flock, flock=self.ctx.flock, effect=describe(self.node))
             return RETURN
         raise exc
+
+
+@per_object(4096)
+def _choice_parts(node: ast.Choose) -> list[tuple[str, Any, A.Action]]:
+    """(id, label Text, action) of each option of a `choose`: built once per node, each question making its own
+    Options of them; the labels (the rules text of each option) are rendered only when read."""
+    return [(act.id(), labels.lazy(describe, o), act) for act, o in
+            ((A.Choice(i + 1), o) for i, o in enumerate(node.options))]
+
+
+@per_object(4096)
+def _may_parts(node: ast.May) -> tuple[Any, tuple[str, Any, A.Action], tuple[str, Any, A.Action]]:
+    """The prompt Text and the (id, label Text, action) of the yes and no options of a `may`, built once per node
+    (the rules text of its body rendered only when read)."""
+    text = labels.lazy(describe, node.body)
+    yes, no = A.May(True), A.May(False)
+    return ("You may: {}", (text,)), (yes.id(), ("Yes: {}", (text,)), yes), (no.id(), "No", no)
 
 
 def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:

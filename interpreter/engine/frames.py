@@ -332,6 +332,7 @@ def register_value(name: str) -> Callable[[type], type]:
         VALUES[name] = cls
         _VALUE_NAMES[cls] = name
         _SHARED.add(cls)
+        _AS_IS.add(cls)
         return cls
     return decorate
 
@@ -345,14 +346,19 @@ def _shared(value: Any) -> bool:
     return kind in _ATOMS or kind in _SHARED or isinstance(value, Action) or _is_node(value)
 
 
+# Kinds copied as they are: the atoms, the registered values, and (added on first sight by `_copy`) the DSL
+# node and Action classes, so a frame's field is one set lookup away from being shared
+_AS_IS: set[type] = set(_ATOMS) | _SHARED
+
+
 def _copy(value: Any, memo: dict[int, Any]) -> Any:
     kind = type(value)
-    if kind in _ATOMS or kind in _SHARED:
+    if kind in _AS_IS or kind in _SHARED:
         return value
     if kind is list:
-        return [_copy(v, memo) for v in value]
+        return [v if type(v) in _AS_IS else _copy(v, memo) for v in value]
     if kind is dict:
-        return {k: _copy(v, memo) for k, v in value.items()}
+        return {k: v if type(v) in _AS_IS else _copy(v, memo) for k, v in value.items()}
     if kind is tuple:
         items = tuple(_copy(v, memo) for v in value)
         return value if all(a is b for a, b in zip(items, value)) else items
@@ -367,30 +373,36 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         if done is None:
             done = object.__new__(kind)
             memo[id(value)] = done
-            _copy_fields(value.__dict__, done.__dict__, memo)
+            done.__dict__ = _copy_fields(value.__dict__, memo)
         return done
     if isinstance(value, Action) or _is_node(value):
+        _AS_IS.add(kind)   # immutable by construction (frozen dataclasses): shared from now on
         return value
     raise Uncopyable(f"a frame holds a {kind.__name__}")
 
 
-def _copy_fields(source: dict[str, Any], target: dict[str, Any], memo: dict[int, Any]) -> None:
-    """`target[k] = _copy(v)` for each field, atoms (most fields: flocks, steps, hexes) without the call."""
-    atoms = _ATOMS
+def _copy_fields(source: dict[str, Any], memo: dict[int, Any]) -> dict[str, Any]:
+    """A copy of an object's fields, each value through `_copy`: the dict is copied at once and only the fields
+    that are not shared as they are (most are: flocks, steps, hexes, nodes) are replaced."""
+    out = source.copy()
+    as_is = _AS_IS
     for k, v in source.items():
-        target[k] = v if type(v) in atoms else _copy(v, memo)
+        if type(v) not in as_is:
+            out[k] = _copy(v, memo)
+    return out
 
 
 def copy_stack(stack: list[Frame]) -> list[Frame]:
     """Independent copies of explicit frames (one memo: shared Ctx/Turn/Ability stay shared); Uncopyable else."""
     memo: dict[int, Any] = {}
     out = []
+    new = object.__new__
     for f in stack:
         kind = type(f)
         if kind is GenFrame:
             raise Uncopyable("a generator frame is running")
-        twin = object.__new__(kind)
-        _copy_fields(f.__dict__, twin.__dict__, memo)
+        twin = new(kind)
+        twin.__dict__ = _copy_fields(f.__dict__, memo)
         out.append(twin)
     return out
 

@@ -651,6 +651,11 @@ class Game:
         return self._rt.events
 
     @property
+    def mode(self) -> Any:
+        """The game's mode (interpreter/engine/modes: the standard game, Variable Turn Order, solo, a plug-in)."""
+        return self._rt.mode
+
+    @property
     def is_over(self) -> bool:
         """True after the last Domain Marking."""
         return self._rt.state.over
