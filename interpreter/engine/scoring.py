@@ -37,16 +37,18 @@ def placed_markers(state: State) -> dict[str, int]:
     return placed
 
 
-def tiebreak(state: State, flock: str) -> tuple[int, ...]:
-    """The tiebreak key, larger is better: size-3, size-2, size-1 Kiwi, unused markers (R-END-3).
+def tiebreak(state: State, flock: str, sizes: dict[tuple[str, int], int] | None = None) -> tuple[int, ...]:
+    """The tiebreak key, larger is better: size-3, size-2, size-1 Kiwi, unused markers (R-END-3). `sizes`:
+    {(flock, size): Kiwi on the island} when the caller counted them already (`_kiwi_sizes`).
 
     Decision R-END-3: only Kiwi count; the Leader (a size-3 Kiwi only for Season cards, R-SCARD-4) does not.
     """
+    if sizes is None:
+        sizes = _kiwi_sizes(state)
     key = []
     for item in state.params.get("tiebreak", ["size3", "size2", "size1", "unused_domain"]):
         if item.startswith("size"):
-            s = int(item[4:])
-            key.append(sum(1 for h in state.hexes.values() for k in h.kiwi if k.flock == flock and k.size == s))
+            key.append(sizes.get((flock, int(item[4:])), 0))
         elif item == "unused_domain":
             key.append(len(state.flocks[flock].domain))
         else:
@@ -54,10 +56,21 @@ def tiebreak(state: State, flock: str) -> tuple[int, ...]:
     return tuple(key)
 
 
+def _kiwi_sizes(state: State) -> dict[tuple[str, int], int]:
+    """{(flock, size): how many of the flock's Kiwi of that size stand on the island}, in one pass."""
+    out: dict[tuple[str, int], int] = {}
+    for h in state.hexes.values():
+        for k in h.kiwi:
+            key = (k.flock, k.size)
+            out[key] = out.get(key, 0) + 1
+    return out
+
+
 def ranking(state: State) -> list[str]:
     """Flocks from first to last: total VP, then the tiebreakers; still tied keeps seat order; then the game's
     mode may change it (`Mode.ranking`)."""
     sc = score(state)
-    order = sorted(state.seats, key=lambda f: (-sc[f]["total"], tuple(-x for x in tiebreak(state, f)),
+    sizes = _kiwi_sizes(state)
+    order = sorted(state.seats, key=lambda f: (-sc[f]["total"], tuple(-x for x in tiebreak(state, f, sizes)),
                                                state.seats.index(f)))
     return modes.for_state(state).ranking(state, sc, order)
