@@ -10,7 +10,7 @@ import pytest
 from interpreter.content import load_ruleset
 from interpreter.engine import Game
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Decision, Option, lazy_option, option
+from interpreter.engine.decisions import Decision, Option, lazy_option, option, shared_option_caches
 from interpreter.engine.events import OWNER, render
 
 
@@ -54,29 +54,42 @@ def _expected(o: Option) -> str | None:
     return None
 
 
-def test_the_game_loop_builds_no_label_prompt_or_event_text(ruleset):
+@pytest.fixture
+def fresh_options():
+    """Options the engine shares between decisions and games (a Kiwi's Move options: interpreter/engine/move.py
+    `_HOPS`) start unread: a label read by an earlier test would show as built here."""
+    shared_option_caches.clear()
+
+
+def test_the_game_loop_builds_no_label_prompt_or_event_text(ruleset, fresh_options):
     """In a random 4-player game nothing formats a Move or push label, a templated prompt or an event text until
-    someone reads it; read, each is the text built at once."""
+    someone reads it; read, each is the text built at once. Options are only looked at during the game and read
+    after it: the engine shares an option between decisions (the same Kiwi's same move), so a label read in the
+    loop would show as built when the option comes back."""
     game = Game.new(ruleset, players=["red", "green", "purple", "yellow"], seed=21)
     rng = random.Random(21)
-    checked = unbuilt_events = 0
+    unbuilt_events = 0
+    seen: list[Option] = []
+    pushes: list[Decision] = []
     while not game.is_over:
         d = game.pending
         for o in d.options:
-            want = _expected(o)
-            if want is not None:
+            if _expected(o) is not None:
                 assert type(o.__dict__["label"]) is not str, o.id
-                assert o.label == want
-                checked += 1
+                seen.append(o)
         if d.kind == "push":
             assert type(d.__dict__["prompt"]) is not str
-            assert d.prompt.startswith("Push") and d.prompt == str(d.to_dict()["prompt"])
+            pushes.append(d)
         result = game.apply(rng.choice(d.options).id)
         for e in result.events:
             if e.__dict__["text"] is None:
                 unbuilt_events += 1
                 assert e.text == render(e.form, e.fields, OWNER, e.player)
-    assert checked > 500 and unbuilt_events > 100
+    for o in seen:
+        assert o.label == _expected(o)
+    for d in pushes:
+        assert d.prompt.startswith("Push") and d.prompt == str(d.to_dict()["prompt"])
+    assert len(seen) > 500 and unbuilt_events > 100 and pushes
 
 
 # options whose label is one fixed sentence (`stop`, `facedown`, `cover:reserve` ...): a plain string costs nothing to
@@ -86,22 +99,52 @@ _PLAIN = {"facedown", "pass", "take", "decline", "stop", "ability", "cover:reser
 
 
 @pytest.mark.parametrize("variant", [None, "vto"])
-def test_card_nest_marking_payment_and_setup_labels_wait_to_be_read(ruleset, variant):
+def test_card_nest_marking_payment_and_setup_labels_wait_to_be_read(ruleset, variant, fresh_options):
     """The labels and prompts of the flow's own decisions (cards, play modes, Builds, Nest order, marking, covering,
-    payments, fruit over the limit, feeding, setup, tracker slots) are Texts until read, and read the same."""
+    payments, fruit over the limit, feeding, setup, tracker slots) are Texts until read, and read the same (read
+    after the game: options shared between decisions would show a label read in the loop as built)."""
     game = Game.new(ruleset, players=["red", "green", "purple", "yellow"], seed=33, variant=variant)
     rng = random.Random(33)
     kinds: set[str] = set()
+    seen: list[Option] = []
     while not game.is_over:
         d = game.pending
         for o in d.options:
             if o.id in _PLAIN or d.kind in ("choose", "may"):
                 continue
             assert type(o.__dict__["label"]) is not str, (d.kind, o.id)
-            assert o.label and "functools.partial" not in o.label and "<" not in o.label, o.label
+            seen.append(o)
             kinds.add(d.kind)
         assert "functools.partial" not in d.prompt
         game.apply(rng.choice(d.options).id)
+    for o in seen:
+        assert o.label and "functools.partial" not in o.label and "<" not in o.label, o.label
     assert {"card", "play-mode", "mark", "build-hex"} <= kinds
     if variant == "vto":
         assert "tracker-slot" in kinds
+
+
+def test_options_shared_between_decisions_are_the_options_built_afresh(ruleset):
+    """The engine hands the same option object to every decision its key determines (a Kiwi's Move, a Feed, a
+    payment, a marked hex...: decisions.SharedOptionCaches): a game played with the caches full of other games'
+    options offers exactly what it offers with them empty (ids, labels, actions), and the caches stay bounded."""
+    from interpreter.engine import feed, move, payment
+    from interpreter.engine import decisions
+
+    def offered(seed: int) -> list[tuple]:
+        game = Game.new(ruleset, players=["red", "green", "purple"], seed=seed)
+        rng = random.Random(seed)
+        out = []
+        while not game.is_over:
+            d = game.pending
+            out.append((d.kind, [(o.id, o.label, o.action.to_dict() if o.action else None) for o in d.options]))
+            game.apply(rng.choice(d.options).id)
+        return out
+
+    for seed in range(3):   # warm: other games' options (and labels read) in the caches
+        offered(100 + seed)
+    warm = offered(7)
+    shared_option_caches.clear()
+    assert offered(7) == warm
+    assert len(move._HOPS) <= 5_000 and len(feed._FEEDS) <= 5_000 and len(payment._PAYS) <= 2_000
+    assert len(decisions._SHARED) <= 20_000

@@ -8,7 +8,7 @@ from interpreter.dsl import ast
 from interpreter.engine import action_types as A
 from interpreter.engine import compose, dominance, effects, labels, payment
 from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Steps, option
+from interpreter.engine.decisions import Steps, option, shared_option
 from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Signal, as_frame, drive,
                                        register_frame, RETURN)
 from interpreter.engine.modifiers import param
@@ -113,7 +113,7 @@ class BuildFrame(Frame):
                 rt.emit("cannot-build", flock, flock=flock)
                 return RETURN
             self.pc = 1
-            return Ask(flock, "build-hex", "Choose a hex to build on", [option(A.Build(h), ("Build on {}", (h,))) for h in where])
+            return Ask(flock, "build-hex", "Choose a hex to build on", [shared_option(A.Build, (h,), ("Build on {}", (h,))) for h in where])
         if pc == 1:
             self.hex = value.hex
             self.pc = 2

@@ -73,9 +73,48 @@ def _lazy(name: str) -> property:
 Option.label = _lazy("label")   # type: ignore[assignment]
 
 
+class SharedOptionCaches:
+    """The caches of options the engine shares between decisions and games. An option is a value (frozen; its label
+    and action built once, when first read, the same for every reader), so where a key determines an option entirely
+    (a Kiwi's Move to a neighbour, the Feed of a Kiwi) it is made once and offered again: making and freeing the
+    options of wide decisions was most of a random game's allocations. Each cache is a plain dict the builder keeps
+    bounded; `clear` empties them all (tests that look at unread labels)."""
+
+    def __init__(self) -> None:
+        self._caches: list[dict] = []
+
+    def register(self, cache: dict) -> dict:
+        """Add a cache (returned, so a module writes `_X = shared_option_caches.register({})`)."""
+        self._caches.append(cache)
+        return cache
+
+    def clear(self) -> None:
+        """Empty every registered cache."""
+        for cache in self._caches:
+            cache.clear()
+
+
+shared_option_caches = SharedOptionCaches()
+
+
 def option(action: ActU, label: Text) -> Option[ActU]:
     """The option that performs `action`; its id is the action's id."""
     return Option(action.id(), label, action)   # type: ignore[arg-type]  # a Text: `label` is built when read
+
+
+_SHARED: dict[tuple, Option] = shared_option_caches.register({})
+
+
+def shared_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
+    """`lazy_option(kind, values, label)`, the same option each time for the same arguments (`SharedOptionCaches`):
+    for a label given as a string or a template with plain values, which the key then determines."""
+    key = (kind, values, label)
+    found = _SHARED.get(key)
+    if found is None:
+        if len(_SHARED) >= 20_000:
+            _SHARED.clear()
+        found = _SHARED[key] = lazy_option(kind, values, label)
+    return found
 
 
 def lazy_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Generator
 from interpreter.engine import compose, effects, payment, push
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, lazy_option
+from interpreter.engine.decisions import Option, Steps, lazy_option, shared_option_caches
 from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, as_frame, drive, register_frame,
                                        RETURN)
 from interpreter.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
@@ -45,14 +45,24 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
                 what = afford[key] = (None if not ok else "explode" if size >= rt.rules.max_size
                                       else f"grow to size {size + 1}")
             if what is not None:
-                # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text)
-                values = (k.id, k.flock, size, h.id)
-                opts.append(Option(id_of(*values), (_FEED, (k.flock, size, h.id, what)),   # type: ignore[arg-type]
-                                   (kind, values)))
+                key = (k.id, k.flock, size, h.id, what)
+                shared = _FEEDS.get(key)
+                if shared is None:
+                    # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text)
+                    values = key[:4]
+                    shared = Option(id_of(*values), (_FEED, (k.flock, size, h.id, what)),   # type: ignore[arg-type]
+                                    (kind, values))
+                    if len(_FEEDS) >= 5_000:
+                        _FEEDS.clear()
+                    _FEEDS[key] = shared
+                opts.append(shared)
     return opts
 
 
 _FEED = "Feed the {} size-{} Kiwi on {} ({})"
+# (Kiwi id, flock, size, hex, what feeding does) -> its Feed option, shared between decisions and games
+# (decisions.SharedOptionCaches: an option is a value the key determines)
+_FEEDS: dict[tuple, Option] = shared_option_caches.register({})
 
 
 def possible(rt: Runtime, flock: str) -> bool:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar, Generator
 from interpreter.engine import dominance, effects
 from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, option
+from interpreter.engine.decisions import Option, Steps, option, shared_option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, RETURN
 from interpreter.engine.placing import kiwi_of, remove_from_hex, token_available
 from interpreter.engine.verb_table import TABLE
@@ -48,7 +48,7 @@ class MarkFrame(Frame):
             where = markable(rt, flock)
             if not where:
                 return Return(False)
-            opts: list[Option[A.Action]] = [option(A.Mark(h), ("Mark {} ({})", (h, rt.state.hexes[h].terrain))) for h in where]
+            opts: list[Option[A.Action]] = [shared_option(A.Mark, (h,), ("Mark {} ({})", (h, rt.state.hexes[h].terrain))) for h in where]
             if self.optional:
                 opts.append(option(A.word("pass"), "Place no marker"))
             self.pc = 1
@@ -90,7 +90,7 @@ class CoverFrame(Frame):
             if fl.track > 0:
                 opts.append(option(A.CoverFrom("track"), "Cover with a token from your Kiwi track (no track benefit)"))
             for h, k in st.own_kiwi(flock):
-                opts.append(option(A.Cover(k.id, flock, k.size, h), ("Cover with a token from your size-{} Kiwi on {}", (k.size, h))))
+                opts.append(shared_option(A.Cover, (k.id, flock, k.size, h), ("Cover with a token from your size-{} Kiwi on {}", (k.size, h))))
             self.pc = 1
             return Ask(flock, "cover", ("Take a token to cover the marker on {}", (self.hex,)), opts)
         act = value

@@ -9,7 +9,7 @@ from interpreter.engine import effects, payment, powers, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, lazy_option, option
+from interpreter.engine.decisions import Option, Steps, lazy_option, option, shared_option_caches
 from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
                                        RETURN)
 from interpreter.engine.placing import kiwi_of, remove_from_hex, verb_procedure
@@ -72,6 +72,31 @@ _LEADER_TO = "Leader to {}"
 _STEP = "Leader steps to {}"
 
 
+# (id(board), Kiwi id, flock, size, hex) -> (board, that Kiwi's Move options to each neighbour). An option is a
+# value (frozen; its label and action are built once, when first read, the same for every reader) and the same Kiwi
+# offers the same moves turn after turn and game after game, so they are built once: this loop made most of a
+# random game's options, and making and freeing them was 7% of its instructions. The entry keeps its board, so the
+# id is not reused while cached; bounded: started again when full.
+_HOPS: dict[tuple, tuple[Any, tuple[Option, ...]]] = shared_option_caches.register({})
+
+
+def _kiwi_hops(key: tuple, b: Any) -> tuple[Option, ...]:
+    """The Move options of one Kiwi (`_HOPS`'s key) to each hex adjacent to it on the island `b`, kept in `_HOPS`."""
+    _, kid, flock, size, hid = key
+    kind = A.MoveKiwi
+    prefix = kind.id_of(kid, flock, size, hid, "")   # the id ends with the destination (`...->A4`)
+    hops: list[Option] = []
+    for d in b.adj[hid]:
+        values = (kid, flock, size, hid, d)
+        # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text), built when read
+        hops.append(Option(prefix + d, (_MOVE_KIWI, values), (kind, values)))   # type: ignore[arg-type]
+    if len(_HOPS) >= 5_000:
+        _HOPS.clear()
+    out = tuple(hops)
+    _HOPS[key] = (b, out)
+    return out
+
+
 def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
     """All legal Move actions for the flock this turn (R-MOVE-2, R-MOVE-4)."""
     st = rt.state
@@ -80,10 +105,9 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
     b = board_of(st)
     opts: list[Option] = []
     add = opts.append
+    extend = opts.extend
     moved = ctx.turn.moved
-    adjacent = b.adj
-    kind = A.MoveKiwi
-    id_of = kind.id_of
+    board_id = id(b)
     for h in st.hexes.values():
         if not h.kiwi:
             continue
@@ -98,13 +122,9 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
                 continue
             else:
                 sizes.append(size)
-            kid, hid = k.id, h.id
-            prefix = id_of(kid, flock, size, hid, "")   # the id ends with the destination (`...->A4`)
-            for d in adjacent[hid]:
-                # lazy_option(kind, values, label) written out: this loop builds most of a game's options
-                values = (kid, flock, size, hid, d)
-                # the label is a Text (decisions.Text): no `cast` call in this loop
-                add(Option(prefix + d, (_MOVE_KIWI, values), (kind, values)))   # type: ignore[arg-type]
+            key = (board_id, k.id, flock, size, h.id)
+            hit = _HOPS.get(key)
+            extend(hit[1] if hit is not None and hit[0] is b else _kiwi_hops(key, b))
     if fl.leader_hex is not None and not ctx.turn.leader_moved and not ctx.turn.ability_used:
         leader_kind, leader_hex = A.MoveLeader, fl.leader_hex
         leader_id = leader_kind.id_of

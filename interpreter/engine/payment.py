@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Generator, Sequence
 from interpreter.dsl import ast
 from interpreter.engine.context import EngineError, Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, option
+from interpreter.engine.decisions import Option, Steps, option, shared_option_caches
 from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, drive, register_frame,
                                        register_value, RETURN)
 from interpreter.engine.state import Flock
@@ -209,6 +209,10 @@ def can_pay(fl: Flock, reqs: Sequence[Req], fruits: list[str]) -> bool:
     return False
 
 
+# option id -> the payment option, shared between decisions and games (decisions.SharedOptionCaches)
+_PAYS: dict[str, Option] = shared_option_caches.register({})
+
+
 def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]") -> Ask:
     """The question how to meet `req` keeping `rest` payable (EngineError when it cannot be met)."""
     fl = rt.state.flocks[flock]
@@ -220,7 +224,12 @@ def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ..
             _give_back(fl, p)
             if not ok:
                 continue
-        opts.append(Option(pid, p.label, A.Pay(p.fruit, p.markers)))   # type: ignore[arg-type]  # a Text label
+        shared = _PAYS.get(pid)   # the id names the fruit and markers, so it determines the option
+        if shared is None:
+            if len(_PAYS) >= 2_000:
+                _PAYS.clear()
+            shared = _PAYS[pid] = Option(pid, p.label, A.Pay(p.fruit, p.markers))   # type: ignore[arg-type]  # a Text label
+        opts.append(shared)
     if not opts:
         raise EngineError(f"{flock} cannot pay {req}")
     return Ask(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"

@@ -8,7 +8,7 @@ from typing import Any, Callable, ClassVar, cast
 from interpreter.engine import effects
 from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, lazy_option, option
+from interpreter.engine.decisions import Option, Steps, option, shared_option
 from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
                                        RETURN)
 from interpreter.engine.state import Kiwi
@@ -78,7 +78,7 @@ class TakeIslandFrame(Frame):
         """pc 0: ask; 1: take the token chosen (or none)."""
         flock = self.flock
         if self.pc == 0:
-            opts: list[Option[A.Action]] = [lazy_option(A.TakeToken, (k.id, flock, k.size, h),
+            opts: list[Option[A.Action]] = [shared_option(A.TakeToken, (k.id, flock, k.size, h),
                            ("Take a token from your size-{} Kiwi on {}", (k.size, h)))
                     for h, k in rt.state.own_kiwi(flock) if k.id != self.exclude]
             if self.optional:
@@ -221,7 +221,7 @@ class PlaceOneFrame(Frame):
             self.source = value
             self.pc = 2
             return Ask(flock, "place-kiwi", "Place a size-1 Kiwi on a hex where you have Kiwi",
-                       [lazy_option(A.Place, (h,), ("Place on {}", (h,))) for h in placeable_hexes(rt, flock)])
+                       [shared_option(A.Place, (h,), ("Place on {}", (h,))) for h in placeable_hexes(rt, flock)])
         if self.pc == 2:
             hex_id = value.hex
             rt.state.flocks[flock].supply -= 1
@@ -332,7 +332,7 @@ class GrowFrame(Frame):
             return RETURN
         self.pc = 1
         return Ask(flock, "grow-kiwi", "Choose a Kiwi of yours to grow",
-                   [lazy_option(A.Grow, (k.id, flock, k.size, h), ("Grow your size-{} Kiwi on {}", (k.size, h)))
+                   [shared_option(A.Grow, (k.id, flock, k.size, h), ("Grow your size-{} Kiwi on {}", (k.size, h)))
                     for h, k in cands])
 
 

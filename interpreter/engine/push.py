@@ -7,7 +7,7 @@ from typing import Any, ClassVar, cast
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Runtime
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, Text, lazy_option, option
+from interpreter.engine.decisions import Option, Steps, Text, option, shared_option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Signal, drive, register_frame, RETURN
 from interpreter.engine.modifiers import param
 from interpreter.engine.placing import kiwi_of, remove_from_hex
@@ -62,10 +62,10 @@ def push_options(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: st
         for d in dests:
             if isinstance(piece, str):
                 values: tuple = (piece, hex_id, d)
-                opts.append(lazy_option(A.PushLeader, values, (_PUSH_LEADER_OFF if d == OFF else _PUSH_LEADER, values)))
+                opts.append(shared_option(A.PushLeader, values, (_PUSH_LEADER_OFF if d == OFF else _PUSH_LEADER, values)))
             else:
                 values = (piece.id, piece.flock, piece.size, hex_id, d)
-                opts.append(lazy_option(A.PushKiwi, values, (_PUSH_KIWI_OFF if d == OFF else _PUSH_KIWI, values)))
+                opts.append(shared_option(A.PushKiwi, values, (_PUSH_KIWI_OFF if d == OFF else _PUSH_KIWI, values)))
     return opts
 
 
