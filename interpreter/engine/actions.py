@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Generator
 from interpreter.engine import effects, labels
 from interpreter.engine.context import Ctx, Runtime, Turn
 from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, option
+from interpreter.engine.decisions import Option, Steps, option, shared_option_caches
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 
 
@@ -27,9 +27,8 @@ def draw(rt: Runtime, flock: str) -> None:
 
 
 class _CardOptions:
-    """What a card's questions offer, as (id, label Text, action): a function of the card's content alone, built
-    once. Each question makes its own Option of them (a label read is kept on its option, and the labels of a
-    game's options stay unread until someone reads them)."""
+    """What a card's questions offer: a function of the card's content alone, built once and shared by every
+    question (decisions.SharedOptionCaches: an option is a value, its label built when first read)."""
 
     __slots__ = ("card", "choose", "play", "benefit", "play_as")
 
@@ -42,11 +41,11 @@ class _CardOptions:
         self.play_as = {t: _parts(A.PlayAs(t), ("Play as a {} card", (t.capitalize(),))) for t in card.play_as}
 
 
-def _parts(action: A.Action, label: Any) -> tuple[str, Any, A.Action]:
-    return (action.id(), label, action)
+def _parts(action: A.Action, label: Any) -> Option[A.Action]:
+    return Option(action.id(), label, action)
 
 
-_CARD_OPTIONS: dict[tuple[str, int], _CardOptions] = {}
+_CARD_OPTIONS: dict[tuple[str, int], _CardOptions] = shared_option_caches.register({})
 
 
 def _card_options(card_id: str, card: Any) -> _CardOptions:
@@ -68,12 +67,12 @@ def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
         for t in card.play_as:
             eff = rt.rules.action_effect.get(t)
             if eff is not None and effects.possible(rt, eff, ctx):
-                opts.append(Option(*shared.play_as[t]))
+                opts.append(shared.play_as[t])
         if shared.benefit is not None:
-            opts.append(Option(*shared.benefit))
+            opts.append(shared.benefit)
     elif effects.possible(rt, card.effect, ctx):
-        opts.append(Option(*shared.play))
-    opts.append(Option(*_FACEDOWN))
+        opts.append(shared.play)
+    opts.append(_FACEDOWN)
     return opts
 
 
@@ -104,7 +103,7 @@ class TurnFrame(Frame):
             self.pc = 1
             cards = rt.rules.cards
             # each card of the hand once, in the hand's order
-            return Ask(flock, "card", "Play a card", [Option(*_card_options(c, cards[c]).choose) for c in dict.fromkeys(fl.hand)])
+            return Ask(flock, "card", "Play a card", [_card_options(c, cards[c]).choose for c in dict.fromkeys(fl.hand)])
         if self.pc == 1:
             self.card = card_id = value.card
             self.pc = 2

@@ -87,8 +87,8 @@ class RunFrame(Frame):
         if kind is ast.Call:
             return _verb_call(rt, node, ctx)
         if kind is ast.Choose:
-            parts = _choice_parts(node)
-            opts = [Option(*parts[i]) for i, o in enumerate(node.options) if possible(rt, o, ctx)]
+            shared = _choice_options(node)
+            opts = [shared[i] for i, o in enumerate(node.options) if possible(rt, o, ctx)]
             if not opts:
                 return RETURN
             self.pc = 1
@@ -96,9 +96,9 @@ class RunFrame(Frame):
         if kind is ast.May:
             if not possible(rt, node.body, ctx):
                 return RETURN
-            prompt, yes, no = _may_parts(node)
+            prompt, yes, no = _may_options(node)
             self.pc = 1
-            return Ask(ctx.flock, "may", prompt, [Option(*yes), Option(*no)])
+            return Ask(ctx.flock, "may", prompt, [yes, no])
         if isinstance(node, ast.COMPOSED):   # the compositional layer: if, for each, phrases (compose.py)
             if rt.verbs.composed_run is None:
                 raise EngineError("the compositional layer is not registered (import interpreter.engine.verbs)")
@@ -122,20 +122,19 @@ class RunFrame(Frame):
 
 
 @per_object(4096)
-def _choice_parts(node: ast.Choose) -> list[tuple[str, Any, A.Action]]:
-    """(id, label Text, action) of each option of a `choose`: built once per node, each question making its own
-    Options of them; the labels (the rules text of each option) are rendered only when read."""
-    return [(act.id(), labels.lazy(describe, o), act) for act, o in
+def _choice_options(node: ast.Choose) -> list[Option[A.Action]]:
+    """The option of each branch of a `choose`, built once per node and shared by its questions
+    (decisions.SharedOptionCaches); the labels (the rules text of each branch) are rendered only when read."""
+    return [option(act, labels.lazy(describe, o)) for act, o in
             ((A.Choice(i + 1), o) for i, o in enumerate(node.options))]
 
 
 @per_object(4096)
-def _may_parts(node: ast.May) -> tuple[Any, tuple[str, Any, A.Action], tuple[str, Any, A.Action]]:
-    """The prompt Text and the (id, label Text, action) of the yes and no options of a `may`, built once per node
+def _may_options(node: ast.May) -> tuple[Any, Option[A.Action], Option[A.Action]]:
+    """The prompt Text and the yes and no options of a `may`, built once per node and shared by its questions
     (the rules text of its body rendered only when read)."""
     text = labels.lazy(describe, node.body)
-    yes, no = A.May(True), A.May(False)
-    return ("You may: {}", (text,)), (yes.id(), ("Yes: {}", (text,)), yes), (no.id(), "No", no)
+    return ("You may: {}", (text,)), option(A.May(True), ("Yes: {}", (text,))), option(A.May(False), "No")
 
 
 def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
