@@ -373,7 +373,7 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         if done is None:
             done = object.__new__(kind)
             memo[id(value)] = done
-            done.__dict__ = _copy_fields(value.__dict__, memo)
+            done.__dict__ = _copy_fields(value.__dict__, memo, kind)
         return done
     if isinstance(value, Action) or _is_node(value):
         _AS_IS.add(kind)   # immutable by construction (frozen dataclasses): shared from now on
@@ -381,12 +381,38 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
     raise Uncopyable(f"a frame holds a {kind.__name__}")
 
 
-def _copy_fields(source: dict[str, Any], memo: dict[int, Any]) -> dict[str, Any]:
+# Field annotations whose values are immutable by type (mypy checks every assignment in CI), so a copy shares them
+# without looking: most of a frame's and a Ctx's fields (pc, flock, step, hex, card, source, depth, suppressed)
+_IMMUTABLE_TYPES = frozenset({"int", "str", "bool", "float", "str | None", "int | None", "bool | None",
+                              "frozenset[str]", "tuple[str, ...]"})
+# class -> (how many fields it has, the fields that may hold something mutable), from its dataclass fields
+_COPY_SPECS: dict[type, tuple[int, tuple[str, ...]]] = {}
+
+
+def _copy_spec(kind: type) -> tuple[int, tuple[str, ...]]:
+    """The copy spec of a frame or mutable class (`_COPY_SPECS`): a field is looked at unless its annotation is
+    one of `_IMMUTABLE_TYPES`; an object with other keys than its fields is copied key by key."""
+    spec = _COPY_SPECS.get(kind)
+    if spec is None:
+        fields = dataclasses.fields(kind) if dataclasses.is_dataclass(kind) else ()
+        look = tuple(f.name for f in fields if str(f.type) not in _IMMUTABLE_TYPES)
+        spec = _COPY_SPECS[kind] = (len(fields) if fields else -1, look)
+    return spec
+
+
+def _copy_fields(source: dict[str, Any], memo: dict[int, Any], kind: type) -> dict[str, Any]:
     """A copy of an object's fields, each value through `_copy`: the dict is copied at once and only the fields
-    that are not shared as they are (most are: flocks, steps, hexes, nodes) are replaced."""
+    that may hold something mutable (by their annotation) and do are replaced."""
     out = source.copy()
     as_is = _AS_IS
-    for k, v in source.items():
+    size, look = _COPY_SPECS.get(kind) or _copy_spec(kind)
+    if len(source) == size:
+        for k in look:
+            v = source[k]
+            if type(v) not in as_is:
+                out[k] = _copy(v, memo)
+        return out
+    for k, v in source.items():   # keys beyond the declared fields: each one looked at
         if type(v) not in as_is:
             out[k] = _copy(v, memo)
     return out
@@ -402,7 +428,7 @@ def copy_stack(stack: list[Frame]) -> list[Frame]:
         if kind is GenFrame:
             raise Uncopyable("a generator frame is running")
         twin = new(kind)
-        twin.__dict__ = _copy_fields(f.__dict__, memo)
+        twin.__dict__ = _copy_fields(f.__dict__, memo, kind)
         out.append(twin)
     return out
 
