@@ -135,7 +135,7 @@ def _first_game_positions(rules: Rules, st: State, layout: Layout) -> None:
         fl.leader_hex = spec.leader
         for hex_id, sizes in spec.kiwi.items():
             for size in sizes:
-                st.hexes[hex_id].kiwi.append(st.new_kiwi(f, int(size)))
+                st.place_new_kiwi(hex_id, f, int(size))
                 fl.supply -= int(size)
         if fl.supply < 0:
             raise SetupError(f"setup {setup.id} seat {fl.seat} uses more tokens than the flock has")
@@ -256,8 +256,8 @@ class AdvancedFrame(Frame):
         if kind == "grow":
             if self.pc == 1:
                 f = seats[self.seat]
-                _, kiwi = kiwi_of(rt, value)
-                kiwi.size += 1
+                where, kiwi = kiwi_of(rt, value)
+                st.resize_kiwi(where, kiwi.id, 1)
                 self.done.append(kiwi.id)
                 st.flocks[f].supply -= 1
                 self.n += 1
@@ -285,5 +285,5 @@ def _advanced(rt: Runtime, spec: AdvancedStep) -> Steps[Any]:
 
 
 def _supply_kiwi(st: State, flock: str, hex_id: str) -> None:
-    st.hexes[hex_id].kiwi.append(st.new_kiwi(flock, 1))
+    st.place_new_kiwi(hex_id, flock, 1)
     st.flocks[flock].supply -= 1
