@@ -251,10 +251,13 @@ class State:
         hexes = self.hexes
         h = hexes[hex_id]
         stack = h.kiwi
-        for i, k in enumerate(stack):
+        i = 0
+        for k in stack:
             if k.id == kiwi_id:
-                hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, stack[:i] + stack[i + 1:], h.nest, h.domain)
+                hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, stack[:i] + stack[i + 1:] if len(stack) > 1 else (),
+                                     h.nest, h.domain)
                 return k
+            i += 1
         raise KeyError(f"no Kiwi {kiwi_id} on {hex_id}")
 
     def move_kiwi(self, origin: str, dest: str, kiwi_id: int) -> Kiwi:
@@ -269,16 +272,20 @@ class State:
     def resize_kiwi(self, hex_id: str, kiwi_id: int, by: int) -> Kiwi:
         """Grow (by > 0) or shrink the Kiwi with this piece id on the hex, keeping its place in the stacks; at size 0
         it leaves the hex. Returns the resized Kiwi (KeyError when it is not there)."""
-        h = self.hexes[hex_id]
+        hexes = self.hexes
+        h = hexes[hex_id]
         stack = h.kiwi
-        for i, k in enumerate(stack):
+        i = 0
+        for k in stack:
             if k.id == kiwi_id:
-                new = _kiwi(k.id, k.flock, k.size + by)
-                rest = stack[i + 1:]
-                self.hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain,
-                                          stack[:i] + (new,) + rest if new.size > 0 else stack[:i] + rest,
-                                          h.nest, h.domain)
+                new = _kiwi(kiwi_id, k.flock, k.size + by)
+                if len(stack) == 1:
+                    stack = (new,) if new.size > 0 else ()
+                else:
+                    stack = stack[:i] + (new,) + stack[i + 1:] if new.size > 0 else stack[:i] + stack[i + 1:]
+                hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, stack, h.nest, h.domain)
                 return new
+            i += 1
         raise KeyError(f"no Kiwi {kiwi_id} on {hex_id}")
 
     def set_kiwi(self, hex_id: str, stack: tuple[Kiwi, ...] | list[Kiwi]) -> None:
@@ -331,7 +338,8 @@ class State:
     def to_dict(self) -> dict:
         """Plain JSON-ready data."""
         return {
-            "hexes": [[h.id, h.q, h.r, h.terrain, [[k.id, k.flock, k.size] for k in h.kiwi],
+            # an empty stack without the inner comprehension (most hexes; checkpoints take this often)
+            "hexes": [[h.id, h.q, h.r, h.terrain, [[k.id, k.flock, k.size] for k in h.kiwi] if h.kiwi else [],
                        list(h.nest) if h.nest else None, list(h.domain) if h.domain else None]
                       for h in self.hexes.values()],
             "flocks": [{
