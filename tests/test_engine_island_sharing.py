@@ -81,3 +81,70 @@ def test_every_option_on_its_own_clone_leaves_the_original_and_other_clones_unch
     assert game.to_json() == plain.to_json()
     assert [e.text for e in game.events] == [e.text for e in plain.events]
     assert game.scores() == plain.scores()
+
+
+def test_R_DOM_1_dominance_kept_on_shared_hexes_is_exact_in_every_copy_and_purpose():
+    """`dominant_all` and `dominant` keep a crowded hex's result on the Hex (shared by copies): on the trial copies
+    of random games (base and the prototype's Z-4 Leader weights, purposes asked in turn), every answer is still
+    the single top count of `strengths`, and a Leader stepping onto a kept hex is counted."""
+    from interpreter.engine import dominance
+
+    kept = 0
+    for overlays, seed in (((), 41), (("editions/prototype",), 42)):
+        rs = load_ruleset(list(overlays))
+        game = Game.new(rs, players=["red", "green", "purple"], seed=seed)
+        rng = random.Random(seed)
+        n = 0
+        while not game.is_over:
+            if n % 6 == 0:
+                for i, option in enumerate(game.pending.options[:6]):
+                    trial = game.clone(events=False)
+                    trial.apply(option.id)
+                    st = trial.state
+                    for purpose in ("default", "build", "marking", "dominated_hexes")[i % 4:] + ("default",):
+                        table = dominance.dominant_all(st, purpose)
+                        for h in st.hexes:
+                            counted = dominance.leader_of(dominance.strengths(st, h, purpose))
+                            assert table[h] == counted == dominance.dominant(st, h, purpose), (h, purpose)
+                    kept += sum(h.memo is not None for h in st.hexes.values())
+            game.apply(rng.choice(game.pending_ids()))
+            n += 1
+    assert kept > 1000
+
+
+def test_R_DOM_1_Z_4_kept_dominance_counts_the_leaders_there_and_the_weights_asked():
+    """A crowded hex's kept result is for its Leaders and its weights: a copy sharing the Hex with a Leader on it,
+    and the prototype's Leader counting 1 for building (Z-4), are counted anew, and the original still reads its own."""
+    from interpreter.engine import dominance
+
+    st = Game.new(load_ruleset(["editions/prototype"]), players=["red", "green"], seed=1).state
+    for hex_id in st.hexes:
+        st.set_kiwi(hex_id, ())
+    for fl in st.flocks.values():
+        fl.leader_hex = None
+    a = next(h.id for h in st.hexes.values() if h.nest is None)
+    st.place_new_kiwi(a, "red", 2)
+    st.place_new_kiwi(a, "green", 1)
+    assert dominance.dominant_all(st)[a] == "red" and st.hexes[a].memo is not None
+    twin = st.copy()
+    assert twin.hexes[a] is st.hexes[a]
+    twin.flocks["green"].leader_hex = a       # green: 1 + the Leader's 3 against red's 2
+    assert dominance.dominant_all(twin)[a] == "green" == dominance.dominant(twin, a)
+    assert dominance.dominant_all(st)[a] == "red" == dominance.dominant(st, a)
+    # Z-4: for building the Leader counts 1: 2 against 2, nobody dominates (asked right after the default counts)
+    assert dominance.dominant_all(twin)[a] == "green" and dominance.dominant_all(twin, "build")[a] is None
+    assert dominance.dominant(twin, a) == "green" and dominance.dominant(twin, a, "build") is None
+
+
+def test_games_of_one_content_share_the_empty_islands_hexes_and_stay_apart():
+    """New games start from the same empty Hex of their layout (built once per layout); playing one leaves the
+    other as it was."""
+    rs = load_ruleset()
+    a = Game.new(rs, players=["red", "green"], seed=1)
+    b = Game.new(rs, players=["red", "green"], seed=2)
+    assert any(a.state.hexes[h] is b.state.hexes[h] for h in a.state.hexes)
+    before = b.to_json()
+    rng = random.Random(1)
+    while not a.is_over:
+        a.apply(rng.choice(a.pending_ids()))
+    assert b.to_json() == before

@@ -14,6 +14,7 @@ from interpreter.engine.placing import kiwi_of
 from interpreter.engine.content_types import AdvancedStep, Layout
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import Flock, Hex, State
+from interpreter.memo import per_object
 
 
 class SetupError(ValueError):
@@ -21,7 +22,23 @@ class SetupError(ValueError):
 
 
 def island_hexes(rules: Rules, players: int) -> tuple[dict[str, Hex], Layout]:
-    """The hexes of the layout for this player count (R-SETUP-1), and the layout."""
+    """The hexes of the layout for this player count (R-SETUP-1), and the layout: a new dict of the empty island's
+    Hex, which are immutable values, so every game of these rules shares them (built once per layout)."""
+    built = _islands(rules)
+    hit = built.get(players)
+    if hit is None:
+        hit = built[players] = _island(rules, players)
+    return dict(hit[0]), hit[1]
+
+
+@per_object(64)
+def _islands(rules: Rules) -> dict[int, tuple[dict[str, Hex], Layout]]:
+    """{player count: its empty island and layout} of these rules, filled as games ask."""
+    return {}
+
+
+def _island(rules: Rules, players: int) -> tuple[dict[str, Hex], Layout]:
+    """The empty island of the layout for this player count (SetupError when content has none)."""
     layout = next((l for l in rules.layouts if l.players == players), None)
     if layout is None:
         raise SetupError(f"island.yaml has no layout for {players} players")

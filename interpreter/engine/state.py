@@ -9,18 +9,9 @@ the running step, which `Game` rebuilds by replaying the decisions since the ste
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Callable
 
 _MASK = (1 << 64) - 1
-
-
-def _splitmix(x: int) -> tuple[int, int]:
-    """One splitmix64 step: (new state, output)."""
-    x = (x + 0x9E3779B97F4A7C15) & _MASK
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return x, z ^ (z >> 31)
 
 
 # Hex and Kiwi are immutable values (frozen dataclasses), so copies of a state share them: `State.copy` copies the
@@ -38,7 +29,7 @@ class _KiwiSlots:
 
 
 class _HexSlots:
-    __slots__ = ("id", "q", "r", "terrain", "kiwi", "nest", "domain")
+    __slots__ = ("id", "q", "r", "terrain", "kiwi", "nest", "domain", "memo")
     id: str
     q: int
     r: int
@@ -46,6 +37,9 @@ class _HexSlots:
     kiwi: tuple["Kiwi", ...]
     nest: tuple[str, str] | None
     domain: tuple[str, str] | None
+    # not a field (not compared, saved or shown): a cache for pure functions of this one Hex, which never changes, so
+    # what they keep here stays exact (dominance.dominant_all); `remember` sets it
+    memo: Any
 
 
 @dataclass(frozen=True, init=False)
@@ -108,11 +102,14 @@ def _hex(id: str, q: int, r: int, terrain: str, kiwi: tuple[Kiwi, ...], nest: tu
     h.kiwi = kiwi
     h.nest = nest
     h.domain = domain
+    h.memo = None
     h.__class__ = Hex
     return h  # type: ignore[return-value]  # its class is Hex now
 
 
 _NEW = object.__new__
+# `remember(h, value)`: `h.memo = value`, past the frozen class (the slot's own setter)
+remember: Callable[[Hex, Any], None] = _HexSlots.__dict__["memo"].__set__
 
 
 @dataclass(slots=True)
@@ -183,8 +180,10 @@ class State:
     # --- randomness -----------------------------------------------------------------------
     def rand_below(self, n: int) -> int:
         """A uniform integer in [0, n) from the state's seeded RNG."""
-        self.rng, out = _splitmix(self.rng)
-        return out % n
+        x = self.rng = (self.rng + 0x9E3779B97F4A7C15) & _MASK   # one splitmix64 step, written out (a hot path)
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return (z ^ (z >> 31)) % n
 
     def shuffle(self, items: list) -> None:
         """Shuffle a list in place with the state's RNG (Fisher-Yates)."""
