@@ -31,7 +31,7 @@ def island_hexes(rules: Rules, players: int) -> tuple[dict[str, Hex], Layout]:
     return dict(hit[0]), hit[1]
 
 
-@per_object(64)
+@per_object(8)   # a few content sets at a time (the editor reloads content): each entry keeps its Rules alive
 def _islands(rules: Rules) -> dict[int, tuple[dict[str, Hex], Layout]]:
     """{player count: its empty island and layout} of these rules, filled as games ask."""
     return {}
