@@ -107,6 +107,14 @@ def _hex(id: str, q: int, r: int, terrain: str, kiwi: tuple[Kiwi, ...], nest: tu
     return h  # type: ignore[return-value]  # its class is Hex now
 
 
+def _at(stack: tuple[Kiwi, ...], kiwi_id: int, hex_id: str) -> int:
+    """The place of the Kiwi with this piece id in a hex's stacks (KeyError when it is not there)."""
+    for i, k in enumerate(stack):
+        if k.id == kiwi_id:
+            return i
+    raise KeyError(f"no Kiwi {kiwi_id} on {hex_id}")
+
+
 _NEW = object.__new__
 # `remember(h, value)`: `h.memo = value`, past the frozen class (the slot's own setter)
 remember: Callable[[Hex, Any], None] = _HexSlots.__dict__["memo"].__set__
@@ -250,14 +258,10 @@ class State:
         hexes = self.hexes
         h = hexes[hex_id]
         stack = h.kiwi
-        i = 0
-        for k in stack:
-            if k.id == kiwi_id:
-                hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, stack[:i] + stack[i + 1:] if len(stack) > 1 else (),
-                                     h.nest, h.domain)
-                return k
-            i += 1
-        raise KeyError(f"no Kiwi {kiwi_id} on {hex_id}")
+        i = _at(stack, kiwi_id, hex_id)
+        hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, stack[:i] + stack[i + 1:] if len(stack) > 1 else (),
+                             h.nest, h.domain)
+        return stack[i]
 
     def move_kiwi(self, origin: str, dest: str, kiwi_id: int) -> Kiwi:
         """Move the Kiwi with this piece id from `origin` to the end of `dest`'s stacks; returns it (KeyError when
@@ -274,18 +278,15 @@ class State:
         hexes = self.hexes
         h = hexes[hex_id]
         stack = h.kiwi
-        i = 0
-        for k in stack:
-            if k.id == kiwi_id:
-                new = _kiwi(kiwi_id, k.flock, k.size + by)
-                if len(stack) == 1:
-                    stack = (new,) if new.size > 0 else ()
-                else:
-                    stack = stack[:i] + (new,) + stack[i + 1:] if new.size > 0 else stack[:i] + stack[i + 1:]
-                hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, stack, h.nest, h.domain)
-                return new
-            i += 1
-        raise KeyError(f"no Kiwi {kiwi_id} on {hex_id}")
+        i = _at(stack, kiwi_id, hex_id)
+        k = stack[i]
+        new = _kiwi(kiwi_id, k.flock, k.size + by)
+        if len(stack) == 1:
+            stack = (new,) if new.size > 0 else ()
+        else:
+            stack = stack[:i] + (new,) + stack[i + 1:] if new.size > 0 else stack[:i] + stack[i + 1:]
+        hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, stack, h.nest, h.domain)
+        return new
 
     def set_kiwi(self, hex_id: str, stack: tuple[Kiwi, ...] | list[Kiwi]) -> None:
         """Replace the hex's Kiwi stacks (setting up a position by hand; play uses the writers above)."""
