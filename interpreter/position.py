@@ -500,18 +500,18 @@ def build_state(ruleset: Ruleset, position: Position) -> Any:
         for _ in range(rules.hand):
             flock.hand.append(flock.deck.pop())
     for hex_id, content in position.hexes.items():
-        h = state.hexes[hex_id]
+        terrain = state.hexes[hex_id].terrain
         for flock_id, sizes in content.kiwi.items():
             for size in sizes:
-                h.kiwi.append(state.new_kiwi(flock_id, size))
+                state.place_new_kiwi(hex_id, flock_id, size)
         for flock_id in content.leaders:
             state.flocks[flock_id].leader_hex = hex_id
         if content.nest is not None:
-            h.nest = content.nest
+            state.set_nest(hex_id, content.nest)
             state.flocks[content.nest[0]].nests_built.append(content.nest[1])
         if content.domain is not None:
-            h.domain = (content.domain, h.terrain)
-            state.domain_bag[h.terrain] -= 1
+            state.set_domain(hex_id, (content.domain, terrain))
+            state.domain_bag[terrain] -= 1
             state.flocks[content.domain].covers += 1   # the covering token (R-DM-3)
     order = {n: i for i, n in enumerate(rules.flock_nests)}
     for flock_id in position.players:

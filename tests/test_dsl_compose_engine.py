@@ -111,7 +111,7 @@ def test_build_on_fires_only_on_the_named_hexes() -> None:
 def test_push_limit_modifier_caps_the_pushes_after_a_move() -> None:
     rt = _rt("teal_powers.yaml")
     mover = rt.state.new_kiwi("teal", 3)
-    rt.state.hexes["A"].kiwi.append(mover)
+    rt.state.add_kiwi("A", mover)
     rt.state.flocks["teal"].side = "B"
     rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(Power(None, None, "m-push-limit",
                                                  modifier_node=_dsl("my kiwi can push up to 1 kiwi", "modifier")),))
@@ -126,7 +126,7 @@ def test_R_PUSH_1_a_modifier_changes_the_push_rules_only_for_the_pieces_its_sele
     from interpreter.engine.powers import push_limit
     rt = _rt("teal_powers.yaml")
     big, small = rt.state.new_kiwi("teal", 3), rt.state.new_kiwi("teal", 2)
-    rt.state.hexes["A"].kiwi += [big, small]
+    rt.state.set_kiwi("A", rt.state.hexes["A"].kiwi + (big, small))
     rt.state.flocks["teal"].side = "B"
     rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(
         Power(None, None, "m-push-limit", modifier_node=_dsl("my kiwi of size 3 can push up to 1 kiwi", "modifier")),
@@ -179,7 +179,7 @@ def test_feed_discount_modifier_lowers_the_feed_cost_but_not_below_1() -> None:
 def test_it_names_the_loop_element_in_a_verb() -> None:
     """`for each hex with my nest { place 1 kiwi on it }`: one Kiwi on each hex holding a teal Nest."""
     rt = _rt()
-    rt.state.hexes["E"].nest = ("teal", "tree-1")
+    rt.state.set_nest("E", ("teal", "tree-1"))
     drive(effects.run(rt, _dsl("for each hex with my nest { place 1 kiwi on it }"), Ctx("teal")))
     assert _sizes(rt, "B", "teal") == [1, 1, 1] and _sizes(rt, "E", "teal") == [1, 1]
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from test_engine_support import blank_runtime, drive, dsl, fruit, markers, put
+from test_engine_support import blank_runtime, drive, dsl, fruit, markers, now, put
 
 from interpreter.engine import build, effects, feed, move, placing
 from interpreter.engine.context import Ctx, Turn
@@ -145,12 +145,12 @@ def test_R_FEED_3_R_FEED_4_owner_stacks_feeder_gains_markers():
     k = put(rt, "A7", "green", 1)
     fruit(rt, "red", red=1, green=1)
     drive(feed.feed(rt, _ctx()), [])
-    assert k.size == 2 and rt.state.flocks["green"].track == 7
+    assert now(rt, k).size == 2 and rt.state.flocks["green"].track == 7
     assert len(rt.state.flocks["red"].domain) == 2
     own = put(rt, "A8", "red", 1)
     fruit(rt, "red", red=1, green=1)
     drive(feed.feed(rt, _ctx()), ["feed:red/1@A8", "pay:red,green"])
-    assert own.size == 2 and rt.state.flocks["red"].track == 7
+    assert now(rt, own).size == 2 and rt.state.flocks["red"].track == 7
     assert len(rt.state.flocks["red"].domain) == 3          # +1 for an own Kiwi
 
 
@@ -163,7 +163,7 @@ def test_R_FEED_5_R_FEED_6_explosion_reserve_push_all_no_track():
     answers = ["feed:green/3@A7", "push:red/1@A7->A8", "push:leader-green@A7->A6"]
     drive(feed.feed(rt, _ctx()), answers)
     assert rt.state.flocks["green"].reserve_kiwi == 3 and rt.state.flocks["green"].track == 8
-    assert rt.state.hexes["A7"].kiwi == [] and rt.state.flocks["green"].leader_hex == "A6"
+    assert rt.state.hexes["A7"].kiwi == () and rt.state.flocks["green"].leader_hex == "A6"
 
 
 # --- Build -----------------------------------------------------------------------------------------
@@ -175,7 +175,7 @@ def test_R_BUILD_1_needs_no_nest_two_tokens_dominance():
     put(rt, "A10", "red", 2)
     put(rt, "A10", "green", 2)                   # tie
     put(rt, "A11", "red", 1, 1)
-    rt.state.hexes["A11"].nest = ("green", "tree-1")
+    rt.state.set_nest("A11", ("green", "tree-1"))
     assert build.hexes(rt, "red") == ["A7", "A8"]
 
 
@@ -214,7 +214,7 @@ def test_R_BUILD_5_control_nest_counts_two():
     control = next(n for n in rt.rules.nests if rt.rules.nests[n].dominance)
     put(rt, "A7", "red", 1)
     put(rt, "A7", "green", 2)
-    rt.state.hexes["A7"].nest = ("red", control)
+    rt.state.set_nest("A7", ("red", control))
     from interpreter.engine import dominance
     assert dominance.strengths(rt.state, "A7")["red"] == 1 + rt.rules.nests[control].dominance == 3
 
@@ -240,7 +240,7 @@ def test_R_RES_2_R_RES_3_place_from_track_then_reserve_then_island():
     drive(placing.place_one(rt, "red", _ctx()), ["place:A1"])
     assert fl.reserve_kiwi == 0
     drive(placing.place_one(rt, "red", _ctx()), ["take:red/2@A7", "place:A1"])
-    assert big.size == 1 and [k.size for k in rt.state.hexes["A1"].kiwi] == [1, 1]
+    assert now(rt, big).size == 1 and [k.size for k in rt.state.hexes["A1"].kiwi] == [1, 1]
 
 
 def test_R_RES_1_reserve_holds_fruit_markers_tokens():
@@ -290,7 +290,7 @@ def test_grow_uncovers_track_and_skips_size_limit():
     put(rt, "A7", "red", 3)
     k = put(rt, "A6", "red", 1)
     drive(placing.grow(rt, "red", 2, _ctx()), [])
-    assert k.size == 2 and rt.state.flocks["red"].track == 7
+    assert now(rt, k).size == 2 and rt.state.flocks["red"].track == 7
 
 
 # --- Leaders ---------------------------------------------------------------------------------------
@@ -306,7 +306,7 @@ def test_R_LEAD_6_chopan_moves_three_and_pushes_all_passed():
     drive(move.move_action(rt, ctx), answers)
     st = rt.state
     assert st.flocks["red"].leader_hex == "A8" and st.flocks["red"].leader_used
-    assert st.hexes["A6"].kiwi == [] and st.hexes["A7"].kiwi == [] and st.flocks["green"].leader_hex == "A11"
+    assert st.hexes["A6"].kiwi == () and st.hexes["A7"].kiwi == () and st.flocks["green"].leader_hex == "A11"
 
 
 def test_R_LEAD_2_ability_once_per_season_as_move_action():

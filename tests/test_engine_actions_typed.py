@@ -124,7 +124,7 @@ def test_pushes_after_a_move_name_the_movers_twin_by_piece_id() -> None:
     chosen = next(o for o in opts if o.action.to == dest)
     assert chosen.id == f"push:green/1@{a}->{dest}"
     drive(push.do_push(rt, "red", chosen.action, leave_origin=False))
-    assert rt.state.hexes[a].kiwi == [mover] and rt.state.hexes[dest].kiwi == [twin]
+    assert rt.state.hexes[a].kiwi == (mover,) and rt.state.hexes[dest].kiwi == (twin,)
     assert push.push_options(rt, a, 1, mover=mover.id) == []
 
 

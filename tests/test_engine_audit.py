@@ -1,7 +1,7 @@
 """Engine audit against the rulebook: each test pins a divergence that was found and fixed (rule id in the name)."""
 from __future__ import annotations
 
-from test_engine_support import blank_runtime, drive, fruit, markers, put, ruleset
+from test_engine_support import blank_runtime, drive, fruit, markers, now, put, ruleset
 
 from interpreter.engine import Game, feed, marking, placing
 from interpreter.engine.context import Ctx, Turn
@@ -15,9 +15,9 @@ def test_R_DM_2_control_nest_alone_gives_dominance_for_marking():
     """R-DM-2 (with R-DOM-2, R-BUILD-5): an own Control Nest with no own Kiwi there still gives dominance, so
     the hex can be marked; a Nest that counts nothing (Tree) does not."""
     rt = blank_runtime(leader_hexes={"red": "B4", "green": "B8"})     # mountain, grass
-    rt.state.hexes["A7"].nest = ("red", "control-1")    # flower; red 2 (the Nest) against green 1
+    rt.state.set_nest("A7", ("red", "control-1"))    # flower; red 2 (the Nest) against green 1
     put(rt, "A7", "green", 1)
-    rt.state.hexes["A10"].nest = ("red", "tree-1")      # flower; the Tree Nest counts 0
+    rt.state.set_nest("A10", ("red", "tree-1"))      # flower; the Tree Nest counts 0
     put(rt, "A3", "red", 1)                             # a token to cover with from the island too
     markers(rt, "red", "flower")
     markers(rt, "green", "flower")
@@ -36,7 +36,7 @@ def test_R_FEED_5_explosion_leader_pushed_off_not_put_back_on_the_exploded_hex()
     _, asked = drive(feed.feed(rt, _ctx()), ["push:leader-green@A1->off", "edge:green->A5"])
     edges = asked[-1].option_ids()
     assert "edge:green->A1" not in edges and "edge:green->A2" in edges
-    assert rt.state.flocks["green"].leader_hex == "A5" and rt.state.hexes["A1"].kiwi == []
+    assert rt.state.flocks["green"].leader_hex == "A5" and rt.state.hexes["A1"].kiwi == ()
     assert rt.state.flocks["green"].reserve_kiwi == 3
 
 
@@ -50,11 +50,11 @@ def test_R_RES_2_island_token_may_be_declined_for_own_placing_and_growing():
     fl.track = fl.reserve_kiwi = 0
     _, asked = drive(placing.place_one(rt, "red", _ctx()), ["take:none"])
     assert set(asked[0].option_ids()) == {"take:red/2@A7", "take:red/1@A3", "take:none"}
-    assert big.size == 2 and small.size == 1 and rt.state.island_tokens("red") == 3 and fl.supply == 0
+    assert now(rt, big).size == 2 and now(rt, small).size == 1 and rt.state.island_tokens("red") == 3 and fl.supply == 0
     drive(placing.grow(rt, "red", 1, _ctx()), ["grow:red/1@A3", "take:none"])
-    assert small.size == 1 and big.size == 2
+    assert now(rt, small).size == 1 and now(rt, big).size == 2
     drive(placing.place_one(rt, "red", _ctx()), ["take:red/2@A7", "place:A3"])
-    assert big.size == 1 and [k.size for k in rt.state.hexes["A3"].kiwi] == [1, 1]
+    assert now(rt, big).size == 1 and [k.size for k in rt.state.hexes["A3"].kiwi] == [1, 1]
 
 
 def test_R_FEED_3_fed_kiwi_owner_must_stack_an_island_token():
@@ -68,7 +68,7 @@ def test_R_FEED_3_fed_kiwi_owner_must_stack_an_island_token():
     fruit(rt, "green", red=1, green=1)
     _, asked = drive(feed.feed(rt, _ctx("green")), ["feed:red/1@A6", "take:red/1@A3"])
     assert asked[-1].player == "red" and "take:none" not in asked[-1].option_ids()
-    assert [k.size for k in rt.state.hexes["A6"].kiwi] == [2] and rt.state.hexes["A3"].kiwi == []
+    assert [k.size for k in rt.state.hexes["A6"].kiwi] == [2] and rt.state.hexes["A3"].kiwi == ()
 
 
 def _play_one_card_face_down(game: Game) -> str:

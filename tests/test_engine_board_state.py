@@ -25,8 +25,8 @@ def test_state_json_round_trip():
     """State is plain data: to_dict/from_dict is lossless."""
     rt = blank_runtime()
     put(rt, "A7", "red", 2, 1)
-    rt.state.hexes["A6"].nest = ("red", "control-1")
-    rt.state.hexes["A1"].domain = ("green", "flower")
+    rt.state.set_nest("A6", ("red", "control-1"))
+    rt.state.set_domain("A1", ("green", "flower"))
     d = rt.state.to_dict()
     assert State.from_dict(d).to_dict() == d
 
@@ -42,7 +42,7 @@ def test_R_DOM_2_counts_size_leader_control_nest():
     """R-DOM-2: each Kiwi its size, a Leader 3, a Control Nest 2 (R-BUILD-5); the rulebook's example."""
     rt = blank_runtime(players=("purple", "red", "yellow", "green"), leader_hexes={"red": "A6"})
     put(rt, "A6", "purple", 1, 1, 2)
-    rt.state.hexes["A6"].nest = ("purple", "control-1")
+    rt.state.set_nest("A6", ("purple", "control-1"))
     put(rt, "A6", "red", 1, 1)
     put(rt, "A6", "yellow", 2)
     put(rt, "A6", "green", 1)

@@ -212,7 +212,7 @@ def _season_rt(card_id: str):
 def test_R_SCARD_1_victor_left_others_right_in_turn_order():
     """R-SCARD-1: the player beating all others gains the victor benefit; all others the right one."""
     rt = _season_rt("most-nests")
-    rt.state.hexes["A7"].nest = ("green", "tree-1")
+    rt.state.set_nest("A7", ("green", "tree-1"))
     drive(flow.season_card(rt))
     st = rt.state
     assert st.flocks["green"].season_vp == 1
@@ -222,8 +222,8 @@ def test_R_SCARD_1_victor_left_others_right_in_turn_order():
 def test_R_SCARD_2_tie_tied_may_take_right_rest_nothing():
     """R-SCARD-2: on a tie for the best the tied players may take the right benefit; the others get nothing."""
     rt = _season_rt("most-nests")
-    rt.state.hexes["A7"].nest = ("green", "tree-1")
-    rt.state.hexes["A8"].nest = ("red", "tree-1")
+    rt.state.set_nest("A7", ("green", "tree-1"))
+    rt.state.set_nest("A8", ("red", "tree-1"))
     _, asked = drive(flow.season_card(rt), ["take", "decline"])
     assert [d.player for d in asked] == ["red", "green"]
     st = rt.state
@@ -233,7 +233,7 @@ def test_R_SCARD_2_tie_tied_may_take_right_rest_nothing():
 def test_R_SCARD_3_victor_keeps_vp_card():
     """R-SCARD-3: a victor who gains Victory Points keeps the card for the endgame."""
     rt = _season_rt("most-nests")
-    rt.state.hexes["A7"].nest = ("purple", "tree-1")
+    rt.state.set_nest("A7", ("purple", "tree-1"))
     drive(flow.season_card(rt))
     assert rt.state.flocks["purple"].kept_season_cards == ["most-nests"]
     assert scoring.score(rt.state)["purple"]["season_cards"] == 1
@@ -244,7 +244,7 @@ def test_R_SCARD_4_leader_and_control_nest_counting():
     from interpreter.engine import queries
     rt = blank_runtime(leader_hexes={"red": "A1", "green": "B4"})
     control = next(n for n in rt.rules.nests if rt.rules.nests[n].dominance)
-    rt.state.hexes["A1"].nest = ("red", control)
+    rt.state.set_nest("A1", ("red", control))
     put(rt, "A1", "red", 1)
     assert queries.evaluate(rt.state, dsl("most tokens(my pieces in flower hexes)", "objective"), "red") == 3 + 2 + 1
     assert queries.evaluate(rt.state, dsl("most count(my kiwi of size 3)", "objective"), "red") == 1
@@ -281,7 +281,7 @@ def test_R_DM_2_R_DM_4_marking_requirements():
     put(rt, "A10", "red", 1)
     put(rt, "A10", "green", 1)         # flower, tie
     put(rt, "A1", "red", 2)
-    rt.state.hexes["A1"].domain = ("green", "flower")
+    rt.state.set_domain("A1", ("green", "flower"))
     markers(rt, "red", "flower")
     assert marking.markable(rt, "red") == ["A7"]
 
@@ -380,8 +380,8 @@ def test_R_ASYM_4_purple_nest_benefits_twice_without_vp():
 def test_R_END_2_scoring_domain_nests_season_cards():
     """R-END-2: 1 VP per domain marker on the island, 1 per second-row Nest, plus Season card VP."""
     rt = blank_runtime()
-    rt.state.hexes["A1"].domain = ("red", "flower")
-    rt.state.hexes["A2"].domain = ("red", "grass")
+    rt.state.set_domain("A1", ("red", "flower"))
+    rt.state.set_domain("A2", ("red", "grass"))
     second = [n for n in rt.rules.flock_nests if rt.rules.nests[n].row == 2][:1]
     rt.state.flocks["red"].nests_built = second
     rt.state.flocks["red"].season_vp = 2

@@ -31,8 +31,8 @@ def blank_solo(side: str = "bot-side", bot_leader: str | None = "A6", player_lea
     r = rules()
     st = new_state(r, [PLAYER, BOT], 5, {PLAYER: "chopan", BOT: "kahu"}, None, None, "first-game",
                    game_mode="solo", solo_side=side)
-    for h in st.hexes.values():
-        h.kiwi.clear()
+    for hex_id in st.hexes:
+        st.set_kiwi(hex_id, ())
     for f in st.seats:
         fl = st.flocks[f]
         fl.supply = 0
@@ -252,7 +252,7 @@ def test_R_SOLO_10_feed_takes_the_lower_size_when_the_indicated_one_is_missing()
     put(rt, "A1", BOT, 1)
     reserve = st.flocks[PLAYER].reserve_kiwi
     run(rt, solo.effects.run(rt, dsl("bot feeds a kiwi of size 3 of an opponent", "solo"), bot_ctx()))
-    assert st.hexes["A1"].kiwi == [] and st.flocks[PLAYER].reserve_kiwi == reserve + 3
+    assert st.hexes["A1"].kiwi == () and st.flocks[PLAYER].reserve_kiwi == reserve + 3
 
 
 def test_R_SOLO_10_build_without_hex_places_a_kiwi_and_gains_a_bonus_move() -> None:
@@ -387,9 +387,9 @@ def test_R_SOLO_11_pushing_player_kiwi_pattern(setup: str, expected: str) -> Non
     origin = "A2" if setup == "edge" else "A6"
     put(rt, origin, PLAYER, 1)
     if setup == "marker":
-        st.hexes["A10"].domain = (PLAYER, "flower")
+        st.set_domain("A10", (PLAYER, "flower"))
     if setup in ("marker", "nest"):
-        st.hexes["A9"].nest = (PLAYER, "tree-1")
+        st.set_nest("A9", (PLAYER, "tree-1"))
     if setup in ("marker", "nest", "pair"):
         put(rt, "A5", PLAYER, 1, 1)
     theirs = dsl("bot moves my kiwi; bot pushes up to 1 of the kiwi of an opponent", "solo").stmts[1].arg("what")
@@ -403,7 +403,7 @@ def test_R_SOLO_11_placing_kiwibot_kiwi_makes_pairs_then_triads() -> None:
     st = rt.state
     put(rt, "A7", BOT, 1, 1)            # a pair already: a triad only
     put(rt, "A9", BOT, 2)
-    st.hexes["A9"].nest = (BOT, "tree-1")   # a single Kiwi under a Nest: a pair, but not in a free hex
+    st.set_nest("A9", (BOT, "tree-1"))   # a single Kiwi under a Nest: a pair, but not in a free hex
     put(rt, "A11", BOT, 1)              # a single Kiwi in a free hex: the pattern's first step
     st.flocks[BOT].track = 8   # slots 1-3: no benefit that places or grows Kiwi
     run(rt, solo.effects.run(rt, dsl("bot places 1 kiwi", "solo"), bot_ctx()))
@@ -473,7 +473,7 @@ def test_R_SOLO_11_explosion_pushes_player_pieces_by_the_pattern() -> None:
     rt = blank_solo()
     put(rt, "A2", PLAYER, 3, 1)
     run(rt, solo.effects.run(rt, dsl("bot feeds a kiwi of size 3 of an opponent", "solo"), bot_ctx()))
-    assert rt.state.hexes["A2"].kiwi == [] and rt.state.flocks[PLAYER].reserve_kiwi == 4
+    assert rt.state.hexes["A2"].kiwi == () and rt.state.flocks[PLAYER].reserve_kiwi == 4
 
 
 # --- after marking, Season cards and scoring (R-SOLO-5, R-SOLO-6, R-SOLO-9) ------------------------------------------
@@ -535,7 +535,7 @@ def test_R_SOLO_5_player_wins_both_chooses_one_kiwibot_takes_the_other_and_disca
 def test_R_SOLO_5_right_benefits_are_ignored() -> None:
     """R-SOLO-5: the loser never takes a card's right benefit (most-nests' right side gives a marker)."""
     rt = _season_position(["most-nests", "most-flower"])
-    rt.state.hexes["A1"].nest = (PLAYER, "tree-1")
+    rt.state.set_nest("A1", (PLAYER, "tree-1"))
     rt.state.flocks[PLAYER].nests_built = ["tree-1"]
     markers_before = len(rt.state.flocks[BOT].domain)
     run(rt, solo.season_card_step(rt))

@@ -1,6 +1,7 @@
 """Engine: `State.copy()` is an independent, equal copy of a state (the copy bots and clones make)."""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -20,8 +21,9 @@ def ruleset():
 
 
 def _mutables(obj, path: str, out: dict[int, str]) -> None:
-    """id -> path of every mutable object reachable from a state (lists, dicts, sets, Kiwi, Hex, Flock)."""
-    if isinstance(obj, (list, dict, set, Kiwi, Hex, Flock)):
+    """id -> path of every mutable object reachable from a state (lists, dicts, sets, Flock); Hex and Kiwi are
+    immutable values, shared by copies on purpose (their parts are searched all the same)."""
+    if isinstance(obj, (list, dict, set, Flock)):
         out[id(obj)] = path
     if isinstance(obj, dict):
         for k, v in obj.items():
@@ -53,8 +55,9 @@ def _states(ruleset, players, seed, **kw):
     (["red", "green"], {"mode": "solo"}),
 ])
 def test_copy_is_equal_and_shares_no_mutable_part(ruleset, players, kw):
-    """Equal by `to_dict` (and `from_dict` of it), and no list, dict, Kiwi, Hex or Flock of the copy is the
-    original's: a field added to the state later that the copy forgets to copy fails here."""
+    """Equal by `to_dict` (and `from_dict` of it), and no list, dict, set or Flock of the copy is the original's
+    (the Hex and Kiwi, immutable, are shared): a field added to the state later that the copy forgets to copy
+    fails here."""
     for st in _states(ruleset, players, 11, **kw):
         board_of(st)
         twin = st.copy()
@@ -62,6 +65,7 @@ def test_copy_is_equal_and_shares_no_mutable_part(ruleset, players, kw):
         assert twin.to_dict() == st.to_dict()
         assert State.from_dict(st.to_dict()).to_dict() == twin.to_dict()
         assert twin._board is st._board        # the geometry is shared, never rebuilt
+        assert twin.hexes is not st.hexes and all(twin.hexes[h] is st.hexes[h] for h in st.hexes)
         theirs: dict[int, str] = {}
         ours: dict[int, str] = {}
         for name, value in vars(st).items():
@@ -75,7 +79,8 @@ def test_copy_is_equal_and_shares_no_mutable_part(ruleset, players, kw):
 
 
 def test_copy_is_independent_both_ways(ruleset):
-    """Changing the copy (Kiwi sizes, stacks, hands, bags, RNG, solo data) leaves the original as it was, and back."""
+    """Changing the copy through the island writers (Kiwi sizes, stacks, Nests, markers) and its other parts
+    (hands, bags, RNG, solo data) leaves the original as it was, and back."""
     game = Game.new(ruleset, players=["red", "green"], seed=4, mode="solo")
     rng = random.Random(4)
     for _ in range(40):
@@ -84,9 +89,12 @@ def test_copy_is_independent_both_ways(ruleset):
     before = st.to_dict()
     twin = st.copy()
     hex_with_kiwi = next(h for h in twin.hexes.values() if h.kiwi)
-    hex_with_kiwi.kiwi[0].size += 1
-    hex_with_kiwi.kiwi.append(twin.new_kiwi("red", 1))
-    twin.hexes[next(iter(twin.hexes))].nest = ("red", "tree-1")
+    twin.resize_kiwi(hex_with_kiwi.id, hex_with_kiwi.kiwi[0].id, 1)
+    twin.place_new_kiwi(hex_with_kiwi.id, "red", 1)
+    twin.set_nest(next(iter(twin.hexes)), ("red", "tree-1"))
+    twin.set_domain(next(iter(twin.hexes)), ("red", "flower"))
+    other = next(h for h in twin.hexes.values() if h.kiwi and h.id != hex_with_kiwi.id)
+    twin.move_kiwi(other.id, hex_with_kiwi.id, other.kiwi[0].id)
     fl = twin.flocks["red"]
     fl.hand.append("x")
     fl.fruit["red"] = 99
@@ -102,8 +110,31 @@ def test_copy_is_independent_both_ways(ruleset):
     assert st.to_dict() == before
     again = st.copy()
     st.flocks["green"].deck.clear()
-    st.hexes[hex_with_kiwi.id].kiwi.clear()
+    st.set_kiwi(hex_with_kiwi.id, ())
     assert again.to_dict() == before
+
+
+def test_the_island_cannot_be_changed_in_place(ruleset):
+    """A writer that bypasses State's island writers fails loudly instead of changing every copy's island."""
+    game = Game.new(ruleset, players=["red", "green"], seed=4)
+    st = game.state
+    h = next(h for h in st.hexes.values() if h.kiwi)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        h.kiwi[0].size += 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        h.nest = ("red", "tree-1")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        h.domain = ("red", "flower")
+    with pytest.raises(AttributeError):
+        h.kiwi.append(st.new_kiwi("red", 1))
+    with pytest.raises(KeyError):
+        st.remove_kiwi(h.id, -1)
+    kiwi = h.kiwi[0]
+    grown = st.resize_kiwi(h.id, kiwi.id, 1)
+    assert (grown.id, grown.size) == (kiwi.id, kiwi.size + 1) and st.hexes[h.id].kiwi[0] is grown
+    assert h.kiwi[0] is kiwi and kiwi.size == grown.size - 1      # the old values are unchanged
+    st.resize_kiwi(h.id, kiwi.id, -grown.size)
+    assert all(k.id != kiwi.id for k in st.hexes[h.id].kiwi)     # a Kiwi shrunk to size 0 leaves the hex
 
 
 def test_copied_state_plays_on_identically(ruleset):

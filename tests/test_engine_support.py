@@ -33,8 +33,8 @@ def blank_runtime(players=("red", "green"), seed=1, sides=None, leaders=None, ph
     if leaders is None:
         leaders = {p: "chopan" for p in players}
     st = new_state(r, list(players), seed, leaders, None, sides, "first-game")
-    for h in st.hexes.values():
-        h.kiwi.clear()
+    for hex_id in st.hexes:
+        st.set_kiwi(hex_id, ())
     for i, f in enumerate(players):
         fl = st.flocks[f]
         fl.supply = 0
@@ -46,12 +46,14 @@ def blank_runtime(players=("red", "green"), seed=1, sides=None, leaders=None, ph
 
 def put(rt: Runtime, hex_id: str, flock: str, *sizes: int):
     """Place Kiwi of the given sizes on a hex (tokens taken from the flock's setup supply accounting)."""
-    out = []
-    for s in sizes:
-        k = rt.state.new_kiwi(flock, s)
-        rt.state.hexes[hex_id].kiwi.append(k)
-        out.append(k)
+    out = [rt.state.place_new_kiwi(hex_id, flock, s) for s in sizes]
     return out[0] if len(out) == 1 else out
+
+
+def now(rt: Runtime, kiwi):
+    """The Kiwi with this one's piece id as it stands on the island now (a Kiwi is an immutable value: one that
+    grew or shrank is a new Kiwi with the same id), or None when it is no longer on the island."""
+    return next((k for h in rt.state.hexes.values() for k in h.kiwi if k.id == kiwi.id), None)
 
 
 def fruit(rt: Runtime, flock: str, **counts: int) -> None:

@@ -80,7 +80,7 @@ def test_jump_is_impossible_when_every_hex_in_reach_holds_kiwi() -> None:
     game = _game("dive.yaml")
     rt = game.rt
     for h in ("C", "E"):
-        rt.state.hexes[h].kiwi.append(rt.state.new_kiwi("green", 1))
+        rt.state.add_kiwi(h, rt.state.new_kiwi("green", 1))
     assert not ability_possible(rt, "teal", rt.rules.leader_cards["kotare-2"].ability)
 
 
@@ -144,8 +144,7 @@ def test_R_SC_3_cave_nest_gains_a_marker_when_2_own_kiwi_share_its_hex() -> None
     assert len(rt.state.flocks["teal"].domain) == before + 1
     rt = _game("cards.yaml").rt
     kiwi = next(k for k in rt.state.hexes["B"].kiwi if k.flock == "teal")
-    rt.state.hexes["B"].kiwi.remove(kiwi)
-    rt.state.hexes["E"].kiwi.append(kiwi)
+    rt.state.move_kiwi("B", "E", kiwi.id)
     _auto(flow.nest_benefits(rt, "teal"))
     assert len(rt.state.flocks["teal"].domain) == before
 
@@ -164,7 +163,7 @@ def test_R_TRACK_1_track_slot_gains_a_vp_with_3_nests_on_the_island() -> None:
     _auto(placing.track_benefit(rt, "teal", ("track", 3), Ctx("teal")))
     assert rt.state.flocks["teal"].season_vp == 0     # one Nest only
     for h, nest in (("C", "tree-1"), ("E", "control-1")):
-        rt.state.hexes[h].nest = ("teal", nest)
+        rt.state.set_nest(h, ("teal", nest))
     _auto(placing.track_benefit(rt, "teal", ("track", 3), Ctx("teal")))
     assert rt.state.flocks["teal"].season_vp == 1
 

@@ -25,8 +25,8 @@ def _rt() -> Runtime:
     """A two-player reeds game on an empty island (the engine's own setup, then the Kiwi cleared)."""
     r = _rules()
     st = new_state(r, ["red", "green"], 1, {"red": "chopan", "green": "kahu"}, None, None, "first-game")
-    for h in st.hexes.values():
-        h.kiwi.clear()
+    for hex_id in st.hexes:
+        st.set_kiwi(hex_id, ())
     for f in ("red", "green"):
         st.flocks[f].leader_hex = None
         st.flocks[f].fruit = {c: 0 for c in r.fruits}

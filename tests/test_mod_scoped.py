@@ -65,8 +65,7 @@ def test_R_DOM_1_without_the_powers_the_usual_weights_count_again() -> None:
 def test_R_DOM_2_the_weights_follow_the_pieces_as_they_move() -> None:
     """A selector is read on the state now: moss's Kiwi in E moves to flower F and counts 2 there."""
     st = _game().rt.state
-    kiwi = st.hexes["E"].kiwi.pop()
-    st.hexes["F"].kiwi.append(kiwi)
+    st.move_kiwi("E", "F", st.hexes["E"].kiwi[-1].id)
     assert dominance.strengths(st, "F") == {"moss": 4}
 
 
@@ -98,7 +97,7 @@ def test_a_weight_given_by_a_quantity_is_read_on_the_state_now() -> None:
     st.params = {**st.params, "dominance_weights": {"moss": {"B": [[ast.to_data(node.arg("who")),
                                                                        ast.to_data(node.arg("n"))]]}}}
     assert dominance.strengths(st, "A") == {"moss": 2, "green": 3}
-    st.hexes["B"].nest = None
+    st.set_nest("B", None)
     assert dominance.strengths(st, "E") == {"moss": 0}
     assert dominance.dominant(st, "E") is None and dominance.dominant_all(st)["E"] is None
 

@@ -18,11 +18,11 @@ def _tied_solo_state() -> Game:
     """A solo game whose final totals are equal while every R-END-3 tiebreaker favours the player."""
     game = Game.new(ruleset(), players=[PLAYER, BOT], seed=3, mode="solo")
     st = game.state
-    for h in st.hexes.values():
-        h.kiwi[:] = [k for k in h.kiwi if k.flock != BOT]      # Kiwibot: no Kiwi at all on the island
-        h.domain = None
-    some_hex = next(iter(st.hexes.values()))
-    some_hex.kiwi.append(Kiwi(9999, PLAYER, 3))                 # the player: a size-3 Kiwi
+    for h in list(st.hexes.values()):
+        st.set_kiwi(h.id, [k for k in h.kiwi if k.flock != BOT])      # Kiwibot: no Kiwi at all on the island
+        st.set_domain(h.id, None)
+    some_hex = next(iter(st.hexes))
+    st.add_kiwi(some_hex, Kiwi(9999, PLAYER, 3))                     # the player: a size-3 Kiwi
     st.flocks[BOT].domain = []
     st.flocks[BOT].kept_season_cards = []
     st.flocks[BOT].nests_built = []
@@ -62,8 +62,8 @@ def test_R_END_3_standard_games_still_use_the_tiebreakers() -> None:
     """Outside solo mode a VP tie goes to the R-END-3 tiebreakers, as before."""
     game = Game.new(ruleset(), players=[PLAYER, BOT], seed=3)
     st = game.state
-    for h in st.hexes.values():
-        h.kiwi[:] = [k for k in h.kiwi if k.flock != BOT]
+    for h in list(st.hexes.values()):
+        st.set_kiwi(h.id, [k for k in h.kiwi if k.flock != BOT])
     for f in (PLAYER, BOT):
         st.flocks[f].season_vp = 5
     assert score(st)[PLAYER]["total"] == score(st)[BOT]["total"]

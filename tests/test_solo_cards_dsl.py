@@ -53,8 +53,8 @@ def blank(bot_leader: str = "A6", player_leader: str | None = "B7") -> Runtime:
     r = mod_rules()
     st = new_state(r, [PLAYER, BOT], 5, {PLAYER: "chopan", BOT: "kahu"}, None, None, "first-game",
                    game_mode="solo", solo_side="bot-side")
-    for h in st.hexes.values():
-        h.kiwi.clear()
+    for hex_id in st.hexes:
+        st.set_kiwi(hex_id, ())
     for f in st.seats:
         st.flocks[f].supply = 0
         st.flocks[f].fruit = {c: 0 for c in r.fruits}
@@ -66,7 +66,7 @@ def blank(bot_leader: str = "A6", player_leader: str | None = "B7") -> Runtime:
 
 def put(rt: Runtime, hex_id: str, flock: str, *sizes: int) -> None:
     for s in sizes:
-        rt.state.hexes[hex_id].kiwi.append(rt.state.new_kiwi(flock, s))
+        rt.state.add_kiwi(hex_id, rt.state.new_kiwi(flock, s))
 
 
 def kiwi_at(rt: Runtime, hex_id: str, flock: str) -> list[int]:
@@ -218,8 +218,8 @@ def test_a_condition_picks_the_size_kiwibot_feeds() -> None:
     rt = blank()
     put(rt, "A7", BOT, 1)
     put(rt, "A9", BOT, 2)
-    rt.state.hexes["A1"].nest = (BOT, "tree-1")
-    rt.state.hexes["A2"].nest = (BOT, "cave-1")
+    rt.state.set_nest("A1", (BOT, "tree-1"))
+    rt.state.set_nest("A2", (BOT, "cave-1"))
     resolve(rt, segment("feed", 2))
     assert kiwi_at(rt, "A7", BOT) == [1] and kiwi_at(rt, "A9", BOT) == [3]
 
@@ -242,7 +242,7 @@ def test_a_quantity_where_the_base_cards_write_a_number() -> None:
     rt = blank()
     st = rt.state
     put(rt, "A7", BOT, 2, 1)            # dominance with two Kiwi in a hex without a Nest (R-SOLO-11 Building)
-    st.hexes["A1"].nest = (BOT, "tree-1")
+    st.set_nest("A1", (BOT, "tree-1"))
     st.flocks[BOT].nests_built = ["tree-1"]
     resolve(rt, segment("build", 2))
     built = st.flocks[BOT].nests_built[1]

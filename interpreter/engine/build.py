@@ -125,7 +125,7 @@ class BuildFrame(Frame):
             return Call(payment.PayAllFrame(flock, tuple(payment.reqs_of(rt.rules.nests[self.nest].cost))))
         if pc == 3:
             hex_id, nest_id = self.hex, self.nest
-            rt.state.hexes[hex_id].nest = (flock, nest_id)
+            rt.state.set_nest(hex_id, (flock, nest_id))
             rt.state.flocks[flock].nests_built.append(nest_id)
             rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
             self.pc = 4

@@ -614,8 +614,7 @@ class PlaceOnFrame(_PhraseVerb):
         if self.pc == 2:
             hex_id = value.hex
             rt.state.flocks[ctx.flock].supply -= 1
-            new = rt.state.new_kiwi(ctx.flock, 1)
-            rt.state.hexes[hex_id].kiwi.append(new)
+            new = rt.state.place_new_kiwi(hex_id, ctx.flock, 1)
             rt.emit("place", ctx.flock, flock=ctx.flock, hex=hex_id, kiwi=new.id)
             self.pc = 3
             benefit = placing.track_benefit_frame(rt, ctx.flock, self.source, ctx)
@@ -707,20 +706,18 @@ def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
 def _shrink_els(rt: Runtime, els: list, ctx: Ctx) -> None:
     """Shrink each Kiwi by one; the token goes to its owner's Reserve, a size-0 Kiwi leaves."""
     for _, hex_id, kiwi in els:
-        if not any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
+        if not any(k.id == kiwi.id for k in rt.state.hexes[hex_id].kiwi):
             continue
-        kiwi.size -= 1
+        kiwi = rt.state.resize_kiwi(hex_id, kiwi.id, -1)   # a size-0 Kiwi leaves the hex
         rt.state.flocks[kiwi.flock].reserve_kiwi += 1
-        if kiwi.size == 0:
-            placing.remove_from_hex(rt, hex_id, kiwi)
         rt.emit("shrink", ctx.flock, flock=ctx.flock, owner=kiwi.flock, hex=hex_id, size=kiwi.size, kiwi=kiwi.id)
 
 
 def _remove_els(rt: Runtime, els: list, ctx: Ctx) -> None:
     """Remove each Kiwi to its owner's Reserve."""
     for _, hex_id, kiwi in els:
-        if any(k is kiwi for k in rt.state.hexes[hex_id].kiwi):
-            placing.remove_from_hex(rt, hex_id, kiwi)
+        if any(k.id == kiwi.id for k in rt.state.hexes[hex_id].kiwi):
+            kiwi = rt.state.remove_kiwi(hex_id, kiwi.id)
             rt.state.flocks[kiwi.flock].reserve_kiwi += kiwi.size
             rt.emit("remove-piece", ctx.flock, flock=ctx.flock, owner=kiwi.flock, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
 
@@ -777,8 +774,7 @@ def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
 def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
     kind, origin, thing = el
     if kind == "kiwi":
-        placing.remove_from_hex(rt, origin, thing)
-        rt.state.hexes[dest].kiwi.append(thing)
+        rt.state.move_kiwi(origin, dest, thing.id)
     else:
         rt.state.flocks[thing].leader_hex = dest
     rt.emit("move-piece", who, flock=who, piece=_label(el), to=dest)

@@ -4,12 +4,18 @@ Weights come from `state.params["dominance"]` (game.yaml `dominance` / `dominanc
 edition that counts the Leader as 1 (Z-4) is a content change. Flock powers `<pieces> count N for dominance` give
 the pieces their selector names a weight of their own (`state.params["dominance_weights"]`, present only in
 content with such a power): `scoped` below works them out, and content without them never calls it.
+
+A Hex is an immutable value that a state's copies share, so the dominant flock of a hex with several pieces is kept
+on the Hex itself (`Hex.memo`: the counting setup, the Leaders standing there, the result) by `dominant_all` and
+`dominant`: a bot's trial copies, which differ from each other in a hex or two, count each such hex once. The memo
+is exact (a Hex never changes; a different setup or other Leaders recount) and bounded (one entry per Hex, gone
+with it); weights of flock powers, read on the whole state, are never kept.
 """
 from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from interpreter.engine.state import Hex, State
+from interpreter.engine.state import Hex, State, remember
 
 _DEFAULT = {"kiwi": "size", "leader": 3, "nests": True}
 
@@ -136,7 +142,17 @@ def dominant(state: State, hex_id: str, purpose: str = "default") -> str | None:
             return leader_of(strengths(state, hex_id, purpose))
         k = stack[0]
         return k.flock if (k.size if by_size else 1) > 0 else None
-    return leader_of(strengths(state, hex_id, purpose))
+    setup = _setup(state, purpose)
+    if setup[3]:   # weights of flock powers: read on the whole state
+        return leader_of(strengths(state, hex_id, purpose))
+    flocks = state.flocks
+    here = [f for f in state.seats if flocks[f].leader_hex == hex_id] or None   # as `dominant_all` lists them
+    memo = h.memo   # kept on the Hex as `dominant_all` keeps it (the same entry)
+    if memo is not None and memo[0] is setup and memo[1] == here:
+        return memo[2]
+    top = leader_of(_counts(h, here or (), setup[0], setup[1], setup[2]))
+    remember(h, (setup, here, top))
+    return top
 
 
 def leader_of(counts: dict[str, int]) -> str | None:
@@ -153,7 +169,8 @@ def leader_of(counts: dict[str, int]) -> str | None:
 def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None]:
     """{hex: dominant flock or None} for every hex in one pass (the same counts as `strengths`, R-DOM-1/2);
     for callers that need every hex at once (bots' evaluation, queries), without a per-hex setup cost."""
-    by_size, leader, nest_values, weighted = _setup(state, purpose)
+    setup = _setup(state, purpose)
+    by_size, leader, nest_values, weighted = setup
     leaders: dict[str, list[str]] = {}
     for f in state.seats:
         where = state.flocks[f].leader_hex
@@ -174,5 +191,12 @@ def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None
             k = h.kiwi[0]
             out[hex_id] = k.flock if (k.size if by_size else 1) > 0 else None
             continue
-        out[hex_id] = leader_of(_counts(h, here or (), by_size, leader, nest_values))
+        # a hex with several pieces: its result under these weights and these Leaders is kept on the Hex (immutable,
+        # shared by a state's copies: a bot's trial copies count each such hex once, not once a copy)
+        memo = h.memo
+        if memo is not None and memo[0] is setup and memo[1] == here:
+            out[hex_id] = memo[2]
+            continue
+        top = out[hex_id] = leader_of(_counts(h, here or (), by_size, leader, nest_values))
+        remember(h, (setup, here, top))
     return out

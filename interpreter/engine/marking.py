@@ -9,7 +9,7 @@ from interpreter.engine.context import Ctx, Runtime
 from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, Steps, option, shared_option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, RETURN
-from interpreter.engine.placing import kiwi_of, remove_from_hex, token_available
+from interpreter.engine.placing import kiwi_of, token_available
 from interpreter.engine.verb_table import TABLE
 
 
@@ -100,14 +100,12 @@ class CoverFrame(Frame):
             fl.track -= 1          # R-DM-3: a token from the track grants no benefit
         else:
             h, kiwi = kiwi_of(rt, act)
-            kiwi.size -= 1
-            if kiwi.size == 0:
-                remove_from_hex(rt, h, kiwi)
+            st.resize_kiwi(h, kiwi.id, -1)   # a size-0 Kiwi leaves the hex
         hex_id = self.hex
         terrain = st.hexes[hex_id].terrain
         fl.domain.remove(terrain)
         fl.covers += 1
-        st.hexes[hex_id].domain = (flock, terrain)
+        st.set_domain(hex_id, (flock, terrain))
         rt.emit("mark", flock, flock=flock, hex=hex_id, terrain=terrain)
         return RETURN
 

@@ -12,7 +12,7 @@ from interpreter.engine import action_types as A
 from interpreter.engine.decisions import Option, Steps, lazy_option, option, shared_option_caches
 from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
                                        RETURN)
-from interpreter.engine.placing import kiwi_of, remove_from_hex, verb_procedure
+from interpreter.engine.placing import kiwi_of, verb_procedure
 from interpreter.engine.verb_table import TABLE, count
 
 
@@ -201,8 +201,7 @@ class MoveActionFrame(Frame):
             pushes = push.after_move_frame(rt, flock, dest, rt.rules.max_size, None, True)
             return Return(True) if pushes is None else Call(pushes)
         hex_id, kiwi = kiwi_of(rt, act)
-        remove_from_hex(rt, hex_id, kiwi)
-        st.hexes[dest].kiwi.append(kiwi)
+        st.move_kiwi(hex_id, dest, kiwi.id)
         ctx.turn.moved.add(kiwi.id)
         rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest, kiwi=kiwi.id)
         pushes = push.after_move_frame(rt, flock, dest, kiwi.size, kiwi.id, False)

@@ -30,12 +30,8 @@ def kiwi_of(rt: Runtime, action: "A.Action") -> tuple[str, Kiwi]:
 
 
 def remove_from_hex(rt: Runtime, hex_id: str, kiwi: Kiwi) -> None:
-    """Take a Kiwi off its hex."""
-    lst = rt.state.hexes[hex_id].kiwi
-    for i, k in enumerate(lst):
-        if k is kiwi:
-            del lst[i]
-            return
+    """Take a Kiwi (by its piece id) off its hex."""
+    rt.state.remove_kiwi(hex_id, kiwi.id)
 
 
 def token_available(rt: Runtime, flock: str, exclude: int | None = None) -> bool:
@@ -46,15 +42,16 @@ def token_available(rt: Runtime, flock: str, exclude: int | None = None) -> bool
     return any(k.flock == flock and k.id != exclude for h in rt.state.hexes.values() for k in h.kiwi)
 
 
-def kiwi_by_id(rt: Runtime, hex_id: str, kiwi_id: int) -> Kiwi:
-    """The Kiwi stack with this piece id: on `hex_id`, else anywhere on the island (EngineError when gone)."""
+def kiwi_by_id(rt: Runtime, hex_id: str, kiwi_id: int) -> tuple[str, Kiwi]:
+    """(hex, Kiwi) of the Kiwi stack with this piece id: on `hex_id`, else anywhere on the island (EngineError
+    when gone)."""
     for k in rt.state.hexes[hex_id].kiwi:
         if k.id == kiwi_id:
-            return k
+            return hex_id, k
     for h in rt.state.hexes.values():
         for k in h.kiwi:
             if k.id == kiwi_id:
-                return k
+                return h.id, k
     raise EngineError(f"no Kiwi {kiwi_id} on the island")
 
 
@@ -90,9 +87,7 @@ class TakeIslandFrame(Frame):
             rt.emit("no-token", flock, flock=flock)
             return Return(False)
         hex_id, kiwi = kiwi_of(rt, value)
-        kiwi.size -= 1
-        if kiwi.size == 0:
-            remove_from_hex(rt, hex_id, kiwi)
+        rt.state.resize_kiwi(hex_id, kiwi.id, -1)   # a size-0 Kiwi leaves the hex
         rt.emit("token", flock, flock=flock, hex=hex_id, kiwi=kiwi.id)
         return Return(True)
 
@@ -225,8 +220,7 @@ class PlaceOneFrame(Frame):
         if self.pc == 2:
             hex_id = value.hex
             rt.state.flocks[flock].supply -= 1
-            new = rt.state.new_kiwi(flock, 1)
-            rt.state.hexes[hex_id].kiwi.append(new)
+            new = rt.state.place_new_kiwi(hex_id, flock, 1)
             rt.emit("place", flock, flock=flock, hex=hex_id, kiwi=new.id)
             self.pc = 3
             benefit = track_benefit_frame(rt, flock, self.source, self.ctx)
@@ -278,13 +272,13 @@ class GrowOneFrame(Frame):
                 return Call(TakeTokenFrame(owner, self.why, self.kiwi, self.optional))
         elif self.pc == 2:
             return RETURN
-        kiwi = kiwi_by_id(rt, self.hex, self.kiwi)
+        where, kiwi = kiwi_by_id(rt, self.hex, self.kiwi)
         if value is None:
             if not token_available(rt, owner, exclude=kiwi.id):   # else the player declined (logged)
                 rt.emit("no-growth", owner, flock=owner, hex=self.hex, size=kiwi.size, kiwi=kiwi.id)
             return RETURN
         rt.state.flocks[owner].supply -= 1
-        kiwi.size += 1
+        kiwi = rt.state.resize_kiwi(where, kiwi.id, 1)
         rt.emit("grow", owner, flock=owner, hex=self.hex, size=kiwi.size, kiwi=kiwi.id)
         self.pc = 2
         benefit = track_benefit_frame(rt, owner, value, self.ctx)

@@ -133,13 +133,13 @@ def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -
 
 def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> None:
     """Move this very Kiwi from its hex to `dest`, or off the island into its owner's Reserve (R-PUSH-2/3)."""
-    remove_from_hex(rt, origin, kiwi)
     st = rt.state
+    kiwi = st.remove_kiwi(origin, kiwi.id)
     if dest == OFF:
         st.flocks[kiwi.flock].reserve_kiwi += kiwi.size   # R-PUSH-3
         rt.emit("push-off", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, kiwi=kiwi.id)
     else:
-        st.hexes[dest].kiwi.append(kiwi)
+        st.add_kiwi(dest, kiwi)
         rt.emit("push", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, to=dest, kiwi=kiwi.id)
 
 

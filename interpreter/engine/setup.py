@@ -14,6 +14,7 @@ from interpreter.engine.placing import kiwi_of
 from interpreter.engine.content_types import AdvancedStep, Layout
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import Flock, Hex, State
+from interpreter.memo import per_object
 
 
 class SetupError(ValueError):
@@ -21,7 +22,23 @@ class SetupError(ValueError):
 
 
 def island_hexes(rules: Rules, players: int) -> tuple[dict[str, Hex], Layout]:
-    """The hexes of the layout for this player count (R-SETUP-1), and the layout."""
+    """The hexes of the layout for this player count (R-SETUP-1), and the layout: a new dict of the empty island's
+    Hex, which are immutable values, so every game of these rules shares them (built once per layout)."""
+    built = _islands(rules)
+    hit = built.get(players)
+    if hit is None:
+        hit = built[players] = _island(rules, players)
+    return dict(hit[0]), hit[1]
+
+
+@per_object(8)   # a few content sets at a time (the editor reloads content): each entry keeps its Rules alive
+def _islands(rules: Rules) -> dict[int, tuple[dict[str, Hex], Layout]]:
+    """{player count: its empty island and layout} of these rules, filled as games ask."""
+    return {}
+
+
+def _island(rules: Rules, players: int) -> tuple[dict[str, Hex], Layout]:
+    """The empty island of the layout for this player count (SetupError when content has none)."""
     layout = next((l for l in rules.layouts if l.players == players), None)
     if layout is None:
         raise SetupError(f"island.yaml has no layout for {players} players")
@@ -135,7 +152,7 @@ def _first_game_positions(rules: Rules, st: State, layout: Layout) -> None:
         fl.leader_hex = spec.leader
         for hex_id, sizes in spec.kiwi.items():
             for size in sizes:
-                st.hexes[hex_id].kiwi.append(st.new_kiwi(f, int(size)))
+                st.place_new_kiwi(hex_id, f, int(size))
                 fl.supply -= int(size)
         if fl.supply < 0:
             raise SetupError(f"setup {setup.id} seat {fl.seat} uses more tokens than the flock has")
@@ -256,8 +273,8 @@ class AdvancedFrame(Frame):
         if kind == "grow":
             if self.pc == 1:
                 f = seats[self.seat]
-                _, kiwi = kiwi_of(rt, value)
-                kiwi.size += 1
+                where, kiwi = kiwi_of(rt, value)
+                st.resize_kiwi(where, kiwi.id, 1)
                 self.done.append(kiwi.id)
                 st.flocks[f].supply -= 1
                 self.n += 1
@@ -285,5 +302,5 @@ def _advanced(rt: Runtime, spec: AdvancedStep) -> Steps[Any]:
 
 
 def _supply_kiwi(st: State, flock: str, hex_id: str) -> None:
-    st.hexes[hex_id].kiwi.append(st.new_kiwi(flock, 1))
+    st.place_new_kiwi(hex_id, flock, 1)
     st.flocks[flock].supply -= 1

@@ -43,7 +43,7 @@ def mark_now(rt: Runtime, ctx: Ctx) -> tuple[bool, bool]:
         return False, True
     fl.domain.remove(fit)
     fl.covers += 1
-    st.hexes[hex_id].domain = (bot, fit)
+    st.set_domain(hex_id, (bot, fit))
     rt.emit("mark", bot, flock=bot, hex=hex_id, terrain=fit)
     return True, True
 

@@ -10,7 +10,7 @@ from typing import Any, Callable, ClassVar
 
 from interpreter.dsl import ast
 from interpreter.dsl.registry_solo import MOVES
-from interpreter.engine import placing, push
+from interpreter.engine import push
 from interpreter.engine.action_types import PushLeader
 from interpreter.engine.board import board_of
 from interpreter.engine.compose import MAX_AMOUNT
@@ -200,8 +200,7 @@ def move_now(rt: Runtime, call: Node, ctx: Ctx) -> None:
         ctx.turn.leader_moved = True   # R-MOVE-4: the Leader moves once per turn
         rt.emit("move-leader", ctx.flock, flock=ctx.flock, hex=origin, to=dest)
     else:
-        placing.remove_from_hex(rt, origin, kiwi)
-        rt.state.hexes[dest].kiwi.append(kiwi)
+        rt.state.move_kiwi(origin, dest, kiwi.id)
         ctx.turn.moved.add(kiwi.id)   # R-MOVE-4: a Kiwi moves once per turn
         rt.emit("move-kiwi", ctx.flock, flock=ctx.flock, size=kiwi.size, hex=origin, to=dest, kiwi=kiwi.id)
     if seg is not None:

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from interpreter.dsl import ast
 from interpreter.engine import build as build_mod
-from interpreter.engine import placing, push
+from interpreter.engine import push
 from interpreter.engine.content_types import SOLO_STEPS
 from interpreter.engine.context import Runtime
 from interpreter.engine.modifiers import param
@@ -221,9 +221,7 @@ def _take_island(rt: Runtime, bot: str, exclude: int | None) -> bool:
     if found is None:
         return False
     hex_id, kiwi = found
-    kiwi.size -= 1
-    if kiwi.size == 0:
-        placing.remove_from_hex(rt, hex_id, kiwi)
+    rt.state.resize_kiwi(hex_id, kiwi.id, -1)   # a size-0 Kiwi leaves the hex
     rt.emit("kiwibot-token", bot, flock=bot, hex=hex_id, kiwi=kiwi.id)
     return True
 

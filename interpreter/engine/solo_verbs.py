@@ -152,7 +152,7 @@ class BotBuildFrame(Frame):
                 self.pc = 1
                 return Call(placing.PlaceOneFrame(bot, ctx))
             st = rt.state
-            st.hexes[hex_id].nest = (bot, nest_id)
+            st.set_nest(hex_id, (bot, nest_id))
             st.flocks[bot].nests_built.append(nest_id)
             rt.emit("build", bot, flock=bot, nest=nest_id, hex=hex_id)
             self.hex, self.nest = hex_id, nest_id

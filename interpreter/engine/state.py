@@ -2,46 +2,122 @@
 
 The state holds everything a game needs to continue: the island (hex geometry and terrain, Kiwi
 stacks, Nests, domain markers), each flock's private and public resources, the bags, the flow
-position (season, phase, step) and the RNG. Turn-local facts (which Kiwi moved this turn) live in
+position (season, phase, step) and the RNG. The island's Hex and Kiwi are immutable values that copies of a
+state share; the island writers of State (`add_kiwi`, `resize_kiwi`, `set_nest`, ...) replace them. Turn-local facts (which Kiwi moved this turn) live in
 the running step, which `Game` rebuilds by replaying the decisions since the step's checkpoint.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Callable
 
 _MASK = (1 << 64) - 1
 
 
-def _splitmix(x: int) -> tuple[int, int]:
-    """One splitmix64 step: (new state, output)."""
-    x = (x + 0x9E3779B97F4A7C15) & _MASK
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return x, z ^ (z >> 31)
-
-
-@dataclass(slots=True)
-class Kiwi:
-    """One Kiwi on the island: a stack of `size` tokens of one flock."""
-
+# Hex and Kiwi are immutable values (frozen dataclasses), so copies of a state share them: `State.copy` copies the
+# `hexes` dict only, and every change builds the new Hex (and Kiwi) in that state's own dict (the island writers of
+# State). A writer that bypasses those fails loudly (FrozenInstanceError; a tuple has no `append`) instead of
+# changing every copy's island at once. The writers build a Hex on every move, so they build it fast: the slots
+# live on a private mutable base, filled by plain attribute stores, and the object then becomes the frozen class
+# (`__class__` assignment: same slots, same layout), about three times faster than a frozen dataclass's
+# `__init__`, which goes through `object.__setattr__` once per field.
+class _KiwiSlots:
+    __slots__ = ("id", "flock", "size")
     id: int
     flock: str
     size: int
 
 
-@dataclass(slots=True)
-class Hex:
-    """One island hex: static geometry plus what stands on it."""
-
+class _HexSlots:
+    __slots__ = ("id", "q", "r", "terrain", "kiwi", "nest", "domain", "memo")
     id: str
     q: int
     r: int
     terrain: str
-    kiwi: list[Kiwi] = field(default_factory=list)
-    nest: tuple[str, str] | None = None      # (flock, nest id)
-    domain: tuple[str, str] | None = None    # (flock, terrain): a placed marker, covered by a token
+    kiwi: tuple["Kiwi", ...]
+    nest: tuple[str, str] | None
+    domain: tuple[str, str] | None
+    # not a field (not compared, saved or shown): a cache for pure functions of this one Hex, which never changes, so
+    # what they keep here stays exact (dominance.dominant_all); `remember` sets it
+    memo: Any
+
+
+@dataclass(frozen=True, init=False)
+class Kiwi(_KiwiSlots):
+    """One Kiwi on the island: a stack of `size` tokens of one flock. Immutable: a Kiwi that grows or shrinks is
+    a new Kiwi with the same id (`State.resize_kiwi`), so copies of a state share their Kiwi."""
+
+    __slots__ = ()
+    id: int
+    flock: str
+    size: int
+
+    def __new__(cls, id: int, flock: str, size: int) -> "Kiwi":
+        return _kiwi(id, flock, size)
+
+    def __reduce__(self) -> tuple:
+        return (Kiwi, (self.id, self.flock, self.size))
+
+
+@dataclass(frozen=True, init=False)
+class Hex(_HexSlots):
+    """One island hex: static geometry plus what stands on it. Immutable: every change replaces the hex in
+    `State.hexes` (the island writers of State), so copies of a state share their hexes."""
+
+    __slots__ = ()
+    id: str
+    q: int
+    r: int
+    terrain: str
+    kiwi: tuple[Kiwi, ...]               # stacks in placement order
+    nest: tuple[str, str] | None         # (flock, nest id)
+    domain: tuple[str, str] | None       # (flock, terrain): a placed marker, covered by a token
+
+    def __new__(cls, id: str, q: int, r: int, terrain: str, kiwi: tuple[Kiwi, ...] = (),
+                nest: tuple[str, str] | None = None, domain: tuple[str, str] | None = None) -> "Hex":
+        return _hex(id, q, r, terrain, tuple(kiwi), nest, domain)
+
+    def __reduce__(self) -> tuple:
+        return (Hex, (self.id, self.q, self.r, self.terrain, self.kiwi, self.nest, self.domain))
+
+
+def _kiwi(id: int, flock: str, size: int) -> Kiwi:
+    """A new Kiwi (see the comment above _KiwiSlots)."""
+    k = _NEW(_KiwiSlots)
+    k.id = id
+    k.flock = flock
+    k.size = size
+    k.__class__ = Kiwi
+    return k  # type: ignore[return-value]  # its class is Kiwi now
+
+
+def _hex(id: str, q: int, r: int, terrain: str, kiwi: tuple[Kiwi, ...], nest: tuple[str, str] | None,
+         domain: tuple[str, str] | None) -> Hex:
+    """A new Hex (see the comment above _KiwiSlots)."""
+    h = _NEW(_HexSlots)
+    h.id = id
+    h.q = q
+    h.r = r
+    h.terrain = terrain
+    h.kiwi = kiwi
+    h.nest = nest
+    h.domain = domain
+    h.memo = None
+    h.__class__ = Hex
+    return h  # type: ignore[return-value]  # its class is Hex now
+
+
+def _at(stack: tuple[Kiwi, ...], kiwi_id: int, hex_id: str) -> int:
+    """The place of the Kiwi with this piece id in a hex's stacks (KeyError when it is not there)."""
+    for i, k in enumerate(stack):
+        if k.id == kiwi_id:
+            return i
+    raise KeyError(f"no Kiwi {kiwi_id} on {hex_id}")
+
+
+_NEW = object.__new__
+# `remember(h, value)`: `h.memo = value`, past the frozen class (the slot's own setter)
+remember: Callable[[Hex, Any], None] = _HexSlots.__dict__["memo"].__set__
 
 
 @dataclass(slots=True)
@@ -112,8 +188,10 @@ class State:
     # --- randomness -----------------------------------------------------------------------
     def rand_below(self, n: int) -> int:
         """A uniform integer in [0, n) from the state's seeded RNG."""
-        self.rng, out = _splitmix(self.rng)
-        return out % n
+        x = self.rng = (self.rng + 0x9E3779B97F4A7C15) & _MASK   # one splitmix64 step, written out (a hot path)
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return (z ^ (z >> 31)) % n
 
     def shuffle(self, items: list) -> None:
         """Shuffle a list in place with the state's RNG (Fisher-Yates)."""
@@ -153,10 +231,77 @@ class State:
         return self.marker_order()
 
     def new_kiwi(self, flock: str, size: int) -> Kiwi:
-        """A fresh Kiwi with a unique id."""
-        kiwi = Kiwi(self.next_kiwi, flock, size)
+        """A fresh Kiwi with a unique id (not yet on the island: `add_kiwi` puts it there)."""
+        kiwi = _kiwi(self.next_kiwi, flock, size)
         self.next_kiwi += 1
         return kiwi
+
+    # --- the island's writers -------------------------------------------------------------
+    # Hex and Kiwi are immutable, so copies of the state share them (`copy`); each change builds the new Hex
+    # (and Kiwi) and puts it in this state's own `hexes`. A writer that bypasses these fails loudly (a frozen
+    # dataclass, a tuple of Kiwi) instead of changing another copy's island.
+    def add_kiwi(self, hex_id: str, kiwi: Kiwi) -> None:
+        """Put a Kiwi on a hex, last in its placement order."""
+        h = self.hexes[hex_id]
+        self.hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, h.kiwi + (kiwi,), h.nest, h.domain)
+
+    def place_new_kiwi(self, hex_id: str, flock: str, size: int) -> Kiwi:
+        """A fresh Kiwi (`new_kiwi`) put on a hex (`add_kiwi`)."""
+        kiwi = _kiwi(self.next_kiwi, flock, size)
+        self.next_kiwi += 1
+        h = self.hexes[hex_id]
+        self.hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, h.kiwi + (kiwi,), h.nest, h.domain)
+        return kiwi
+
+    def remove_kiwi(self, hex_id: str, kiwi_id: int) -> Kiwi:
+        """Take the Kiwi with this piece id off the hex and return it (KeyError when it is not there)."""
+        hexes = self.hexes
+        h = hexes[hex_id]
+        stack = h.kiwi
+        i = _at(stack, kiwi_id, hex_id)
+        hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, stack[:i] + stack[i + 1:] if len(stack) > 1 else (),
+                             h.nest, h.domain)
+        return stack[i]
+
+    def move_kiwi(self, origin: str, dest: str, kiwi_id: int) -> Kiwi:
+        """Move the Kiwi with this piece id from `origin` to the end of `dest`'s stacks; returns it (KeyError when
+        it is not on `origin`)."""
+        kiwi = self.remove_kiwi(origin, kiwi_id)
+        hexes = self.hexes
+        h = hexes[dest]
+        hexes[dest] = _hex(h.id, h.q, h.r, h.terrain, h.kiwi + (kiwi,), h.nest, h.domain)
+        return kiwi
+
+    def resize_kiwi(self, hex_id: str, kiwi_id: int, by: int) -> Kiwi:
+        """Grow (by > 0) or shrink the Kiwi with this piece id on the hex, keeping its place in the stacks; at size 0
+        it leaves the hex. Returns the resized Kiwi (KeyError when it is not there)."""
+        hexes = self.hexes
+        h = hexes[hex_id]
+        stack = h.kiwi
+        i = _at(stack, kiwi_id, hex_id)
+        k = stack[i]
+        new = _kiwi(kiwi_id, k.flock, k.size + by)
+        if len(stack) == 1:
+            stack = (new,) if new.size > 0 else ()
+        else:
+            stack = stack[:i] + (new,) + stack[i + 1:] if new.size > 0 else stack[:i] + stack[i + 1:]
+        hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, stack, h.nest, h.domain)
+        return new
+
+    def set_kiwi(self, hex_id: str, stack: tuple[Kiwi, ...] | list[Kiwi]) -> None:
+        """Replace the hex's Kiwi stacks (setting up a position by hand; play uses the writers above)."""
+        h = self.hexes[hex_id]
+        self.hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, tuple(stack), h.nest, h.domain)
+
+    def set_nest(self, hex_id: str, nest: tuple[str, str] | None) -> None:
+        """Put a Nest `(flock, nest id)` on the hex (None: none)."""
+        h = self.hexes[hex_id]
+        self.hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, h.kiwi, nest, h.domain)
+
+    def set_domain(self, hex_id: str, domain: tuple[str, str] | None) -> None:
+        """Put a domain marker `(flock, terrain)` on the hex (None: none)."""
+        h = self.hexes[hex_id]
+        self.hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, h.kiwi, h.nest, domain)
 
     def leaders_in(self, hex_id: str) -> list[str]:
         """Flocks whose Leader stands on this hex, in seat order."""
@@ -193,7 +338,8 @@ class State:
     def to_dict(self) -> dict:
         """Plain JSON-ready data."""
         return {
-            "hexes": [[h.id, h.q, h.r, h.terrain, [[k.id, k.flock, k.size] for k in h.kiwi],
+            # an empty stack without the inner comprehension (most hexes; checkpoints take this often)
+            "hexes": [[h.id, h.q, h.r, h.terrain, [[k.id, k.flock, k.size] for k in h.kiwi] if h.kiwi else [],
                        list(h.nest) if h.nest else None, list(h.domain) if h.domain else None]
                       for h in self.hexes.values()],
             "flocks": [{
@@ -218,8 +364,8 @@ class State:
         """Rebuild a state from `to_dict` output."""
         hexes = {}
         for hid, q, r, terrain, kiwi, nest, domain in data["hexes"]:
-            hexes[hid] = Hex(hid, q, r, terrain, [Kiwi(i, f, s) for i, f, s in kiwi],
-                             tuple(nest) if nest else None, tuple(domain) if domain else None)
+            hexes[hid] = _hex(hid, q, r, terrain, tuple([_kiwi(i, f, s) for i, f, s in kiwi]),
+                              tuple(nest) if nest else None, tuple(domain) if domain else None)
         flocks = {}
         for fd in data["flocks"]:
             fl = Flock(**fd)
@@ -236,36 +382,18 @@ class State:
                    mode=data.get("mode"))
 
     def copy(self) -> "State":
-        """An independent copy, equal by `to_dict`: the mutable containers (Kiwi stacks, hands, bags, ...) are
-        copied, what never changes once play starts is shared (hex geometry, the `(flock, id)` tuples of Nests
-        and markers, the strings, `params`, the island's cached Board). Bots copy states on every lookahead, so
-        this is written out by hand rather than through `to_dict`/`from_dict` (about 3x faster).
-        A field added to State that holds a mutable value must be copied here (tests/test_engine_state_copy.py)."""
-        new_hex, new_kiwi = _HEX_NEW, _KIWI_NEW
-        hexes = {}
-        for hid, h in self.hexes.items():
-            c = new_hex(Hex)
-            c.id = h.id
-            c.q = h.q
-            c.r = h.r
-            c.terrain = h.terrain
-            stack = []
-            for k in h.kiwi:
-                ck = new_kiwi(Kiwi)
-                ck.id = k.id
-                ck.flock = k.flock
-                ck.size = k.size
-                stack.append(ck)
-            c.kiwi = stack
-            c.nest = h.nest
-            c.domain = h.domain
-            hexes[hid] = c
+        """An independent copy, equal by `to_dict`: the mutable containers (the hexes dict, hands, bags, ...) are
+        copied, what never changes in place is shared: the island's Hex and Kiwi (immutable: a change replaces the
+        Hex in the copy's own `hexes`), the `(flock, id)` tuples, the strings, `params`, the island's cached Board.
+        Bots copy states on every lookahead, so this is written out by hand rather than through
+        `to_dict`/`from_dict`. A field added to State that holds a mutable value must be copied here
+        (tests/test_engine_state_copy.py)."""
         copy_flock = _copy_flock
         flocks = {fid: copy_flock(f) for fid, f in self.flocks.items()}
         twin = _STATE_NEW(State)
         d = twin.__dict__
         d.update(self.__dict__)
-        d["hexes"] = hexes
+        d["hexes"] = self.hexes.copy()
         d["flocks"] = flocks
         d["seats"] = self.seats.copy()
         d["fruit_bag"] = self.fruit_bag.copy()
@@ -276,8 +404,6 @@ class State:
         return twin
 
 
-_HEX_NEW = Hex.__new__
-_KIWI_NEW = Kiwi.__new__
 _STATE_NEW = object.__new__
 
 
