@@ -41,7 +41,7 @@ def test_checkpoints_built_when_read_are_those_taken_at_once(name: str, kw: dict
     while not eager.is_over:
         assert lazy._checkpoint.start == eager._checkpoint.start == eager.step_start
         if r.random() < 0.08:
-            built += lazy._checkpoint._data is None
+            built += not lazy._checkpoint.taken
             assert lazy.clone().to_json() == eager.to_json()   # the clone builds the shared checkpoint
             assert lazy.to_json() == eager.to_json()
         if r.random() < 0.03 and lazy.step_depth >= 2:
@@ -64,8 +64,8 @@ def test_few_checkpoints_are_taken_at_once_and_each_replays_a_bounded_number_of_
         cp = game._checkpoint
         if cp is not last:
             steps += 1
-            taken += cp._data is not None
-            assert cp._data is not None or cp.start - cp.base.start < CHECKPOINT_EVERY
+            taken += cp.taken
+            assert cp.taken or cp.start - cp.base.start < CHECKPOINT_EVERY
             last = cp
         game.apply(r.choice(game.pending.options).id)
     assert steps > 40 and taken <= steps // 3
@@ -82,15 +82,15 @@ def test_a_state_read_or_handed_in_makes_checkpoints_be_taken_at_once() -> None:
     first = game._checkpoint   # the step running when the state was read began before
     for _ in range(30):
         game.apply(r.choice(game.pending.options).id)
-        assert game._checkpoint is first or game._checkpoint._data is not None   # from the live state, change included
-    assert json.loads(game.to_json())["checkpoint"] == game._checkpoint._data
+        assert game._checkpoint is first or game._checkpoint.taken   # from the live state, change included
+    assert json.loads(game.to_json())["checkpoint"] == game._checkpoint.data()
     copy = game.clone()
     assert copy._base is None and not copy._touched
     start = copy._checkpoint
     while copy._checkpoint is start:
         copy.apply(r.choice(copy.pending.options).id)
     new = copy._checkpoint   # taken at once, or built from one the copy took itself, never from the game's
-    assert new._data is not None or new.base is not game._base and new.base.start > start.start
+    assert new.taken or new.base is not game._base and new.base.start > start.start
 
 
 def test_same_compares_without_building() -> None:
@@ -106,7 +106,7 @@ def test_same_compares_without_building() -> None:
         option = game.pending.options[0].id
         assert game.apply(option).ok and copy.apply(option).ok
     a, b = game._checkpoint, copy._checkpoint
-    if a._data is None:
-        assert a.same(b) and a._data is None and b._data is None
+    if not a.taken:
+        assert a.same(b) and not a.taken and not b.taken
     assert a.same(b)
     assert not Checkpoint({"x": 1}, 0).same(Checkpoint({"x": 2}, 0))

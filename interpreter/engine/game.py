@@ -66,35 +66,56 @@ _NEVER = 1 << 62
 
 
 class Checkpoint:
-    """The state at the running step's start (`state.to_dict()` data), read only by the generator fallback, undo
-    within a step and saves. Taking it at every step start was a tenth of a random game, so most steps do not: a
+    """The state at the running step's start, read only by the generator fallback, undo within a step, clones that
+    replay and saves. Taking it at every step start was a tenth of a random game, so most steps do not: a
     checkpoint not taken at once names the last one taken (`base`) and the decisions since (`history[base.start:
     start]`), and is built when first read by replaying them from it (exact: the flow is a function of the state,
     whose RNG it holds, and of the decisions). A game takes it at once when someone else may hold its state (see
-    `Game._touched`), at its first step, and every CHECKPOINT_EVERY decisions."""
+    `Game._touched`), at its first step, and every CHECKPOINT_EVERY decisions. One taken at once is a private
+    `State.copy()` (cheaper than its `to_dict()` data, which is written only when a save or a comparison reads it);
+    one given as data (a save, `clone`'s caller) keeps that data."""
 
-    __slots__ = ("_data", "start", "base", "history", "source")
+    __slots__ = ("_data", "_state", "start", "base", "history", "source")
 
     def __init__(self, data: dict | None, start: int, base: "Checkpoint | None" = None,
-                 history: list[str] | None = None, source: tuple | None = None) -> None:
-        self._data = data        # None until built
+                 history: list[str] | None = None, source: tuple | None = None, state: State | None = None) -> None:
+        self._data = data        # the state's `to_dict()` data: None until built (or never, when `_state` serves)
+        self._state = state      # a private copy of the state, never changed (a checkpoint taken at once)
         self.start = start       # the step's start in the game's history (how many decisions came before it)
-        self.base = base         # a checkpoint taken at once (when `data` is None)
+        self.base = base         # a checkpoint taken at once (when neither `data` nor `state` is known)
         self.history = history   # the game's history list: only ever appended to, so its first `start` stay
         self.source = source     # (ruleset, mode, origin, board) of the game, to replay in
+
+    @classmethod
+    def taken_of(cls, state: State, start: int) -> "Checkpoint":
+        """A checkpoint taken at once of `state` (its own copy: the game goes on changing `state`)."""
+        return cls(None, start, state=state.copy())
+
+    @property
+    def taken(self) -> bool:
+        """True when the checkpoint holds its state (taken at once, or given as data), not a replay to build it."""
+        return self._data is not None or self._state is not None
 
     def data(self) -> dict:
         """The state data at the step's start (built on first read)."""
         if self._data is None:
-            self._data = self._build()
+            self._data = self._state.to_dict() if self._state is not None else self._build()
             self.base = self.history = self.source = None
         return self._data
 
+    def state(self) -> State:
+        """A new State at the step's start, the caller's own (the island's Board is not set on it)."""
+        if self._state is None and self._data is None:
+            self.data()
+        if self._state is not None:
+            return self._state.copy()
+        return State.from_dict(self._data)   # type: ignore[arg-type]  # built just above
+
     def _build(self) -> dict:
         base, history, source = self.base, self.history, self.source
-        assert base is not None and history is not None and source is not None and base._data is not None
+        assert base is not None and history is not None and source is not None and base.taken
         ruleset, mode, origin, board = source
-        state = State.from_dict(base._data)
+        state = base.state()
         state._board = board
         twin = Game(ruleset, state, None, checkpoint=base, origin=origin, mode=mode, history=history[:base.start],
                     own_state=True, exact_from=self.start)
@@ -103,18 +124,21 @@ class Checkpoint:
             twin._history.append(option_id)
             twin._advance(option_id)
         built = twin._checkpoint
-        if built.start != self.start or built._data is None:   # an engine bug, never a bad input
+        if built.start != self.start or not built.taken:   # an engine bug, never a bad input
             raise EngineError(f"the checkpoint of the step at decision {self.start} does not rebuild")
-        return built._data
+        return built.data()
 
     def same(self, other: "Checkpoint") -> bool:
-        """True when both are known to be the same state without building either: the same object, the same data,
-        or built from the same checkpoint by the same decisions (False may still be the same state)."""
+        """True when both are known to be the same state without building either: the same object, equal data or
+        states, or built from the same checkpoint by the same decisions (False may still be the same state)."""
         if self is other:
             return True
-        if self._data is not None and other._data is not None:
-            return self._data == other._data
-        if self._data is not None or other._data is not None or self.base is not other.base:
+        if self.taken and other.taken:
+            if self._state is not None and other._state is not None:
+                # dataclass equality (hex and flock order are the same in two states of one game)
+                return self._state == other._state
+            return self.data() == other.data()
+        if self.taken or other.taken or self.base is not other.base:
             return False
         assert self.history is not None and other.history is not None and self.base is not None
         return (self.start == other.start
@@ -162,7 +186,7 @@ class Game:
         # the last checkpoint taken at once since which the state changed only through the flow (None: none, so
         # the next is taken at once); `_touched`: someone else may hold the state (`state`, `rt`, a state handed
         # in) and change it, so every checkpoint is taken at once
-        trusted = own_state and checkpoint is not None and checkpoint._data is not None
+        trusted = own_state and checkpoint is not None and checkpoint.taken
         self._base: Checkpoint | None = checkpoint if trusted else None
         self._touched = not own_state
         self._exact_from = _NEVER if exact_from is None else exact_from
@@ -435,7 +459,7 @@ class Game:
             if twin.step_start != self.step_start:
                 raise ValueError("the save's history does not replay to its running step")
             return twin
-        state = State.from_dict(self._checkpoint.data())
+        state = self._checkpoint.state()
         state._board = self._rt.state._board   # the island's geometry never changes: share it, don't rebuild it
         # the checkpoint dict is never changed once taken, so the twin may share it
         twin = Game(self.ruleset, state, self._rt.events[:self._checkpoint_events] if events else None,
@@ -485,7 +509,7 @@ class Game:
                     base = self._base
                     if (base is None or self._touched or n - base.start >= CHECKPOINT_EVERY
                             or n >= self._exact_from):
-                        known = self._base = Checkpoint(rt.state.to_dict(), n)
+                        known = self._base = Checkpoint.taken_of(rt.state, n)
                     else:
                         known = Checkpoint(None, n, base, self._history, self._source())
                 self._checkpoint = known
