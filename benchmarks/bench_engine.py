@@ -64,6 +64,9 @@ def main() -> None:
             profiler.disable()
         if sampler:
             sampler.stop()
+    if args.games <= 0:   # the load and warm-up alone (benchmarks/instructions.sh subtracts it)
+        print("no games: the content loaded and one game played to warm up")
+        return
     target = "target >= 5 per second" if args.bots == "greedy" else "target >= 120 per CPU second"
     print(f"{args.games} full {args.players}-player {args.bots}-bot games in {seconds:.2f} s wall, {cpu:.2f} s CPU, "
           f"one core, {args.gc} GC thresholds")

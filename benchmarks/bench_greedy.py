@@ -44,6 +44,9 @@ def main() -> None:
         _evaluation(ruleset, args.seed)
         return
     simulate(ruleset, 1, players=2, seed=args.seed - 1, bots=("greedy",))   # warm caches (compiled rules)
+    if args.games <= 0:   # the load and warm-up alone (benchmarks/instructions.sh subtracts it)
+        print("no games: the content loaded and one game played to warm up")
+        return
     profiler = cProfile.Profile() if args.profile else None
     jobs = 1 if profiler else args.jobs
     cpu0, wall0 = _cpu(), time.perf_counter()
