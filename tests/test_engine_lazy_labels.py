@@ -146,5 +146,17 @@ def test_options_shared_between_decisions_are_the_options_built_afresh(ruleset):
     warm = offered(7)
     shared_option_caches.clear()
     assert offered(7) == warm
-    assert len(move._HOPS) <= 5_000 and len(feed._FEEDS) <= 5_000 and len(payment._PAYS) <= 2_000
-    assert len(decisions._SHARED) <= 20_000
+    for cache in (move._HOPS, feed._FEEDS, payment._PAYS, decisions._SHARED):
+        assert 0 < len(cache) <= shared_option_caches.limit(cache)
+
+
+def test_an_option_cache_starts_again_when_full():
+    """A shared option cache holds at most its limit: the entry that would pass it empties it first."""
+    cache = shared_option_caches.new(3)
+    for i in range(3):
+        assert shared_option_caches.keep(cache, i, str(i)) == str(i)
+    assert len(cache) == 3
+    shared_option_caches.keep(cache, 3, "3")
+    assert dict(cache) == {3: "3"}
+    shared_option_caches.clear()
+    assert not cache

@@ -77,16 +77,36 @@ class SharedOptionCaches:
     """The caches of options the engine shares between decisions and games. An option is a value (frozen; its label
     and action built once, when first read, the same for every reader), so where a key determines an option entirely
     (a Kiwi's Move to a neighbour, the Feed of a Kiwi) it is made once and offered again: making and freeing the
-    options of wide decisions was most of a random game's allocations. Each cache is a plain dict the builder keeps
-    bounded; `clear` empties them all (tests that look at unread labels)."""
+    options of wide decisions was most of a random game's allocations. Each cache is a plain dict (read with `get`,
+    in the hot loops) written through `keep`, which starts it again when it holds its limit; `clear` empties them all
+    (tests that look at unread labels)."""
 
     def __init__(self) -> None:
         self._caches: list[dict] = []
+        self._limits: dict[int, int] = {}   # id(cache) -> its limit (the caches live as long as the process)
+
+    def new(self, limit: int) -> dict:
+        """A new bounded cache, registered (a module writes `_X = shared_option_caches.new(5_000)`)."""
+        cache: dict = {}
+        self._caches.append(cache)
+        self._limits[id(cache)] = limit
+        return cache
 
     def register(self, cache: dict) -> dict:
-        """Add a cache (returned, so a module writes `_X = shared_option_caches.register({})`)."""
+        """Add a cache the module bounds itself (returned)."""
         self._caches.append(cache)
         return cache
+
+    def limit(self, cache: dict) -> int:
+        """The limit of a cache made by `new`."""
+        return self._limits[id(cache)]
+
+    def keep(self, cache: dict, key: Any, value: Any) -> Any:
+        """Store `value` under `key` in a cache made by `new` (emptying it first when it is full); `value` is returned."""
+        if len(cache) >= self._limits[id(cache)]:
+            cache.clear()
+        cache[key] = value
+        return value
 
     def clear(self) -> None:
         """Empty every registered cache."""
@@ -102,7 +122,7 @@ def option(action: ActU, label: Text) -> Option[ActU]:
     return Option(action.id(), label, action)   # type: ignore[arg-type]  # a Text: `label` is built when read
 
 
-_SHARED: dict[tuple, Option] = shared_option_caches.register({})
+_SHARED = shared_option_caches.new(20_000)
 
 
 def shared_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
@@ -110,11 +130,7 @@ def shared_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
     for a label given as a string or a template with plain values, which the key then determines."""
     key = (kind, values, label)
     found = _SHARED.get(key)
-    if found is None:
-        if len(_SHARED) >= 20_000:
-            _SHARED.clear()
-        found = _SHARED[key] = lazy_option(kind, values, label)
-    return found
+    return shared_option_caches.keep(_SHARED, key, lazy_option(kind, values, label)) if found is None else found
 
 
 def lazy_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:

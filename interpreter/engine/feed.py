@@ -50,11 +50,8 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
                 if shared is None:
                     # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text)
                     values = key[:4]
-                    shared = Option(id_of(*values), (_FEED, (k.flock, size, h.id, what)),   # type: ignore[arg-type]
-                                    (kind, values))
-                    if len(_FEEDS) >= 5_000:
-                        _FEEDS.clear()
-                    _FEEDS[key] = shared
+                    fed = Option(id_of(*values), (_FEED, (k.flock, size, h.id, what)), (kind, values))   # type: ignore[arg-type]
+                    shared = shared_option_caches.keep(_FEEDS, key, fed)
                 opts.append(shared)
     return opts
 
@@ -62,7 +59,7 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
 _FEED = "Feed the {} size-{} Kiwi on {} ({})"
 # (Kiwi id, flock, size, hex, what feeding does) -> its Feed option, shared between decisions and games
 # (decisions.SharedOptionCaches: an option is a value the key determines)
-_FEEDS: dict[tuple, Option] = shared_option_caches.register({})
+_FEEDS = shared_option_caches.new(5_000)
 
 
 def possible(rt: Runtime, flock: str) -> bool:

@@ -77,7 +77,7 @@ _STEP = "Leader steps to {}"
 # offers the same moves turn after turn and game after game, so they are built once: this loop made most of a
 # random game's options, and making and freeing them was 7% of its instructions. The entry keeps its board, so the
 # id is not reused while cached; bounded: started again when full.
-_HOPS: dict[tuple, tuple[Any, tuple[Option, ...]]] = shared_option_caches.register({})
+_HOPS = shared_option_caches.new(5_000)
 
 
 def _kiwi_hops(key: tuple, b: Any) -> tuple[Option, ...]:
@@ -90,10 +90,8 @@ def _kiwi_hops(key: tuple, b: Any) -> tuple[Option, ...]:
         values = (kid, flock, size, hid, d)
         # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text), built when read
         hops.append(Option(prefix + d, (_MOVE_KIWI, values), (kind, values)))   # type: ignore[arg-type]
-    if len(_HOPS) >= 5_000:
-        _HOPS.clear()
     out = tuple(hops)
-    _HOPS[key] = (b, out)
+    shared_option_caches.keep(_HOPS, key, (b, out))
     return out
 
 

@@ -210,7 +210,7 @@ def can_pay(fl: Flock, reqs: Sequence[Req], fruits: list[str]) -> bool:
 
 
 # option id -> the payment option, shared between decisions and games (decisions.SharedOptionCaches)
-_PAYS: dict[str, Option] = shared_option_caches.register({})
+_PAYS = shared_option_caches.new(2_000)
 
 
 def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]") -> Ask:
@@ -226,9 +226,7 @@ def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ..
                 continue
         shared = _PAYS.get(pid)   # the id names the fruit and markers, so it determines the option
         if shared is None:
-            if len(_PAYS) >= 2_000:
-                _PAYS.clear()
-            shared = _PAYS[pid] = Option(pid, p.label, A.Pay(p.fruit, p.markers))   # type: ignore[arg-type]  # a Text label
+            shared = shared_option_caches.keep(_PAYS, pid, Option(pid, p.label, A.Pay(p.fruit, p.markers)))   # type: ignore[arg-type]  # a Text label
         opts.append(shared)
     if not opts:
         raise EngineError(f"{flock} cannot pay {req}")
