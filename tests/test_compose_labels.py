@@ -171,7 +171,7 @@ def test_compose_labels_and_prompts_wait_to_be_read_and_read_as_before(verbs_rul
                 asked[type(top).__name__] = kinds + 1
                 # options the engine shares between decisions (decisions.SharedOptionCaches) keep a label once read:
                 # only those not read here before must still hold their Text
-                raw = [o.__dict__["label"] for o in d.options if id(o) not in read]
+                raw = [o.stored_label for o in d.options if id(o) not in read]
                 assert not [r for r in raw if type(r) is str and r != "Stop pushing"], (d.kind, raw)
                 if d.kind in ("push", "move-to") or "{" in str(d.__dict__["prompt"]):
                     assert type(d.__dict__["prompt"]) is not str, d.kind

@@ -25,9 +25,9 @@ def test_a_template_label_reads_as_its_text_once_built():
     values = (7, "red", 2, "A3", "A4")
     lazy = lazy_option(A.MoveKiwi, values, ("Move your size-{2} Kiwi from {3} to {4}", values))
     eager = option(A.MoveKiwi(*values), "Move your size-2 Kiwi from A3 to A4")
-    assert type(lazy.__dict__["label"]) is tuple                       # nothing built yet
+    assert type(lazy.stored_label) is tuple                       # nothing built yet
     assert lazy.label == "Move your size-2 Kiwi from A3 to A4"
-    assert type(lazy.__dict__["label"]) is str                         # kept
+    assert type(lazy.stored_label) is str                         # kept
     assert lazy == eager and hash(lazy) == hash(eager) and lazy.id == eager.id
     calls = []
     called = Option("stop", lambda: calls.append(1) or "Stop moving", A.word("stop"))
@@ -75,7 +75,7 @@ def test_the_game_loop_builds_no_label_prompt_or_event_text(ruleset, fresh_optio
         d = game.pending
         for o in d.options:
             if _expected(o) is not None:
-                assert type(o.__dict__["label"]) is not str, o.id
+                assert type(o.stored_label) is not str, o.id
                 seen.append(o)
         if d.kind == "push":
             assert type(d.__dict__["prompt"]) is not str
@@ -112,7 +112,7 @@ def test_card_nest_marking_payment_and_setup_labels_wait_to_be_read(ruleset, var
         for o in d.options:
             if o.id in _PLAIN or d.kind in ("choose", "may"):
                 continue
-            assert type(o.__dict__["label"]) is not str, (d.kind, o.id)
+            assert type(o.stored_label) is not str, (d.kind, o.id)
             seen.append(o)
             kinds.add(d.kind)
         assert "functools.partial" not in d.prompt

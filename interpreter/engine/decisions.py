@@ -7,7 +7,7 @@ offers at least two options.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any, Callable, Generator, Generic, Sequence, Tuple, TypeVar, Union, cast
 
 from interpreter.engine.action_types import Action
@@ -21,17 +21,40 @@ ActU = TypeVar("ActU", bound=Action)
 T = TypeVar("T")
 
 
-@fast_init
-@dataclass(frozen=True)
 class Option(Generic[ActT]):
     """One legal answer: a stable readable id (the action in the grammar of docs/ACTIONS.md), a label, and the
-    typed action itself (`action.id() == id`)."""
+    typed action itself (`action.id() == id`). Frozen, and equal by id and label as a dataclass would be.
 
+    A class with slots rather than a dataclass with a `__dict__`: options are shared between decisions and games
+    (`SharedOptionCaches`), so thousands live on in a process, and each is one object for the garbage collector to
+    walk instead of two."""
+
+    __slots__ = ("id", "_label", "act")
     id: str
-    label: str
+    # the label as given (a `Text`) until first read, then its string
+    _label: "Text"
     # the action, or (its kind class, its field values) until first read: a move decision offers dozens of
     # options and only one is chosen, so the widest kinds build their action on demand (`lazy_option`)
-    act: "ActT | tuple | None" = field(default=None, compare=False)
+    act: "ActT | tuple | None"
+
+    def __init__(self, id: str, label: "Text", act: "ActT | tuple | None" = None) -> None:
+        _SET_ID(self, id)
+        _SET_LABEL(self, label)
+        _SET_ACT(self, act)
+
+    @property
+    def label(self) -> str:
+        """The label, built on first read (it may be given as a `Text`), then kept."""
+        value = self._label
+        if type(value) is not str:
+            value = _text(value)
+            _SET_LABEL(self, value)
+        return value
+
+    @property
+    def stored_label(self) -> "Text":
+        """The label as it is stored: its string once read, else the `Text` it was given (tests, tools)."""
+        return self._label
 
     @property
     def action(self) -> "ActT | None":
@@ -39,8 +62,34 @@ class Option(Generic[ActT]):
         act = self.act
         if isinstance(act, tuple):
             act = act[0](*act[1])
-            object.__setattr__(self, "act", act)   # built once; the option stays equal to itself
+            _SET_ACT(self, act)   # built once; the option stays equal to itself
         return act
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self.id == other.id and self.label == other.label
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.label))
+
+    def __repr__(self) -> str:
+        return f"Option(id={self.id!r}, label={self.label!r}, act={self.act!r})"
+
+    def __reduce__(self) -> tuple:
+        return (Option, (self.id, self.label, self.action))
+
+
+# the slots' own setters: the class is frozen to everyone else
+_SET_ID = Option.__dict__["id"].__set__
+_SET_LABEL = Option.__dict__["_label"].__set__
+_SET_ACT = Option.__dict__["act"].__set__
 
 
 # Labels, prompts and event texts are built only when read (a view, the CLI, the editor, a log): a move decision
@@ -68,9 +117,6 @@ def _lazy(name: str) -> property:
             value = self.__dict__[name] = _text(value)
         return value
     return property(read, doc=f"The {name}, built on first read.")
-
-
-Option.label = _lazy("label")   # type: ignore[assignment]
 
 
 class SharedOptionCaches:
@@ -119,7 +165,7 @@ shared_option_caches = SharedOptionCaches()
 
 def option(action: ActU, label: Text) -> Option[ActU]:
     """The option that performs `action`; its id is the action's id."""
-    return Option(action.id(), label, action)   # type: ignore[arg-type]  # a Text: `label` is built when read
+    return Option(action.id(), label, action)   # a Text: `label` is built when read
 
 
 _SHARED = shared_option_caches.new(20_000)
@@ -136,7 +182,7 @@ def shared_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
 def lazy_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
     """`option(kind(*values), label)` without building the action until someone reads it."""
     # every `_kind` kind has `id_of` (action_types.py); the label is a Text, built when read
-    return Option(kind.id_of(*values), label, (kind, values))   # type: ignore[attr-defined, arg-type]
+    return Option(kind.id_of(*values), label, (kind, values))   # type: ignore[attr-defined]
 
 
 @fast_init

@@ -50,7 +50,7 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
                 if shared is None:
                     # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text)
                     values = key[:4]
-                    fed: Option = Option(id_of(*values), (_FEED, (k.flock, size, h.id, what)), (kind, values))   # type: ignore[arg-type]
+                    fed: Option = Option(id_of(*values), (_FEED, (k.flock, size, h.id, what)), (kind, values))
                     shared = shared_option_caches.keep(_FEEDS, key, fed)
                 opts.append(shared)
     return opts

@@ -89,7 +89,7 @@ def _kiwi_hops(key: tuple, b: Any) -> tuple[Option, ...]:
     for d in b.adj[hid]:
         values = (kid, flock, size, hid, d)
         # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text), built when read
-        hops.append(Option(prefix + d, (_MOVE_KIWI, values), (kind, values)))   # type: ignore[arg-type]
+        hops.append(Option(prefix + d, (_MOVE_KIWI, values), (kind, values)))
     out = tuple(hops)
     shared_option_caches.keep(_HOPS, key, (b, out))
     return out
@@ -128,7 +128,7 @@ def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
         leader_id = leader_kind.id_of
         for d in b.adjacent(leader_hex):
             hop = (leader_hex, d)   # lazy_option written out, as for the Kiwi above
-            add(Option(leader_id(leader_hex, d), (_MOVE_LEADER, hop), (leader_kind, hop)))   # type: ignore[arg-type]
+            add(Option(leader_id(leader_hex, d), (_MOVE_LEADER, hop), (leader_kind, hop)))
         ability = rt.rules.leader_ability(fl.leader_card)
         if not fl.leader_used and ability_possible(rt, flock, ability):
             opts.append(option(A.word("ability"), "Use your Leader's ability"))

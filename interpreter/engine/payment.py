@@ -226,7 +226,7 @@ def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ..
                 continue
         shared = _PAYS.get(pid)   # the id names the fruit and markers, so it determines the option
         if shared is None:
-            shared = shared_option_caches.keep(_PAYS, pid, Option(pid, p.label, A.Pay(p.fruit, p.markers)))   # type: ignore[arg-type]  # a Text label
+            shared = shared_option_caches.keep(_PAYS, pid, Option(pid, p.label, A.Pay(p.fruit, p.markers)))   # a Text label
         opts.append(shared)
     if not opts:
         raise EngineError(f"{flock} cannot pay {req}")
