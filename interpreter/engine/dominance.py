@@ -147,7 +147,13 @@ def dominant(state: State, hex_id: str, purpose: str = "default") -> str | None:
         return leader_of(strengths(state, hex_id, purpose))
     flocks = state.flocks
     here = [f for f in state.seats if flocks[f].leader_hex == hex_id] or None   # as `dominant_all` lists them
-    memo = h.memo   # kept on the Hex as `dominant_all` keeps it (the same entry)
+    return _kept(h, here, setup)
+
+
+def _kept(h: Hex, here: list[str] | None, setup: tuple) -> str | None:
+    """The dominant flock of a hex with several pieces under `setup` (`_setup`, without flock-power weights) with
+    the Leaders `here`, kept on the Hex (`Hex.memo`, one entry that `dominant` and `dominant_all` share)."""
+    memo = h.memo
     if memo is not None and memo[0] is setup and memo[1] == here:
         return memo[2]
     top = leader_of(_counts(h, here or (), setup[0], setup[1], setup[2]))
@@ -193,10 +199,5 @@ def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None
             continue
         # a hex with several pieces: its result under these weights and these Leaders is kept on the Hex (immutable,
         # shared by a state's copies: a bot's trial copies count each such hex once, not once a copy)
-        memo = h.memo
-        if memo is not None and memo[0] is setup and memo[1] == here:
-            out[hex_id] = memo[2]
-            continue
-        top = out[hex_id] = leader_of(_counts(h, here or (), by_size, leader, nest_values))
-        remember(h, (setup, here, top))
+        out[hex_id] = _kept(h, here, setup)
     return out

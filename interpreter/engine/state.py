@@ -3,8 +3,8 @@
 The state holds everything a game needs to continue: the island (hex geometry and terrain, Kiwi
 stacks, Nests, domain markers), each flock's private and public resources, the bags, the flow
 position (season, phase, step) and the RNG. The island's Hex and Kiwi are immutable values that copies of a
-state share; the island writers of State (`add_kiwi`, `resize_kiwi`, `set_nest`, ...) replace them. Turn-local facts (which Kiwi moved this turn) live in
-the running step, which `Game` rebuilds by replaying the decisions since the step's checkpoint.
+state share; the island writers of State (`add_kiwi`, `resize_kiwi`, `set_nest`, ...) replace them. Turn-local
+facts (which Kiwi moved this turn) live in the running step's frames (interpreter/engine/frames.py).
 """
 from __future__ import annotations
 
@@ -247,10 +247,8 @@ class State:
 
     def place_new_kiwi(self, hex_id: str, flock: str, size: int) -> Kiwi:
         """A fresh Kiwi (`new_kiwi`) put on a hex (`add_kiwi`)."""
-        kiwi = _kiwi(self.next_kiwi, flock, size)
-        self.next_kiwi += 1
-        h = self.hexes[hex_id]
-        self.hexes[hex_id] = _hex(h.id, h.q, h.r, h.terrain, h.kiwi + (kiwi,), h.nest, h.domain)
+        kiwi = self.new_kiwi(flock, size)
+        self.add_kiwi(hex_id, kiwi)
         return kiwi
 
     def remove_kiwi(self, hex_id: str, kiwi_id: int) -> Kiwi:
@@ -267,9 +265,7 @@ class State:
         """Move the Kiwi with this piece id from `origin` to the end of `dest`'s stacks; returns it (KeyError when
         it is not on `origin`)."""
         kiwi = self.remove_kiwi(origin, kiwi_id)
-        hexes = self.hexes
-        h = hexes[dest]
-        hexes[dest] = _hex(h.id, h.q, h.r, h.terrain, h.kiwi + (kiwi,), h.nest, h.domain)
+        self.add_kiwi(dest, kiwi)
         return kiwi
 
     def resize_kiwi(self, hex_id: str, kiwi_id: int, by: int) -> Kiwi:
