@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.engine import flow, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
 # the built-in modes register themselves on import (standard first: error messages list them in this order)
 from interpreter.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
+from interpreter.engine.modes.base import Mode
 from interpreter.engine.action_types import Action
 from interpreter.engine.context import Ctx, EngineError, Runtime
 from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
@@ -129,8 +130,9 @@ class Checkpoint:
         return built.data()
 
     def same(self, other: "Checkpoint") -> bool:
-        """True when both are known to be the same state without building either: the same object, equal data or
-        states, or built from the same checkpoint by the same decisions (False may still be the same state)."""
+        """True when both are known to be the same state without replaying to build either: the same object, equal
+        data or states, or built from the same checkpoint by the same decisions (False may still be the same
+        state)."""
         if self is other:
             return True
         if self.taken and other.taken:
@@ -675,7 +677,7 @@ class Game:
         return self._rt.events
 
     @property
-    def mode(self) -> Any:
+    def mode(self) -> "Mode":
         """The game's mode (interpreter/engine/modes: the standard game, Variable Turn Order, solo, a plug-in)."""
         return self._rt.mode
 
