@@ -189,8 +189,8 @@ class LiveGame:
         if pending is not None:
             pending["options"] = [option_for(o) for o in (self.game.pending.options if viewer == pending["player"]
                                                           else ())]
-        v["seats"] = [{"flock": s["flock"], "kind": s["kind"], **({"bot": s["bot"]} if s.get("bot") else {})}
-                      for s in self.record.seats]
+        v["seats"] = [{"flock": s["flock"], "kind": s["kind"], **({"bot": s["bot"]} if s.get("bot") else {}),
+                       **({"name": s["name"]} if s.get("name") else {})} for s in self.record.seats]
         v["you"] = viewer
         v["seq"] = self.seq
         v["events"] = len(events)
