@@ -93,7 +93,7 @@ def hex_map(view: dict, catalogue: dict, encoding: str | None = "utf-8") -> list
     for n in catalogue.get("nests", []):
         nest_types.setdefault(n.get("type"), glyphs[n["id"]])
     lines.append(f"Flocks: {legend}.")
-    lines.append("Kiwi: flock letter, sizes (r12: stacks of size 1, 2). R*: Leader. #r: domain marker.")
+    lines.append("Kiwi: flock letter + sizes (r12: sizes 1, 2). R*: Leader. #r: domain marker.")
     lines.append("Nests: " + ", ".join(f"{g} {t}" for t, g in nest_types.items()) + ", then the owner's letter.")
     return lines
 
