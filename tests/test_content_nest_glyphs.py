@@ -23,8 +23,9 @@ def test_every_base_nest_type_has_its_own_glyph_in_the_catalogue() -> None:
 
 
 @pytest.mark.parametrize("old,new,words", [
-    ('id: tree-2\n  type: tree\n  glyph: "♣"', 'id: tree-2\n  type: tree\n  glyph: "T"', "have two glyphs"),
-    ('id: cave-1\n  type: cave\n  glyph: "∩"', 'id: cave-1\n  type: cave\n  glyph: "♣"', "marks both type"),
+    ('dominance: 0\n  glyph: "♣"\n  source: "rulebook R-BUILD-2, R-BUILD-4, R-BUILD-6;',
+     'dominance: 0\n  glyph: "T"\n  source: "rulebook R-BUILD-2, R-BUILD-4, R-BUILD-6;', "have two glyphs"),
+    ('glyph: "∩"', 'glyph: "♣"', "marks both type"),
 ])
 def test_a_glyph_shared_or_split_is_a_located_content_error(tmp_path: Path, old: str, new: str, words: str) -> None:
     root = tmp_path / "content"
