@@ -10,24 +10,37 @@ from __future__ import annotations
 import json
 import os
 import re
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
+from test_editor_browser import CHROMIUM, need_chromium
 from test_service_server import Server
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.browser
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
-def need_chromium() -> None:
-    if not os.access(CHROMIUM, os.X_OK):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: the browser test must run in CI")
-        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium)")
+@contextmanager
+def served(tmp_path: Path) -> Iterator[tuple[Any, str]]:
+    """A `kcd serve` on a free port and a Chromium to open it in: (browser, the server's URL); both stopped after."""
+    need_chromium()
+    from playwright.sync_api import sync_playwright
+
+    server = Server(tmp_path / "games.sqlite3")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                yield browser, f"http://127.0.0.1:{server.port}/"
+            finally:
+                browser.close()
+    finally:
+        server.stop()
 
 
 def page_of(browser, errors: list[str], frames: list[str] | None = None):
@@ -115,94 +128,84 @@ def check_spectator(page) -> None:
 
 
 def test_two_friends_play_a_whole_game_in_the_browser_while_a_spectator_watches(tmp_path: Path) -> None:
-    need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    server = Server(tmp_path / "games.sqlite3")
-    url = f"http://127.0.0.1:{server.port}/"
     errors: list[str] = []
     friend_frames: list[str] = []
     watcher_frames: list[str] = []
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            try:
-                ann = page_of(browser, errors)
-                ann.goto(url)
-                expect(ann.locator("#setup")).to_be_visible()
-                assert ann.locator("#game").is_hidden()        # no empty game panel under the setup form
-                links = create(ann, url, "Ann", ["invite"])
-                assert len(links) == 1 and "#seat=" in links[0]
-                ann_token = seat_token(ann)
-                friend_token = links[0].split("#seat=")[1].split("&")[0]
-                assert friend_token != ann_token
-                expect(ann.locator("#invites")).to_be_visible()
-                ann.screenshot(path=str(tmp_path / "invite.png"))
-                ann.locator("#invites-done").click()           # shown once: the links are gone from the page
-                assert ann.locator("input.invite-link").count() == 0 and ann.locator("#invites").is_hidden()
-                assert friend_token not in ann.content()
+    with served(tmp_path) as (browser, url):
+        ann = page_of(browser, errors)
+        ann.goto(url)
+        expect(ann.locator("#setup")).to_be_visible()
+        assert ann.locator("#game").is_hidden()        # no empty game panel under the setup form
+        links = create(ann, url, "Ann", ["invite"])
+        assert len(links) == 1 and "#seat=" in links[0]
+        ann_token = seat_token(ann)
+        friend_token = links[0].split("#seat=")[1].split("&")[0]
+        assert friend_token != ann_token
+        expect(ann.locator("#invites")).to_be_visible()
+        ann.screenshot(path=str(tmp_path / "invite.png"))
+        ann.locator("#invites-done").click()           # shown once: the links are gone from the page
+        assert ann.locator("input.invite-link").count() == 0 and ann.locator("#invites").is_hidden()
+        assert friend_token not in ann.content()
 
-                bo = page_of(browser, errors, friend_frames)
-                accept(bo, links[0], "Bo")
-                assert bo.evaluate("() => state.view.you") == "green"
+        bo = page_of(browser, errors, friend_frames)
+        accept(bo, links[0], "Bo")
+        assert bo.evaluate("() => state.view.you") == "green"
 
-                watcher = page_of(browser, errors, watcher_frames)
-                watcher.goto(url)
-                row = watcher.locator("#lobby-games tr").first
-                expect(row).to_contain_text("Ann (red)")
-                expect(row).to_contain_text("Bo (green)")
-                watcher.screenshot(path=str(tmp_path / "lobby.png"))
-                row.locator("button.watch").click()
-                watcher.wait_for_function("() => state.view !== null")
+        watcher = page_of(browser, errors, watcher_frames)
+        watcher.goto(url)
+        row = watcher.locator("#lobby-games tr").first
+        expect(row).to_contain_text("Ann (red)")
+        expect(row).to_contain_text("Bo (green)")
+        watcher.screenshot(path=str(tmp_path / "lobby.png"))
+        row.locator("button.watch").click()
+        watcher.wait_for_function("() => state.view !== null")
+        check_spectator(watcher)
+
+        pages = {"red": ann, "green": bo}
+        assert ann.locator("#undo").is_disabled() and bo.locator("#undo").is_disabled()   # nothing yet
+        n = 0
+        while True:
+            view = ann.evaluate("() => ({seq: state.view.seq, over: state.view.over, "
+                                "turn: state.view.pending && state.view.pending.player})")
+            if view["over"]:
+                break
+            mover = pages[view["turn"]]
+            other = pages["green" if view["turn"] == "red" else "red"]
+            mover.wait_for_function("() => document.querySelectorAll('#options button.option').length > 0")
+            assert other.locator("#options button.option").count() == 0
+            buttons = mover.locator("#options button.option")
+            buttons.nth((n * 7 + 3) % buttons.count()).click()
+            seq = view["seq"]
+            for p in (ann, bo, watcher):     # everyone's page follows the decision
+                p.wait_for_function(f"() => state.view.seq > {seq} || state.view.over")
+            # the latest decision is the mover's: the other cannot take it back, and its Undo is off
+            assert other.locator("#undo").is_disabled()
+            if n % 15 == 0:
+                check_layout(ann)
+                check_layout(bo)
                 check_spectator(watcher)
-
-                pages = {"red": ann, "green": bo}
-                assert ann.locator("#undo").is_disabled() and bo.locator("#undo").is_disabled()   # nothing yet
-                n = 0
-                while True:
-                    view = ann.evaluate("() => ({seq: state.view.seq, over: state.view.over, "
-                                        "turn: state.view.pending && state.view.pending.player})")
-                    if view["over"]:
-                        break
-                    mover = pages[view["turn"]]
-                    other = pages["green" if view["turn"] == "red" else "red"]
-                    mover.wait_for_function("() => document.querySelectorAll('#options button.option').length > 0")
-                    assert other.locator("#options button.option").count() == 0
-                    buttons = mover.locator("#options button.option")
-                    buttons.nth((n * 7 + 3) % buttons.count()).click()
-                    seq = view["seq"]
-                    for p in (ann, bo, watcher):     # everyone's page follows the decision
-                        p.wait_for_function(f"() => state.view.seq > {seq} || state.view.over")
-                    # the latest decision is the mover's: the other cannot take it back, and its Undo is off
-                    assert other.locator("#undo").is_disabled()
-                    if n % 15 == 0:
-                        check_layout(ann)
-                        check_layout(bo)
-                        check_spectator(watcher)
-                    if n == 60:
-                        ann.screenshot(path=str(tmp_path / "board.png"))
-                        if os.environ.get("KCD_SCREENSHOTS"):   # the README's pictures: regenerate on purpose
-                            ann.screenshot(path=str(ROOT / "docs" / "images" / "web-board.png"))
-                    n += 1
-                for p in (ann, bo, watcher):
-                    expect(p.locator("#final-scores")).to_contain_text("VP")
-                    final = p.locator("#final-scores").inner_text()
-                    assert "Ann" in final and "Bo" in final
-                    names = p.locator("#scores td.who").all_inner_texts()
-                    assert any("Ann" in t for t in names) and any("Bo" in t for t in names)
-                check_spectator(watcher)
-                assert n >= 40
-                # the log names players and cards, never their ids
-                card_ids = ann.evaluate("() => state.catalogue.action_cards.map(c => c.id)"
-                                        ".concat(state.catalogue.season_cards.map(c => c.id))")
-                log = " ".join(ann.locator("#log li").all_inner_texts())
-                assert "Ann" in log or "Bo" in log
-                hyphenated = [c for c in card_ids if "-" in c and re.search(rf"\b{re.escape(c)}\b", log)]
-                assert not hyphenated, hyphenated
-            finally:
-                browser.close()
-    finally:
-        server.stop()
+            if n == 60:
+                ann.screenshot(path=str(tmp_path / "board.png"))
+                if os.environ.get("KCD_SCREENSHOTS"):   # the README's pictures: regenerate on purpose
+                    ann.screenshot(path=str(ROOT / "docs" / "images" / "web-board.png"))
+            n += 1
+        for p in (ann, bo, watcher):
+            expect(p.locator("#final-scores")).to_contain_text("VP")
+            final = p.locator("#final-scores").inner_text()
+            assert "Ann" in final and "Bo" in final
+            names = p.locator("#scores td.who").all_inner_texts()
+            assert any("Ann" in t for t in names) and any("Bo" in t for t in names)
+        check_spectator(watcher)
+        assert n >= 40
+        # the log names players and cards, never their ids
+        card_ids = ann.evaluate("() => state.catalogue.action_cards.map(c => c.id)"
+                                ".concat(state.catalogue.season_cards.map(c => c.id))")
+        log = " ".join(ann.locator("#log li").all_inner_texts())
+        assert "Ann" in log or "Bo" in log
+        hyphenated = [c for c in card_ids if "-" in c and re.search(rf"\b{re.escape(c)}\b", log)]
+        assert not hyphenated, hyphenated
     assert not errors, errors
     # what reached the friend and the watcher: never another seat's token, never a hand for the watcher
     assert friend_frames and watcher_frames
@@ -214,51 +217,41 @@ def test_two_friends_play_a_whole_game_in_the_browser_while_a_spectator_watches(
 
 
 def test_two_tabs_of_one_browser_play_the_seats_of_their_links_and_the_lobby_fills_an_open_seat(tmp_path: Path) -> None:
-    need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    server = Server(tmp_path / "games.sqlite3")
-    url = f"http://127.0.0.1:{server.port}/"
     errors: list[str] = []
-    try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            try:
-                host = page_of(browser, errors)
-                links = create(host, url, "Ann", ["invite", "invite", "open"])
-                assert len(links) == 2 and links[0] != links[1]
-                # one browser (one context, shared localStorage), two tabs, two links: two seats
-                first = host.context.new_page()
-                second = host.context.new_page()
-                accept(first, links[0], "Bo")
-                accept(second, links[1], "Cy")
-                seats = {p.evaluate("() => state.view.you") for p in (host, first, second)}
-                assert seats == {"red", "green", "purple"}
-                for p in (first, second):            # a reload keeps each tab on its own seat
-                    you = p.evaluate("() => state.view.you")
-                    p.reload()
-                    p.wait_for_function(f"() => state.view && state.view.you === {json.dumps(you)}")
-                # a stranger takes the open seat from the lobby, named
-                stranger = page_of(browser, errors)
-                stranger.goto(url)
-                stranger.fill("#player-name", "Dee")
-                row = stranger.locator("#lobby-games tr").first
-                expect(row).to_contain_text("open seat (yellow)")
-                expect(row).to_contain_text("Bo (green)")
-                if os.environ.get("KCD_SCREENSHOTS"):
-                    stranger.locator("#home").screenshot(path=str(ROOT / "docs" / "images" / "lobby.png"))
-                row.locator("button.claim[data-seat=yellow]").click()
-                stranger.wait_for_function("() => state.view && state.view.you === 'yellow'")
-                expect(host.locator("#scores")).to_contain_text("Dee")
-                expect(host.locator("#scores")).to_contain_text("Cy")
-                check_layout(host)
-                # an unlisted game is not in the lobby
-                other = page_of(browser, errors)
-                create(other, url, "Eve", ["bot:random"], lobby=False)
-                stranger.locator("#new-game").click()
-                expect(stranger.locator("#lobby-games tr")).to_have_count(1)
-            finally:
-                browser.close()
-    finally:
-        server.stop()
+    with served(tmp_path) as (browser, url):
+        host = page_of(browser, errors)
+        links = create(host, url, "Ann", ["invite", "invite", "open"])
+        assert len(links) == 2 and links[0] != links[1]
+        # one browser (one context, shared localStorage), two tabs, two links: two seats
+        first = host.context.new_page()
+        second = host.context.new_page()
+        accept(first, links[0], "Bo")
+        accept(second, links[1], "Cy")
+        seats = {p.evaluate("() => state.view.you") for p in (host, first, second)}
+        assert seats == {"red", "green", "purple"}
+        for p in (first, second):            # a reload keeps each tab on its own seat
+            you = p.evaluate("() => state.view.you")
+            p.reload()
+            p.wait_for_function(f"() => state.view && state.view.you === {json.dumps(you)}")
+        # a stranger takes the open seat from the lobby, named
+        stranger = page_of(browser, errors)
+        stranger.goto(url)
+        stranger.fill("#player-name", "Dee")
+        row = stranger.locator("#lobby-games tr").first
+        expect(row).to_contain_text("open seat (yellow)")
+        expect(row).to_contain_text("Bo (green)")
+        if os.environ.get("KCD_SCREENSHOTS"):
+            stranger.locator("#home").screenshot(path=str(ROOT / "docs" / "images" / "lobby.png"))
+        row.locator("button.claim[data-seat=yellow]").click()
+        stranger.wait_for_function("() => state.view && state.view.you === 'yellow'")
+        expect(host.locator("#scores")).to_contain_text("Dee")
+        expect(host.locator("#scores")).to_contain_text("Cy")
+        check_layout(host)
+        # an unlisted game is not in the lobby
+        other = page_of(browser, errors)
+        create(other, url, "Eve", ["bot:random"], lobby=False)
+        stranger.locator("#new-game").click()
+        expect(stranger.locator("#lobby-games tr")).to_have_count(1)
     assert not errors, errors
