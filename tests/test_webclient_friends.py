@@ -144,6 +144,10 @@ def test_two_friends_play_a_whole_game_in_the_browser_while_a_spectator_watches(
         friend_token = links[0].split("#seat=")[1].split("&")[0]
         assert friend_token != ann_token
         expect(ann.locator("#invites")).to_be_visible()
+        ann.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url.rstrip("/"))
+        ann.locator("button.copy-link").click()             # copyable: the link is on the clipboard
+        expect(ann.locator("button.copy-link")).to_have_text("Copied")
+        assert ann.evaluate("() => navigator.clipboard.readText()") == links[0]
         ann.screenshot(path=str(tmp_path / "invite.png"))
         ann.locator("#invites-done").click()           # shown once: the links are gone from the page
         assert ann.locator("input.invite-link").count() == 0 and ann.locator("#invites").is_hidden()
