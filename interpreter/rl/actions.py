@@ -168,10 +168,10 @@ class ActionSpace:
         self._codecs: dict[str, _Codec] = {
             "hex": _Codec(self.hexes), "to": _Codec(self.hexes + (OFF,)), "dir": _Codec(range(len(DIRECTIONS) + 1)),
             "flock": _Codec(self.flocks), "size": _Codec(range(1, rules.max_size + 1)),
-            "card": _Codec(rules.cards), "action_type": _Codec(sorted(rules.action_effect)),
+            "card": _Codec(list(rules.cards)), "action_type": _Codec(sorted(rules.action_effect)),
             "choice": _Codec(range(1, self.max_choice + 1)), "extra": _Codec(EXTRA_CHOICES),
-            "nest": _Codec(rules.nests), "terrain": _Codec(rules.terrains), "fruit": _Codec(rules.fruits),
-            "slot": _Codec(sorted(rules.tracker)), "season_card": _Codec(rules.season_cards),
+            "nest": _Codec(list(rules.nests)), "terrain": _Codec(rules.terrains), "fruit": _Codec(rules.fruits),
+            "slot": _Codec(sorted(rules.tracker)), "season_card": _Codec(list(rules.season_cards)),
             "source": _Codec(COVER_SOURCES), "yes": _Codec(YES_NO), "kiwi_verb": _Codec(KIWI_VERBS),
             "leader_verb": _Codec(LEADER_VERBS), "pay": self._pay_codec,
         }
@@ -282,7 +282,11 @@ class ActionSpace:
         pending = game.pending
         if self._legal_of is not None and self._legal_of[0] is pending:
             return self._legal_of[1]
-        out = {self.option_index(o): o.action for o in pending.options} if pending is not None else {}
+        out: dict[int, A.Action] = {}
+        for o in pending.options if pending is not None else ():
+            action = o.action
+            assert action is not None   # every option carries its action (docs/ACTIONS.md)
+            out[self.option_index(o)] = action
         self._legal_of = (pending, out)
         return out
 

@@ -34,7 +34,7 @@ import random
 from typing import Any
 
 import numpy as np
-import pyspiel
+import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from interpreter.determinize import determinize
 from interpreter.engine.game import Game
@@ -148,7 +148,7 @@ class KiwiChowDownState(pyspiel.State):
         kiwi: KiwiChowDownGame = self._kiwi.value
         st = self.engine.readonly_state if self._box.game is not None else None
         if kiwi.mode == "solo":
-            return [st.solo["player"]] if st is not None else [kiwi.flocks[0]]
+            return [st.solo["player"]] if st is not None and st.solo is not None else [kiwi.flocks[0]]
         return list(st.seats) if st is not None else list(kiwi.flocks)
 
     def _observed(self, player: int) -> str:

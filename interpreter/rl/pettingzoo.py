@@ -24,7 +24,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
 from interpreter.engine.game import Game
 from interpreter.rl.actions import ActionSpace, action_space
@@ -65,7 +65,7 @@ def seats_for(ruleset: Any, players: int, mode: str) -> list[str]:
 class KiwiChowDownEnv(AECEnv):
     """Kiwi Chow Down as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "kiwi_chow_down_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "kiwi_chow_down_v0", "is_parallelizable": False}
 
     def __init__(self, players: int | None = None, mode: str = "standard", packs: tuple[str, ...] = (), ruleset: Any = None,
                  shaped: bool = False, shaping: float = 0.1, render_mode: str | None = None) -> None:
@@ -110,7 +110,7 @@ class KiwiChowDownEnv(AECEnv):
         self.game = Game.new(self.ruleset, players=list(self.flocks), seed=game_seed, mode=self.mode_name,
                              variant="vto" if self.mode == "vto" else None)
         st = self.game.readonly_state
-        if self.mode == "solo":
+        if st.solo is not None:
             learners = [st.solo["player"]]
         else:
             learners = list(st.seats)
