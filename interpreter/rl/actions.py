@@ -35,6 +35,7 @@ import numpy as np
 from interpreter.dsl import ast
 from interpreter.engine import action_types as A
 from interpreter.engine.board import DIRECTIONS
+from interpreter.engine.decisions import Option
 from interpreter.engine.game import Game
 from interpreter.engine.rules import Rules, compile_rules
 from interpreter.engine.setup import island_hexes
@@ -190,7 +191,7 @@ class ActionSpace:
         self._by_class = {cls: self.blocks[kind] for kind, cls in A.KINDS.items()}
         # option id -> index, per action class (an id and its kind fix every encoded field)
         self._ids: dict[type, dict[str, int]] = {cls: {} for cls in A.KINDS.values()}
-        self._legal_of: tuple[Any, dict[int, A.Action]] | None = None
+        self._indices_of: tuple[Any, list[int]] | None = None
 
     # --- one action ---------------------------------------------------------------------------------
     def action_index(self, action: A.Action) -> int:
@@ -264,44 +265,68 @@ class ActionSpace:
         return index
 
     def legal_indices(self, game: Game) -> list[int]:
-        """The indices of the pending decision's options, in option order (empty when the game is over)."""
+        """The indices of the pending decision's options, in option order (empty when the game is over; kept for the
+        decision last asked, so the mask, the choice and the step read it once)."""
         pending = game.pending
         if pending is None:
             return []
+        return list(self._indices(pending))
+
+    def _indices(self, pending: Any) -> list[int]:
+        """`legal_indices` of a pending decision, kept for the decision last asked (never change the list)."""
+        kept = self._indices_of
+        if kept is not None and kept[0] is pending:
+            return kept[1]
         index = self.option_index
-        return [index(o) for o in pending.options]
+        indices = [index(o) for o in pending.options]
+        self._indices_of = (pending, indices)
+        return indices
 
     def legal_mask(self, game: Game) -> np.ndarray:
         """A bool array of `num_distinct_actions`: True at the index of each legal option."""
         mask = np.zeros(self.num_distinct_actions, dtype=bool)
-        mask[self.legal_indices(game)] = True
+        if game.pending is not None:
+            mask[self._indices(game.pending)] = True
         return mask
 
     def legal_actions(self, game: Game) -> dict[int, A.Action]:
-        """{index: action} of the pending decision (kept for the decision last asked)."""
+        """{index: action} of the pending decision."""
         pending = game.pending
-        if self._legal_of is not None and self._legal_of[0] is pending:
-            return self._legal_of[1]
         out: dict[int, A.Action] = {}
-        for o in pending.options if pending is not None else ():
+        for i, o in zip(self.legal_indices(game), pending.options if pending is not None else ()):
             action = o.action
             assert action is not None   # every option carries its action (docs/ACTIONS.md)
-            out[self.option_index(o)] = action
-        self._legal_of = (pending, out)
+            out[i] = action
         return out
+
+    def option_from_index(self, index: int, game: Game) -> Option:
+        """The pending decision's option with this index (ValueError when none has it)."""
+        pending = game.pending
+        if pending is None:
+            return _no_option(self, index)
+        try:
+            return pending.options[self._indices(pending).index(index)]
+        except ValueError:
+            return _no_option(self, index)
 
     def action_from_index(self, index: int, game: Game) -> A.Action:
         """The pending decision's legal action with this index (ValueError when none has it)."""
-        action = self.legal_actions(game).get(index)
-        if action is None:
-            kind, fields = self.describe(index) if 0 <= index < self.num_distinct_actions else ("?", {})
-            raise ValueError(f"action index {index} ({kind} {fields}) is not legal now")
+        action = self.option_from_index(index, game).action
+        assert action is not None   # every option carries its action (docs/ACTIONS.md)
         return action
 
     def layout(self) -> list[tuple[str, int, int, str]]:
         """(kind, first index, size, encoded fields as `name[size]`) of every block, in index order."""
         return [(b.kind, b.start, b.size, " x ".join(f"{f}[{s}]" for f, s in zip(b.fields, b.sizes)) or "-")
                 for b in self.blocks.values()]
+
+
+def _no_option(space: ActionSpace, index: int) -> Any:
+    """Raise the ValueError of an index that is not legal now."""
+    if 0 <= index < space.num_distinct_actions:
+        kind, fields = space.describe(index)
+        raise ValueError(f"action index {index} ({kind} {fields}) is not legal now")
+    raise ValueError(f"action index {index} is not legal now (outside 0..{space.num_distinct_actions - 1})")
 
 
 @per_object(16)

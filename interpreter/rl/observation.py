@@ -110,7 +110,6 @@ class ObservationSpace:
             q, r = coords[hid]
             if any((q + dq, r + dr) not in at for dq, dr in DIRECTIONS):
                 static.append(plane["edge"] * n + i)
-        self._static = static
         # the vector, after the planes
         lay = _Layout()
         lay.size = len(self.planes) * n
@@ -154,6 +153,18 @@ class ObservationSpace:
             ("solo_card", self.solo_cards), ("slot", self.slots), ("phase", self.phases),
             ("marker_side", self.marker_sides)]}
         self._seasons = rules.seasons
+        self._static = np.array(static, dtype=np.intp)
+        names = ("flock", "side", "leader", "leader_card", "leader_used", "leader_off", "fruit", "domain_count",
+                 "domain", "hand_count", "deck_count", "discard", "played", "facedown", "track", "reserve_kiwi",
+                 "supply", "covers", "season_vp", "nests_built", "kept_season_cards", "tracker_slot", "tracker_prev",
+                 "on_tracker", "first", "turn_place", "deciding", "kiwibot")
+        self._seat_bases = [tuple(at[name] for name in names) for at in self._seat]
+        self._island_of: dict[str, tuple[tuple, tuple, np.ndarray, dict[int, tuple[int, ...]]]] = {}
+        self._base = np.zeros(self.size, np.float32)
+        self._base[self._static] = 1.0
+        self._info_base = np.zeros(self.information_state_size, np.float32)
+        self._info_base[self._static] = 1.0
+        self._island_size = len(self.planes) * n
 
     def seat_order(self, game: Game, player: str) -> list[str]:
         """The seats from `player`, clockwise (seat 0 is `player`)."""
@@ -163,170 +174,222 @@ class ObservationSpace:
         i = seats.index(player)
         return seats[i:] + seats[:i]
 
-    def _entries(self, game: Game, player: str) -> tuple[list[int], list[float]]:
-        """The non-zero entries of the observation: indices and values (repeated indices add up)."""
+    def _hex_entries(self, h: Any, seat: dict[str, int]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
+        """What one hex adds to the planes: indices of value 1, indices with counts (identical Kiwi, twins)."""
+        i = self._hex_at[h.id]
+        kiwi = self._kiwi
+        here: dict[int, int] = {}
+        for k in h.kiwi:
+            j = kiwi[seat[k.flock]][k.size - 1] + i
+            here[j] = here.get(j, 0) + 1
+        ones = [j for j, n in here.items() if n == 1]
+        twins = [(j, float(n)) for j, n in here.items() if n > 1]
+        if h.nest is not None:
+            ones.append(self._nest[seat[h.nest[0]]][h.nest[1]] + i)
+        if h.domain is not None:
+            ones.append(self._marker[seat[h.domain[0]]] + i)
+        return tuple(ones), tuple(j for j, _ in twins), tuple(n for _, n in twins)
+
+    def _island(self, game: Game, player: str, order: list[str]) -> np.ndarray:
+        """The planes of terrain, edges, Kiwi, Nests and markers as `player` sees them (flat, the caller must not
+        change it). A Hex never changes (copies of a state share it, a change builds a new one), so the planes of
+        the last call are kept per observer and only the entries of hexes that are other objects now are rewritten:
+        a decision changes a few hexes at most."""
+        hexes = tuple(game.readonly_state.hexes.values())
+        rotation = tuple(order)
+        kept = self._island_of.get(player)
+        if kept is not None and kept[0] == rotation and len(kept[1]) == len(hexes):
+            _, before, flat, written = kept
+        else:
+            flat = self._base[:self._island_size].copy()
+            before, written = (None,) * len(hexes), {}
+        seat: dict[str, int] | None = None
+        for h, old in zip(hexes, before):
+            if h is old:
+                continue
+            if seat is None:
+                seat = {f: s for s, f in enumerate(order)}
+            i = self._hex_at[h.id]
+            for j in written.get(i, ()):   # what this hex's column held (never a terrain or edge entry)
+                flat[j] = 0.0
+            ones, twins, counts = self._hex_entries(h, seat)
+            for j in ones:
+                flat[j] = 1.0
+            for j, n in zip(twins, counts):
+                flat[j] = n
+            written[i] = ones + twins
+        self._island_of[player] = (rotation, hexes, flat, written)
+        return flat
+
+    def _entries(self, game: Game, player: str) -> tuple[list[int], list[int], list[Any]]:
+        """The non-zero entries of the observation outside the island's planes (`_island`): indices whose value is
+        1, and indices with their counts (each index at most once; a hot path, so written out with local names)."""
         st = game.readonly_state
         order = self.seat_order(game, player)
         seat = {f: s for s, f in enumerate(order)}
-        n = self.n_hexes
-        ix = list(self._static)
-        vx = [1.0] * len(ix)
-        add_i, add_v = ix.append, vx.append
-        hex_at, kiwi, nest, marker, leader = self._hex_at, self._kiwi, self._nest, self._marker, self._leader
-        for h in st.hexes.values():
-            i = hex_at[h.id]
-            for k in h.kiwi:
-                add_i(kiwi[seat[k.flock]][k.size - 1] + i)
-                add_v(1.0)
-            if h.nest is not None:
-                add_i(nest[seat[h.nest[0]]][h.nest[1]] + i)
-                add_v(1.0)
-            if h.domain is not None:
-                add_i(marker[seat[h.domain[0]]] + i)
-                add_v(1.0)
+        ones: list[int] = []
+        counted: list[int] = []
+        counts: list[Any] = []   # whole numbers and floats: numpy converts them as float32
+        one, count, value = ones.append, counted.append, counts.append
+        hex_at, leader = self._hex_at, self._leader
         codes = self._codes
+        card, nest_code, season_card, slot_code = codes["card"], codes["nest"], codes["season_card"], codes["slot"]
+        flock_code, side_code, leader_code = codes["flock"], codes["side"], codes["leader"]
+        leader_card_code = codes["leader_card"]
         fruit_code, terrain_code = self._fruit_code, self._terrain_code
         reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
         pending = game.pending
         decider = pending.player if pending is not None else None
         bot = solo_of(st)["bot"] if st.solo is not None else None
-        turn = {f: i for i, f in enumerate(st.turn_order())}
+        turn = st.turn_order()
         first = st.seats[st.first]
-        slot_code = codes["slot"]
-        for f in order:
-            s = seat[f]
-            at = self._seat[s]
-            fl = st.flocks[f]
+        flocks = st.flocks
+        for s, f in enumerate(order):
+            (b_flock, b_side, b_leader, b_leader_card, b_leader_used, b_leader_off, b_fruit, b_domain_count,
+             b_domain, b_hand_count, b_deck_count, b_discard, b_played, b_facedown, b_track, b_reserve_kiwi,
+             b_supply, b_covers, b_season_vp, b_nests_built, b_kept, b_tracker_slot, b_tracker_prev, b_on_tracker,
+             b_first, b_turn_place, b_deciding, b_kiwibot) = self._seat_bases[s]
+            fl = flocks[f]
+            own = f == player
             if fl.leader_hex is not None:
-                add_i(leader[s] + hex_at[fl.leader_hex])
-                add_v(1.0)
+                one(leader[s] + hex_at[fl.leader_hex])
             else:
-                add_i(at["leader_off"])
-                add_v(1.0)
-            for name, value in (("flock", f), ("side", fl.side), ("leader", fl.leader),
-                                ("leader_card", fl.leader_card)):
-                code = codes[name].get(value)
-                if code is not None:
-                    add_i(at[name] + code)
-                    add_v(1.0)
+                one(b_leader_off)
+            one(b_flock + flock_code[f])
+            code = side_code.get(fl.side)
+            if code is not None:
+                one(b_side + code)
+            code = leader_code.get(fl.leader)
+            if code is not None:
+                one(b_leader + code)
+            code = leader_card_code.get(fl.leader_card)
+            if code is not None:
+                one(b_leader_card + code)
             if fl.leader_used:
-                add_i(at["leader_used"])
-                add_v(1.0)
-            base = at["fruit"]
-            for c, count in fl.fruit.items():
-                if count:
-                    add_i(base + fruit_code[c])
-                    add_v(float(count))
-            add_i(at["domain_count"])
-            add_v(float(len(fl.domain)))
-            if f == player or reveal:
-                base = at["domain"]
-                for t in fl.domain:
-                    add_i(base + terrain_code[t])
-                    add_v(1.0)
-            add_i(at["hand_count"])
-            add_v(float(len(fl.hand)))
-            add_i(at["deck_count"])
-            add_v(float(len(fl.deck)))
-            card = codes["card"]
-            base = at["discard"]
-            for c in fl.discard:
-                add_i(base + card[c])
-                add_v(1.0)
-            base = at["played"]
+                one(b_leader_used)
+            for c, n in fl.fruit.items():
+                if n:
+                    count(b_fruit + fruit_code[c])
+                    value(float(n))
+            domain = fl.domain
+            if domain:
+                count(b_domain_count)
+                value(float(len(domain)))
+                if own or reveal:
+                    for t in set(domain):
+                        count(b_domain + terrain_code[t])
+                        value(float(domain.count(t)))
+            if fl.hand:
+                count(b_hand_count)
+                value(len(fl.hand))
+            if fl.deck:
+                count(b_deck_count)
+                value(len(fl.deck))
+            if fl.track:
+                count(b_track)
+                value(fl.track)
+            if fl.reserve_kiwi:
+                count(b_reserve_kiwi)
+                value(fl.reserve_kiwi)
+            if fl.supply:
+                count(b_supply)
+                value(fl.supply)
+            if fl.covers:
+                count(b_covers)
+                value(fl.covers)
+            if fl.season_vp:
+                count(b_season_vp)
+                value(fl.season_vp)
+            if fl.on_tracker:
+                count(b_on_tracker)
+                value(fl.on_tracker)
+            pile = fl.discard
+            for c in set(pile):
+                count(b_discard + card[c])
+                value(float(pile.count(c)))
             facedown = fl.facedown
-            for j, c in enumerate(fl.played):
-                if j in facedown:
-                    if f != player:
-                        continue
-                    add_i(at["facedown"])
-                    add_v(1.0)
-                add_i(base + card[c])
-                add_v(1.0)
-            if facedown and f != player:
-                add_i(at["facedown"])
-                add_v(float(len(facedown)))
-            for name in ("track", "reserve_kiwi", "supply", "covers", "season_vp", "on_tracker"):
-                value = getattr(fl, name)
-                if value:
-                    add_i(at[name])
-                    add_v(float(value))
-            base = at["nests_built"]
+            if facedown:
+                count(b_facedown)
+                value(float(len(facedown)))
+                # R-ACT-2: a face-down card shows as a card to its owner only
+                shown = fl.played if own else [c for j, c in enumerate(fl.played) if j not in facedown]
+            else:
+                shown = fl.played
+            for c in set(shown):
+                count(b_played + card[c])
+                value(float(shown.count(c)))
             for nid in fl.nests_built:
-                add_i(base + codes["nest"][nid])
-                add_v(1.0)
-            base = at["kept_season_cards"]
+                one(b_nests_built + nest_code[nid])
             for c in fl.kept_season_cards:
-                add_i(base + codes["season_card"][c])
-                add_v(1.0)
-            add_i(at["tracker_slot"] + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
-            add_v(1.0)
-            add_i(at["tracker_prev"] + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
-            add_v(1.0)
+                one(b_kept + season_card[c])
+            one(b_tracker_slot + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
+            one(b_tracker_prev + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
             if f == first:
-                add_i(at["first"])
-                add_v(1.0)
+                one(b_first)
             if f in turn:
-                add_i(at["turn_place"] + turn[f])
-                add_v(1.0)
+                one(b_turn_place + turn.index(f))
             if f == decider:
-                add_i(at["deciding"])
-                add_v(1.0)
+                one(b_deciding)
             if f == bot:
-                add_i(at["kiwibot"])
-                add_v(1.0)
-        card = codes["card"]
-        for c in st.flocks[player].hand:
-            add_i(self._hand + card[c])
-            add_v(1.0)
-        add_i(self._season + min(st.season, self._seasons))
-        add_v(1.0)
+                one(b_kiwibot)
+        hand = flocks[player].hand
+        for c in set(hand):
+            count(self._hand + card[c])
+            value(float(hand.count(c)))
+        one(self._season + min(st.season, self._seasons))
         phase = codes["phase"].get(st.phase)
         if phase is not None:
-            add_i(self._phase + phase)
-            add_v(1.0)
-        shown = len(st.season_cards)
+            one(self._phase + phase)
+        shown_cards = len(st.season_cards)
         if st.solo is not None:
             data = solo_of(st)
-            shown = int(data["flipped"]) * int(data["per_season"])
-            pile = data["pile"]
-            if pile:
-                add_i(self._solo_card + codes["solo_card"][pile[0]])
-                add_v(1.0)
-            add_i(self._solo_left)
-            add_v(float(len(pile)))
+            shown_cards = int(data["flipped"]) * int(data["per_season"])
+            top = data["pile"]
+            if top:
+                one(self._solo_card + codes["solo_card"][top[0]])
+                count(self._solo_left)
+                value(float(len(top)))
             for c in data["discarded"]:
-                add_i(self._solo_discarded + codes["solo_card"][c])
-                add_v(1.0)
-            add_i(self._solo_set_aside)
-            add_v(float(len(data["set_aside"])))
+                one(self._solo_discarded + codes["solo_card"][c])
+            if data["set_aside"]:
+                count(self._solo_set_aside)
+                value(float(len(data["set_aside"])))
             side = codes["marker_side"].get(data["side"])
             if side is not None:
-                add_i(self._solo_side + side)
-                add_v(1.0)
+                one(self._solo_side + side)
         width = len(self.season_cards) + 1
-        season_card = codes["season_card"]
         for j, c in enumerate(st.season_cards[:self.season_slots]):
             # the last value of a slot: a face-down Season card (R-SOLO-4)
-            add_i(self._season_card + j * width + (season_card[c] if j < shown else width - 1))
-            add_v(1.0)
+            one(self._season_card + j * width + (season_card[c] if j < shown_cards else width - 1))
         fruit_bag = self._fruit_bag
-        for c, count in st.fruit_bag.items():
-            if count:
-                add_i(fruit_bag + fruit_code[c])
-                add_v(float(count))
-        return ix, vx
+        for c, n in st.fruit_bag.items():
+            if n:
+                count(fruit_bag + fruit_code[c])
+                value(float(n))
+        return ones, counted, counts
+
+    def _tensor(self, base: np.ndarray, island: np.ndarray, ones: list[int], counted: list[int],
+                counts: list[Any]) -> np.ndarray:
+        """A copy of `base` with the island's planes, the ones and the counts set (np.fromiter with a count is the
+        fastest way from a short list to an index array, and the conversion is most of the cost)."""
+        out = base.copy()
+        out[:self._island_size] = island
+        out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+        if counted:
+            out[np.fromiter(counted, np.intp, len(counted))] = np.fromiter(counts, np.float32, len(counts))
+        return out
 
     def observation_tensor(self, game: Game, player: str) -> np.ndarray:
         """What `player` sees now, as a float32 array of `shape` (see the module docstring)."""
-        ix, vx = self._entries(game, player)
-        return np.bincount(ix, weights=vx, minlength=self.size).astype(np.float32)
+        island = self._island(game, player, self.seat_order(game, player))
+        return self._tensor(self._base, island, *self._entries(game, player))
 
     def information_state_tensor(self, game: Game, player: str) -> np.ndarray:
         """The observation followed by the last HISTORY events (form and player seat), a float32 array of
         `information_state_size`."""
-        ix, vx = self._entries(game, player)
+        ones, counted, counts = self._entries(game, player)
         order = self.seat_order(game, player)
+        island = self._island(game, player, order)
         seat = {f: s for s, f in enumerate(order)}
         events = game.events[-HISTORY:]
         width, forms, none_seat = self.history_width, self._forms, len(self._forms) + self.players
@@ -335,12 +398,10 @@ class ObservationSpace:
             at = base + j * width
             form = forms.get(e.form) if e.form is not None else None
             if form is not None:
-                ix.append(at + form)
-                vx.append(1.0)
+                ones.append(at + form)
             s = seat.get(e.player) if e.player is not None else None
-            ix.append(at + (len(forms) + s if s is not None else none_seat))
-            vx.append(1.0)
-        return np.bincount(ix, weights=vx, minlength=self.information_state_size).astype(np.float32)
+            ones.append(at + (len(forms) + s if s is not None else none_seat))
+        return self._tensor(self._info_base, island, ones, counted, counts)
 
     def planes_of(self, tensor: np.ndarray) -> np.ndarray:
         """The per-hex planes of an observation, shaped (`planes`, hexes)."""

@@ -145,7 +145,7 @@ class KiwiChowDownEnv(AECEnv):
         mask = np.zeros(self.space.num_distinct_actions, dtype=np.int8)
         pending = game.pending
         if pending is not None and pending.player == flock:
-            mask[self.space.legal_indices(game)] = 1
+            mask[self.space._indices(pending)] = 1
         return {"observation": self.obs_space.observation_tensor(game, flock), "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -156,11 +156,11 @@ class KiwiChowDownEnv(AECEnv):
             return
         game = self.game
         assert game is not None, "reset() first"
-        chosen = self.space.action_from_index(int(action), game)
+        chosen = self.space.option_from_index(int(action), game)
         self._cumulative_rewards[agent] = 0.0
-        result = game.apply(chosen)
+        result = game.apply(chosen.id)   # the option's id: no action to build and write out again
         if not result.ok:   # an engine refusal of a legal action would be an engine bug
-            raise RuntimeError(f"the engine refused {chosen.id()}: {result}")
+            raise RuntimeError(f"the engine refused {chosen.id}: {result}")
         rewards = dict.fromkeys(self.agents, 0.0)
         if self.shaped:
             for a, f in self._flock_of.items():
