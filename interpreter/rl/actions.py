@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
 
@@ -330,22 +330,31 @@ def _no_option(space: ActionSpace, index: int) -> Any:
 
 
 @per_object(16)
-def _spaces(rules: Rules) -> dict[int, ActionSpace]:
-    """{player count: its ActionSpace} of these rules, built as asked."""
+def _spaces(rules: Rules) -> dict[tuple[Any, int], Any]:
+    """{(space class, player count): the space} of these rules, built as asked."""
     return {}
 
 
-def action_space(game_or_ruleset: Any, players: int | None = None) -> ActionSpace:
-    """The ActionSpace of a game (its ruleset and seat count) or of a ruleset and player count, built once."""
+S = TypeVar("S")
+
+
+def space_of(cls: Callable[[Any, int], S], game_or_ruleset: Any, players: int | None = None) -> S:
+    """The `cls(ruleset, players)` of a game (its ruleset and seat count) or of a ruleset and player count, built
+    once per rules and player count (ActionSpace, ObservationSpace)."""
     if isinstance(game_or_ruleset, Game):
         ruleset, players = game_or_ruleset.ruleset, len(game_or_ruleset.readonly_state.seats)
     else:
         ruleset = game_or_ruleset
         if players is None:
-            raise ValueError("action_space(ruleset, players): give the player count")
+            raise ValueError(f"{getattr(cls, '__name__', 'the space')}(ruleset, players): give the player count")
     spaces = _spaces(compile_rules(ruleset))
-    space = spaces.get(players)
+    key = (cls, players)
+    space = spaces.get(key)
     if space is None:
-        space = spaces[players] = ActionSpace(ruleset, players)
+        space = spaces[key] = cls(ruleset, players)
     return space
 
+
+def action_space(game_or_ruleset: Any, players: int | None = None) -> ActionSpace:
+    """The ActionSpace of a game (its ruleset and seat count) or of a ruleset and player count, built once."""
+    return space_of(ActionSpace, game_or_ruleset, players)

@@ -39,8 +39,7 @@ from interpreter.engine.game import Game
 from interpreter.engine.rules import compile_rules
 from interpreter.engine.setup import island_hexes
 from interpreter.engine.solo_state import solo_of
-from interpreter.memo import per_object
-from interpreter.rl.actions import ActionSpace, action_space
+from interpreter.rl.actions import ActionSpace, action_space, space_of
 
 HISTORY = 16
 _NONE_SLOT = 0
@@ -279,6 +278,7 @@ class ObservationSpace:
                     for t in set(domain):
                         count(b_domain + terrain_code[t])
                         value(float(domain.count(t)))
+            # the scalars written out one by one (a loop over pairs cost a microsecond a flock: a hot path)
             if fl.hand:
                 count(b_hand_count)
                 value(len(fl.hand))
@@ -408,25 +408,9 @@ class ObservationSpace:
         return tensor[:len(self.planes) * self.n_hexes].reshape(self.plane_shape)
 
 
-@per_object(16)
-def _spaces(rules: Any) -> dict[int, ObservationSpace]:
-    """{player count: its ObservationSpace} of these rules."""
-    return {}
-
-
 def observation_space(game_or_ruleset: Any, players: int | None = None) -> ObservationSpace:
     """The ObservationSpace of a game (its ruleset and seat count) or of a ruleset and player count, built once."""
-    if isinstance(game_or_ruleset, Game):
-        ruleset, players = game_or_ruleset.ruleset, len(game_or_ruleset.readonly_state.seats)
-    else:
-        ruleset = game_or_ruleset
-        if players is None:
-            raise ValueError("observation_space(ruleset, players): give the player count")
-    spaces = _spaces(compile_rules(ruleset))
-    space = spaces.get(players)
-    if space is None:
-        space = spaces[players] = ObservationSpace(ruleset, players)
-    return space
+    return space_of(ObservationSpace, game_or_ruleset, players)
 
 
 def observation_tensor(game: Game, player: str) -> np.ndarray:
