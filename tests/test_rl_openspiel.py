@@ -83,3 +83,19 @@ def test_openspiels_mcts_and_ismcts_bots_play_it() -> None:
         assert action in legal
         state.apply_action(action)
     assert len(state.engine.history) == 8 and Game.replayed_steps == replayed
+
+
+def test_the_games_dealt_do_not_depend_on_tensor_size_queries() -> None:
+    """OpenSpiel sizes a python game's tensors by observing a new initial state at every tensor call: those states
+    deal from a stream of their own, so the sequence of games of a seeded game object stays the same."""
+    a = pyspiel.load_game("kiwi_chow_down", {"seed": 9})
+    b = pyspiel.load_game("kiwi_chow_down", {"seed": 9})
+    seeds_a = [a.new_initial_state().engine.seed for _ in range(3)]
+    seeds_b = []
+    for _ in range(3):
+        state = b.new_initial_state()
+        seeds_b.append(state.engine.seed)
+        state.observation_tensor(0)   # each sizes the tensor on a new initial state of its own
+        state.information_state_tensor(1)
+        state.apply_action(state.legal_actions()[0])
+    assert seeds_a == seeds_b and len(set(seeds_a)) == 3

@@ -225,7 +225,6 @@ class ObservationSpace:
         1, and indices with their counts (each index at most once; a hot path, so written out with local names)."""
         st = game.readonly_state
         order = self.seat_order(game, player)
-        seat = {f: s for s, f in enumerate(order)}
         ones: list[int] = []
         counted: list[int] = []
         counts: list[Any] = []   # whole numbers and floats: numpy converts them as float32
@@ -250,14 +249,9 @@ class ObservationSpace:
              b_first, b_turn_place, b_deciding, b_kiwibot) = self._seat_bases[s]
             fl = flocks[f]
             own = f == player
-            if fl.leader_hex is not None:
-                one(leader[s] + hex_at[fl.leader_hex])
-            else:
-                one(b_leader_off)
-            one(b_flock + flock_code[f])
-            code = side_code.get(fl.side)
-            if code is not None:
-                one(b_side + code)
+            # a flock and its side are content ids of this ruleset; a Leader or Leader card may be unset ("")
+            ones += (leader[s] + hex_at[fl.leader_hex] if fl.leader_hex is not None else b_leader_off,
+                     b_flock + flock_code[f], b_side + side_code[fl.side])
             code = leader_code.get(fl.leader)
             if code is not None:
                 one(b_leader + code)

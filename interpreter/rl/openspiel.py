@@ -83,14 +83,15 @@ class KiwiChowDownGame(pyspiel.Game):
         game_type = _game_type(pyspiel.GameType.Utility.GENERAL_SUM) if solo else _GAME_TYPE
         super().__init__(game_type, info, params)
         self._seeds = np.random.default_rng(int(params["seed"]))
+        self._observer_seeds = np.random.default_rng([int(params["seed"]), 1])
 
     def new_initial_state(self) -> "KiwiChowDownState":
         """A new game, its seed drawn from the game's seed generator when first read."""
         return KiwiChowDownState(self)
 
-    def next_seed(self) -> int:
-        """The seed of the next new game."""
-        return int(self._seeds.integers(0, 2 ** 63))
+    def next_seed(self, observer: bool = False) -> int:
+        """The seed of the next new game (`observer`: of a state an observer deals, see `observed_engine`)."""
+        return int((self._observer_seeds if observer else self._seeds).integers(0, 2 ** 63))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "KiwiObserver":
         """The observation (default) or, for perfect recall, the information-state observer."""
@@ -134,14 +135,28 @@ class KiwiChowDownState(pyspiel.State):
     @property
     def engine(self) -> Game:
         """The engine Game of this state."""
-        box = self._box
-        if box.game is None:
-            kiwi: KiwiChowDownGame = self._kiwi.value
-            box.game = Game.new(kiwi.ruleset, players=list(kiwi.flocks), seed=kiwi.next_seed(),
-                                mode="solo" if kiwi.mode == "solo" else "standard",
-                                variant="vto" if kiwi.mode == "vto" else None)
-            self._trails = tuple((self._observed(p),) for p in range(len(self._learners())))
-        return box.game
+        game = self._box.game
+        if game is None:
+            game = self._build(self._kiwi.value.next_seed())
+        return game
+
+    def observed_engine(self) -> Game:
+        """The engine Game for an observer. OpenSpiel asks a python game for its tensor sizes by observing a new
+        initial state (every `observation_tensor` call does); such a state draws its seed from a stream of its own,
+        so those queries leave the sequence of games `new_initial_state` deals as it is."""
+        game = self._box.game
+        if game is None:
+            game = self._build(self._kiwi.value.next_seed(observer=True))
+        return game
+
+    def _build(self, seed: int) -> Game:
+        """Deal this state's game."""
+        kiwi: KiwiChowDownGame = self._kiwi.value
+        game = self._box.game = Game.new(kiwi.ruleset, players=list(kiwi.flocks), seed=seed,
+                                         mode="solo" if kiwi.mode == "solo" else "standard",
+                                         variant="vto" if kiwi.mode == "vto" else None)
+        self._trails = tuple((self._observed(p),) for p in range(len(self._learners())))
+        return game
 
     def _learners(self) -> list[str]:
         """The flocks of OpenSpiel's players 0..n-1 (solo: the player alone)."""
@@ -230,19 +245,19 @@ class KiwiObserver:
 
     def set_from(self, state: KiwiChowDownState, player: int) -> None:
         """Fill `tensor` with `player`'s view of `state`."""
+        game = state.observed_engine()
         flock = state._learners()[player]
-        game = state.engine
         tensor = (self.obs.information_state_tensor(game, flock) if self.recall
                   else self.obs.observation_tensor(game, flock))
         self.tensor[:] = tensor
 
     def string_from(self, state: KiwiChowDownState, player: int) -> str:
         """The information-state string (perfect recall) or the observation's non-zero entries."""
+        game = state.observed_engine()
         if self.recall:
-            state.engine
             return f"p{player} " + " ".join(state._trails[player])
         flock = state._learners()[player]
-        tensor = self.obs.observation_tensor(state.engine, flock)
+        tensor = self.obs.observation_tensor(game, flock)
         nonzero = np.flatnonzero(tensor)
         return " ".join(f"{i}:{tensor[i]:g}" for i in nonzero)
 
