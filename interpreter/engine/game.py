@@ -24,7 +24,6 @@ A question with one legal answer is answered automatically, so a pending Decisio
 from __future__ import annotations
 
 import json
-import random
 import re
 import secrets
 from typing import TYPE_CHECKING, Any
@@ -46,6 +45,8 @@ from interpreter.engine.undo import information_since
 from interpreter.engine.view import view as make_view
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    import random
+
     from interpreter.content.model import Ruleset
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
@@ -418,23 +419,20 @@ class Game:
         reshuffle, bag draws). The copy is then another game with the same past: it does not `undo` or replay to
         the original's states.
         """
-        twin = self._clone(events)
+        twin = None
+        if not has_generators(self._stack):
+            try:
+                twin = self._copy(events)
+            except Uncopyable:
+                pass
+        if twin is None:
+            Game.replayed_steps += 1
+            twin = self._rewind(len(self._since), events)
+            twin._previous = self._previous
+            twin._redo = self._redo.copy()
         if not keep_rng:
             # through `state`: the copy's checkpoints are taken at once from now on, never replayed from its base
             twin.state.rng = rng.getrandbits(64) if rng is not None else secrets.randbits(64)
-        return twin
-
-    def _clone(self, events: bool) -> "Game":
-        """`clone` keeping the RNG."""
-        if not has_generators(self._stack):
-            try:
-                return self._copy(events)
-            except Uncopyable:
-                pass
-        Game.replayed_steps += 1
-        twin = self._rewind(len(self._since), events)
-        twin._previous = self._previous
-        twin._redo = self._redo.copy()
         return twin
 
     def _copy(self, events: bool) -> "Game":
