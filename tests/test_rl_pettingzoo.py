@@ -1,6 +1,7 @@
 """The PettingZoo AEC environment (interpreter/rl/pettingzoo.py): PettingZoo's own API test and seed test in
 every mode (standard, Variable Turn Order R-VTO-1..5, solo R-SOLO-1..12), whole games whose final rewards are the
-returns of the ranking (R-END-2/3), the shaped reward, and clear errors for bad arguments and illegal actions."""
+returns of the ranking (R-END-2/3), the shaped reward, and clear errors for bad arguments and illegal actions;
+the shipped mods (`compose`, `reeds`, `example`) run through it too."""
 from __future__ import annotations
 
 import warnings
@@ -15,10 +16,11 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from interpreter.rl.pettingzoo import env  # noqa: E402
 from interpreter.rl.rewards import returns  # noqa: E402
 
-CASES = [{"players": 2}, {"players": 4, "mode": "vto"}, {"mode": "solo"}, {"players": 3, "shaped": True}]
+CASES = [{"players": 2}, {"players": 4, "mode": "vto"}, {"mode": "solo"}, {"players": 3, "shaped": True},
+         {"players": 3, "packs": ("compose",)}, {"players": 2, "packs": ("reeds", "example")}]
 
 
-@pytest.mark.parametrize("kwargs", CASES, ids=["2p", "4p-vto", "solo", "3p-shaped"])
+@pytest.mark.parametrize("kwargs", CASES, ids=["2p", "4p-vto", "solo", "3p-shaped", "3p-compose-mod", "2p-reeds+example"])
 def test_pettingzoos_api_and_seed_tests_pass(kwargs: dict) -> None:
     """pettingzoo.test.api_test and seed_test, each over a whole game (its warnings are about dict observations,
     which PettingZoo's own board games use too)."""
