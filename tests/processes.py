@@ -9,6 +9,7 @@ the background.
 from __future__ import annotations
 
 import signal
+import socket
 from typing import Any
 
 
@@ -20,3 +21,10 @@ def _default_sigint() -> None:
 def interruptible() -> dict[str, Any]:
     """Popen keyword arguments: a new session (its pid is its process group's id), default SIGINT handling."""
     return {"start_new_session": True, "preexec_fn": _default_sigint}
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from processes import interruptible
+from processes import free_port, interruptible
 
 ROOT = Path(__file__).resolve().parent.parent
 if importlib.util.find_spec("mkdocs") is None:   # a developer without the docs extra; CI always has it
@@ -85,12 +85,6 @@ def test_the_api_reference_is_built_from_the_docstrings(site: Path) -> None:
         assert name in built
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _listening(port: int) -> list[str]:
     """The local addresses listening on TCP `port` (Linux /proc/net/tcp and tcp6; IPv4 as dotted quads)."""
     found = []
@@ -105,7 +99,7 @@ def _listening(port: int) -> list[str]:
 
 def test_kcd_docs_serves_the_site_on_localhost_and_stops_on_ctrl_c() -> None:
     """`kcd docs --port N` binds 127.0.0.1 only, serves the home page, and a Ctrl-C stops it."""
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "docs", "--port", str(port)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), **interruptible())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,15 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from processes import interruptible
+from processes import free_port, interruptible
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _children(pid: int) -> list[int]:
@@ -48,7 +41,7 @@ def _alive(pid: int) -> bool:
 
 def _started_editor(content: Path) -> tuple[subprocess.Popen[str], int, int]:
     """A `kcd editor` whose server answers on its port: (launcher, its Streamlit child's pid, port)."""
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "editor", "--content", str(content),
                              "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, **interruptible())
