@@ -185,7 +185,7 @@ def work(node) -> int:
                 cost += _expr_cost(value)
         return cost
     if isinstance(node, Objective):
-        return _expr_cost(node.query) if isinstance(node.query, QCall) else 1
+        return _expr_cost(node.query) if isinstance(node.query, (QCall, BinOp)) else 1
     if isinstance(node, Call):
         return 1
     return 1

@@ -43,6 +43,11 @@ class Primitive:
     # Why a part one content item alone uses is kept as a part of its own (issue 8: the rulebook's phrases became
     # compositions; what stays is an engine procedure or event, not a phrase). Shown by `kcd reference`.
     note: str = ""
+    # Triggers: the references the event binds in the power's effect, by name (`this hex`: "here", with what it is);
+    # a power whose effect names a reference its trigger does not bind is refused (content/checks.py).
+    binds: tuple[tuple[str, str], ...] = ()
+    # Modifiers: whether it may stand in an effect as `this action: <modifier>` (it holds while the rest runs).
+    during: bool = False
 
     @cached_property
     def parts(self) -> tuple[str | Slot, ...]:
@@ -131,6 +136,9 @@ TYPES: dict[str, ArgType] = {t.name: t for t in [
     ArgType("fruit_rule", "how paid fruit must match", ("same", "different", "any"),
             (("same", "of the same color"), ("different", "of different colors"), ("any", "of any color"))),
     ArgType("action", "an action card type", ("move", "build", "feed")),
+    ArgType("push_cause", "what pushes", ("abilities", "moves", "explosions", "effects"),
+            (("abilities", "Leader abilities"), ("moves", "a Move's pushes"), ("explosions", "explosions"),
+             ("effects", "the push verbs of cards, Nests and powers"))),
     # selector types of the compositional layer (interpreter/dsl/parts.py): the slot takes a selector
     ArgType("pieces", "a selector of pieces: `every kiwi of an opponent in the landing hex`, `my leader`"),
     ArgType("hexes", "a selector of hexes: `a hex without a nest`, `the landing hex`"),

@@ -58,6 +58,10 @@ def frame_of(rt: Runtime, node, ctx: Ctx) -> Frame:
         return ForEachFrame(node, ctx)
     if isinstance(node, ast.Phrase):
         return PhraseFrame(node, ctx)
+    if isinstance(node, ast.ChoosePlayer):
+        return ChoosePlayerFrame(node, ctx)
+    if isinstance(node, ast.During):
+        return DuringFrame(node, ctx)
     raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
 
 
@@ -124,6 +128,71 @@ class ForEachFrame(Frame):
         else:
             sub = ctx.sub(it=el, depth=ctx.depth + 1)
         return Call(effects.RunFrame(node.body, sub))
+
+
+@register_frame("compose.choose_player")
+@dataclass(eq=False)
+class ChoosePlayerFrame(AskingFrame):
+    """`choose <players> { }`: the acting player picks one of the players named (a decision of their own, seen by
+    everyone as any choice of a player is), then does the body with `them` that player; nobody named: nothing."""
+
+    node: Any
+    ctx: Ctx
+    max_pc: ClassVar[int] = 2
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded choice runs a `choose <players>` node."""
+        need(isinstance(self.node, ast.ChoosePlayer), self, "not a `choose <players>`")
+        check_ctx(rt, self, self.ctx)
+
+    def asked(self, rt: Runtime) -> Ask | None:
+        """pc 1: which player (None: the selector names nobody)."""
+        who = [e[2] for e in select(rt.state, self.node.sel, scope(rt, self.ctx)) if e[0] == "player"]
+        if self.pc != 1 or not who:
+            return None
+        return Ask(self.ctx.flock, "choose-player", "Choose a player",
+                   [option(A.ChoosePlayer(f), ("Choose {}", (f,))) for f in who])
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask which player; 1: the body for the one picked; 2: done."""
+        if self.pc == 2:
+            return Return()
+        if self.pc == 1:
+            self.pc = 2
+            el = ("player", None, value.flock)
+            return Call(effects.RunFrame(self.node.body, self.ctx.sub(it=el, depth=self.ctx.depth + 1)))
+        self.pc = 1
+        ask = self.asked(rt)
+        if ask is None:
+            self.pc = 2
+            return Return()
+        return ask
+
+
+@register_frame("compose.during")
+@dataclass(eq=False)
+class DuringFrame(Frame):
+    """`this action: <modifier>; ...`: the statements after it run with the modifier added to the context's
+    (`Ctx.during`), which the rules it changes read where they apply (push.after_move_frame)."""
+
+    node: Any
+    ctx: Ctx
+    max_pc: ClassVar[int] = 1
+    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded duration runs a `this action:` node."""
+        need(isinstance(self.node, ast.During), self, "not a `this action:`")
+        check_ctx(rt, self, self.ctx)
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: the body with the modifier; 1: done."""
+        if self.pc == 1 or self.node.body is None:
+            return Return()
+        self.pc = 1
+        ctx = self.ctx
+        return Call(effects.RunFrame(self.node.body, ctx.sub(during=ctx.during + (self.node.modifier,))))
 
 
 def _chosen_sels(node: ast.Phrase) -> list[ast.Selector]:
@@ -247,8 +316,10 @@ def possible(rt: Runtime, node, ctx: Ctx) -> bool:
     if isinstance(node, ast.If):
         branch = node.then if holds(rt.state, node.cond, scope(rt, ctx)) else node.orelse
         return True if branch is None else effects.possible(rt, branch, ctx)
-    if isinstance(node, ast.ForEach):
+    if isinstance(node, (ast.ForEach, ast.ChoosePlayer)):
         return True
+    if isinstance(node, ast.During):
+        return node.body is None or effects.possible(rt, node.body, ctx.sub(during=ctx.during + (node.modifier,)))
     if isinstance(node, ast.Phrase):
         if node.primitive in PHRASES:
             check = PHRASE_POSSIBLE.get(node.primitive)
@@ -455,7 +526,7 @@ class PushToFrame(_EachToFrame):
 
     def kept(self, rt: Runtime, els: list) -> list:
         """The named pieces no power shields."""
-        shield = immune(rt)
+        shield = immune(rt, _cause(self.ctx))
         if shield is not None:
             els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
         return [plain(e) for e in els]
@@ -483,6 +554,11 @@ class PushToFrame(_EachToFrame):
         else:
             rt.state.flocks[thing].leader_hex = dest
             rt.emit("push-leader", flock, flock=flock, leader=thing, hex=origin, to=dest)
+
+
+def _cause(ctx: Ctx) -> str:
+    """What a push verb's pushes are, for `cannot be pushed by <cause>`: a Leader ability's, or an effect's."""
+    return "abilities" if ctx.ability is not None else "effects"
 
 
 def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
@@ -529,7 +605,7 @@ class PushOutFrame(_PhraseVerb):
         named = select(rt.state, node.arg("what"), scope(rt, ctx))
         kiwi = {e[2].id for e in named if e[0] == "kiwi" and e[1] == hex_id}
         leaders = {e[2] for e in named if e[0] == "leader" and e[1] == hex_id}
-        opts = [o for o in push.push_options(rt, hex_id, None, skip)
+        opts = [o for o in push.push_options(rt, hex_id, None, skip, cause=_cause(ctx))
                 if (a := o.action) is not None
                 and (a.flock in leaders if isinstance(a, A.PushLeader) else a.kiwi in kiwi)]
         if not opts:

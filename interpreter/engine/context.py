@@ -49,6 +49,7 @@ class Ctx:
     segment: Any = None                        # Kiwibot's Solo card segment being resolved (solo.Segment, R-SOLO-10)
     it: Any = None                             # the element a compositional `for each` body is about
     here: str | None = None                    # `this hex`: the hex of the Nest or event whose effect runs
+    during: tuple = ()                         # modifiers of `this action:` holding for this effect (bound nodes)
 
     def sub(self, **changes: Any) -> "Ctx":
         """A copy with some fields changed (turn facts stay shared): `dataclasses.replace`, written out (effects

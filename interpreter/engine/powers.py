@@ -94,11 +94,17 @@ def _number(rt: Runtime, flock: str, n: Any) -> int:
     return n if isinstance(n, int) else quantity(rt.state, n, Scope(flock))
 
 
-def push_limit(rt: Runtime, flock: str, piece: tuple | None = None) -> int:
+def push_limit(rt: Runtime, flock: str, piece: tuple | None = None, during: tuple = ()) -> int:
     """How many Kiwi a moved piece of this flock may push (R-PUSH-1; `<pieces> can push up to N kiwi` powers
-    whose selector names the piece, `("kiwi", id)` or `("leader", flock)`)."""
-    nodes = [n for n in _valued(rt, flock, "m-push-limit") if piece is None or _names(rt, flock, n, piece)]
+    whose selector names the piece, `("kiwi", id)` or `("leader", flock)`, then those of a `this action:`)."""
+    nodes = [n for n in _valued(rt, flock, "m-push-limit") + [d for d in during if d.primitive == "m-push-limit"]
+             if piece is None or _names(rt, flock, n, piece)]
     return _number(rt, flock, nodes[-1].arg("n")) if nodes else rt.rules.push_count
+
+
+def node_names(rt: Runtime, flock: str, node, piece: tuple) -> bool:
+    """Whether one bound modifier of the flock names the piece (`("kiwi", id)`, `("leader", flock)`, `("nest", hex)`)."""
+    return _names(rt, flock, node, piece)
 
 
 def names(rt: Runtime, flock: str, modifier: str, piece: tuple) -> bool:
@@ -143,15 +149,20 @@ def _valued(rt: Runtime, flock: str, modifier: str) -> list:
     return by_side.get((flock, rt.state.flocks[flock].side), [])
 
 
-def immune(rt: Runtime) -> tuple[set[int], set[str]] | None:
-    """Kiwi ids and Leader flocks no one may push (`<pieces> cannot be pushed`); None when no power says so."""
-    if "m-immune" not in table(rt.rules):
+def immune(rt: Runtime, cause: str | None = None) -> tuple[set[int], set[str]] | None:
+    """Kiwi ids and Leader flocks no one may push (`<pieces> cannot be pushed`), and with a `cause` (abilities,
+    moves, explosions, effects) those `<pieces> cannot be pushed by <cause>` names too; None when no power says so."""
+    powers = table(rt.rules)
+    if "m-immune" not in powers and (cause is None or "m-immune-by" not in powers):
         return None
     kiwi: set[int] = set()
     leaders: set[str] = set()
     found = False
     for flock in rt.state.seats:
-        for node in _valued(rt, flock, "m-immune"):
+        nodes = _valued(rt, flock, "m-immune")
+        if cause is not None:
+            nodes = nodes + [n for n in _valued(rt, flock, "m-immune-by") if n.arg("by") == cause]
+        for node in nodes:
             found = True
             for kind, _, thing in select(rt.state, node.arg("who"), Scope(flock)):
                 if kind == "kiwi":
