@@ -47,6 +47,10 @@ def reference_command(
         typer.echo(f"{row['display']}  [{row['kind']}; {', '.join(row['contexts'])}]")
         typer.echo(f"    {row['doc']}")
         typer.echo(f"    e.g. `{row['example']}` -> {row['text']}")
+        if row["kind"] == "trigger":   # the references the event binds in the power's effect
+            typer.echo("    binds: " + ("; ".join(row["binds"]) or "no hex (`this hex` is refused in its effect)"))
+        if row.get("during"):
+            typer.echo("    also for one action: `this action: " + row["example"] + "; ...`")
         if row.get("note"):
             typer.echo(f"    ({row['note']})")
     for row in part_rows:

@@ -128,7 +128,7 @@ def validate_report(paths_in: Iterable[str | Path] = ()) -> ValidationReport:
             report.diagnostics.extend(diags)
             for (kind, item_id), state in result.item_states.items():
                 report.items.add((kind, item_id, state.origin.pack))
-            report.sets.append(" + ".join(("base",) + overlays))
+            report.sets.append(" + ".join(p.pack.id for p in result.packs))   # the packs required too, in order
         if only is None and len(runs) > 1:
             report.diagnostics.extend(mod_pair_conflicts(root))
     report.diagnostics = _dedupe(report.diagnostics)

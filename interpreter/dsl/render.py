@@ -1,6 +1,7 @@
 """Rules text from a bound DSL tree, read off the registry's templates, and the primitive reference table."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -64,8 +65,10 @@ def _node(node: Node) -> str:
         text = f"if {_cond(node.cond)}: {_seq(node.then)}"
         return text + (f"; otherwise {_seq(node.orelse)}" if node.orelse is not None else "")
     if isinstance(node, ForEach) and node.subject:
+        # the subject does the verb, so the verb's "you" / "your" are that player's
         who = "that player" if node.sel.ref == "it" else selector_text(node.sel)
-        return f"{who} must {_seq(node.body)}"
+        body = re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "they", _seq(node.body)))
+        return f"{who} must {body}"
     if isinstance(node, ChoosePlayer):
         return f"choose {selector_text(node.sel, singular=True)}: {_seq(node.body)}"
     if isinstance(node, During):
@@ -101,6 +104,8 @@ def _seq(seq: Seq, top: bool = False) -> str:
             lead = prim.head + " "
             if text.startswith(lead) and prev.template.startswith(lead):
                 text = text[len(lead):]
+        if i > 0 and isinstance(seq.stmts[i - 1], ForEach) and seq.stmts[i - 1].subject:
+            text = "you " + text   # after "that player must ...": who does the next one
         prev = prim
         if i < last and _has_body(stmt):
             if top:
@@ -432,7 +437,7 @@ _SELECTOR_SAMPLES = {"pieces": "every kiwi of an opponent", "hexes": "a hex with
                      "players": "an opponent"}
 # modifiers whose example reads better with pieces of their own (a Leader's weight, Nests' benefits)
 _PIECES_SAMPLES = {"m-dominance-weight": "my leader", "m-feed-discount": "my kiwi in grass hexes",
-                   "m-nest-twice": "my nests"}
+                   "m-nest-twice": "my nests", "m-push-limit": "my kiwi", "m-push-same": "my kiwi"}
 
 
 def sample_call(prim: Primitive, ctx: CheckContext) -> str:
@@ -468,7 +473,8 @@ def reference(ctx: CheckContext | None = None) -> list[dict]:
         rows.append({
             "id": prim.id, "kind": prim.kind, "pattern": prim.pattern, "display": prim.display,
             "doc": prim.doc, "contexts": sorted(prim.contexts), "example": example, "text": text,
-            "note": prim.note,
+            "note": prim.note, "binds": [f"`this hex`: {what}" for ref, what in prim.binds if ref == "here"],
+            "during": prim.during,
         })
     return rows
 

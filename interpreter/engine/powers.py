@@ -12,7 +12,7 @@ from typing import Any
 from interpreter.dsl import ast
 from interpreter.engine import dominance
 from interpreter.engine.context import EngineError, Runtime
-from interpreter.engine.selectors import Scope, quantity, select
+from interpreter.engine.selectors import Scope, mentions_it, quantity, select
 from interpreter.engine.state import State
 from interpreter.memo import per_object
 
@@ -73,8 +73,12 @@ def _piece_weights(state: State) -> dict[tuple, int]:
             entries = nodes.get(flock, {}).get(state.flocks[flock].side)
             for who, n in entries or ():
                 sc = Scope(flock)
-                value = quantity(state, n, sc)
-                for kind, hex_id, thing in select(state, who, sc):
+                each = per_piece(n)   # `tokens(it) + 1`: the number of each piece named
+                value = 0 if each else quantity(state, n, sc)
+                for el in select(state, who, sc):
+                    kind, hex_id, thing = el
+                    if each:
+                        value = quantity(state, n, sc.at(el))
                     if kind == "kiwi":
                         out[("kiwi", thing.id)] = value
                     elif kind == "leader":
@@ -89,9 +93,17 @@ def _piece_weights(state: State) -> dict[tuple, int]:
 dominance.scoped = _piece_weights
 
 
-def _number(rt: Runtime, flock: str, n: Any) -> int:
-    """A modifier's `n`: a number, or a quantity read now with `me` the power's owner (`count(my nests)`)."""
-    return n if isinstance(n, int) else quantity(rt.state, n, Scope(flock))
+@per_object(256)
+def per_piece(n: Any) -> bool:
+    """Whether a modifier's number names `it`, the piece its selector names (`my kiwi count tokens(it) + 1 for
+    dominance`): then it is read for each piece."""
+    return not isinstance(n, int) and any(isinstance(e, ast.Selector) and mentions_it(e) for e in ast.exprs(n))
+
+
+def _number(rt: Runtime, flock: str, n: Any, el: tuple | None = None) -> int:
+    """A modifier's `n`: a number, or a quantity read now with `me` the power's owner (`count(my nests)`) and `it`
+    the piece `el` the rule is applied to."""
+    return n if isinstance(n, int) else quantity(rt.state, n, Scope(flock, it=el))
 
 
 def push_limit(rt: Runtime, flock: str, piece: tuple | None = None, during: tuple = ()) -> int:
@@ -99,7 +111,10 @@ def push_limit(rt: Runtime, flock: str, piece: tuple | None = None, during: tupl
     whose selector names the piece, `("kiwi", id)` or `("leader", flock)`, then those of a `this action:`)."""
     nodes = [n for n in _valued(rt, flock, "m-push-limit") + [d for d in during if d.primitive == "m-push-limit"]
              if piece is None or _names(rt, flock, n, piece)]
-    return _number(rt, flock, nodes[-1].arg("n")) if nodes else rt.rules.push_count
+    if not nodes:
+        return rt.rules.push_count
+    n = nodes[-1].arg("n")
+    return _number(rt, flock, n, _element(rt, flock, nodes[-1], piece) if piece and per_piece(n) else None)
 
 
 def node_names(rt: Runtime, flock: str, node, piece: tuple) -> bool:
@@ -115,13 +130,20 @@ def names(rt: Runtime, flock: str, modifier: str, piece: tuple) -> bool:
 
 def _names(rt: Runtime, flock: str, node, piece: tuple) -> bool:
     sel = next((v for _, v in node.args if isinstance(v, ast.Selector)), None)
+    return sel is None or _element(rt, flock, node, piece) is not None
+
+
+def _element(rt: Runtime, flock: str, node, piece: tuple) -> tuple | None:
+    """The element of the piece (`("kiwi", id)`, `("leader", flock)`, `("nest", hex)`) the modifier's selector names
+    (None: it does not name it)."""
+    sel = next((v for _, v in node.args if isinstance(v, ast.Selector)), None)
     if sel is None:
-        return True
+        return None
     kind, key = piece
     for e in select(rt.state, sel, Scope(flock)):
         if e[0] == kind and (e[2].id == key if kind == "kiwi" else e[2] == key if kind == "leader" else e[1] == key):
-            return True
-    return False
+            return e
+    return None
 
 
 def table(rules) -> dict:
@@ -183,10 +205,12 @@ def feed_discounts(rt: Runtime, flock: str | None) -> dict[int, int] | None:
         return None
     out: dict[int, int] = {}
     for node in nodes:
-        n = _number(rt, flock, node.arg("n"))
-        for kind, _, thing in select(rt.state, node.arg("what"), Scope(flock)):
-            if kind == "kiwi":
-                out[thing.id] = out.get(thing.id, 0) + n
+        each = per_piece(node.arg("n"))
+        n = 0 if each else _number(rt, flock, node.arg("n"))
+        for el in select(rt.state, node.arg("what"), Scope(flock)):
+            if el[0] == "kiwi":
+                off = _number(rt, flock, node.arg("n"), el) if each else n
+                out[el[2].id] = out.get(el[2].id, 0) + off
     return out
 
 
