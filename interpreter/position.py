@@ -391,9 +391,13 @@ def parse_position(doc: YamlDoc, ruleset: Ruleset) -> Position:
         cards_of = {item.id: [str(card.get("id")) for card in (item.data.get("cards") or []) if isinstance(card, dict)]
                     for item in ruleset.items("leaders")}
         for flock, (card, path) in cards_named.items():
-            known = cards_of.get(leaders.get(flock) or "", [])
-            if c.ident(card, path, f"Leader card of `{leaders.get(flock)}`", known) is not None:
+            leader = leaders.get(flock) or ""
+            known = cards_of.get(leader, [])
+            if card in known:
                 flocks[flock].leader_card = card
+            else:
+                c.error("id-unknown", f"`{card}` is not a card of `{flock}`'s Leader `{leader}`", path,
+                        hint=_suggest(card, known))
     if not c.diags:
         _check_counts(c, game, players, island, hexes, flocks)
     if c.diags:

@@ -274,9 +274,9 @@ class Checker:
                     continue
                 doc, doc_path = found
                 loc = doc.span_location(doc_path, sel.span.start, sel.span.end)
-                having = [p.pattern for p in registry.of_kind("trigger") if "here" in dict(p.binds)]
+                having = [p.display for p in registry.of_kind("trigger") if "here" in dict(p.binds)]
                 self.out.append(Diagnostic(
-                    "dsl-context", f"`this hex` names the hex of the event that fired the power, and `{prim.pattern}` "
+                    "dsl-context", f"`this hex` names the hex of the event that fired the power, and `{prim.display}` "
                     "has none", loc, doc.source_line(loc.line),
                     "triggers with a hex: " + ", ".join(f"`{h}`" for h in having)
                     + "; or name the hexes: `hexes dominated by me`, `hexes with my nest`"))
