@@ -259,9 +259,10 @@ class Checker:
         nodes = self.compiled.nodes.get("flocks/", {})
         kinds = self.compiled.kinds.get("flocks/", {})
         for path, node in nodes.items():
-            if kinds.get(path) != "trigger" or not getattr(node, "primitive", None):
+            trigger = getattr(node, "primitive", None)
+            if kinds.get(path) != "trigger" or not isinstance(trigger, str):
                 continue
-            prim = registry.BY_ID.get(node.primitive)
+            prim = registry.BY_ID.get(trigger)
             effect = nodes.get(path[:-1] + ("do",))
             if prim is None or effect is None or flocks is None:
                 continue

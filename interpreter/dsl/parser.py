@@ -152,9 +152,9 @@ def _build(tree: Tree) -> Node:
         blocks = [c for c in tree.children if isinstance(c, Tree)]
         return Choose(tuple(_block(b) for b in blocks), Span(_start(tree.children[0]), _block_end(blocks[-1])))
     if kind == "choose_player":
-        _, sel, block = tree.children
-        assert isinstance(sel, Tree) and isinstance(block, Tree)
-        return ChoosePlayer(_sel(sel), _block(block), Span(_start(tree.children[0]), _block_end(block)))
+        _, who, block = tree.children
+        assert isinstance(who, Tree) and isinstance(block, Tree)
+        return ChoosePlayer(_sel(who), _block(block), Span(_start(tree.children[0]), _block_end(block)))
     if kind == "during":
         det, word, _, call = tree.children
         assert isinstance(call, Tree)

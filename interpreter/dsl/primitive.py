@@ -76,6 +76,12 @@ class Primitive:
                         else f"<{p.name}>" + ("..." if p.many else "") for p in self.parts)
 
     @property
+    def head_part(self) -> str:
+        """The first literal part of the pattern (a `Literal` when written with alternatives: `return|lose`)."""
+        first = self.parts[0]
+        return first if isinstance(first, str) else ""
+
+    @property
     def head(self) -> str:
         """The first literal word of the pattern."""
         first = self.parts[0]

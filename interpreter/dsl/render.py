@@ -104,7 +104,8 @@ def _seq(seq: Seq, top: bool = False) -> str:
             lead = prim.head + " "
             if text.startswith(lead) and prev.template.startswith(lead):
                 text = text[len(lead):]
-        if i > 0 and isinstance(seq.stmts[i - 1], ForEach) and seq.stmts[i - 1].subject:
+        before = seq.stmts[i - 1] if i > 0 else None
+        if isinstance(before, ForEach) and before.subject:
             text = "you " + text   # after "that player must ...": who does the next one
         prev = prim
         if i < last and _has_body(stmt):

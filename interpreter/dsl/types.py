@@ -123,7 +123,7 @@ class Types:
         piece = _text_of(on)
         self.issues.append(Issue(
             "dsl-filter-binding", f"this `where` narrows `{piece}` (the selector nearest before it), so its `it` is "
-            f"{parts.kind_phrase(on.kind)}, not the hexes", f.span,
+            f"{parts.kind_phrase(on.kind or '')}, not the hexes", f.span,
             "to narrow the hexes, write the `where` right after them: `a hex where count(flower hexes in it) = 1 "
             "within 3 of my leader`", severity="warning"))
 
@@ -330,6 +330,7 @@ class Types:
         inner = _Checker("modifier", self.ctx, self.issues)
         before = len(self.issues)
         modifier = inner.field(node.modifier)
+        assert isinstance(modifier, (Call, Phrase))   # a modifier field binds a call to a call
         prim = registry.BY_ID.get(getattr(modifier, "primitive", None) or "")
         if len(self.issues) == before and prim is not None and not prim.during:
             shown = ", ".join(f"`{p.display}`" for p in registry.of_kind("modifier") if p.during)
@@ -362,7 +363,7 @@ class Types:
         """Bind a phrase (a call with selectors or quantities) to the allowed primitive it fits best."""
         items = node.items
         first = items[0]
-        cands = [p for p in allowed if (isinstance(first, Word) and p.head and fits(p.parts[0], first.text))
+        cands = [p for p in allowed if (isinstance(first, Word) and p.head and fits(p.head_part, first.text))
                  or (not isinstance(first, Word) and p.head == "")]
         best = None
         for prim in cands:
