@@ -298,7 +298,7 @@ def _quantity(q) -> str:
         if name == "count":
             return f"the number of {args[0]}"
         if name == "tokens":
-            return f"the Kiwi tokens of {args[0]}"
+            return "its Kiwi tokens" if args[0] == "it" else f"the Kiwi tokens of {args[0]}"
         if name in ("min", "max"):
             return f"the {'smaller' if name == 'min' else 'larger'} of {args[0]} and {args[1]}"
         if name in ("largest", "smallest"):
