@@ -34,25 +34,6 @@ def _powers(rt, trigger: str) -> list:
     return [e for e in rt.events if e.form == "power" and (e.fields or {}).get("trigger") == trigger]
 
 
-def _answer(gen, picks: list[str]):
-    """Run an engine generator: each decision takes the first of `picks` it offers (consumed), else its first option
-    (payments and the like the test does not care about). Returns (result, decisions asked)."""
-    picks = list(picks)
-    asked = []
-    try:
-        d = next(gen)
-        while True:
-            asked.append(d)
-            ids = d.option_ids()
-            pick = next((p for p in picks if p in ids), ids[0])
-            if pick in picks:
-                picks.remove(pick)
-            d = gen.send(pick)
-    except StopIteration as stop:
-        assert not picks, f"unused picks {picks}"
-        return stop.value, asked
-
-
 def _issues(text: str, kind: str = "effect") -> list[tuple]:
     _, issues = compile_field(text, kind, CTX)
     return [(i.code, i.message, (i.span.start, i.span.end), i.hint, i.severity) for i in issues]
@@ -99,7 +80,7 @@ def test_R_ASYM_2_domain_marking_this_hex_is_the_hex_marked() -> None:
     rt = _game().rt
     fl = rt.state.flocks["kea"]
     held = len(fl.domain)
-    _answer(marking.marking_turn(rt, "kea"), ["mark:B", "cover:reserve"])
+    drive(marking.marking_turn(rt, "kea"), ["mark:B", "cover:reserve"])
     assert rt.state.hexes["B"].domain == ("kea", "grass")
     assert len(fl.domain) == held - 1 + 1   # one placed, one gained by the power
     assert len(_powers(rt, "domain-marking")) == 1
@@ -109,10 +90,10 @@ def test_R_ASYM_2_domain_marking_elsewhere_pays_nothing_and_placing_nothing_fire
     rt = _game().rt
     fl = rt.state.flocks["kea"]
     held = len(fl.domain)
-    _answer(marking.marking_turn(rt, "kea"), ["mark:C", "cover:reserve"])   # sand, no Nest there
+    drive(marking.marking_turn(rt, "kea"), ["mark:C", "cover:reserve"])   # sand, no Nest there
     assert len(fl.domain) == held - 1 and len(_powers(rt, "domain-marking")) == 1
     rt = _game().rt
-    _answer(marking.marking_turn(rt, "kea"), ["pass"])   # R-DM-1: a marker is optional; none placed: no power
+    drive(marking.marking_turn(rt, "kea"), ["pass"])   # R-DM-1: a marker is optional; none placed: no power
     assert _powers(rt, "domain-marking") == []
 
 
@@ -121,11 +102,11 @@ def test_R_BUILD_1_build_this_hex_is_the_hex_built_on() -> None:
     from interpreter.engine import build
     rt = _game().rt
     fl = rt.state.flocks["kea"]
-    _answer(build.build(rt, Ctx("kea")), ["build:C", "nest:tree-1"])
+    drive(build.build(rt, Ctx("kea")), ["build:C", "nest:tree-1", "pay:red,red"])
     assert rt.state.hexes["C"].nest == ("kea", "tree-1")
     assert sum(fl.fruit.values()) == 2   # paid 2 red; tree-1's placement 1 fruit; the power 1 fruit
     rt = _game().rt
-    _answer(build.build(rt, Ctx("kea")), ["build:A", "nest:tree-1"])   # one kea Kiwi on A: no fruit from the power
+    drive(build.build(rt, Ctx("kea")), ["build:A", "nest:tree-1", "pay:red,red"])   # one kea Kiwi on A: no fruit from the power
     assert sum(rt.state.flocks["kea"].fruit.values()) == 1
 
 

@@ -65,29 +65,48 @@ def frame_of(rt: Runtime, node, ctx: Ctx) -> Frame:
     raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
 
 
-@register_frame("compose.if")
 @dataclass(eq=False)
-class IfFrame(Frame):
-    """`if <condition> { } else { }`: the branch the condition picks now."""
+class _OneBodyFrame(Frame, ABC):
+    """A statement that runs one body once (or none): which, and in which context, is the statement's `branch`."""
 
     node: Any
     ctx: Ctx
     max_pc: ClassVar[int] = 1
     asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+    node_type: ClassVar[type]
+    what: ClassVar[str]
 
     def check(self, rt: Runtime) -> None:
-        """A loaded `if` runs an `if` node."""
-        need(isinstance(self.node, ast.If), self, "not an `if`")
+        """A loaded frame runs a node of its statement."""
+        need(isinstance(self.node, self.node_type), self, f"not {self.what}")
         check_ctx(rt, self, self.ctx)
 
+    @abstractmethod
+    def branch(self, rt: Runtime) -> tuple[Any, Ctx] | None:
+        """The body to run now and its context (None: nothing to run)."""
+
     def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: test the condition and run the branch; 1: done."""
+        """pc 0: run the body; 1: done."""
         if self.pc == 1:
             return Return()
         self.pc = 1
+        found = self.branch(rt)
+        return Call(effects.RunFrame(*found)) if found is not None else Return()
+
+
+@register_frame("compose.if")
+@dataclass(eq=False)
+class IfFrame(_OneBodyFrame):
+    """`if <condition> { } else { }`: the branch the condition picks now."""
+
+    node_type: ClassVar[type] = ast.If
+    what: ClassVar[str] = "an `if`"
+
+    def branch(self, rt: Runtime) -> tuple[Any, Ctx] | None:
+        """The branch the condition picks now."""
         node = self.node
-        branch = node.then if holds(rt.state, node.cond, scope(rt, self.ctx)) else node.orelse
-        return Call(effects.RunFrame(branch, self.ctx)) if branch is not None else Return()
+        body = node.then if holds(rt.state, node.cond, scope(rt, self.ctx)) else node.orelse
+        return (body, self.ctx) if body is not None else None
 
 
 @register_frame("compose.for_each")
@@ -130,6 +149,15 @@ class ForEachFrame(Frame):
         return Call(effects.RunFrame(node.body, sub))
 
 
+def _player_ask(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Ask | None:
+    """The acting player's choice of one of the players the selector names (None: it names nobody)."""
+    who = [e[2] for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "player"]
+    if not who:
+        return None
+    return Ask(ctx.flock, "choose-player", "Choose a player",
+               [option(A.ChoosePlayer(f), ("Choose {}", (f,))) for f in who])
+
+
 @register_frame("compose.choose_player")
 @dataclass(eq=False)
 class ChoosePlayerFrame(AskingFrame):
@@ -148,11 +176,7 @@ class ChoosePlayerFrame(AskingFrame):
 
     def asked(self, rt: Runtime) -> Ask | None:
         """pc 1: which player (None: the selector names nobody)."""
-        who = [e[2] for e in select(rt.state, self.node.sel, scope(rt, self.ctx)) if e[0] == "player"]
-        if self.pc != 1 or not who:
-            return None
-        return Ask(self.ctx.flock, "choose-player", "Choose a player",
-                   [option(A.ChoosePlayer(f), ("Choose {}", (f,))) for f in who])
+        return _player_ask(rt, self.node.sel, self.ctx) if self.pc == 1 else None
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: ask which player; 1: the body for the one picked; 2: done."""
@@ -172,27 +196,18 @@ class ChoosePlayerFrame(AskingFrame):
 
 @register_frame("compose.during")
 @dataclass(eq=False)
-class DuringFrame(Frame):
+class DuringFrame(_OneBodyFrame):
     """`this action: <modifier>; ...`: the statements after it run with the modifier added to the context's
     (`Ctx.during`), which the rules it changes read where they apply (push.after_move_frame)."""
 
-    node: Any
-    ctx: Ctx
-    max_pc: ClassVar[int] = 1
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+    node_type: ClassVar[type] = ast.During
+    what: ClassVar[str] = "a `this action:`"
 
-    def check(self, rt: Runtime) -> None:
-        """A loaded duration runs a `this action:` node."""
-        need(isinstance(self.node, ast.During), self, "not a `this action:`")
-        check_ctx(rt, self, self.ctx)
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the body with the modifier; 1: done."""
-        if self.pc == 1 or self.node.body is None:
-            return Return()
-        self.pc = 1
+    def branch(self, rt: Runtime) -> tuple[Any, Ctx] | None:
+        """The statements after it, with the modifier."""
         ctx = self.ctx
-        return Call(effects.RunFrame(self.node.body, ctx.sub(during=ctx.during + (self.node.modifier,))))
+        body = self.node.body
+        return (body, ctx.sub(during=ctx.during + (self.node.modifier,))) if body is not None else None
 
 
 def _chosen_sels(node: ast.Phrase) -> list[ast.Selector]:
@@ -260,12 +275,7 @@ class PhraseFrame(AskingFrame):
         pending = _chosen_sels(self.node)
         if len(self.chosen) >= len(pending):
             return None
-        sel = pending[len(self.chosen)]
-        who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, self.ctx)) if e[0] == "player"]
-        if not who:
-            return None
-        return Ask(self.ctx.flock, "choose-player", "Choose a player",
-                   [option(A.ChoosePlayer(f), ("Choose {}", (f,))) for f in who])
+        return _player_ask(rt, replace(pending[len(self.chosen)], ref=None), self.ctx)
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: ask the next chosen player, or run the verb; 1: the player picked; 2: done."""
