@@ -435,3 +435,21 @@ def test_a_modifier_written_in_an_effect_says_where_modifiers_belong() -> None:
         "error")]
     assert _issues("gain 1 fruit; my nests give benefits twice")[0][1] == (
         "`<what> give benefits twice` is a modifier, not a verb: modifiers belong in flock powers (`modifier:`)")
+
+
+def test_a_game_saved_while_a_player_is_being_chosen_loads_and_plays_on() -> None:
+    """The mod's tracker slot 5 in a Variable Turn Order game (R-VTO-5): saved at its `choose an opponent` decision
+    (the acting player's), the loaded game asks the same and plays to the end."""
+    import random
+    rs = load_ruleset(["lastmile"])
+    game = Game.new(rs, players=["kea", "green", "red"], seed=0, variant="vto")
+    rng = random.Random(0)
+    saved = 0
+    while not game.is_over:
+        if game.pending.kind == "choose-player":
+            player, options = game.pending.player, game.pending.option_ids()
+            game = Game.from_json(rs, game.to_json())
+            assert (game.pending.player, game.pending.option_ids()) == (player, options)
+            saved += 1
+        assert game.apply(rng.choice(game.pending.options).id).ok
+    assert saved >= 1
