@@ -453,3 +453,21 @@ def test_a_game_saved_while_a_player_is_being_chosen_loads_and_plays_on() -> Non
             saved += 1
         assert game.apply(rng.choice(game.pending.options).id).ok
     assert saved >= 1
+
+
+def test_R_FEED_1_feed_this_hex_is_the_fed_kiwis_hex() -> None:
+    """kea's build power turned into `when: feed`: feeding its Kiwi on C (two kea Kiwi there) pays; on A it does not."""
+    from interpreter.engine import feed
+    from interpreter.position import build_game, parse_position, read_document
+    path = MOD / "flocks" / "kea.yaml"
+    text = path.read_text(encoding="utf-8").replace("    - when: build\n", "    - when: feed\n")
+    result = build(ROOT / "content", ("lastmile",), {str(path): text})
+    assert [d for d in result.diagnostics if d.severity == "error"] == []
+    ruleset = ruleset_from(result)
+    for hex_id, gained in (("C", 1), ("A", 0)):
+        rt = build_game(ruleset, parse_position(read_document(POSITION), ruleset)).rt
+        kiwi = rt.state.hexes[hex_id].kiwi[0]
+        before = sum(rt.state.flocks["kea"].fruit.values())
+        drive(feed.resolve(rt, Ctx("kea"), hex_id, kiwi))
+        assert sum(rt.state.flocks["kea"].fruit.values()) == before + gained, hex_id
+        assert len(_powers(rt, "feed")) == 1
