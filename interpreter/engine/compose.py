@@ -207,7 +207,7 @@ class DuringFrame(_OneBodyFrame):
         """The statements after it, with the modifier."""
         ctx = self.ctx
         body = self.node.body
-        return (body, ctx.sub(during=ctx.during + (self.node.modifier,))) if body is not None else None
+        return (body, ctx.sub(during=(ctx.during or ()) + (self.node.modifier,))) if body is not None else None
 
 
 def _chosen_sels(node: ast.Phrase) -> list[ast.Selector]:
@@ -329,7 +329,7 @@ def possible(rt: Runtime, node, ctx: Ctx) -> bool:
     if isinstance(node, (ast.ForEach, ast.ChoosePlayer)):
         return True
     if isinstance(node, ast.During):
-        return node.body is None or effects.possible(rt, node.body, ctx.sub(during=ctx.during + (node.modifier,)))
+        return node.body is None or effects.possible(rt, node.body, ctx.sub(during=(ctx.during or ()) + (node.modifier,)))
     if isinstance(node, ast.Phrase):
         if node.primitive in PHRASES:
             check = PHRASE_POSSIBLE.get(node.primitive)

@@ -201,13 +201,13 @@ class MoveActionFrame(Frame):
             ctx.turn.leader_moved = True
             rt.emit("move-leader", flock, flock=flock, hex=act.hex, to=dest)
             # R-LEAD-1: the Leader moves as a size-3 Kiwi, so it may push like one
-            pushes = push.after_move_frame(rt, flock, dest, rt.rules.max_size, None, True, ctx.during)
+            pushes = push.after_move_frame(rt, flock, dest, rt.rules.max_size, None, True, ctx.during or ())
             return Return(True) if pushes is None else Call(pushes)
         hex_id, kiwi = kiwi_of(rt, act)
         st.move_kiwi(hex_id, dest, kiwi.id)
         ctx.turn.moved.add(kiwi.id)
         rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest, kiwi=kiwi.id)
-        pushes = push.after_move_frame(rt, flock, dest, kiwi.size, kiwi.id, False, ctx.during)
+        pushes = push.after_move_frame(rt, flock, dest, kiwi.size, kiwi.id, False, ctx.during or ())
         return Return(True) if pushes is None else Call(pushes)
 
 
