@@ -26,6 +26,8 @@ MAX_N = 99   # number literals in the layer, as `int` slots (checker.MAX_INT)
 LEADER_MOVES = frozenset(p.id for p in registry.of_kind("verb") if p.head == "leader")
 PUSHES = frozenset(p.id for p in registry.of_kind("verb") if p.head == "push")
 _ABILITY_REFS = frozenset({"landing", "starting", "passed"})
+# the words of `this action: <modifier>`, as the parts registry names the statement
+DURING_WORDS = next(n for n in parts.STATEMENTS if n.endswith(":")).rstrip(":").split()
 _CMP = frozenset({">=", "<=", ">", "<", "=", "!="})
 
 
@@ -316,7 +318,7 @@ class Types:
 
     def during(self, node: During, env: Env) -> During:
         """`this action: <modifier>`: a modifier allowed for a duration, holding for the statements after it."""
-        if [w.text for w in node.words] != ["this", "action"]:
+        if [w.text for w in node.words] != DURING_WORDS:
             self.issue("dsl-syntax", f"unknown duration `{' '.join(w.text for w in node.words)}`", 
                        Span(node.words[0].span.start, node.words[-1].span.end),
                        "a modifier for the rest of an effect is written `this action: <modifier>`")
