@@ -471,3 +471,21 @@ def test_R_FEED_1_feed_this_hex_is_the_fed_kiwis_hex() -> None:
         drive(feed.resolve(rt, Ctx("kea"), hex_id, kiwi))
         assert sum(rt.state.flocks["kea"].fruit.values()) == before + gained, hex_id
         assert len(_powers(rt, "feed")) == 1
+
+
+def test_R_PUSH_1_can_push_kiwi_of_any_size_as_a_flock_power_names_its_pieces() -> None:
+    """`my kiwi in sand hexes can push kiwi of any size` as a power: kea's size-1 Kiwi from C (sand) moved to D may
+    push green's size-3 Kiwi only while the power names it (the selector is read on the board as the rule applies:
+    the mover stands in D, grass, so a power naming sand hexes does not apply; one naming grass does)."""
+    path = MOD / "flocks" / "kea.yaml"
+    for terrain, pushes in (("sand", False), ("grass", True)):
+        text = path.read_text(encoding="utf-8").replace(
+            "    - modifier: my kiwi of size 3 cannot be pushed by abilities\n",
+            f"    - modifier: my kiwi in {terrain} hexes can push kiwi of any size\n")
+        result = build(ROOT / "content", ("lastmile",), {str(path): text})
+        ruleset = ruleset_from(result)
+        from interpreter.position import build_game, parse_position, read_document
+        rt = build_game(ruleset, parse_position(read_document(POSITION), ruleset)).rt
+        node, _ = compile_field("move 1", "effect", CTX)
+        _, asked = drive(effects.run(rt, node, Ctx("kea")), ["move:kea/1@C->D"] + (["stop"] if pushes else []))
+        assert (len(asked) == 2 and "push:green/3@D->C" in asked[1].option_ids()) is pushes, terrain
