@@ -194,7 +194,7 @@ def _pushed(opts) -> set[tuple[str, int]]:
 
 
 def test_R_LEAD_5_immune_to_abilities_only_the_cause_named() -> None:
-    """`my kiwi of size 3 cannot be pushed by abilities`: G's size-3 kea Kiwi is out of an ability's pushes, not out
+    """`my kiwi of size 3 cannot be pushed by leader abilities`: G's size-3 kea Kiwi is out of an ability's pushes, not out
     of a Move's (R-PUSH-1) nor an explosion's (R-FEED-5)."""
     rt = _game().rt
     assert _pushed(push.push_options(rt, "G", None, cause="abilities")) == set()
@@ -480,7 +480,7 @@ def test_R_PUSH_1_can_push_kiwi_of_any_size_as_a_flock_power_names_its_pieces() 
     path = MOD / "flocks" / "kea.yaml"
     for terrain, pushes in (("sand", False), ("grass", True)):
         text = path.read_text(encoding="utf-8").replace(
-            "    - modifier: my kiwi of size 3 cannot be pushed by abilities\n",
+            "    - modifier: my kiwi of size 3 cannot be pushed by leader abilities\n",
             f"    - modifier: my kiwi in {terrain} hexes can push kiwi of any size\n")
         result = build(ROOT / "content", ("lastmile",), {str(path): text})
         ruleset = ruleset_from(result)

@@ -128,6 +128,8 @@ class ArgType:
     values: tuple[str, ...] | None = None
     # Rules-text phrase of each fixed value (English), used by the renderer for `{slot}` of this type.
     phrases: tuple[tuple[str, str], ...] = ()
+    # The word sequences a `+` slot of this type may hold, when only some are phrases (`leader abilities`); empty: any
+    sequences: tuple[tuple[str, ...], ...] = ()
 
     def phrase(self, value: str) -> str:
         """The rules-text phrase of a value (the value itself when it has none)."""
@@ -142,9 +144,9 @@ TYPES: dict[str, ArgType] = {t.name: t for t in [
     ArgType("fruit_rule", "how paid fruit must match", ("same", "different", "any"),
             (("same", "of the same color"), ("different", "of different colors"), ("any", "of any color"))),
     ArgType("action", "an action card type", ("move", "build", "feed")),
-    ArgType("push_cause", "what pushes", ("abilities", "moves", "explosions", "effects"),
-            (("abilities", "Leader abilities"), ("moves", "a Move's pushes"), ("explosions", "explosions"),
-             ("effects", "the push verbs of cards, Nests and powers"))),
+    ArgType("push_cause", "what pushes: `leader abilities`, `moves`, `explosions` or `effects`",
+            ("leader", "abilities", "moves", "explosions", "effects"), (("leader", "Leader"),),
+            (("leader", "abilities"), ("moves",), ("explosions",), ("effects",))),
     # selector types of the compositional layer (interpreter/dsl/parts.py): the slot takes a selector
     ArgType("pieces", "a selector of pieces: `every kiwi of an opponent in the landing hex`, `my leader`"),
     ArgType("hexes", "a selector of hexes: `a hex without a nest`, `the landing hex`"),

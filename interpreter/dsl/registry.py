@@ -6,7 +6,8 @@ Solo-mode (Kiwibot) primitives live in `registry_solo.py` and are joined in belo
 
 Templates are English rules text (`interpreter/dsl/render.py`): `{slot}` is the value (a fixed-value type
 such as `fruit_rule` shows its phrase from `primitive.TYPES`; a `+` list is joined "a, b and c"),
-`{slot:word}` a number in words ("three"), `{slot:or}` a list joined "a, b or c", and
+`{slot:word}` a number in words ("three"), `{slot:or}` a list joined "a, b or c", `{slot:words}` a list as one
+phrase ("Leader abilities"), and
 `{slot|singular|plural}` picks by the slot's number (both sides may hold placeholders). Templates start in
 lower case; the renderer capitalises the start of a sentence. Wording follows the rulebook's Nest Benefits,
 Wildcards and Season Card Guide (R-BUILD-4, R-WILD-1, R-SCARD-5); tests/test_dsl_rules_text.py holds it there.
@@ -197,11 +198,11 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("m-immune", "modifier", "{who:pieces} cannot be pushed",
       "The pieces named (your Kiwi in hexes with your Nest ...) cannot be pushed by anyone: moves, abilities, explosions.",
       "{who} cannot be pushed", frozenset({"modifier"})),
-    P("m-immune-by", "modifier", "{who:pieces} cannot be pushed by {by:push_cause}",
-      "The pieces named cannot be pushed by one cause of pushes only: `abilities` (a Leader ability's pushes, "
+    P("m-immune-by", "modifier", "{who:pieces} cannot be pushed by {by:push_cause+}",
+      "The pieces named cannot be pushed by one cause of pushes only: `leader abilities` (a Leader ability's pushes, "
       "R-LEAD-5), `moves` (the pushes after a Move, R-PUSH-1), `explosions` (R-FEED-5) or `effects` (the push verbs "
-      "of cards, Nests and powers). E.g. `my kiwi of size 3 cannot be pushed by abilities`",
-      "{who} cannot be pushed by {by}", frozenset({"modifier"})),
+      "of cards, Nests and powers). E.g. `my kiwi of size 3 cannot be pushed by leader abilities`",
+      "{who} cannot be pushed by {by:words}", frozenset({"modifier"})),
     P("m-feed-discount", "modifier", "feeding {what:pieces} costs {n:int} fruit less",
       "Your Feed actions on a Kiwi the selector names cost n fruit less, at least 1 (R-FEED-2): `feeding a kiwi costs 1 "
       "fruit less` (every Feed), `feeding my kiwi in grass hexes costs 1 fruit less`; several powers that name the "

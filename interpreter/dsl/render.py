@@ -383,6 +383,8 @@ def _placeholder(body: str, values: dict[str, object], slots: dict[str, Slot]) -
     if value is None:
         return f"<{name}>"
     if isinstance(value, tuple):
+        if fmt == "words":   # a phrase of several words (`leader abilities`)
+            return " ".join(_value(v, slots.get(name)) for v in value)
         return _join([_value(v, slots.get(name)) for v in value], "or" if fmt == "or" else "and")
     if fmt == "word" and isinstance(value, int) and 0 <= value < len(_NUMBER_WORDS):
         return _NUMBER_WORDS[value]

@@ -451,6 +451,11 @@ class Types:
                     values.append(None)
                     continue
                 values.append(self.word_value(prim, part, item))
+            phrases = registry.TYPES[part.type].sequences if part.many else ()
+            if phrases and tuple(values) not in phrases:   # `leader abilities`, not `abilities leader`
+                self.issue("dsl-arg-type", f"`{prim.name or prim.display}` takes "
+                           + _join([f"`{' '.join(p)}`" for p in phrases]) + f" for <{part.name}>, got `"
+                           + " ".join(str(v) for v in values) + "`", Span(items[0].span.start, items[-1].span.end))
             args.append((part.name, tuple(values) if part.many else values[0]))
         return tuple(args)
 

@@ -183,7 +183,8 @@ def immune(rt: Runtime, cause: str | None = None) -> tuple[set[int], set[str]] |
     for flock in rt.state.seats:
         nodes = _valued(rt, flock, "m-immune")
         if cause is not None:
-            nodes = nodes + [n for n in _valued(rt, flock, "m-immune-by") if n.arg("by") == cause]
+            # the cause is the last word of its phrase (`leader abilities`: abilities)
+            nodes = nodes + [n for n in _valued(rt, flock, "m-immune-by") if n.arg("by")[-1] == cause]
         for node in nodes:
             found = True
             for kind, _, thing in select(rt.state, node.arg("who"), Scope(flock)):
