@@ -113,3 +113,33 @@ def test_run_ab_until_compares_a_whole_change_on_real_games(whole_change):
     nests = run_ab_until(base, changed, 0.9, main="nest:tree-1", batch=16, max_games=64, players=2,
                          bots=("random",), seed=5)
     assert nests.main == "nest:tree-1" and nests.report.row("nest", "tree-1").kind == "mean"
+
+
+def test_kcd_balance_until_width_plays_as_many_games_as_the_question_needs(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from interpreter.cli import app
+
+    edited = tmp_path / "content"
+    shutil.copytree(REPO / "content", edited)
+    for rel, old, new in (("base/season_cards.yaml", "victor: gain 1 vp", "victor: gain 3 vp"),
+                          ("base/nests.yaml", "on_place: gain 1 fruit", "on_place: gain 2 fruit")):
+        text = (edited / rel).read_text()
+        (edited / rel).write_text(text.replace(old, new, 1))
+    run = CliRunner()
+    result = run.invoke(app, ["balance", "--players", "2", "--bots", "random", "--content", str(edited),
+                              "--against", str(REPO / "content"), "--until-width", "0.8", "--games", "80",
+                              "--main", "seat:1", "--json"])
+    assert result.exit_code == 0, result.output
+    ab = json.loads(result.stdout)["ab"]
+    assert ab["focus"][:2] == ["season_card:most-nests", "nest:tree-1"]
+    assert ab["sequential"]["main"] == "seat:1" and ab["sequential"]["width"] == 0.8
+    assert ab["pairs"] in (40, 60, 80) and (ab["sequential"]["reached"] or ab["pairs"] == 80)
+    plain = run.invoke(app, ["balance", "--players", "2", "--bots", "random", "--content", str(edited),
+                             "--against", str(REPO / "content"), "--until-width", "0.8", "--games", "80"])
+    assert plain.exit_code == 0 and ("Stopped after" in plain.stdout or "Stopped at the cap" in plain.stdout)
+    bad = run.invoke(app, ["balance", "--players", "2", "--against", str(REPO / "content"), "--until-width", "0.5",
+                           "--main", "red"])
+    assert bad.exit_code == 2 and "--main: `red` is not GROUP:ID" in bad.stderr
