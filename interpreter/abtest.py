@@ -342,6 +342,13 @@ def games_needed(effect: float, sd: float | None = None, *, z: float = 1.96, pow
     return max(1, math.ceil(((z + power_z) * sd / effect) ** 2))
 
 
+def season_card_name(raw: Any, card_id: str) -> str:
+    """A Season card's readable name: its content `name`, else its id in words ("Most nests"): objectives are
+    DSL text, not labels."""
+    words = str((raw.get("name") if isinstance(raw, Mapping) else None) or card_id.replace("-", " "))
+    return words[:1].upper() + words[1:]
+
+
 def entity_names(ruleset: Ruleset) -> dict[str, str]:
     """{"group:key": readable name} from the content (flocks, leaders, leader cards, Season cards by objective,
     Nests by type and row), for `compare(names=...)` and the balance report's labels."""
@@ -357,9 +364,7 @@ def entity_names(ruleset: Ruleset) -> dict[str, str]:
         card = str(item.raw.get("name") or item.id)
         out[f"leader_card:{item.id}"] = f"{card} ({leaders.get(item.parent or '', item.parent)})" if item.parent else card
     for item in items["season_cards"]:
-        # its content name, else its id in words (hyphens as spaces): objectives are DSL text, not labels
-        words = str(item.raw.get("name") or item.id.replace("-", " "))
-        out[f"season_card:{item.id}"] = words[:1].upper() + words[1:]
+        out[f"season_card:{item.id}"] = season_card_name(item.raw, item.id)
     for item in items["nests"]:
         kind, row = item.raw.get("type"), item.raw.get("row")
         out[f"nest:{item.id}"] = (f"{str(kind).capitalize()} Nest, row {row}" if kind and row is not None

@@ -151,10 +151,10 @@ if (query or "").strip() and shown and current not in [i.key for i in shown] \
 st.session_state["kcd_searched"] = query
 table_key = "content_table:" + str(hash(tuple(i.key for i in shown)))
 event = st.dataframe(cat.rows(shown), hide_index=True, width="stretch", height=240, on_select="rerun",
-                     selection_mode="single-row", key=table_key)
-picked = list(event.selection.rows) if event is not None else []
-if picked and 0 <= picked[0] < len(shown):
-    clicked = shown[picked[0]].key
+                     selection_mode=["single-row", "single-cell"], key=table_key)   # a cell click opens its row
+picked = cat.clicked_row(event.selection) if event is not None else None
+if picked is not None and 0 <= picked < len(shown):
+    clicked = shown[picked].key
     if st.session_state.get("kcd_clicked") != (table_key, clicked):
         st.session_state["kcd_clicked"] = (table_key, clicked)
         current = clicked
@@ -330,11 +330,13 @@ def render(value, path: tuple) -> None:
         for key, sub in value.items():
             sub_path = path + (str(key),)
             if isinstance(sub, (dict, list)) and sub_path not in by_path:
-                if sub_path in list_set:
-                    render_list(sub, sub_path)
+                if len(sub_path) == 2:
+                    # a part of a section (a flock side's track, its power) folds: side B is ~3,200 px open;
+                    # a part with unsaved edits or a problem opens by itself
+                    with st.expander(fl.human_path(sub_path, node), expanded=unfolded(item.path + sub_path)):
+                        render_part(sub, sub_path, heading=False)
                 else:
-                    st.markdown(f"**{fl.human_path(sub_path, node)}**")
-                    render(sub, sub_path)
+                    render_part(sub, sub_path)
             elif key in scalars:   # a track's `slot` is its place: shown in the header, renumbered
                 if columns is None:
                     field_widget(by_path[sub_path])
@@ -349,6 +351,26 @@ def render(value, path: tuple) -> None:
                 field_widget(by_path[sub_path])
             else:
                 render(sub, sub_path)
+
+
+def render_part(value, path: tuple, heading: bool = True) -> None:
+    """A nested section or list of the item, under its heading (none in an expander, which has the label)."""
+    if path in list_set:
+        render_list(value, path)
+    else:
+        if heading:
+            st.markdown(f"**{fl.human_path(path, node)}**")
+        render(value, path)
+
+
+def unfolded(doc_path: tuple) -> bool:
+    """Whether a folded part opens: it holds an unsaved edit, or a located problem of the last check, when the
+    part is first shown (kept after that: an expander that changes its state while the designer types in it
+    would be drawn afresh, with the input inside it)."""
+    inside = lambda p: len(p) >= len(doc_path) and tuple(p[: len(doc_path)]) == doc_path  # noqa: E731
+    shown = st.session_state.setdefault("kcd_unfold", {})
+    return shown.setdefault(f"w{gen}:" + buf.key(rel, doc_path), any(inside(p) for p in buf.edits_for(B, rel)) or any(
+        inside(item.path + tuple(p)) for p in st.session_state.get("kcd_problem_paths", {}).get(rel, ())))
 
 
 def render_list(elements: list, list_path: tuple) -> None:
@@ -430,6 +452,7 @@ except yamlrt.EditError as exc:
 
 problems = validation.validate_edit(root, rel, edited)
 placed = validation.place(problems, rel, edited, item, fl.item_fields(edited, item))
+st.session_state.setdefault("kcd_problem_paths", {})[rel] = [p for p, found in placed.by_field.items() if found]
 edited_doc = yamlrt.load(edited)
 for path, box in slots.items():
     for problem in placed.by_field.get(path, []):
