@@ -88,7 +88,8 @@ def balance_command(
     with opts.exit_on_interrupt("kcd balance"), _exit_on_game_error():
         if baseline is not None and until_width is not None:
             focus_keys = _focus_or_exit(focus)
-            main_key = (_focus_or_exit(main, "--main") or [None])[0] if main else None
+            main_keys = _focus_or_exit(main, "--main") if main else None
+            main_key = main_keys[0] if main_keys else None
             cap = games or 2000
             seeded = {k: v for k, v in options.items() if k != "seed"}
             until = _run(console, show_bar, 2 * cap, lambda progress: run_ab_until(
