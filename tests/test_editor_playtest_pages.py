@@ -151,6 +151,15 @@ def test_R_SOLO_playtest_page_plays_solo_against_kiwibot(content: Path, started:
     assert len(at.get("vega_lite_chart")) == 7
 
 
+def run_with_random_bots(at: AppTest, started: list):
+    """Run what the page is set to with random bots, to the end and without an error; the Job it started."""
+    at.multiselect(key="pt_bots").set_value(["random"])
+    at.button(key="pt_run").click().run()
+    finish(at)
+    assert not errors(at), errors(at)
+    return started[-1][0]
+
+
 def test_R_SCARD_1_playtest_page_ab_between_a_draft_and_the_saved_file(content: Path, started: list) -> None:
     """A/B of a draft (B) against the saved file (A): paired seeds, the summary in plain words, a chart and a
     table of intervals, the edited Season card first."""
@@ -167,11 +176,7 @@ def test_R_SCARD_1_playtest_page_ab_between_a_draft_and_the_saved_file(content: 
     assert at.radio(key="pt_ab_how").value.startswith("Until the interval")   # the question sets the games
     at.radio(key="pt_ab_how").set_value("A fixed number of games").run()
     at.number_input(key="pt_games").set_value(3)
-    at.multiselect(key="pt_bots").set_value(["random"])
-    at.button(key="pt_run").click().run()
-    finish(at)
-    assert not errors(at), errors(at)
-    job = started[-1][0]
+    job = run_with_random_bots(at, started)
     assert [s.label for s in job.sides] == ["A", "B"] and job.sides[0].overrides[SEASON] == snap.text
     body = " ".join(t.value for t in at.text)
     assert "No detectable change in any win rate over 3 paired games" in body
@@ -199,11 +204,7 @@ def test_R_BUILD_4_ab_on_a_whole_change_runs_until_the_interval_is_narrow(conten
     assert "769 pairs if the two versions shared no luck" in " ".join(c.value for c in at.caption)
     at.number_input(key="pt_ab_width").set_value(60.0)
     at.number_input(key="pt_ab_cap").set_value(60)
-    at.multiselect(key="pt_bots").set_value(["random"])
-    at.button(key="pt_run").click().run()
-    finish(at)
-    assert not errors(at), errors(at)
-    job = started[-1][0]
+    job = run_with_random_bots(at, started)
     assert set(job.sides[1].overrides) == {SEASON, "base/nests.yaml"} and not job.sides[0].overrides
     assert job.width == 0.6 and job.setup.games == 60
     stop = " ".join(str(m.value) for m in at.success) + " ".join(str(m.value) for m in at.warning)
