@@ -241,7 +241,8 @@ def discard_other(rel: str, other: str) -> None:
 def other_sessions_notice(box: Any, rels: list[str] | None = None) -> None:
     """For each file another tab or an earlier session has unsaved edits of (these files, or all): say so and
     offer Merge into this tab's edits, or Discard."""
-    found = [p for p in autosave.others(root(), session()) if rels is None or p.rel in rels]
+    found = (autosave.others(root(), session()) if rels is None
+             else [p for rel in rels for p in autosave.others(root(), session(), rel)])
     for pending in found:
         when = time.strftime("%H:%M:%S", time.localtime(pending.saved_at))
         tag = f"{pending.session or 'old'}:{pending.rel}"

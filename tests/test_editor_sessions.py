@@ -40,6 +40,9 @@ def test_autosaves_are_kept_per_session_and_file(root: Path) -> None:
     assert autosave.load(root, SEASON, ONE) is None
     assert autosave.load(root, SEASON, TWO).edits == {OTHERS: "gain 2 domain"}   # tab two's edits live on
     assert [p.session for p in autosave.others(root, ONE)] == [TWO]
+    assert autosave.sessions(root) == [TWO]                           # tab one's emptied folder is gone
+    autosave.clear(root, SEASON, TWO)
+    assert autosave.sessions(root) == [] and (root / autosave.AUTOSAVE_DIR).is_dir()
 
 
 def test_a_bad_session_token_is_refused(root: Path) -> None:

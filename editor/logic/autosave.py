@@ -114,8 +114,7 @@ def record(root: Path, pending: Pending) -> str | None:
     it. Returns what was written."""
     path = _path(root, pending.rel, pending.session)
     if not pending.is_edit():
-        if path.exists():
-            path.unlink()
+        clear(root, pending.rel, pending.session)
         return None
     stamped = Pending(pending.rel, pending.base_text, dict(pending.edits), pending.raw, time.time(), pending.session)
     text = encode(stamped)
@@ -124,10 +123,22 @@ def record(root: Path, pending: Pending) -> str | None:
 
 
 def clear(root: Path, rel: str, session: str = "") -> None:
-    """Forget one session's autosave of a file (after Save or Discard, or once merged into another session)."""
+    """Forget one session's autosave of a file (after Save or Discard, or once merged into another session);
+    a session folder left empty goes too."""
     path = _path(root, rel, session)
     if path.exists():
         path.unlink()
+    _prune(path.parent.resolve(), Path(root).resolve() / AUTOSAVE_DIR)
+
+
+def _prune(folder: Path, top: Path) -> None:
+    """Remove empty folders from `folder` up to (not including) `top`."""
+    while folder != top and top in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:   # not empty (or gone): stop here
+            return
+        folder = folder.parent
 
 
 def load(root: Path, rel: str, session: str = "") -> Pending | None:
