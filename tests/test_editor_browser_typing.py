@@ -1,11 +1,13 @@
 """In real headless Chromium: nothing typed into the editor is lost. 300 fast keystrokes (letters, Backspace,
 caret moves) into a Season card's benefit, with a Save in the middle (its message appears above the form and
 expires while typing goes on: the moment streamlit-keyup lost text); the field, the autosave the editor wrote
-and the diff it validated all hold exactly what was typed (R-SCARD-5 is the field's rule). Marker `browser`."""
+and the diff it validated all hold exactly what was typed (R-SCARD-5 is the field's rule). The raw file view
+checks as typed too. Marker `browser`."""
 from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -86,3 +88,30 @@ def test_300_fast_keystrokes_with_a_save_between_are_all_kept(tmp_path: Path) ->
         diff = page.locator('[data-stale="false"] code').filter(has_text="+  victor:")
         expect(diff.first).to_contain_text("victor: " + typed.strip()[:20])
     assert "victor: gain 2 vp" in (content / SEASON).read_text()   # the Save in the middle saved its value
+
+
+def test_raw_file_view_checks_as_typed_and_an_unknown_file_link_says_so(tmp_path: Path) -> None:
+    """The raw YAML view validates while typing (no click outside, no Ctrl+Enter): a Nest's `type` (R-BUILD-2)
+    typed wrong shows its located error under the line, typed right again says valid."""
+    need_chromium()
+    from playwright.sync_api import expect
+
+    content = tmp_path / "content"
+    shutil.copytree(REPO / "content", content)
+    with browser_page() as page, editor(content) as (url, _):
+        page.goto(url + "/Files_and_drafts?file=base/nothing.yaml")
+        expect(page.get_by_text(re.compile("^No content file base/nothing.yaml in this content folder")).first) \
+            .to_be_visible()
+        page.goto(url + "/Files_and_drafts?file=base/nests.yaml")
+        text = page.locator('[data-stale="false"] .kcdtext textarea')
+        expect(text).to_have_value((content / "base/nests.yaml").read_text())
+        expect(page.get_by_text("base/nests.yaml: valid").first).to_be_visible()
+        text.click()
+        page.keyboard.press("Control+Home")
+        for _ in range(3):
+            page.keyboard.press("ArrowDown")
+        page.keyboard.press("End")                       # the end of `  type: tree` of tree-1
+        page.keyboard.type("x", delay=30)
+        expect(page.get_by_text(re.compile(r"problem\(s\) in base/nests.yaml")).first).to_be_visible()
+        page.keyboard.press("Backspace")
+        expect(page.get_by_text("base/nests.yaml: valid").first).to_be_visible()
