@@ -13,7 +13,7 @@ from typing import Any
 
 from interpreter.bots import make_bot
 from interpreter.engine import Game, labels
-from interpreter.engine.events import FORMS, render
+from interpreter.engine.events import FORMS, render, with_names
 from interpreter.engine.rules import compile_rules
 from service.store import GameRecord
 
@@ -34,16 +34,13 @@ def bot_seed(seed: int, n: int, flock: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-FLOCK_FIELDS = ("flock", "owner", "leader", "solo_player", "bot", "victor")   # event fields that hold a flock id
-
-
 def content_names(ruleset: Any) -> dict[str, dict[str, str]]:
-    """Display names by id of what events name: flocks, Action cards, Season cards, Nests (from content)."""
+    """Display names by id of what events name: flocks, and Action cards, Season cards and Nests (`things`)."""
     rules = compile_rules(ruleset)
-    return {"flocks": {i.id: str(i.data.get("name", i.id)) for i in ruleset.items("flocks")},
-            "cards": {cid: labels.card_name(cid, card) for cid, card in rules.cards.items()},
-            "season_cards": {cid: labels.season_card_name(cid, card) for cid, card in rules.season_cards.items()},
-            "nests": {nid: labels.nest_name(nid, nest) for nid, nest in rules.nests.items()}}
+    things = {cid: labels.season_card_name(cid, card) for cid, card in rules.season_cards.items()}
+    things.update({nid: labels.nest_name(nid, nest) for nid, nest in rules.nests.items()})
+    things.update({cid: labels.card_name(cid, card) for cid, card in rules.cards.items()})   # an Action card's first
+    return {"flocks": {i.id: str(i.data.get("name", i.id)) for i in ruleset.items("flocks")}, "things": things}
 
 
 def named_text(event: Any, viewer: str | None, names: dict[str, dict[str, str]]) -> str:
@@ -51,25 +48,7 @@ def named_text(event: Any, viewer: str | None, names: dict[str, dict[str, str]])
     through the same form and the same privacy rule as `text_for`."""
     if event.form is None:
         return str(event.text_for(viewer))
-    flocks = names["flocks"]
-    fields = dict(event.fields or {})
-    for key in FLOCK_FIELDS:
-        if isinstance(fields.get(key), str):
-            fields[key] = flocks.get(fields[key], fields[key])
-    if isinstance(fields.get("tied"), list):
-        fields["tied"] = [flocks.get(f, f) for f in fields["tied"]]
-    if isinstance(fields.get("values"), dict):
-        fields["values"] = {flocks.get(f, f): v for f, v in fields["values"].items()}
-    if isinstance(fields.get("card"), str):
-        card = fields["card"]
-        fields["card"] = names["cards"].get(card) or names["season_cards"].get(card) or card
-    if isinstance(fields.get("cards"), list):
-        fields["cards"] = [names["season_cards"].get(c, c) for c in fields["cards"]]
-    if isinstance(fields.get("kept"), list):
-        fields["kept"] = [names["season_cards"].get(c, c) for c in fields["kept"]]
-    if isinstance(fields.get("nest"), str):
-        fields["nest"] = names["nests"].get(fields["nest"], fields["nest"])
-    return render(event.form, fields, viewer, event.player)
+    return render(event.form, with_names(event.fields or {}, names["flocks"], names["things"]), viewer, event.player)
 
 
 def event_for(event: Any, n: int, viewer: str | None, names: dict[str, dict[str, str]] | None = None) -> dict:

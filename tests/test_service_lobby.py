@@ -3,6 +3,7 @@ claimed from the lobby, spectators watching a lobby game, and no token in any lo
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from service.store import SQLiteStore
@@ -92,3 +93,35 @@ def test_a_finished_game_leaves_the_lobby() -> None:
     while not (view := client.request("view", token=token)["view"])["over"]:
         assert client.request("apply", token=token, option=view["pending"]["options"][0]["id"])["ok"]
     assert client.request("lobby")["games"] == []
+
+
+def test_named_events_keep_what_a_viewer_may_not_see_hidden() -> None:
+    """`named` is the event's text with names for ids, rendered by the same privacy rule as `text` (R-DM-1: the
+    terrains of paid domain markers only for the payer)."""
+    from interpreter.engine.events import FORMS
+
+    client = InProcess()
+    made = client.request("create", seed=SEED, seats=[{"kind": "human", "name": "Ann", "flock": "red"},
+                                                      {"kind": "human", "flock": "green"}])
+    tokens = made["tokens"]
+    n = 0
+    while not (view := client.request("view", token=made["spectator"])["view"])["over"]:
+        turn = view["pending"]["player"]
+        options = client.request("view", token=tokens[turn])["view"]["pending"]["options"]
+        assert client.request("apply", token=tokens[turn], option=options[(n * 7 + 3) % len(options)]["id"])["ok"]
+        n += 1
+    watched = client.request("events", token=made["spectator"], since=0)["events"]
+    own = {f: client.request("events", token=t, since=0)["events"] for f, t in tokens.items()}
+    hidden = 0
+    for i, event in enumerate(watched):
+        form = FORMS.get(event.get("form", ""))
+        if form is None or not form.private or not event["player"]:
+            continue
+        mine = own[event["player"]][i]
+        secret = {str(v) for key in form.private for v in (mine.get("fields", {}).get(key) or [])}
+        for word in secret - set(re.findall(r"\w+", event["text"])):
+            hidden += 1
+            assert word not in event["named"], (word, event["named"])
+            assert word in mine["named"] or word in mine["text"]
+    assert hidden, "the game should have had a private payment"
+    assert any("Ann" in e["named"] for e in watched) and not any("Ann" in e["text"] for e in watched)
