@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from interpreter.engine import action_types as A
 from service import action_schemas
 from service.client import StdioClient
-from service.protocol import problem, schemas
+from service.protocol import fast_validator, problem, schemas, validator
 from test_service_protocol import H, SEED, InProcess, check_conformance, play_through
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,11 +34,13 @@ def documented_examples() -> dict[str, dict]:
 
 
 def action_problem(action: object) -> str | None:
-    """The schema problem of `action` as an option's action, in a minimal pending view of one option."""
-    return problem("reply.pending", {
-        "protocol": 1, "id": 1, "op": "pending", "ok": True, "game": "a" * 24, "seat": "red", "seq": 0,
-        "your_turn": True, "pending": {"player": "red", "kind": "k", "prompt": "p",
-                                       "options": [{"id": "x", "label": "x", "action": action}]}})
+    """The schema problem of `action` as an option's action, in a minimal pending view of one option (the
+    compiled validator that passes messages and the one that words problems must agree)."""
+    message = {"protocol": 1, "id": 1, "op": "pending", "ok": True, "game": "a" * 24, "seat": "red", "seq": 0,
+               "your_turn": True, "pending": {"player": "red", "kind": "k", "prompt": "p",
+                                              "options": [{"id": "x", "label": "x", "action": action}]}}
+    assert fast_validator("reply.pending").is_valid(message) == validator("reply.pending").is_valid(message)
+    return problem("reply.pending", message)
 
 
 # --- the generated action schemas ------------------------------------------------------------------------------
@@ -204,6 +206,20 @@ def test_one_connection_that_joins_two_seats_follows_the_game_as_the_seat_it_joi
     assert client.request("apply", token=made["tokens"][flock], option=options[0]["id"])["ok"]
     assert client.pushes == []
     check_conformance(client.sent, client.received)
+
+
+def test_one_connection_follows_two_games_side_by_side_each_as_its_own_seat() -> None:
+    client = InProcess()
+    first, pending = _red_to_move(client)
+    second = client.request("create", seats=[H, H], seed=SEED + 1)
+    client.request("join", token=first["tokens"]["green"])
+    client.request("join", token=second["tokens"]["red"])
+    client.pushes.clear()
+    assert client.request("apply", token=first["tokens"]["red"], option=pending["pending"]["options"][0]["id"])["ok"]
+    options = client.request("pending", token=second["tokens"]["red"])["pending"]["options"]
+    assert client.request("apply", token=second["tokens"]["red"], option=options[0]["id"])["ok"]
+    assert [(p["game"], p["view"]["you"]) for p in client.pushes] == [(first["game"], "green"),
+                                                                      (second["game"], "red")]
 
 
 # --- replies to messages that cannot be read -------------------------------------------------------------------
