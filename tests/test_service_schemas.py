@@ -241,3 +241,13 @@ def test_an_unreadable_message_is_answered_in_order_with_id_null() -> None:
     finally:
         assert client.close() == 0
     check_conformance([], client.received)
+
+
+def test_the_python_client_takes_an_id_null_reply_as_the_answer_to_its_request() -> None:
+    client = StdioClient()
+    try:
+        reply = client.request("view", token="t" * 43, padding="x" * 300_000)
+        assert reply["id"] is None and reply["error"]["code"] == "too-large"
+        assert client.request("hello")["ok"]
+    finally:
+        assert client.close() == 0
