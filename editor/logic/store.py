@@ -23,7 +23,7 @@ import os
 import shutil
 import time
 import uuid
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, Sequence
@@ -288,22 +288,23 @@ def _swap(root: Path, rel: str, expected: Snapshot, text: str) -> None:
             except FileExistsError:
                 raise ConflictError(rel, expected.text, disk_text(root, rel)) from None
             _fsync_dir(path.parent)
-        elif _unchanged(path, expected) and _exchange(new, path):
-            _check_exchanged(root, rel, expected, text, new)
         else:
-            _replace_checked(root, rel, expected, new)
+            _check_still(path, expected)
+            if _exchange(new, path):
+                _check_exchanged(root, rel, expected, text, new)
+            else:
+                _replace_checked(root, rel, expected, new)
     finally:
         new.unlink(missing_ok=True)
 
 
-def _unchanged(path: Path, expected: Snapshot) -> bool:
-    """True when `path` still holds the snapshot's text; ConflictError otherwise. Checked again just before the
-    exchange (the history copy written since the first check takes milliseconds), so an outside write rarely
-    lands in between and the refused text is almost never seen on disk, even for an instant."""
+def _check_still(path: Path, expected: Snapshot) -> None:
+    """ConflictError unless `path` still holds the snapshot's text. Checked again just before the swap (the
+    history copy written since the first check takes milliseconds), so an outside write rarely lands in between
+    and a refused text is almost never seen on disk, even for the instant before it is put back."""
     current = _text_or_none(path)
     if current is None or digest(current) != expected.digest:
         raise ConflictError(expected.rel, expected.text, "" if current is None else current)
-    return True
 
 
 def _check_exchanged(root: Path, rel: str, expected: Snapshot, text: str, new: Path) -> None:
