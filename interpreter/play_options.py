@@ -157,14 +157,14 @@ def seed_arg(text: str) -> int:
 
 
 def or_exit(parse: Callable[..., T], *args: Any) -> T:
-    """`parse(*args)`, or the usage error (message on stderr, exit 2) that the OptionError describes."""
-    import typer
+    """`parse(*args)`, or the usage error (`kcd <command>: error: ...` on stderr, exit 2) that the OptionError
+    describes."""
+    from interpreter.cli_errors import fail
 
     try:
         return parse(*args)
     except OptionError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+        fail(str(err))
 
 
 def known_flocks(ruleset: Ruleset) -> list[str]:
