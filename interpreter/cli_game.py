@@ -246,10 +246,9 @@ def play_command(
     if human is not None:   # a person at the terminal (service/terminal.py)
         from service.terminal import human_command
         human_seed = _human_seed(seed)
-        try:
-            code = human_command(human, flocks, names, human_seed, edition, mod, variant, mode, solo_side, content,
-                                 __import__("sys").stdout)
-        finally:   # only now: a player who knew the seed during the game could replay it and read the bots' hands
+        code = human_command(human, flocks, names, human_seed, edition, mod, variant, mode, solo_side, content,
+                             __import__("sys").stdout)
+        if code != EXIT_USAGE:   # a game was dealt: its seed only now, or the player could read the bots' hands
             typer.echo(f"This game's seed: {human_seed} (--seed {human_seed} plays it again).")
         raise typer.Exit(code)
     seed = 0 if seed is None else seed

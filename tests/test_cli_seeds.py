@@ -109,3 +109,12 @@ def test_a_terminal_game_with_a_seed_beyond_the_service_s_63_bits_is_a_usage_err
     run = human("--seed", str(2 ** 63))
     assert run.returncode == EXIT_USAGE
     assert f"--seed {2 ** 63}: a seed is a whole number from 0 to {2 ** 63 - 1} with --human" in run.stderr
+
+
+def test_no_seed_is_printed_when_no_game_was_dealt() -> None:
+    run = human("--players", "2", "--flocks", "red,green", stdin="")
+    assert "This game's seed: " in run.stdout            # input ended: a game was dealt, its seed is told
+    bad = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", "--human", "purple"], input="",
+                         capture_output=True, text=True, timeout=600)
+    assert bad.returncode == EXIT_USAGE and "not a seat of this game" in bad.stderr
+    assert "seed" not in bad.stdout
