@@ -287,9 +287,11 @@ def test_a_writer_killed_at_random_points_never_leaves_the_file_missing_or_parti
                     _saving_forever(root, texts)
                 finally:
                     os._exit(1)
-            time.sleep(rng.uniform(0, 0.004))   # a save and an undo take about a millisecond: kill inside them
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+            try:
+                time.sleep(rng.uniform(0, 0.004))   # a save and an undo take about a millisecond: kill inside them
+            finally:   # never leave a writer running, whatever stops the test
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
             text = (root / REL).read_text() if (root / REL).exists() else None
             assert text in texts, f"after kill {kill} the file is {'missing' if text is None else 'not whole'}"
             assert time.monotonic() - start < 60, "the kill test must stay under a minute"
