@@ -54,9 +54,17 @@ def action_defs() -> dict[str, Any]:
 
 
 def with_action_defs(common: dict[str, Any]) -> dict[str, Any]:
-    """`common` with its generated action definitions replaced by the current ones (others kept in order)."""
-    defs = {k: v for k, v in common["$defs"].items() if k != "action" and not k.startswith(PREFIX)}
-    return {**common, "$defs": {**defs, **action_defs()}}
+    """`common` with its generated action definitions replaced by the current ones, where the old ones stood
+    (at the end when there were none); every other definition is kept as it is, in its place."""
+    generated = action_defs()
+    defs: dict[str, Any] = {}
+    for key, value in common["$defs"].items():
+        if key == "action" or key.startswith(PREFIX):
+            defs.update(generated)   # the first of the old ones marks the place; the rest are dropped
+        else:
+            defs[key] = value
+    defs.update(generated)           # none before, or some of the generated ones were not there yet
+    return {**common, "$defs": defs}
 
 
 def render(schema: dict[str, Any]) -> str:

@@ -55,6 +55,14 @@ def test_the_action_schemas_are_generated_from_the_engine_s_kinds_and_not_stale(
     assert [b["$ref"].rsplit("/", 1)[1] for b in defs["action"]["oneOf"]] == [f"action.{k}" for k in A.KINDS]
 
 
+def test_a_definition_added_after_the_generated_ones_keeps_its_place() -> None:
+    """Another change that adds a definition to common.schema.json (after the generated ones) needs no rerun."""
+    common = json.loads(COMMON.read_text(encoding="utf-8"))
+    common["$defs"]["playerName"] = {"type": "string"}
+    regenerated = action_schemas.with_action_defs(common)
+    assert list(regenerated["$defs"]) == list(common["$defs"])
+
+
 def test_a_changed_kind_makes_the_schemas_stale(monkeypatch: pytest.MonkeyPatch) -> None:
     """The staleness check can fail: a field added to a kind changes the generated text."""
     text = COMMON.read_text(encoding="utf-8")
