@@ -39,8 +39,8 @@ def field_key(rel: str, path: list, gen: int = 0) -> str:
 
 
 def type_into(at: AppTest, key: str, text: str) -> AppTest:
-    """Type into a keystroke input (streamlit-keyup, a components-v2 widget) as the browser would report it."""
-    at.session_state["_st_keyup_" + key] = {"value": text}
+    """Type into a keystroke input (editor.textfield, a components-v2 widget) as the browser would report it."""
+    at.session_state["_kcd_text_" + key] = {"value": text}
     return at.run()
 
 
