@@ -41,12 +41,18 @@ from interpreter.engine.fastinit import fast_slots_init
 @fast_slots_init
 @dataclass(frozen=True, slots=True)
 class Ask:
-    """Ask `player` to choose one of `options`; the frame is resumed with the chosen option's action."""
+    """Ask `player` to choose one of `options`; the frame is resumed with the chosen option's action.
+
+    `always`: ask even when a single option is left. A question with one option is answered at once, so everyone
+    sees that it was not asked; where the number of options depends on something hidden from others (a hand, the
+    terrains of face-down markers), whether the player is asked must not, so the asking frame sets `always` when
+    only public facts decide that it asks (docs/SECURITY.md)."""
 
     player: str
     kind: str
     prompt: Text   # a decisions.Text: built only when the Decision's prompt is read
     options: Sequence[Option]
+    always: bool = False
 
 
 @fast_slots_init
@@ -183,7 +189,8 @@ class Runner:
     """Drives a stack of frames until a real decision or until the stack is empty.
 
     Ask semantics (exactly decisions.ask_action's): no options is an EngineError; options with identical ids are
-    one choice (the first is kept); a single distinct option is answered at once without asking. Anything else
+    one choice (the first is kept); a single distinct option is answered at once without asking, unless the Ask
+    says `always` (the option count depends on hidden facts). Anything else
     stops the run with a Decision; `answer(option_id)` is the value the asking frame resumes with.
     """
 
@@ -240,9 +247,9 @@ class Runner:
                 if not options:
                     raise EngineError(f"no legal option for {sig.kind}")
                 chosen = options[0]
-                if len(options) > 1:
+                if len(options) > 1 or sig.always:
                     index = distinct_index(options)
-                    if len(index) > 1:
+                    if len(index) > 1 or sig.always:
                         self.raw = False
                         self.budget = budget
                         # the prompt is a Text, built when read

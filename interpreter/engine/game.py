@@ -19,7 +19,8 @@ frame, which can be neither copied nor saved: while one is on the stack, `clone`
 at the step's start and replays the step's decisions (exact, since all randomness comes from the RNG inside
 the state), and a save holds no frames, so loading it replays the history. `Game.replayed_steps` counts these
 fallbacks.
-A question with one legal answer is answered automatically, so a pending Decision has >= 2 options.
+A question with one legal answer is answered automatically, so a pending Decision has >= 2 options, except
+where the count depends on something hidden (a hand, face-down markers: `frames.Ask.always`, docs/SECURITY.md).
 """
 from __future__ import annotations
 
