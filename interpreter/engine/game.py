@@ -50,7 +50,8 @@ if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
 FORMAT = save.FORMAT
-_WELL_FORMED: set[str] = set()   # option ids `_ID` has matched
+# a refusal quotes at most this much of the id it refuses (an id may be any string a client sends, 100 KB too)
+QUOTED_ID = 80
 _UNSET: Any = object()   # `_advance` without a value handed over
 # flow steps and generator resumptions one `apply` may run: far above any real turn (a few hundred), so
 # only a broken state or content could reach it, and then `apply` stops with an EngineError, never loops
@@ -576,32 +577,34 @@ class Game:
 
     def apply(self, option_id: "str | Action", player: str | None = None) -> Applied | Refused:
         """Answer the pending decision with an option id or a typed action (docs/ACTIONS.md); a refusal changes
-        nothing. Clears what `redo` would re-apply. Identical Kiwi in one hex are one choice: an action naming
-        either of them by piece id is that option."""
+        nothing. Clears what `redo` would re-apply. A typed action must be exactly an offered option's action,
+        every field (the piece id a Kiwi is named by too): identical Kiwi in one hex are one choice, offered once,
+        naming one of them."""
+        action = None
         if type(option_id) is not str and isinstance(option_id, Action):
-            option_id = option_id.id()
-        result = self._apply(option_id, player)
+            action, option_id = option_id, option_id.id()
+        result = self._apply(option_id, player, action)
         if result.ok and self._redo:
             self._redo = []
         return result
 
-    def _apply(self, option_id: str, player: str | None) -> Applied | Refused:
+    def _apply(self, option_id: str, player: str | None, action: Action | None = None) -> Applied | Refused:
         if self._pending is None:
             return Refused("game-over", "the game is over")
-        if type(option_id) is not str or option_id not in _WELL_FORMED:   # a set: the same ids come back
-            if not isinstance(option_id, str) or not _ID.match(option_id):
-                return Refused("malformed", f"not an option id: {option_id!r}"[:200])
-            if len(_WELL_FORMED) >= 100_000:
-                _WELL_FORMED.clear()
-            _WELL_FORMED.add(option_id)
-        if player is not None and player != self._pending.player:
-            return Refused("wrong-player", f"it is {self._pending.player}'s decision, not {player}'s")
         pending = self._pending
-        chosen = pending.index().get(option_id)
+        # an offered id is well formed (the engine writes them); only an id no option has is checked, and no
+        # refused id is kept: a client may send any string
+        chosen = pending.index().get(option_id) if isinstance(option_id, str) else None
+        if chosen is None and (not isinstance(option_id, str) or not _ID.match(option_id)):
+            return Refused("malformed", f"not an option id: {quoted(option_id)}")
+        if player is not None and player != pending.player:
+            return Refused("wrong-player", f"it is {quoted(pending.player)}'s decision, not {quoted(player)}'s")
         if chosen is None:
-            if self._previous is not None and option_id in self._previous.option_ids():
-                return Refused("stale", f"{option_id!r} answered an earlier decision; now: {pending.prompt}")
-            return Refused("illegal", f"{option_id!r} is not a legal option of {pending.kind}")
+            if self._previous is not None and option_id in self._previous.index():
+                return Refused("stale", f"{quoted(option_id)} answered an earlier decision; now: {pending.prompt}")
+            return Refused("illegal", f"{quoted(option_id)} is not a legal option of {pending.kind}")
+        if action is not None and action != chosen.action:
+            return Refused("illegal", f"{quoted(option_id)} is offered, but not as {_differences(action, chosen.action)}")
         events = self._rt.events
         start = len(events)
         self._previous = pending
@@ -722,6 +725,21 @@ class Game:
             "checkpoint": self._checkpoint.data(), "state": self._rt.state.to_dict(),
             "frames": frames, "pending": pending, "previous": previous,
         }, separators=(",", ":"))  # no sort_keys: bag dict order drives draws, so it must survive a reload
+
+
+def quoted(value: Any) -> str:
+    """`repr(value)` cut to its first QUOTED_ID characters and an ellipsis: refusals echo what they refuse, boundedly."""
+    text = repr(value) if isinstance(value, str) else repr(value)[:QUOTED_ID + 1]
+    return text if len(text) <= QUOTED_ID else text[:QUOTED_ID] + "…"
+
+
+def _differences(given: Action, offered: "Action | None") -> str:
+    """The fields in which a typed action differs from the offered option's (a refusal's words)."""
+    if offered is None or type(given) is not type(offered):
+        return f"a `{given.kind}` action (the option is a `{getattr(offered, 'kind', None)}` action)"
+    wrong = [f"{name} {quoted(mine)} (offered: {quoted(theirs)})" for name, mine, theirs in
+             ((k, v, getattr(offered, k)) for k, v in vars(given).items()) if mine != theirs]
+    return "given: " + "; ".join(wrong)
 
 
 def _check_players(frame: Frame, state: State) -> None:
