@@ -35,6 +35,7 @@ from interpreter.engine.action_types import Action, action_from_dict
 from interpreter.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
 from interpreter.engine.decisions import Decision, Option, Text, distinct_index
 from interpreter.engine.fastinit import fast_slots_init
+from interpreter.memo import PerOwner
 
 
 # --- signals ------------------------------------------------------------------------------------------
@@ -441,15 +442,17 @@ def copy_stack(stack: list[Frame]) -> list[Frame]:
 
 
 # --- saving: frames as JSON data ----------------------------------------------------------------------
-_INDEX: dict[int, tuple[Any, list[Any], dict[int, int]]] = {}
+# (nodes, addresses) of each live Rules, dropped with it (interpreter/memo.py PerOwner): it was kept for every
+# Rules a process ever saved with
+_INDEX = PerOwner()
 
 
 def node_index(rules: Any) -> tuple[list[Any], dict[int, int]]:
     """Every DSL node of the compiled rules in a fixed order (the walk of the rules' fields), and the address of
     each by identity: how a save names the node a frame runs. Built once per Rules."""
-    cached = _INDEX.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        return cached[1], cached[2]
+    cached = _INDEX.get(rules)
+    if cached is not None:
+        return cached
     nodes: list[Any] = []
     where: dict[int, int] = {}
     seen: set[int] = set()
@@ -476,8 +479,7 @@ def node_index(rules: Any) -> tuple[list[Any], dict[int, int]]:
                 walk(getattr(value, f.name))
 
     walk(rules)
-    _INDEX[id(rules)] = (rules, nodes, where)
-    return nodes, where
+    return _INDEX.put(rules, (nodes, where))
 
 
 class Unsaveable(Exception):

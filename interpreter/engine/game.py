@@ -29,7 +29,7 @@ import re
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine import flow, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
+from interpreter.engine import flow, invariants, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
 # the built-in modes register themselves on import (standard first: error messages list them in this order)
 from interpreter.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
 from interpreter.engine.modes.base import Mode
@@ -272,9 +272,8 @@ class Game:
         save.check_schema(data)
         rules = compile_rules(ruleset)
         params = setup.params_of(rules)
-        for where in ("start", "checkpoint", "state"):
-            if data.get(where) is not None:
-                save.check_state(rules, data[where], where, params)
+        states = {where: save.check_state(rules, data[where], where, params)
+                  for where in ("start", "checkpoint", "state") if data.get(where) is not None}
         if (data["setup"] is None) == (data["start"] is None):
             raise ValueError("save needs exactly one origin: `setup` (with its seed) or `start`")
         if data["setup"] is not None and data["seed"] is None:
@@ -286,7 +285,8 @@ class Game:
             raise ValueError(f"save's setup does not replay to its state: the players {data['setup']['players']} "
                              f"are not the seats {data['state']['seats']}")
         if data.get("frames") is not None:
-            fast = cls._rebuild(ruleset, data, origin)   # its checks, also when the replay verifies it
+            fast = cls._rebuild(ruleset, data, origin, states["state"])   # its checks, also when verified
+            cls._check_step(ruleset, data, origin, states["checkpoint"], fast._rt.state)
             if not verify:
                 return fast
         if data.get("frames") is None and data.get("pending") is not None:
@@ -310,14 +310,51 @@ class Game:
         game._redo = list(data["redo"])
         if game._redo and game._redo[-1] not in game.pending_ids():
             raise ValueError(f"save's next redo {game._redo[-1]!r} is not an option of the pending decision")
+        _check_invariants("state", game._rt.state, game.rules, game._pending, origin)
         return game
 
     @classmethod
-    def _rebuild(cls, ruleset: Any, data: dict, origin: dict) -> "Game":
-        """A game from a save's state, frames and pending decision (no replay; every part already checked or
-        checked here). Its event log is rebuilt from the history when first read (`_fill_log`)."""
+    def _check_step(cls, ruleset: Any, data: dict, origin: dict, state: State, saved: State) -> None:
+        """The saved state (`saved`), frames and pending decision are exactly what the running step gives: the step
+        is run again from the save's checkpoint (`state`, the state at its start, which must keep every invariant)
+        with the step's decisions, each checked like `apply`. A few decisions, not the whole history; ValueError
+        naming the first field that differs."""
+        start = data["step_start"]
+        history = data["history"]
+        checkpoint = data["checkpoint"]
         rules = compile_rules(ruleset)
-        state = State.from_dict(data["state"])
+        _check_invariants("checkpoint", state, rules, None, origin)   # a step start: nothing asked
+        try:
+            twin = cls(ruleset, state, checkpoint=Checkpoint(checkpoint, start), origin=origin,
+                       history=history[:start], own_state=True)
+            for i, option_id in enumerate(history[start:]):
+                result = twin._apply(option_id, None)
+                if isinstance(result, Refused):
+                    raise save.SaveError(f"save's history/{start + i}, {quoted(option_id)}, is not an option of the "
+                                         f"running step from its checkpoint: {result.code}: {result.message}")
+            frames = None if has_generators(twin._stack) else stack_to_data(twin._stack, twin.rules)
+        except save.SaveError:
+            raise
+        except (Unsaveable, *_REPLAY_ERRORS) as exc:
+            raise ValueError(f"save's checkpoint does not run to its state: {type(exc).__name__}: "
+                             f"{save._short(str(exc))}") from None
+        if twin.step_start != start:
+            raise ValueError(f"save's step_start {start}: from its checkpoint the running step begins at decision "
+                             f"{twin.step_start}")
+        if twin._rt.state != saved:   # (the data, and the walk that names the place, only for a difference)
+            raise ValueError(f"save's state is not what its checkpoint and the running step's decisions give: "
+                             f"{_first_difference(data['state'], twin._rt.state.to_dict(), 'state')}")
+        for where, rebuilt in (("frames", frames),
+                               ("pending", twin._pending.to_dict() if twin._pending is not None else None)):
+            if data[where] != rebuilt:
+                raise ValueError(f"save's {where} is not what its checkpoint and the running step's decisions give: "
+                                 f"{_first_difference(data[where], rebuilt, where)}")
+
+    @classmethod
+    def _rebuild(cls, ruleset: Any, data: dict, origin: dict, state: State) -> "Game":
+        """A game from a save's `state` (its data already checked), frames and pending decision (no replay; every
+        part already checked or checked here). Its event log is rebuilt from the history when first read."""
+        rules = compile_rules(ruleset)
         try:
             mode = modes.for_state(state)
         except modes.ModeError as exc:
@@ -364,6 +401,7 @@ class Game:
         game._loaded_step = True            # still in the step the save was made in (see _fill_log)
         if game._redo and game._redo[-1] not in game.pending_ids():
             raise ValueError(f"save's next redo {game._redo[-1]!r} is not an option of the pending decision")
+        _check_invariants("state", game._rt.state, game.rules, game._pending, origin)
         return game
 
     def _fill_log(self) -> None:
@@ -725,6 +763,16 @@ class Game:
             "checkpoint": self._checkpoint.data(), "state": self._rt.state.to_dict(),
             "frames": frames, "pending": pending, "previous": previous,
         }, separators=(",", ":"))  # no sort_keys: bag dict order drives draws, so it must survive a reload
+
+
+def _check_invariants(where: str, state: State, rules: Any, pending: Decision | None, origin: dict) -> None:
+    """ValueError naming the field when a loaded state (`where`: state, checkpoint) with the decision it waits for
+    breaks an invariant of interpreter/engine/invariants.py (a game from a position may lack Leaders it never had)."""
+    start = origin.get("start")
+    leaderless = {f["id"] for f in start["flocks"] if f["leader_hex"] is None} if start is not None else set()
+    problems = invariants.violations(state, rules, pending, leaderless)
+    if problems:
+        raise save.SaveError(f"save's {where} is impossible: {where}/{save._short(problems[0])}")
 
 
 def quoted(value: Any) -> str:
