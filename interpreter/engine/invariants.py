@@ -123,7 +123,7 @@ def tracker_violations(state: "State") -> list[str]:
         if len(slots) != len(flocks):
             out.append(f"flocks/tracker_slot: a token below the tracker outside Wake up: "
                        f"{[f.tracker_slot for f in flocks]}")
-        elif state.turn_order() != sorted(state.seats, key=lambda x: state.flocks[x].tracker_slot):
+        elif state.turn_order() != sorted(state.seats, key=lambda x: state.flocks[x].tracker_slot or 0):
             out.append(f"flocks/tracker_slot: turn order {state.turn_order()} does not follow the tracker slots")
     return out
 
@@ -141,7 +141,7 @@ def solo_violations(state: "State", rules: "Rules", pending_player: str | None) 
     bot = state.flocks[bot_id]
     if pending_player == bot_id:
         out.append("pending: Kiwibot has a pending decision")
-    if not setup.kiwibot_fruit and sum(bot.fruit.values()):
+    if not setup.kiwibot_fruit and any(bot.fruit.values()):
         out.append(f"flocks/{bot_id}/fruit: Kiwibot holds fruit {dict(bot.fruit)}")
     if bot.hand:
         out.append(f"flocks/{bot_id}/hand: Kiwibot holds a hand {bot.hand}")

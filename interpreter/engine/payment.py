@@ -233,7 +233,8 @@ def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ..
         raise EngineError(f"{flock} cannot pay {req}")
     # a payment that may use markers is asked even when one way is left: how many ways there are depends on the
     # terrains of the face-down markers (R-SETUP-4, R-PAY-1), whether markers can be used only on their number
-    always = len(opts) == 1 and bool(opts[0].action.markers) and not reserves_revealed(rt)
+    only = opts[0].action if len(opts) == 1 else None
+    always = isinstance(only, A.Pay) and bool(only.markers) and not reserves_revealed(rt)
     return Ask(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
                      f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}",
                opts, always)
