@@ -363,11 +363,14 @@ class Game:
         game.ruleset, game.rules, game._origin = ruleset, rules, origin
         game._rt = Runtime(rules, state, [], mode)
         stack = stack_from_data(data["frames"], rules) if data["frames"] else []
-        for frame in stack:
+        for i, frame in enumerate(stack):
             _check_players(frame, state)
             check = getattr(frame, "check", None)
             if check is not None:
-                check(game._rt)
+                try:
+                    check(game._rt)
+                except ValueError as exc:   # a frame's own check names what is wrong; the save's field is added
+                    raise ValueError(f"save's frames/{i}: {exc}") from None
         if state.over != (not stack) or state.over != (data.get("pending") is None):
             raise ValueError("save's frames and pending decision do not match its state: frames and a decision "
                              "while the game runs, neither once it is over")
@@ -385,7 +388,10 @@ class Game:
         if game._pending is not None:   # a decision of a kind the top frame asks at its step (`ask_kinds`)
             _check_asked(stack[-1], len(stack) - 1, game._pending)
         if game._pending is not None and (answers := getattr(stack[-1], "check_answer", None)) is not None:
-            answers(game._rt, game._pending)   # the asking frame's own check: the decision is the one it asks
+            try:   # the asking frame's own check: the decision is the one it asks
+                answers(game._rt, game._pending)
+            except ValueError as exc:
+                raise ValueError(f"save's pending decision: {exc}") from None
         previous = data.get("previous")
         game._previous = None if previous is None else Decision("", "", "", tuple(Option(i, "") for i in previous))
         game._known_checkpoint = None
