@@ -23,13 +23,8 @@ __import__("service.cli").cli.register(app)   # `kcd serve` (service/)
 cli_balance.register(app)
 
 
-@app.command("reference")
-def reference_command(
-    kind: str = typer.Option(None, "--kind", help="Only parts of this kind: grammar, verb, trigger, modifier, noun, "
-                                                   "determiner, reference, filter, function, statement, comparison."),
-) -> None:
-    """Print the effect language's reference: its grammar, every primitive and every part (noun, filter,
-    function ...), each with what it does and an example with its rules text."""
+def reference_text(kind: str | None = None) -> str:
+    """The effect language's reference as `kcd reference` prints it (also the docs site's reference page)."""
     from interpreter.dsl import reference
     from interpreter.dsl.render import reference_parts
 
@@ -38,24 +33,36 @@ def reference_command(
     if not rows and not part_rows:
         fail(f"no parts of kind `{kind}`; kinds are grammar, verb, trigger, modifier, noun, "
              "determiner, reference, filter, function, statement, comparison")
-    grammar = [row for row in part_rows if row["kind"] == "grammar"]
-    for row in grammar:
-        typer.echo(f"{row['name']} := {row['syntax']}  [grammar; {', '.join(row['fields'])}]")
-        typer.echo(f"    {row['doc']}")
-        typer.echo(f"    e.g. `{row['field'] or row['example']}`" + (f" -> {row['text']}" if row["text"] else ""))
+    out: list[str] = []
+    for row in part_rows:
+        if row["kind"] == "grammar":
+            out.append(f"{row['name']} := {row['syntax']}  [grammar; {', '.join(row['fields'])}]")
+            out.append(f"    {row['doc']}")
+            out.append(f"    e.g. `{row['field'] or row['example']}`" + (f" -> {row['text']}" if row["text"] else ""))
     for row in rows:
-        typer.echo(f"{row['display']}  [{row['kind']}; {', '.join(row['contexts'])}]")
-        typer.echo(f"    {row['doc']}")
-        typer.echo(f"    e.g. `{row['example']}` -> {row['text']}")
+        out.append(f"{row['display']}  [{row['kind']}; {', '.join(row['contexts'])}]")
+        out.append(f"    {row['doc']}")
+        out.append(f"    e.g. `{row['example']}` -> {row['text']}")
         if row.get("note"):
-            typer.echo(f"    ({row['note']})")
+            out.append(f"    ({row['note']})")
     for row in part_rows:
         if row["kind"] == "grammar":
             continue
         applies = f"; narrows {', '.join(row['applies'])}" if row["applies"] else ""
-        typer.echo(f"{row['name']}  [{row['kind']}{applies}]")
-        typer.echo(f"    {row['doc']}")
-        typer.echo(f"    e.g. `{row['field']}` -> {row['text']}")
+        out.append(f"{row['name']}  [{row['kind']}{applies}]")
+        out.append(f"    {row['doc']}")
+        out.append(f"    e.g. `{row['field']}` -> {row['text']}")
+    return "".join(line + "\n" for line in out)
+
+
+@app.command("reference")
+def reference_command(
+    kind: str = typer.Option(None, "--kind", help="Only parts of this kind: grammar, verb, trigger, modifier, noun, "
+                                                   "determiner, reference, filter, function, statement, comparison."),
+) -> None:
+    """Print the effect language's reference: its grammar, every primitive and every part (noun, filter,
+    function ...), each with what it does and an example with its rules text."""
+    typer.echo(reference_text(kind), nl=False)
 
 
 @app.command("editor")
@@ -67,6 +74,30 @@ def editor_command(
     from editor.launch import launch
 
     raise typer.Exit(launch(content, port))
+
+
+@app.command("docs")
+def docs_command(
+    port: int = typer.Option(8000, "--port", help="Port to serve the site on."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (default: this machine only)."),
+) -> None:
+    """Serve the documentation site (mkdocs, from the source checkout) and print its address; Ctrl-C stops it."""
+    import importlib.util
+    import os
+    import sys
+    from pathlib import Path
+
+    config = Path(__file__).resolve().parent.parent / "mkdocs.yml"
+    if not config.is_file():
+        fail(f"no mkdocs.yml beside the installed package ({config.parent}): the site is built from a source "
+             "checkout", hint="clone the repository and `pip install -e '.[docs]'` there")
+    if importlib.util.find_spec("mkdocs") is None:
+        fail("mkdocs is not installed", hint="install the docs extra: pip install -e '.[docs]'")
+    typer.echo(f"kcd docs: serving http://{host}:{port}/ (Ctrl-C stops it)", err=True)
+    sys.stderr.flush()
+    # exec, not a child: Ctrl-C and SIGTERM reach the server itself, and no launcher is left waiting on it
+    os.execv(sys.executable, [sys.executable, "-m", "mkdocs", "serve", "--config-file", str(config),
+                              "--dev-addr", f"{host}:{port}"])
 
 
 def main() -> None:
