@@ -18,6 +18,7 @@ import os
 import random
 import re
 
+from test_engine_saves import _paths
 from test_engine_support import ruleset
 
 from interpreter.engine import Game
@@ -47,18 +48,6 @@ def _saves() -> tuple[str, ...]:
             n += 1
         out.append(game.to_json())
     return tuple(out)
-
-
-def _paths(node: object, prefix: tuple = ()) -> list[tuple]:
-    """Every path to a value inside a JSON document."""
-    out = [prefix]
-    if isinstance(node, dict):
-        for key, value in node.items():
-            out += _paths(value, prefix + (key,))
-    elif isinstance(node, list):
-        for i, value in enumerate(node):
-            out += _paths(value, prefix + (i,))
-    return out
 
 
 _VALUES = [None, True, 0, 1, -1, 2, 3, 7, 11, 25, 10 ** 6, "", "red", "green", "A1", "Z99", "over", "move", "build",
