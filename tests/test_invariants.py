@@ -22,7 +22,8 @@ import multiprocessing
 from typing import Any
 
 from interpreter.content import load_ruleset
-from interpreter.engine.invariants import solo_violations, violations
+from interpreter.engine.decisions import Decision
+from interpreter.engine.invariants import violations
 from interpreter.engine.rules import compile_rules
 from interpreter.sim import default_flocks, play_game, solo_sides
 
@@ -119,16 +120,16 @@ def test_R_SOLO_invariant_checker_catches_solo_bookkeeping() -> None:
     rules = compile_rules(ruleset)
     game = Game.new(ruleset, players=default_flocks(ruleset, 2), seed=3, mode="solo")
     state = game.state
-    assert solo_violations(state, rules, game.pending.player) == []
+    assert violations(state, rules, game.pending) == []
     bot = state.flocks[state.solo["bot"]]
     bot.fruit[next(iter(bot.fruit))] += 1
     bot.hand.append(bot.deck.pop())
     state.solo["pile"].reverse()
-    found = solo_violations(state, rules, state.solo["bot"])
+    found = violations(state, rules, Decision(state.solo["bot"], "card", "", ()))
     assert any("holds fruit" in p for p in found) and any("holds a hand" in p for p in found)
     assert any("ascending" in p for p in found) and any("pending decision" in p for p in found)
     bot.hand.clear()
-    assert any("Action cards" in p for p in solo_violations(state, rules, None))
+    assert any("Action cards" in p for p in violations(state, rules, None))
 
 
 def test_invariant_checker_catches_a_lost_token() -> None:
@@ -162,7 +163,6 @@ def test_R_LIMIT_1_R_LEAD_4_checker_catches_fruit_over_the_limit_and_a_lost_lead
     state.flocks[flock].fruit[colour] = state.flocks[flock].fruit.get(colour, 0) + 11
     assert any(p.startswith(f"flocks/{flock}/fruit") for p in violations(state, rules, game.pending))
     assert any(p.startswith(f"flocks/{flock}/fruit") for p in violations(state, rules, None))
-    from interpreter.engine.decisions import Decision
     asked = Decision(flock, "return-fruit", "", ())
     assert not any("fruit" in p for p in violations(state, rules, asked))
     state.flocks[flock].leader_hex = None

@@ -10,23 +10,20 @@ above it). Under Variable Turn Order one token per flock on the tracker, on dist
 following the slots (R-VTO-2..4); none on it in the standard game. Solo games (R-SOLO-1..9): Kiwibot never has the
 pending decision, never holds fruit (unless the content gives it some) or a hand, its Action cards are its deck;
 the Solo card pile is the dealt cards, in ascending order, at most one discarded per season; the Season cards
-are the solo count, distinct.
+are the solo count, distinct. What belongs to a mode is the mode's `violations` (interpreter/engine/modes).
 
 Each line starts with the field it is about (`flocks/red/fruit: ...`), so a refused save names it.
 """
 from __future__ import annotations
 
-from collections import Counter
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:   # type names only
-    from interpreter.engine.decisions import Decision
-    from interpreter.engine.rules import Rules
-    from interpreter.engine.state import State
+from interpreter.engine import modes
+from interpreter.engine.decisions import Decision
+from interpreter.engine.rules import Rules
+from interpreter.engine.state import State
 
 
-def violations(state: "State", rules: "Rules", pending: "Decision | None",
-               leaderless: "frozenset[str] | set[str]" = frozenset()) -> list[str]:
+def violations(state: State, rules: Rules, pending: Decision | None,
+               leaderless: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """Every broken invariant of `state` with `pending` the decision it waits for (None: none, or the game is over),
     as readable lines that start with the field (see the module docstring). `leaderless`: flocks of a game started
     from a hand-built position without their Leader on the island (interpreter/position.py: legal in a puzzle; a
@@ -88,78 +85,17 @@ def violations(state: "State", rules: "Rules", pending: "Decision | None",
         built = sorted(n for (owner, n), k in nests.items() for _ in range(k) if owner == flock_id)
         if len(set(f.nests_built)) != len(f.nests_built) or built != sorted(f.nests_built):
             out.append(f"{at}/nests_built: built {f.nests_built} but on the island {built}")
-    out += tracker_violations(state)
     if _nonzero(fruit) != _nonzero(rules.fruit_counts):
         out.append(f"fruit_bag: fruit {fruit} (bag and reserves) is not {rules.fruit_counts}")
     if _nonzero(markers) != _nonzero(rules.domain_counts):
         out.append(f"domain_bag: markers {markers} (bag, reserves, island) are not {rules.domain_counts}")
-    if state.solo is not None:
-        out += solo_violations(state, rules, asked)
-    return out
+    try:
+        mode = modes.for_state(state)
+    except modes.ModeError as exc:
+        return out + [f"mode: {exc}"]
+    return out + mode.violations(state, rules, asked)   # the mode's own: the turn tracker, Kiwibot's bookkeeping
 
 
 def _nonzero(counts: dict[str, int]) -> dict[str, int]:
     """The entries that are not 0 (a negative one stays, so it differs from any real count)."""
     return {k: v for k, v in counts.items() if v}
-
-
-def tracker_violations(state: "State") -> list[str]:
-    """R-VTO-2..4: one token per flock on the turn tracker, on distinct slots, turn order by slot; none without the
-    variant."""
-    out: list[str] = []
-    flocks = [state.flocks[f] for f in state.seats]
-    if state.variant != "vto":
-        if any(f.on_tracker or f.tracker_slot is not None for f in flocks):
-            out.append("flocks: a token on the turn tracker in a standard game")
-        return out
-    if state.phase == "setup":
-        return out   # the tokens are being placed (R-VTO-2)
-    if any(f.on_tracker != 1 for f in flocks):
-        out.append(f"flocks/on_tracker: tracker tokens {[f.on_tracker for f in flocks]}, expected one per flock")
-    slots = [f.tracker_slot for f in flocks if f.tracker_slot is not None]
-    if len(set(slots)) != len(slots):
-        out.append(f"flocks/tracker_slot: two tokens share a tracker slot: {slots}")
-    if state.phase != "wake_up":
-        if len(slots) != len(flocks):
-            out.append(f"flocks/tracker_slot: a token below the tracker outside Wake up: "
-                       f"{[f.tracker_slot for f in flocks]}")
-        elif state.turn_order() != sorted(state.seats, key=lambda x: state.flocks[x].tracker_slot or 0):
-            out.append(f"flocks/tracker_slot: turn order {state.turn_order()} does not follow the tracker slots")
-    return out
-
-
-def solo_violations(state: "State", rules: "Rules", pending_player: str | None) -> list[str]:
-    """R-SOLO-1..9 bookkeeping of one solo state (see the module docstring)."""
-    out: list[str] = []
-    solo = state.solo
-    if solo is None:
-        return ["solo: a solo game without its solo state"]
-    bot_id = solo["bot"]
-    if bot_id not in state.flocks or rules.solo is None:
-        return [f"solo/bot: Kiwibot `{bot_id}` is not playing, or the content has no solo mode"]
-    setup = rules.solo.setup
-    bot = state.flocks[bot_id]
-    if pending_player == bot_id:
-        out.append("pending: Kiwibot has a pending decision")
-    if not setup.kiwibot_fruit and any(bot.fruit.values()):
-        out.append(f"flocks/{bot_id}/fruit: Kiwibot holds fruit {dict(bot.fruit)}")
-    if bot.hand:
-        out.append(f"flocks/{bot_id}/hand: Kiwibot holds a hand {bot.hand}")
-    cards = Counter(bot.deck + bot.hand + bot.played + bot.discard + list(solo["set_aside"]))
-    if cards != +Counter(rules.deck):
-        out.append(f"flocks/{bot_id}/deck: Kiwibot's Action cards {dict(cards)} are not its deck {dict(rules.deck)}")
-    if len(solo["set_aside"]) > setup.set_aside:
-        out.append(f"solo/set_aside: Kiwibot has {len(solo['set_aside'])} cards set aside")
-    dealt = list(solo["pile"]) + list(solo["discarded"])
-    if len(dealt) != setup.solo_cards or len(set(dealt)) != len(dealt) or any(c not in rules.solo_cards for c in dealt):
-        out.append(f"solo/pile: Solo cards {dealt}: expected {setup.solo_cards} distinct cards")
-    else:
-        numbers = [rules.solo_cards[c].number for c in solo["pile"]]
-        if numbers != sorted(numbers):
-            out.append(f"solo/pile: the Solo card pile {solo['pile']} is not in ascending order")
-    if len(solo["discarded"]) > state.season:
-        out.append(f"solo/discarded: {len(solo['discarded'])} Solo cards discarded by season {state.season}")
-    per_game = rules.season_cards_per_game * setup.season_cards_per_season
-    if len(state.season_cards) != per_game or len(set(state.season_cards)) != per_game:
-        out.append(f"season_cards: {state.season_cards}: expected {per_game} distinct")
-    return out
