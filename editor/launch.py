@@ -12,6 +12,9 @@ from typing import Any
 # The main script's file name is the first sidebar entry's label in a Streamlit multipage app: "Home".
 APP = Path(__file__).resolve().parent / "Home.py"
 ENV_CONTENT = "KCD_CONTENT"
+# seconds the server has to stop after Ctrl+C before it is killed (Streamlit takes about 0.2-0.9 s; a kill loses
+# nothing: edits are autosaved as typed and a save interrupted midway is undone when the editor next starts)
+STOP_GRACE = 1.0
 
 
 def streamlit_command(content: Path, port: int) -> list[str]:
@@ -65,11 +68,16 @@ def launch(content: str | None, port: int) -> int:
             signal.signal(getattr(signal, name), forward)
     try:
         return proc.wait()
-    except KeyboardInterrupt:   # Ctrl+C reaches the whole process group; Streamlit stops on its own
+    except KeyboardInterrupt:
+        # A terminal's Ctrl+C reaches the whole group, `kill -INT <pid>` only this launcher: tell the server to stop
+        # either way. SIGTERM, not a second SIGINT, which makes a stopping Streamlit print a KeyboardInterrupt
+        # traceback; then end it hard if it lingers.
+        forward(signal.SIGTERM, None)
         try:
-            return proc.wait(timeout=10)
+            return proc.wait(timeout=STOP_GRACE)
         except (subprocess.TimeoutExpired, KeyboardInterrupt):
             proc.kill()
+            proc.wait()
             return 0
 
 

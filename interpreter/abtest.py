@@ -114,14 +114,19 @@ class ABReport:
         """The rows whose interval excludes zero."""
         return [r for r in self.rows if r.verdict != NO_CHANGE]
 
-    def summary_text(self) -> str:
-        """Plain words: the focus rows, then what changed detectably (or that nothing did), and games needed."""
+    def typical_sd(self) -> float | None:
+        """The median sd of the win-rate rows (None when none varies: games_needed's default)."""
+        sds = sorted(r.sd for r in self.rows if r.kind == RATE and r.n and r.sd > 0)
+        return sds[len(sds) // 2] if sds else None
+
+    def summary_text(self, effect: float | None = None) -> str:
+        """Plain words: the focus rows, then what changed detectably (or that nothing did), and games needed
+        (for a change of `effect`, or of 5 and 10 points)."""
         lines: list[str] = []
         focus = [r for r in self.rows if r.focus]
         if focus:
             lines.append("Your edited items:")
             lines += [f"  {r.describe()}" for r in focus]
-        rates = [r for r in self.rows if r.kind == RATE and r.n]
         changed = [r for r in self.changed() if not r.focus]
         changed_rates = [r for r in changed if r.kind == RATE]
         if not changed_rates:
@@ -130,10 +135,13 @@ class ABReport:
         if changed:
             lines.append(f"Detectable changes over {self.pairs} paired games:")
             lines += [f"  {r.describe()}" for r in changed]
-        sds = sorted(r.sd for r in rates if r.sd > 0)
-        sd = sds[len(sds) // 2] if sds else None
-        lines.append(f"To detect a 5-point change in a win rate, play about {games_needed(0.05, sd, z=self.z)} "
-                     f"paired games (10 points: {games_needed(0.10, sd, z=self.z)}).")
+        sd = self.typical_sd()
+        if effect is not None:
+            lines.append(f"To detect a {100 * effect:.0f}-point change in a win rate, play about "
+                         f"{games_needed(effect, sd, z=self.z)} paired games.")
+        else:
+            lines.append(f"To detect a 5-point change in a win rate, play about {games_needed(0.05, sd, z=self.z)} "
+                         f"paired games (10 points: {games_needed(0.10, sd, z=self.z)}).")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:

@@ -107,7 +107,10 @@ def band_rule(margin: float) -> dict[str, Any]:
 
 
 def _mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
-    """(mean, low, high): the normal 95% interval of a mean (zero width for fewer than 2 values)."""
+    """(mean, low, high): the normal 95% interval of a mean (zero width for fewer than 2 values), cut at 0.
+
+    VP are never negative, so neither is their mean: the normal interval's lower end is clamped to 0 rather than
+    reporting a mean VP no game could have (few games with many zeros give a wide interval around a small mean)."""
     n = len(values)
     if n == 0:
         return 0.0, 0.0, 0.0
@@ -116,7 +119,7 @@ def _mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, flo
         return mean, mean, mean
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
     half = z * sd / math.sqrt(n)
-    return mean, mean - half, mean + half
+    return mean, max(0.0, mean - half), mean + half
 
 
 class _Obs:

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from interpreter import play_options as opts
+from interpreter.cli_errors import EXIT_PROBLEMS, fail
 from interpreter.cli_game import (FLOCKS_HELP, VARIANT_HELP, _bot_names, _choices_or_exit, _exit_on_game_error, _load,
                                   _players_or_exit, _variant_or_exit)
 
@@ -33,7 +34,7 @@ def balance_command(
     players: int = typer.Option(4, "--players", "-p", min=1, help="Number of players."),
     flocks_opt: Optional[str] = typer.Option(None, "--flocks", help=FLOCKS_HELP + " Seats rotate between games."),
     seed: int = typer.Option(0, "--seed", help="Seed of game 0; game i uses seed + i."),
-    bots: str = typer.Option("greedy", "--bots", help="Bots by seat, comma-separated: random, greedy."),
+    bots: str = typer.Option("greedy", "--bots", help="Bots by seat, comma-separated: random, greedy, mcts (or mcts:<N>it, mcts:<N>ms)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to run games on."),
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
     sides_opt: Optional[str] = typer.Option(None, "--sides",
@@ -71,6 +72,9 @@ def balance_command(
     chosen = _players_or_exit(ruleset, players, flocks_opt)
     sides, leaders, cards = _choices_or_exit(ruleset, chosen, sides_opt, leaders_opt)
     names = _bot_names(bots)
+    focus_keys = _focus_or_exit(focus)
+    if focus_keys is not None and baseline is None:
+        fail("--focus orders an A/B report: give --against DIR too")
     count = games or games_for_cover(len(chosen), len(ruleset.items("leader_cards")))
     options = dict(players=len(chosen), seed=seed, bots=names, jobs=jobs, flocks=chosen, leaders=leaders,
                    sides=sides, leader_cards=cards, variant=variant, cover=True,
@@ -80,7 +84,6 @@ def balance_command(
     ab = None
     with opts.exit_on_interrupt("kcd balance"), _exit_on_game_error():
         if baseline is not None:
-            focus_keys = _focus_or_exit(focus)
             records_a, records, ab = _run(console, show_bar, 2 * count, lambda progress: run_ab(
                 baseline, ruleset, count, progress=progress, focus=focus_keys, **options))
         else:
@@ -93,23 +96,20 @@ def balance_command(
         try:
             html.write_text(render(report, ab=ab), encoding="utf-8")
         except OSError as err:
-            typer.echo(f"error: cannot write {html}: {err.strerror or err}", err=True)
-            raise typer.Exit(1) from None
+            fail(f"cannot write {html}: {err.strerror or err}", EXIT_PROBLEMS)
         console.print(f"wrote {html}")
     if as_json:
         data = report.to_dict()
         if ab is not None:
             data["ab"] = ab.to_dict()
-            data["ab"]["games_needed"] = {"effect": effect, "games": games_needed(effect, _typical_sd(ab))}
+            data["ab"]["games_needed"] = {"effect": effect, "games": games_needed(effect, ab.typical_sd())}
         typer.echo(json.dumps(data))
         return
     _print_report(report, Console())
     if ab is not None:
         out = Console()
         out.print("\n[bold]A/B: what the change did[/bold] (A = --against, B = --content; the same games, paired)")
-        out.print(ab.summary_text(), highlight=False)
-        out.print(f"To detect a {100 * effect:.0f}-point change: about {games_needed(effect, _typical_sd(ab))} "
-                  "paired games.", highlight=False)
+        out.print(ab.summary_text(effect), highlight=False)
 
 
 def _focus_or_exit(text: str | None) -> list[str] | None:
@@ -122,15 +122,8 @@ def _focus_or_exit(text: str | None) -> list[str] | None:
     for key in keys:
         group, colon, item = key.partition(":")
         if not colon or not item or group not in GROUPS:
-            typer.echo(f"error: --focus: `{key}` is not GROUP:ID; groups: {', '.join(GROUPS)}", err=True)
-            raise typer.Exit(2)
+            fail(f"--focus: `{key}` is not GROUP:ID; groups: {', '.join(GROUPS)}")
     return keys
-
-
-def _typical_sd(ab: Any) -> float | None:
-    """The median sd of the A/B's win-rate rows (None when none varies: games_needed's default)."""
-    sds = sorted(r.sd for r in ab.rows if r.kind == "rate" and r.sd > 0)
-    return sds[len(sds) // 2] if sds else None
 
 
 def _print_report(report: Any, console: Console) -> None:

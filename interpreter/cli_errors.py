@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, Iterable, NoReturn, TextIO
+from typing import Any, Iterable, NoReturn, Sequence, TextIO
 
 import click
 import typer
@@ -21,8 +21,14 @@ from typer.core import TyperGroup
 try:   # typer 0.2x carries its own copy of click; older versions use click itself
     from typer import _click as _typer_click
     _PASSED: tuple[type[BaseException], ...] = (_typer_click.ClickException,)
+    _CLICK_ERRORS: tuple[type[Exception], ...] = (click.ClickException, _typer_click.ClickException)
+    _USAGE_ERRORS: tuple[type[Exception], ...] = (click.UsageError, _typer_click.exceptions.UsageError)
+    _ABORTS: tuple[type[BaseException], ...] = (click.exceptions.Abort, typer.Abort)
+    _HELP: tuple[type[BaseException], ...] = (_typer_click.exceptions.NoArgsIsHelpError,)
 except ImportError:   # pragma: no cover - depends on the installed typer
     _PASSED = ()
+    _CLICK_ERRORS, _USAGE_ERRORS, _ABORTS = (click.ClickException,), (click.UsageError,), (click.exceptions.Abort,)
+    _HELP = ()
 # What a command may raise on purpose (exits, aborts, usage errors): passed on to typer untouched.
 _PASSED += (click.ClickException, click.exceptions.Exit, click.exceptions.Abort, typer.Exit, typer.Abort)
 
@@ -116,6 +122,29 @@ def input_file(path: Path, what: str) -> None:
 
 class SafeGroup(TyperGroup):
     """The `kcd` command group: an exception no command turned into an exit code is reported, not raised."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+        """Run the command line; click's own usage errors read `kcd <command>: error: ...` like every other."""
+        _RUNNING.clear()
+        run = dict(args=args, prog_name=prog_name, complete_var=complete_var, standalone_mode=False,
+                   windows_expand_args=windows_expand_args, **extra)
+        if not standalone_mode:
+            return super().main(**run)
+        try:
+            code = super().main(**run)
+        except _HELP as help_shown:    # `kcd` alone: typer has printed the help already
+            sys.exit(getattr(help_shown, "exit_code", EXIT_USAGE))
+        except _CLICK_ERRORS as found:   # an unknown option, a missing argument, a bad value: before the command ran
+            err: Any = found   # click's or typer's own copy of click: the same attributes
+            typer.echo(f"{_command()}: error: {err.format_message()}", err=True)
+            if isinstance(err, _USAGE_ERRORS):
+                typer.echo(f"  hint: `{_command()} --help` lists the options", err=True)
+            sys.exit(err.exit_code)
+        except _ABORTS:
+            typer.echo(f"{_command()}: interrupted", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         """Find the subcommand and remember its name for the messages."""

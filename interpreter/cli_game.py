@@ -51,9 +51,9 @@ def _exit_on_game_error() -> Iterator[None]:
 
 def _bot_names(text: str) -> list[str]:
     """`random,greedy` -> ["random", "greedy"], exit 2 on an empty list, an unknown bot or a bad `mcts:<budget>`."""
-    from interpreter.bots import bot_name_error
+    from interpreter.bots import BOTS, bot_name_error
 
-    names = comma_list(text, "--bots", "bots (random, greedy)") or []
+    names = comma_list(text, "--bots", f"bots ({', '.join(BOTS)})") or []
     for name in names:
         if (error := bot_name_error(name)) is not None:   # unknown bot, or a bad `mcts:<budget>`
             fail(error)

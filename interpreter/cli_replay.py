@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
+from interpreter.cli_errors import EXIT_PROBLEMS, fail
+
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
     from interpreter.content.model import Ruleset
 
@@ -90,18 +92,15 @@ def replay_command(
 
     try:
         if save_file.stat().st_size > 4 * MAX_TEXT:   # refuse before reading gigabytes
-            typer.echo(f"error: {save_file}: {save_file.stat().st_size:,} bytes is not a save", err=True)
-            raise typer.Exit(1)
+            fail(f"{save_file}: {save_file.stat().st_size:,} bytes is not a save", EXIT_PROBLEMS)
         text = save_file.read_bytes()
     except OSError as exc:
-        typer.echo(f"error: cannot read {save_file}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(2) from None
+        fail(f"cannot read {save_file}: {exc.strerror or exc}")
     ruleset = _load(edition, mod, content)
     try:
         report = replay_save(ruleset, text)
     except ValueError as exc:
-        typer.echo(f"error: {save_file}: {exc}", err=True)
-        raise typer.Exit(1) from None
+        fail(f"{save_file}: {exc}", EXIT_PROBLEMS)
     if as_json:
         typer.echo(json.dumps(report.to_dict()))
     else:

@@ -21,7 +21,7 @@ games that look the same to `player` give the same determinisation for the same 
 conserved (each flock's card set, every domain marker, hand/deck/reserve sizes) and the player's view is
 unchanged (tests/test_determinize.py checks both).
 
-The copy is `Game.clone(events=False)` with its live state rewritten in place (lists and dicts kept as the
+The copy is `Game.clone(events=False)` (`events=True`: with the whole log) with its live state rewritten in place (lists and dicts kept as the
 same objects, since the running step's generator holds them). Do not `clone()` the result before its step
 ends: a clone replays from the step's checkpoint, which still holds the original hidden information. Apply
 options to it directly (the search does).
@@ -41,9 +41,10 @@ if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
     from interpreter.engine.rules import Rules
 
 
-def determinize(game: Game, player: str, rng: random.Random) -> Game:
-    """A copy of `game` with what `player` cannot see dealt again from `rng` (see the module docstring)."""
-    copy = game.clone(events=False)
+def determinize(game: Game, player: str, rng: random.Random, events: bool = False) -> Game:
+    """A copy of `game` with what `player` cannot see dealt again from `rng` (see the module docstring); events=True
+    copies the whole event log too (a searcher whose features read the log: interpreter/rl), else only the step's."""
+    copy = game.clone(events=events)
     resample(copy.state, player, copy.rules, rng)
     return copy
 

@@ -214,3 +214,32 @@ def test_balance_page_renders_its_charts_offline(covered, tmp_path):
         finally:
             browser.close()
     assert drawn == len(report.groups) + 1 and errors == []
+
+
+def test_mean_vp_intervals_stay_within_the_possible_range(ruleset):
+    """VP are never negative (R-END-2 counts VP from markers, Nests and Season cards): a mean's interval never
+    reaches below 0, even for a source most games score nothing from; the mean itself is unchanged."""
+    records = [_rec(seed, "red", nests={"red": [], "green": []}) for seed in range(3)]
+    for rec in records:
+        rec["scores"]["green"]["nests"] = 0
+    records[0]["scores"]["green"]["nests"] = 6   # one game of six Nest VP, two of none: normal low end < 0
+    report = balance_report(records, ruleset)
+    by = report.vp_by_source
+    tables = [by["all"], *by["by_flock"].values(), *by["by_side"].values()]
+    assert all(cell["low"] >= 0 for table in tables for cell in table.values()), tables
+    green = by["by_flock"]["green"]["nests"]
+    assert green["mean"] == 2 and green["low"] == 0 and green["high"] > 2
+    lows = [e.vp_low for entries in report.groups.values() for e in entries if e.vp_low is not None]
+    assert lows and min(lows) >= 0
+
+
+def test_kcd_balance_ab_report_says_each_thing_once(tmp_path):
+    """The A/B text ends with one games-needed line, for the --effect asked, and repeats no line."""
+    result = runner.invoke(app, ["balance", "--games", "4", "--players", "2", "--bots", "random",
+                                 "--against", str(REPO / "content"), "--effect", "0.1"])
+    assert result.exit_code == 0, result.output
+    ab = result.stdout[result.stdout.index("A/B: what the change did"):]
+    lines = [line for line in ab.splitlines() if line.strip()]
+    assert len(lines) == len(set(lines)), ab
+    needed = [line for line in lines if "To detect" in line]
+    assert len(needed) == 1 and needed[0].startswith("To detect a 10-point change in a win rate"), ab

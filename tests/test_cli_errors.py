@@ -73,6 +73,8 @@ def test_every_command_refuses_bad_arguments_with_exit_2_and_no_traceback(name: 
         result = runner.invoke(app, args)
         assert result.exit_code == EXIT_USAGE, (args, result.exit_code, result.output)
         assert result.output.strip(), args
+        # click's own usage errors (found before the command runs) read like the commands' own ones
+        assert result.output.startswith(f"kcd {name}: error: "), (args, result.output)
         _clean(result, args)
 
 
@@ -166,3 +168,44 @@ def test_an_unexpected_exception_is_one_message_not_a_traceback(monkeypatch: pyt
     assert "Traceback" not in result.output
     monkeypatch.setenv("KCD_DEBUG", "1")
     assert isinstance(runner.invoke(app, ["reference"]).exception, ZeroDivisionError)
+
+
+@pytest.mark.parametrize("args,code", [
+    (["replay", "{missing}"], EXIT_USAGE),
+    (["replay", "{bad_save}"], EXIT_PROBLEMS),
+    (["balance", "-n", "1", "--focus", "nonsense"], EXIT_USAGE),
+    (["balance", "-n", "1", "--bots", ""], EXIT_USAGE),
+    (["simulate", "--bots", "random"], EXIT_USAGE),
+    (["play", "--players", "two"], EXIT_USAGE),
+    (["validate", "{missing}"], EXIT_USAGE),
+    (["position", "{missing}"], EXIT_USAGE),
+])
+def test_every_command_prefixes_its_errors_the_same_way(args: list[str], code: int, tmp_path: Path) -> None:
+    """One form across commands: `kcd <command>: error: ...` on stderr, whether the command, its helpers or click
+    found the mistake."""
+    bad_save = tmp_path / "bad.json"
+    bad_save.write_text("{", encoding="utf-8")
+    argv = [a.format(missing=tmp_path / "missing.json", bad_save=bad_save) for a in args]
+    result = runner.invoke(app, argv)
+    assert result.exit_code == code, (argv, result.output)
+    assert result.output.startswith(f"kcd {args[0]}: error: "), (argv, result.output)
+    _clean(result, argv)
+
+
+def test_an_unknown_command_and_a_bare_kcd_are_usage_errors() -> None:
+    """`kcd frob` names the mistake in the same form; `kcd` alone prints the help (exit 2, as click does)."""
+    result = runner.invoke(app, ["frob"])
+    assert result.exit_code == EXIT_USAGE and result.output.startswith("kcd: error: No such command 'frob'")
+    bare = runner.invoke(app, [])
+    assert bare.exit_code == EXIT_USAGE and "Usage:" in bare.output and "error" not in bare.output
+
+
+def test_an_empty_bots_list_names_every_registered_bot() -> None:
+    """`--bots ""` lists the bots of the registry (interpreter.bots.BOTS), mcts included, in every command."""
+    from interpreter.bots import BOTS
+
+    assert "mcts" in BOTS
+    for args in (["play", "--bots", ""], ["simulate", "-n", "1", "--bots", ""], ["balance", "-n", "1", "--bots", ""]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == EXIT_USAGE, result.output
+        assert f"give one or more bots ({', '.join(BOTS)})" in result.output, result.output

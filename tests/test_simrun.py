@@ -14,6 +14,7 @@ import pytest
 
 from interpreter.content import load_ruleset
 from interpreter.sim import GameRecord, SimError, deal_leaders, simulate
+from processes import interruptible
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,10 +110,15 @@ def test_cancel_stops_a_pool_run_and_every_worker_ends(ruleset):
 
 
 def test_ctrl_c_stops_kcd_simulate_and_leaves_no_process(tmp_path):
-    """SIGINT to the process group (what a terminal's Ctrl-C sends) ends kcd simulate and all its workers."""
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "simulate", "--games", "400", "--players", "2",
-                             "--bots", "greedy", "--jobs", "2"], cwd=ROOT, start_new_session=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    """SIGINT to the process group (what a terminal's Ctrl-C sends) ends kcd simulate and all its workers, also when
+    the suite itself runs in the background with SIGINT ignored (the child gets default handling back)."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)   # as a suite started in the background has it
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "simulate", "--games", "400", "--players",
+                                 "2", "--bots", "greedy", "--jobs", "2"], cwd=ROOT, **interruptible(),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     pgid = proc.pid
     deadline = time.monotonic() + 60
     while len(_group_members(pgid)) < 3 and time.monotonic() < deadline:   # the parent and its two workers

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from interpreter.cli import app
 
 runner = CliRunner()
+CONTENT = Path(__file__).resolve().parent.parent / "content"
 
 
 # `root` (a private content copy) comes from conftest.py.
@@ -120,3 +121,15 @@ def test_rules_usage_errors() -> None:
     result = runner.invoke(app, ["rules", "--mod", "nope"])
     assert result.exit_code == 2
     assert "unknown mod `nope`; available: compose, example, kiwibot-cards, reeds" in result.output
+
+
+def test_validating_one_file_counts_the_items_in_that_file() -> None:
+    """`kcd validate content/base/nests.yaml` is checked in its pack's context but counts that file's items:
+    the 6 Nests (R-BUILD-2's two rows of three types), not the whole set's; one item is `1 item`."""
+    result = runner.invoke(app, ["validate", str(CONTENT / "base" / "nests.yaml")])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip().splitlines()[-1] == "OK: 1 file, 6 items, base"
+    two = runner.invoke(app, ["validate", str(CONTENT / "base" / "nests.yaml"), str(CONTENT / "base" / "season_cards.yaml")])
+    assert two.output.strip().splitlines()[-1] == "OK: 2 files, 22 items, base"   # and the 16 Season cards
+    mod = runner.invoke(app, ["validate", str(CONTENT / "mods" / "example" / "leaders.yaml")])
+    assert mod.output.strip().splitlines()[-1] == "OK: 1 file, 1 item, base + example"

@@ -35,7 +35,7 @@ class ValidationReport:
             for part in s.split(" + "):
                 if part not in names:
                     names.append(part)
-        text = f"OK: {len(self.files)} file{'s' if len(self.files) != 1 else ''}, {len(self.items)} items"
+        text = f"OK: {len(self.files)} file{'s' if len(self.files) != 1 else ''}, {len(self.items)} item{'s' if len(self.items) != 1 else ''}"
         if names:
             text += ", " + " + ".join(names)
         if self.diagnostics:
@@ -127,7 +127,9 @@ def validate_report(paths_in: Iterable[str | Path] = ()) -> ValidationReport:
                 report.files.update(result.files)
             report.diagnostics.extend(diags)
             for (kind, item_id), state in result.item_states.items():
-                report.items.add((kind, item_id, state.origin.pack))
+                # one file validated in its pack's context counts the items it holds, not the whole set's
+                if only is None or Path(state.origin.file).resolve() == only:
+                    report.items.add((kind, item_id, state.origin.pack))
             report.sets.append(" + ".join(("base",) + overlays))
         if only is None and len(runs) > 1:
             report.diagnostics.extend(mod_pair_conflicts(root))

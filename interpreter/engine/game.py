@@ -46,6 +46,8 @@ from interpreter.engine.undo import information_since
 from interpreter.engine.view import view as make_view
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
+    import random
+
     from interpreter.content.model import Ruleset
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
@@ -450,23 +452,33 @@ class Game:
             raise ValueError(f"save does not replay: {type(exc).__name__}: {save._short(str(exc))}") from None
         return game
 
-    def clone(self, events: bool = True) -> "Game":
+    def clone(self, events: bool = True, *, keep_rng: bool = True, rng: "random.Random | None" = None) -> "Game":
         """An independent copy at the same point: the state and the running step's frames are copied (no replay);
         while a generator frame runs (a procedure not yet written as frames), the step is replayed instead.
 
         events=False does not copy the event log (a lookahead that never reads the history, e.g. a bot
         trying options, saves the copy): the copy's log holds only the events since the step's start.
         Its state, pending decision, history and saved decisions are the same either way.
+
+        keep_rng=False gives the copy a new RNG state, drawn from `rng` (a searcher's own `random.Random`; None:
+        the operating system), so a search on the copy does not know the game's future draws (deck orders after a
+        reshuffle, bag draws). The copy is then another game with the same past: it does not `undo` or replay to
+        the original's states.
         """
+        twin = None
         if not has_generators(self._stack):
             try:
-                return self._copy(events)
+                twin = self._copy(events)
             except Uncopyable:
                 pass
-        Game.replayed_steps += 1
-        twin = self._rewind(len(self._since), events)
-        twin._previous = self._previous
-        twin._redo = self._redo.copy()
+        if twin is None:
+            Game.replayed_steps += 1
+            twin = self._rewind(len(self._since), events)
+            twin._previous = self._previous
+            twin._redo = self._redo.copy()
+        if not keep_rng:
+            # through `state`: the copy's checkpoints are taken at once from now on, never replayed from its base
+            twin.state.rng = rng.getrandbits(64) if rng is not None else secrets.randbits(64)
         return twin
 
     def _copy(self, events: bool) -> "Game":
@@ -710,6 +722,12 @@ class Game:
     def state(self) -> State:
         """The live state (read it; change it only through `apply`)."""
         self._touched = True   # the caller may change it: from now on every step checkpoint is taken at once
+        return self._rt.state
+
+    @property
+    def readonly_state(self) -> State:
+        """The live state for a reader that never changes it (observation encoders): unlike `state`, reading it
+        keeps the game's checkpoints lazy (`_touched`), so the game runs as fast as one nobody reads."""
         return self._rt.state
 
     @property

@@ -1,0 +1,417 @@
+"""Observation tensors for learning agents: what one player sees, as a flat float32 array, built without text.
+
+`ObservationSpace(ruleset, players)` publishes the layout (`shape`, `planes`, `vector_fields`); the tensor is the
+per-hex planes (`planes` x `hexes`, row-major) followed by the vector. Seats are ordered from the observer:
+seat 0 is the observer, then clockwise (state.seats order), so a policy reads "mine" and "the next player's" the
+same way in every seat. Counts are raw numbers (not scaled).
+
+Planes, one value per island hex (hexes in `ActionSpace.hexes` order):
+- `terrain/<t>`: 1 on hexes of terrain t; `edge`: 1 on edge hexes (R-LEAD-4);
+- `kiwi/<seat>/<size>`: how many Kiwi of that seat's flock and size stand on the hex;
+- `leader/<seat>`: that seat's Leader is on the hex;
+- `nest/<seat>/<nest>`: that seat's Nest of this id (type and row) is on the hex;
+- `marker/<seat>`: that seat's domain marker is on the hex.
+
+The vector, per seat from the observer: flock, side, Leader and Leader card (one-hot), Leader card used, Leader
+off the island, fruit by colour, domain markers in reserve (count; by terrain for the observer, and for everyone
+in the last Domain Marking, R-END-1), hand and deck sizes, discard pile and face-up played cards by card,
+face-down played cards (count, R-ACT-2), track, Player Reserve, supply, covers, season VP, Nests built, Season
+cards kept, turn tracker slot and last slot (R-VTO-3, one-hot with "none"), tokens on the tracker, First
+Player, place in this season's turn order, deciding now, is Kiwibot; then the observer's hand by card; then the
+game: season and phase (one-hot), the Season cards by season slot (one-hot, with a face-down flag, R-SOLO-4),
+the fruit bag by colour, and in solo games the top Solo card, Solo cards left, discarded Solo cards, Kiwibot's
+set-aside count and the marker side. Nothing else hidden enters: other hands, deck orders, face-down cards and
+reserves, the domain bag and the RNG never do (tests/test_rl_observation.py resamples them).
+
+`information_state_tensor` appends the last `HISTORY` events of the game log, each as its form (one-hot over
+events.FORMS) and the seat of its player (one-hot, plus "none"): every event is shown to every player in some
+form (`view`'s log), so this adds memory of what happened, never a hidden value.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from interpreter.engine.board import DIRECTIONS
+from interpreter.engine.events import FORMS
+from interpreter.engine.game import Game
+from interpreter.engine.rules import compile_rules
+from interpreter.engine.setup import island_hexes
+from interpreter.engine.solo_state import solo_of
+from interpreter.rl.actions import ActionSpace, action_space, space_of
+
+HISTORY = 16
+_NONE_SLOT = 0
+
+
+class _Layout:
+    """Named ranges of a flat vector, appended in order."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.fields: list[tuple[str, int, int]] = []   # (name, start, length)
+
+    def add(self, name: str, length: int) -> int:
+        start = self.size
+        self.fields.append((name, start, length))
+        self.size += length
+        return start
+
+
+class ObservationSpace:
+    """The observation layout of one ruleset and player count, and the encoders (see the module docstring)."""
+
+    def __init__(self, ruleset: Any, players: int) -> None:
+        rules = compile_rules(ruleset)
+        self.rules = rules
+        self.players = players
+        self.actions: ActionSpace = action_space(ruleset, players)
+        hexes, _ = island_hexes(rules, players)
+        self.hexes = self.actions.hexes
+        n = self.n_hexes = len(self.hexes)
+        self._hex_at = {h: i for i, h in enumerate(self.hexes)}
+        self.flocks = self.actions.flocks
+        self.nests = tuple(rules.nests)
+        self.cards = tuple(rules.cards)
+        self.season_cards = tuple(rules.season_cards)
+        self.solo_cards = tuple(rules.solo_cards)
+        self.leaders = tuple(rules.leaders)
+        self.leader_cards = tuple(rules.leader_cards)
+        self.sides = tuple(sorted({s for sides in rules.flocks.values() for s in sides}))
+        self.slots = tuple(sorted(rules.tracker))
+        self.phases = tuple(dict.fromkeys(["setup", *rules.phases, *rules.vto_phases, "over"]))
+        per = rules.solo.setup.season_cards_per_season if rules.solo is not None else 1
+        self.season_slots = max(rules.season_cards_per_game, rules.seasons * per)
+        self.marker_sides = tuple(rules.solo.sides) if rules.solo is not None else ()
+        p, size = players, rules.max_size
+        # planes
+        self.planes: list[str] = []
+        for t in rules.terrains:
+            self.planes.append(f"terrain/{t}")
+        self.planes.append("edge")
+        for s in range(p):
+            self.planes += [f"kiwi/{s}/{k}" for k in range(1, size + 1)]
+        self.planes += [f"leader/{s}" for s in range(p)]
+        for s in range(p):
+            self.planes += [f"nest/{s}/{nest}" for nest in self.nests]
+        self.planes += [f"marker/{s}" for s in range(p)]
+        plane = {name: i for i, name in enumerate(self.planes)}
+        self._kiwi = [[plane[f"kiwi/{s}/{k}"] * n for k in range(1, size + 1)] for s in range(p)]
+        self._leader = [plane[f"leader/{s}"] * n for s in range(p)]
+        self._nest = [{nest: plane[f"nest/{s}/{nest}"] * n for nest in self.nests} for s in range(p)]
+        self._marker = [plane[f"marker/{s}"] * n for s in range(p)]
+        coords = {h.id: (h.q, h.r) for h in hexes.values()}
+        at = set(coords.values())
+        static: list[int] = []
+        for i, hid in enumerate(self.hexes):
+            static.append(plane[f"terrain/{hexes[hid].terrain}"] * n + i)
+            q, r = coords[hid]
+            if any((q + dq, r + dr) not in at for dq, dr in DIRECTIONS):
+                static.append(plane["edge"] * n + i)
+        # the vector, after the planes
+        lay = _Layout()
+        lay.size = len(self.planes) * n
+        self._seat: list[dict[str, int]] = []
+        for s in range(p):
+            at_ = {}
+            for name, length in [("flock", len(self.flocks)), ("side", len(self.sides)),
+                                 ("leader", len(self.leaders)), ("leader_card", len(self.leader_cards)),
+                                 ("leader_used", 1), ("leader_off", 1), ("fruit", len(rules.fruits)),
+                                 ("domain_count", 1), ("domain", len(rules.terrains)), ("hand_count", 1),
+                                 ("deck_count", 1), ("discard", len(self.cards)), ("played", len(self.cards)),
+                                 ("facedown", 1), ("track", 1), ("reserve_kiwi", 1), ("supply", 1), ("covers", 1),
+                                 ("season_vp", 1), ("nests_built", len(self.nests)),
+                                 ("kept_season_cards", len(self.season_cards)), ("tracker_slot", len(self.slots) + 1),
+                                 ("tracker_prev", len(self.slots) + 1), ("on_tracker", 1), ("first", 1),
+                                 ("turn_place", p), ("deciding", 1), ("kiwibot", 1)]:
+                at_[name] = lay.add(f"seat{s}/{name}", length)
+            self._seat.append(at_)
+        self._hand = lay.add("hand", len(self.cards))
+        self._season = lay.add("season", rules.seasons + 1)
+        self._phase = lay.add("phase", len(self.phases))
+        self._season_card = lay.add("season_cards", self.season_slots * (len(self.season_cards) + 1))
+        self._fruit_bag = lay.add("fruit_bag", len(rules.fruits))
+        self._solo_card = lay.add("solo/card", len(self.solo_cards))
+        self._solo_left = lay.add("solo/left", 1)
+        self._solo_discarded = lay.add("solo/discarded", len(self.solo_cards))
+        self._solo_set_aside = lay.add("solo/set_aside", 1)
+        self._solo_side = lay.add("solo/marker_side", len(self.marker_sides))
+        self.vector_fields = lay.fields
+        self.size = lay.size
+        self.shape = (self.size,)
+        self.plane_shape = (len(self.planes), n)
+        self._forms = {form: i for i, form in enumerate(FORMS)}
+        self.history_width = len(self._forms) + p + 1
+        self.information_state_size = self.size + HISTORY * self.history_width
+        self._fruit_code = {c: i for i, c in enumerate(rules.fruits)}
+        self._terrain_code = {t: i for i, t in enumerate(rules.terrains)}
+        self._codes = {name: {v: i for i, v in enumerate(values)} for name, values in [
+            ("flock", self.flocks), ("side", self.sides), ("leader", self.leaders), ("leader_card", self.leader_cards),
+            ("card", self.cards), ("nest", self.nests), ("season_card", self.season_cards),
+            ("solo_card", self.solo_cards), ("slot", self.slots), ("phase", self.phases),
+            ("marker_side", self.marker_sides)]}
+        self._seasons = rules.seasons
+        self._static = np.array(static, dtype=np.intp)
+        names = ("flock", "side", "leader", "leader_card", "leader_used", "leader_off", "fruit", "domain_count",
+                 "domain", "hand_count", "deck_count", "discard", "played", "facedown", "track", "reserve_kiwi",
+                 "supply", "covers", "season_vp", "nests_built", "kept_season_cards", "tracker_slot", "tracker_prev",
+                 "on_tracker", "first", "turn_place", "deciding", "kiwibot")
+        self._seat_bases = [tuple(at[name] for name in names) for at in self._seat]
+        self._island_of: dict[str, tuple[tuple, tuple, np.ndarray, dict[int, tuple[int, ...]]]] = {}
+        self._base = np.zeros(self.size, np.float32)
+        self._base[self._static] = 1.0
+        self._info_base = np.zeros(self.information_state_size, np.float32)
+        self._info_base[self._static] = 1.0
+        self._island_size = len(self.planes) * n
+
+    def seat_order(self, game: Game, player: str) -> list[str]:
+        """The seats from `player`, clockwise (seat 0 is `player`)."""
+        seats = game.readonly_state.seats
+        if player not in seats:
+            raise ValueError(f"unknown player `{player}`: the players are {', '.join(seats)}")
+        i = seats.index(player)
+        return seats[i:] + seats[:i]
+
+    def _hex_entries(self, h: Any, seat: dict[str, int]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
+        """What one hex adds to the planes: indices of value 1, indices with counts (identical Kiwi, twins)."""
+        i = self._hex_at[h.id]
+        kiwi = self._kiwi
+        here: dict[int, int] = {}
+        for k in h.kiwi:
+            j = kiwi[seat[k.flock]][k.size - 1] + i
+            here[j] = here.get(j, 0) + 1
+        ones = [j for j, n in here.items() if n == 1]
+        twins = [(j, float(n)) for j, n in here.items() if n > 1]
+        if h.nest is not None:
+            ones.append(self._nest[seat[h.nest[0]]][h.nest[1]] + i)
+        if h.domain is not None:
+            ones.append(self._marker[seat[h.domain[0]]] + i)
+        return tuple(ones), tuple(j for j, _ in twins), tuple(n for _, n in twins)
+
+    def _island(self, game: Game, player: str, order: list[str]) -> np.ndarray:
+        """The planes of terrain, edges, Kiwi, Nests and markers as `player` sees them (flat, the caller must not
+        change it). A Hex never changes (copies of a state share it, a change builds a new one), so the planes of
+        the last call are kept per observer and only the entries of hexes that are other objects now are rewritten:
+        a decision changes a few hexes at most."""
+        hexes = tuple(game.readonly_state.hexes.values())
+        rotation = tuple(order)
+        kept = self._island_of.get(player)
+        if kept is not None and kept[0] == rotation and len(kept[1]) == len(hexes):
+            _, before, flat, written = kept
+        else:
+            flat = self._base[:self._island_size].copy()
+            before, written = (None,) * len(hexes), {}
+        seat: dict[str, int] | None = None
+        for h, old in zip(hexes, before):
+            if h is old:
+                continue
+            if seat is None:
+                seat = {f: s for s, f in enumerate(order)}
+            i = self._hex_at[h.id]
+            for j in written.get(i, ()):   # what this hex's column held (never a terrain or edge entry)
+                flat[j] = 0.0
+            ones, twins, counts = self._hex_entries(h, seat)
+            for j in ones:
+                flat[j] = 1.0
+            for j, n in zip(twins, counts):
+                flat[j] = n
+            written[i] = ones + twins
+        self._island_of[player] = (rotation, hexes, flat, written)
+        return flat
+
+    def _entries(self, game: Game, player: str) -> tuple[list[int], list[int], list[Any]]:
+        """The non-zero entries of the observation outside the island's planes (`_island`): indices whose value is
+        1, and indices with their counts (each index at most once; a hot path, so written out with local names)."""
+        st = game.readonly_state
+        order = self.seat_order(game, player)
+        ones: list[int] = []
+        counted: list[int] = []
+        counts: list[Any] = []   # whole numbers and floats: numpy converts them as float32
+        one, count, value = ones.append, counted.append, counts.append
+        hex_at, leader = self._hex_at, self._leader
+        codes = self._codes
+        card, nest_code, season_card, slot_code = codes["card"], codes["nest"], codes["season_card"], codes["slot"]
+        flock_code, side_code, leader_code = codes["flock"], codes["side"], codes["leader"]
+        leader_card_code = codes["leader_card"]
+        fruit_code, terrain_code = self._fruit_code, self._terrain_code
+        reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
+        pending = game.pending
+        decider = pending.player if pending is not None else None
+        bot = solo_of(st)["bot"] if st.solo is not None else None
+        turn = st.turn_order()
+        first = st.seats[st.first]
+        flocks = st.flocks
+        for s, f in enumerate(order):
+            (b_flock, b_side, b_leader, b_leader_card, b_leader_used, b_leader_off, b_fruit, b_domain_count,
+             b_domain, b_hand_count, b_deck_count, b_discard, b_played, b_facedown, b_track, b_reserve_kiwi,
+             b_supply, b_covers, b_season_vp, b_nests_built, b_kept, b_tracker_slot, b_tracker_prev, b_on_tracker,
+             b_first, b_turn_place, b_deciding, b_kiwibot) = self._seat_bases[s]
+            fl = flocks[f]
+            own = f == player
+            # a flock and its side are content ids of this ruleset; a Leader or Leader card may be unset ("")
+            ones += (leader[s] + hex_at[fl.leader_hex] if fl.leader_hex is not None else b_leader_off,
+                     b_flock + flock_code[f], b_side + side_code[fl.side])
+            code = leader_code.get(fl.leader)
+            if code is not None:
+                one(b_leader + code)
+            code = leader_card_code.get(fl.leader_card)
+            if code is not None:
+                one(b_leader_card + code)
+            if fl.leader_used:
+                one(b_leader_used)
+            for c, n in fl.fruit.items():
+                if n:
+                    count(b_fruit + fruit_code[c])
+                    value(float(n))
+            domain = fl.domain
+            if domain:
+                count(b_domain_count)
+                value(float(len(domain)))
+                if own or reveal:
+                    for t in set(domain):
+                        count(b_domain + terrain_code[t])
+                        value(float(domain.count(t)))
+            # the scalars written out one by one (a loop over pairs cost a microsecond a flock: a hot path)
+            if fl.hand:
+                count(b_hand_count)
+                value(len(fl.hand))
+            if fl.deck:
+                count(b_deck_count)
+                value(len(fl.deck))
+            if fl.track:
+                count(b_track)
+                value(fl.track)
+            if fl.reserve_kiwi:
+                count(b_reserve_kiwi)
+                value(fl.reserve_kiwi)
+            if fl.supply:
+                count(b_supply)
+                value(fl.supply)
+            if fl.covers:
+                count(b_covers)
+                value(fl.covers)
+            if fl.season_vp:
+                count(b_season_vp)
+                value(fl.season_vp)
+            if fl.on_tracker:
+                count(b_on_tracker)
+                value(fl.on_tracker)
+            pile = fl.discard
+            for c in set(pile):
+                count(b_discard + card[c])
+                value(float(pile.count(c)))
+            facedown = fl.facedown
+            if facedown:
+                count(b_facedown)
+                value(float(len(facedown)))
+                # R-ACT-2: a face-down card shows as a card to its owner only
+                shown = fl.played if own else [c for j, c in enumerate(fl.played) if j not in facedown]
+            else:
+                shown = fl.played
+            for c in set(shown):
+                count(b_played + card[c])
+                value(float(shown.count(c)))
+            for nid in fl.nests_built:
+                one(b_nests_built + nest_code[nid])
+            for c in fl.kept_season_cards:
+                one(b_kept + season_card[c])
+            one(b_tracker_slot + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
+            one(b_tracker_prev + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
+            if f == first:
+                one(b_first)
+            if f in turn:
+                one(b_turn_place + turn.index(f))
+            if f == decider:
+                one(b_deciding)
+            if f == bot:
+                one(b_kiwibot)
+        hand = flocks[player].hand
+        for c in set(hand):
+            count(self._hand + card[c])
+            value(float(hand.count(c)))
+        one(self._season + min(st.season, self._seasons))
+        phase = codes["phase"].get(st.phase)
+        if phase is not None:
+            one(self._phase + phase)
+        shown_cards = len(st.season_cards)
+        if st.solo is not None:
+            data = solo_of(st)
+            shown_cards = int(data["flipped"]) * int(data["per_season"])
+            top = data["pile"]
+            if top:
+                one(self._solo_card + codes["solo_card"][top[0]])
+                count(self._solo_left)
+                value(float(len(top)))
+            for c in data["discarded"]:
+                one(self._solo_discarded + codes["solo_card"][c])
+            if data["set_aside"]:
+                count(self._solo_set_aside)
+                value(float(len(data["set_aside"])))
+            side = codes["marker_side"].get(data["side"])
+            if side is not None:
+                one(self._solo_side + side)
+        width = len(self.season_cards) + 1
+        for j, c in enumerate(st.season_cards[:self.season_slots]):
+            # the last value of a slot: a face-down Season card (R-SOLO-4)
+            one(self._season_card + j * width + (season_card[c] if j < shown_cards else width - 1))
+        fruit_bag = self._fruit_bag
+        for c, n in st.fruit_bag.items():
+            if n:
+                count(fruit_bag + fruit_code[c])
+                value(float(n))
+        return ones, counted, counts
+
+    def _tensor(self, base: np.ndarray, island: np.ndarray, ones: list[int], counted: list[int],
+                counts: list[Any]) -> np.ndarray:
+        """A copy of `base` with the island's planes, the ones and the counts set (np.fromiter with a count is the
+        fastest way from a short list to an index array, and the conversion is most of the cost)."""
+        out = base.copy()
+        out[:self._island_size] = island
+        out[np.fromiter(ones, np.intp, len(ones))] = 1.0
+        if counted:
+            out[np.fromiter(counted, np.intp, len(counted))] = np.fromiter(counts, np.float32, len(counts))
+        return out
+
+    def observation_tensor(self, game: Game, player: str) -> np.ndarray:
+        """What `player` sees now, as a float32 array of `shape` (see the module docstring)."""
+        island = self._island(game, player, self.seat_order(game, player))
+        return self._tensor(self._base, island, *self._entries(game, player))
+
+    def information_state_tensor(self, game: Game, player: str) -> np.ndarray:
+        """The observation followed by the last HISTORY events (form and player seat), a float32 array of
+        `information_state_size`."""
+        ones, counted, counts = self._entries(game, player)
+        order = self.seat_order(game, player)
+        island = self._island(game, player, order)
+        seat = {f: s for s, f in enumerate(order)}
+        events = game.events[-HISTORY:]
+        width, forms, none_seat = self.history_width, self._forms, len(self._forms) + self.players
+        base = self.size + (HISTORY - len(events)) * width
+        for j, e in enumerate(events):
+            at = base + j * width
+            form = forms.get(e.form) if e.form is not None else None
+            if form is not None:
+                ones.append(at + form)
+            s = seat.get(e.player) if e.player is not None else None
+            ones.append(at + (len(forms) + s if s is not None else none_seat))
+        return self._tensor(self._info_base, island, ones, counted, counts)
+
+    def planes_of(self, tensor: np.ndarray) -> np.ndarray:
+        """The per-hex planes of an observation, shaped (`planes`, hexes)."""
+        return tensor[:len(self.planes) * self.n_hexes].reshape(self.plane_shape)
+
+
+def observation_space(game_or_ruleset: Any, players: int | None = None) -> ObservationSpace:
+    """The ObservationSpace of a game (its ruleset and seat count) or of a ruleset and player count, built once."""
+    return space_of(ObservationSpace, game_or_ruleset, players)
+
+
+def observation_tensor(game: Game, player: str) -> np.ndarray:
+    """`player`'s observation of `game` (ObservationSpace.observation_tensor)."""
+    return observation_space(game).observation_tensor(game, player)
+
+
+def information_state_tensor(game: Game, player: str) -> np.ndarray:
+    """`player`'s information-state tensor of `game` (ObservationSpace.information_state_tensor)."""
+    return observation_space(game).information_state_tensor(game, player)
