@@ -283,6 +283,8 @@ class Game:
         if data["step_start"] > len(data["history"]):
             raise ValueError(f"save's step_start {data['step_start']} is past its {len(data['history'])} decisions")
         origin = {"seed": data["seed"], "setup": data["setup"], "start": data["start"]}
+        if "start" in states:   # a position's start state: a step start too, nothing asked
+            _check_invariants("start", states["start"], rules, None, origin)
         if data["setup"] is not None and sorted(data["setup"]["players"]) != sorted(data["state"]["seats"]):
             raise ValueError(f"save's setup does not replay to its state: the players {data['setup']['players']} "
                              f"are not the seats {data['state']['seats']}")
