@@ -31,12 +31,12 @@ def markable(rt: Runtime, flock: str, any_terrain: bool = False) -> list[str]:
             and dominance.dominant(st, h.id, "marking") == flock]
 
 
-def candidates(rt: Runtime, flock: str, hidden: bool) -> list[str]:
-    """The hexes whose presence decides whether the flock is asked to mark. While the reserves are `hidden` (before
-    R-END-1) everyone sees how many markers a flock holds but not their terrains (R-SETUP-4), so a flock with a
-    marker, a covering token and a hex it dominates is asked (with a pass option when none of its markers fits),
-    whatever it holds; the terrains decide only the options, which no one else sees."""
-    return markable(rt, flock, any_terrain=hidden)
+def asked(rt: Runtime, flock: str, where: list[str], hidden: bool) -> bool:
+    """Whether the flock is asked to mark, `where` being the hexes it may mark (`markable`). While the reserves are
+    `hidden` (before R-END-1) everyone sees how many markers a flock holds but not their terrains (R-SETUP-4), so a
+    flock with a marker, a covering token and a hex it dominates is asked (with a pass option when none of its
+    markers fits), whatever it holds; the terrains decide only the options, which no one else sees."""
+    return bool(where) or hidden and bool(markable(rt, flock, any_terrain=True))
 
 
 @register_frame("marking.mark")
@@ -57,11 +57,9 @@ class MarkFrame(Frame):
         if self.pc == 0:
             hexes = rt.state.hexes
             hidden = not reserves_revealed(rt)
-            seen = candidates(rt, flock, hidden)
-            if not seen:
+            where = markable(rt, flock)
+            if not asked(rt, flock, where, hidden):
                 return Return(False)
-            held = rt.state.flocks[flock].domain
-            where = [h for h in seen if hexes[h].terrain in held]
             opts: list[Option[A.Action]] = [shared_option(A.Mark, (h,), ("Mark {} ({})", (h, hexes[h].terrain))) for h in where]
             if self.optional or not where:
                 # a marker that must be placed but fits no hex (one the others could not tell from one that fits)
@@ -188,4 +186,4 @@ def marking_turn(rt: Runtime, flock: str) -> Steps[Any]:
 
 
 TABLE.register("mark-domain", lambda rt, c, ctx: mark(rt, ctx, optional=False),
-               lambda rt, c, ctx: bool(candidates(rt, ctx.flock, not reserves_revealed(rt))), frame=lambda rt, c, ctx: MarkFrame(ctx, False))
+               lambda rt, c, ctx: asked(rt, ctx.flock, markable(rt, ctx.flock), not reserves_revealed(rt)), frame=lambda rt, c, ctx: MarkFrame(ctx, False))
