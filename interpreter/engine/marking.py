@@ -16,7 +16,7 @@ from interpreter.engine.view import reserves_revealed
 
 def markable(rt: Runtime, flock: str, any_terrain: bool = False) -> list[str]:
     """Hexes the flock may mark now (R-DM-2, R-DM-4); a covering token must exist (R-DM-3). `any_terrain`: the hexes
-    it could mark with a marker of any terrain, which is what everyone else knows of it (`candidates`)."""
+    it could mark with a marker of any terrain, which is what everyone else knows of it (`asked`)."""
     st = rt.state
     fl = st.flocks[flock]
     if not fl.domain or not token_available(rt, flock):
