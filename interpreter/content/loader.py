@@ -25,8 +25,11 @@ PACK_DIRS = (("editions", "edition"), ("mods", "mod"))
 PACK_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
 PACK_SPEC = FileSpec(PACK_FILE, "mapping", PACK_SCHEMAS)
 
-# abs path -> ((mtime_ns, size), doc, diagnostics): files are re-read only when they change on disk.
+# abs path -> ((mtime_ns, size), doc, diagnostics): files are re-read only when they change on disk. At most
+# DOC_CACHE_FILES paths, the least recently read dropped first: a process that reads many packs (a mod fuzzer writes
+# a new one per mod) would otherwise keep every file it ever read.
 _DOC_CACHE: dict[str, tuple[tuple[int, int], YamlDoc | None, list[Diagnostic]]] = {}
+DOC_CACHE_FILES = 1024
 # (abs path, text) -> (doc, diagnostics) for edited texts (validate_text), a few kept.
 _TEXT_CACHE: dict[tuple[str, str], tuple[YamlDoc | None, list[Diagnostic]]] = {}
 
@@ -78,8 +81,9 @@ def read_doc(path: Path, overrides: dict[str, str] | None = None) -> tuple[YamlD
     except OSError as err:
         return None, [Diagnostic("yaml-syntax", f"cannot read file: {err.strerror}", Location(key, 1, 1))]
     stamp = (stat.st_mtime_ns, stat.st_size)
-    cached_doc = _DOC_CACHE.get(key)
+    cached_doc = _DOC_CACHE.pop(key, None)   # (put back last: the most recently read)
     if cached_doc is not None and cached_doc[0] == stamp:
+        _DOC_CACHE[key] = cached_doc
         return cached_doc[1], cached_doc[2]
     if stat.st_size > MAX_BYTES:
         result: tuple[YamlDoc | None, list[Diagnostic]] = (None, [Diagnostic(
@@ -95,6 +99,8 @@ def read_doc(path: Path, overrides: dict[str, str] | None = None) -> tuple[YamlD
             result = (None, [Diagnostic("yaml-syntax", "file is not valid UTF-8 text", Location(key, line, col))])
         else:
             result = parse_yaml(key, text.lstrip("\ufeff"))
+    while len(_DOC_CACHE) >= DOC_CACHE_FILES:
+        del _DOC_CACHE[next(iter(_DOC_CACHE))]
     _DOC_CACHE[key] = (stamp, result[0], result[1])
     return result
 
@@ -285,6 +291,8 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
     schemas = schemas_for(schemas_folder(root))
     base = _scan(root / "base", Pack("base", "Base game", "base", root / "base"), overrides)
     packs = [base]
+    overlays, required = with_requirements(root, tuple(overlays), overrides)
+    diagnostics.extend(required)
     for name in overlays:
         folder = find_pack(root, name)
         if folder is None:
@@ -367,6 +375,52 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
     if not any(d.severity == "error" for d in result.diagnostics):
         result.diagnostics = _dedupe(result.diagnostics + _engine_diagnostics(result))
     return result
+
+
+def with_requirements(root: Path, overlays: tuple[str, ...], overrides: dict[str, str] | None = None
+                      ) -> tuple[tuple[str, ...], list[Diagnostic]]:
+    """The overlays with the packs each `requires` (pack.yaml) before it, in the order listed, each once; a required
+    pack that is not installed, or packs that require each other, are errors located at the `requires` entry."""
+    out: list[str] = []
+    placed: set[Path] = set()
+    diags: list[Diagnostic] = []
+
+    def visit(name: str, chain: tuple[Path, ...]) -> None:
+        folder = find_pack(root, name)
+        if folder is None:   # build reports the unknown overlay itself
+            out.append(name)
+            return
+        if folder in placed:
+            return
+        doc = read_doc(folder / PACK_FILE, overrides)[0] if (folder / PACK_FILE).is_file() or (
+            overrides and str(folder / PACK_FILE) in overrides) else None
+        data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+        requires = data.get("requires")
+        for i, req in enumerate(requires if isinstance(requires, list) else []):
+            if not isinstance(req, str):
+                continue   # the schema says what a `requires` entry is
+            found = find_pack(root, req)
+            assert doc is not None   # a `requires` list was read from it
+            if found is None:
+                known = [p.id for p in available_packs(root) if p.path != folder]
+                guess = did_you_mean(req, known)
+                diags.append(doc.diagnostic("id-unknown", f"pack `{folder.name}` requires `{req}`, which is not "
+                                            "installed", ("requires", i), hint=f"did you mean `{guess}`?" if guess
+                                            else "packs: " + (", ".join(known) or "none")))
+            elif found == folder or found in chain:
+                loop = chain[chain.index(found):] + (folder, found) if found in chain else (folder, found)
+                diags.append(doc.diagnostic("pack-cycle", "packs require each other: "
+                                            + " -> ".join(p.name for p in loop), ("requires", i),
+                                            hint=f"remove `{req}` from the `requires` of one of them"))
+            else:
+                visit(req, chain + (folder,))
+        if folder not in placed:
+            placed.add(folder)
+            out.append(name)
+
+    for name in overlays:
+        visit(name, ())
+    return tuple(out), diags
 
 
 def _engine_diagnostics(result: Build) -> list[Diagnostic]:

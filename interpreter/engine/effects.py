@@ -19,6 +19,7 @@ from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, G
                                        register_frame, RETURN)
 from interpreter.engine.describe import describe
 from interpreter.engine.verb_table import TABLE, Verb, count as _n
+from interpreter.engine.view import reserves_revealed
 from interpreter.memo import per_object
 
 
@@ -162,14 +163,15 @@ def verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
     return _verb_call(rt, node, ctx)
 
 
-def emit_call(rt: Runtime, ctx: Ctx, trigger: str) -> Signal | None:
-    """`Call(EmitFrame(ctx, trigger))` when one of the flock's powers listens to `trigger` (None: nothing fires)."""
+def emit_call(rt: Runtime, ctx: Ctx, trigger: str, here: str | None = None) -> Signal | None:
+    """`Call(EmitFrame(ctx, trigger))` when one of the flock's powers listens to `trigger` (None: nothing fires);
+    `here`: the event's hex, `this hex` in the powers' effects (the built hex, the fed Kiwi's)."""
     if trigger in ctx.suppressed:
         return None
     side = rt.rules.flocks.get(ctx.flock, {}).get(rt.state.flocks[ctx.flock].side)
     if side is None or not any(p.trigger == trigger for p in side.powers):
         return None
-    return Call(EmitFrame(ctx, trigger))
+    return Call(EmitFrame(ctx if here is None else ctx.sub(here=here), trigger))
 
 
 def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:
@@ -299,8 +301,11 @@ class ReturnDomainFrame(Frame):
             return RETURN
         self.n -= 1
         self.pc = 1
+        # asked even with markers of one terrain only: others know how many markers the reserve holds, not their
+        # terrains (R-SETUP-4), until every reserve is revealed (R-END-1)
         return Ask(ctx.flock, "return-domain", "Return a domain marker to the bag",
-                   [option(A.ReturnMarker(t), ("Return a {} marker", (t,))) for t in sorted(set(fl.domain))])
+                   [option(A.ReturnMarker(t), ("Return a {} marker", (t,))) for t in sorted(set(fl.domain))],
+                   not reserves_revealed(rt))
 
 
 def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
