@@ -29,6 +29,8 @@ form (`view`'s log), so this adds memory of what happened, never a hidden value.
 """
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter, is_not
 from typing import Any
 
 import numpy as np
@@ -42,6 +44,10 @@ from interpreter.engine.solo_state import solo_of
 from interpreter.rl.actions import ActionSpace, action_space, space_of
 
 HISTORY = 16
+_SEAT_CACHE = 50_000   # flock signatures kept (`ObservationSpace._seat_cache`), then started again
+# the Flock fields a seat's vector reads that hold plain values (its lists and dicts are copied apart)
+_SCALARS = attrgetter("id", "leader_hex", "side", "leader", "leader_card", "leader_used", "track", "reserve_kiwi",
+                      "supply", "covers", "season_vp", "on_tracker", "tracker_slot", "tracker_prev")
 _NONE_SLOT = 0
 
 
@@ -57,6 +63,42 @@ class _Layout:
         self.fields.append((name, start, length))
         self.size += length
         return start
+
+
+class _Seen:
+    """One observer's tensor as last built, and what each part of it was built from, so the next call rewrites
+    only the parts that differ: an agent reads an observation at every decision, and a decision changes a few hexes
+    and a flock or two. A Hex never changes (copies of a state share it, a change builds a new one), so a hex is
+    the same when it is the same object; a seat's vector is the same when its signature (the flock's values it
+    is made of) is equal. Each part writes its own entries only (hexes their columns, a seat its vector and its
+    Leader's place), so a part rewritten clears exactly what it wrote before. The values kept here are the
+    game's values, never who asked: any game of the space may be observed next (a clone, a resampled twin)."""
+
+    __slots__ = ("flat", "view", "rotation", "seat", "hexes", "written", "seats", "hand", "game")
+
+    def __init__(self, flat: np.ndarray, rotation: tuple[str, ...], hexes: int) -> None:
+        self.flat = flat
+        self.view = memoryview(flat)   # what `_rewrite` stores through: ~8x faster than numpy's scalar stores
+        self.rotation = rotation
+        self.seat = {f: s for s, f in enumerate(rotation)}
+        self.hexes: tuple[Any, ...] = (None,) * hexes
+        self.written: dict[int, tuple[int, ...]] = {}   # hex column -> the indices it wrote
+        self.seats: list[tuple[tuple, tuple[int, ...]] | None] = [None] * len(rotation)   # (signature, written)
+        self.hand: tuple[tuple, tuple[int, ...]] | None = None
+        self.game: tuple[tuple, tuple[int, ...]] | None = None
+
+
+def _rewrite(flat: memoryview, old: tuple[int, ...], ones: Any, counted: Any, counts: Any) -> tuple[int, ...]:
+    """Clear the entries a part wrote last time, write its ones and counts, and return the indices now written
+    (scalar stores through a memoryview: a part has a few dozen entries at most, and making index arrays of them
+    costs more)."""
+    for j in old:
+        flat[j] = 0.0
+    for j in ones:
+        flat[j] = 1.0
+    for j, n in zip(counted, counts):
+        flat[j] = n
+    return (*ones, *counted)
 
 
 class ObservationSpace:
@@ -158,12 +200,16 @@ class ObservationSpace:
                  "supply", "covers", "season_vp", "nests_built", "kept_season_cards", "tracker_slot", "tracker_prev",
                  "on_tracker", "first", "turn_place", "deciding", "kiwibot")
         self._seat_bases = [tuple(at[name] for name in names) for at in self._seat]
-        self._island_of: dict[str, tuple[tuple, tuple, np.ndarray, dict[int, tuple[int, ...]]]] = {}
+        self._seen_of: dict[str, _Seen] = {}
+        self._seat_cache: dict[tuple, tuple[list[int], list[int], list[float], int | None]] = {}
+        # seats' vectors are laid out alike one after the other, and so are the Leader planes (`_seen` moves seat
+        # 0's entries to seat s by these strides)
+        self._seat_stride = self._seat[1]["flock"] - self._seat[0]["flock"] if p > 1 else 0
+        assert all(b == b0 + s * self._seat_stride for s, bases in enumerate(self._seat_bases)
+                   for b, b0 in zip(bases, self._seat_bases[0]))
+        assert all(at == self._leader[0] + s * n for s, at in enumerate(self._leader))
         self._base = np.zeros(self.size, np.float32)
         self._base[self._static] = 1.0
-        self._info_base = np.zeros(self.information_state_size, np.float32)
-        self._info_base[self._static] = 1.0
-        self._island_size = len(self.planes) * n
 
     def seat_order(self, game: Game, player: str) -> list[str]:
         """The seats from `player`, clockwise (seat 0 is `player`)."""
@@ -189,135 +235,156 @@ class ObservationSpace:
             ones.append(self._marker[seat[h.domain[0]]] + i)
         return tuple(ones), tuple(j for j, _ in twins), tuple(n for _, n in twins)
 
-    def _island(self, game: Game, player: str, order: list[str]) -> np.ndarray:
-        """The planes of terrain, edges, Kiwi, Nests and markers as `player` sees them (flat, the caller must not
-        change it). A Hex never changes (copies of a state share it, a change builds a new one), so the planes of
-        the last call are kept per observer and only the entries of hexes that are other objects now are rewritten:
-        a decision changes a few hexes at most."""
-        hexes = tuple(game.readonly_state.hexes.values())
-        rotation = tuple(order)
-        kept = self._island_of.get(player)
-        if kept is not None and kept[0] == rotation and len(kept[1]) == len(hexes):
-            _, before, flat, written = kept
-        else:
-            flat = self._base[:self._island_size].copy()
-            before, written = (None,) * len(hexes), {}
-        seat: dict[str, int] | None = None
-        for h, old in zip(hexes, before):
-            if h is old:
-                continue
-            if seat is None:
-                seat = {f: s for s, f in enumerate(order)}
-            i = self._hex_at[h.id]
-            for j in written.get(i, ()):   # what this hex's column held (never a terrain or edge entry)
-                flat[j] = 0.0
-            ones, twins, counts = self._hex_entries(h, seat)
-            for j in ones:
-                flat[j] = 1.0
-            for j, n in zip(twins, counts):
-                flat[j] = n
-            written[i] = ones + twins
-        self._island_of[player] = (rotation, hexes, flat, written)
-        return flat
-
-    def _entries(self, game: Game, player: str) -> tuple[list[int], list[int], list[Any]]:
-        """The non-zero entries of the observation outside the island's planes (`_island`): indices whose value is
-        1, and indices with their counts (each index at most once; a hot path, so written out with local names)."""
+    def _seen(self, game: Game, player: str) -> "_Seen":
+        """`player`'s buffer, up to date with `game` (the caller copies it: see `_Seen`)."""
         st = game.readonly_state
-        order = self.seat_order(game, player)
+        rotation = tuple(self.seat_order(game, player))
+        hexes = tuple(st.hexes.values())
+        seen = self._seen_of.get(player)
+        if seen is None or seen.rotation != rotation or len(seen.hexes) != len(hexes):
+            seen = self._seen_of[player] = _Seen(self._base.copy(), rotation, len(hexes))
+        flat = seen.view
+        # the island: only hexes that are other objects than last time (a decision changes a few at most; the
+        # comparison runs in C, a Python loop over the hexes was a tenth of the call)
+        before = seen.hexes
+        if any(map(is_not, hexes, before)):
+            written, hex_at, seat = seen.written, self._hex_at, seen.seat
+            for h in compress(hexes, map(is_not, hexes, before)):
+                i = hex_at[h.id]
+                written[i] = _rewrite(flat, written.get(i, ()), *self._hex_entries(h, seat))
+            seen.hexes = hexes
+        # each seat's vector: rewritten when what it is made of (its signature) differs from last time
+        reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
+        flocks = st.flocks
+        kept = seen.seats
+        # a flock's entries as seat 0 would show them, kept by signature: the other observers see the same flock
+        # values at their own turn, so most rewrites of a seat find them here
+        cache, stride = self._seat_cache, self._seat_stride
+        for s, f in enumerate(rotation):
+            fl = flocks[f]
+            domain = fl.domain
+            # the flock's lists change in place: the signature holds copies (tuples), the scalars as they are
+            sig = (_SCALARS(fl), tuple(fl.fruit.items()), tuple(domain) if s == 0 or reveal else len(domain),
+                   len(fl.hand), len(fl.deck), tuple(fl.discard), tuple(fl.facedown), tuple(fl.played),
+                   tuple(fl.nests_built), tuple(fl.kept_season_cards))
+            old = kept[s]
+            if old is None or old[0] != sig:
+                own = s == 0
+                key = (own, own or reveal, sig)
+                entries = cache.get(key)
+                if entries is None:
+                    if len(cache) >= _SEAT_CACHE:
+                        cache.clear()
+                    entries = cache[key] = self._seat_entries(fl, own, own or reveal)
+                ones, counted, counts, at = entries
+                if s:   # seat 0's entries moved to seat s: seats' vectors are alike, one after the other
+                    shift = s * stride
+                    ones = [j + shift for j in ones]
+                    counted = [j + shift for j in counted]
+                if at is not None:
+                    ones = [*ones, self._leader[s] + at]
+                kept[s] = (sig, _rewrite(flat, old[1] if old is not None else (), ones, counted, counts))
+        hand = tuple(flocks[player].hand)
+        old = seen.hand
+        if old is None or old[0] != hand:
+            card = self._codes["card"]
+            counted = [self._hand + card[c] for c in set(hand)]
+            counts = [float(hand.count(c)) for c in set(hand)]
+            seen.hand = (hand, _rewrite(flat, old[1] if old is not None else (), (), counted, counts))
+        # the game's part: its signature is what `_game_entries` reads (a solo game's data: always rebuilt)
+        pending = game.pending
+        sig = (pending.player if pending is not None else None, st.first, st.season, st.phase,
+               tuple(st.season_cards), tuple(st.fruit_bag.items()), tuple(st.turn_order()), st.solo is None)
+        old = seen.game
+        if old is None or old[0] != sig or st.solo is not None:
+            seen.game = (sig, _rewrite(flat, old[1] if old is not None else (), *self._game_entries(game, rotation)))
+        return seen
+
+    def _seat_entries(self, fl: Any, own: bool, domains: bool) -> tuple[list[int], list[int], list[float], int | None]:
+        """The non-zero entries of a flock's vector at seat 0 (`own`: the observer's flock; `domains`: its markers
+        in reserve show by terrain): indices whose value is 1, indices with their counts (each index at most once),
+        and its Leader's hex place (None: off the island). A hot path, so written out with local names."""
         ones: list[int] = []
         counted: list[int] = []
-        counts: list[Any] = []   # whole numbers and floats: numpy converts them as float32
+        counts: list[float] = []
         one, count, value = ones.append, counted.append, counts.append
-        hex_at, leader = self._hex_at, self._leader
         codes = self._codes
         card, nest_code, season_card, slot_code = codes["card"], codes["nest"], codes["season_card"], codes["slot"]
-        flock_code, side_code, leader_code = codes["flock"], codes["side"], codes["leader"]
-        leader_card_code = codes["leader_card"]
         fruit_code, terrain_code = self._fruit_code, self._terrain_code
-        reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
+        (b_flock, b_side, b_leader, b_leader_card, b_leader_used, b_leader_off, b_fruit, b_domain_count,
+         b_domain, b_hand_count, b_deck_count, b_discard, b_played, b_facedown, b_track, b_reserve_kiwi,
+         b_supply, b_covers, b_season_vp, b_nests_built, b_kept, b_tracker_slot, b_tracker_prev, b_on_tracker,
+         *_) = self._seat_bases[0]
+        # a flock and its side are content ids of this ruleset; a Leader or Leader card may be unset ("")
+        at = self._hex_at[fl.leader_hex] if fl.leader_hex is not None else None
+        if at is None:
+            one(b_leader_off)
+        ones += (b_flock + codes["flock"][fl.id], b_side + codes["side"][fl.side])
+        code = codes["leader"].get(fl.leader)
+        if code is not None:
+            one(b_leader + code)
+        code = codes["leader_card"].get(fl.leader_card)
+        if code is not None:
+            one(b_leader_card + code)
+        if fl.leader_used:
+            one(b_leader_used)
+        for c, n in fl.fruit.items():
+            if n:
+                count(b_fruit + fruit_code[c])
+                value(float(n))
+        domain = fl.domain
+        if domain:
+            count(b_domain_count)
+            value(float(len(domain)))
+            if domains:
+                for t in set(domain):
+                    count(b_domain + terrain_code[t])
+                    value(float(domain.count(t)))
+        for field, n in ((b_hand_count, len(fl.hand)), (b_deck_count, len(fl.deck)), (b_track, fl.track),
+                      (b_reserve_kiwi, fl.reserve_kiwi), (b_supply, fl.supply), (b_covers, fl.covers),
+                      (b_season_vp, fl.season_vp), (b_on_tracker, fl.on_tracker)):
+            if n:
+                count(field)
+                value(float(n))
+        pile = fl.discard
+        for c in set(pile):
+            count(b_discard + card[c])
+            value(float(pile.count(c)))
+        facedown = fl.facedown
+        if facedown:
+            count(b_facedown)
+            value(float(len(facedown)))
+            # R-ACT-2: a face-down card shows as a card to its owner only
+            shown = fl.played if own else [c for j, c in enumerate(fl.played) if j not in facedown]
+        else:
+            shown = fl.played
+        for c in set(shown):
+            count(b_played + card[c])
+            value(float(shown.count(c)))
+        for nid in fl.nests_built:
+            one(b_nests_built + nest_code[nid])
+        for c in fl.kept_season_cards:
+            one(b_kept + season_card[c])
+        one(b_tracker_slot + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
+        one(b_tracker_prev + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
+        return ones, counted, counts, at
+
+    def _game_entries(self, game: Game, order: tuple[str, ...]) -> tuple[list[int], list[int], list[Any]]:
+        """The non-zero entries of the game's part of the vector and of each seat's first, turn place, deciding and
+        Kiwibot flags (as `_seat_entries`)."""
+        st = game.readonly_state
+        ones: list[int] = []
+        counted: list[int] = []
+        counts: list[float] = []
+        one, count, value = ones.append, counted.append, counts.append
+        codes = self._codes
         pending = game.pending
         decider = pending.player if pending is not None else None
         bot = solo_of(st)["bot"] if st.solo is not None else None
         turn = st.turn_order()
         first = st.seats[st.first]
-        flocks = st.flocks
         for s, f in enumerate(order):
-            (b_flock, b_side, b_leader, b_leader_card, b_leader_used, b_leader_off, b_fruit, b_domain_count,
-             b_domain, b_hand_count, b_deck_count, b_discard, b_played, b_facedown, b_track, b_reserve_kiwi,
-             b_supply, b_covers, b_season_vp, b_nests_built, b_kept, b_tracker_slot, b_tracker_prev, b_on_tracker,
-             b_first, b_turn_place, b_deciding, b_kiwibot) = self._seat_bases[s]
-            fl = flocks[f]
-            own = f == player
-            # a flock and its side are content ids of this ruleset; a Leader or Leader card may be unset ("")
-            ones += (leader[s] + hex_at[fl.leader_hex] if fl.leader_hex is not None else b_leader_off,
-                     b_flock + flock_code[f], b_side + side_code[fl.side])
-            code = leader_code.get(fl.leader)
-            if code is not None:
-                one(b_leader + code)
-            code = leader_card_code.get(fl.leader_card)
-            if code is not None:
-                one(b_leader_card + code)
-            if fl.leader_used:
-                one(b_leader_used)
-            for c, n in fl.fruit.items():
-                if n:
-                    count(b_fruit + fruit_code[c])
-                    value(float(n))
-            domain = fl.domain
-            if domain:
-                count(b_domain_count)
-                value(float(len(domain)))
-                if own or reveal:
-                    for t in set(domain):
-                        count(b_domain + terrain_code[t])
-                        value(float(domain.count(t)))
-            # the scalars written out one by one (a loop over pairs cost a microsecond a flock: a hot path)
-            if fl.hand:
-                count(b_hand_count)
-                value(len(fl.hand))
-            if fl.deck:
-                count(b_deck_count)
-                value(len(fl.deck))
-            if fl.track:
-                count(b_track)
-                value(fl.track)
-            if fl.reserve_kiwi:
-                count(b_reserve_kiwi)
-                value(fl.reserve_kiwi)
-            if fl.supply:
-                count(b_supply)
-                value(fl.supply)
-            if fl.covers:
-                count(b_covers)
-                value(fl.covers)
-            if fl.season_vp:
-                count(b_season_vp)
-                value(fl.season_vp)
-            if fl.on_tracker:
-                count(b_on_tracker)
-                value(fl.on_tracker)
-            pile = fl.discard
-            for c in set(pile):
-                count(b_discard + card[c])
-                value(float(pile.count(c)))
-            facedown = fl.facedown
-            if facedown:
-                count(b_facedown)
-                value(float(len(facedown)))
-                # R-ACT-2: a face-down card shows as a card to its owner only
-                shown = fl.played if own else [c for j, c in enumerate(fl.played) if j not in facedown]
-            else:
-                shown = fl.played
-            for c in set(shown):
-                count(b_played + card[c])
-                value(float(shown.count(c)))
-            for nid in fl.nests_built:
-                one(b_nests_built + nest_code[nid])
-            for c in fl.kept_season_cards:
-                one(b_kept + season_card[c])
-            one(b_tracker_slot + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
-            one(b_tracker_prev + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
+            b_first, b_turn_place, b_deciding, b_kiwibot = self._seat_bases[s][-4:]
             if f == first:
                 one(b_first)
             if f in turn:
@@ -326,10 +393,6 @@ class ObservationSpace:
                 one(b_deciding)
             if f == bot:
                 one(b_kiwibot)
-        hand = flocks[player].hand
-        for c in set(hand):
-            count(self._hand + card[c])
-            value(float(hand.count(c)))
         one(self._season + min(st.season, self._seasons))
         phase = codes["phase"].get(st.phase)
         if phase is not None:
@@ -352,39 +415,28 @@ class ObservationSpace:
             if side is not None:
                 one(self._solo_side + side)
         width = len(self.season_cards) + 1
+        season_card = codes["season_card"]
         for j, c in enumerate(st.season_cards[:self.season_slots]):
             # the last value of a slot: a face-down Season card (R-SOLO-4)
             one(self._season_card + j * width + (season_card[c] if j < shown_cards else width - 1))
-        fruit_bag = self._fruit_bag
+        fruit_bag, fruit_code = self._fruit_bag, self._fruit_code
         for c, n in st.fruit_bag.items():
             if n:
                 count(fruit_bag + fruit_code[c])
                 value(float(n))
         return ones, counted, counts
 
-    def _tensor(self, base: np.ndarray, island: np.ndarray, ones: list[int], counted: list[int],
-                counts: list[Any]) -> np.ndarray:
-        """A copy of `base` with the island's planes, the ones and the counts set (np.fromiter with a count is the
-        fastest way from a short list to an index array, and the conversion is most of the cost)."""
-        out = base.copy()
-        out[:self._island_size] = island
-        out[np.fromiter(ones, np.intp, len(ones))] = 1.0
-        if counted:
-            out[np.fromiter(counted, np.intp, len(counted))] = np.fromiter(counts, np.float32, len(counts))
-        return out
-
     def observation_tensor(self, game: Game, player: str) -> np.ndarray:
         """What `player` sees now, as a float32 array of `shape` (see the module docstring)."""
-        island = self._island(game, player, self.seat_order(game, player))
-        return self._tensor(self._base, island, *self._entries(game, player))
+        return self._seen(game, player).flat.copy()
 
     def information_state_tensor(self, game: Game, player: str) -> np.ndarray:
         """The observation followed by the last HISTORY events (form and player seat), a float32 array of
         `information_state_size`."""
-        ones, counted, counts = self._entries(game, player)
-        order = self.seat_order(game, player)
-        island = self._island(game, player, order)
-        seat = {f: s for s, f in enumerate(order)}
+        seen = self._seen(game, player)
+        out = np.zeros(self.information_state_size, np.float32)
+        out[:self.size] = seen.flat
+        seat = seen.seat
         events = game.events[-HISTORY:]
         width, forms, none_seat = self.history_width, self._forms, len(self._forms) + self.players
         base = self.size + (HISTORY - len(events)) * width
@@ -392,10 +444,10 @@ class ObservationSpace:
             at = base + j * width
             form = forms.get(e.form) if e.form is not None else None
             if form is not None:
-                ones.append(at + form)
+                out[at + form] = 1.0
             s = seat.get(e.player) if e.player is not None else None
-            ones.append(at + (len(forms) + s if s is not None else none_seat))
-        return self._tensor(self._info_base, island, ones, counted, counts)
+            out[at + (len(forms) + s if s is not None else none_seat)] = 1.0
+        return out
 
     def planes_of(self, tensor: np.ndarray) -> np.ndarray:
         """The per-hex planes of an observation, shaped (`planes`, hexes)."""
