@@ -44,7 +44,6 @@ from interpreter.engine.solo_state import solo_of
 from interpreter.rl.actions import ActionSpace, action_space, space_of
 
 HISTORY = 16
-_SEAT_CACHE = 50_000   # flock signatures kept (`ObservationSpace._seat_cache`), then started again
 # the Flock fields a seat's vector reads that hold plain values (its lists and dicts are copied apart)
 _SCALARS = attrgetter("id", "leader_hex", "side", "leader", "leader_card", "leader_used", "track", "reserve_kiwi",
                       "supply", "covers", "season_vp", "on_tracker", "tracker_slot", "tracker_prev")
@@ -65,26 +64,27 @@ class _Layout:
         return start
 
 
-class _Seen:
-    """One observer's tensor as last built, and what each part of it was built from, so the next call rewrites
-    only the parts that differ: an agent reads an observation at every decision, and a decision changes a few hexes
-    and a flock or two. A Hex never changes (copies of a state share it, a change builds a new one), so a hex is
-    the same when it is the same object; a seat's vector is the same when its signature (the flock's values it
-    is made of) is equal. Each part writes its own entries only (hexes their columns, a seat its vector and its
-    Leader's place), so a part rewritten clears exactly what it wrote before. The values kept here are the
-    game's values, never who asked: any game of the space may be observed next (a clone, a resampled twin)."""
+class _Board:
+    """The game as every seat sees it at once, by absolute seat (state.seats order), as last built, and what each
+    part of it was built from, so the next call rewrites only the parts that differ: an agent reads an observation
+    at every decision, and a decision changes a few hexes and a flock or two. An observation is one gather from it
+    (`ObservationSpace._gather`: the seats turned to the observer, and the observer's own private parts). A Hex
+    never changes (copies of a state share it, a change builds a new one), so a hex is the same when it is the same
+    object; a seat's part is the same when its signature (the flock's values it is made of) is equal. Each part
+    writes its own entries only (hexes their columns, a seat its vector, its private parts and its Leader's place),
+    so a part rewritten clears exactly what it wrote before. What is kept is the game's values, never who asked:
+    any game of the space may be observed next (a clone, a resampled twin)."""
 
-    __slots__ = ("flat", "view", "rotation", "seat", "hexes", "written", "seats", "hand", "game")
+    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "parts", "game")
 
-    def __init__(self, flat: np.ndarray, rotation: tuple[str, ...], hexes: int) -> None:
+    def __init__(self, flat: np.ndarray, seats: tuple[str, ...], hexes: int) -> None:
         self.flat = flat
         self.view = memoryview(flat)   # what `_rewrite` stores through: ~8x faster than numpy's scalar stores
-        self.rotation = rotation
-        self.seat = {f: s for s, f in enumerate(rotation)}
+        self.seats = seats
+        self.index = {f: a for a, f in enumerate(seats)}
         self.hexes: tuple[Any, ...] = (None,) * hexes
         self.written: dict[int, tuple[int, ...]] = {}   # hex column -> the indices it wrote
-        self.seats: list[tuple[tuple, tuple[int, ...]] | None] = [None] * len(rotation)   # (signature, written)
-        self.hand: tuple[tuple, tuple[int, ...]] | None = None
+        self.parts: list[tuple[tuple, tuple[int, ...]] | None] = [None] * len(seats)   # (signature, written)
         self.game: tuple[tuple, tuple[int, ...]] | None = None
 
 
@@ -200,16 +200,47 @@ class ObservationSpace:
                  "supply", "covers", "season_vp", "nests_built", "kept_season_cards", "tracker_slot", "tracker_prev",
                  "on_tracker", "first", "turn_place", "deciding", "kiwibot")
         self._seat_bases = [tuple(at[name] for name in names) for at in self._seat]
-        self._seen_of: dict[str, _Seen] = {}
-        self._seat_cache: dict[tuple, tuple[list[int], list[int], list[float], int | None]] = {}
-        # seats' vectors are laid out alike one after the other, and so are the Leader planes (`_seen` moves seat
-        # 0's entries to seat s by these strides)
+        # seats' vectors are laid out alike one after the other, and so are the Leader planes (a seat's part is
+        # built at seat 0 and moved by these strides)
         self._seat_stride = self._seat[1]["flock"] - self._seat[0]["flock"] if p > 1 else 0
         assert all(b == b0 + s * self._seat_stride for s, bases in enumerate(self._seat_bases)
                    for b, b0 in zip(bases, self._seat_bases[0]))
         assert all(at == self._leader[0] + s * n for s, at in enumerate(self._leader))
-        self._base = np.zeros(self.size, np.float32)
-        self._base[self._static] = 1.0
+        # the board (`_Board`): the observation's layout by absolute seat with each seat's public values, then per
+        # seat its private parts: markers in reserve by terrain, played cards face down included, the hand
+        terrains, cards = len(rules.terrains), len(self.cards)
+        self._private = [self.size + a * (terrains + 2 * cards) for a in range(p)]
+        self._board_size = self.size + p * (terrains + 2 * cards)
+        self._board_base = np.zeros(self._board_size, np.float32)
+        self._board_base[self._static] = 1.0
+        self._board: _Board | None = None
+        self._gathers = [self._gather_of(r) for r in range(p)]
+
+    def _gather_of(self, r: int) -> np.ndarray:
+        """Where each entry of the observation of the player at absolute seat `r` is on the board: seat s shows
+        absolute seat (s + r) mod players; the observer's own markers by terrain, played cards and hand come from
+        its private parts (nobody else's are ever read)."""
+        p, n = self.players, self.n_hexes
+        gather = np.arange(self.size, dtype=np.intp)
+        plane = {name: i for i, name in enumerate(self.planes)}
+        for i, name in enumerate(self.planes):
+            parts = name.split("/", 2)
+            if parts[0] in ("kiwi", "leader", "nest", "marker"):
+                src = plane["/".join([parts[0], str((int(parts[1]) + r) % p), *parts[2:]])]
+                gather[i * n:(i + 1) * n] = np.arange(src * n, (src + 1) * n)
+        terrains, cards = len(self.rules.terrains), len(self.cards)
+        own = {"domain": self._private[r], "played": self._private[r] + terrains}
+        for name, start, length in self.vector_fields:
+            if name.startswith("seat"):
+                seat, field = name.split("/", 1)
+                s = int(seat[len("seat"):])
+                src = own[field] if s == 0 and field in own else self._seat[(s + r) % p][field]
+            elif name == "hand":
+                src = self._private[r] + terrains + cards
+            else:
+                continue
+            gather[start:start + length] = np.arange(src, src + length)
+        return gather
 
     def seat_order(self, game: Game, player: str) -> list[str]:
         """The seats from `player`, clockwise (seat 0 is `player`)."""
@@ -235,70 +266,75 @@ class ObservationSpace:
             ones.append(self._marker[seat[h.domain[0]]] + i)
         return tuple(ones), tuple(j for j, _ in twins), tuple(n for _, n in twins)
 
-    def _seen(self, game: Game, player: str) -> "_Seen":
-        """`player`'s buffer, up to date with `game` (the caller copies it: see `_Seen`)."""
+    def _updated(self, game: Game) -> _Board:
+        """The board (`_Board`), up to date with `game`."""
         st = game.readonly_state
-        rotation = tuple(self.seat_order(game, player))
         hexes = tuple(st.hexes.values())
-        seen = self._seen_of.get(player)
-        if seen is None or seen.rotation != rotation or len(seen.hexes) != len(hexes):
-            seen = self._seen_of[player] = _Seen(self._base.copy(), rotation, len(hexes))
-        flat = seen.view
+        board = self._board
+        if board is None or board.seats != tuple(st.seats) or len(board.hexes) != len(hexes):
+            board = self._board = _Board(self._board_base.copy(), tuple(st.seats), len(hexes))
+        flat = board.view
         # the island: only hexes that are other objects than last time (a decision changes a few at most; the
-        # comparison runs in C, a Python loop over the hexes was a tenth of the call)
-        before = seen.hexes
+        # comparison runs in C)
+        before = board.hexes
         if any(map(is_not, hexes, before)):
-            written, hex_at, seat = seen.written, self._hex_at, seen.seat
+            written, hex_at, index = board.written, self._hex_at, board.index
             for h in compress(hexes, map(is_not, hexes, before)):
                 i = hex_at[h.id]
-                written[i] = _rewrite(flat, written.get(i, ()), *self._hex_entries(h, seat))
-            seen.hexes = hexes
-        # each seat's vector: rewritten when what it is made of (its signature) differs from last time
+                written[i] = _rewrite(flat, written.get(i, ()), *self._hex_entries(h, index))
+            board.hexes = hexes
+        # each seat's part: rewritten when what it is made of (its signature) differs from last time
         reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
         flocks = st.flocks
-        kept = seen.seats
-        # a flock's entries as seat 0 would show them, kept by signature: the other observers see the same flock
-        # values at their own turn, so most rewrites of a seat find them here
-        cache, stride = self._seat_cache, self._seat_stride
-        for s, f in enumerate(rotation):
+        parts, stride = board.parts, self._seat_stride
+        card, terrain_code = self._codes["card"], self._terrain_code
+        terrains, cards = len(terrain_code), len(card)
+        slots = []
+        for a, f in enumerate(board.seats):
             fl = flocks[f]
-            domain = fl.domain
+            slots.append(fl.tracker_slot)
             # the flock's lists change in place: the signature holds copies (tuples), the scalars as they are
-            sig = (_SCALARS(fl), tuple(fl.fruit.items()), tuple(domain) if s == 0 or reveal else len(domain),
-                   len(fl.hand), len(fl.deck), tuple(fl.discard), tuple(fl.facedown), tuple(fl.played),
-                   tuple(fl.nests_built), tuple(fl.kept_season_cards))
-            old = kept[s]
+            sig = (_SCALARS(fl), reveal, tuple(fl.fruit.items()), tuple(fl.domain), tuple(fl.hand), len(fl.deck),
+                   tuple(fl.discard), tuple(fl.facedown), tuple(fl.played), tuple(fl.nests_built),
+                   tuple(fl.kept_season_cards))
+            old = parts[a]
             if old is None or old[0] != sig:
-                own = s == 0
-                key = (own, own or reveal, sig)
-                entries = cache.get(key)
-                if entries is None:
-                    if len(cache) >= _SEAT_CACHE:
-                        cache.clear()
-                    entries = cache[key] = self._seat_entries(fl, own, own or reveal)
-                ones, counted, counts, at = entries
-                if s:   # seat 0's entries moved to seat s: seats' vectors are alike, one after the other
-                    shift = s * stride
+                ones, counted, counts, at = self._seat_entries(fl, False, reveal)
+                if a:   # built at seat 0, moved to seat a: seats' vectors are alike, one after the other
+                    shift = a * stride
                     ones = [j + shift for j in ones]
                     counted = [j + shift for j in counted]
                 if at is not None:
-                    ones = [*ones, self._leader[s] + at]
-                kept[s] = (sig, _rewrite(flat, old[1] if old is not None else (), ones, counted, counts))
-        hand = tuple(flocks[player].hand)
-        old = seen.hand
-        if old is None or old[0] != hand:
-            card = self._codes["card"]
-            counted = [self._hand + card[c] for c in set(hand)]
-            counts = [float(hand.count(c)) for c in set(hand)]
-            seen.hand = (hand, _rewrite(flat, old[1] if old is not None else (), (), counted, counts))
+                    ones.append(self._leader[a] + at)
+                private = self._private[a]
+                domain, played = fl.domain, fl.played
+                for t in set(domain):
+                    counted.append(private + terrain_code[t])
+                    counts.append(float(domain.count(t)))
+                played_at = private + terrains
+                for c in set(played):
+                    counted.append(played_at + card[c])
+                    counts.append(float(played.count(c)))
+                hand = fl.hand   # the hand: after the played cards
+                for c in set(hand):
+                    counted.append(played_at + cards + card[c])
+                    counts.append(float(hand.count(c)))
+                parts[a] = (sig, _rewrite(flat, old[1] if old is not None else (), ones, counted, counts))
         # the game's part: its signature is what `_game_entries` reads (a solo game's data: always rebuilt)
         pending = game.pending
         sig = (pending.player if pending is not None else None, st.first, st.season, st.phase,
-               tuple(st.season_cards), tuple(st.fruit_bag.items()), tuple(st.turn_order()), st.solo is None)
-        old = seen.game
+               tuple(st.season_cards), tuple(st.fruit_bag.items()), tuple(slots), st.solo is None)
+        old = board.game
         if old is None or old[0] != sig or st.solo is not None:
-            seen.game = (sig, _rewrite(flat, old[1] if old is not None else (), *self._game_entries(game, rotation)))
-        return seen
+            board.game = (sig, _rewrite(flat, old[1] if old is not None else (),
+                                        *self._game_entries(game, board.seats)))
+        return board
+
+    def _gather(self, game: Game, player: str) -> np.ndarray:
+        """`player`'s observation: the board up to date, turned to the player (a new array)."""
+        self.seat_order(game, player)   # a clear error for an unknown player
+        board = self._updated(game)
+        return board.flat.take(self._gathers[board.index[player]])
 
     def _seat_entries(self, fl: Any, own: bool, domains: bool) -> tuple[list[int], list[int], list[float], int | None]:
         """The non-zero entries of a flock's vector at seat 0 (`own`: the observer's flock; `domains`: its markers
@@ -340,12 +376,31 @@ class ObservationSpace:
                 for t in set(domain):
                     count(b_domain + terrain_code[t])
                     value(float(domain.count(t)))
-        for field, n in ((b_hand_count, len(fl.hand)), (b_deck_count, len(fl.deck)), (b_track, fl.track),
-                      (b_reserve_kiwi, fl.reserve_kiwi), (b_supply, fl.supply), (b_covers, fl.covers),
-                      (b_season_vp, fl.season_vp), (b_on_tracker, fl.on_tracker)):
-            if n:
-                count(field)
-                value(float(n))
+        # the scalars written out one by one (a loop over pairs cost a microsecond a flock: a hot path)
+        if fl.hand:
+            count(b_hand_count)
+            value(float(len(fl.hand)))
+        if fl.deck:
+            count(b_deck_count)
+            value(float(len(fl.deck)))
+        if fl.track:
+            count(b_track)
+            value(float(fl.track))
+        if fl.reserve_kiwi:
+            count(b_reserve_kiwi)
+            value(float(fl.reserve_kiwi))
+        if fl.supply:
+            count(b_supply)
+            value(float(fl.supply))
+        if fl.covers:
+            count(b_covers)
+            value(float(fl.covers))
+        if fl.season_vp:
+            count(b_season_vp)
+            value(float(fl.season_vp))
+        if fl.on_tracker:
+            count(b_on_tracker)
+            value(float(fl.on_tracker))
         pile = fl.discard
         for c in set(pile):
             count(b_discard + card[c])
@@ -428,15 +483,14 @@ class ObservationSpace:
 
     def observation_tensor(self, game: Game, player: str) -> np.ndarray:
         """What `player` sees now, as a float32 array of `shape` (see the module docstring)."""
-        return self._seen(game, player).flat.copy()
+        return self._gather(game, player)
 
     def information_state_tensor(self, game: Game, player: str) -> np.ndarray:
         """The observation followed by the last HISTORY events (form and player seat), a float32 array of
         `information_state_size`."""
-        seen = self._seen(game, player)
         out = np.zeros(self.information_state_size, np.float32)
-        out[:self.size] = seen.flat
-        seat = seen.seat
+        out[:self.size] = self._gather(game, player)
+        seat = {f: s for s, f in enumerate(self.seat_order(game, player))}
         events = game.events[-HISTORY:]
         width, forms, none_seat = self.history_width, self._forms, len(self._forms) + self.players
         base = self.size + (HISTORY - len(events)) * width
