@@ -75,7 +75,7 @@ class _Board:
     so a part rewritten clears exactly what it wrote before. What is kept is the game's values, never who asked:
     any game of the space may be observed next (a clone, a resampled twin)."""
 
-    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "parts", "game")
+    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "values", "lists", "game", "decider")
 
     def __init__(self, flat: np.ndarray, seats: tuple[str, ...], hexes: int) -> None:
         self.flat = flat
@@ -84,8 +84,11 @@ class _Board:
         self.index = {f: a for a, f in enumerate(seats)}
         self.hexes: tuple[Any, ...] = (None,) * hexes
         self.written: dict[int, tuple[int, ...]] = {}   # hex column -> the indices it wrote
-        self.parts: list[tuple[tuple, tuple[int, ...]] | None] = [None] * len(seats)   # (signature, written)
+        # per seat: (signature, indices written) of its plain values and of its lists
+        self.values: list[tuple[tuple, tuple[int, ...]] | None] = [None] * len(seats)
+        self.lists: list[tuple[tuple, tuple[int, ...]] | None] = [None] * len(seats)
         self.game: tuple[tuple, tuple[int, ...]] | None = None
+        self.decider: tuple[int | None, tuple[int, ...]] | None = None   # (its seat, written)
 
 
 def _rewrite(flat: memoryview, old: tuple[int, ...], ones: Any, counted: Any, counts: Any) -> tuple[int, ...]:
@@ -286,28 +289,39 @@ class ObservationSpace:
         # each seat's part: rewritten when what it is made of (its signature) differs from last time
         reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
         flocks = st.flocks
-        parts, stride = board.parts, self._seat_stride
+        values, lists, stride = board.values, board.lists, self._seat_stride
         card, terrain_code = self._codes["card"], self._terrain_code
         terrains, cards = len(terrain_code), len(card)
         slots = []
         for a, f in enumerate(board.seats):
             fl = flocks[f]
             slots.append(fl.tracker_slot)
-            # the flock's lists change in place: the signature holds copies (tuples), the scalars as they are
-            sig = (_SCALARS(fl), reveal, tuple(fl.fruit.items()), tuple(fl.domain), tuple(fl.hand), len(fl.deck),
-                   tuple(fl.discard), tuple(fl.facedown), tuple(fl.played), tuple(fl.nests_built),
-                   tuple(fl.kept_season_cards))
-            old = parts[a]
+            # two parts a seat, each rewritten when what it is made of (its signature) differs from last time: most
+            # decisions change a number or two (fruit, Kiwi in the supply) and no list
+            sig = (_SCALARS(fl), tuple(fl.fruit.items()), len(fl.deck))
+            old = values[a]
             if old is None or old[0] != sig:
-                ones, counted, counts, at = self._seat_entries(fl, False, reveal)
+                ones, counted, counts, at = self._seat_values(fl)
                 if a:   # built at seat 0, moved to seat a: seats' vectors are alike, one after the other
                     shift = a * stride
                     ones = [j + shift for j in ones]
                     counted = [j + shift for j in counted]
                 if at is not None:
                     ones.append(self._leader[a] + at)
+                values[a] = (sig, _rewrite(flat, old[1] if old is not None else (), ones, counted, counts))
+            # the flock's lists change in place: the signature holds copies (tuples)
+            sig = (reveal, tuple(fl.domain), tuple(fl.hand), tuple(fl.discard), tuple(fl.facedown),
+                   tuple(fl.played), tuple(fl.nests_built), tuple(fl.kept_season_cards))
+            old = lists[a]
+            if old is None or old[0] != sig:
+                ones, counted, counts = self._seat_lists(fl, reveal)
+                if a:
+                    shift = a * stride
+                    ones = [j + shift for j in ones]
+                    counted = [j + shift for j in counted]
+                # the private parts: markers in reserve by terrain, played cards face down included, the hand
                 private = self._private[a]
-                domain, played = fl.domain, fl.played
+                domain, played, hand = fl.domain, fl.played, fl.hand
                 for t in set(domain):
                     counted.append(private + terrain_code[t])
                     counts.append(float(domain.count(t)))
@@ -315,19 +329,24 @@ class ObservationSpace:
                 for c in set(played):
                     counted.append(played_at + card[c])
                     counts.append(float(played.count(c)))
-                hand = fl.hand   # the hand: after the played cards
                 for c in set(hand):
                     counted.append(played_at + cards + card[c])
                     counts.append(float(hand.count(c)))
-                parts[a] = (sig, _rewrite(flat, old[1] if old is not None else (), ones, counted, counts))
+                lists[a] = (sig, _rewrite(flat, old[1] if old is not None else (), ones, counted, counts))
         # the game's part: its signature is what `_game_entries` reads (a solo game's data: always rebuilt)
-        pending = game.pending
-        sig = (pending.player if pending is not None else None, st.first, st.season, st.phase,
-               tuple(st.season_cards), tuple(st.fruit_bag.items()), tuple(slots), st.solo is None)
+        sig = (st.first, st.season, st.phase, tuple(st.season_cards), tuple(st.fruit_bag.items()), tuple(slots),
+               st.solo is None)
         old = board.game
         if old is None or old[0] != sig or st.solo is not None:
             board.game = (sig, _rewrite(flat, old[1] if old is not None else (),
                                         *self._game_entries(game, board.seats)))
+        # who decides: a part of its own (it changes every turn, the rest of the game's part seldom)
+        pending = game.pending
+        decider = board.index.get(pending.player) if pending is not None else None
+        old = board.decider
+        if old is None or old[0] != decider:
+            board.decider = (decider, _rewrite(flat, old[1] if old is not None else (),
+                                               () if decider is None else (self._seat_bases[decider][-2],), (), ()))
         return board
 
     def _gather(self, game: Game, player: str) -> np.ndarray:
@@ -336,17 +355,16 @@ class ObservationSpace:
         board = self._updated(game)
         return board.flat.take(self._gathers[board.index[player]])
 
-    def _seat_entries(self, fl: Any, own: bool, domains: bool) -> tuple[list[int], list[int], list[float], int | None]:
-        """The non-zero entries of a flock's vector at seat 0 (`own`: the observer's flock; `domains`: its markers
-        in reserve show by terrain): indices whose value is 1, indices with their counts (each index at most once),
-        and its Leader's hex place (None: off the island). A hot path, so written out with local names."""
+    def _seat_values(self, fl: Any) -> tuple[list[int], list[int], list[float], int | None]:
+        """The entries of a flock's plain values in its vector at seat 0: indices whose value is 1, indices with
+        their counts (each index at most once), and its Leader's hex place (None: off the island). A hot path, so
+        written out with local names."""
         ones: list[int] = []
         counted: list[int] = []
         counts: list[float] = []
         one, count, value = ones.append, counted.append, counts.append
         codes = self._codes
-        card, nest_code, season_card, slot_code = codes["card"], codes["nest"], codes["season_card"], codes["slot"]
-        fruit_code, terrain_code = self._fruit_code, self._terrain_code
+        slot_code = codes["slot"]
         (b_flock, b_side, b_leader, b_leader_card, b_leader_used, b_leader_off, b_fruit, b_domain_count,
          b_domain, b_hand_count, b_deck_count, b_discard, b_played, b_facedown, b_track, b_reserve_kiwi,
          b_supply, b_covers, b_season_vp, b_nests_built, b_kept, b_tracker_slot, b_tracker_prev, b_on_tracker,
@@ -364,22 +382,12 @@ class ObservationSpace:
             one(b_leader_card + code)
         if fl.leader_used:
             one(b_leader_used)
+        fruit_code = self._fruit_code
         for c, n in fl.fruit.items():
             if n:
                 count(b_fruit + fruit_code[c])
                 value(float(n))
-        domain = fl.domain
-        if domain:
-            count(b_domain_count)
-            value(float(len(domain)))
-            if domains:
-                for t in set(domain):
-                    count(b_domain + terrain_code[t])
-                    value(float(domain.count(t)))
         # the scalars written out one by one (a loop over pairs cost a microsecond a flock: a hot path)
-        if fl.hand:
-            count(b_hand_count)
-            value(float(len(fl.hand)))
         if fl.deck:
             count(b_deck_count)
             value(float(len(fl.deck)))
@@ -401,51 +409,75 @@ class ObservationSpace:
         if fl.on_tracker:
             count(b_on_tracker)
             value(float(fl.on_tracker))
-        pile = fl.discard
+        one(b_tracker_slot + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
+        one(b_tracker_prev + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
+        return ones, counted, counts, at
+
+    def _seat_lists(self, fl: Any, reveal: bool) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's lists (markers in reserve, hand and deck sizes, cards, Nests, Season cards) in
+        its vector at seat 0 as everyone sees them (`reveal`: the markers in reserve by terrain, R-END-1), as
+        `_seat_values`."""
+        ones: list[int] = []
+        counted: list[int] = []
+        counts: list[float] = []
+        one, count, value = ones.append, counted.append, counts.append
+        codes = self._codes
+        card, nest_code, season_card = codes["card"], codes["nest"], codes["season_card"]
+        at = self._seat[0]
+        domain = fl.domain
+        if domain:
+            count(at["domain_count"])
+            value(float(len(domain)))
+            if reveal:
+                b_domain, terrain_code = at["domain"], self._terrain_code
+                for t in set(domain):
+                    count(b_domain + terrain_code[t])
+                    value(float(domain.count(t)))
+        if fl.hand:
+            count(at["hand_count"])
+            value(float(len(fl.hand)))
+        pile, b_discard = fl.discard, at["discard"]
         for c in set(pile):
             count(b_discard + card[c])
             value(float(pile.count(c)))
         facedown = fl.facedown
         if facedown:
-            count(b_facedown)
+            count(at["facedown"])
             value(float(len(facedown)))
-            # R-ACT-2: a face-down card shows as a card to its owner only
-            shown = fl.played if own else [c for j, c in enumerate(fl.played) if j not in facedown]
+            # R-ACT-2: a face-down card shows as a card to its owner only (its private part, `_updated`)
+            shown = [c for j, c in enumerate(fl.played) if j not in facedown]
         else:
             shown = fl.played
+        b_played = at["played"]
         for c in set(shown):
             count(b_played + card[c])
             value(float(shown.count(c)))
+        b_nests = at["nests_built"]
         for nid in fl.nests_built:
-            one(b_nests_built + nest_code[nid])
+            one(b_nests + nest_code[nid])
+        b_kept = at["kept_season_cards"]
         for c in fl.kept_season_cards:
             one(b_kept + season_card[c])
-        one(b_tracker_slot + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
-        one(b_tracker_prev + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
-        return ones, counted, counts, at
+        return ones, counted, counts
 
     def _game_entries(self, game: Game, order: tuple[str, ...]) -> tuple[list[int], list[int], list[Any]]:
-        """The non-zero entries of the game's part of the vector and of each seat's first, turn place, deciding and
-        Kiwibot flags (as `_seat_entries`)."""
+        """The non-zero entries of the game's part of the vector and of each seat's first, turn place and Kiwibot
+        flags (as `_seat_values`; who decides is a part of its own)."""
         st = game.readonly_state
         ones: list[int] = []
         counted: list[int] = []
         counts: list[float] = []
         one, count, value = ones.append, counted.append, counts.append
         codes = self._codes
-        pending = game.pending
-        decider = pending.player if pending is not None else None
         bot = solo_of(st)["bot"] if st.solo is not None else None
         turn = st.turn_order()
         first = st.seats[st.first]
         for s, f in enumerate(order):
-            b_first, b_turn_place, b_deciding, b_kiwibot = self._seat_bases[s][-4:]
+            b_first, b_turn_place, _, b_kiwibot = self._seat_bases[s][-4:]
             if f == first:
                 one(b_first)
             if f in turn:
                 one(b_turn_place + turn.index(f))
-            if f == decider:
-                one(b_deciding)
             if f == bot:
                 one(b_kiwibot)
         one(self._season + min(st.season, self._seasons))
