@@ -45,6 +45,10 @@ from interpreter.rl.actions import ActionSpace, action_space, space_of
 
 HISTORY = 16
 # the Flock fields a seat's vector reads that hold plain values (its lists and dicts are copied apart)
+# every Flock field a seat's parts read (the lists and dicts compared by value, so kept as copies)
+_FLOCK = attrgetter("id", "leader_hex", "side", "leader", "leader_card", "leader_used", "track", "reserve_kiwi", "supply",
+                    "covers", "season_vp", "on_tracker", "tracker_slot", "tracker_prev", "fruit", "deck", "hand",
+                    "played", "facedown", "domain", "discard", "nests_built", "kept_season_cards")
 _SCALARS = attrgetter("id", "leader_hex", "side", "leader", "leader_card", "leader_used", "track", "reserve_kiwi",
                       "supply", "covers", "season_vp", "on_tracker", "tracker_slot", "tracker_prev")
 _NONE_SLOT = 0
@@ -75,7 +79,8 @@ class _Board:
     so a part rewritten clears exactly what it wrote before. What is kept is the game's values, never who asked:
     any game of the space may be observed next (a clone, a resampled twin)."""
 
-    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "values", "lists", "game", "decider")
+    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "values", "cards", "domains", "records", "game",
+                 "decider", "bag", "flocks", "reveal")
 
     def __init__(self, flat: np.ndarray, seats: tuple[str, ...], hexes: int) -> None:
         self.flat = flat
@@ -84,11 +89,18 @@ class _Board:
         self.index = {f: a for a, f in enumerate(seats)}
         self.hexes: tuple[Any, ...] = (None,) * hexes
         self.written: dict[int, tuple[int, ...]] = {}   # hex column -> the indices it wrote
-        # per seat: (signature, indices written) of its plain values and of its lists
-        self.values: list[tuple[tuple, tuple[int, ...]] | None] = [None] * len(seats)
-        self.lists: list[tuple[tuple, tuple[int, ...]] | None] = [None] * len(seats)
+        # per seat, each part as last written: its plain values (scalars, fruit, deck size), its cards in hand and
+        # played, its markers in reserve (with `reveal`), its record (discard, Nests, Season cards; copies of the
+        # lists), each followed by the indices written
+        self.values: list[tuple | None] = [None] * len(seats)
+        self.cards: list[tuple | None] = [None] * len(seats)
+        self.domains: list[tuple | None] = [None] * len(seats)
+        self.records: list[tuple | None] = [None] * len(seats)
         self.game: tuple[tuple, tuple[int, ...]] | None = None
         self.decider: tuple[int | None, tuple[int, ...]] | None = None   # (its seat, written)
+        self.bag: tuple[dict[str, int], tuple[int, ...]] | None = None   # (the fruit bag, written)
+        self.flocks: list[tuple | None] = [None] * len(seats)   # each flock's `_FLOCK` values as last seen (copies)
+        self.reveal = False
 
 
 def _rewrite(flat: memoryview, old: tuple[int, ...], ones: Any, counted: Any, counts: Any) -> tuple[int, ...]:
@@ -203,12 +215,6 @@ class ObservationSpace:
                  "supply", "covers", "season_vp", "nests_built", "kept_season_cards", "tracker_slot", "tracker_prev",
                  "on_tracker", "first", "turn_place", "deciding", "kiwibot")
         self._seat_bases = [tuple(at[name] for name in names) for at in self._seat]
-        # seats' vectors are laid out alike one after the other, and so are the Leader planes (a seat's part is
-        # built at seat 0 and moved by these strides)
-        self._seat_stride = self._seat[1]["flock"] - self._seat[0]["flock"] if p > 1 else 0
-        assert all(b == b0 + s * self._seat_stride for s, bases in enumerate(self._seat_bases)
-                   for b, b0 in zip(bases, self._seat_bases[0]))
-        assert all(at == self._leader[0] + s * n for s, at in enumerate(self._leader))
         # the board (`_Board`): the observation's layout by absolute seat with each seat's public values, then per
         # seat its private parts: markers in reserve by terrain, played cards face down included, the hand
         terrains, cards = len(rules.terrains), len(self.cards)
@@ -289,53 +295,50 @@ class ObservationSpace:
         # each seat's part: rewritten when what it is made of (its signature) differs from last time
         reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
         flocks = st.flocks
-        values, lists, stride = board.values, board.lists, self._seat_stride
-        card, terrain_code = self._codes["card"], self._terrain_code
-        terrains, cards = len(terrain_code), len(card)
+        values, cards_, domains, records = board.values, board.cards, board.domains, board.records
         slots = []
+        flocks_seen = board.flocks
         for a, f in enumerate(board.seats):
             fl = flocks[f]
             slots.append(fl.tracker_slot)
-            # two parts a seat, each rewritten when what it is made of (its signature) differs from last time: most
-            # decisions change a number or two (fruit, Kiwi in the supply) and no list
-            sig = (_SCALARS(fl), tuple(fl.fruit.items()), len(fl.deck))
+            # first the whole flock at once, in C: what it reads now against copies of it as last seen (most
+            # decisions change one flock at most)
+            now = _FLOCK(fl)
+            if flocks_seen[a] == now and board.reveal == reveal:
+                continue
+            flocks_seen[a] = tuple(v.copy() if type(v) is list or type(v) is dict else v for v in now)
+            # then its parts, each rewritten when what it is made of differs from last time: most decisions change
+            # a number or two (fruit, Kiwi in the supply) and no list
+            scalars = _SCALARS(fl)
             old = values[a]
-            if old is None or old[0] != sig:
-                ones, counted, counts, at = self._seat_values(fl)
-                if a:   # built at seat 0, moved to seat a: seats' vectors are alike, one after the other
-                    shift = a * stride
-                    ones = [j + shift for j in ones]
-                    counted = [j + shift for j in counted]
-                if at is not None:
-                    ones.append(self._leader[a] + at)
-                values[a] = (sig, _rewrite(flat, old[1] if old is not None else (), ones, counted, counts))
-            # the flock's lists change in place: the signature holds copies (tuples)
-            sig = (reveal, tuple(fl.domain), tuple(fl.hand), tuple(fl.discard), tuple(fl.facedown),
-                   tuple(fl.played), tuple(fl.nests_built), tuple(fl.kept_season_cards))
-            old = lists[a]
-            if old is None or old[0] != sig:
-                ones, counted, counts = self._seat_lists(fl, reveal)
-                if a:
-                    shift = a * stride
-                    ones = [j + shift for j in ones]
-                    counted = [j + shift for j in counted]
-                # the private parts: markers in reserve by terrain, played cards face down included, the hand
-                private = self._private[a]
-                domain, played, hand = fl.domain, fl.played, fl.hand
-                for t in set(domain):
-                    counted.append(private + terrain_code[t])
-                    counts.append(float(domain.count(t)))
-                played_at = private + terrains
-                for c in set(played):
-                    counted.append(played_at + card[c])
-                    counts.append(float(played.count(c)))
-                for c in set(hand):
-                    counted.append(played_at + cards + card[c])
-                    counts.append(float(hand.count(c)))
-                lists[a] = (sig, _rewrite(flat, old[1] if old is not None else (), ones, counted, counts))
+            if old is None or old[0] != scalars or old[1] != fl.fruit or old[2] != len(fl.deck):
+                values[a] = (scalars, dict(fl.fruit), len(fl.deck),
+                             _rewrite(flat, old[3] if old is not None else (), *self._seat_values(fl, a)))
+            # the flock's lists change in place: each part keeps copies, compared list to list (no copy is made of
+            # a part that did not change); three parts, as they change (a card played, a marker, the record)
+            old = cards_[a]
+            if old is None or old[0] != fl.hand or old[1] != fl.played or old[2] != fl.facedown:
+                cards_[a] = (fl.hand.copy(), fl.played.copy(), fl.facedown.copy(),
+                             _rewrite(flat, old[3] if old is not None else (), *self._seat_cards(fl, a)))
+            old = domains[a]
+            if old is None or old[0] != reveal or old[1] != fl.domain:
+                domains[a] = (reveal, fl.domain.copy(),
+                              _rewrite(flat, old[2] if old is not None else (), *self._seat_domain(fl, a, reveal)))
+            old = records[a]
+            if (old is None or old[0] != fl.discard or old[1] != fl.nests_built
+                    or old[2] != fl.kept_season_cards):
+                records[a] = (fl.discard.copy(), fl.nests_built.copy(), fl.kept_season_cards.copy(),
+                              _rewrite(flat, old[3] if old is not None else (), *self._seat_record(fl, a)))
+        board.reveal = reveal
         # the game's part: its signature is what `_game_entries` reads (a solo game's data: always rebuilt)
-        sig = (st.first, st.season, st.phase, tuple(st.season_cards), tuple(st.fruit_bag.items()), tuple(slots),
-               st.solo is None)
+        # the fruit bag: a part of its own (it changes with every fruit taken, the rest of the game's part seldom)
+        old = board.bag
+        if old is None or old[0] != st.fruit_bag:
+            bag, code = self._fruit_bag, self._fruit_code
+            items = [(c, n) for c, n in st.fruit_bag.items() if n]
+            board.bag = (dict(st.fruit_bag), _rewrite(flat, old[1] if old is not None else (), (),
+                                                      [bag + code[c] for c, _ in items], [float(n) for _, n in items]))
+        sig = (st.first, st.season, st.phase, tuple(st.season_cards), tuple(slots), st.solo is None)
         old = board.game
         if old is None or old[0] != sig or st.solo is not None:
             board.game = (sig, _rewrite(flat, old[1] if old is not None else (),
@@ -353,12 +356,13 @@ class ObservationSpace:
         """`player`'s observation: the board up to date, turned to the player (a new array)."""
         self.seat_order(game, player)   # a clear error for an unknown player
         board = self._updated(game)
-        return board.flat.take(self._gathers[board.index[player]])
+        # every gathered index is on the board by construction: "clip" skips take's bounds errors (a third faster)
+        return board.flat.take(self._gathers[board.index[player]], mode="clip")
 
-    def _seat_values(self, fl: Any) -> tuple[list[int], list[int], list[float], int | None]:
-        """The entries of a flock's plain values in its vector at seat 0: indices whose value is 1, indices with
-        their counts (each index at most once), and its Leader's hex place (None: off the island). A hot path, so
-        written out with local names."""
+    def _seat_values(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's plain values at seat `a` (its vector and its Leader's place): indices whose
+        value is 1, indices with their counts (each index at most once). A hot path, so written out with local
+        names."""
         ones: list[int] = []
         counted: list[int] = []
         counts: list[float] = []
@@ -368,11 +372,9 @@ class ObservationSpace:
         (b_flock, b_side, b_leader, b_leader_card, b_leader_used, b_leader_off, b_fruit, b_domain_count,
          b_domain, b_hand_count, b_deck_count, b_discard, b_played, b_facedown, b_track, b_reserve_kiwi,
          b_supply, b_covers, b_season_vp, b_nests_built, b_kept, b_tracker_slot, b_tracker_prev, b_on_tracker,
-         *_) = self._seat_bases[0]
+         *_) = self._seat_bases[a]
         # a flock and its side are content ids of this ruleset; a Leader or Leader card may be unset ("")
-        at = self._hex_at[fl.leader_hex] if fl.leader_hex is not None else None
-        if at is None:
-            one(b_leader_off)
+        one(b_leader_off if fl.leader_hex is None else self._leader[a] + self._hex_at[fl.leader_hex])
         ones += (b_flock + codes["flock"][fl.id], b_side + codes["side"][fl.side])
         code = codes["leader"].get(fl.leader)
         if code is not None:
@@ -411,58 +413,85 @@ class ObservationSpace:
             value(float(fl.on_tracker))
         one(b_tracker_slot + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
         one(b_tracker_prev + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
-        return ones, counted, counts, at
+        return ones, counted, counts
 
-    def _seat_lists(self, fl: Any, reveal: bool) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's lists (markers in reserve, hand and deck sizes, cards, Nests, Season cards) in
-        its vector at seat 0 as everyone sees them (`reveal`: the markers in reserve by terrain, R-END-1), as
-        `_seat_values`."""
-        ones: list[int] = []
+    def _seat_cards(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's hand and played cards at seat `a`, as `_seat_values`: the hand size, the played
+        cards as everyone sees them and the face-down count, then the private parts (the played cards face down
+        included, the hand)."""
         counted: list[int] = []
         counts: list[float] = []
-        one, count, value = ones.append, counted.append, counts.append
-        codes = self._codes
-        card, nest_code, season_card = codes["card"], codes["nest"], codes["season_card"]
-        at = self._seat[0]
-        domain = fl.domain
-        if domain:
-            count(at["domain_count"])
-            value(float(len(domain)))
-            if reveal:
-                b_domain, terrain_code = at["domain"], self._terrain_code
-                for t in set(domain):
-                    count(b_domain + terrain_code[t])
-                    value(float(domain.count(t)))
-        if fl.hand:
+        count, value = counted.append, counts.append
+        card = self._codes["card"]
+        at = self._seat[a]
+        hand, played, facedown = fl.hand, fl.played, fl.facedown
+        if hand:
             count(at["hand_count"])
-            value(float(len(fl.hand)))
-        pile, b_discard = fl.discard, at["discard"]
-        for c in set(pile):
-            count(b_discard + card[c])
-            value(float(pile.count(c)))
-        facedown = fl.facedown
+            value(float(len(hand)))
         if facedown:
             count(at["facedown"])
             value(float(len(facedown)))
-            # R-ACT-2: a face-down card shows as a card to its owner only (its private part, `_updated`)
-            shown = [c for j, c in enumerate(fl.played) if j not in facedown]
+            # R-ACT-2: a face-down card shows as a card to its owner only (its private part)
+            shown = [c for j, c in enumerate(played) if j not in facedown]
         else:
-            shown = fl.played
+            shown = played
         b_played = at["played"]
         for c in set(shown):
             count(b_played + card[c])
             value(float(shown.count(c)))
+        b_played = self._private[a] + len(self._terrain_code)
+        for c in set(played):
+            count(b_played + card[c])
+            value(float(played.count(c)))
+        b_hand = b_played + len(card)
+        for c in set(hand):
+            count(b_hand + card[c])
+            value(float(hand.count(c)))
+        return [], counted, counts
+
+    def _seat_domain(self, fl: Any, a: int, reveal: bool) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's domain markers in reserve at seat `a`: their count, by terrain for everyone
+        when `reveal` (R-END-1), and by terrain in its private part."""
+        counted: list[int] = []
+        counts: list[float] = []
+        domain = fl.domain
+        if domain:
+            at = self._seat[a]
+            counted.append(at["domain_count"])
+            counts.append(float(len(domain)))
+            terrain_code, private = self._terrain_code, self._private[a]
+            for t in set(domain):
+                n = float(domain.count(t))
+                if reveal:
+                    counted.append(at["domain"] + terrain_code[t])
+                    counts.append(n)
+                counted.append(private + terrain_code[t])
+                counts.append(n)
+        return [], counted, counts
+
+    def _seat_record(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's discard pile, Nests built and Season cards kept at seat `a`."""
+        ones: list[int] = []
+        counted: list[int] = []
+        counts: list[float] = []
+        codes = self._codes
+        card, nest_code, season_card = codes["card"], codes["nest"], codes["season_card"]
+        at = self._seat[a]
+        pile, b_discard = fl.discard, at["discard"]
+        for c in set(pile):
+            counted.append(b_discard + card[c])
+            counts.append(float(pile.count(c)))
         b_nests = at["nests_built"]
         for nid in fl.nests_built:
-            one(b_nests + nest_code[nid])
+            ones.append(b_nests + nest_code[nid])
         b_kept = at["kept_season_cards"]
         for c in fl.kept_season_cards:
-            one(b_kept + season_card[c])
+            ones.append(b_kept + season_card[c])
         return ones, counted, counts
 
     def _game_entries(self, game: Game, order: tuple[str, ...]) -> tuple[list[int], list[int], list[Any]]:
         """The non-zero entries of the game's part of the vector and of each seat's first, turn place and Kiwibot
-        flags (as `_seat_values`; who decides is a part of its own)."""
+        flags (as `_seat_values`; who decides and the fruit bag are parts of their own)."""
         st = game.readonly_state
         ones: list[int] = []
         counted: list[int] = []
@@ -506,11 +535,6 @@ class ObservationSpace:
         for j, c in enumerate(st.season_cards[:self.season_slots]):
             # the last value of a slot: a face-down Season card (R-SOLO-4)
             one(self._season_card + j * width + (season_card[c] if j < shown_cards else width - 1))
-        fruit_bag, fruit_code = self._fruit_bag, self._fruit_code
-        for c, n in st.fruit_bag.items():
-            if n:
-                count(fruit_bag + fruit_code[c])
-                value(float(n))
         return ones, counted, counts
 
     def observation_tensor(self, game: Game, player: str) -> np.ndarray:
