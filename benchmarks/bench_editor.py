@@ -65,7 +65,7 @@ def page_latency(root: Path, item: str, rel: str, path: list, section: str | Non
     at.run()
     if section:
         at.get("button_group")[0].set_value(section).run()
-    widget = "_st_keyup_w0:" + json.dumps([rel, path])
+    widget = "_kcd_text_w0:" + json.dumps([rel, path])   # editor.textfield.STATE_PREFIX + the field key
     wall, cpu = [], []
     for index in range(rounds):
         at.session_state[widget] = {"value": typed(index)}

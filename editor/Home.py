@@ -58,6 +58,7 @@ if pending:
     st.warning("Unsaved edits (autosaved, they survive a refresh or a restart) in: " + ", ".join(pending))
 else:
     st.write("No unsaved edits.")
+ui.other_sessions_notice(st.container())
 drafts = store.drafts(root)
 if drafts:
     st.write(f"{len(drafts)} draft(s): " + ", ".join(drafts) + " (they feed nothing until reopened)")

@@ -29,8 +29,25 @@ def _started(base: str) -> list[str]:
         return []
 
 
+SESSION_PARAM = "tab"   # the URL query parameter that keeps a browser tab's session token across refreshes
+
+
+def session() -> str:
+    """This browser tab's session token: from the URL on a refresh, else new; kept in the URL (page switches
+    drop query parameters, so it is put back on every run). Autosaves are kept per token and file."""
+    token = st.session_state.get("kcd_session")
+    if token is None:
+        given = st.query_params.get(SESSION_PARAM)
+        token = given if autosave.valid_token(given) else autosave.new_token()
+        st.session_state["kcd_session"] = token
+    if st.query_params.get(SESSION_PARAM) != token:
+        st.query_params[SESSION_PARAM] = token
+    return token
+
+
 def root() -> Path:
     """The content folder this session edits (fixed for the session on first use)."""
+    session()
     if "kcd_root" not in st.session_state:
         st.session_state["kcd_root"] = str(content_root())
         _started(st.session_state["kcd_root"])
@@ -99,7 +116,8 @@ def raw_edits() -> dict[str, str]:
 
 def pending_of(rel: str) -> autosave.Pending:
     """What is unsaved of one file in this session (field edits or a raw text) on its loaded text."""
-    return autosave.Pending(rel, snapshot(rel).text, buf.edits_for(buffers(), rel), raw_edits().get(rel))
+    return autosave.Pending(rel, snapshot(rel).text, buf.edits_for(buffers(), rel), raw_edits().get(rel),
+                            session=session())
 
 
 def autosave_now(rels: list[str] | None = None) -> None:
@@ -109,7 +127,8 @@ def autosave_now(rels: list[str] | None = None) -> None:
     touched = set(buf.files_with_edits(buffers())) | set(raw_edits()) | set(written)
     for rel in sorted(touched if rels is None else set(rels)):
         pending = pending_of(rel)
-        fingerprint_ = autosave.encode(autosave.Pending(rel, pending.base_text, pending.edits, pending.raw, 0))
+        fingerprint_ = autosave.encode(autosave.Pending(rel, pending.base_text, pending.edits, pending.raw, 0,
+                                                        pending.session))
         if written.get(rel) == fingerprint_:
             continue
         try:
@@ -120,7 +139,7 @@ def autosave_now(rels: list[str] | None = None) -> None:
                 st.warning(f"Autosave of {rel} failed ({exc}): your edits live only in this browser session "
                            "until you save them.")
             continue
-        if pending.empty:
+        if not pending.is_edit():
             written.pop(rel, None)
         else:
             written[rel] = fingerprint_
@@ -133,8 +152,9 @@ def forget_unsaved(rel: str, refresh: bool = True) -> None:
     buf.clear(buffers(), rel)
     raw_edits().pop(rel, None)
     st.session_state.get("kcd_clashes", {}).pop(rel, None)
-    autosave.clear(root(), rel)
+    autosave.clear(root(), rel, session())
     st.session_state.setdefault("kcd_autosaved", {}).pop(rel, None)
+    st.session_state.get("kcd_recovered", {}).pop(rel, None)
     if refresh:
         refresh_widgets(rel)
 
@@ -147,8 +167,9 @@ def saved(rel: str, result: store.SaveResult, note: str = "") -> None:
 
 
 def _recover(base: Path) -> None:
-    """A new browser session (refresh, crash, restart): bring back the autosaved edits, with a banner."""
-    recovered = autosave.load_all(base)
+    """A new browser session of this tab (refresh, crash, restart): bring back its own autosaved edits; the
+    banner of `recovered_banner` says so until they are kept or discarded."""
+    recovered = autosave.load_all(base, session())
     for rel, pending in recovered.items():
         snapshots()[rel] = store.Snapshot(base, rel, pending.base_text, store.digest(pending.base_text))
         if pending.raw is not None:
@@ -156,11 +177,83 @@ def _recover(base: Path) -> None:
         else:
             buf.set_all(buffers(), rel, pending.edits)
         st.session_state.setdefault("kcd_autosaved", {})[rel] = autosave.encode(
-            autosave.Pending(rel, pending.base_text, pending.edits, pending.raw, 0))
-    if recovered:
-        when = time.strftime("%H:%M:%S", time.localtime(max(p.saved_at for p in recovered.values())))
-        flash(f"Recovered unsaved edits of {', '.join(sorted(recovered))} (autosaved at {when}). "
-              "They are not saved yet: Save, Save as draft or Discard them on the Content page.", "info")
+            autosave.Pending(rel, pending.base_text, pending.edits, pending.raw, 0, pending.session))
+        st.session_state.setdefault("kcd_recovered", {})[rel] = pending.saved_at
+
+
+def _keep_recovered(rel: str) -> None:
+    """The designer keeps the recovered edits: no more banner for them."""
+    st.session_state.get("kcd_recovered", {}).pop(rel, None)
+
+
+def _discard_recovered(rel: str) -> None:
+    """The designer discards the recovered edits of a file."""
+    forget_unsaved(rel)
+    flash(f"Recovered edits of {rel} discarded", "info")
+
+
+def recovered_banner(box: Any) -> None:
+    """One banner per file whose autosaved edits came back, with Keep and Discard buttons that work (a
+    file whose edits were saved or discarded meanwhile has no banner)."""
+    recovered = st.session_state.get("kcd_recovered", {})
+    for rel in sorted(recovered):
+        if not pending_of(rel).is_edit():
+            recovered.pop(rel, None)
+            continue
+        when = time.strftime("%H:%M:%S", time.localtime(recovered[rel]))
+        with box.container(border=True):
+            st.info(f"Recovered unsaved edits of {rel} (autosaved at {when}). They are not saved yet: Save or "
+                    "Save as draft them on the Content page, or discard them.")
+            keep, drop = st.columns(2)
+            keep.button("Keep them", key=f"recovered_keep:{rel}", on_click=_keep_recovered, args=(rel,))
+            drop.button(f"Discard the edits of {rel}", key=f"recovered_discard:{rel}", on_click=_discard_recovered,
+                        args=(rel,))
+
+
+def merge_other(rel: str, other: str) -> None:
+    """Take another session's autosaved edits of a file into this tab's, field by field; fields both changed
+    become clashes to choose on the Content page. Their autosave goes (it lives on in this tab's)."""
+    theirs = autosave.load(root(), rel, other)
+    if theirs is None:
+        flash(f"The other tab's edits of {rel} are gone (saved or discarded there)", "info")
+        return
+    try:
+        edits, clashes = autosave.merge_in(pending_of(rel), theirs)
+    except ValueError as exc:
+        flash(f"Not merged: {exc}. Finish one of them in the raw file view first.", "error")
+        return
+    buf.set_all(buffers(), rel, edits)
+    if clashes:
+        st.session_state.setdefault("kcd_clashes", {})[rel] = clashes
+        st.session_state.setdefault("kcd_clash_from", {})[rel] = "the other tab"
+    autosave.clear(root(), rel, other)
+    refresh_widgets(rel)
+    flash(f"Merged the other tab's edits of {rel} into yours"
+          + (f"; {len(clashes)} field(s) changed in both: choose below" if clashes else ""), "info")
+
+
+def discard_other(rel: str, other: str) -> None:
+    """Delete another session's autosaved edits of a file."""
+    autosave.clear(root(), rel, other)
+    flash(f"The other tab's unsaved edits of {rel} discarded", "info")
+
+
+def other_sessions_notice(box: Any, rels: list[str] | None = None) -> None:
+    """For each file another tab or an earlier session has unsaved edits of (these files, or all): say so and
+    offer Merge into this tab's edits, or Discard."""
+    found = (autosave.others(root(), session()) if rels is None
+             else [p for rel in rels for p in autosave.others(root(), session(), rel)])
+    for pending in found:
+        when = time.strftime("%H:%M:%S", time.localtime(pending.saved_at))
+        tag = f"{pending.session or 'old'}:{pending.rel}"
+        with box.container(border=True):
+            st.warning(f"Another tab (or an earlier session) has unsaved edits of {pending.rel}, autosaved at "
+                       f"{when}. Merge them into your edits field by field, or discard them.")
+            merge_col, drop_col = st.columns(2)
+            merge_col.button("Merge them into mine", key=f"other_merge:{tag}", on_click=merge_other,
+                             args=(pending.rel, pending.session))
+            drop_col.button("Discard them", key=f"other_discard:{tag}", on_click=discard_other,
+                            args=(pending.rel, pending.session))
 
 
 def broken_notice(broken: list[str]) -> None:
@@ -178,13 +271,18 @@ def flash(message: str, kind: str = "success") -> None:
     st.session_state.setdefault("kcd_flash", []).append((kind, message, time.time()))
 
 
-def show_flash() -> None:
-    """Show the recent messages; forget those older than FLASH_SECONDS."""
+def show_flash() -> Any:
+    """Show the recent messages; forget those older than FLASH_SECONDS. Returns their container, for the page's
+    other passing notices: always one element, so a message appearing or expiring never moves the inputs below
+    it (Streamlit would mount them afresh)."""
     now = time.time()
     kept = [m for m in st.session_state.get("kcd_flash", []) if now - m[2] < FLASH_SECONDS]
     st.session_state["kcd_flash"] = kept
+    box = st.container()
     for kind, message, _ in kept:
-        getattr(st, kind, st.info)(message)
+        getattr(box, kind, box.info)(message)
+    recovered_banner(box)
+    return box
 
 
 def _markdown_line(text: str) -> str:

@@ -350,6 +350,13 @@ def games_needed(effect: float, sd: float | None = None, *, z: float = 1.96, pow
     return max(1, math.ceil(((z + power_z) * sd / effect) ** 2))
 
 
+def season_card_name(raw: Any, card_id: str) -> str:
+    """A Season card's readable name: its content `name`, else its id in words ("Most nests"): objectives are
+    DSL text, not labels."""
+    words = str((raw.get("name") if isinstance(raw, Mapping) else None) or card_id.replace("-", " "))
+    return words[:1].upper() + words[1:]
+
+
 def entity_names(ruleset: Ruleset) -> dict[str, str]:
     """{"group:key": readable name} from the content (flocks, leaders, leader cards, Season cards by objective,
     Nests by type and row), for `compare(names=...)` and the balance report's labels."""
@@ -365,9 +372,7 @@ def entity_names(ruleset: Ruleset) -> dict[str, str]:
         card = str(item.raw.get("name") or item.id)
         out[f"leader_card:{item.id}"] = f"{card} ({leaders.get(item.parent or '', item.parent)})" if item.parent else card
     for item in items["season_cards"]:
-        # its content name, else its id in words (hyphens as spaces): objectives are DSL text, not labels
-        words = str(item.raw.get("name") or item.id.replace("-", " "))
-        out[f"season_card:{item.id}"] = words[:1].upper() + words[1:]
+        out[f"season_card:{item.id}"] = season_card_name(item.raw, item.id)
     for item in items["nests"]:
         kind, row = item.raw.get("type"), item.raw.get("row")
         out[f"nest:{item.id}"] = (f"{str(kind).capitalize()} Nest, row {row}" if kind and row is not None
@@ -445,3 +450,144 @@ def run_ab(ruleset_a: Ruleset, ruleset_b: Ruleset, games: int, players: int | No
     names = {**entity_names(ruleset_a), **entity_names(ruleset_b)}
     edited = list(focus) if focus is not None else changed_entities(ruleset_a, ruleset_b)
     return records_a, records_b, compare(records_a, records_b, focus=edited, z=z, names=names)
+
+
+# --- sequential A/B: as many games as the question needs ---------------------------------------------------------
+#
+# Rather than a fixed number of games, play in batches until the 95% interval on the main effect (the row the
+# question is about) is narrower than a chosen width, or a cap is reached. The stopping rule looks only at the
+# interval's width, never at whether it holds zero: the width depends on the spread of the paired differences,
+# not on their mean, so stopping on it does not steer the estimate towards any answer (stopping when a
+# difference "looks significant" would). Each look uses the same interval as a fixed run (`_interval`: normal
+# on the paired differences, the Wilson bound when every difference is equal). The spread is only estimated
+# well from a few dozen pairs, so no run stops before MIN_PAIRS pairs of the main row.
+MIN_PAIRS = 30
+
+
+def width_of(row: ABRow) -> float:
+    """The width of a row's 95% interval (high - low; infinite while unbounded)."""
+    return row.high - row.low
+
+
+def main_row(report: ABReport, main: str | None = None) -> ABRow | None:
+    """The row a question is about: `main` ("group:key") when given; else the first edited item measured in at
+    least half the games (a win rate before a mean), else the seat 1 win rate, which every game measures (a
+    Season card's row counts only the games it was won outright in). None when there is no such row."""
+    if main is not None:
+        group, _, key = main.partition(":")
+        return report.row(group, key)
+    focus = [r for r in report.rows if r.focus and r.n and 2 * r.n >= report.pairs]
+    return next((r for r in focus if r.kind == RATE), None) or next(iter(focus), None) or report.row("seat", "1")
+
+
+def games_for_width(width: float, sd: float | None = None, *, z: float = 1.96) -> int:
+    """Paired games for a 95% interval of `width` on a mean paired difference: n = (2 z sd / width)^2.
+
+    sd: the sd of one game's paired difference (ABRow.sd of the main row after a first batch); None takes
+    sqrt(0.5), as `games_needed` does (a 50% win rate, no correlation between the sides: an over-estimate)."""
+    if not width or width <= 0 or not math.isfinite(width):
+        raise ValueError(f"width must be a positive interval width (e.g. 0.10 for +-5 points), got {width!r}")
+    if sd is None:
+        sd = DEFAULT_RATE_SD
+    return max(MIN_PAIRS, math.ceil((2 * z * sd / width) ** 2))
+
+
+@dataclass(frozen=True)
+class Sequential:
+    """The outcome of a sequential A/B: the records of both sides, the report, the main row's id, the width
+    asked for, whether it was reached, and (when it was not) about how many paired games would reach it."""
+
+    records_a: list[Any]
+    records_b: list[Any]
+    report: ABReport
+    main: str | None
+    width: float
+    reached: bool
+    needed: int | None = None
+
+    def summary_text(self, effect: float | None = None) -> str:
+        """The stopping decision in plain words, then the report's summary (`ABReport.summary_text(effect)`)."""
+        row = self.report.row(*self.main.split(":", 1)) if self.main else None
+        if row is None:
+            head = f"No row to measure the main effect on after {self.report.pairs} paired games."
+        elif self.reached:
+            head = (f"Stopped after {self.report.pairs} paired games: the 95% interval on {row.label} is "
+                    f"{_width_text(row)} wide, narrower than the {_width_text(row, self.width)} asked for.")
+        else:
+            head = (f"Stopped at the cap of {self.report.pairs} paired games: the 95% interval on {row.label} is "
+                    f"still {_width_text(row)} wide (asked: {_width_text(row, self.width)}); about "
+                    f"{self.needed} paired games would reach it.")
+        return head + "\n" + self.report.summary_text(effect)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data: the report's, with the stopping decision."""
+        return {**self.report.to_dict(), "sequential": {"main": self.main, "width": self.width,
+                                                        "reached": self.reached, "needed": self.needed}}
+
+
+def _width_text(row: ABRow, width: float | None = None) -> str:
+    """A width in the row's unit: points for a rate, plain for a mean."""
+    value = width_of(row) if width is None else width
+    if not math.isfinite(value):
+        return "unbounded"
+    return f"{100 * value:.1f} points" if row.kind == RATE else f"{value:.2f}"
+
+
+def until_narrow(play: Any, width: float, *, main: str | None = None, batch: int = 20, max_games: int = 2000,
+                 focus: Iterable[str] = (), names: Mapping[str, str] | None = None, z: float = 1.96,
+                 on_batch: Any = None) -> Sequential:
+    """Play batches with `play(first_game, games) -> (records_a, records_b)` (game indexes 0, batch, 2 * batch,
+    ...) until the main row's 95% interval is at most `width` wide (after at least MIN_PAIRS pairs) or
+    `max_games` pairs are played. on_batch(Sequential) after each batch (progress, a live interval). A batch
+    that comes back short (a cancelled run) ends the run with what was played."""
+    if batch < 1 or max_games < 1:
+        raise ValueError(f"batch and max_games must be at least 1, got {batch} and {max_games}")
+    if not width or width <= 0 or not math.isfinite(width):
+        raise ValueError(f"width must be a positive interval width (e.g. 0.10 for +-5 points), got {width!r}")
+    records_a: list[Any] = []
+    records_b: list[Any] = []
+    focus_keys = tuple(focus)
+    outcome = None
+    while len(records_a) < max_games:
+        count = min(batch, max_games - len(records_a))
+        got_a, got_b = play(len(records_a), count)
+        records_a += list(got_a)
+        records_b += list(got_b)
+        report = compare(records_a, records_b, focus=focus_keys, z=z, names=names)
+        row = main_row(report, main)
+        reached = row is not None and row.n >= MIN_PAIRS and width_of(row) <= width
+        needed = None
+        if row is not None and not reached:
+            needed = max(report.pairs, games_for_width(width, row.sd if row.sd > 0 else None, z=z))
+        outcome = Sequential(records_a, records_b, report, row.id if row is not None else main, width, reached,
+                             needed)
+        if on_batch is not None:
+            on_batch(outcome)
+        if reached or len(got_a) < count or len(got_b) < count:
+            break
+    assert outcome is not None
+    return outcome
+
+
+def run_ab_until(ruleset_a: Ruleset, ruleset_b: Ruleset, width: float, *, main: str | None = None,
+                 batch: int = 20, max_games: int = 2000, seed: int = 0, progress: Any = None,
+                 focus: Iterable[str] | None = None, z: float = 1.96, **options: Any) -> Sequential:
+    """`run_ab`, but with as many games as the question needs: batches of the same games under A and B until the
+    95% interval on the main row (`main`, default `main_row`'s choice) is at most `width` wide, or `max_games`
+    pairs. progress(done, total) counts the games of both sides against 2 * max_games. The other options are
+    `interpreter.sim.simulate`'s."""
+    from interpreter.sim import simulate
+
+    names = {**entity_names(ruleset_a), **entity_names(ruleset_b)}
+    edited = list(focus) if focus is not None else changed_entities(ruleset_a, ruleset_b)
+
+    def play(first: int, games: int) -> tuple[list[Any], list[Any]]:
+        def side_progress(offset: int) -> Any:
+            return None if progress is None else (
+                lambda d, _t: progress(2 * first + offset + d, 2 * max_games))
+        run_a = simulate(ruleset_a, games, seed=seed + first, progress=side_progress(0), **options)
+        run_b = simulate(ruleset_b, len(run_a.records), seed=seed + first, progress=side_progress(games),
+                         **options) if run_a.records else run_a
+        return run_a.records[:len(run_b.records)], run_b.records
+
+    return until_narrow(play, width, main=main, batch=batch, max_games=max_games, focus=edited, names=names, z=z)

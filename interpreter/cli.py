@@ -43,6 +43,10 @@ def reference_text(kind: str | None = None) -> str:
         out.append(f"{row['display']}  [{row['kind']}; {', '.join(row['contexts'])}]")
         out.append(f"    {row['doc']}")
         out.append(f"    e.g. `{row['example']}` -> {row['text']}")
+        if row["kind"] == "trigger":   # the references the event binds in the power's effect
+            out.append("    binds: " + ("; ".join(row["binds"]) or "no hex (`this hex` is refused in its effect)"))
+        if row.get("during"):
+            out.append("    also for one action: `this action: " + row["example"] + "; ...`")
         if row.get("note"):
             out.append(f"    ({row['note']})")
     for row in part_rows:

@@ -50,6 +50,13 @@ def balance_command(
     focus: Optional[str] = typer.Option(None, "--focus",
                                         help="A/B: entities to list first, e.g. leader:kahu,flock:red (default: the "
                                              "items that differ between the two folders)."),
+    until_width: Optional[float] = typer.Option(
+        None, "--until-width", min=0.001, max=2.0,
+        help="A/B: play batches of games until the 95% interval on the main effect is at most this wide (0.10 = "
+             "within +-5 points of win rate); --games is then the cap (default 2000)."),
+    main: Optional[str] = typer.Option(None, "--main",
+                                       help="A/B with --until-width: the main effect, GROUP:ID (default: the first "
+                                            "edited item measured in most games, else seat 1)."),
     effect: float = typer.Option(0.05, "--effect", min=0.001, max=1.0,
                                  help="A/B: the win-rate difference to size the game count for (0.05 = 5 points)."),
     margin: float = typer.Option(0.05, "--margin", min=0.0, max=0.5,
@@ -60,7 +67,7 @@ def balance_command(
 ) -> None:
     """Play bot games covering both sides and every Leader card, and report win rates and VP with 95% intervals,
     flagging what lies outside the fair band; with --against, the paired A/B of two content folders."""
-    from interpreter.abtest import games_needed, run_ab
+    from interpreter.abtest import games_needed, run_ab, run_ab_until
     from interpreter.balance import balance_report, games_for_cover
     from interpreter.sim import simulate
 
@@ -81,9 +88,18 @@ def balance_command(
                    scheduler=opts.or_exit(opts.parse_scheduler, scheduler))
     console = Console(stderr=True)
     show_bar = console.is_terminal and not as_json
-    ab = None
+    ab = until = None
     with opts.exit_on_interrupt("kcd balance"), _exit_on_game_error():
-        if baseline is not None:
+        if baseline is not None and until_width is not None:
+            main_keys = _focus_or_exit(main, "--main") if main else None
+            main_key = main_keys[0] if main_keys else None
+            cap = games or 2000
+            seeded = {k: v for k, v in options.items() if k != "seed"}
+            until = _run(console, show_bar, 2 * cap, lambda progress: run_ab_until(
+                baseline, ruleset, until_width, main=main_key, batch=10 * len(chosen), max_games=cap, seed=seed,
+                progress=progress, focus=focus_keys, **seeded))
+            records_a, records, ab = until.records_a, until.records_b, until.report
+        elif baseline is not None:
             records_a, records, ab = _run(console, show_bar, 2 * count, lambda progress: run_ab(
                 baseline, ruleset, count, progress=progress, focus=focus_keys, **options))
         else:
@@ -103,16 +119,18 @@ def balance_command(
         if ab is not None:
             data["ab"] = ab.to_dict()
             data["ab"]["games_needed"] = {"effect": effect, "games": games_needed(effect, ab.typical_sd())}
+            if until is not None:
+                data["ab"]["sequential"] = until.to_dict()["sequential"]
         typer.echo(json.dumps(data))
         return
     _print_report(report, Console())
     if ab is not None:
         out = Console()
         out.print("\n[bold]A/B: what the change did[/bold] (A = --against, B = --content; the same games, paired)")
-        out.print(ab.summary_text(effect), highlight=False)
+        out.print(until.summary_text(effect) if until is not None else ab.summary_text(effect), highlight=False)
 
 
-def _focus_or_exit(text: str | None) -> list[str] | None:
+def _focus_or_exit(text: str | None, option: str = "--focus") -> list[str] | None:
     """`--focus leader:kahu,flock:red` -> the keys (None: not given); exit 2 on a key that is not GROUP:ID."""
     from interpreter.abtest import GROUPS
 
@@ -122,7 +140,7 @@ def _focus_or_exit(text: str | None) -> list[str] | None:
     for key in keys:
         group, colon, item = key.partition(":")
         if not colon or not item or group not in GROUPS:
-            fail(f"--focus: `{key}` is not GROUP:ID; groups: {', '.join(GROUPS)}")
+            fail(f"{option}: `{key}` is not GROUP:ID; groups: {', '.join(GROUPS)}")
     return keys
 
 

@@ -15,7 +15,8 @@ hexes:                           # only hexes with something on them
     nest: {<flock>: <nest id>}
     domain: <flock>              # a placed domain marker (of the hex's terrain) and its owner
 flocks:                          # optional per-flock state
-  <flock>: {fruit: {<fruit>: 1}, domain_reserve: [<terrain>], season_vp: 1, track: 8, leader: <id>, side: A}
+  <flock>: {fruit: {<fruit>: 1}, domain_reserve: [<terrain>], season_vp: 1, track: 8, leader: <id>,
+            leader_card: <card id>, side: A}
 ```
 Decisions (where the format is silent):
 - Each flock's 20 Kiwi tokens (R-COMP-2) are laid out as: the island stacks, one covering token per own
@@ -26,6 +27,8 @@ Decisions (where the format is silent):
 - A flock may also set `leader: <leader id>` and `side: A|B`; without `leader:` it takes the first content
   leader no other flock names. A flock whose Leader is not under `hexes` has no Leader on the island (legal in
   a puzzle; the engine's Leader rules then never apply to it).
+- `leader_card: <card id>` picks the flock's Leader card among its Leader's cards (the Leader named by `leader:`,
+  or the one it takes without it); without it the flock holds its Leader's first card.
 - The game continues from the Actions phase of `season` (first player to play a card), with decks shuffled
   and hands dealt from the state's RNG (seed 0), so a position can be played on by bots.
 The analysis is computed only by the engine's own functions (dominance, scoring, queries).
@@ -45,7 +48,7 @@ if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
 
 TOP_KEYS = ("edition", "players", "island", "layout", "season", "season_card", "hexes", "flocks")
 HEX_KEYS = ("kiwi", "leaders", "nest", "domain")
-FLOCK_KEYS = ("fruit", "domain_reserve", "season_vp", "track", "leader", "side")
+FLOCK_KEYS = ("fruit", "domain_reserve", "season_vp", "track", "leader", "leader_card", "side")
 ISLAND_KEYS = ("id", "q", "r", "terrain")
 
 
@@ -86,6 +89,7 @@ class FlockState:
     season_vp: int = 0
     track: int | None = None
     leader: str | None = None
+    leader_card: str | None = None
     side: str = "A"
 
 
@@ -165,6 +169,19 @@ class _Check:
             self.error("id-unknown", f"unknown {what} `{value}`", path, key=key, hint=_suggest(value, known))
             return None
         return value
+
+
+def leaders_of(players: list[str], flocks: Mapping[str, FlockState], leader_ids: list[str]) -> dict[str, str]:
+    """Each flock's Leader: its `leader:`, else the first leader of the content no flock names ("" when none is
+    left); in seat order."""
+    taken = {f.leader for f in flocks.values() if f.leader}
+    spare = [lid for lid in leader_ids if lid not in taken]
+    out: dict[str, str] = {}
+    for flock in players:
+        # decision: a flock without `leader:` gets the first leader of the content not named by another
+        named = flocks[flock].leader if flock in flocks else None
+        out[flock] = named or (spare.pop(0) if spare else "")
+    return out
 
 
 def _kind(value: Any) -> str:
@@ -334,6 +351,7 @@ def parse_position(doc: YamlDoc, ruleset: Ruleset) -> Position:
     # flocks
     flocks: dict[str, FlockState] = {f: FlockState() for f in players}
     leader_ids = [item.id for item in ruleset.items("leaders")]
+    cards_named: dict[str, tuple[Any, tuple[Any, ...]]] = {}
     for flock, raw in c.mapping(data.get("flocks"), ("flocks",), "`flocks`").items():
         base = ("flocks", flock)
         if _seated(c, flock, players, flock_ids, base, key=True) is None:
@@ -360,12 +378,26 @@ def parse_position(doc: YamlDoc, ruleset: Ruleset) -> Position:
                                     int(game["flock"]["track_tokens"]))
         if spec.get("leader") is not None:
             state.leader = c.ident(spec["leader"], base + ("leader",), "leader", leader_ids)
+        if spec.get("leader_card") is not None:
+            cards_named[flock] = (spec["leader_card"], base + ("leader_card",))
         if "side" in spec:
             if spec["side"] not in ("A", "B"):
                 c.error("schema", f"`side` must be A or B, got {_kind(spec['side'])}", base + ("side",))
             else:
                 state.side = spec["side"]
 
+    if cards_named:
+        leaders = leaders_of(players, flocks, leader_ids)
+        cards_of = {item.id: [str(card.get("id")) for card in (item.data.get("cards") or []) if isinstance(card, dict)]
+                    for item in ruleset.items("leaders")}
+        for flock, (card, path) in cards_named.items():
+            leader = leaders.get(flock) or ""
+            known = cards_of.get(leader, [])
+            if card in known:
+                flocks[flock].leader_card = card
+            else:
+                c.error("id-unknown", f"`{card}` is not a card of `{flock}`'s Leader `{leader}`", path,
+                        hint=_suggest(card, known))
     if not c.diags:
         _check_counts(c, game, players, island, hexes, flocks)
     if c.diags:
@@ -479,13 +511,13 @@ def build_state(ruleset: Ruleset, position: Position) -> Any:
     state = State(hexes={h.id: Hex(h.id, h.q, h.r, h.terrain) for h in position.island}, flocks={},
                   seats=list(position.players), fruit_bag=dict(rules.fruit_counts),
                   domain_bag=dict(rules.domain_counts), rng=0, params=params_of(rules))
-    taken = {f.leader for f in position.flocks.values() if f.leader}
-    spare = [lid for lid in rules.leaders if lid not in taken]
+    leaders = leaders_of(position.players, position.flocks, list(rules.leaders))
     for seat, flock_id in enumerate(position.players, start=1):
         spec = position.flocks[flock_id]
-        # decision: a flock without `leader:` gets the first leader of the content not named by another
-        leader = spec.leader or (spare.pop(0) if spare else "")
+        leader = leaders[flock_id]
         cards = rules.leaders[leader].card_ids if leader in rules.leaders else []
+        if spec.leader_card in cards:
+            cards = [spec.leader_card]
         deck = [c for c, n in rules.deck.items() for _ in range(int(n))]
         state.shuffle(deck)   # R-SETUP-8, from the state's RNG
         fruit = {c: spec.fruit.get(c, 0) for c in rules.fruits}

@@ -99,10 +99,10 @@ def tmp_files(tmp_path: Path) -> dict[str, str]:
 TABLE: list[tuple[list[str], int, str]] = [
     (["play", "--log", "{dir}"], EXIT_USAGE, "is a folder: give a file name"),
     (["play", "--log", "{nested}"], EXIT_USAGE, "does not exist"),
-    (["play", "--mod", "nope"], EXIT_USAGE, "unknown mod `nope`; available: compose, example, kiwibot-cards, reeds"),
+    (["play", "--mod", "nope"], EXIT_USAGE, "unknown mod `nope`; available: compose, example, kiwibot-cards, lastmile, lastmile-duel, reeds, scoped"),
     (["play", "--edition", "nope"], EXIT_USAGE, "unknown edition `nope`; available: prototype"),
     (["rules", "--edition", "nope"], EXIT_USAGE, "unknown edition `nope`; available: prototype"),
-    (["rules", "--mod", "nope"], EXIT_USAGE, "unknown mod `nope`; available: compose, example, kiwibot-cards, reeds"),
+    (["rules", "--mod", "nope"], EXIT_USAGE, "unknown mod `nope`; available: compose, example, kiwibot-cards, lastmile, lastmile-duel, reeds, scoped"),
     (["play", "--edition", "/etc"], EXIT_USAGE, "--edition takes a pack id, not a path: `/etc`"),
     (["rules", "--edition", "/etc"], EXIT_USAGE, "--edition takes a pack id, not a path"),
     (["play", "--mod", "../editions/prototype"], EXIT_USAGE, "--mod takes a pack id, not a path"),

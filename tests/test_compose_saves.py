@@ -67,7 +67,7 @@ def test_every_compose_frame_declares_where_it_asks() -> None:
     """The check of a loaded stack knows each compose frame's asking steps (`asks`); the frames that ask recompute
     their question (`asked`), so the pending decision is checked against it."""
     kinds = {name: cls for name, cls in FRAME_KINDS.items() if name.startswith("compose.")}
-    assert len(kinds) == 13
+    assert len(kinds) == 15   # with `choose <players>` and `this action:`
     for name, cls in kinds.items():
         assert cls.asks is not None and all(0 < pc <= cls.max_pc for pc in cls.asks), name
         assert hasattr(cls, "check"), name

@@ -70,7 +70,7 @@ ISSUES = [
     ("most cont(my nests)", "objective", "dsl-unknown", "unknown quantity `cont`", (5, 9), "did you mean `count`?"),
     ("xyzzy", "trigger", "dsl-unknown", "unknown trigger `xyzzy`", (0, 5),
      "triggers: gain domain, gain move, domain marking, build, feed, feed <what>, feed <what> by <who>, "
-     "build on <where>, build on <where> by <who>"),
+     "build on <where>, build on <where> by <who>, at season change"),
     ("push all x", "ability", "dsl-arg-count", "`push` is written `push <what> to <dest>`, `push <what> out of "
      "<where>` or `push up to <n> of <what> out of <where>`", (0, 10), None),
     # dsl-arg-count

@@ -126,7 +126,7 @@ def test_reference_rows() -> None:
         "id": "pay-fruit-of", "kind": "verb", "pattern": "pay {n:int} fruit of {types:fruit+}",
         "display": "pay <n> fruit of <types>...", "doc": registry.get("pay-fruit-of").doc,
         "contexts": ["ability", "cost", "effect", "solo"], "example": "pay 2 fruit of red green",
-        "text": "Pay 2 Fruits of red or green in any combination", "note": "",
+        "text": "Pay 2 Fruits of red or green in any combination", "note": "", "binds": [], "during": False,
     }
     assert all(r["text"] for r in rows)
     assert not [r for r in rows if r["kind"] == "query"]   # objectives are quantities of the parts

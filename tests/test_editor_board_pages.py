@@ -72,11 +72,17 @@ def test_R_END_2_board_plays_a_chosen_game_and_steps_to_the_final_scores_and_win
     assert at.button(key="board_next").disabled and at.button(key="board_last").disabled
     winner = [s.value for s in at.success]
     assert len(winner) == 1 and winner[0].startswith("Winner: ")
-    frames = {tuple(d.value.columns): d.value for d in at.dataframe}
-    scores = frames[("place", "flock", "VP", "domain markers", "Nests", "Season cards")]
+    scores = at.table[0].value        # a static table: shown whole (every column, no scroll bar)
+    assert list(scores.columns) == ["place", "flock", "VP", "domain markers", "Nests", "Season cards"]
     assert list(scores["place"]) == [1, 2] and winner[0].startswith(f"Winner: {scores['flock'][0]} with "
                                                                      f"{scores['VP'][0]} VP")
     assert any(m.value == "**Final scores**" for m in at.markdown)
+    log = at.text[1].value.splitlines()   # the running game log, newest first, names not ids
+    assert len(log) > 20 and log[-1].startswith("setup  ")
+    assert any("Yellow Flock plays " in line for line in log) and not any(" yellow plays " in line for line in log)
+    assert not any(" plays wild-" in line or " plays move" in line or " plays build" in line for line in log)
+    at.button(key="board_prev").click().run()
+    assert len(at.text[1].value.splitlines()) < len(log)     # the log runs with the step
     at.button(key="board_first").click().run()
     assert at.session_state["board_step"] == 0 and not at.success
 

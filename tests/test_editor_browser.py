@@ -103,10 +103,10 @@ def browser_page(height: int = 1000, timeout_ms: int = 60_000) -> Iterator:
 
 
 def field(page, label: str):
-    """The keystroke input (streamlit-keyup) whose label starts with `label`, of the current run (Streamlit
+    """The keystroke input (editor.textfield) whose label starts with `label`, of the current run (Streamlit
     keeps a stale copy on screen while a rerun replaces a widget by one with a new key)."""
-    return page.locator(f"{LIVE} .stkeyup").filter(
-        has=page.locator("label", has_text=re.compile("^" + re.escape(label)))).locator("input")
+    return page.locator(f"{LIVE} .kcdtext").filter(
+        has=page.locator("label", has_text=re.compile("^" + re.escape(label)))).locator(".kcdtext__input")
 
 
 def button(page, name):

@@ -45,6 +45,51 @@ def outside_edit(content: Path, old: str, new: str) -> None:
     path.write_text(text.replace(block, block.replace(old, new, 1), 1))
 
 
+def tab_token(page) -> str:
+    """The browser tab's session token, as its URL keeps it (editor.ui.SESSION_PARAM)."""
+    from urllib.parse import parse_qs, urlparse
+
+    from playwright.sync_api import expect
+
+    expect(page).to_have_url(re.compile(r"[?&]tab="))
+    return parse_qs(urlparse(page.url).query)["tab"][0]
+
+
+def test_two_tabs_keep_their_own_edits_and_merge_them_on_request(content: Path) -> None:
+    """A save in one tab leaves the other tab's unsaved edit alone; a refreshed tab gets back only its own edit;
+    the other tab's edits are offered and merged field by field."""
+    from playwright.sync_api import expect
+
+    with browser_page() as first, editor(content) as (url, _):
+        tabs = first.context.browser.new_context(viewport={"width": 1400, "height": 1000})   # two tabs, one profile
+        one, two = tabs.new_page(), tabs.new_page()
+        one.goto(url + CARD)
+        two.goto(url + "/Content?item=season_cards/most-size1")
+        assert tab_token(one) != tab_token(two)
+        others = field(two, "Others")
+        expect(others).to_have_value("place 1 kiwi")
+        others.fill("place 2 kiwi")
+        expect(two.get_by_text("Rules text: Place 2 size-1 Kiwi").first).to_be_visible()
+        victor = field(one, "Victor")
+        expect(victor).to_have_value("gain 1 vp")
+        victor.fill("gain 3 vp")
+        expect(one.get_by_text("Rules text: Gain 3 Victory Points").first).to_be_visible()
+        button(one, "Save").click()
+        expect(one.get_by_text("Saved base/season_cards.yaml")).to_be_visible()
+        assert "victor: gain 3 vp" in card_block((content / SEASON).read_text(), "most-nests")
+        two.reload()                                  # tab two keeps its edit, and only its own
+        expect(field(two, "Others")).to_have_value("place 2 kiwi")
+        one.reload()                                  # tab one: nothing of tab two's taken as its own
+        expect(field(one, "Victor")).to_have_value("gain 3 vp")
+        expect(one.get_by_text(re.compile("^Another tab .* has unsaved edits of base/season_cards.yaml"))) \
+            .to_be_visible()
+        button(one, "Merge them into mine").click()
+        expect(one.get_by_text("Merged the other tab's edits of base/season_cards.yaml into yours")).to_be_visible()
+        button(one, "Save").click()
+        expect(one.get_by_text("Saved base/season_cards.yaml")).to_be_visible()
+    assert "others: place 2 kiwi" in card_block((content / SEASON).read_text(), "most-size1")
+
+
 def test_edit_survives_a_refresh_and_an_editor_restart(content: Path) -> None:
     from playwright.sync_api import expect
 
@@ -59,9 +104,10 @@ def test_edit_survives_a_refresh_and_an_editor_restart(content: Path) -> None:
             page.reload()
             expect(field(page, "Victor")).to_have_value("gain 3 vp")
             expect(page.get_by_text("Changes to be saved")).to_be_visible()
+            tab = tab_token(page)
         assert (content / SEASON).read_text() == original       # autosave never touches the content file
         with editor(content) as (url, _):                            # a restart: a new server, a new session
-            page.goto(url + CARD)
+            page.goto(f"{url}{CARD}&tab={tab}")                      # the same tab (its URL keeps the token)
             expect(page.get_by_text("Recovered unsaved edits of base/season_cards.yaml")).to_be_visible()
             expect(field(page, "Victor")).to_have_value("gain 3 vp")
             button(page, "Save").click()

@@ -68,6 +68,20 @@ def set_number(tab, label: str, value: int) -> None:
     box.press("Enter")
 
 
+def start_long_playtest(tab, base: str, pgid: int, games: int) -> list[int]:
+    """Start a playtest of `games` random games and wait for its first progress; returns its one child's pid."""
+    from playwright.sync_api import expect
+
+    tab.goto(f"{base}/Playtest")
+    choose_bot(tab, "Bots (one per seat, cycling)", "random")
+    set_number(tab, "Games", games)
+    tab.get_by_role("button", name="Run playtest").click()
+    expect(tab.get_by_text(re.compile(rf"^[1-9]\d*/{games} games"))).to_be_visible()
+    children = runner_pids(pgid)
+    assert len(children) == 1
+    return children
+
+
 def test_browser_playtest_on_two_processes_finishes_and_leaves_nothing(editor, page) -> None:
     from playwright.sync_api import expect
 
@@ -89,13 +103,7 @@ def test_browser_cancelled_playtest_leaves_no_process(editor, page) -> None:
     from playwright.sync_api import expect
 
     base, _content, pgid = editor
-    page.goto(f"{base}/Playtest")
-    choose_bot(page, "Bots (one per seat, cycling)", "random")
-    set_number(page, "Games", 2000)
-    page.get_by_role("button", name="Run playtest").click()
-    expect(page.get_by_text(re.compile(r"^[1-9]\d*/2000 games"))).to_be_visible()
-    children = runner_pids(pgid)
-    assert len(children) == 1
+    children = start_long_playtest(page, base, pgid, 2000)
     members = runner.group_members(children[0])
     assert len(members) >= 3   # the child and its two workers
     page.get_by_role("button", name="Cancel").click()
@@ -104,6 +112,17 @@ def test_browser_cancelled_playtest_leaves_no_process(editor, page) -> None:
     assert runner.group_members(children[0]) == []
     assert all(not Path(f"/proc/{pid}").exists() for pid in members)
     expect(page.get_by_role("button", name="Run playtest")).to_be_enabled()
+
+
+def test_browser_playtest_of_a_closed_tab_is_stopped_and_cleaned_up(editor, page) -> None:
+    """Closing the tab of a running playtest stops it (editor/watch.py): no runner process is left."""
+    base, _content, pgid = editor
+    children = start_long_playtest(page, base, pgid, 3000)
+    page.close()
+    deadline = time.monotonic() + 30         # the grace (5 s) and a sweep, on a busy machine
+    while runner.group_members(children[0]) and time.monotonic() < deadline:
+        time.sleep(0.3)
+    assert runner.group_members(children[0]) == [] and runner_pids(pgid) == []
 
 
 def test_browser_ab_of_a_draft_against_the_saved_file_shows_intervals(editor, page) -> None:
@@ -117,6 +136,7 @@ def test_browser_ab_of_a_draft_against_the_saved_file_shows_intervals(editor, pa
     choose_bot(page, "Bots (one per seat, cycling)", "random")
     set_number(page, "Games", 4)
     page.get_by_text("A/B: two versions of a file").click()
+    page.get_by_text("A fixed number of games").click()
     page.get_by_role("combobox", name="File").click()
     page.get_by_role("option").filter(has_text="base/flocks/red.yaml").click()
     expect(page.get_by_role("combobox", name="B (after)")).to_be_visible()

@@ -16,6 +16,7 @@ from test_editor_pages import content  # noqa: F401 - the shared fixture: a copy
 REPO = Path(__file__).resolve().parent.parent
 SEASON = "base/season_cards.yaml"
 GREEN = "base/flocks/green.yaml"
+TAB = "tab-token-one"     # a browser tab's session token, as the URL carries it (editor.ui.SESSION_PARAM)
 
 
 def app(page: str, item: str | None = None, **params: str) -> AppTest:
@@ -38,8 +39,8 @@ def key(rel: str, path: list, gen: int = 0) -> str:
 
 
 def type_into(at: AppTest, widget: str, text: str) -> AppTest:
-    """Type into a streamlit-keyup input as the browser reports it."""
-    at.session_state["_st_keyup_" + widget] = {"value": text}
+    """Type into a keystroke input (editor.textfield) as the browser reports it."""
+    at.session_state["_kcd_text_" + widget] = {"value": text}
     at.run()
     assert not at.exception, at.exception
     return at
@@ -148,18 +149,18 @@ def test_card_preview_and_reference_beside_dsl_fields(content: Path) -> None:
     assert len(faces) == 2 and "Leader card of Chopan" in faces[0]
 
 
-def test_unsaved_edits_come_back_in_a_new_session_with_a_banner(content: Path) -> None:
-    at = app("1_Content.py", "season_cards/most-nests")
+def test_unsaved_edits_come_back_in_a_new_session_of_the_same_tab_with_a_banner(content: Path) -> None:
+    at = app("1_Content.py", "season_cards/most-nests", tab=TAB)
     type_into(at, key(SEASON, [0, "victor"]), "gain 3 vp")
-    assert autosave.load(content, SEASON).edits == {(0, "victor"): "gain 3 vp"}
-    after = app("1_Content.py", "season_cards/most-nests")          # refresh, crash or restart
+    assert autosave.load(content, SEASON, TAB).edits == {(0, "victor"): "gain 3 vp"}
+    after = app("1_Content.py", "season_cards/most-nests", tab=TAB)   # refresh, crash or restart: same URL
     assert "Recovered unsaved edits of base/season_cards.yaml" in texts(after.info)
     assert after.session_state[key(SEASON, [0, "victor"])] == "gain 3 vp"
-    home = app("Home")
+    home = app("Home", tab=TAB)
     assert "Unsaved edits (autosaved" in texts(home.warning)
     after.button(key="btn_discard").click().run()
-    assert autosave.load(content, SEASON) is None
-    assert "Recovered" not in texts(app("1_Content.py").info)
+    assert autosave.load(content, SEASON, TAB) is None
+    assert "Recovered" not in texts(app("1_Content.py", tab=TAB).info)
 
 
 def test_reload_merges_field_by_field_and_asks_for_a_clash(content: Path) -> None:
@@ -195,12 +196,13 @@ def test_raw_view_fixes_a_yaml_error_and_saves_only_when_valid(content: Path) ->
     assert at.selectbox(key="raw_file").value == "base/nests.yaml"
     shown = at.code[0].value
     assert "error[yaml-syntax]" in shown and shown.index("error[yaml-syntax]") > shown.index("type: [tree")
-    raw = at.text_area(key="raw0:base/nests.yaml")
-    raw.input(raw.value.replace("[tree", "[tree, cave")).run()
+    raw = at.session_state["raw0:base/nests.yaml"]              # the text field, checked as typed
+    type_into(at, "raw0:base/nests.yaml", raw.replace("[tree", "[tree, cave"))
     assert at.button(key="raw_save").disabled                   # parses now, but `type` must be one word
+    assert "error[" in at.code[0].value                         # ... and says so under the line, live
     at.button(key="raw_draft").click().run()
     assert (content / "drafts/base/nests.yaml").is_file()
-    at.text_area(key="raw0:base/nests.yaml").input(good).run()
+    type_into(at, "raw0:base/nests.yaml", good)
     assert not texts(at.error) and "base/nests.yaml: valid (with your edits)" in texts(at.success)
     assert not at.button(key="raw_save").disabled
     at.button(key="raw_save").click().run()

@@ -39,8 +39,8 @@ def field_key(rel: str, path: list, gen: int = 0) -> str:
 
 
 def type_into(at: AppTest, key: str, text: str) -> AppTest:
-    """Type into a keystroke input (streamlit-keyup, a components-v2 widget) as the browser would report it."""
-    at.session_state["_st_keyup_" + key] = {"value": text}
+    """Type into a keystroke input (editor.textfield, a components-v2 widget) as the browser would report it."""
+    at.session_state["_kcd_text_" + key] = {"value": text}
     return at.run()
 
 
@@ -70,7 +70,7 @@ def season_index(root: Path, card: str) -> tuple[int, int]:
 def test_home_page_lists_packs(content: Path) -> None:
     at = app("app").run()
     assert not at.exception
-    assert "packs: base (base), prototype (edition), compose (mod), example (mod), kiwibot-cards (mod), reeds (mod)" in at.markdown[0].value
+    assert "packs: base (base), prototype (edition), compose (mod), example (mod), kiwibot-cards (mod), lastmile (mod), lastmile-duel (mod), reeds (mod), scoped (mod)" in at.markdown[0].value
     assert len(at.get("page_link")) >= 7
     assert any("The whole set is valid" in s.value for s in at.success)
 

@@ -151,6 +151,15 @@ def test_R_SOLO_playtest_page_plays_solo_against_kiwibot(content: Path, started:
     assert len(at.get("vega_lite_chart")) == 7
 
 
+def run_with_random_bots(at: AppTest, started: list):
+    """Run what the page is set to with random bots, to the end and without an error; the Job it started."""
+    at.multiselect(key="pt_bots").set_value(["random"])
+    at.button(key="pt_run").click().run()
+    finish(at)
+    assert not errors(at), errors(at)
+    return started[-1][0]
+
+
 def test_R_SCARD_1_playtest_page_ab_between_a_draft_and_the_saved_file(content: Path, started: list) -> None:
     """A/B of a draft (B) against the saved file (A): paired seeds, the summary in plain words, a chart and a
     table of intervals, the edited Season card first."""
@@ -164,12 +173,10 @@ def test_R_SCARD_1_playtest_page_ab_between_a_draft_and_the_saved_file(content: 
     assert at.selectbox(key="pt_ab_file").value == SEASON
     assert at.selectbox(key=f"pt_ab_a:{SEASON}").value == "Saved file"
     assert at.selectbox(key=f"pt_ab_b:{SEASON}").value.startswith("Draft")
+    assert at.radio(key="pt_ab_how").value.startswith("Until the interval")   # the question sets the games
+    at.radio(key="pt_ab_how").set_value("A fixed number of games").run()
     at.number_input(key="pt_games").set_value(3)
-    at.multiselect(key="pt_bots").set_value(["random"])
-    at.button(key="pt_run").click().run()
-    finish(at)
-    assert not errors(at), errors(at)
-    job = started[-1][0]
+    job = run_with_random_bots(at, started)
     assert [s.label for s in job.sides] == ["A", "B"] and job.sides[0].overrides[SEASON] == snap.text
     body = " ".join(t.value for t in at.text)
     assert "No detectable change in any win rate over 3 paired games" in body
@@ -178,3 +185,35 @@ def test_R_SCARD_1_playtest_page_ab_between_a_draft_and_the_saved_file(content: 
     assert table["what"][0].startswith("(edited) Season card")
     assert {"95% from", "95% to", "verdict"} <= set(table.columns)
     assert len(at.get("vega_lite_chart")) == 1 + 2 * 6   # the A/B chart, then B and A in detail
+
+
+def test_R_BUILD_4_ab_on_a_whole_change_runs_until_the_interval_is_narrow(content: Path, started: list) -> None:
+    """A change to a Season card (R-SCARD-5) and a Nest (R-BUILD-4), both drafts, compared as one content set
+    against the saved files; the number of games set by the interval width asked for, not a fixed count."""
+    at = page()
+    at.radio(key="pt_what").set_value("A/B: a whole change").run()
+    season, nests = store.read(content, SEASON), store.read(content, "base/nests.yaml")
+    store.save_draft(season, season.text.replace("victor: gain 2 fruit", "victor: gain 3 vp", 1))
+    store.save_draft(nests, nests.text.replace("on_place: gain 1 fruit", "on_place: gain 2 fruit", 1))
+    at.run()
+    choices = at.selectbox(key="pt_change_b").options
+    assert any(c.startswith("Every draft (base/nests.yaml, base/season_cards.yaml)") for c in choices)
+    assert any(c == "The mod example" for c in choices)                # a pack is a whole change too
+    at.selectbox(key="pt_change_b").set_value(next(c for c in choices if c.startswith("Every draft"))).run()
+    assert at.radio(key="pt_ab_how").value.startswith("Until the interval")
+    assert "769 pairs if the two versions shared no luck" in " ".join(c.value for c in at.caption)
+    at.number_input(key="pt_ab_width").set_value(60.0)
+    at.number_input(key="pt_ab_cap").set_value(60)
+    job = run_with_random_bots(at, started)
+    assert set(job.sides[1].overrides) == {SEASON, "base/nests.yaml"} and not job.sides[0].overrides
+    assert job.width == 0.6 and job.setup.games == 60
+    stop = " ".join(str(m.value) for m in at.success) + " ".join(str(m.value) for m in at.warning)
+    assert "Stopped after 40 paired games" in stop or "Stopped at the cap of 60 paired games" in stop, stop
+
+
+def test_ab_page_refuses_a_main_effect_that_is_not_group_id(content: Path) -> None:
+    at = page()
+    at.radio(key="pt_what").set_value("A/B: a whole change").run()
+    at.text_input(key="pt_ab_main").input("red").run()
+    assert "`red` is not group:id" in " ".join(str(w.value) for w in at.warning)
+    assert at.button(key="pt_run").disabled

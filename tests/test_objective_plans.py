@@ -1,6 +1,6 @@
 """Season card objectives compiled to plans (interpreter/engine/objective_plans.py) and the memo that
 `queries.winners` shares between flocks (selectors.py) give exactly the interpreter's per-flock values (R-SCARD-4/5)
-on every state of random games: the base, prototype (Z-4: its `dominated_hexes` weights differ from the default)
+on every state of random games: the base, prototype (Z-4: its build and marking weights differ from the objective's)
 and compose mod objectives, and objectives written here to reach every shape a plan covers or declines."""
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from interpreter.engine import Game
 from interpreter.engine import action_types as A
 from interpreter.rl.actions import LAYOUT, ActionSpace, action_space
 
-PACKS = [(), ("prototype",), ("reeds",), ("compose",), ("example",), ("scoped",), ("kiwibot-cards",)]
+PACKS = [(), ("prototype",), ("reeds",), ("compose",), ("example",), ("scoped",), ("kiwibot-cards",), ("lastmile",)]
 MODES = [(2, {}), (3, {}), (4, {}), (3, {"variant": "vto"}), (4, {"variant": "vto"}), (2, {"mode": "solo"}),
          (3, {"setup": "advanced"}), (2, {"mode": "solo", "setup": "advanced"})]
 

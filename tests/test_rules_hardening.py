@@ -100,25 +100,26 @@ def test_Z_4_position_reports_dominance_per_purpose_where_the_edition_makes_them
     hexes = _z4(tmp_path)["hexes"]
     a = hexes["A"]
     assert a["strength"] == {"red": 4, "green": 2} and a["dominant"] == "red"        # Leader 3 (R-DOM-2)
-    assert set(a["by_purpose"]) == {"build", "marking", "dominated_hexes"}
-    for purpose in ("build", "marking", "dominated_hexes"):
+    assert set(a["by_purpose"]) == {"build", "marking"}   # the Season card counts the Leader 3 (R-LEAD-1)
+    for purpose in ("build", "marking"):
         assert a["by_purpose"][purpose] == {"strength": {"red": 2, "green": 2}, "dominant": None}   # Leader 1: tie
     assert hexes["B"]["by_purpose"]["marking"] == {"strength": {"green": 1}, "dominant": "green"}
 
 
-def test_Z_4_the_dominated_hexes_season_card_counts_as_marking_does(tmp_path: Path) -> None:
-    """R-SCARD-5 "most hexes with dominance" uses game.yaml `season_cards.dominated_hexes` (marking): in the
-    prototype hex A is nobody's for that card (Leader 1), so green (hex B) beats red; the base game counts the
-    Leader 3 everywhere, so each has one hex and the card is tied."""
+def test_Z_4_R_LEAD_1_the_dominated_hexes_season_card_counts_the_leader_3(tmp_path: Path) -> None:
+    """R-SCARD-5 "most hexes with dominance" uses game.yaml `season_cards.dominated_hexes` (objective): a Season card
+    counts a Leader 3 (R-SCARD-4, R-LEAD-1), so in the prototype too hex A is red's for the card (Z-4's Leader of 1
+    names only building and marking); each has one hex and the card is tied, as in the base game."""
     proto = _z4(tmp_path)
-    assert proto["season_card"]["values"] == {"red": 0, "green": 1} and proto["season_card"]["victor"] == "green"
+    assert proto["season_card"]["values"] == {"red": 1, "green": 1} and proto["season_card"]["victor"] is None
     base = _z4(tmp_path, "[base]")
     assert "by_purpose" not in base["hexes"]["A"]                     # the purposes agree: no extra figures
     assert base["season_card"]["values"] == {"red": 1, "green": 1} and base["season_card"]["victor"] is None
 
 
-def test_Z_4_building_and_the_card_agree_on_who_dominates(tmp_path: Path) -> None:
-    """One notion per purpose: the hexes the card counts for a flock are exactly those its marking dominance gives."""
+def test_Z_4_R_LEAD_1_the_card_counts_the_general_figure_marking_the_prototypes(tmp_path: Path) -> None:
+    """One notion per purpose: the hexes the card counts for a flock are those the general (objective) figure gives it,
+    the Leader 3; in the prototype marking counts the Leader 1 (Z-4), so there A is nobody's."""
     from interpreter.engine import dominance
     from interpreter.position import load_position
 
@@ -126,9 +127,9 @@ def test_Z_4_building_and_the_card_agree_on_who_dominates(tmp_path: Path) -> Non
     path.write_text(Z4_POSITION, encoding="utf-8")
     state = load_position(path).state
     for flock in ("red", "green"):
-        marking = sum(1 for h in state.hexes if dominance.dominant(state, h, "marking") == flock)
-        card = _z4(tmp_path)["season_card"]["values"][flock]
-        assert card == marking
+        general = sum(1 for h in state.hexes if dominance.dominant(state, h, "objective") == flock)
+        assert _z4(tmp_path)["season_card"]["values"][flock] == general
+    assert dominance.dominant(state, "A", "objective") == "red" and dominance.dominant(state, "A", "marking") is None
 
 
 def test_position_cli_prints_the_per_purpose_columns(tmp_path: Path) -> None:

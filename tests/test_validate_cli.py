@@ -23,7 +23,7 @@ def test_validate_shipped_content_ok() -> None:
     result = runner.invoke(app, ["validate"])
     assert result.exit_code == 0, result.output
     last = result.output.strip().splitlines()[-1]
-    assert last.startswith("OK: ") and last.endswith("items, base + prototype + compose + example + kiwibot-cards + reeds + scoped")
+    assert last.startswith("OK: ") and last.endswith("items, base + prototype + compose + example + kiwibot-cards + lastmile + lastmile-duel + reeds + scoped")
 
 
 def test_validate_reports_every_problem_once(root: Path) -> None:
@@ -120,7 +120,7 @@ def test_rules_usage_errors() -> None:
     assert "unknown language `xx`; available: en" in result.output
     result = runner.invoke(app, ["rules", "--mod", "nope"])
     assert result.exit_code == 2
-    assert "unknown mod `nope`; available: compose, example, kiwibot-cards, reeds" in result.output
+    assert "unknown mod `nope`; available: compose, example, kiwibot-cards, lastmile, lastmile-duel, reeds, scoped" in result.output
 
 
 def test_validating_one_file_counts_the_items_in_that_file() -> None:

@@ -156,6 +156,74 @@ class Recording:
     start_events: list[str] = field(default_factory=list)
 
 
+# Event fields (interpreter/engine/events.py FORMS) that hold a flock id, a list of them, or a dict keyed by them;
+# and those that hold a card's or a Nest's id, or a list of card ids.
+_FLOCK_FIELDS = ("flock", "owner", "leader", "victor", "solo_player", "bot")
+_CARD_FIELDS = ("card", "nest")
+_CARD_LISTS = ("cards", "kept", "set_aside")
+
+
+def log_names(ruleset: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """(flock id -> name, card or Nest id -> name) for log lines: flocks, Action cards, Leader cards, Solo cards
+    and Nests by their content `name` (a Nest without one by type and row), Season cards as the A/B names them."""
+    from interpreter.abtest import entity_names
+    from interpreter.engine.labels import card_name
+    from interpreter.engine.rules import compile_rules
+
+    # Action cards as the engine names them in a hand (content `name`, else the id in words)
+    things: dict[str, str] = {cid: card_name(cid, card) for cid, card in compile_rules(ruleset).cards.items()}
+    for kind in ("leader_cards", "solo_cards", "leaders"):
+        try:
+            items = ruleset.items(kind)
+        except (KeyError, ValueError):   # a content set without solo cards
+            continue
+        things.update({i.id: str(i.raw.get("name")) for i in items if isinstance(i.raw, dict) and i.raw.get("name")})
+    for key, name in entity_names(ruleset).items():
+        group, _, item = key.partition(":")
+        if group in ("season_card", "nest"):
+            things[item] = name
+    return flock_names(ruleset), things
+
+
+def event_line(event: Any, names: tuple[Mapping[str, str], Mapping[str, str]]) -> str:
+    """One event's full text with flocks, cards and Nests by name instead of id (the event's own fields,
+    rendered by its form; an event without a form keeps its text)."""
+    from interpreter.engine.events import FORMS, OWNER, render
+
+    form, fields = getattr(event, "form", None), getattr(event, "fields", None)
+    if form not in FORMS or not isinstance(fields, dict):
+        return str(event.text)
+    flocks, things = names
+    shown = dict(fields)
+    for key in _FLOCK_FIELDS:
+        if isinstance(shown.get(key), str):
+            shown[key] = flocks.get(shown[key], shown[key])
+    for key in _CARD_FIELDS:
+        if isinstance(shown.get(key), str):
+            shown[key] = things.get(shown[key], shown[key])
+    for key in _CARD_LISTS:
+        if isinstance(shown.get(key), list):
+            shown[key] = [things.get(c, c) if isinstance(c, str) else c for c in shown[key]]
+    if isinstance(shown.get("tied"), list):
+        shown["tied"] = [flocks.get(f, f) for f in shown["tied"]]
+    if isinstance(shown.get("values"), dict):
+        shown["values"] = {flocks.get(k, k): v for k, v in shown["values"].items()}
+    try:
+        return render(form, shown, OWNER, getattr(event, "player", None))
+    except (KeyError, TypeError, ValueError):   # a form whose text needs the ids themselves
+        return str(event.text)
+
+
+def game_log(frames: Sequence["Frame"], upto: int) -> list[str]:
+    """The running log of a played game up to frame `upto`: every event line, each after its decision number
+    ("setup" before the first), oldest first."""
+    out = []
+    for frame in frames[: upto + 1]:
+        tag = "setup" if frame.index == 0 else f"{frame.index:>3}"
+        out += [f"{tag}  {line}" for line in frame.events]
+    return out
+
+
 def kiwibot_lines(events: Sequence[Any], kiwibot: str | None) -> list[str]:
     """The log lines of Kiwibot's doings among `events`: its revealed cards and answers, and events it caused."""
     if kiwibot is None:
@@ -177,17 +245,18 @@ def record_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[
                     sides=dict(sides) if sides else None, mode=mode, solo_side=solo_side, variant=variant,
                     overlays=tuple(overlays))
     kiwibot = players[1] if mode == "solo" and len(players) == 2 else None
+    names = log_names(ruleset)
 
     def start(game: Any) -> None:
         rec.opening.extend(kiwibot_lines(game.events, kiwibot))
-        rec.start_events.extend(str(e.text) for e in game.events)
+        rec.start_events.extend(event_line(e, names) for e in game.events)
 
     def keep(game: Any, decision: Any, option: str, applied: Any) -> None:
         label = next((o.label for o in decision.options if o.id == option), option)
         rec.decisions.append(option)
         rec.labels.append(f"{decision.player}: {label}")
         rec.kiwibot.append(kiwibot_lines(applied.events, kiwibot))
-        rec.events.append([str(e.text) for e in applied.events])
+        rec.events.append([event_line(e, names) for e in applied.events])
 
     # unchosen leaders and sides stay None in the recording: the engine deals them from the seeded RNG, so the
     # replay makes the same call to draw the same leaders, decks and bags

@@ -272,3 +272,14 @@ def rows(items: list[ItemRef]) -> list[dict[str, Any]]:
         "op": i.op or ("patch" if i.overridden_target and i.kind == "game" else ("add" if i.pack_kind != "base" else "")),
         "overridden by": ", ".join(i.overrides), "file": f"{i.rel}:{i.line}",
     } for i in items]
+
+
+def clicked_row(selection: Any) -> int | None:
+    """The table row a click chose: a selected row, else the row of a selected cell (a click anywhere on a row
+    selects its cell), else None."""
+    rows = list(getattr(selection, "rows", None) or (selection.get("rows") if isinstance(selection, dict) else []) or [])
+    if rows:
+        return int(rows[0])
+    cells = list(getattr(selection, "cells", None) or (selection.get("cells") if isinstance(selection, dict) else [])
+                 or [])
+    return int(cells[0][0]) if cells else None

@@ -71,7 +71,99 @@ def start(root: Path, setup: PlaytestSetup) -> runner.Run:
 def start_ab(root: Path, setup: PlaytestSetup, rel: str, text_a: str, text_b: str) -> runner.Run:
     """Start an A/B playtest in a child process: the same seeds on the content with `rel` as `text_a` (A) and
     as `text_b` (B); every other file as saved."""
-    return runner.start(runner.Job(str(root), setup, (runner.Side("A", {rel: text_a}), runner.Side("B", {rel: text_b}))))
+    return start_change(root, setup, Change("A", {rel: text_a}), Change("B", {rel: text_b}))
+
+
+# --- A/B on a whole change ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Change:
+    """One side of an A/B on a whole change: file texts in place of the saved ones (any number of files: Season
+    cards and Nests together), and its overlays (a pack; None: the page's)."""
+
+    label: str
+    overrides: Mapping[str, str] = field(default_factory=dict)
+    overlays: tuple[str, ...] | None = None
+
+
+SAVED_CONTENT = "The saved content (the last saved version of every file)"
+BEFORE_LAST_SAVE = "The version before the last save of each changed file"
+WITHOUT_PACK = "The same content without the pack"
+
+
+def changes(root: Path, unsaved: Mapping[str, str], overlays: Sequence[str]) -> list[Change]:
+    """The whole changes the page can test (B): this tab's unsaved edits of every file, every draft, and each
+    pack (an edition or mod) not already applied, on top of the applied ones."""
+    from editor.logic import catalog, store
+
+    out = []
+    if unsaved:
+        out.append(Change(f"Your unsaved edits ({', '.join(sorted(unsaved))})", dict(unsaved)))
+    drafts = store.drafts(root)
+    if drafts:
+        out.append(Change(f"Every draft ({', '.join(sorted(drafts))})", drafts))
+    for pack in catalog.packs(root):
+        if pack.kind != "base" and pack.id not in overlays:
+            out.append(Change(f"The {pack.kind} {pack.id}", {}, tuple(overlays) + (pack.id,)))
+    return out
+
+
+def baselines(change: Change) -> list[str]:
+    """What a change can be compared against (A): a pack against the content without it; file texts against
+    the saved files or the version before each one's last save."""
+    return [WITHOUT_PACK] if change.overlays is not None else [SAVED_CONTENT, BEFORE_LAST_SAVE]
+
+
+def baseline(root: Path, change: Change, which: str) -> Change:
+    """The A side for a change: the saved files (no overrides), or each changed file as it was before its last
+    save (a file never saved here stays as saved), or the content without the pack."""
+    from editor.logic import store
+
+    if which == BEFORE_LAST_SAVE:
+        before = {}
+        for rel in change.overrides:
+            kept = store.history(root, rel)
+            if kept:
+                before[rel] = kept[-1].read_text(encoding="utf-8")
+        return Change(which, before)
+    return Change(which)
+
+
+def start_change(root: Path, setup: PlaytestSetup, a: Change, b: Change, width: float | None = None,
+                 main: str | None = None, batch: int = 20) -> runner.Run:
+    """Start an A/B of two whole content sets in a child process: the same seeds on A and B; with a `width`,
+    batches until the 95% interval on the main effect is that narrow (`setup.games`: the cap)."""
+    return runner.start(runner.Job(str(root), setup, (runner.Side("A", dict(a.overrides), a.overlays),
+                                                      runner.Side("B", dict(b.overrides), b.overlays)),
+                                   width, main, batch))
+
+
+def sequential_of(status: Any) -> Any:
+    """A finished sequential A/B run as interpreter.abtest.Sequential (None for a fixed-size run)."""
+    from interpreter.abtest import Sequential
+
+    if not status.interval:
+        return None
+    report = compare(status.records.get("A", []), status.records.get("B", []), status.focus, status.names)
+    return Sequential(status.records.get("A", []), status.records.get("B", []), report, status.interval.get("main"),
+                      float(status.interval.get("width") or 0), bool(status.interval.get("reached")),
+                      status.interval.get("needed"))
+
+
+def interval_text(interval: Mapping[str, Any] | None) -> str:
+    """The live line of a sequential A/B: the main effect's interval width after the pairs played so far."""
+    if not interval or interval.get("label") is None:
+        return ""
+    span, width = interval.get("span"), float(interval.get("width") or 0)
+    rate = interval.get("kind") == "rate"
+
+    def shown(v: Any) -> str:
+        if v is None or not math.isfinite(float(v)):
+            return "unbounded"
+        return f"{100 * float(v):.1f} points" if rate else f"{float(v):.2f}"
+    return (f"After {interval['pairs']} paired games: the 95% interval on {interval['label']} is {shown(span)} "
+            f"wide (asked: {shown(width)})" + (f"; about {interval['needed']} games would do"
+                                                if interval.get("needed") else ""))
 
 
 def report_of(records: Sequence[Mapping[str, Any]]) -> Any:
@@ -279,13 +371,14 @@ def charts(report: Any, labels: Labels = Labels()) -> dict[str, Any]:
 
 # --- A/B between two versions of a file ----------------------------------------------------------------------
 
-def ab_files(root: Path, rels: Sequence[str]) -> dict[str, list[tuple[str, str]]]:
-    """{file: its versions} of the files with at least two versions to compare (editor.logic.versions)."""
+def ab_files(root: Path, rels: Sequence[str], session: str = "") -> dict[str, list[tuple[str, str]]]:
+    """{file: its versions} of the files with at least two versions to compare (editor.logic.versions; the
+    unsaved edits are those this browser session autosaved)."""
     from editor.logic.versions import versions
 
     out = {}
     for rel in rels:
-        found = versions(root, rel)
+        found = versions(root, rel, session)
         if len(found) >= 2:
             out[rel] = found
     return out

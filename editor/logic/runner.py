@@ -19,7 +19,14 @@ period) and reaps the child, so a cancelled playtest leaves no process behind. T
 when the editor that started it is gone (its parent process changes).
 
 A job with several sides (an A/B test) plays the same seeds on each side's content: a side is the content
-folder with some files' texts replaced (`overrides`: {relative path: text}), copied into the private folder.
+folder with some files' texts replaced (`overrides`: {relative path: text}, any number of files: a whole
+change), copied into the private folder, and its own overlays (a pack against the set without it). An A/B job
+with a `width` plays in batches until the 95% interval on its main effect is that narrow
+(interpreter.abtest.until_narrow; `games` is then the cap), reporting after each batch:
+
+    {"event": "records", "side": "A", "records": [...], "append": true}     # this batch's games
+    {"event": "interval", "main": "flock:red", "label": "...", "low": -0.04, "high": 0.05, "pairs": 60,
+     "reached": false, "needed": 310, "width": 0.1}
 """
 from __future__ import annotations
 
@@ -31,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -104,6 +111,7 @@ class Side:
 
     label: str
     overrides: Mapping[str, str] = field(default_factory=dict)
+    overlays: tuple[str, ...] | None = None   # this side's editions and mods (None: the setup's)
 
 
 @dataclass(frozen=True)
@@ -113,17 +121,25 @@ class Job:
     root: str
     setup: PlaytestSetup
     sides: tuple[Side, ...] = (Side("A"),)
+    width: float | None = None    # A/B: play until the main effect's 95% interval is this narrow (games: the cap)
+    main: str | None = None       # A/B: the main effect's row ("group:key"; None: abtest.main_row's choice)
+    batch: int = 20               # A/B with a width: games per look
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data."""
-        return {"root": str(self.root), "setup": self.setup.to_dict(),
-                "sides": [{"label": s.label, "overrides": dict(s.overrides)} for s in self.sides]}
+        return {"root": str(self.root), "setup": self.setup.to_dict(), "width": self.width, "main": self.main,
+                "batch": self.batch,
+                "sides": [{"label": s.label, "overrides": dict(s.overrides),
+                           "overlays": None if s.overlays is None else list(s.overlays)} for s in self.sides]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Job":
         """The job written by `to_dict`."""
-        return cls(str(data["root"]), PlaytestSetup.from_dict(data["setup"]),
-                   tuple(Side(str(s["label"]), dict(s.get("overrides") or {})) for s in data["sides"]))
+        sides = tuple(Side(str(s["label"]), dict(s.get("overrides") or {}),
+                           None if s.get("overlays") is None else tuple(s["overlays"])) for s in data["sides"])
+        width = data.get("width")
+        return cls(str(data["root"]), PlaytestSetup.from_dict(data["setup"]), sides,
+                   None if width is None else float(width), data.get("main"), int(data.get("batch") or 20))
 
 
 @dataclass
@@ -142,6 +158,7 @@ class Status:
     cancelled: bool = False
     focus: list[str] = field(default_factory=list)      # A/B: the entities the two versions differ in
     names: dict[str, str] = field(default_factory=dict)  # A/B: readable entity names of both versions
+    interval: dict[str, Any] | None = None   # sequential A/B: the main effect's interval at the last look
 
     @property
     def running(self) -> bool:
@@ -217,7 +234,13 @@ class Run:
             status.done, status.total = int(message["done"]), int(message["total"])
             status.side = message.get("side")
         elif kind == "records":
-            status.records[str(message["side"])] = list(message["records"])
+            side = str(message["side"])
+            if message.get("append"):
+                status.records.setdefault(side, []).extend(message["records"])
+            else:
+                status.records[side] = list(message["records"])
+        elif kind == "interval":
+            status.interval = dict(message)
         elif kind == "error":
             status.error = str(message.get("message") or "the playtest failed")
             status.diagnostics = [str(d) for d in message.get("diagnostics") or []]
@@ -322,7 +345,7 @@ def group_members(pgid: int) -> list[int]:
 
 def start(job: Job) -> Run:
     """Start the job in a child process of its own (a new session); returns at once."""
-    job = Job(str(Path(job.root).resolve()), job.setup, job.sides)   # the child runs in its own folder
+    job = replace(job, root=str(Path(job.root).resolve()))   # the child runs in its own folder
     folder = Path(tempfile.mkdtemp(prefix="kcd-playtest-"))   # mode 0700: private to this user
     (folder / JOB).write_text(json.dumps(job.to_dict()), encoding="utf-8")
     (folder / EVENTS).touch()
@@ -408,7 +431,7 @@ def child_main(job_path: Path) -> int:
     for side in job.sides:   # every side's content loads before any game is played
         side_root = _side_root(job, side, folder)
         try:
-            rulesets.append(load(side_root, job.setup.overlays))
+            rulesets.append(load(side_root, job.setup.overlays if side.overlays is None else side.overlays))
         except ContentError as exc:
             which = f"{side.label}: " if len(job.sides) > 1 else ""
             write({"event": "error", "message": f"{which}the content does not load",
@@ -417,8 +440,11 @@ def child_main(job_path: Path) -> int:
     if len(rulesets) == 2:
         from interpreter.abtest import entity_names
 
-        write({"event": "entities", "focus": changed_items(*rulesets),
-               "names": {**entity_names(rulesets[0]), **entity_names(rulesets[1])}})
+        names = {**entity_names(rulesets[0]), **entity_names(rulesets[1])}
+        focus = changed_items(*rulesets)
+        write({"event": "entities", "focus": focus, "names": names})
+        if job.width is not None:
+            return _sequential(job, rulesets, write, parent, focus, names)
     for index, (side, ruleset) in enumerate(zip(job.sides, rulesets)):
         def progress(done: int, _n: int, offset: int = index * games, label: str = side.label) -> None:
             if os.getppid() != parent:
@@ -430,6 +456,47 @@ def child_main(job_path: Path) -> int:
             write({"event": "error", "message": f"{side.label}: {exc}" if len(job.sides) > 1 else str(exc)})
             return 1
         write({"event": "records", "side": side.label, "records": [r.to_dict() for r in report.records]})
+    write({"event": "done"})
+    return 0
+
+
+def _sequential(job: Job, rulesets: list[Any], write: Callable[[dict[str, Any]], None], parent: int,
+                focus: list[str], names: dict[str, str]) -> int:
+    """An A/B job with a width: batches of the same games on both sides until the main effect's interval is
+    narrow enough (interpreter.abtest.until_narrow), each batch's records and the interval written as it ends."""
+    from interpreter.abtest import until_narrow, width_of
+
+    cap = job.setup.games
+    total = 2 * cap
+    (label_a, ruleset_a), (label_b, ruleset_b) = zip([s.label for s in job.sides], rulesets)
+
+    def play(first: int, games: int) -> tuple[list[Any], list[Any]]:
+        setup = replace(job.setup, games=games, seed=job.setup.seed + first)
+        out = []
+        for index, (label, ruleset) in enumerate(((label_a, ruleset_a), (label_b, ruleset_b))):
+            def progress(done: int, _n: int, offset: int = 2 * first + index * games, side: str = label) -> None:
+                if os.getppid() != parent:
+                    raise _ParentGone(3)
+                write({"event": "progress", "side": side, "done": offset + done, "total": total})
+            records = simulate_setup(ruleset, setup, progress).records
+            write({"event": "records", "side": label, "records": [r.to_dict() for r in records], "append": True})
+            out.append(records)
+        return out[0], out[1]
+
+    def look(outcome: Any) -> None:
+        row = outcome.report.row(*outcome.main.split(":", 1)) if outcome.main else None
+        write({"event": "interval", "main": outcome.main, "label": row.label if row else None,
+               "low": row.low if row else None, "high": row.high if row else None,
+               "span": width_of(row) if row else None, "kind": row.kind if row else None,
+               "pairs": outcome.report.pairs, "reached": outcome.reached, "needed": outcome.needed,
+               "width": job.width})
+
+    try:
+        until_narrow(play, float(job.width or 0), main=job.main, batch=max(1, job.batch), max_games=cap,
+                     focus=focus, names=names, on_batch=look)
+    except (ValueError, RuntimeError) as exc:   # SetupError, SimError, a bad width: said, not thrown
+        write({"event": "error", "message": str(exc)})
+        return 1
     write({"event": "done"})
     return 0
 

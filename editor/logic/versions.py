@@ -25,11 +25,11 @@ def _history_label(path: Path) -> str:
     return f"Earlier save {shown} (#{int(path.name.split('-', 1)[0])})"
 
 
-def versions(root: Path, rel: str) -> list[tuple[str, str]]:
-    """(label, text) of every version of `rel`, newest first: unsaved edits, the draft, the saved file, then
-    earlier saves. Versions with the same text as one already listed are left out."""
+def versions(root: Path, rel: str, session: str = "") -> list[tuple[str, str]]:
+    """(label, text) of every version of `rel`, newest first: one browser session's unsaved edits, the draft, the
+    saved file, then earlier saves. Versions with the same text as one already listed are left out."""
     out: list[tuple[str, str]] = []
-    pending = autosave.load(root, rel)
+    pending = autosave.load(root, rel, session)
     if pending is not None:
         out.append((f"Unsaved edits (autosaved {_when(pending.saved_at)})", pending.text()))
     draft = store.draft_path(root, rel)

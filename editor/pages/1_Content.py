@@ -3,8 +3,7 @@ as sub-forms, validation on every keystroke, rules text and a card preview; savi
 from __future__ import annotations
 
 import streamlit as st
-from st_keyup import st_keyup
-
+from editor import textfield as tf
 from editor import ui
 from editor.logic import buffers as buf
 from editor.logic import card_svg
@@ -16,7 +15,7 @@ st.set_page_config(page_title="Content - Kiwi Chow Down editor", layout="wide")
 st.title("Content")
 root = ui.root()
 B = ui.buffers()
-ui.show_flash()
+notices = ui.show_flash()
 DEBOUNCE_MS = 150   # keystrokes reach the validator after this pause (and on Enter)
 
 
@@ -87,6 +86,7 @@ def do_reload(rel: str) -> None:
     st.session_state.get("kcd_conflicts", {}).pop(rel, None)
     clashes = st.session_state.setdefault("kcd_clashes", {})
     clashes[rel] = merged.clashes
+    st.session_state.setdefault("kcd_clash_from", {})[rel] = "on disk"
     ui.refresh_widgets(rel)
     ui.flash(f"Reloaded {rel} from disk: {len(merged.edits)} of your edits kept on fields only you changed"
              + (f"; {len(merged.clashes)} field(s) changed on both sides: choose below" if merged.clashes else "")
@@ -99,10 +99,9 @@ def do_choose(rel: str, index: int, mine: bool) -> None:
     if not 0 <= index < len(clashes):
         return
     clash = clashes.pop(index)
-    if mine:
-        B[buf.key(rel, clash.path)] = clash.mine
-    else:
-        B.pop(buf.key(rel, clash.path), None)
+    written = yamlrt.plain(yamlrt.get_in_or_none(yamlrt.load(ui.snapshot(rel).text), clash.path))
+    # theirs: the disk's value (then no edit is left) or the other tab's (an edit like any other)
+    buf.put(B, rel, clash.path, clash.mine if mine else clash.theirs, written)
     ui.refresh_widgets(rel)
 
 
@@ -123,7 +122,8 @@ def do_list(rel: str, list_path: tuple, op: str, index: int, template) -> None:
 
 
 items, broken = ui.catalog()
-ui.broken_notice(broken)
+with notices:
+    ui.broken_notice(broken)
 
 # --- finding an item: deep link, table click, search ------------------------------------------------------
 wanted = st.query_params.get("item")
@@ -133,13 +133,14 @@ if wanted and wanted != st.session_state.get("kcd_linked"):
     if found is not None:
         st.session_state["kcd_item"] = found.key
     else:
-        st.warning(f"No item `{wanted}` in this content folder.")
+        notices.warning(f"No item `{wanted}` in this content folder.")
 present = list(dict.fromkeys(i.kind for i in items))
 left, right = st.columns([1, 2])
 with left:
     kinds = st.multiselect("Kinds", present, format_func=lambda k: cat.KIND_LABELS.get(k, k), key="content_kinds")
 with right:
-    query = st_keyup("Search (id, name, pack, file): the first match opens", key="content_search", debounce=200)
+    query = tf.text_field("Search (id, name, pack, file): the first match opens", "", "content_search",
+                          debounce=200)
 shown = cat.search(items, kinds, query or "")
 current = st.session_state.get("kcd_item")
 if cat.find(items, current or "") is None:
@@ -150,10 +151,10 @@ if (query or "").strip() and shown and current not in [i.key for i in shown] \
 st.session_state["kcd_searched"] = query
 table_key = "content_table:" + str(hash(tuple(i.key for i in shown)))
 event = st.dataframe(cat.rows(shown), hide_index=True, width="stretch", height=240, on_select="rerun",
-                     selection_mode="single-row", key=table_key)
-picked = list(event.selection.rows) if event is not None else []
-if picked and 0 <= picked[0] < len(shown):
-    clicked = shown[picked[0]].key
+                     selection_mode=["single-row", "single-cell"], key=table_key)   # a cell click opens its row
+picked = cat.clicked_row(event.selection) if event is not None else None
+if picked is not None and 0 <= picked < len(shown):
+    clicked = shown[picked].key
     if st.session_state.get("kcd_clicked") != (table_key, clicked):
         st.session_state["kcd_clicked"] = (table_key, clicked)
         current = clicked
@@ -196,6 +197,7 @@ if rel in ui.raw_edits():
     st.page_link(ui.PAGES["files"], label=f"Open {rel} in the raw file view", query_params={"file": rel})
     st.stop()
 
+ui.other_sessions_notice(notices, [rel])
 snap = ui.snapshot(rel)
 conflicts = st.session_state.setdefault("kcd_conflicts", {})
 
@@ -238,17 +240,20 @@ def field_widget(field: fl.Field) -> None:
         label += f" (DSL {field.schema.dsl})"
     help_text = (field.schema.description or "") + f"\n\nIn the file: `{yamlrt.format_path(field.path)}`"
     kind = input_kind(field, value)
-    if kind == "keyup" and field.widget == "dsl":
+    seed = seeds().get(wkey, 0)
+    if kind in ("keyup", "textarea") and field.widget == "dsl":
         cols = st.columns([5, 1])
         with cols[0]:
-            raw = st_keyup(label, value=fl.display(value).rstrip("\n"), key=wkey, debounce=DEBOUNCE_MS)
+            if kind == "keyup":
+                raw = tf.text_field(label, fl.display(value).rstrip("\n"), wkey, seed=seed, debounce=DEBOUNCE_MS)
+            else:
+                raw = tf.text_field(label, fl.display(value), wkey, seed=seed, debounce=DEBOUNCE_MS,
+                                    rows=max(3, fl.display(value).count("\n") + 1))
         with cols[1].popover("?", help=f"What this field is, and the language reference for {field.schema.dsl} fields"):
             st.markdown(help_text)
             st.markdown(_reference(field.schema.dsl, repr(ctx)))
         if fl.display(value).endswith("\n") and raw == fl.display(value).rstrip("\n"):
             raw = fl.display(value)     # a block scalar's final newline is not an edit
-    elif kind == "textarea":
-        raw = st.text_area(label, value=fl.display(value), key=wkey, help=help_text, height=80)
     elif kind == "colour":
         raw = st.color_picker(label, value=str(value), key=wkey, help=help_text)
     elif kind == "enum":
@@ -261,9 +266,14 @@ def field_widget(field: fl.Field) -> None:
     elif kind == "int":
         raw = st.number_input(label, value=int(value), step=1, key=wkey, help=help_text)
     else:
-        raw = st_keyup(label, value=fl.display(value), key=wkey, debounce=DEBOUNCE_MS)
+        raw = tf.text_field(label, fl.display(value), wkey, seed=seed, debounce=DEBOUNCE_MS)
     buf.put(B, rel, field.doc_path, fl.to_value(field, raw), written)
     slots[field.path] = st.container()
+
+
+def seeds() -> dict[str, int]:
+    """The seed of each text input (raised to put a value from disk into it, see editor.textfield)."""
+    return st.session_state.setdefault("kcd_seed", {})
 
 
 def input_kind(field: fl.Field, value) -> str:
@@ -287,14 +297,12 @@ def show_new(field: fl.Field, wkey: str, old, new) -> None:
     kind = input_kind(field, new)
     if kind != input_kind(field, old):
         return
-    if kind == "keyup":
-        state = st.session_state.get("_st_keyup_" + wkey)
-        shown = state.get("value") if isinstance(state, dict) else None
-        if shown is None or shown == fl.display(old).rstrip("\n"):
-            st.session_state["_st_keyup_" + wkey] = {"value": fl.display(new).rstrip("\n")}
-            st.session_state[wkey] = fl.display(new).rstrip("\n")
+    if kind in ("keyup", "textarea"):
+        shown = tf.reported(st.session_state.get(tf.STATE_PREFIX + wkey), seeds().get(wkey, 0))
+        if shown is None or shown.rstrip("\n") == fl.display(old).rstrip("\n"):
+            seeds()[wkey] = seeds().get(wkey, 0) + 1    # the browser shows the new value unless typed into
         return
-    widget = {"textarea": fl.display, "colour": str, "enum": lambda v: v, "bool": bool, "int": int}[kind]
+    widget = {"colour": str, "enum": lambda v: v, "bool": bool, "int": int}[kind]
     if wkey not in st.session_state or st.session_state[wkey] == widget(old):
         st.session_state[wkey] = widget(new)
 
@@ -322,11 +330,13 @@ def render(value, path: tuple) -> None:
         for key, sub in value.items():
             sub_path = path + (str(key),)
             if isinstance(sub, (dict, list)) and sub_path not in by_path:
-                if sub_path in list_set:
-                    render_list(sub, sub_path)
+                if len(sub_path) == 2:
+                    # a part of a section (a flock side's track, its power) folds: side B is ~3,200 px open;
+                    # a part with unsaved edits or a problem opens by itself
+                    with st.expander(fl.human_path(sub_path, node), expanded=unfolded(item.path + sub_path)):
+                        render_part(sub, sub_path, heading=False)
                 else:
-                    st.markdown(f"**{fl.human_path(sub_path, node)}**")
-                    render(sub, sub_path)
+                    render_part(sub, sub_path)
             elif key in scalars:   # a track's `slot` is its place: shown in the header, renumbered
                 if columns is None:
                     field_widget(by_path[sub_path])
@@ -341,6 +351,26 @@ def render(value, path: tuple) -> None:
                 field_widget(by_path[sub_path])
             else:
                 render(sub, sub_path)
+
+
+def render_part(value, path: tuple, heading: bool = True) -> None:
+    """A nested section or list of the item, under its heading (none in an expander, which has the label)."""
+    if path in list_set:
+        render_list(value, path)
+    else:
+        if heading:
+            st.markdown(f"**{fl.human_path(path, node)}**")
+        render(value, path)
+
+
+def unfolded(doc_path: tuple) -> bool:
+    """Whether a folded part opens: it holds an unsaved edit, or a located problem of the last check, when the
+    part is first shown (kept after that: an expander that changes its state while the designer types in it
+    would be drawn afresh, with the input inside it)."""
+    inside = lambda p: len(p) >= len(doc_path) and tuple(p[: len(doc_path)]) == doc_path  # noqa: E731
+    shown = st.session_state.setdefault("kcd_unfold", {})
+    return shown.setdefault(f"w{gen}:" + buf.key(rel, doc_path), any(inside(p) for p in buf.edits_for(B, rel)) or any(
+        inside(item.path + tuple(p)) for p in st.session_state.get("kcd_problem_paths", {}).get(rel, ())))
 
 
 def render_list(elements: list, list_path: tuple) -> None:
@@ -422,6 +452,7 @@ except yamlrt.EditError as exc:
 
 problems = validation.validate_edit(root, rel, edited)
 placed = validation.place(problems, rel, edited, item, fl.item_fields(edited, item))
+st.session_state.setdefault("kcd_problem_paths", {})[rel] = [p for p, found in placed.by_field.items() if found]
 edited_doc = yamlrt.load(edited)
 for path, box in slots.items():
     for problem in placed.by_field.get(path, []):
@@ -484,8 +515,9 @@ if rel in conflicts:
     st.button("Reload from disk (keep my edits where only I changed a field)", on_click=do_reload, args=(rel,),
               key="btn_reload")
 clashes = st.session_state.get("kcd_clashes", {}).get(rel, [])
+clash_from = st.session_state.get("kcd_clash_from", {}).get(rel, "on disk")
 if clashes:
-    st.error(f"{len(clashes)} field(s) changed both by you and on disk: choose which value to keep.")
+    st.error(f"{len(clashes)} field(s) changed both by you and {clash_from}: choose which value to keep.")
     for index, clash in enumerate(clashes):
         with st.container(border=True):
             st.markdown(f"**{fl.human_path(clash.path[len(item.path):], node) if clash.path[:len(item.path)] == item.path else yamlrt.format_path(clash.path)}**")
@@ -493,7 +525,7 @@ if clashes:
             mine_col.caption("Yours")
             mine_col.code(fl.display(clash.mine) or "(empty)", language=None)
             mine_col.button("Keep mine", key=f"clash_mine_{index}", on_click=do_choose, args=(rel, index, True))
-            theirs_col.caption("On disk")
+            theirs_col.caption(clash_from[:1].upper() + clash_from[1:])
             theirs_col.code(fl.display(clash.theirs) or "(empty)", language=None)
             theirs_col.button("Take theirs", key=f"clash_theirs_{index}", on_click=do_choose,
                               args=(rel, index, False))
@@ -506,7 +538,8 @@ cols = st.columns(4)
 cols[0].button("Save", on_click=do_save, args=(rel,), disabled=not diff or bool(errors) or rel in conflicts
                or bool(clashes), type="primary", key="btn_save")
 cols[1].button("Save as draft", on_click=do_draft, args=(rel,), disabled=not diff, key="btn_draft")
-cols[2].button("Discard edits", on_click=do_discard, args=(rel,), disabled=not diff, key="btn_discard")
+cols[2].button("Discard edits", on_click=do_discard, args=(rel,), key="btn_discard",
+               disabled=not diff and not buf.edits_for(B, rel) and not clashes)
 cols[3].button("Undo last save", on_click=do_undo, args=(rel,), disabled=not store.history(root, rel),
                key="btn_undo")
 if store.draft_path(root, rel).exists():

@@ -6,9 +6,13 @@ import os
 
 import streamlit as st
 
-from editor import ui
+from dataclasses import replace
+
+from editor import ui, watch
+from editor.logic import buffers as buf
 from editor.logic import catalog as cat
 from editor.logic import playtest
+from interpreter.abtest import GROUPS, MIN_PAIRS, games_for_width
 from interpreter.diagnostics import ContentError
 
 st.set_page_config(page_title="Playtest - Kiwi Chow Down editor", layout="wide")
@@ -95,11 +99,34 @@ setup = playtest.PlaytestSetup(players=int(players), games=int(games), seed=int(
                                solo_side=side_ids.get(side_label) if solo else None)
 
 st.divider()
-what = st.radio("Run", ["Playtest", "A/B: two versions of a file"], horizontal=True, key="pt_what",
-                help="A/B plays the same seeds on both versions and shows each change with its paired 95% interval.")
-ab_choice = None
-if what != "Playtest":
-    files = playtest.ab_files(root, cat.content_files(root))
+WHOLE, ONE_FILE = "A/B: a whole change", "A/B: two versions of a file"
+what = st.radio("Run", ["Playtest", WHOLE, ONE_FILE], horizontal=True, key="pt_what",
+                help="A/B plays the same seeds on both versions and shows each change with its paired 95% interval. "
+                     "A whole change is every file it touches (Season cards and Nests together), or a pack.")
+ab_choice = None        # (label of A, Change A, label of B, Change B)
+if what == WHOLE:
+    unsaved = {rel: ui.pending_of(rel).text() for rel in sorted(set(buf.files_with_edits(ui.buffers()))
+                                                                 | set(ui.raw_edits()))
+               if ui.pending_of(rel).is_edit()}
+    found = playtest.changes(root, unsaved, overlays)
+    if not found:
+        st.info("Nothing to compare yet: edit files on the Content page (this tab's unsaved edits of every file "
+                "count as one change), write drafts, or add a mod or edition pack.")
+    else:
+        by_label = {c.label: c for c in found}
+        v1, v2 = st.columns(2)
+        b_label = v1.selectbox("B (the change)", list(by_label), key="pt_change_b")
+        change = by_label[b_label]
+        a_label = v2.selectbox("A (compared against)", playtest.baselines(change), key=f"pt_change_a:{b_label}")
+        base = playtest.baseline(root, change, a_label)
+        if a_label == playtest.BEFORE_LAST_SAVE and not base.overrides:
+            st.warning("None of these files was saved in this editor yet: A would be the saved content.")
+        files_changed = sorted(change.overrides)
+        if files_changed:
+            st.caption("Files in the change: " + ", ".join(f"`{f}`" for f in files_changed))
+        ab_choice = (a_label, base, b_label, change)
+elif what == ONE_FILE:
+    files = playtest.ab_files(root, cat.content_files(root), ui.session())
     if not files:
         st.info("No file has two versions yet. Edit a file on the Content page (unsaved edits and drafts count), "
                 "or save a change: earlier saves are kept and can be compared.")
@@ -115,17 +142,46 @@ if what != "Playtest":
             st.warning("Choose two different versions.")
         else:
             texts = dict(files[rel])
-            ab_choice = (rel, version_a, texts[version_a], version_b, texts[version_b])
+            ab_choice = (f"{version_a} of {rel}", playtest.Change(version_a, {rel: texts[version_a]}),
+                         f"{version_b} of {rel}", playtest.Change(version_b, {rel: texts[version_b]}))
+
+UNTIL, FIXED = "Until the interval on the main effect is narrow enough", "A fixed number of games"
+width = main = None
+if what != "Playtest":
+    how = st.radio("How many games", [UNTIL, FIXED], horizontal=True, key="pt_ab_how",
+                   help="The question sets the number of games: how precisely do you want to know the main effect?")
+    if how == UNTIL:
+        w1, w2, w3 = st.columns(3)
+        points = w1.number_input("Interval width (points of win rate; 10 = within ±5 points)", min_value=1.0,
+                                 max_value=100.0, value=10.0, step=1.0, key="pt_ab_width",
+                                 help="For a main effect that is a mean (VP, Nests built per game) the width is in "
+                                      "hundredths of its unit.")
+        cap = w2.number_input("At most (paired games)", min_value=30, max_value=20000, value=2000, step=10,
+                              key="pt_ab_cap")
+        main_text = w3.text_input("Main effect (group:id; empty: the first edited item)", key="pt_ab_main",
+                                  help="e.g. flock:red, seat:1, season_card:most-nests, nest:tree-1")
+        width = points / 100.0
+        main = main_text.strip() or None
+        if main is not None and (":" not in main or main.split(":", 1)[0] not in GROUPS):
+            st.warning(f"`{main}` is not group:id; groups: {', '.join(GROUPS)}")
+            ab_choice = None
+        st.caption(f"Games are played in batches of {10 * int(players)} until the 95% interval on the main effect "
+                   f"is at most {points:.0f} points wide (at least {MIN_PAIRS} pairs), or {int(cap)} paired games, "
+                   "after which the page says how many would do. Without any game: about "
+                   f"{games_for_width(width)} pairs if the two versions shared no luck; paired games share most of "
+                   "it, so the run usually stops far sooner.")
+        setup = replace(setup, games=int(cap))
 
 active = st.session_state.get("pt_active")
 can_run = active is None and (what == "Playtest" or ab_choice is not None)
 if st.button("Run A/B" if what != "Playtest" else "Run playtest", type="primary", key="pt_run", disabled=not can_run):
     if ab_choice:
-        rel, label_a, text_a, label_b, text_b = ab_choice
-        run = playtest.start_ab(root, setup, rel, text_a, text_b)
-        st.session_state["pt_active"] = ("ab", run, {"file": rel, "A": label_a, "B": label_b})
+        label_a, side_a, label_b, side_b = ab_choice
+        run = playtest.start_change(root, setup, side_a, side_b, width, main, batch=10 * int(players))
+        st.session_state["pt_active"] = ("ab", run, {"file": label_b, "A": label_a, "B": label_b})
     else:
         st.session_state["pt_active"] = ("one", playtest.start(root, setup), {})
+    watch.watch(st.session_state["pt_active"][1])
     st.session_state.pop("pt_result", None)
     st.rerun()   # draw the page again with Run disabled and the progress shown
 
@@ -143,6 +199,8 @@ def _progress() -> None:
         st.rerun()
     status = run.poll()
     st.progress(status.done / max(status.total, 1), text=status.text())
+    if status.interval:
+        st.caption(playtest.interval_text(status.interval))
     if status.finished:
         st.session_state.pop("pt_active", None)
         st.session_state["pt_result"] = (kind, status, info)
@@ -161,7 +219,10 @@ if result:
             ui.error_box(diag)
     elif kind == "ab":
         report = playtest.compare(status.records["A"], status.records["B"], status.focus, status.names)
-        st.subheader(f"A/B on {info['file']}: {info['B']} (B) against {info['A']} (A)")
+        st.subheader(f"A/B: {info['B']} (B) against {info['A']} (A)")
+        until = playtest.sequential_of(status)
+        if until is not None:
+            (st.success if until.reached else st.warning)(until.summary_text().split("\n", 1)[0])
         st.text(playtest.ab_summary(report, status.names))
         st.altair_chart(playtest.ab_chart(report), width="stretch")
         st.dataframe(playtest.ab_frame(report), hide_index=True, key="pt_ab_table")

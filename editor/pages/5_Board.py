@@ -93,7 +93,7 @@ def stepper() -> None:
     st.caption("Start of the game" if step == 0 else f"After decision {step} of {last}: {frame.label}")
     if frame.over:
         st.success(board.winner_text(frame, names))
-    left, right = st.columns([3, 2])   # the decision and the scores beside each other, the board full width below
+    left, right = st.columns(2)   # the decision and the running log beside each other, the board below
     with left:
         st.markdown("**This decision**" if step else "**Setup**")
         st.text("\n".join(frame.events) or "(no events: a choice on the way to the next one)")
@@ -103,8 +103,12 @@ def stepper() -> None:
         if pending:
             st.caption(f"Next: {names.get(pending.get('player'), pending.get('player'))}: {pending.get('prompt')}")
     with right:
-        st.markdown("**Final scores**" if frame.over else "**Scores so far**")
-        st.dataframe(board.result_rows(frame, names), hide_index=True, key=f"board_scores_{frame.over}")
+        st.markdown("**Game log** (newest first)")
+        with st.container(height=260, key="board_log"):
+            st.text("\n".join(reversed(board.game_log(frames, step))) or "(nothing yet)")
+    # a static table: every column and row shown whole, never cut behind a scroll bar
+    st.markdown("**Final scores**" if frame.over else "**Scores so far**")
+    st.table(board.result_rows(frame, names))
     show_board(frame.view, ruleset, frame.changed)
     show_tables(frame.view, names, ruleset)
     if playing and step >= last:

@@ -6,6 +6,7 @@ import time
 
 import streamlit as st
 
+from editor import textfield as tf
 from editor import ui
 from editor.logic import buffers as buf
 from editor.logic import catalog as cat
@@ -15,7 +16,7 @@ st.set_page_config(page_title="Files and drafts - Kiwi Chow Down editor", layout
 st.title("Files and drafts")
 root = ui.root()
 B = ui.buffers()
-ui.show_flash()
+notices = ui.show_flash()
 RAW = ui.raw_edits()
 
 
@@ -82,9 +83,12 @@ def do_delete(rel: str) -> None:
 files = cat.content_files(root)
 _, broken = ui.catalog()
 wanted = st.query_params.get("file")
-if wanted in files and wanted != st.session_state.get("kcd_file_linked"):
-    st.session_state["kcd_file_linked"] = wanted
-    st.session_state["kcd_file"] = wanted
+if wanted and wanted != st.session_state.get("kcd_file_linked"):
+    if wanted in files:
+        st.session_state["kcd_file_linked"] = wanted
+        st.session_state["kcd_file"] = wanted
+    else:   # a stale or mistyped link: say so, then show a file there is
+        notices.warning(f"No content file `{wanted}` in this content folder; showing another file instead.")
 current = st.session_state.get("kcd_file")
 if current not in files:
     current = broken[0] if broken else (files[0] if files else None)
@@ -102,8 +106,9 @@ snap = ui.snapshot(rel)
 start = RAW.get(rel)
 if start is None:
     start = buf.edited_text(B, rel, snap.text) if buf.edits_for(B, rel) else snap.text
-text = st.text_area(f"Text of {rel} (Ctrl+Enter or click outside to check)", value=start,
-                    key=f"raw{ui.generation(rel)}:{rel}", height=420)
+# checked as typed (after a short pause), like the Content page's fields
+text = tf.text_field(f"Text of {rel} (checked as you type)", start, f"raw{ui.generation(rel)}:{rel}", debounce=300,
+                     rows=22)
 if text != snap.text:
     if RAW.get(rel) != text:
         buf.clear(B, rel)        # the whole text now carries every edit of this file
@@ -140,7 +145,8 @@ cols = st.columns(3)
 cols[0].button("Save", key="raw_save", type="primary", on_click=do_save, args=(rel,),
                disabled=not diff or bool(errors) or store.digest(disk_now) != snap.digest)
 cols[1].button("Save as draft", key="raw_draft", on_click=do_draft, args=(rel,), disabled=not diff)
-cols[2].button("Discard edits", key="raw_discard", on_click=do_discard, args=(rel,), disabled=not diff)
+cols[2].button("Discard edits", key="raw_discard", on_click=do_discard, args=(rel,),
+               disabled=not diff and rel not in RAW and not buf.edits_for(B, rel))
 
 st.subheader("Drafts")
 st.caption(f"Drafts live in `{store.DRAFTS_DIR}/` inside the content folder. A draft feeds nothing (no playtest, "

@@ -8,6 +8,7 @@ from interpreter.content.merge import Merged
 from interpreter.content.schema import did_you_mean
 from interpreter.diagnostics import Diagnostic
 from interpreter.dsl import registry
+from interpreter.dsl import ast
 from interpreter.dsl.ast import Call
 
 # Component counts the retail rulebook fixes; checked on the base set only, since editions and mods may
@@ -58,6 +59,7 @@ class Checker:
         self._flocks()
         if not self.broken:  # an unparsed file may hold the effect that emits the trigger
             self._triggers()
+        self._trigger_refs()
         self._turn_order()
         if self.base_only:
             self._base_counts()
@@ -249,6 +251,37 @@ class Checker:
                                                       f"{verbs or 'a verb that emits it'}",
                        path, hint="use the verb in some effect, or pick another trigger")
 
+    def _trigger_refs(self) -> None:
+        """A power's effect names only the references its trigger binds (`this hex`: the registry's `binds`): the
+        marked hex of `domain marking`, the built hex of `build`, the fed Kiwi's of `feed`; `gain domain`,
+        `gain move` and `at season change` have no hex, so `this hex` there is refused where it is written."""
+        flocks = self.files.get("flocks/")
+        nodes = self.compiled.nodes.get("flocks/", {})
+        kinds = self.compiled.kinds.get("flocks/", {})
+        for path, node in nodes.items():
+            trigger = getattr(node, "primitive", None)
+            if kinds.get(path) != "trigger" or not isinstance(trigger, str):
+                continue
+            prim = registry.BY_ID.get(trigger)
+            effect = nodes.get(path[:-1] + ("do",))
+            if prim is None or effect is None or flocks is None:
+                continue
+            bound = dict(prim.binds)
+            for sel in _references(effect):
+                if sel.ref in bound:
+                    continue
+                found = flocks.where(path[:-1] + ("do",))
+                if found is None:
+                    continue
+                doc, doc_path = found
+                loc = doc.span_location(doc_path, sel.span.start, sel.span.end)
+                having = [p.display for p in registry.of_kind("trigger") if "here" in dict(p.binds)]
+                self.out.append(Diagnostic(
+                    "dsl-context", f"`this hex` names the hex of the event that fired the power, and `{prim.display}` "
+                    "has none", loc, doc.source_line(loc.line),
+                    "triggers with a hex: " + ", ".join(f"`{h}`" for h in having)
+                    + "; or name the hexes: `hexes dominated by me`, `hexes with my nest`"))
+
     def _turn_order(self) -> None:
         merged = self.files.get("turn_order.yaml")
         seats: dict[Any, tuple] = {}
@@ -273,6 +306,29 @@ class Checker:
                 path = (group,) if group else ()
                 self._emit(merged, "schema", f"the base game has {count} {label} ({rule}), found {len(items)}",
                            path, key=bool(group))
+
+
+def _references(node: Any) -> list[ast.Selector]:
+    """The `this hex` selectors of a bound effect, wherever they stand (verbs, conditions, loops, filters)."""
+    found: list[ast.Selector] = []
+
+    def look(value: Any) -> None:
+        for e in ast.exprs(value):
+            if isinstance(e, ast.Selector) and e.ref == "here":
+                found.append(e)
+
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.Call, ast.Phrase)):
+            for _, value in sub.args:
+                if isinstance(value, (ast.Selector, ast.QCall, ast.BinOp, ast.Not)):
+                    look(value)
+        elif isinstance(sub, ast.If):
+            look(sub.cond)
+        elif isinstance(sub, (ast.ForEach, ast.ChoosePlayer)):
+            look(sub.sel)
+            if isinstance(sub, ast.ForEach) and sub.cap is not None:
+                look(sub.cap)
+    return found
 
 
 def _scalar(value: Any) -> bool:

@@ -35,8 +35,8 @@ def compile_one(text: str, kind: str, ctx: CheckContext) -> tuple[Node | None, l
         if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
         node, issues = compile_field(text, kind, ctx)
-        if not issues:   # a whole field (a leader card's ability ...), not a fragment
-            issues = compose_check.field_rules(node, kind)
+        if not any(i.severity == "error" for i in issues):   # a whole field (a leader card's ability ...)
+            issues = issues + compose_check.field_rules(node, kind)
         found = (node, issues)
         _CACHE[key] = found
     return found
@@ -56,20 +56,43 @@ def compile_merged(merged: Merged, schema_name: str | None, schemas: Schemas, ct
         if not isinstance(text, str):
             continue
         node, issues = compile_one(text, kind, ctx)
+        excepted = _exceptions(merged, path)
         for issue in issues:
+            if issue.rule is not None and issue.rule in excepted:
+                excepted[issue.rule] = True   # waived by the item's `exceptions:` entry (its reason is located)
+                continue
             located = merged.where(path)
             if located is None:
                 continue
             doc, doc_path = located
             loc = doc.span_location(doc_path, issue.span.start, issue.span.end)
             out.diagnostics.append(Diagnostic(issue.code, issue.message, loc, doc.source_line(loc.line),
-                                              issue.hint))
+                                              issue.hint, severity=issue.severity))
+        for rule, used in excepted.items():
+            if not used:
+                diag = merged.diagnostic("exception-unused", f"the exception to {rule} waives nothing in `{path[-1]}`",
+                                         path[:-1] + ("exceptions",), hint="remove the `exceptions:` entry: the "
+                                         "field follows the rule")
+                if diag is not None:
+                    out.diagnostics.append(diag)
         if node is not None:
             nodes[path] = node
             kinds[path] = kind
             for sub in walk(node):
                 if isinstance(sub, (Call, Phrase)) and sub.primitive:
                     out.used.add(sub.primitive)
+
+
+def _exceptions(merged: Merged, path: tuple) -> dict[str, bool]:
+    """{rule id: False} of the `exceptions:` the item holding the field at `path` declares for that field: a content
+    item may set a rulebook default aside, each entry `{rule: R-..., field: <its field>, reason: ...}` (the schema
+    asks for the reason); the checker's issue of that rule on that field is then waived."""
+    item = _value_at(merged.data, path[:-1]) if path else None
+    entries = item.get("exceptions") if isinstance(item, dict) else None
+    if not isinstance(entries, list):
+        return {}
+    return {str(e["rule"]): False for e in entries
+            if isinstance(e, dict) and isinstance(e.get("rule"), str) and e.get("field", path[-1]) == path[-1]}
 
 
 def _value_at(data: Any, path: tuple) -> Any:

@@ -285,6 +285,8 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
     schemas = schemas_for(schemas_folder(root))
     base = _scan(root / "base", Pack("base", "Base game", "base", root / "base"), overrides)
     packs = [base]
+    overlays, required = with_requirements(root, tuple(overlays), overrides)
+    diagnostics.extend(required)
     for name in overlays:
         folder = find_pack(root, name)
         if folder is None:
@@ -367,6 +369,52 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
     if not any(d.severity == "error" for d in result.diagnostics):
         result.diagnostics = _dedupe(result.diagnostics + _engine_diagnostics(result))
     return result
+
+
+def with_requirements(root: Path, overlays: tuple[str, ...], overrides: dict[str, str] | None = None
+                      ) -> tuple[tuple[str, ...], list[Diagnostic]]:
+    """The overlays with the packs each `requires` (pack.yaml) before it, in the order listed, each once; a required
+    pack that is not installed, or packs that require each other, are errors located at the `requires` entry."""
+    out: list[str] = []
+    placed: set[Path] = set()
+    diags: list[Diagnostic] = []
+
+    def visit(name: str, chain: tuple[Path, ...]) -> None:
+        folder = find_pack(root, name)
+        if folder is None:   # build reports the unknown overlay itself
+            out.append(name)
+            return
+        if folder in placed:
+            return
+        doc = read_doc(folder / PACK_FILE, overrides)[0] if (folder / PACK_FILE).is_file() or (
+            overrides and str(folder / PACK_FILE) in overrides) else None
+        data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+        requires = data.get("requires")
+        for i, req in enumerate(requires if isinstance(requires, list) else []):
+            if not isinstance(req, str):
+                continue   # the schema says what a `requires` entry is
+            found = find_pack(root, req)
+            assert doc is not None   # a `requires` list was read from it
+            if found is None:
+                known = [p.id for p in available_packs(root) if p.path != folder]
+                guess = did_you_mean(req, known)
+                diags.append(doc.diagnostic("id-unknown", f"pack `{folder.name}` requires `{req}`, which is not "
+                                            "installed", ("requires", i), hint=f"did you mean `{guess}`?" if guess
+                                            else "packs: " + (", ".join(known) or "none")))
+            elif found == folder or found in chain:
+                loop = chain[chain.index(found):] + (folder, found) if found in chain else (folder, found)
+                diags.append(doc.diagnostic("pack-cycle", "packs require each other: "
+                                            + " -> ".join(p.name for p in loop), ("requires", i),
+                                            hint=f"remove `{req}` from the `requires` of one of them"))
+            else:
+                visit(req, chain + (folder,))
+        if folder not in placed:
+            placed.add(folder)
+            out.append(name)
+
+    for name in overlays:
+        visit(name, ())
+    return tuple(out), diags
 
 
 def _engine_diagnostics(result: Build) -> list[Diagnostic]:

@@ -130,7 +130,7 @@ def validate_report(paths_in: Iterable[str | Path] = ()) -> ValidationReport:
                 # one file validated in its pack's context counts the items it holds, not the whole set's
                 if only is None or Path(state.origin.file).resolve() == only:
                     report.items.add((kind, item_id, state.origin.pack))
-            report.sets.append(" + ".join(("base",) + overlays))
+            report.sets.append(" + ".join(p.pack.id for p in result.packs))   # the packs required too, in order
         if only is None and len(runs) > 1:
             report.diagnostics.extend(mod_pair_conflicts(root))
     report.diagnostics = _dedupe(report.diagnostics)

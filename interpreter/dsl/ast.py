@@ -60,6 +60,27 @@ class Choose:
 
 
 @dataclass(frozen=True)
+class ChoosePlayer:
+    """`choose <players> { ... }`: the acting player picks one of the players named; in the body `them` (and `it`)
+    is that player, and the acting player still does the body."""
+
+    sel: "Selector"
+    body: Seq
+    span: Span
+
+
+@dataclass(frozen=True)
+class During:
+    """`this action: <modifier>`: the modifier holds for the acting player while the rest of the effect it stands in
+    runs (the card's action, the Leader's ability, the benefit)."""
+
+    words: tuple[Word, ...]       # the words before the colon (`this action`)
+    modifier: Union[Call, "Phrase"]
+    body: Seq | None              # the statements after it (the parser folds them in); None: nothing follows
+    span: Span
+
+
+@dataclass(frozen=True)
 class May:
     """`may { a }`: the player decides whether to perform the body."""
 
@@ -94,8 +115,11 @@ def walk(node: Node | Expr) -> Iterator[Node | Expr]:
     elif isinstance(node, Choose):
         for option in node.options:
             yield from walk(option)
-    elif isinstance(node, (May, Repeat)):
+    elif isinstance(node, (May, Repeat, ChoosePlayer)):
         yield from walk(node.body)
+    elif isinstance(node, During):
+        if node.body is not None:
+            yield from walk(node.body)
     elif isinstance(node, Objective):
         yield from walk(node.query)
     elif isinstance(node, If):
@@ -228,17 +252,19 @@ class If:
 
 @dataclass(frozen=True)
 class ForEach:
-    """`for each <selector> { ... }` (or `<call> for each <selector>`, `suffix`), at most `cap` times."""
+    """`for each <selector> { ... }` (or `<call> for each <selector>`, `suffix`), at most `cap` times; `subject`: a
+    verb with a subject (`them returns 1 fruit`), the body once for each player named, who does it."""
 
     sel: Selector
     body: Seq
     cap: Expr | None
     span: Span
     suffix: bool = False
+    subject: bool = False
 
 
-COMPOSED = (Phrase, If, ForEach)
-Node = Union[Seq, Choose, May, Repeat, Call, Objective, Phrase, If, ForEach]
+COMPOSED = (Phrase, If, ForEach, ChoosePlayer, During)
+Node = Union[Seq, Choose, May, Repeat, Call, Objective, Phrase, If, ForEach, ChoosePlayer, During]
 
 
 def exprs(node: object) -> Iterator[object]:

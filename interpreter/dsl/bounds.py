@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from interpreter.dsl import registry
-from interpreter.dsl.ast import Call, Choose, May, Node, Objective, Phrase, Repeat, Seq, walk
+from interpreter.dsl.ast import Call, Choose, ChoosePlayer, During, May, Node, Objective, Phrase, Repeat, Seq, walk
 from interpreter.dsl.compose_check import quantity_max
 from interpreter.memo import per_object
 
@@ -160,7 +160,7 @@ def _walk_work(node: Node | None, call_work) -> int:
         return min(_CAP, sum(_walk_work(s, call_work) for s in node.stmts))
     if isinstance(node, Choose):
         return max((_walk_work(o, call_work) for o in node.options), default=0)
-    if isinstance(node, May):
+    if isinstance(node, (May, ChoosePlayer, During)):   # a body run once (a `this action:` may have none)
         return _walk_work(node.body, call_work)
     if isinstance(node, Repeat):
         return min(_CAP, max(node.count, 0) * _walk_work(node.body, call_work))

@@ -8,7 +8,8 @@ from typing import cast
 
 from interpreter.dsl.align import align as _align
 from interpreter.dsl import parts, registry
-from interpreter.dsl.ast import COMPOSED, Call, Choose, May, Node, Objective, Phrase, QCall, Repeat, Seq, Span, Word
+from interpreter.dsl.ast import (COMPOSED, BinOp, Call, Choose, May, Node, Num, Objective, Phrase, QCall, Repeat, Seq,
+                                 Span, Word)
 from interpreter.dsl.errors import DslError, Issue
 from interpreter.dsl.parser import parse
 from interpreter.dsl.primitive import TYPES, Primitive, Slot, fits
@@ -61,7 +62,7 @@ def check(node: Node, field_kind: str, ctx: CheckContext) -> tuple[Node, list[Is
         return node, issues
     from interpreter.dsl import compose_check   # the compositional layer: types, ability rules, work bound
     bound = _Checker(field_kind, ctx, issues).field(node)
-    return bound, issues + compose_check.after(bound, field_kind, issues)
+    return bound, issues + compose_check.after(bound, field_kind, [i for i in issues if i.severity == "error"])
 
 
 # --- registry tables ------------------------------------------------------------------------------------
@@ -89,14 +90,21 @@ def _tables_for(field_kind: str, _registry_id: int) -> _Tables:
     allowed = tuple(p for p in registry.PRIMITIVES if field_kind in p.contexts and p.kind == kind)
     same = tuple(p for p in registry.PRIMITIVES if p.kind == kind and p not in allowed)
     other = tuple(p for p in registry.PRIMITIVES if p.kind != kind)
-    heads = tuple(dict.fromkeys(p.head for p in allowed if p.head))
+    heads = tuple(dict.fromkeys(w for p in allowed if p.head for w in head_words(p)))
     by_head: dict[str, tuple[Primitive, ...]] = {}
     for p in allowed:
-        by_head[p.head] = by_head.get(p.head, ()) + (p,)
+        for w in head_words(p) if p.head else ("",):
+            by_head[w] = by_head.get(w, ()) + (p,)
     return _Tables(allowed, same, other, heads, by_head)
 
 
 # --- helpers --------------------------------------------------------------------------------------------
+
+def head_words(prim: Primitive) -> tuple[str, ...]:
+    """The words a call of the primitive may start with (`return|lose`: both)."""
+    first = prim.parts[0] if prim.parts else ""
+    return tuple(getattr(first, "words", (first,))) if isinstance(first, str) else ()
+
 
 def _join(items: list[str], last: str = "or") -> str:
     if not items:
@@ -161,7 +169,7 @@ class _Checker:
         """Check the root node against the shape its field kind needs."""
         span = getattr(node, "span", Span(0, 0))
         if self.kind == "query":
-            if isinstance(node, Objective) and isinstance(node.query, QCall):
+            if isinstance(node, Objective) and isinstance(node.query, (QCall, BinOp, Num)):
                 return replace(node, query=self.layer().expr(node.query, self.env(), "number"))
             if isinstance(node, Objective) and isinstance(node.query, (Call, Phrase)):
                 self.objective_words(node.query, node.direction)
@@ -276,7 +284,7 @@ class _Checker:
                 self.context(prim, call)
                 return call
         head = words[0].text
-        same_head = [p for p in t.allowed if p.head == head]
+        same_head = [p for p in t.allowed if head in head_words(p)]
         if same_head:
             self.wrong_shape(call, same_head)
             return call

@@ -7,8 +7,8 @@ Content over WORK_LIMIT is refused with a located `dsl-bound` issue, so validate
 """
 from __future__ import annotations
 
-from interpreter.dsl.ast import (BinOp, Call, Choose, ForEach, If, May, Not, Num, Objective, Phrase, QCall, Repeat,
-                                 Selector, Seq, Span, exprs)
+from interpreter.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, ForEach, If, May, Not, Num, Objective, Phrase,
+                                 QCall, Repeat, Selector, Seq, Span, exprs)
 from interpreter.dsl import parts
 from interpreter.dsl.errors import Issue
 from interpreter.dsl.types import ability_issues
@@ -167,6 +167,10 @@ def work(node) -> int:
         return len(node.options) + max((work(o) for o in node.options), default=0)
     if isinstance(node, May):
         return 1 + work(node.body)
+    if isinstance(node, ChoosePlayer):
+        return _sel_cost(node.sel) + 1 + work(node.body)
+    if isinstance(node, During):
+        return 1 + work(node.body)
     if isinstance(node, Repeat):
         return node.count * work(node.body)
     if isinstance(node, If):
@@ -185,7 +189,7 @@ def work(node) -> int:
                 cost += _expr_cost(value)
         return cost
     if isinstance(node, Objective):
-        return _expr_cost(node.query) if isinstance(node.query, QCall) else 1
+        return _expr_cost(node.query) if isinstance(node.query, (QCall, BinOp)) else 1
     if isinstance(node, Call):
         return 1
     return 1
@@ -207,8 +211,10 @@ def _children(node):
         return node.stmts
     if isinstance(node, Choose):
         return node.options
-    if isinstance(node, (May, Repeat)):
+    if isinstance(node, (May, Repeat, ChoosePlayer)):
         return (node.body,)
+    if isinstance(node, During):
+        return (node.body,) if node.body is not None else ()
     if isinstance(node, If):
         return (node.then,) + ((node.orelse,) if node.orelse is not None else ())
     return ()

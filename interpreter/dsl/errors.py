@@ -14,6 +14,8 @@ class Issue:
     message: str
     span: Span
     hint: str | None = None
+    severity: str = "error"        # "warning": the field still compiles and plays
+    rule: str | None = None        # the rule id a content `exceptions:` entry may waive (an ability's R-LEAD-5)
 
 
 class DslError(Exception):

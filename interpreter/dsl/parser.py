@@ -10,8 +10,8 @@ import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from interpreter.dsl.ast import (BinOp, Call, Choose, Filter, ForEach, Head, If, May, Node, Not, Num, Objective,
-                                 Phrase, QCall, Repeat, Selector, Seq, Span, Word)
+from interpreter.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, Filter, ForEach, Head, If, May, Node, Not,
+                                 Num, Objective, Phrase, QCall, Repeat, Selector, Seq, Span, Word)
 from interpreter.dsl.errors import DslError
 
 __all__ = ["parse", "STARTS", "MAX_CHARS", "MAX_DEPTH", "RESERVED"]
@@ -134,7 +134,7 @@ def _build(tree: Tree) -> Node:
     kind = tree.data
     if kind == "effect":
         stmts = tuple(_build(c) for c in tree.children if isinstance(c, Tree))
-        return Seq(stmts, Span(stmts[0].span.start, stmts[-1].span.end))
+        return Seq(_fold_during(stmts), Span(stmts[0].span.start, stmts[-1].span.end))
     if kind == "call":
         return _call(tree)
     if kind == "if_stmt":
@@ -151,6 +151,17 @@ def _build(tree: Tree) -> Node:
     if kind == "choose":
         blocks = [c for c in tree.children if isinstance(c, Tree)]
         return Choose(tuple(_block(b) for b in blocks), Span(_start(tree.children[0]), _block_end(blocks[-1])))
+    if kind == "choose_player":
+        _, who, block = tree.children
+        assert isinstance(who, Tree) and isinstance(block, Tree)
+        return ChoosePlayer(_sel(who), _block(block), Span(_start(tree.children[0]), _block_end(block)))
+    if kind == "during":
+        det, word, _, call = tree.children
+        assert isinstance(call, Tree)
+        words = (Word(str(det), _tok_span(_tok(det))), Word(str(word), _tok_span(_tok(word))))
+        modifier = _call(call)
+        assert isinstance(modifier, (Call, Phrase)), modifier
+        return During(words, modifier, None, Span(_start(det), modifier.span.end))
     if kind == "may":
         block = tree.children[1]
         assert isinstance(block, Tree)
@@ -161,11 +172,20 @@ def _build(tree: Tree) -> Node:
         return Repeat(int(_tok(count)), _block(block), Span(_start(keyword), _block_end(block)))
     if kind == "objective":
         direction, call = tree.children
-        assert isinstance(call, Tree)
-        query = _build(call) if call.data == "call" else _expr(call)
+        query = _build(call) if isinstance(call, Tree) and call.data == "call" else _expr(call)
         assert isinstance(query, (Call, Phrase, Num, QCall, BinOp, Not, Selector)), query
         return Objective(str(direction), query, Span(_start(direction), query.span.end))
     raise DslError(_SYNTAX, f"unexpected grammar rule `{kind}`", Span(0, 0))  # grammar and builder out of step
+
+
+def _fold_during(stmts: tuple[Node, ...]) -> tuple[Node, ...]:
+    """`this action: <modifier>; a; b`: the statements after a `this action:` become its body (it holds for them)."""
+    for i, stmt in enumerate(stmts):
+        if isinstance(stmt, During) and i + 1 < len(stmts):
+            rest = _fold_during(stmts[i + 1:])
+            body = Seq(rest, Span(rest[0].span.start, rest[-1].span.end))
+            return stmts[:i] + (During(stmt.words, stmt.modifier, body, Span(stmt.span.start, body.span.end)),)
+    return stmts
 
 
 def _span(tree: Tree | Token) -> Span:
@@ -299,7 +319,7 @@ def _expr(tree: Tree | Token):
         return QCall(Word(str(name), _tok_span(name)), args, Span(_start(name), _end(tree.children[-1])))
     if kind in ("head", "sel", "fsel", "osel"):
         return _sel(tree)
-    if kind == "qterm":   # `( quantity )`
+    if kind in ("qterm", "oterm"):   # `( quantity )`
         return _expr(tree.children[1])
     raise DslError(_SYNTAX, f"unexpected grammar rule `{kind}`", _span(tree))
 

@@ -49,7 +49,8 @@ PARTS: tuple[Part, ...] = (
          syntax="pay-call ; pay-call ... | choose { cost } or { cost } ...", fields=frozenset({"cost"})),
     Part("statement", "grammar", "A verb call, or one of the statements below (`if`, `for each`, `choose`, `may`, "
          "`repeat`).", "if count(my nests) >= 2 { gain 1 vp }",
-         syntax="call | if ... | for each ... | choose ... | may { ... } | repeat N { ... }", fields=_EFFECTS),
+         syntax="call | <players> call | if ... | for each ... | choose ... | choose <players> { ... } | may { ... } | "
+                "repeat N { ... } | this action: <modifier>; ...", fields=_EFFECTS),
     Part("call", "grammar", "A verb's words matched against its registry pattern; its slots take numbers, words "
          "(fruit, terrains), selectors and quantities.", "push every kiwi of an opponent in the landing hex to a "
          "hex without a nest", syntax="verb word|number|selector|quantity ...", fields=_EFFECTS),
@@ -160,6 +161,19 @@ PARTS: tuple[Part, ...] = (
          syntax="repeat N { effect }"),
     Part("if", "statement", "`if <condition> { ... } else { ... }`: the first block when the condition holds, else the second.",
          "if count(my kiwi in this hex) >= 2 { gain 1 domain }"),
+    Part("choose <players>", "statement", "`choose <players> { ... }`: you pick one of the players named (a decision "
+         "of yours); in the block `them` (and `their ...`) is that player, and you still do what it says, unless a verb "
+         "has `them` as its subject. Nobody named: nothing happens.",
+         "choose an opponent where fruit(them) > 0 { them loses 1 fruit; gain 1 fruit }",
+         syntax="choose <players> { effect }"),
+    Part("<players> <verb>s", "statement", "A verb with a subject: `them returns 1 fruit`, `every opponent loses 1 "
+         "domain` (the verb's own words, with -s or -es): each player named does it, in seat order, deciding what it "
+         "leaves to a choice; in the verb `my` / `me` is that player.", "choose an opponent { them returns 1 fruit }",
+         syntax="<players> verb-s ..."),
+    Part("this action:", "statement", "`this action: <modifier>; ...`: the modifier holds for you while the rest of "
+         "the effect runs (a card's action, a benefit, a Leader ability), then no longer; only the modifiers that say "
+         "so in `kcd reference` (a moved piece's pushes).", "this action: my kiwi can push kiwi of any size; move 2",
+         syntax="this action: <modifier>; effect"),
     Part("for each", "statement", "`for each <selector> { ... }`: the block once per element; over players the element player does it.",
          "for each opponent where fruit(them) > fruit(me) { return 1 fruit }"),
     Part("for each (after a call)", "statement", "`<call> for each <selector>, at most N`: the call once per element, at most N times.",

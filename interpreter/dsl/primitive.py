@@ -43,6 +43,11 @@ class Primitive:
     # Why a part one content item alone uses is kept as a part of its own (issue 8: the rulebook's phrases became
     # compositions; what stays is an engine procedure or event, not a phrase). Shown by `kcd reference`.
     note: str = ""
+    # Triggers: the references the event binds in the power's effect, by name (`this hex`: "here", with what it is);
+    # a power whose effect names a reference its trigger does not bind is refused (content/checks.py).
+    binds: tuple[tuple[str, str], ...] = ()
+    # Modifiers: whether it may stand in an effect as `this action: <modifier>` (it holds while the rest runs).
+    during: bool = False
 
     @cached_property
     def parts(self) -> tuple[str | Slot, ...]:
@@ -69,6 +74,12 @@ class Primitive:
         """The pattern for people: slots as `<n>`, repeatable slots as `<types>...`."""
         return " ".join(("|".join(p.words) if isinstance(p, Literal) else p) if isinstance(p, str)
                         else f"<{p.name}>" + ("..." if p.many else "") for p in self.parts)
+
+    @property
+    def head_part(self) -> str:
+        """The first literal part of the pattern (a `Literal` when written with alternatives: `return|lose`)."""
+        first = self.parts[0]
+        return first if isinstance(first, str) else ""
 
     @property
     def head(self) -> str:
@@ -117,6 +128,8 @@ class ArgType:
     values: tuple[str, ...] | None = None
     # Rules-text phrase of each fixed value (English), used by the renderer for `{slot}` of this type.
     phrases: tuple[tuple[str, str], ...] = ()
+    # The word sequences a `+` slot of this type may hold, when only some are phrases (`leader abilities`); empty: any
+    sequences: tuple[tuple[str, ...], ...] = ()
 
     def phrase(self, value: str) -> str:
         """The rules-text phrase of a value (the value itself when it has none)."""
@@ -131,6 +144,9 @@ TYPES: dict[str, ArgType] = {t.name: t for t in [
     ArgType("fruit_rule", "how paid fruit must match", ("same", "different", "any"),
             (("same", "of the same color"), ("different", "of different colors"), ("any", "of any color"))),
     ArgType("action", "an action card type", ("move", "build", "feed")),
+    ArgType("push_cause", "what pushes: `leader abilities`, `moves`, `explosions` or `effects`",
+            ("leader", "abilities", "moves", "explosions", "effects"), (("leader", "Leader"),),
+            (("leader", "abilities"), ("moves",), ("explosions",), ("effects",))),
     # selector types of the compositional layer (interpreter/dsl/parts.py): the slot takes a selector
     ArgType("pieces", "a selector of pieces: `every kiwi of an opponent in the landing hex`, `my leader`"),
     ArgType("hexes", "a selector of hexes: `a hex without a nest`, `the landing hex`"),

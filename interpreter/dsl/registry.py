@@ -6,7 +6,8 @@ Solo-mode (Kiwibot) primitives live in `registry_solo.py` and are joined in belo
 
 Templates are English rules text (`interpreter/dsl/render.py`): `{slot}` is the value (a fixed-value type
 such as `fruit_rule` shows its phrase from `primitive.TYPES`; a `+` list is joined "a, b and c"),
-`{slot:word}` a number in words ("three"), `{slot:or}` a list joined "a, b or c", and
+`{slot:word}` a number in words ("three"), `{slot:or}` a list joined "a, b or c", `{slot:words}` a list as one
+phrase ("Leader abilities"), and
 `{slot|singular|plural}` picks by the slot's number (both sides may hold placeholders). Templates start in
 lower case; the renderer capitalises the start of a sentence. Wording follows the rulebook's Nest Benefits,
 Wildcards and Season Card Guide (R-BUILD-4, R-WILD-1, R-SCARD-5); tests/test_dsl_rules_text.py holds it there.
@@ -44,8 +45,9 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("pay-domain", "verb", "pay {n:int} domain",
       "Pay n domain markers from the reserve to the bag; not possible with fewer.",
       "pay {n} Domain {n|marker|markers}", contexts=_COST, work="n"),
-    P("return-domain", "verb", "return {n:int} domain",
-      "Return up to n domain markers of your choice from the reserve to the bag (as many as you have).",
+    P("return-domain", "verb", "return|lose {n:int} domain",
+      "Return up to n domain markers of your choice from the reserve to the bag (as many as you have); `lose` is "
+      "the same verb (`them loses 1 domain`).",
       "return {n} Domain {n|marker|markers} from your Player Reserve to the bag", work="n"),
     P("place-kiwi", "verb", "place {n:int} kiwi",
       "Place n size-1 Kiwi, each on a hex where you have Kiwi; tokens come from the track, then the reserve, then the island (R-RES-2, R-RES-3).",
@@ -130,8 +132,8 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("swap", "verb", "swap {a:pieces} for {b:pieces}",
       "Exchange the hexes of two pieces (Kiwi or Leaders): the first named and the second named.",
       "swap the hexes of {a} and {b}"),
-    P("return-fruit", "verb", "return {n:int} fruit",
-      "Return n fruit of your choice to the bag (as many as you have).",
+    P("return-fruit", "verb", "return|lose {n:int} fruit",
+      "Return n fruit of your choice to the bag (as many as you have); `lose` is the same verb (`them loses 1 fruit`).",
       "return {n} {n|Fruit|Fruits} of your choice to the bag", work="n"),
     P("leader-jump-to", "verb", "leader jumps to {dest:hexes}",
       "The Leader lands on a hex the selector names, other than its start, ignoring what lies between.",
@@ -150,28 +152,38 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
       note="kept (reviewed): a trigger names an engine event, not a phrase: Move actions played or gained "
            "(R-ASYM-5), the trigger of Yellow's power; any power may use it"),
     P("t-domain-marking", "trigger", "domain marking",
-      "In the Domain Marking phase, after your own marking.", "during Domain Marking",
+      "In the Domain Marking phase, after your own marking, when you placed at least one marker (a flock that "
+      "places none does not fire it, R-ASYM-2).", "during Domain Marking",
       frozenset({"trigger"}), emitted_by=("@domain-marking",),
+      binds=(("here", "the hex of the last domain marker the flock placed"),),
       note="kept (reviewed): a trigger names an engine event, not a phrase: the flock's own marking in the Domain "
            "Marking phase, the trigger of Red's power; any power may use it"),
     P("t-build", "trigger", "build",
       "Whenever you build a Nest.", "whenever you build a Nest",
-      frozenset({"trigger"}), emitted_by=("build", "bot-build", "bot-build-on")),
+      frozenset({"trigger"}), emitted_by=("build", "bot-build", "bot-build-on"), binds=(("here", "the hex of the Nest built"),)),
     P("t-feed", "trigger", "feed",
       "Whenever you feed a Kiwi.", "whenever you feed a Kiwi",
-      frozenset({"trigger"}), emitted_by=("feed", "bot-feed")),
+      frozenset({"trigger"}), emitted_by=("feed", "bot-feed"), binds=(("here", "the hex of the Kiwi fed"),)),
     P("t-feed-of", "trigger", "feed {what:pieces}",
       "Whenever you feed a Kiwi the selector names.", "whenever you feed {what}",
-      frozenset({"trigger"}), emitted_by=("feed", "bot-feed")),
+      frozenset({"trigger"}), emitted_by=("feed", "bot-feed"), binds=(("here", "the hex of the Kiwi fed"),)),
     P("t-feed-by", "trigger", "feed {what:pieces} by {who:players}",
       "Whenever one of the players named feeds a Kiwi the selector names.", "whenever {who} feeds {what}",
-      frozenset({"trigger"}), emitted_by=("feed", "bot-feed")),
+      frozenset({"trigger"}), emitted_by=("feed", "bot-feed"), binds=(("here", "the hex of the Kiwi fed"),)),
     P("t-build-on", "trigger", "build on {where:hexes}",
       "Whenever you build a Nest on a hex the selector names.", "whenever you build a Nest on {where}",
-      frozenset({"trigger"}), emitted_by=("build", "bot-build", "bot-build-on")),
+      frozenset({"trigger"}), emitted_by=("build", "bot-build", "bot-build-on"), binds=(("here", "the hex of the Nest built"),)),
     P("t-build-by", "trigger", "build on {where:hexes} by {who:players}",
       "Whenever one of the players named builds a Nest on a hex the selector names.",
-      "whenever {who} builds a Nest on {where}", frozenset({"trigger"}), emitted_by=("build", "bot-build", "bot-build-on")),
+      "whenever {who} builds a Nest on {where}", frozenset({"trigger"}), emitted_by=("build", "bot-build", "bot-build-on"),
+      binds=(("here", "the hex of the Nest built"),)),
+    # R-SC-1..3: Season Change. Decision: the power fires at every Season Change from the second on (the first
+    # "only flips the Turn Order nests", R-SC-1), for each flock in turn order right after its own Nest benefits
+    # (R-SC-3), so "if you dominate 3 hexes" reads the board those benefits left.
+    P("t-season-change", "trigger", "at season change",
+      "At every Season Change from the second on, right after your own Nest benefits (R-SC-3), in turn order; the "
+      "effect usually asks about the flock's state: `if count(hexes dominated by me) >= 3 { gain 1 vp }`.",
+      "at each Season Change", frozenset({"trigger"}), emitted_by=("@season-change",)),
     # --- modifiers (flock powers) ---------------------------------------------------------------
     # Dominance weights scoped by a selector (R-DOM-2): the pieces named count N in their hex instead of their
     # usual weight. dominance.py reads them off the state (params), so their selector cannot read dominance
@@ -186,6 +198,11 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("m-immune", "modifier", "{who:pieces} cannot be pushed",
       "The pieces named (your Kiwi in hexes with your Nest ...) cannot be pushed by anyone: moves, abilities, explosions.",
       "{who} cannot be pushed", frozenset({"modifier"})),
+    P("m-immune-by", "modifier", "{who:pieces} cannot be pushed by {by:push_cause+}",
+      "The pieces named cannot be pushed by one cause of pushes only: `leader abilities` (a Leader ability's pushes, "
+      "R-LEAD-5), `moves` (the pushes after a Move, R-PUSH-1), `explosions` (R-FEED-5) or `effects` (the push verbs "
+      "of cards, Nests and powers). E.g. `my kiwi of size 3 cannot be pushed by leader abilities`",
+      "{who} cannot be pushed by {by:words}", frozenset({"modifier"})),
     P("m-feed-discount", "modifier", "feeding {what:pieces} costs {n:int} fruit less",
       "Your Feed actions on a Kiwi the selector names cost n fruit less, at least 1 (R-FEED-2): `feeding a kiwi costs 1 "
       "fruit less` (every Feed), `feeding my kiwi in grass hexes costs 1 fruit less`; several powers that name the "
@@ -194,11 +211,16 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("m-push-limit", "modifier", "{who:pieces} can push up to {n:int} kiwi",
       "A piece named (your Kiwi or Leader) that ends a move may push up to n smaller Kiwi instead of the game's push "
       "limit (R-PUSH-1): `my kiwi in flower hexes can push up to 3 kiwi`.",
-      "{who} can push up to {n} smaller Kiwi", frozenset({"modifier"})),
+      "{who} can push up to {n} smaller Kiwi", frozenset({"modifier"}), during=True),
     P("m-push-same", "modifier", "{who:pieces} can push kiwi of equal size",
       "A piece named (your Kiwi or Leader) that ends a move may push Kiwi of its own size too (R-ASYM-5): "
       "`my pieces can push kiwi of equal size`.",
-      "{who} can push Kiwi of the same size", frozenset({"modifier"})),
+      "{who} can push Kiwi of the same size", frozenset({"modifier"}), during=True),
+    P("m-push-any", "modifier", "{who:pieces} can push kiwi of any size",
+      "A piece named (your Kiwi or Leader) that ends a move may push Kiwi of any size, Leaders included (as a size-3 "
+      "Kiwi, R-LEAD-1), instead of only smaller ones (R-PUSH-1). E.g. `my kiwi in flower hexes can push kiwi of any size`; for one "
+      "action only, in its effect: `this action: my kiwi can push kiwi of any size; move 2`",
+      "{who} can push Kiwi of any size", frozenset({"modifier"}), during=True),
     P("m-nest-twice", "modifier", "{what:pieces} give benefits twice",
       "The placement and season-change benefits of the Nests named are gained twice, Victory Points excluded "
       "(R-ASYM-4): `my nests give benefits twice`.",

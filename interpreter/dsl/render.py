@@ -1,14 +1,15 @@
 """Rules text from a bound DSL tree, read off the registry's templates, and the primitive reference table."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from interpreter.dsl import registry
 from interpreter.dsl import parts
-from interpreter.dsl.ast import (BinOp, Call, Choose, ForEach, If, May, Node, Not, Num, Objective, Phrase, QCall,
-                                 Repeat, Selector, Seq)
+from interpreter.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, ForEach, If, May, Node, Not, Num, Objective,
+                                 Phrase, QCall, Repeat, Selector, Seq)
 from interpreter.dsl.checker import CheckContext
 from interpreter.dsl.primitive import TYPES, Primitive, Slot
 
@@ -31,7 +32,7 @@ def render(node: Node | None, lang: str = "en", *, sentence: bool = True) -> str
         raise ValueError(f"unknown language `{lang}`; available: {', '.join(LANGS)}")
     if node is None:
         return NO_BENEFIT
-    text = _node(node)
+    text = _seq(node, top=True) if isinstance(node, Seq) else _node(node)
     if not text:
         return NO_BENEFIT
     return _capitalise(text) if sentence else text
@@ -63,6 +64,16 @@ def _node(node: Node) -> str:
     if isinstance(node, If):
         text = f"if {_cond(node.cond)}: {_seq(node.then)}"
         return text + (f"; otherwise {_seq(node.orelse)}" if node.orelse is not None else "")
+    if isinstance(node, ForEach) and node.subject:
+        # the subject does the verb, so the verb's "you" / "your" are that player's
+        who = "that player" if node.sel.ref == "it" else selector_text(node.sel)
+        body = re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "they", _seq(node.body)))
+        return f"{who} must {body}"
+    if isinstance(node, ChoosePlayer):
+        return f"choose {selector_text(node.sel, singular=True)}: {_seq(node.body)}"
+    if isinstance(node, During):
+        text = f"for this action, {_call(node.modifier)}"
+        return text + (f": {_seq(node.body)}" if node.body is not None else "")
     if isinstance(node, ForEach):
         cap = f", at most {_quantity(node.cap)}" if node.cap is not None else ""
         each = _each(node.sel)
@@ -79,20 +90,40 @@ def _node(node: Node) -> str:
     return ""
 
 
-def _seq(seq: Seq) -> str:
-    """Statements joined "a, b and c"; a verb repeated by the next call is said once ("gain 1 Fruit and 1 VP")."""
-    texts: list[str] = []
+def _seq(seq: Seq, top: bool = False) -> str:
+    """Statements joined "a, b and c"; a verb repeated by the next call is said once ("gain 1 Fruit and 1 VP"). A
+    statement with a body (`if`, `for each`, `choose` ...) followed by others ends where its body ends: at the top a
+    sentence ends there ("... . Then gain 1 Domain marker"), inside another body it is put in parentheses."""
+    groups: list[list[str]] = [[]]
     prev: Primitive | None = None
-    for stmt in seq.stmts:
+    last = len(seq.stmts) - 1
+    for i, stmt in enumerate(seq.stmts):
         text = _node(stmt)
         prim = _primitive(stmt)
         if prim is not None and prev is not None and prim.head == prev.head and prim.head:
             lead = prim.head + " "
             if text.startswith(lead) and prev.template.startswith(lead):
                 text = text[len(lead):]
-        texts.append(text)
+        before = seq.stmts[i - 1] if i > 0 else None
+        if isinstance(before, ForEach) and before.subject:
+            text = "you " + text   # after "that player must ...": who does the next one
         prev = prim
-    return _join(texts)
+        if i < last and _has_body(stmt):
+            if top:
+                groups[-1].append(text)
+                groups.append([])
+                prev = None
+                continue
+            text = f"({text})"
+        groups[-1].append(text)
+    return ". Then ".join(_join(g) for g in groups if g)
+
+
+def _has_body(node: Node) -> bool:
+    """A statement whose words run on over a body of statements (so what follows it must be told apart)."""
+    if isinstance(node, ForEach):
+        return not node.suffix and not node.subject
+    return isinstance(node, (If, Choose, ChoosePlayer, May, Repeat, During))
 
 
 def _primitive(node: Node) -> Primitive | None:
@@ -231,6 +262,8 @@ def _located(sel: Selector) -> bool:
 
 def _objective_quantity(q) -> str:
     """An objective's quantity as the Season Card Guide words it: "Nests on the island board" (R-SCARD-5)."""
+    if isinstance(q, BinOp) and q.op in ("+", "-"):
+        return f"{_objective_quantity(q.left)} {'plus' if q.op == '+' else 'minus'} {_objective_quantity(q.right)}"
     if (isinstance(q, QCall) and q.name.text == "largest" and isinstance(q.args[0], Selector)
             and q.args[0].kind == "hex" and not q.args[0].filters):
         # the largest over hexes of a count `in it`: "Kiwi tokens in a single hex"
@@ -265,7 +298,7 @@ def _quantity(q) -> str:
         if name == "count":
             return f"the number of {args[0]}"
         if name == "tokens":
-            return f"the Kiwi tokens of {args[0]}"
+            return "its Kiwi tokens" if args[0] == "it" else f"the Kiwi tokens of {args[0]}"
         if name in ("min", "max"):
             return f"the {'smaller' if name == 'min' else 'larger'} of {args[0]} and {args[1]}"
         if name in ("largest", "smallest"):
@@ -350,6 +383,8 @@ def _placeholder(body: str, values: dict[str, object], slots: dict[str, Slot]) -
     if value is None:
         return f"<{name}>"
     if isinstance(value, tuple):
+        if fmt == "words":   # a phrase of several words (`leader abilities`)
+            return " ".join(_value(v, slots.get(name)) for v in value)
         return _join([_value(v, slots.get(name)) for v in value], "or" if fmt == "or" else "and")
     if fmt == "word" and isinstance(value, int) and 0 <= value < len(_NUMBER_WORDS):
         return _NUMBER_WORDS[value]
@@ -405,7 +440,7 @@ _SELECTOR_SAMPLES = {"pieces": "every kiwi of an opponent", "hexes": "a hex with
                      "players": "an opponent"}
 # modifiers whose example reads better with pieces of their own (a Leader's weight, Nests' benefits)
 _PIECES_SAMPLES = {"m-dominance-weight": "my leader", "m-feed-discount": "my kiwi in grass hexes",
-                   "m-nest-twice": "my nests"}
+                   "m-nest-twice": "my nests", "m-push-limit": "my kiwi", "m-push-same": "my kiwi"}
 
 
 def sample_call(prim: Primitive, ctx: CheckContext) -> str:
@@ -441,7 +476,8 @@ def reference(ctx: CheckContext | None = None) -> list[dict]:
         rows.append({
             "id": prim.id, "kind": prim.kind, "pattern": prim.pattern, "display": prim.display,
             "doc": prim.doc, "contexts": sorted(prim.contexts), "example": example, "text": text,
-            "note": prim.note,
+            "note": prim.note, "binds": [f"`this hex`: {what}" for ref, what in prim.binds if ref == "here"],
+            "during": prim.during,
         })
     return rows
 

@@ -11,11 +11,11 @@ import re
 from dataclasses import dataclass, replace
 
 from interpreter.dsl import parts, registry
-from interpreter.dsl.ast import (BinOp, Call, Expr, Filter, ForEach, If, Not, Num, Phrase, QCall, Selector, Span,
-                                 Word, walk)
+from interpreter.dsl.ast import (BinOp, Call, ChoosePlayer, During, Expr, Filter, ForEach, If, Not, Num, Phrase, QCall,
+                                 Selector, Seq, Span, Word, exprs, walk)
 from interpreter.dsl.align import align as _align
 from interpreter.dsl.errors import Issue
-from interpreter.dsl.primitive import Primitive, Slot
+from interpreter.dsl.primitive import Primitive, Slot, fits
 
 
 
@@ -26,6 +26,8 @@ MAX_N = 99   # number literals in the layer, as `int` slots (checker.MAX_INT)
 LEADER_MOVES = frozenset(p.id for p in registry.of_kind("verb") if p.head == "leader")
 PUSHES = frozenset(p.id for p in registry.of_kind("verb") if p.head == "push")
 _ABILITY_REFS = frozenset({"landing", "starting", "passed"})
+# the words of `this action: <modifier>`, as the parts registry names the statement
+DURING_WORDS = next(n for n in parts.STATEMENTS if n.endswith(":")).rstrip(":").split()
 _CMP = frozenset({">=", "<=", ">", "<", "=", "!="})
 
 
@@ -99,6 +101,8 @@ class Types:
                            f"filters of {parts.kind_phrase(inner.kind)}: " + ", ".join(f"`{a}`" for a in allowed))
                 continue
             close(at)
+            if f.op == "where" and at > 0:
+                self.where_binding(f, chain[at][0], [c[0] for c in chain[:at]])
             chain[at][1].append(self.filter(f, chain[at][0], env))
             if f.arg is not None and f.op != "where":
                 chain.append([chain[at][1][-1].arg, []])
@@ -109,6 +113,21 @@ class Types:
                        f"got a selector of {parts.kind_phrase(built.kind)}", sel.span,
                        "write e.g. `" + (example or _example_for(want)) + "`")
         return replace(built, span=sel.span)
+
+    def where_binding(self, f: Filter, on: Selector, before: list[Selector]) -> None:
+        """`a hex within 3 of my leader where count(flower hexes in it) = 1`: the `where` narrows the nearest selector
+        before it (`my leader`), so its `it` is that piece, not the hexes; say so when hexes stand before it."""
+        if on.kind == "hex" or not any(b.kind == "hex" for b in before):
+            return
+        if f.cond is None or not any(isinstance(e, Selector) and e.head.noun.text in ("it", "them")
+                                     for e in exprs(f.cond)):
+            return
+        piece = _text_of(on)
+        self.issues.append(Issue(
+            "dsl-filter-binding", f"this `where` narrows `{piece}` (the selector nearest before it), so its `it` is "
+            f"{parts.kind_phrase(on.kind or '')}, not the hexes", f.span,
+            "to narrow the hexes, write the `where` right after them: `a hex where count(flower hexes in it) = 1 "
+            "within 3 of my leader`", severity="warning"))
 
     def head(self, sel: Selector, env: Env) -> Selector:
         """The kind, owner, reference and terrains of a selector's head."""
@@ -275,18 +294,78 @@ class Types:
         return replace(node, sel=sel, cap=cap, body=body)
 
     def statement(self, node, allowed: tuple[Primitive, ...], env: Env):
-        """A statement of the layer: a phrase, `if` or `for each`."""
+        """A statement of the layer: a phrase, `if`, `for each`, `choose <players>`, `this action:` or a verb with a
+        subject."""
         if isinstance(node, If):
             return self.if_stmt(node, env)
         if isinstance(node, ForEach):
             return self.for_each(node, env)
+        if isinstance(node, ChoosePlayer):
+            return self.choose_player(node, env)
+        if isinstance(node, During):
+            return self.during(node, env)
+        if (isinstance(node, Phrase) and isinstance(node.items[0], Selector) and allowed
+                and allowed[0].kind == "verb"):
+            found = self.subject(node, allowed, env)
+            if found is not None:
+                return found
         return self.phrase(node, allowed, env)
+
+    def choose_player(self, node: ChoosePlayer, env: Env) -> ChoosePlayer:
+        """`choose <players> { ... }`: a selector of players; in the body `them` is the one picked."""
+        sel = self.selector(node.sel, env, frozenset({"player"}), "`choose`", "an opponent")
+        return replace(node, sel=sel, body=self.stmt(node.body, it="player"))
+
+    def during(self, node: During, env: Env) -> During:
+        """`this action: <modifier>`: a modifier allowed for a duration, holding for the statements after it."""
+        if [w.text for w in node.words] != DURING_WORDS:
+            self.issue("dsl-syntax", f"unknown duration `{' '.join(w.text for w in node.words)}`", 
+                       Span(node.words[0].span.start, node.words[-1].span.end),
+                       "a modifier for the rest of an effect is written `this action: <modifier>`")
+            return node
+        if self.field_kind not in ("effect", "ability"):
+            self.issue("dsl-context", f"`this action:` holds for the rest of a card's or benefit's effect or of a "
+                       f"Leader ability, not in {self.field_kind} fields", node.span,
+                       "a flock power's `modifier:` changes the rule for the whole game")
+            return node
+        from interpreter.dsl.checker import _Checker
+        inner = _Checker("modifier", self.ctx, self.issues)
+        before = len(self.issues)
+        modifier = inner.field(node.modifier)
+        assert isinstance(modifier, (Call, Phrase))   # a modifier field binds a call to a call
+        prim = registry.BY_ID.get(getattr(modifier, "primitive", None) or "")
+        if len(self.issues) == before and prim is not None and not prim.during:
+            shown = ", ".join(f"`{p.display}`" for p in registry.of_kind("modifier") if p.during)
+            self.issue("dsl-context", f"`{prim.display}` holds for the whole game only: it cannot be given for one "
+                       "action", node.modifier.span, f"modifiers for one action: {shown}")
+        if node.body is None:
+            self.issue("dsl-context", "`this action:` holds for the statements after it, and none follows", node.span,
+                       "put it first: `this action: my kiwi can push kiwi of any size; move 2`")
+            return replace(node, modifier=modifier)
+        return replace(node, modifier=modifier, body=self.stmt(node.body))
+
+    def subject(self, node: Phrase, allowed: tuple[Primitive, ...], env: Env) -> ForEach | None:
+        """`them returns 1 fruit`, `every opponent loses 1 domain`: a verb with a subject (players), done by each
+        player named, as the body of a `for each` over them. None: not a verb with a subject (a modifier, say)."""
+        first, rest = node.items[0], node.items[1:]
+        if not rest or not isinstance(rest[0], Word):
+            return None
+        verb = _base_form(rest[0].text, {w for p in allowed if p.head for w in getattr(p.parts[0], "words", (p.head,))})
+        if verb is None:
+            return None
+        assert isinstance(first, Selector)
+        sel = self.selector(first, env, frozenset({"player"}), "the subject of a verb", "them")
+        items = (Word(verb, rest[0].span),) + rest[1:]
+        span = Span(rest[0].span.start, node.span.end)
+        call = Call(items, span) if all(isinstance(i, Word) for i in items) else Phrase(items, span)   # type: ignore[arg-type]
+        body = self.stmt(Seq((call,), span), it="player")
+        return ForEach(sel, body, None, node.span, subject=True)
 
     def phrase(self, node: Phrase, allowed: tuple[Primitive, ...], env: Env) -> Phrase:
         """Bind a phrase (a call with selectors or quantities) to the allowed primitive it fits best."""
         items = node.items
         first = items[0]
-        cands = [p for p in allowed if (isinstance(first, Word) and p.head == first.text)
+        cands = [p for p in allowed if (isinstance(first, Word) and p.head and fits(p.head_part, first.text))
                  or (not isinstance(first, Word) and p.head == "")]
         best = None
         for prim in cands:
@@ -297,13 +376,14 @@ class Types:
             args = self.bind(prim, aligned, env)
             errors = self.issues[before:]
             del self.issues[before:]
-            key = (0 if errors else 1, sum(1 for p in prim.parts if isinstance(p, str)))
+            bad = any(i.severity == "error" for i in errors)
+            key = (0 if bad else 1, sum(1 for p in prim.parts if isinstance(p, str)))
             if best is None or key > best[0]:
                 best = (key, prim, args, errors)
         if best is not None:
             _, prim, args, errors = best
             self.issues.extend(errors)
-            return node if errors else replace(node, primitive=prim.id, args=args)
+            return node if best[0][0] == 0 else replace(node, primitive=prim.id, args=args)
         head = first.text if isinstance(first, Word) else _text_of(first)
         if not cands and self.checker is not None:
             # a verb of another field kind (a Kiwibot verb in an effect, a Leader movement in a Nest ...)
@@ -314,6 +394,8 @@ class Types:
                     return node
         shown = cands or [p for p in allowed if any(isinstance(x, Slot) and x.type in parts.SELECTOR_TYPES
                                                     for x in p.parts)]
+        if not cands and self.checker is not None and self.checker.kind == "verb" and _modifier_issue(node, self.issues):
+            return node
         if cands:
             self.issue("dsl-arg-count", f"`{head}` does not fit this phrase; it is written "
                        + _join([f"`{p.display}`" for p in cands]), node.span)
@@ -355,7 +437,11 @@ class Types:
                 if part.type == "size":
                     self.issue("dsl-arg-type", f"`{prim.name}` expects a Kiwi size for <{part.name}>, got a quantity",
                                item.span, f"write 1 to {self.ctx.max_size}")
-                args.append((part.name, self.expr(item, env, "number")))
+                # a modifier's number may depend on the piece its selector names: `it` is that piece
+                # (`my kiwi count tokens(it) + 1 for dominance`)
+                named = next((v for _, v in args if isinstance(v, Selector)), None) if prim.kind == "modifier" else None
+                number_env = Env(env.field_kind, it=named.kind) if named is not None and named.kind else env
+                args.append((part.name, self.expr(item, number_env, "number")))
                 continue
             values: list[object] = []
             for item in items:
@@ -365,6 +451,11 @@ class Types:
                     values.append(None)
                     continue
                 values.append(self.word_value(prim, part, item))
+            phrases = registry.TYPES[part.type].sequences if part.many else ()
+            if phrases and tuple(values) not in phrases:   # `leader abilities`, not `abilities leader`
+                self.issue("dsl-arg-type", f"`{prim.name or prim.display}` takes "
+                           + _join([f"`{' '.join(p)}`" for p in phrases]) + f" for <{part.name}>, got `"
+                           + " ".join(str(v) for v in values) + "`", Span(items[0].span.start, items[-1].span.end))
             args.append((part.name, tuple(values) if part.many else values[0]))
         return tuple(args)
 
@@ -385,6 +476,30 @@ class Types:
             self.issue("dsl-arg-type", f"unknown {slot.type.replace('_', ' ')} `{text}`; expected "
                        + (", ".join(values) or "none declared"), word.span, _did_you_mean(text, values))
         return text
+
+
+def _base_form(word: str, heads: set[str]) -> str | None:
+    """The verb a subject's verb names: `returns` -> `return`, `pushes` -> `push`, `loses` -> `lose` (None: no verb)."""
+    for base in (word, word[:-1] if word.endswith("s") else "", word[:-2] if word.endswith("es") else ""):
+        if base and base in heads:
+            return base
+    return None
+
+
+def _modifier_issue(node: Phrase, issues: list[Issue]) -> bool:
+    """A modifier written as a statement of an effect (`my kiwi can push kiwi of equal size`): say that modifiers
+    belong in flock powers, and how one holds for a single action when it can (True when reported)."""
+    for prim in registry.of_kind("modifier"):
+        if _align(prim.parts, node.items) is None:
+            continue
+        text = " ".join(_text_of(i) if not isinstance(i, Word) else i.text for i in node.items)
+        hint = f"write it in a flock power: `power: [{{modifier: {text}, source: ...}}]`"
+        if prim.during:
+            hint += f"; for the rest of this effect only: `this action: {text}; ...`"
+        issues.append(Issue("dsl-context", f"`{prim.display}` is a modifier, not a verb: modifiers belong in flock "
+                            "powers (`modifier:`)", node.span, hint))
+        return True
+    return False
 
 
 def doc_example(prim: Primitive) -> str:
@@ -451,7 +566,7 @@ def ability_issues(node) -> list[Issue]:
     if not moves:
         names = ", ".join(f"`{registry.BY_ID[m].display}`" for m in sorted(LEADER_MOVES))
         return [Issue("dsl-context", "a leader ability must move the Leader (R-LEAD-5)", span,
-                      f"start with a Leader movement: {names}")]
+                      f"start with a Leader movement: {names}", rule="R-LEAD-5")]
     for extra in moves[1:]:
         out.append(Issue("dsl-context", "a leader ability moves the Leader once: this is a second Leader movement",
                          extra.span, f"keep one of them: `{registry.BY_ID[moves[0].primitive].display}` or "

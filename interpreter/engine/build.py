@@ -133,7 +133,7 @@ class BuildFrame(Frame):
                                             f"{nest_id} placement", hex_id))
         if pc == 4:
             self.pc = pc = 5
-            fire = effects.emit_call(rt, ctx, "t-build")
+            fire = effects.emit_call(rt, ctx, "t-build", self.hex)
             if fire is not None:
                 return fire
         if pc == 5:

@@ -58,32 +58,55 @@ def frame_of(rt: Runtime, node, ctx: Ctx) -> Frame:
         return ForEachFrame(node, ctx)
     if isinstance(node, ast.Phrase):
         return PhraseFrame(node, ctx)
+    if isinstance(node, ast.ChoosePlayer):
+        return ChoosePlayerFrame(node, ctx)
+    if isinstance(node, ast.During):
+        return DuringFrame(node, ctx)
     raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
 
 
-@register_frame("compose.if")
 @dataclass(eq=False)
-class IfFrame(Frame):
-    """`if <condition> { } else { }`: the branch the condition picks now."""
+class _OneBodyFrame(Frame, ABC):
+    """A statement that runs one body once (or none): which, and in which context, is the statement's `branch`."""
 
     node: Any
     ctx: Ctx
     max_pc: ClassVar[int] = 1
     asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
+    node_type: ClassVar[type]
+    what: ClassVar[str]
 
     def check(self, rt: Runtime) -> None:
-        """A loaded `if` runs an `if` node."""
-        need(isinstance(self.node, ast.If), self, "not an `if`")
+        """A loaded frame runs a node of its statement."""
+        need(isinstance(self.node, self.node_type), self, f"not {self.what}")
         check_ctx(rt, self, self.ctx)
 
+    @abstractmethod
+    def branch(self, rt: Runtime) -> tuple[Any, Ctx] | None:
+        """The body to run now and its context (None: nothing to run)."""
+
     def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: test the condition and run the branch; 1: done."""
+        """pc 0: run the body; 1: done."""
         if self.pc == 1:
             return Return()
         self.pc = 1
+        found = self.branch(rt)
+        return Call(effects.RunFrame(*found)) if found is not None else Return()
+
+
+@register_frame("compose.if")
+@dataclass(eq=False)
+class IfFrame(_OneBodyFrame):
+    """`if <condition> { } else { }`: the branch the condition picks now."""
+
+    node_type: ClassVar[type] = ast.If
+    what: ClassVar[str] = "an `if`"
+
+    def branch(self, rt: Runtime) -> tuple[Any, Ctx] | None:
+        """The branch the condition picks now."""
         node = self.node
-        branch = node.then if holds(rt.state, node.cond, scope(rt, self.ctx)) else node.orelse
-        return Call(effects.RunFrame(branch, self.ctx)) if branch is not None else Return()
+        body = node.then if holds(rt.state, node.cond, scope(rt, self.ctx)) else node.orelse
+        return (body, self.ctx) if body is not None else None
 
 
 @register_frame("compose.for_each")
@@ -124,6 +147,67 @@ class ForEachFrame(Frame):
         else:
             sub = ctx.sub(it=el, depth=ctx.depth + 1)
         return Call(effects.RunFrame(node.body, sub))
+
+
+def _player_ask(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Ask | None:
+    """The acting player's choice of one of the players the selector names (None: it names nobody)."""
+    who = [e[2] for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "player"]
+    if not who:
+        return None
+    return Ask(ctx.flock, "choose-player", "Choose a player",
+               [option(A.ChoosePlayer(f), ("Choose {}", (f,))) for f in who])
+
+
+@register_frame("compose.choose_player")
+@dataclass(eq=False)
+class ChoosePlayerFrame(AskingFrame):
+    """`choose <players> { }`: the acting player picks one of the players named (a decision of their own, seen by
+    everyone as any choice of a player is), then does the body with `them` that player; nobody named: nothing."""
+
+    node: Any
+    ctx: Ctx
+    max_pc: ClassVar[int] = 2
+    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
+
+    def check(self, rt: Runtime) -> None:
+        """A loaded choice runs a `choose <players>` node."""
+        need(isinstance(self.node, ast.ChoosePlayer), self, "not a `choose <players>`")
+        check_ctx(rt, self, self.ctx)
+
+    def asked(self, rt: Runtime) -> Ask | None:
+        """pc 1: which player (None: the selector names nobody)."""
+        return _player_ask(rt, self.node.sel, self.ctx) if self.pc == 1 else None
+
+    def resume(self, rt: Runtime, value: Any) -> Signal:
+        """pc 0: ask which player; 1: the body for the one picked; 2: done."""
+        if self.pc == 2:
+            return Return()
+        if self.pc == 1:
+            self.pc = 2
+            el = ("player", None, value.flock)
+            return Call(effects.RunFrame(self.node.body, self.ctx.sub(it=el, depth=self.ctx.depth + 1)))
+        self.pc = 1
+        ask = self.asked(rt)
+        if ask is None:
+            self.pc = 2
+            return Return()
+        return ask
+
+
+@register_frame("compose.during")
+@dataclass(eq=False)
+class DuringFrame(_OneBodyFrame):
+    """`this action: <modifier>; ...`: the statements after it run with the modifier added to the context's
+    (`Ctx.during`), which the rules it changes read where they apply (push.after_move_frame)."""
+
+    node_type: ClassVar[type] = ast.During
+    what: ClassVar[str] = "a `this action:`"
+
+    def branch(self, rt: Runtime) -> tuple[Any, Ctx] | None:
+        """The statements after it, with the modifier."""
+        ctx = self.ctx
+        body = self.node.body
+        return (body, ctx.sub(during=(ctx.during or ()) + (self.node.modifier,))) if body is not None else None
 
 
 def _chosen_sels(node: ast.Phrase) -> list[ast.Selector]:
@@ -191,12 +275,7 @@ class PhraseFrame(AskingFrame):
         pending = _chosen_sels(self.node)
         if len(self.chosen) >= len(pending):
             return None
-        sel = pending[len(self.chosen)]
-        who = [e[2] for e in select(rt.state, replace(sel, ref=None), scope(rt, self.ctx)) if e[0] == "player"]
-        if not who:
-            return None
-        return Ask(self.ctx.flock, "choose-player", "Choose a player",
-                   [option(A.ChoosePlayer(f), ("Choose {}", (f,))) for f in who])
+        return _player_ask(rt, replace(pending[len(self.chosen)], ref=None), self.ctx)
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
         """pc 0: ask the next chosen player, or run the verb; 1: the player picked; 2: done."""
@@ -247,8 +326,10 @@ def possible(rt: Runtime, node, ctx: Ctx) -> bool:
     if isinstance(node, ast.If):
         branch = node.then if holds(rt.state, node.cond, scope(rt, ctx)) else node.orelse
         return True if branch is None else effects.possible(rt, branch, ctx)
-    if isinstance(node, ast.ForEach):
+    if isinstance(node, (ast.ForEach, ast.ChoosePlayer)):
         return True
+    if isinstance(node, ast.During):
+        return node.body is None or effects.possible(rt, node.body, ctx.sub(during=(ctx.during or ()) + (node.modifier,)))
     if isinstance(node, ast.Phrase):
         if node.primitive in PHRASES:
             check = PHRASE_POSSIBLE.get(node.primitive)
@@ -455,7 +536,7 @@ class PushToFrame(_EachToFrame):
 
     def kept(self, rt: Runtime, els: list) -> list:
         """The named pieces no power shields."""
-        shield = immune(rt)
+        shield = immune(rt, _cause(self.ctx))
         if shield is not None:
             els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
         return [plain(e) for e in els]
@@ -483,6 +564,11 @@ class PushToFrame(_EachToFrame):
         else:
             rt.state.flocks[thing].leader_hex = dest
             rt.emit("push-leader", flock, flock=flock, leader=thing, hex=origin, to=dest)
+
+
+def _cause(ctx: Ctx) -> str:
+    """What a push verb's pushes are, for `cannot be pushed by <cause>`: a Leader ability's, or an effect's."""
+    return "abilities" if ctx.ability is not None else "effects"
 
 
 def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
@@ -529,7 +615,7 @@ class PushOutFrame(_PhraseVerb):
         named = select(rt.state, node.arg("what"), scope(rt, ctx))
         kiwi = {e[2].id for e in named if e[0] == "kiwi" and e[1] == hex_id}
         leaders = {e[2] for e in named if e[0] == "leader" and e[1] == hex_id}
-        opts = [o for o in push.push_options(rt, hex_id, None, skip)
+        opts = [o for o in push.push_options(rt, hex_id, None, skip, cause=_cause(ctx))
                 if (a := o.action) is not None
                 and (a.flock in leaders if isinstance(a, A.PushLeader) else a.kiwi in kiwi)]
         if not opts:

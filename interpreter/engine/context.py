@@ -49,6 +49,9 @@ class Ctx:
     segment: Any = None                        # Kiwibot's Solo card segment being resolved (solo.Segment, R-SOLO-10)
     it: Any = None                             # the element a compositional `for each` body is about
     here: str | None = None                    # `this hex`: the hex of the Nest or event whose effect runs
+    # modifiers of `this action:` holding for this effect (bound nodes); None, not (), when none: a frame copies and
+    # saves None as it is, with no work (a Ctx is copied with every frame)
+    during: tuple | None = None
 
     def sub(self, **changes: Any) -> "Ctx":
         """A copy with some fields changed (turn facts stay shared): `dataclasses.replace`, written out (effects

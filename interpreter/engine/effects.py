@@ -162,14 +162,15 @@ def verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
     return _verb_call(rt, node, ctx)
 
 
-def emit_call(rt: Runtime, ctx: Ctx, trigger: str) -> Signal | None:
-    """`Call(EmitFrame(ctx, trigger))` when one of the flock's powers listens to `trigger` (None: nothing fires)."""
+def emit_call(rt: Runtime, ctx: Ctx, trigger: str, here: str | None = None) -> Signal | None:
+    """`Call(EmitFrame(ctx, trigger))` when one of the flock's powers listens to `trigger` (None: nothing fires);
+    `here`: the event's hex, `this hex` in the powers' effects (the built hex, the fed Kiwi's)."""
     if trigger in ctx.suppressed:
         return None
     side = rt.rules.flocks.get(ctx.flock, {}).get(rt.state.flocks[ctx.flock].side)
     if side is None or not any(p.trigger == trigger for p in side.powers):
         return None
-    return Call(EmitFrame(ctx, trigger))
+    return Call(EmitFrame(ctx if here is None else ctx.sub(here=here), trigger))
 
 
 def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:

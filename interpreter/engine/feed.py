@@ -177,7 +177,7 @@ class ResolveFrame(Frame):
             return Call(effects._gain_domain(rt, ctx, n))
         if self.pc == 2:
             self.pc = 3
-            fire = effects.emit_call(rt, ctx, "t-feed")
+            fire = effects.emit_call(rt, ctx, "t-feed", hex_id)
             if fire is not None:
                 return fire
         if self.pc == 3:

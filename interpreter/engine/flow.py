@@ -86,11 +86,14 @@ class NestBenefitsFrame(Frame):
     flock: str
     left: list
     ctx: Ctx
-    max_pc: ClassVar[int] = 1
+    max_pc: ClassVar[int] = 2
 
     def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask which Nest next (while any is left); pc 1: run the chosen one's benefit."""
+        """pc 0: ask which Nest next (while any is left); pc 1: run the chosen one's benefit; 2: the flock's
+        `at season change` powers ran."""
         flock = self.flock
+        if self.pc == 2:
+            return RETURN
         if self.pc == 1:
             self.pc = 0
             nest_id = value.nest
@@ -99,7 +102,10 @@ class NestBenefitsFrame(Frame):
             return Call(build.NestBenefitFrame.of(rt, self.ctx, rt.rules.nests[nest_id].on_season_change,
                                                   f"{nest_id} season change", here))
         if not self.left:
-            return RETURN
+            # Decision R-SC-3: a flock's `at season change` powers fire right after its own Nest benefits
+            self.pc = 2
+            fire = effects.emit_call(rt, self.ctx, "t-season-change")
+            return RETURN if fire is None else fire
         self.pc = 1
         return Ask(flock, "nest-order", "Which Nest benefit next?",
                    [option(A.Nest(n), ("{}: {}", (labels.lazy(labels.nest_name, n, rt.rules.nests[n]),

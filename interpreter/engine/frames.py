@@ -608,6 +608,8 @@ def _decode(value: Any, nodes: list[Any], refs: dict[int, Any], where: str) -> A
             refs[value["r"]] = obj
             fields = value["v"]
             names = [f.name for f in dataclasses.fields(cls)]
+            if isinstance(fields, dict) and cls is Ctx and "during" not in fields:
+                fields = {**fields, "during": None}   # a save from before `this action:`
             if not isinstance(fields, dict) or set(fields) != set(names):
                 raise FrameDataError(f"{where}: a {tag} has the fields {', '.join(names)}")
             for name in names:
@@ -668,3 +670,4 @@ def _check_context(obj: Any, where: str) -> None:
         need(type(d["no_vp"]) is bool, "no_vp")
         need(type(d["source"]) is str, "source")
         need(d["here"] is None or type(d["here"]) is str, "here")
+        need(d["during"] is None or type(d["during"]) is tuple and all(_is_node(v) for v in d["during"]), "during")

@@ -32,7 +32,7 @@ def markable(rt: Runtime, flock: str) -> list[str]:
 @register_frame("marking.mark")
 @dataclass(eq=False)
 class MarkFrame(Frame):
-    """Place one marker (or pass when optional). Returns True when a marker was placed."""
+    """Place one marker (or pass when optional). Returns the hex marked (False when none was placed)."""
 
     asks: ClassVar[frozenset[int] | None] = frozenset({1})
     ask_kinds = {1: {"mark": ("mark", "pass")}}
@@ -57,12 +57,13 @@ class MarkFrame(Frame):
             if value.kind == "pass":
                 return Return(False)
             self.pc = 2
+            self.ctx = self.ctx.sub(here=value.hex)   # the hex marked, returned when it is covered
             return Call(CoverFrame(flock, value.hex))
-        return Return(True)
+        return Return(self.ctx.here)
 
 
 def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Steps[Any]:
-    """Place one marker (or pass when optional). Returns True when a marker was placed."""
+    """Place one marker (or pass when optional). Returns the hex marked (False when none was placed)."""
     return (yield from drive(rt, MarkFrame(ctx, optional)))
 
 
@@ -143,6 +144,7 @@ class MarkingTurnFrame(Frame):
         if self.pc == 1:
             if value:
                 self.placed += 1
+                self.ctx = self.ctx.sub(here=value)   # `this hex` of the power: the last hex marked
             else:
                 return self._done(rt)
         if self.count is None or self.placed < self.count:
@@ -151,7 +153,8 @@ class MarkingTurnFrame(Frame):
         return self._done(rt)
 
     def _done(self, rt: Runtime) -> Signal:
-        # Decision R-ASYM-2: the power places a *second* marker, so it fires only after the flock placed one
+        # Decision R-ASYM-2: the power places a *second* marker, so it fires only after the flock placed one; a flock
+        # that places none does not fire `domain marking` (any power on it), and `this hex` is the last hex marked
         if self.placed:
             self.pc = 2
             fire = effects.emit_call(rt, self.ctx, "t-domain-marking")

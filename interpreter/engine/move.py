@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, cast
 
 from interpreter.dsl import ast
+from interpreter.dsl.types import LEADER_MOVES
 from interpreter.engine import effects, payment, powers, push
 from interpreter.engine.board import board_of
 from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
@@ -14,6 +15,7 @@ from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, R
                                        RETURN)
 from interpreter.engine.placing import kiwi_of, verb_procedure
 from interpreter.engine.verb_table import TABLE, count
+from interpreter.memo import per_object
 
 
 def _first_call(node) -> ast.Call | None:
@@ -188,7 +190,10 @@ class MoveActionFrame(Frame):
             ctx.turn.ability_used = True    # R-MOVE-4
             rt.emit("ability", flock, flock=flock)
             ability = rt.rules.leader_ability(fl.leader_card)
-            sub = ctx.sub(ability=Ability(start=fl.leader_hex), depth=ctx.depth + 1, source="leader ability")
+            # a card whose `exceptions` set R-LEAD-5 aside may not move the Leader: it lands where it stands
+            stays = None if _moves_leader(ability) else fl.leader_hex
+            sub = ctx.sub(ability=Ability(start=fl.leader_hex, landing=stays), depth=ctx.depth + 1,
+                          source="leader ability")
             return Call(effects.RunFrame(ability, sub))
         dest = act.to
         if isinstance(act, A.MoveLeader):
@@ -196,14 +201,20 @@ class MoveActionFrame(Frame):
             ctx.turn.leader_moved = True
             rt.emit("move-leader", flock, flock=flock, hex=act.hex, to=dest)
             # R-LEAD-1: the Leader moves as a size-3 Kiwi, so it may push like one
-            pushes = push.after_move_frame(rt, flock, dest, rt.rules.max_size, None, True)
+            pushes = push.after_move_frame(rt, flock, dest, rt.rules.max_size, None, True, ctx.during or ())
             return Return(True) if pushes is None else Call(pushes)
         hex_id, kiwi = kiwi_of(rt, act)
         st.move_kiwi(hex_id, dest, kiwi.id)
         ctx.turn.moved.add(kiwi.id)
         rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest, kiwi=kiwi.id)
-        pushes = push.after_move_frame(rt, flock, dest, kiwi.size, kiwi.id, False)
+        pushes = push.after_move_frame(rt, flock, dest, kiwi.size, kiwi.id, False, ctx.during or ())
         return Return(True) if pushes is None else Call(pushes)
+
+
+@per_object(256)
+def _moves_leader(ability: Any) -> bool:
+    """Whether an ability's effect has a Leader movement (R-LEAD-5; every ability but one set aside by content)."""
+    return any(getattr(n, "primitive", None) in LEADER_MOVES for n in ast.walk(ability)) if ability is not None else True
 
 
 def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Steps[Any]:

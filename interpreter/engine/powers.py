@@ -12,7 +12,7 @@ from typing import Any
 from interpreter.dsl import ast
 from interpreter.engine import dominance
 from interpreter.engine.context import EngineError, Runtime
-from interpreter.engine.selectors import Scope, quantity, select
+from interpreter.engine.selectors import Scope, mentions_it, quantity, select
 from interpreter.engine.state import State
 from interpreter.memo import per_object
 
@@ -73,8 +73,12 @@ def _piece_weights(state: State) -> dict[tuple, int]:
             entries = nodes.get(flock, {}).get(state.flocks[flock].side)
             for who, n in entries or ():
                 sc = Scope(flock)
-                value = quantity(state, n, sc)
-                for kind, hex_id, thing in select(state, who, sc):
+                each = per_piece(n)   # `tokens(it) + 1`: the number of each piece named
+                value = 0 if each else quantity(state, n, sc)
+                for el in select(state, who, sc):
+                    kind, hex_id, thing = el
+                    if each:
+                        value = quantity(state, n, sc.at(el))
                     if kind == "kiwi":
                         out[("kiwi", thing.id)] = value
                     elif kind == "leader":
@@ -89,16 +93,33 @@ def _piece_weights(state: State) -> dict[tuple, int]:
 dominance.scoped = _piece_weights
 
 
-def _number(rt: Runtime, flock: str, n: Any) -> int:
-    """A modifier's `n`: a number, or a quantity read now with `me` the power's owner (`count(my nests)`)."""
-    return n if isinstance(n, int) else quantity(rt.state, n, Scope(flock))
+@per_object(256)
+def per_piece(n: Any) -> bool:
+    """Whether a modifier's number names `it`, the piece its selector names (`my kiwi count tokens(it) + 1 for
+    dominance`): then it is read for each piece."""
+    return not isinstance(n, int) and any(isinstance(e, ast.Selector) and mentions_it(e) for e in ast.exprs(n))
 
 
-def push_limit(rt: Runtime, flock: str, piece: tuple | None = None) -> int:
+def _number(rt: Runtime, flock: str, n: Any, el: tuple | None = None) -> int:
+    """A modifier's `n`: a number, or a quantity read now with `me` the power's owner (`count(my nests)`) and `it`
+    the piece `el` the rule is applied to."""
+    return n if isinstance(n, int) else quantity(rt.state, n, Scope(flock, it=el))
+
+
+def push_limit(rt: Runtime, flock: str, piece: tuple | None = None, during: tuple = ()) -> int:
     """How many Kiwi a moved piece of this flock may push (R-PUSH-1; `<pieces> can push up to N kiwi` powers
-    whose selector names the piece, `("kiwi", id)` or `("leader", flock)`)."""
-    nodes = [n for n in _valued(rt, flock, "m-push-limit") if piece is None or _names(rt, flock, n, piece)]
-    return _number(rt, flock, nodes[-1].arg("n")) if nodes else rt.rules.push_count
+    whose selector names the piece, `("kiwi", id)` or `("leader", flock)`, then those of a `this action:`)."""
+    nodes = [n for n in _valued(rt, flock, "m-push-limit") + [d for d in during if d.primitive == "m-push-limit"]
+             if piece is None or _names(rt, flock, n, piece)]
+    if not nodes:
+        return rt.rules.push_count
+    n = nodes[-1].arg("n")
+    return _number(rt, flock, n, _element(rt, flock, nodes[-1], piece) if piece and per_piece(n) else None)
+
+
+def node_names(rt: Runtime, flock: str, node, piece: tuple) -> bool:
+    """Whether one bound modifier of the flock names the piece (`("kiwi", id)`, `("leader", flock)`, `("nest", hex)`)."""
+    return _names(rt, flock, node, piece)
 
 
 def names(rt: Runtime, flock: str, modifier: str, piece: tuple) -> bool:
@@ -109,13 +130,20 @@ def names(rt: Runtime, flock: str, modifier: str, piece: tuple) -> bool:
 
 def _names(rt: Runtime, flock: str, node, piece: tuple) -> bool:
     sel = next((v for _, v in node.args if isinstance(v, ast.Selector)), None)
+    return sel is None or _element(rt, flock, node, piece) is not None
+
+
+def _element(rt: Runtime, flock: str, node, piece: tuple) -> tuple | None:
+    """The element of the piece (`("kiwi", id)`, `("leader", flock)`, `("nest", hex)`) the modifier's selector names
+    (None: it does not name it)."""
+    sel = next((v for _, v in node.args if isinstance(v, ast.Selector)), None)
     if sel is None:
-        return True
+        return None
     kind, key = piece
     for e in select(rt.state, sel, Scope(flock)):
         if e[0] == kind and (e[2].id == key if kind == "kiwi" else e[2] == key if kind == "leader" else e[1] == key):
-            return True
-    return False
+            return e
+    return None
 
 
 def table(rules) -> dict:
@@ -143,15 +171,21 @@ def _valued(rt: Runtime, flock: str, modifier: str) -> list:
     return by_side.get((flock, rt.state.flocks[flock].side), [])
 
 
-def immune(rt: Runtime) -> tuple[set[int], set[str]] | None:
-    """Kiwi ids and Leader flocks no one may push (`<pieces> cannot be pushed`); None when no power says so."""
-    if "m-immune" not in table(rt.rules):
+def immune(rt: Runtime, cause: str | None = None) -> tuple[set[int], set[str]] | None:
+    """Kiwi ids and Leader flocks no one may push (`<pieces> cannot be pushed`), and with a `cause` (abilities,
+    moves, explosions, effects) those `<pieces> cannot be pushed by <cause>` names too; None when no power says so."""
+    powers = table(rt.rules)
+    if "m-immune" not in powers and (cause is None or "m-immune-by" not in powers):
         return None
     kiwi: set[int] = set()
     leaders: set[str] = set()
     found = False
     for flock in rt.state.seats:
-        for node in _valued(rt, flock, "m-immune"):
+        nodes = _valued(rt, flock, "m-immune")
+        if cause is not None:
+            # the cause is the last word of its phrase (`leader abilities`: abilities)
+            nodes = nodes + [n for n in _valued(rt, flock, "m-immune-by") if n.arg("by")[-1] == cause]
+        for node in nodes:
             found = True
             for kind, _, thing in select(rt.state, node.arg("who"), Scope(flock)):
                 if kind == "kiwi":
@@ -172,10 +206,12 @@ def feed_discounts(rt: Runtime, flock: str | None) -> dict[int, int] | None:
         return None
     out: dict[int, int] = {}
     for node in nodes:
-        n = _number(rt, flock, node.arg("n"))
-        for kind, _, thing in select(rt.state, node.arg("what"), Scope(flock)):
-            if kind == "kiwi":
-                out[thing.id] = out.get(thing.id, 0) + n
+        each = per_piece(node.arg("n"))
+        n = 0 if each else _number(rt, flock, node.arg("n"))
+        for el in select(rt.state, node.arg("what"), Scope(flock)):
+            if el[0] == "kiwi":
+                off = _number(rt, flock, node.arg("n"), el) if each else n
+                out[el[2].id] = out.get(el[2].id, 0) + off
     return out
 
 

@@ -26,16 +26,17 @@ def _targets(rt: Runtime, hex_id: str) -> list[str]:
 
 
 def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None,
-           mover: int | None = None) -> list[tuple[Kiwi | str, Text]]:
+           mover: int | None = None, cause: str | None = None) -> list[tuple[Kiwi | str, Text]]:
     """(Kiwi or Leader's flock, its name as a decisions.Text) of pushable pieces in a hex: Kiwi (size <= max_size)
     and Leaders (size-3 Kiwi, R-LEAD-1), in the hex's order; identical Kiwi (same flock and size) once, as the first
     of them that is not the `mover` (the Kiwi that pushes never pushes itself), placed where the first of them stands.
 
-    Tokens covering domain markers are not Kiwi and never pushed (R-DM-3).
+    Tokens covering domain markers are not Kiwi and never pushed (R-DM-3). `cause` (abilities, moves, explosions,
+    effects): what pushes, for the `cannot be pushed by <cause>` powers.
     """
     kiwi: list[tuple[Kiwi, Text]] = []
     slot: dict[tuple[str, int], int] = {}
-    shield = immune(rt)   # `<pieces> cannot be pushed` powers
+    shield = immune(rt, cause)   # `<pieces> cannot be pushed` powers
     for k in rt.state.hexes[hex_id].kiwi:
         if (max_size is not None and k.size > max_size) or (shield and k.id in shield[0]):
             continue
@@ -54,11 +55,12 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
 
 
 def push_options(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None,
-                 mover: int | None = None) -> list[Option]:
-    """Every (piece, destination) push from a hex (never the `mover` Kiwi itself)."""
+                 mover: int | None = None, cause: str | None = None) -> list[Option]:
+    """Every (piece, destination) push from a hex (never the `mover` Kiwi itself, never to the hex itself: R-LEAD-5,
+    R-PUSH-1 "to an adjacent hex"); `cause` as `pieces`."""
     opts: list[Option[A.Action]] = []
     dests = _targets(rt, hex_id)
-    for piece, _ in pieces(rt, hex_id, max_size, skip_leader, mover):
+    for piece, _ in pieces(rt, hex_id, max_size, skip_leader, mover, cause):
         for d in dests:
             if isinstance(piece, str):
                 values: tuple = (piece, hex_id, d)
@@ -143,18 +145,29 @@ def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> N
         rt.emit("push", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, to=dest, kiwi=kiwi.id)
 
 
-def push_reach(rt: Runtime, flock: str, mover_size: int, mover: tuple | None = None) -> int:
-    """The largest size a mover of `mover_size` may push: one less (R-PUSH-1), the same under R-ASYM-5 when a
-    modifier names the mover (`mover`: `("kiwi", id)` / `("leader", flock)`; None: any modifier of the flock)."""
-    return mover_size if param(rt, flock, "push_same_size", mover) else mover_size - 1
+def push_reach(rt: Runtime, flock: str, mover_size: int, mover: tuple | None = None, during: tuple = ()) -> int:
+    """The largest size a mover of `mover_size` may push: one less (R-PUSH-1), the same under R-ASYM-5, any size
+    under `can push kiwi of any size`, when a modifier names the mover (`mover`: `("kiwi", id)` / `("leader", flock)`;
+    None: any modifier of the flock); `during`: the modifiers of the `this action:` the move is made in."""
+    mods = rt.modifiers(flock)
+    if (during or "m-push-any" in mods) and param(rt, flock, "push_any_size", mover, during):
+        return rt.rules.max_size
+    same = (during or "m-push-same" in mods) and param(rt, flock, "push_same_size", mover, during)
+    return mover_size if same else mover_size - 1
 
 
 def after_move_frame(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
-                     mover_leader: bool) -> "AfterMoveFrame | None":
-    """The pushes after a move (AfterMoveFrame), or None when the mover may push nothing (a size-1 Kiwi)."""
-    if push_reach(rt, flock, mover_size) < 1:
+                     mover_leader: bool, during: tuple = ()) -> "AfterMoveFrame | None":
+    """The pushes after a move (AfterMoveFrame), or None when the mover may push nothing (a size-1 Kiwi). Under a
+    `this action:` (`during`) what the mover may push is read now, with those modifiers."""
+    if push_reach(rt, flock, mover_size, None, during) < 1:
         return None
-    return AfterMoveFrame(flock, hex_id, mover_size, mover_id, mover_leader)
+    frame = AfterMoveFrame(flock, hex_id, mover_size, mover_id, mover_leader)
+    if during:
+        mover = ("leader", flock) if mover_leader else ("kiwi", mover_id)
+        frame.limit = push_reach(rt, flock, mover_size, mover, during)
+        frame.left = push_limit(rt, flock, mover, during)
+    return frame
 
 
 @register_frame("push.after_move")
@@ -178,11 +191,12 @@ class AfterMoveFrame(Frame):
         """pc 0: start; 1: the answer (stop, or a push); 2: a Leader's push is done: the next one."""
         flock = self.flock
         if self.pc == 0:
-            mover = ("leader", flock) if self.mover_leader else ("kiwi", self.mover_id)   # what a modifier names
-            self.limit = push_reach(rt, flock, self.mover_size, mover)
+            if self.limit < 0:   # (after_move_frame read it already under a `this action:`)
+                mover = ("leader", flock) if self.mover_leader else ("kiwi", self.mover_id)   # what a modifier names
+                self.limit = push_reach(rt, flock, self.mover_size, mover)
+                self.left = push_limit(rt, flock, mover)
             if self.limit < 1:
                 return RETURN
-            self.left = push_limit(rt, flock, mover)
         elif self.pc == 1:
             if value.kind == "stop":
                 return RETURN
@@ -195,7 +209,7 @@ class AfterMoveFrame(Frame):
             return RETURN
         self.left -= 1
         opts = push_options(rt, self.hex, self.limit, skip_leader=flock if self.mover_leader else None,
-                            mover=self.mover_id)
+                            mover=self.mover_id, cause="moves")
         if not opts:
             return RETURN
         opts.append(option(A.word("stop"), "Stop pushing"))
@@ -234,7 +248,7 @@ class PushAllFrame(Frame):
         if self.pc == 1:
             self.pc = 2
             return Call(DoPushFrame(self.pusher, value, self.leave_origin))
-        opts = push_options(rt, self.hex, None, self.skip_leader)
+        opts = push_options(rt, self.hex, None, self.skip_leader, cause="explosions")   # only R-FEED-5 pushes all
         if not opts:
             return RETURN
         self.pc = 1

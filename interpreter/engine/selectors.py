@@ -130,8 +130,9 @@ def _candidates(st: State, sel: ast.Selector, sc: Scope) -> list[Element]:
     kind, ref = sel.kind, sel.ref
     if ref is not None and ref.startswith("flock:"):   # a chosen player, fixed when the verb ran (compose.py)
         return [("player", None, ref[6:])] if ref[6:] in st.flocks else []
-    if ref == "it":
-        el = live(st, sc.it) if sc.it is not None and sc.it[0] == kind else None
+    if ref == "it":   # (a modifier's `it` over `pieces` is the one Kiwi, Leader or Nest the rule is applied to)
+        fits = sc.it is not None and (sc.it[0] == kind or kind == "piece" and sc.it[0] in ("kiwi", "leader", "nest"))
+        el = live(st, sc.it) if fits and sc.it is not None else None
         return [el] if el is not None else []
     if ref in ("landing", "starting", "here"):
         where = {"landing": sc.landing, "starting": sc.starting, "here": sc.here}[ref]
