@@ -44,14 +44,13 @@ from interpreter.engine.solo_state import solo_of
 from interpreter.rl.actions import ActionSpace, action_space, space_of
 
 HISTORY = 16
-# the Flock fields a seat's vector reads that hold plain values (its lists and dicts are copied apart)
-# every Flock field a seat's parts read (the lists and dicts compared by value, so kept as copies)
+_NONE_SLOT = 0
+# every Flock field a seat's parts read: its plain values first, then its lists and dicts (compared by value, so the
+# board keeps copies of them)
 _FLOCK = attrgetter("id", "leader_hex", "side", "leader", "leader_card", "leader_used", "track", "reserve_kiwi", "supply",
                     "covers", "season_vp", "on_tracker", "tracker_slot", "tracker_prev", "fruit", "deck", "hand",
                     "played", "facedown", "domain", "discard", "nests_built", "kept_season_cards")
-_SCALARS = attrgetter("id", "leader_hex", "side", "leader", "leader_card", "leader_used", "track", "reserve_kiwi",
-                      "supply", "covers", "season_vp", "on_tracker", "tracker_slot", "tracker_prev")
-_NONE_SLOT = 0
+_FLOCK_VALUES = 14
 
 
 class _Layout:
@@ -306,10 +305,10 @@ class ObservationSpace:
             now = _FLOCK(fl)
             if flocks_seen[a] == now and board.reveal == reveal:
                 continue
-            flocks_seen[a] = tuple(v.copy() if type(v) is list or type(v) is dict else v for v in now)
+            flocks_seen[a] = (*now[:_FLOCK_VALUES], *[v.copy() for v in now[_FLOCK_VALUES:]])
             # then its parts, each rewritten when what it is made of differs from last time: most decisions change
             # a number or two (fruit, Kiwi in the supply) and no list
-            scalars = _SCALARS(fl)
+            scalars = now[:_FLOCK_VALUES]
             old = values[a]
             if old is None or old[0] != scalars or old[1] != fl.fruit or old[2] != len(fl.deck):
                 values[a] = (scalars, dict(fl.fruit), len(fl.deck),
