@@ -296,9 +296,11 @@ class ActionSpace:
             self._indices(pending)
             kept = self._indices_of
             assert kept is not None
-        if kept[2] is None:
-            kept = self._indices_of = (pending, kept[1], np.array(kept[1], dtype=np.intp))
-        return kept[2]
+        array = kept[2]
+        if array is None:
+            array = np.array(kept[1], dtype=np.intp)
+            self._indices_of = (pending, kept[1], array)
+        return array
 
     def legal_mask(self, game: Game) -> np.ndarray:
         """A bool array of `num_distinct_actions`: True at the index of each legal option."""

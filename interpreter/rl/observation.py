@@ -78,20 +78,24 @@ class _Board:
     so a part rewritten clears exactly what it wrote before. What is kept is the game's values, never who asked:
     any game of the space may be observed next (a clone, a resampled twin)."""
 
-    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "values", "cards", "domains", "records", "game",
-                 "decider", "bag", "flocks", "reveal")
+    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "values", "counts", "cards", "domains", "records",
+                 "game", "decider", "bag", "flocks", "reveal")
 
     def __init__(self, flat: np.ndarray, seats: tuple[str, ...], hexes: int) -> None:
         self.flat = flat
-        self.view = memoryview(flat)   # what `_rewrite` stores through: ~8x faster than numpy's scalar stores
+        # what `_rewrite` stores through: a memoryview of the array (format "f"), ~8x faster than numpy's scalar
+        # stores (typed Any: typeshed's memoryview takes bytes values only)
+        self.view: Any = flat.data
         self.seats = seats
         self.index = {f: a for a, f in enumerate(seats)}
         self.hexes: tuple[Any, ...] = (None,) * hexes
         self.written: dict[int, tuple[int, ...]] = {}   # hex column -> the indices it wrote
-        # per seat, each part as last written: its plain values (scalars, fruit, deck size), its cards in hand and
+        # per seat, each part as last written: its marks (values, as `_seat_marks` reads them), its counts (the
+        # numbers, fruit and deck size; no indices: they are fixed), its cards in hand and
         # played, its markers in reserve (with `reveal`), its record (discard, Nests, Season cards; copies of the
         # lists), each followed by the indices written
         self.values: list[tuple | None] = [None] * len(seats)
+        self.counts: list[tuple | None] = [None] * len(seats)
         self.cards: list[tuple | None] = [None] * len(seats)
         self.domains: list[tuple | None] = [None] * len(seats)
         self.records: list[tuple | None] = [None] * len(seats)
@@ -102,7 +106,7 @@ class _Board:
         self.reveal = False
 
 
-def _rewrite(flat: memoryview, old: tuple[int, ...], ones: Any, counted: Any, counts: Any) -> tuple[int, ...]:
+def _rewrite(flat: Any, old: tuple[int, ...], ones: Any, counted: Any, counts: Any) -> tuple[int, ...]:
     """Clear the entries a part wrote last time, write its ones and counts, and return the indices now written
     (scalar stores through a memoryview: a part has a few dozen entries at most, and making index arrays of them
     costs more)."""
@@ -222,6 +226,11 @@ class ObservationSpace:
         self._board_base = np.zeros(self._board_size, np.float32)
         self._board_base[self._static] = 1.0
         self._board: _Board | None = None
+        # each seat's count entries (`_updated`): its scalars in _FLOCK's order, its fruit by colour, its deck size
+        self._counts_at = [(tuple(at[name] for name in ("track", "reserve_kiwi", "supply", "covers", "season_vp",
+                                                          "on_tracker")),
+                            tuple((c, at["fruit"] + i) for c, i in self._fruit_code.items()), at["deck_count"])
+                           for at in self._seat]
         self._gathers = [self._gather_of(r) for r in range(p)]
 
     def _gather_of(self, r: int) -> np.ndarray:
@@ -294,7 +303,8 @@ class ObservationSpace:
         # each seat's part: rewritten when what it is made of (its signature) differs from last time
         reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
         flocks = st.flocks
-        values, cards_, domains, records = board.values, board.cards, board.domains, board.records
+        values, counts_, cards_ = board.values, board.counts, board.cards
+        domains, records = board.domains, board.records
         slots = []
         flocks_seen = board.flocks
         for a, f in enumerate(board.seats):
@@ -308,11 +318,23 @@ class ObservationSpace:
             flocks_seen[a] = (*now[:_FLOCK_VALUES], *[v.copy() for v in now[_FLOCK_VALUES:]])
             # then its parts, each rewritten when what it is made of differs from last time: most decisions change
             # a number or two (fruit, Kiwi in the supply) and no list
-            scalars = now[:_FLOCK_VALUES]
+            marks = now[:6] + now[12:14]
             old = values[a]
-            if old is None or old[0] != scalars or old[1] != fl.fruit or old[2] != len(fl.deck):
-                values[a] = (scalars, dict(fl.fruit), len(fl.deck),
-                             _rewrite(flat, old[3] if old is not None else (), *self._seat_values(fl, a)))
+            if old is None or old[0] != marks:
+                values[a] = (marks, _rewrite(flat, old[1] if old is not None else (), *self._seat_marks(fl, a)))
+            # its counts (track, reserve, supply, covers, season VP, tracker tokens, fruit, deck size): each at an
+            # index of its own, all stored, zeros too, when one of them changed (most decisions change a count)
+            numbers = now[6:12]
+            old = counts_[a]
+            if old is None or old[0] != numbers or old[1] != fl.fruit or old[2] != len(fl.deck):
+                scalars_at, fruit_at, deck_at = self._counts_at[a]
+                for j, n in zip(scalars_at, numbers):
+                    flat[j] = float(n)
+                fruit = fl.fruit
+                for c, j in fruit_at:
+                    flat[j] = float(fruit.get(c, 0))
+                flat[deck_at] = float(len(fl.deck))
+                counts_[a] = (numbers, dict(fruit), len(fl.deck))
             # the flock's lists change in place: each part keeps copies, compared list to list (no copy is made of
             # a part that did not change); three parts, as they change (a card played, a marker, the record)
             old = cards_[a]
@@ -358,61 +380,28 @@ class ObservationSpace:
         # every gathered index is on the board by construction: "clip" skips take's bounds errors (a third faster)
         return board.flat.take(self._gathers[board.index[player]], mode="clip")
 
-    def _seat_values(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's plain values at seat `a` (its vector and its Leader's place): indices whose
-        value is 1, indices with their counts (each index at most once). A hot path, so written out with local
-        names."""
+    def _seat_marks(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's marks at seat `a` (its flock, side, Leader and Leader card, the card used, the
+        Leader's place, its turn tracker slots): indices whose value is 1, then (none here) indices with counts."""
         ones: list[int] = []
-        counted: list[int] = []
-        counts: list[float] = []
-        one, count, value = ones.append, counted.append, counts.append
+        one = ones.append
         codes = self._codes
         slot_code = codes["slot"]
-        (b_flock, b_side, b_leader, b_leader_card, b_leader_used, b_leader_off, b_fruit, b_domain_count,
-         b_domain, b_hand_count, b_deck_count, b_discard, b_played, b_facedown, b_track, b_reserve_kiwi,
-         b_supply, b_covers, b_season_vp, b_nests_built, b_kept, b_tracker_slot, b_tracker_prev, b_on_tracker,
-         *_) = self._seat_bases[a]
+        at = self._seat[a]
         # a flock and its side are content ids of this ruleset; a Leader or Leader card may be unset ("")
-        one(b_leader_off if fl.leader_hex is None else self._leader[a] + self._hex_at[fl.leader_hex])
-        ones += (b_flock + codes["flock"][fl.id], b_side + codes["side"][fl.side])
+        one(at["leader_off"] if fl.leader_hex is None else self._leader[a] + self._hex_at[fl.leader_hex])
+        ones += (at["flock"] + codes["flock"][fl.id], at["side"] + codes["side"][fl.side])
         code = codes["leader"].get(fl.leader)
         if code is not None:
-            one(b_leader + code)
+            one(at["leader"] + code)
         code = codes["leader_card"].get(fl.leader_card)
         if code is not None:
-            one(b_leader_card + code)
+            one(at["leader_card"] + code)
         if fl.leader_used:
-            one(b_leader_used)
-        fruit_code = self._fruit_code
-        for c, n in fl.fruit.items():
-            if n:
-                count(b_fruit + fruit_code[c])
-                value(float(n))
-        # the scalars written out one by one (a loop over pairs cost a microsecond a flock: a hot path)
-        if fl.deck:
-            count(b_deck_count)
-            value(float(len(fl.deck)))
-        if fl.track:
-            count(b_track)
-            value(float(fl.track))
-        if fl.reserve_kiwi:
-            count(b_reserve_kiwi)
-            value(float(fl.reserve_kiwi))
-        if fl.supply:
-            count(b_supply)
-            value(float(fl.supply))
-        if fl.covers:
-            count(b_covers)
-            value(float(fl.covers))
-        if fl.season_vp:
-            count(b_season_vp)
-            value(float(fl.season_vp))
-        if fl.on_tracker:
-            count(b_on_tracker)
-            value(float(fl.on_tracker))
-        one(b_tracker_slot + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
-        one(b_tracker_prev + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
-        return ones, counted, counts
+            one(at["leader_used"])
+        one(at["tracker_slot"] + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
+        one(at["tracker_prev"] + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
+        return ones, [], []
 
     def _seat_cards(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
         """The entries of a flock's hand and played cards at seat `a`, as `_seat_values`: the hand size, the played
