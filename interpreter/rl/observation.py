@@ -78,8 +78,8 @@ class _Board:
     so a part rewritten clears exactly what it wrote before. What is kept is the game's values, never who asked:
     any game of the space may be observed next (a clone, a resampled twin)."""
 
-    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "values", "counts", "cards", "domains", "records",
-                 "game", "decider", "bag", "flocks", "reveal")
+    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "marks", "cards", "domains", "records", "game",
+                 "decider", "bag", "flocks", "reveal")
 
     def __init__(self, flat: np.ndarray, seats: tuple[str, ...], hexes: int) -> None:
         self.flat = flat
@@ -90,15 +90,11 @@ class _Board:
         self.index = {f: a for a, f in enumerate(seats)}
         self.hexes: tuple[Any, ...] = (None,) * hexes
         self.written: dict[int, tuple[int, ...]] = {}   # hex column -> the indices it wrote
-        # per seat, each part as last written: its marks (values, as `_seat_marks` reads them), its counts (the
-        # numbers, fruit and deck size; no indices: they are fixed), its cards in hand and
-        # played, its markers in reserve (with `reveal`), its record (discard, Nests, Season cards; copies of the
-        # lists), each followed by the indices written
-        self.values: list[tuple | None] = [None] * len(seats)
-        self.counts: list[tuple | None] = [None] * len(seats)
-        self.cards: list[tuple | None] = [None] * len(seats)
-        self.domains: list[tuple | None] = [None] * len(seats)
-        self.records: list[tuple | None] = [None] * len(seats)
+        # per seat, the indices each of its parts wrote (`_updated`; its counts have fixed indices)
+        self.marks: list[tuple[int, ...]] = [()] * len(seats)
+        self.cards: list[tuple[int, ...]] = [()] * len(seats)
+        self.domains: list[tuple[int, ...]] = [()] * len(seats)
+        self.records: list[tuple[int, ...]] = [()] * len(seats)
         self.game: tuple[tuple, tuple[int, ...]] | None = None
         self.decider: tuple[int | None, tuple[int, ...]] | None = None   # (its seat, written)
         self.bag: tuple[dict[str, int], tuple[int, ...]] | None = None   # (the fruit bag, written)
@@ -267,21 +263,32 @@ class ObservationSpace:
         i = seats.index(player)
         return seats[i:] + seats[:i]
 
-    def _hex_entries(self, h: Any, seat: dict[str, int]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
-        """What one hex adds to the planes: indices of value 1, indices with counts (identical Kiwi, twins)."""
-        i = self._hex_at[h.id]
+    def _hex_entries(self, h: Any, i: int, seat: dict[str, int]) -> tuple[list[int], tuple[int, ...],
+                                                                          tuple[float, ...]]:
+        """What hex `h` (place `i`) adds to the planes: indices of value 1, indices with counts (identical Kiwi,
+        twins)."""
         kiwi = self._kiwi
-        here: dict[int, int] = {}
-        for k in h.kiwi:
-            j = kiwi[seat[k.flock]][k.size - 1] + i
-            here[j] = here.get(j, 0) + 1
-        ones = [j for j, n in here.items() if n == 1]
-        twins = [(j, float(n)) for j, n in here.items() if n > 1]
+        stacks = h.kiwi
+        twins: tuple[int, ...] = ()
+        counts: tuple[float, ...] = ()
+        if len(stacks) == 1:   # most hexes hold one Kiwi or none
+            k = stacks[0]
+            ones = [kiwi[seat[k.flock]][k.size - 1] + i]
+        elif not stacks:
+            ones = []
+        else:
+            here: dict[int, int] = {}
+            for k in stacks:
+                j = kiwi[seat[k.flock]][k.size - 1] + i
+                here[j] = here.get(j, 0) + 1
+            ones = [j for j, n in here.items() if n == 1]
+            twins = tuple(j for j, n in here.items() if n > 1)
+            counts = tuple(float(here[j]) for j in twins)
         if h.nest is not None:
             ones.append(self._nest[seat[h.nest[0]]][h.nest[1]] + i)
         if h.domain is not None:
             ones.append(self._marker[seat[h.domain[0]]] + i)
-        return tuple(ones), tuple(j for j, _ in twins), tuple(n for _, n in twins)
+        return ones, twins, counts
 
     def _updated(self, game: Game) -> _Board:
         """The board (`_Board`), up to date with `game`."""
@@ -298,13 +305,12 @@ class ObservationSpace:
             written, hex_at, index = board.written, self._hex_at, board.index
             for h in compress(hexes, map(is_not, hexes, before)):
                 i = hex_at[h.id]
-                written[i] = _rewrite(flat, written.get(i, ()), *self._hex_entries(h, index))
+                written[i] = _rewrite(flat, written.get(i, ()), *self._hex_entries(h, i, index))
             board.hexes = hexes
         # each seat's part: rewritten when what it is made of (its signature) differs from last time
         reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
         flocks = st.flocks
-        values, counts_, cards_ = board.values, board.counts, board.cards
-        domains, records = board.domains, board.records
+        marks, cards_, domains, records = board.marks, board.cards, board.domains, board.records
         slots = []
         flocks_seen = board.flocks
         for a, f in enumerate(board.seats):
@@ -313,63 +319,53 @@ class ObservationSpace:
             # first the whole flock at once, in C: what it reads now against copies of it as last seen (most
             # decisions change one flock at most)
             now = _FLOCK(fl)
-            if flocks_seen[a] == now and board.reveal == reveal:
+            last: Any = flocks_seen[a]   # None before its first sight (then `fresh`)
+            if last == now and board.reveal == reveal:
                 continue
             flocks_seen[a] = (*now[:_FLOCK_VALUES], *[v.copy() for v in now[_FLOCK_VALUES:]])
-            # then its parts, each rewritten when what it is made of differs from last time: most decisions change
-            # a number or two (fruit, Kiwi in the supply) and no list
-            marks = now[:6] + now[12:14]
-            old = values[a]
-            if old is None or old[0] != marks:
-                values[a] = (marks, _rewrite(flat, old[1] if old is not None else (), *self._seat_marks(fl, a)))
+            # then its parts, each rewritten when the fields it is made of differ from the copy of last time (most
+            # decisions change a count or two and no list)
+            fresh = last is None
+            # its marks: flock, Leader's place, side, Leader, Leader card, card used, tracker slots
+            if fresh or last[:6] != now[:6] or last[12:14] != now[12:14]:
+                marks[a] = _rewrite(flat, marks[a], *self._seat_marks(fl, a))
             # its counts (track, reserve, supply, covers, season VP, tracker tokens, fruit, deck size): each at an
-            # index of its own, all stored, zeros too, when one of them changed (most decisions change a count)
-            numbers = now[6:12]
-            old = counts_[a]
-            if old is None or old[0] != numbers or old[1] != fl.fruit or old[2] != len(fl.deck):
+            # index of its own, all stored, zeros too
+            if fresh or last[6:12] != now[6:12] or last[14] != now[14] or len(last[15]) != len(now[15]):
                 scalars_at, fruit_at, deck_at = self._counts_at[a]
-                for j, n in zip(scalars_at, numbers):
+                for j, n in zip(scalars_at, now[6:12]):
                     flat[j] = float(n)
                 fruit = fl.fruit
                 for c, j in fruit_at:
                     flat[j] = float(fruit.get(c, 0))
                 flat[deck_at] = float(len(fl.deck))
-                counts_[a] = (numbers, dict(fruit), len(fl.deck))
-            # the flock's lists change in place: each part keeps copies, compared list to list (no copy is made of
-            # a part that did not change); three parts, as they change (a card played, a marker, the record)
-            old = cards_[a]
-            if old is None or old[0] != fl.hand or old[1] != fl.played or old[2] != fl.facedown:
-                cards_[a] = (fl.hand.copy(), fl.played.copy(), fl.facedown.copy(),
-                             _rewrite(flat, old[3] if old is not None else (), *self._seat_cards(fl, a)))
-            old = domains[a]
-            if old is None or old[0] != reveal or old[1] != fl.domain:
-                domains[a] = (reveal, fl.domain.copy(),
-                              _rewrite(flat, old[2] if old is not None else (), *self._seat_domain(fl, a, reveal)))
-            old = records[a]
-            if (old is None or old[0] != fl.discard or old[1] != fl.nests_built
-                    or old[2] != fl.kept_season_cards):
-                records[a] = (fl.discard.copy(), fl.nests_built.copy(), fl.kept_season_cards.copy(),
-                              _rewrite(flat, old[3] if old is not None else (), *self._seat_record(fl, a)))
+            # its hand and played cards; its markers in reserve; its record (discard, Nests, Season cards)
+            if fresh or last[16:19] != now[16:19]:
+                cards_[a] = _rewrite(flat, cards_[a], *self._seat_cards(fl, a))
+            if fresh or board.reveal != reveal or last[19] != now[19]:
+                domains[a] = _rewrite(flat, domains[a], *self._seat_domain(fl, a, reveal))
+            if fresh or last[20:23] != now[20:23]:
+                records[a] = _rewrite(flat, records[a], *self._seat_record(fl, a))
         board.reveal = reveal
         # the game's part: its signature is what `_game_entries` reads (a solo game's data: always rebuilt)
         # the fruit bag: a part of its own (it changes with every fruit taken, the rest of the game's part seldom)
-        old = board.bag
-        if old is None or old[0] != st.fruit_bag:
+        kept_bag = board.bag
+        if kept_bag is None or kept_bag[0] != st.fruit_bag:
             bag, code = self._fruit_bag, self._fruit_code
             items = [(c, n) for c, n in st.fruit_bag.items() if n]
-            board.bag = (dict(st.fruit_bag), _rewrite(flat, old[1] if old is not None else (), (),
+            board.bag = (dict(st.fruit_bag), _rewrite(flat, kept_bag[1] if kept_bag is not None else (), (),
                                                       [bag + code[c] for c, _ in items], [float(n) for _, n in items]))
         sig = (st.first, st.season, st.phase, tuple(st.season_cards), tuple(slots), st.solo is None)
-        old = board.game
-        if old is None or old[0] != sig or st.solo is not None:
-            board.game = (sig, _rewrite(flat, old[1] if old is not None else (),
+        kept_game = board.game
+        if kept_game is None or kept_game[0] != sig or st.solo is not None:
+            board.game = (sig, _rewrite(flat, kept_game[1] if kept_game is not None else (),
                                         *self._game_entries(game, board.seats)))
         # who decides: a part of its own (it changes every turn, the rest of the game's part seldom)
         pending = game.pending
         decider = board.index.get(pending.player) if pending is not None else None
-        old = board.decider
-        if old is None or old[0] != decider:
-            board.decider = (decider, _rewrite(flat, old[1] if old is not None else (),
+        kept_decider = board.decider
+        if kept_decider is None or kept_decider[0] != decider:
+            board.decider = (decider, _rewrite(flat, kept_decider[1] if kept_decider is not None else (),
                                                () if decider is None else (self._seat_bases[decider][-2],), (), ()))
         return board
 
