@@ -16,6 +16,7 @@ from interpreter.content import load_ruleset
 from interpreter.engine import Game
 from interpreter.engine.state import State
 from interpreter.sim import default_flocks
+from interpreter.play_options import seed_arg
 
 
 def positions(games: int, seed: int) -> list[Game]:
@@ -48,7 +49,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--reps", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=2000)
+    parser.add_argument("--seed", type=seed_arg, default=2000)
     args = parser.parse_args()
     games = positions(args.games, args.seed)
     rows = {

@@ -22,6 +22,7 @@ from typing import Any
 from interpreter.content import load_ruleset
 from interpreter.sim import default_flocks, play_game
 from interpreter.simrun import lean_gc
+from interpreter.play_options import seed_arg
 
 
 def run(games: int, players: int, seed: int, bot: str = "random") -> tuple[float, float, int]:
@@ -41,7 +42,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--seed", type=seed_arg, default=1000)
     parser.add_argument("--bots", default="random", choices=["random", "greedy"])
     parser.add_argument("--gc", default="lean", choices=["lean", "default"])
     parser.add_argument("--profile", action="store_true")

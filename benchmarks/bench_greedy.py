@@ -20,6 +20,7 @@ import time
 
 from interpreter.content import load_ruleset
 from interpreter.sim import simulate
+from interpreter.play_options import seed_arg
 
 TARGET_GAMES, TARGET_SECONDS = 10_000, 300
 
@@ -35,7 +36,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=50_000)
+    parser.add_argument("--seed", type=seed_arg, default=50_000)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--evaluation", action="store_true")
     args = parser.parse_args()

@@ -29,6 +29,7 @@ from typing import Any
 from interpreter.bots import make_bot
 from interpreter.content import load_ruleset
 from interpreter.sim import default_flocks, play_game, simulate, solo_sides, wilson
+from interpreter.play_options import seed_arg
 
 
 def _cpu() -> float:
@@ -154,7 +155,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per part (per marker side in solo)")
     parser.add_argument("--budget", default=None, help="mcts budget, e.g. 250it or 200ms (default: the bot's)")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--seed", type=seed_arg, default=5000)
     parser.add_argument("--parts", default="2p,4p,solo,speed", help="comma-separated: 2p, 4p, solo, speed")
     parser.add_argument("--chunk", type=int, default=10, help="games per seat between running tallies")
     parser.add_argument("--speed-games", type=int, default=2)

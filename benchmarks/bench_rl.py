@@ -23,6 +23,7 @@ import numpy as np
 
 from interpreter.content import load_ruleset
 from interpreter.sim import default_flocks, play_game
+from interpreter.play_options import seed_arg
 from interpreter.simrun import lean_gc
 
 
@@ -94,7 +95,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--openspiel-games", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--seed", type=seed_arg, default=1000)
     parser.add_argument("--rounds", type=int, default=5, help="alternating engine/environment rounds")
     args = parser.parse_args()
     with lean_gc():

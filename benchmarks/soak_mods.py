@@ -25,13 +25,14 @@ from interpreter import paths  # noqa: E402
 from interpreter.content import clear_caches  # noqa: E402
 from interpreter.content.loader import build  # noqa: E402
 from interpreter.content.random_mods import mod_files, play_mod, write_mod  # noqa: E402
+from interpreter.play_options import seed_arg  # noqa: E402
 
 
 def main() -> None:
     """Play `count` random mods and print how many validated, played and failed."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("count", type=int, nargs="?", default=1000, help="random mods to try (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first mod; mod i uses seed + i")
+    parser.add_argument("--seed", type=seed_arg, default=0, help="seed of the first mod; mod i uses seed + i")
     parser.add_argument("--decisions", type=int, default=150, help="decisions to play per valid mod")
     args = parser.parse_args()
     start, cpu0 = time.perf_counter(), time.process_time()

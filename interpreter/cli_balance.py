@@ -33,7 +33,7 @@ def balance_command(
                                              "about 30 plays of every Leader card, at least 200)."),
     players: int = typer.Option(4, "--players", "-p", min=1, help="Number of players."),
     flocks_opt: Optional[str] = typer.Option(None, "--flocks", help=FLOCKS_HELP + " Seats rotate between games."),
-    seed: int = typer.Option(0, "--seed", help="Seed of game 0; game i uses seed + i."),
+    seed: int = typer.Option(0, "--seed", help="Seed of game 0, 0 to 2^64-1; game i uses seed + i."),
     bots: str = typer.Option("greedy", "--bots", help="Bots by seat, comma-separated: random, greedy, mcts (or mcts:<N>it, mcts:<N>ms)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to run games on."),
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
@@ -83,6 +83,7 @@ def balance_command(
     if focus_keys is not None and baseline is None:
         fail("--focus orders an A/B report: give --against DIR too")
     count = games or games_for_cover(len(chosen), len(ruleset.items("leader_cards")))
+    opts.or_exit(opts.parse_seed, seed, count)
     options = dict(players=len(chosen), seed=seed, bots=names, jobs=jobs, flocks=chosen, leaders=leaders,
                    sides=sides, leader_cards=cards, variant=variant, cover=True,
                    scheduler=opts.or_exit(opts.parse_scheduler, scheduler))

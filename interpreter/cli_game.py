@@ -199,11 +199,24 @@ class _TurnLog:
         return view.get("season"), view.get("phase")
 
 
+def _human_seed(seed: int | None) -> int:
+    """The seed of a game against a person: the one given (at most the service's 63 bits), else one from the OS,
+    as the service draws for a `create` without a seed (a fixed default would deal every terminal game alike)."""
+    import secrets
+
+    from service.hub import SEED_BITS
+
+    if seed is None:
+        return secrets.randbits(SEED_BITS)
+    return opts.or_exit(opts.parse_seed, seed, 1, (1 << SEED_BITS) - 1, " with --human (the service's seeds)")
+
+
 def play_command(
     players: Optional[int] = typer.Option(None, "--players", "-p", min=1,
                                           help="Number of players (default 2, or the number of --flocks)."),
     flocks_opt: Optional[str] = typer.Option(None, "--flocks", help=FLOCKS_HELP),
-    seed: int = typer.Option(0, "--seed", help="Game seed: the same arguments always play the same game."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Game seed, 0 to 2^64-1: the same arguments always play "
+                                       "the same game (default 0; with --human a random one, printed at the end)."),
     bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy, mcts (or mcts:<N>it, mcts:<N>ms)."),
     edition: Optional[list[str]] = typer.Option(None, "--edition", help="Edition overlay (repeatable, in order)."),
     mod: Optional[list[str]] = typer.Option(None, "--mod", help="Mod overlay (repeatable, in order)."),
@@ -220,6 +233,8 @@ def play_command(
     """Play one whole game between bots (or one bot against Kiwibot with --solo) and print the scores."""
     from interpreter.sim import SOLO, play_game
 
+    if seed is not None:
+        opts.or_exit(opts.parse_seed, seed)
     ruleset = _load(edition, mod, content)
     variant = _variant_or_exit(variant)
     if players is None:
@@ -230,8 +245,13 @@ def play_command(
     names = _bot_names(bots)
     if human is not None:   # a person at the terminal (service/terminal.py)
         from service.terminal import human_command
-        raise typer.Exit(human_command(human, flocks, names, seed, edition, mod, variant, mode, solo_side, content,
-                                       __import__("sys").stdout))
+        human_seed = _human_seed(seed)
+        code = human_command(human, flocks, names, human_seed, edition, mod, variant, mode, solo_side, content,
+                             __import__("sys").stdout)
+        if code != EXIT_USAGE:   # a game was dealt: its seed only now, or the player could read the bots' hands
+            typer.echo(f"This game's seed: {human_seed} (--seed {human_seed} plays it again).")
+        raise typer.Exit(code)
+    seed = 0 if seed is None else seed
     if mode == SOLO:
         names = names[:1]   # only the player decides; the engine plays Kiwibot (R-SOLO-7)
     handle = output_file(log, "--log")
@@ -292,7 +312,7 @@ def simulate_command(
     players: Optional[int] = typer.Option(None, "--players", "-p", min=1,
                                           help="Number of players (default 4; 2 with --solo; or the number of --flocks)."),
     flocks_opt: Optional[str] = typer.Option(None, "--flocks", help=FLOCKS_HELP + " Seats rotate between games."),
-    seed: int = typer.Option(0, "--seed", help="Seed of game 0; game i uses seed + i."),
+    seed: int = typer.Option(0, "--seed", help="Seed of game 0, 0 to 2^64-1; game i uses seed + i."),
     bots: str = typer.Option("random", "--bots", help="Bots by seat, comma-separated: random, greedy, mcts (or mcts:<N>it, mcts:<N>ms)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Processes to run games on."),
     variant: Optional[str] = typer.Option(None, "--variant", help=VARIANT_HELP),
@@ -312,6 +332,7 @@ def simulate_command(
 
     from interpreter.sim import SOLO, simulate
 
+    opts.or_exit(opts.parse_seed, seed, games)
     ruleset = _load(edition, mod, content)
     variant = _variant_or_exit(variant)
     if players is None and flocks_opt is not None:

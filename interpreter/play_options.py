@@ -5,6 +5,9 @@
 - `--leaders red=kahu,green=tui-2`: per flock, a Leader id (its first card) or a Leader card id (that card's
   Leader with that card, R-SETUP-3); flocks not named are dealt a Leader from the game seed.
 - `--scheduler tcp://HOST:PORT`: a Dask distributed scheduler to run the games on.
+- `--seed N`: a whole number from 0 to 2^64-1 (the engine's RNG state is 64 bits, so a larger or negative seed
+  would wrap onto another seed's game); with `games` the last game's seed + i must fit too. The same check for
+  the benchmark scripts' argparse (`seed_arg`).
 
 The parsers raise OptionError naming the bad value and the known ones; `or_exit` turns that into the CLI's
 usage error (exit 2).
@@ -26,6 +29,7 @@ SIDES_HELP = ("Flock board sides: `b` (every flock on side B), `a`, or per flock
 LEADERS_HELP = ("Leaders per flock: `red=kahu,green=tui-2`, each a Leader id (its first card) or a Leader card id; "
                 "flocks not named are dealt one from the seed.")
 SCHEDULER_HELP = "Run the games on a Dask distributed cluster: the scheduler's address, e.g. tcp://10.0.0.5:8786."
+SEED_MAX = (1 << 64) - 1   # the engine keeps seed & (2^64 - 1): every seed above wraps onto one below
 
 T = TypeVar("T")
 
@@ -130,15 +134,37 @@ def parse_scheduler(text: str | None) -> str | None:
     return text.strip().rstrip("/")
 
 
+def parse_seed(value: int, games: int = 1, maximum: int = SEED_MAX, note: str = "") -> int:
+    """`value` when it and the seeds of the games after it (seed + i, i < games) lie in 0..maximum; OptionError
+    naming the range otherwise (never a wrapped seed: two printed seeds would play the same game)."""
+    if value < 0 or value > maximum:
+        raise OptionError(f"--seed {value}: a seed is a whole number from 0 to {maximum}{note}")
+    if value + games - 1 > maximum:
+        raise OptionError(f"--seed {value}: game i uses seed + i, and the last of {games} games would pass "
+                          f"{maximum}; give a seed of at most {maximum - games + 1}")
+    return value
+
+
+def seed_arg(text: str) -> int:
+    """argparse `type=` for a script's `--seed`: the same range as `parse_seed`."""
+    import argparse
+
+    try:
+        return parse_seed(int(text))
+    except ValueError as err:   # OptionError is a ValueError too
+        message = str(err) if isinstance(err, OptionError) else f"`{text}` is not a whole number"
+        raise argparse.ArgumentTypeError(message) from None
+
+
 def or_exit(parse: Callable[..., T], *args: Any) -> T:
-    """`parse(*args)`, or the usage error (message on stderr, exit 2) that the OptionError describes."""
-    import typer
+    """`parse(*args)`, or the usage error (`kcd <command>: error: ...` on stderr, exit 2) that the OptionError
+    describes."""
+    from interpreter.cli_errors import fail
 
     try:
         return parse(*args)
     except OptionError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+        fail(str(err))
 
 
 def known_flocks(ruleset: Ruleset) -> list[str]:

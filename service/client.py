@@ -63,7 +63,8 @@ class _Client(ABC):
             self.sent.append(message)
         self._send_text(json.dumps(message))
         reply = self._reply()
-        if reply.get("id") != message["id"]:
+        # replies come in order: one with id null answers this message, which the server could not read (too large)
+        if reply.get("id") != message["id"] and not (reply.get("id") is None and reply.get("ok") is False):
             raise ClientError(f"reply to request {reply.get('id')} while waiting for {message['id']}")
         return reply
 

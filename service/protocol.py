@@ -71,16 +71,75 @@ def schema_name(message: dict) -> str:
     return f"reply.{message['op']}"
 
 
+def _one_of(err: Any) -> tuple[Any, str | None]:
+    """A readable account of a failed `oneOf`/`anyOf`, read from the schema itself: branches that only require
+    one field each ("give exactly one of `option` or `action`"), or branches told apart by a `kind` constant
+    (the typed actions): the branch of the instance's kind, or that the kind is unknown. (err, None) when
+    neither applies, else (the error to report, its message or None to use the error's own)."""
+    while err.validator in ("oneOf", "anyOf") and isinstance(err.instance, dict):
+        branches = err.validator_value
+        if all(set(b) == {"required"} and len(b["required"]) == 1 for b in branches):
+            keys = [b["required"][0] for b in branches]
+            present = [k for k in keys if k in err.instance]
+            exactly = "exactly one" if err.validator == "oneOf" else "one"
+            has = "both" if len(present) > 1 else "neither"
+            return err, f"give {exactly} of {' or '.join(f'`{k}`' for k in keys)}; this message has {has}"
+        kinds = [b.get("properties", {}).get("kind", {}).get("const") for b in branches]
+        if None in kinds:
+            break
+        known = ", ".join(kinds)
+        known = known if len(known) <= 160 else known[:160].rsplit(", ", 1)[0] + ", …"
+        kind = err.instance.get("kind")
+        if not isinstance(kind, str):
+            return err, f"needs a `kind` (kinds: {known})"
+        if kind not in kinds:
+            return err, f"unknown kind `{kind[:40]}` (kinds: {known})"
+        index = kinds.index(kind)
+        inner = [e for e in err.context if e.schema_path and e.schema_path[0] == index]
+        if not inner:
+            break
+        err = best_match(inner)
+    return err, None
+
+
+@lru_cache(maxsize=None)
+def fast_validator(name: str) -> Any:
+    """The same schema compiled by jsonschema-rs (the per-kind `oneOf` of typed actions costs the pure-Python
+    validator milliseconds per view): used to pass conforming messages; problems are worded by `validator`."""
+    import jsonschema_rs
+
+    defs = schemas()["common"]["$defs"]
+    return jsonschema_rs.Draft202012Validator(_inline(schemas()[name], defs))
+
+
 def problem(name: str, message: Any) -> str | None:
     """The first schema problem of `message` as one readable line, or None when it conforms."""
+    try:
+        if fast_validator(name).is_valid(message):
+            return None
+    except Exception:   # noqa: BLE001 - a value jsonschema-rs cannot convert (an integer past 64 bits): judged below
+        pass
     check = validator(name)
     if check.is_valid(message):
         return None
     err = best_match(check.iter_errors(message))
     if err is None:
         return None
+    # best_match descends into some branch of a oneOf, not always the one the message meant: start again from
+    # the outermost oneOf/anyOf above the error that `_one_of` can account for
+    chain, node = [], err
+    while node is not None:
+        if node.validator in ("oneOf", "anyOf"):
+            chain.append(node)
+        node = node.parent
+    text = None
+    for outer in reversed(chain):
+        found, text = _one_of(outer)
+        if text is not None or found is not outer:
+            err = found
+            break
     where = "/".join(str(p) for p in err.absolute_path)
-    return f"{where or 'message'}: {err.message}"
+    return f"{where or 'message'}: {text or err.message}"
 
 
 def parse_request(text: str | bytes, max_bytes: int) -> dict:

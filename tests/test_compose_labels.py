@@ -149,8 +149,11 @@ def _expected_prompt(d: Decision) -> str:
 
 
 # sha256 of every decision's kind, prompt and labels in the games above, pinned before the compose labels became
-# lazy (the f-strings): the same texts after the change
-DIGEST = "7433b540eab7127a0d8058212f8a7ae92c8df8fbe35dcde0cf6cfed66bdd2d21"
+# lazy (the f-strings): the same texts after the change. Re-pinned on purpose when decisions whose option count
+# depends on hidden cards or markers came to be asked even with one option: the games ask more decisions, so the
+# seeded choices (offset to reach every compose frame) differ; each label is still checked against its expected
+# text above
+DIGEST = "58fe26d7d315da932e9bcdc7910e716c1663c391f1b3de1ccd36bb22ea932e36"
 
 
 def test_compose_labels_and_prompts_wait_to_be_read_and_read_as_before(verbs_ruleset, monkeypatch) -> None:
@@ -162,7 +165,7 @@ def test_compose_labels_and_prompts_wait_to_be_read_and_read_as_before(verbs_rul
     decisions.shared_option_caches.clear()   # labels read by earlier tests would show as built
     read: dict[int, Any] = {}
     for game in _games(verbs_ruleset):
-        rng = random.Random(game.seed)
+        rng = random.Random(game.seed + 2 * 7777)   # choices that reach every compose frame (see DIGEST)
         while not game.is_over:
             d = game.pending
             top = game._stack[-1]

@@ -341,7 +341,8 @@ def test_R_ASYM_2_red_pays_fruit_for_second_marker():
     put(rt, "A10", "red", 1)
     markers(rt, "red", "flower", "flower")
     fruit(rt, "red", blue=1)
-    drive(marking.marking_turn(rt, "red"), ["mark:A7", "cover:track", "may:yes", "pay:blue", "cover:track"])
+    # the second marker is asked even with one hex left: whether a flower marker fits is red's secret (R-SETUP-4)
+    drive(marking.marking_turn(rt, "red"), ["mark:A7", "cover:track", "may:yes", "pay:blue", "mark:A10", "cover:track"])
     assert rt.state.hexes["A10"].domain == ("red", "flower") and rt.state.flocks["red"].fruit["blue"] == 0
 
 

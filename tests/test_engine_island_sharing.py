@@ -29,7 +29,8 @@ CASES = {
     "compose-verbs": (("compose",), ["teal", "green", "red"],
                       {"leaders": {"teal": "kotare", "green": "chopan", "red": "kahu"},
                        "sides": {"teal": "B", "green": "B", "red": "B"}}, 7),
-    "kiwibot-cards": (("mods/kiwibot-cards",), ["red", "green"], {"mode": "solo"}, 8),
+    # (seed 8 became a shorter game, 53 options probed, once decisions with a hidden option count were asked)
+    "kiwibot-cards": (("mods/kiwibot-cards",), ["red", "green"], {"mode": "solo"}, 11),
 }
 PROBE_EVERY = 4
 

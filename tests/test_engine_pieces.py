@@ -92,6 +92,8 @@ def test_events_name_the_kiwi_the_action_named(seed, players, kw):
         forms = _REPORTED.get(action.kind)
         if forms:   # reported by this decision's events, or those after the payment it asks for
             waiting.append((action.kiwi, forms, option.id, 4))
+        if action.kind == "take-none":   # a growth the player declined (no token taken): `no-token` says so
+            waiting = [w for w in waiting if "grow" not in w[1]]
         left = []
         for kiwi, forms, oid, n in waiting:
             if any(e.form in forms and e.fields["kiwi"] == kiwi for e in result.events):

@@ -16,7 +16,10 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from test_engine_support import ruleset
+
+from interpreter.content import load_ruleset
 
 from interpreter.engine import Game
 from interpreter.engine.context import Runtime
@@ -26,22 +29,28 @@ from interpreter.engine.view import view as make_view
 
 
 def _resample(state: State, viewer: str | None, rng: random.Random, *, cards: bool = True,
-              reveal: bool = False) -> State:
-    """A copy of `state` that `viewer` cannot tell apart from it (see the module docstring)."""
+              reveal: bool = False, keep: bool = False) -> State:
+    """A copy of `state` that `viewer` cannot tell apart from it (see the module docstring); `keep`: the RNG and
+    the viewer's own deck, the face-down cards and Kiwibot's cards and reserve stay, so what is drawn, discarded or
+    revealed later is the same in public."""
     twin = State.from_dict(state.to_dict())
-    others = [f for f in twin.seats if f != viewer]
+    bot = twin.solo["bot"] if twin.solo is not None and keep else None
+    # (`keep`: Kiwibot's deck and reserve stay, since its turns reveal them, R-SOLO-7/11)
+    others = [f for f in twin.seats if f != viewer and f != bot]
     if cards:
         for f in others:
             fl = twin.flocks[f]
-            hidden = fl.hand + fl.deck + [fl.played[i] for i in fl.facedown]
+            # (`keep`: face-down cards stay, since Season Change discards them face up)
+            hidden = fl.hand + fl.deck + ([] if keep else [fl.played[i] for i in fl.facedown])
             rng.shuffle(hidden)
             fl.hand, fl.deck = hidden[:len(fl.hand)], hidden[len(fl.hand):len(fl.hand) + len(fl.deck)]
             rest = hidden[len(fl.hand) + len(fl.deck):]
-            for i in fl.facedown:
+            for i in ([] if keep else fl.facedown):
                 fl.played[i] = rest.pop()
-        if viewer is not None:
+        if viewer is not None and not keep:
             rng.shuffle(twin.flocks[viewer].deck)
-        twin.rng = rng.getrandbits(64)
+        if not keep:
+            twin.rng = rng.getrandbits(64)
     if not reveal:
         pool = [t for t, n in sorted(twin.domain_bag.items()) for _ in range(n)]
         for f in others:
@@ -160,3 +169,90 @@ def test_every_event_is_data_of_a_declared_form() -> None:
             assert e.text_for(OWNER) == e.text and json.loads(json.dumps(e.to_data()))["form"] == e.form
             seen.add(e.form)
     assert len(seen) >= 35
+
+
+# --- who decides next, and the order of events (issue: auto-answered decisions) ---------------------------
+def _public_choice(action, decider: str, viewer: str | None) -> str:
+    """What `viewer` will know of a choice: all of their own; of someone else's, no marker terrain and the card only
+    once it is played (an unmatched card parts the worlds in public)."""
+    data = json.loads(_public(action, decider, viewer))
+    return json.dumps(data, sort_keys=True)
+
+
+def _diff(a, b, path: str) -> str:
+    """Where two views first differ (for the failure message)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if a.get(k) != b.get(k):
+                return _diff(a.get(k), b.get(k), f"{path}/{k}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _diff(x, y, f"{path}/{i}")
+    return f"{path}: {a!r} != {b!r}"
+
+
+def _own(view: dict, viewer: str | None) -> str:
+    """The viewer's own private part of a view (hand, reserve): when it differs the viewer has learned something."""
+    if viewer is None:
+        return ""
+    mine = view["flocks"][viewer]
+    return json.dumps([mine.get("hand"), mine.get("domain"), mine.get("played")], sort_keys=True)
+
+
+def _twins_agree(game: Game, viewer: str | None, rng: random.Random, play: random.Random, steps: int) -> int:
+    """Play `game` and a twin whose hidden facts were resampled with the same public choices; every view of
+    `viewer` (board, counts, the pending decision's player and kind, the log line for line) is the same until
+    the worlds part in public (a card or marker only one of them holds is played, or the viewer draws). Returns
+    the comparisons made."""
+    start = json.loads(game.to_json())["checkpoint"]   # the running step's start: it is asked afresh in both
+    a = Game.from_state(game.ruleset, State.from_dict(start))
+    b = Game.from_state(game.ruleset, _resample(State.from_dict(start), viewer, rng, keep=True))
+    compared = 0
+    for _ in range(steps):
+        if a.is_over or _revealed(a):
+            break
+        seen_a, seen_b = a.view(viewer), b.view(viewer)
+        if _own(seen_a, viewer) != _own(seen_b, viewer):
+            break   # the viewer drew something else: from here they know more in one world
+        assert seen_a == seen_b, (viewer, _diff(seen_a, seen_b, ""), seen_a["log"][-4:], seen_b["log"][-4:])
+        compared += 1
+        decision = a.pending
+        chosen = play.choice(decision.options)
+        key = _public_choice(chosen.action, decision.player, viewer)
+        twin = next((o for o in b.pending.options
+                     if _public_choice(o.action, decision.player, viewer) == key), None)
+        if twin is None:
+            break   # the worlds part in public (a card or a marker only one of them holds is played)
+        assert a.apply(chosen.id).ok and b.apply(twin.id).ok
+    return compared
+
+
+_MODES = [("standard 2p", (), ["red", "green"], {}), ("standard 3p", (), ["red", "green", "purple"], {}),
+          ("standard 4p, sides B", (), ["red", "green", "purple", "yellow"],
+           {"sides": dict.fromkeys(["red", "green", "purple", "yellow"], "B")}),
+          ("VTO", (), ["red", "green", "purple"], {"variant": "vto"}),
+          ("solo", (), ["green", "red"], {"mode": "solo"}),
+          ("solo advanced, sides B", (), ["yellow", "purple"],
+           {"mode": "solo", "setup": "advanced", "sides": {"yellow": "B", "purple": "B"}}),
+          ("prototype edition 3p", ("editions/prototype",), ["red", "green", "purple"], {})]
+
+
+@pytest.mark.parametrize("name,overlays,players,kw", _MODES, ids=[m[0] for m in _MODES])
+def test_who_decides_next_and_the_events_do_not_depend_on_hidden_facts(name, overlays, players, kw) -> None:
+    """R-SETUP-4 (markers private), R-ACT-2 (face-down cards), R-DM-1/2, R-PAY-1: a decision is asked, or answered
+    alone, by public facts only. Twin games whose hidden facts (others' hands, decks, face-down cards, domain
+    reserves and the bag) differ, played with the same public choices, show every viewer the same pending player
+    and kind and the same events in the same order, until the worlds part in public."""
+    rules = ruleset() if not overlays else load_ruleset(overlays)
+    rng = random.Random(11)
+    compared = 0
+    for seed in range(6):
+        game = Game.new(rules, players=players, seed=100 + seed, **kw)
+        play = random.Random(seed)
+        while not game.is_over:
+            if game.step_depth == 0 and play.random() < 0.3 and not _revealed(game):
+                viewer = play.choice(list(game.state.seats) + [None])
+                compared += _twins_agree(game, viewer, rng, random.Random(play.random()), 30)
+            game.apply(play.choice(game.pending.options).id)
+    assert compared > 250, compared

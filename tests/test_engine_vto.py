@@ -126,7 +126,9 @@ def test_R_VTO_3_slot_costs_paid_only_if_possible():
     assert sum(fl.fruit.values()) == 0 and fl.domain == []
     assert any("cannot pay" in e.text for e in rt.events)
     markers(rt, "green", "sand", "sand")
-    drive(vto.run_if_possible(rt, effect, Ctx("green")))
+    # each payment is asked though one way is left: the markers' terrains are green's secret (R-SETUP-4)
+    _, asked = drive(vto.run_if_possible(rt, effect, Ctx("green")), ["pay:marker-sand", "pay:marker-sand"])
+    assert [d.kind for d in asked] == ["pay", "pay"]
     # the domain marker pays the marker; the remaining one stands in for the fruit (R-PAY-1)
     assert rt.state.flocks["green"].domain == []
     drive(vto.run_if_possible(rt, effect, Ctx("green")))   # nothing left: nothing paid, no error

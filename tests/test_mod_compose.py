@@ -193,16 +193,15 @@ def test_R_VTO_5_tracker_slot_pay_1_fruit_then_each_richer_opponent_returns_1_of
 def invariant_problems(ruleset, games) -> list[str]:
     """Play each (seed, flocks, play_game keywords) random game, checking every token, fruit and marker is accounted
     for after every decision; the first few problems found (shared with the other mods' tests)."""
-    from test_invariants import violations
-
+    from interpreter.engine.invariants import violations
+    from interpreter.engine.rules import compile_rules
     from interpreter.sim import play_game
 
-    game_yaml = dict(ruleset.game)
+    rules = compile_rules(ruleset)
     problems: list[str] = []
     for seed, flocks, kw in games:
         def check(game, decision, option, applied, seed=seed) -> None:
-            pending = None if game.is_over else game.pending.player
-            found = violations(game.state, game_yaml, pending, decision.player)
+            found = violations(game.state, rules, None if game.is_over else game.pending)
             if found and len(problems) < 5:
                 problems.append(f"seed {seed} after `{option}`: " + "; ".join(found))
 

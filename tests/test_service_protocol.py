@@ -313,7 +313,7 @@ def test_options_carry_typed_actions_and_apply_takes_one() -> None:
     assert {"card", "play"} <= seen_kinds
     flock = client.request("view", token=tokens["red"])["view"]["pending"]["player"]
     bad = client.request("apply", token=tokens[flock], action={"kind": "teleport"})
-    assert bad["error"]["code"] == "bad-message" and "unknown action kind" in bad["error"]["message"]
+    assert bad["error"]["code"] == "bad-message" and "action: unknown kind `teleport`" in bad["error"]["message"]
     wrong = client.request("apply", token=tokens[flock], action={"kind": "mark", "hex": "Z99"})
     assert wrong["error"]["code"] in ("illegal", "stale")
 

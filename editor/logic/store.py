@@ -1,24 +1,31 @@
 """Saving that loses nothing: snapshots, diffs, compare-and-swap writes under a lock, history and undo.
 
-Every write into the content folder goes through a temporary file in the private folder `.kcd-tmp/`
-(never beside the content) and is committed by `_swap`: under an fcntl lock the file on disk is moved
-aside, compared with what the editor loaded, and only then replaced; an outside write that landed after
-the check is put back and the save refused (ConflictError carries both versions). Leftovers of a killed
-save stay in `.kcd-tmp/` and are removed by `clean_tmp` at the next start.
+Every write goes to a temporary file in the target's own folder (hidden, `.NAME.<random>.tmp`: the same
+filesystem, so the rename is atomic), fsynced, then renamed over the file and the folder fsynced: at every
+instant the content file is there, holding the old text or the new one, also when the writer is killed. A save
+is a compare-and-swap under an fcntl lock (`.kcd-tmp/lock`): the file on disk must still be the text the editor
+loaded. The swap itself is `renameat2(RENAME_EXCHANGE)` where the system has it (Linux): the new file and the
+old one trade names in one step, so the file just replaced is in hand and is compared; an outside write that
+landed after the check goes back and the save is refused (ConflictError carries both versions). Elsewhere
+`os.replace` after a last check of the file's inode (an outside rename in the microseconds between that check
+and the replace is the one race left there). Leftovers of a killed save (`.*.tmp`) are removed by `clean_tmp`
+at the next start.
 """
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import difflib
+import errno
 import fcntl
 import hashlib
 import os
 import shutil
 import time
 import uuid
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, Sequence
 
 from editor.logic.confine import inside
@@ -75,6 +82,28 @@ class NothingToUndoError(RuntimeError):
     """No earlier version of the file is kept."""
 
 
+class NotAFileError(ValueError, OSError):
+    """A store path that names no file: empty, `.`, a folder, or below a file (an OSError too, so the pages
+    that show OSError messages show this one)."""
+
+
+def file_path(root: Path, rel: str | Path) -> Path:
+    """The absolute path of the content file `rel` (confined to `root`); NotAFileError when `rel` is empty or
+    `.`, names a folder, or goes through a file."""
+    text = str(rel).replace("\\", "/")
+    if not text.strip() or PurePosixPath(text) == PurePosixPath("."):
+        raise NotAFileError(f"`{text}` names no file: give a content file's path relative to the content folder, "
+                            "e.g. base/nests.yaml")
+    path = inside(root, text)
+    if path.is_dir():
+        raise NotAFileError(f"`{text}` is a folder, not a file: give a file inside it, e.g. {text.rstrip('/')}/x.yaml")
+    parts = PurePosixPath(text).parts
+    for depth in range(1, len(parts)):
+        if path.parents[len(parts) - 1 - depth].is_file():
+            raise NotAFileError(f"`{text}`: `{'/'.join(parts[:depth])}` is a file, not a folder")
+    return path
+
+
 def digest(text: str) -> str:
     """sha256 hex of the text (UTF-8)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -82,14 +111,14 @@ def digest(text: str) -> str:
 
 def read(root: Path, rel: str) -> Snapshot:
     """Load a content file (confined to `root`) as a snapshot; a missing file reads as empty text."""
-    path = inside(root, rel)
+    path = file_path(root, rel)
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     return Snapshot(Path(root), rel, text, digest(text))
 
 
 def disk_text(root: Path, rel: str) -> str:
     """The file's text on disk now ("" when it does not exist)."""
-    path = inside(root, rel)
+    path = file_path(root, rel)
     return path.read_text(encoding="utf-8") if path.exists() else ""
 
 
@@ -129,9 +158,10 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _temp_copy(folder: Path, text: str, mode: int) -> Path:
-    """A new fsynced file in `folder` holding `text` with `mode` (the caller renames or removes it)."""
-    tmp = folder / f"{uuid.uuid4().hex}.tmp"
+def _temp_copy(path: Path, text: str, mode: int) -> Path:
+    """A new fsynced file beside `path` (hidden, `.NAME.<random>.tmp`: same folder, so same filesystem and an
+    atomic rename) holding `text` with `mode`; the caller renames or removes it."""
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
@@ -145,9 +175,42 @@ def _temp_copy(folder: Path, text: str, mode: int) -> Path:
     return tmp
 
 
+_RENAME_EXCHANGE = 2   # linux/fs.h: renameat2 swaps the two names in one step
+_AT_FDCWD = -100
+_LIBC: list[Callable[..., int] | None] = []   # renameat2 of the C library, looked up once (None: not there)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swap the names `a` and `b` (renameat2 RENAME_EXCHANGE); False where the system or the
+    filesystem cannot (then the caller falls back to os.replace)."""
+    if not _LIBC:
+        try:
+            _LIBC.append(getattr(ctypes.CDLL(None, use_errno=True), "renameat2"))
+        except (OSError, AttributeError):
+            _LIBC.append(None)
+    call = _LIBC[0]
+    if call is None:
+        return False
+    if call(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _text_or_none(path: Path) -> str | None:
+    """The file's text, or None when it is gone or not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def clean_tmp(root: Path) -> list[str]:
-    """Remove what killed saves left: everything in `.kcd-tmp/` but the lock, and temporary files of the
-    older editor (`.NAME.yaml.*.tmp` beside content). Returns the removed paths, content-relative."""
+    """Remove what killed saves left: temporary files (`.*.tmp`, beside content or in the editor's folders) and
+    anything in `.kcd-tmp/` but the lock; a file an older editor had moved aside there (`*.old`) goes back to its
+    place. Returns the removed paths, content-relative."""
     removed: list[str] = []
     base = Path(root)
     if not (base / TMP_DIR).is_dir() and not any(base.rglob(".*.tmp")):
@@ -157,7 +220,7 @@ def clean_tmp(root: Path) -> list[str]:
             if path.name == LOCK_NAME or not path.is_file() or path.is_symlink():
                 continue
             if path.name.endswith(".old"):
-                # a save killed between moving the file aside and linking the new one: the file goes back
+                # a save of the older editor, killed between moving the file aside and linking the new one
                 rel = unquote(path.name.split(".", 1)[0])
                 try:
                     inside(root, rel)
@@ -178,45 +241,44 @@ def clean_tmp(root: Path) -> list[str]:
 
 # --- writing ---------------------------------------------------------------------------------------------------
 
-def write_file(root: Path, rel: str, text: str) -> Path:
-    """Write `text` to `rel` (confined) through `.kcd-tmp/` and a rename, keeping the file's mode (new files
-    0644) and fsyncing file and folder; no comparison (for drafts, history and new pack files)."""
-    path = inside(root, rel)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = path.stat().st_mode & 0o7777 if path.exists() else NEW_FILE_MODE
-    tmp = _temp_copy(tmp_folder(root), text, mode)
+def _replace(tmp: Path, path: Path) -> None:
+    """Rename the fsynced `tmp` over `path` (the file is never absent) and make it durable; `tmp` is gone after."""
     try:
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     _fsync_dir(path.parent)
+
+
+def write_file(root: Path, rel: str, text: str) -> Path:
+    """Write `text` to `rel` (confined) through a temporary file beside it and a rename, keeping the file's mode
+    (new files 0644) and fsyncing file and folder; no comparison (for drafts, history and new pack files)."""
+    path = file_path(root, rel)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = path.stat().st_mode & 0o7777 if path.exists() else NEW_FILE_MODE
+    _replace(_temp_copy(path, text, mode), path)
     return path
 
 
 def atomic_write(path: Path, text: str) -> None:
     """Write text to a path outside any content folder (scratch copies) via a temp file in its folder."""
     path = Path(path)
+    if path.is_dir():
+        raise NotAFileError(f"{path} is a folder, not a file")
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o7777 if path.exists() else NEW_FILE_MODE
-    tmp = _temp_copy(path.parent, text, mode)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    _replace(_temp_copy(path, text, mode), path)
 
 
 def _swap(root: Path, rel: str, expected: Snapshot, text: str) -> None:
     """Compare-and-swap (caller holds the lock): replace `rel` with `text` only if the file is still the
-    snapshot's text. The current file is first moved aside into `.kcd-tmp/` in one rename, so whatever an
-    outside writer put there, even after the check, is what gets compared; a changed file goes back and
-    the save is refused. A file that reappears in the instant between (an outside write) wins too."""
-    path = inside(root, rel)
-    folder = tmp_folder(root)
+    snapshot's text. The content file is never absent: the new text is renamed over it in one step, and what
+    it replaced is compared; a file that changed goes back and the save is refused."""
+    path = file_path(root, rel)
     exists = path.exists()
     mode = path.stat().st_mode & 0o7777 if exists else NEW_FILE_MODE
-    new = _temp_copy(folder, text, mode)
+    new = _temp_copy(path, text, mode)
     try:
         if not exists:
             if expected.text:
@@ -226,38 +288,68 @@ def _swap(root: Path, rel: str, expected: Snapshot, text: str) -> None:
             except FileExistsError:
                 raise ConflictError(rel, expected.text, disk_text(root, rel)) from None
             _fsync_dir(path.parent)
-            return
-        # the name says whose file it is, so `clean_tmp` can put it back after a kill at this very moment
-        aside = folder / f"{quote(rel, safe='').replace('.', '%2E')}.{uuid.uuid4().hex}.old"
-        try:
-            os.rename(path, aside)
-        except FileNotFoundError:
-            raise ConflictError(rel, expected.text, "") from None
-        try:
-            old = aside.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            old = None
-        if old is None or digest(old) != expected.digest:
-            _put_back(root, rel, aside)
-            raise ConflictError(rel, expected.text, disk_text(root, rel))
-        try:
-            os.link(new, path)
-        except FileExistsError:
-            # an outside writer created the file while ours was aside: theirs is newer, keep it
-            aside.unlink()
-            raise ConflictError(rel, expected.text, disk_text(root, rel)) from None
-        except BaseException:
-            _put_back(root, rel, aside)
-            raise
-        aside.unlink()
-        _fsync_dir(path.parent)
+        else:
+            _check_still(path, expected)
+            if _exchange(new, path):
+                _check_exchanged(root, rel, expected, text, new)
+            else:
+                _replace_checked(root, rel, expected, new)
     finally:
         new.unlink(missing_ok=True)
 
 
+def _check_still(path: Path, expected: Snapshot) -> None:
+    """ConflictError unless `path` still holds the snapshot's text. Checked again just before the swap (the
+    history copy written since the first check takes milliseconds), so an outside write rarely lands in between
+    and a refused text is almost never seen on disk, even for the instant before it is put back."""
+    current = _text_or_none(path)
+    if current is None or digest(current) != expected.digest:
+        raise ConflictError(expected.rel, expected.text, "" if current is None else current)
+
+
+def _check_exchanged(root: Path, rel: str, expected: Snapshot, text: str, new: Path) -> None:
+    """After the exchange `new` names the file `rel` held the instant before: the snapshot's text, or an outside
+    write that landed after the check, which goes back (ConflictError). Nothing is lost: a third version that
+    landed during the put-back stays in place and the one it displaced becomes the newest history version."""
+    path = inside(root, rel)
+    replaced = _text_or_none(new)
+    if replaced is not None and digest(replaced) == expected.digest:
+        _fsync_dir(path.parent)
+        return
+    _exchange(new, path)                    # the outside version back in place
+    back = _text_or_none(new)
+    if back is not None and back != text:   # yet another outside write replaced ours meanwhile: it is the newest
+        _exchange(new, path)
+        _keep_previous(root, rel, _text_or_none(new) or "")
+    _fsync_dir(path.parent)
+    raise ConflictError(rel, expected.text, disk_text(root, rel))
+
+
+def _replace_checked(root: Path, rel: str, expected: Snapshot, new: Path) -> None:
+    """The compare-and-swap where names cannot be exchanged: a second hard link holds the file while it is
+    compared (so an in-place outside write after the check is still seen and put back), and its inode is
+    checked right before os.replace."""
+    path = inside(root, rel)
+    held = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    try:
+        os.link(path, held)
+    except FileNotFoundError:
+        raise ConflictError(rel, expected.text, disk_text(root, rel)) from None
+    try:
+        old = _text_or_none(held)
+        if old is None or digest(old) != expected.digest or os.stat(path).st_ino != os.stat(held).st_ino:
+            raise ConflictError(rel, expected.text, disk_text(root, rel))
+        _replace(new, path)
+        if _text_or_none(held) != old:      # written in place after the check: that write goes back
+            _replace(held, path)
+            raise ConflictError(rel, expected.text, disk_text(root, rel))
+    finally:
+        held.unlink(missing_ok=True)
+
+
 def _put_back(root: Path, rel: str, aside: Path) -> None:
-    """Return a moved-aside file to its place; if a newer file already took it, the later one stays and the
-    moved-aside one becomes the newest history version (so no outside write is lost)."""
+    """Return a moved-aside file (an older editor's killed save) to its place; if a newer file already took it,
+    the later one stays and the moved-aside one becomes the newest history version (no outside write is lost)."""
     path = inside(root, rel)
     try:
         os.link(aside, path)
@@ -272,6 +364,7 @@ def _put_back(root: Path, rel: str, aside: Path) -> None:
 
 def _history_folder(root: Path, rel: str) -> Path:
     """Where earlier versions of `rel` are kept."""
+    file_path(root, rel)
     return inside(root, f"{HISTORY_DIR}/{rel}")
 
 
@@ -305,7 +398,7 @@ def save(snapshot: Snapshot, new_text: str, problems: Callable[[str], Sequence[s
     """Write new_text over the snapshot's file: only when `problems(new_text)` is empty and the file is still
     the snapshot's text (compare-and-swap under the lock); the previous version goes to history first."""
     root, rel = snapshot.root, snapshot.rel
-    path = inside(root, rel)
+    path = file_path(root, rel)
     found = list(problems(new_text))
     if found:
         raise InvalidContentError(rel, found)
@@ -340,12 +433,14 @@ def undo(root: Path, rel: str, current: Snapshot | None = None) -> Snapshot:
 
 def save_draft(snapshot: Snapshot, new_text: str) -> Path:
     """Write an unvalidated edit as a draft under `drafts/<rel>` (never over the real file)."""
+    file_path(snapshot.root, snapshot.rel)
     return write_file(snapshot.root, f"{DRAFTS_DIR}/{snapshot.rel}", new_text)
 
 
 def draft_path(root: Path, rel: str) -> Path:
     """Where the draft of `rel` lives (it may not exist)."""
-    return inside(root, f"{DRAFTS_DIR}/{rel}")
+    file_path(root, rel)
+    return file_path(root, f"{DRAFTS_DIR}/{rel}")
 
 
 def drafts(root: Path) -> dict[str, str]:

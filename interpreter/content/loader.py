@@ -25,8 +25,11 @@ PACK_DIRS = (("editions", "edition"), ("mods", "mod"))
 PACK_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
 PACK_SPEC = FileSpec(PACK_FILE, "mapping", PACK_SCHEMAS)
 
-# abs path -> ((mtime_ns, size), doc, diagnostics): files are re-read only when they change on disk.
+# abs path -> ((mtime_ns, size), doc, diagnostics): files are re-read only when they change on disk. At most
+# DOC_CACHE_FILES paths, the least recently read dropped first: a process that reads many packs (a mod fuzzer writes
+# a new one per mod) would otherwise keep every file it ever read.
 _DOC_CACHE: dict[str, tuple[tuple[int, int], YamlDoc | None, list[Diagnostic]]] = {}
+DOC_CACHE_FILES = 1024
 # (abs path, text) -> (doc, diagnostics) for edited texts (validate_text), a few kept.
 _TEXT_CACHE: dict[tuple[str, str], tuple[YamlDoc | None, list[Diagnostic]]] = {}
 
@@ -78,8 +81,9 @@ def read_doc(path: Path, overrides: dict[str, str] | None = None) -> tuple[YamlD
     except OSError as err:
         return None, [Diagnostic("yaml-syntax", f"cannot read file: {err.strerror}", Location(key, 1, 1))]
     stamp = (stat.st_mtime_ns, stat.st_size)
-    cached_doc = _DOC_CACHE.get(key)
+    cached_doc = _DOC_CACHE.pop(key, None)   # (put back last: the most recently read)
     if cached_doc is not None and cached_doc[0] == stamp:
+        _DOC_CACHE[key] = cached_doc
         return cached_doc[1], cached_doc[2]
     if stat.st_size > MAX_BYTES:
         result: tuple[YamlDoc | None, list[Diagnostic]] = (None, [Diagnostic(
@@ -95,6 +99,8 @@ def read_doc(path: Path, overrides: dict[str, str] | None = None) -> tuple[YamlD
             result = (None, [Diagnostic("yaml-syntax", "file is not valid UTF-8 text", Location(key, line, col))])
         else:
             result = parse_yaml(key, text.lstrip("\ufeff"))
+    while len(_DOC_CACHE) >= DOC_CACHE_FILES:
+        del _DOC_CACHE[next(iter(_DOC_CACHE))]
     _DOC_CACHE[key] = (stamp, result[0], result[1])
     return result
 

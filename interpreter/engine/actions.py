@@ -102,13 +102,17 @@ class TurnFrame(Frame):
                 return Return()
             self.pc = 1
             cards = rt.rules.cards
-            # each card of the hand once, in the hand's order
-            return Ask(flock, "card", "Play a card", [_card_options(c, cards[c]).choose for c in dict.fromkeys(fl.hand)])
+            # each card of the hand once, in the hand's order; asked whenever the hand holds two cards or more, even
+            # two of a kind: its size is public, its cards are not (R-ACT-1), so who is asked must not tell them
+            return Ask(flock, "card", "Play a card", [_card_options(c, cards[c]).choose for c in dict.fromkeys(fl.hand)],
+                       len(fl.hand) > 1)
         if self.pc == 1:
             self.card = card_id = value.card
             self.pc = 2
+            # always asked: the ways to play depend on the card, which others do not see until it is played (a
+            # card only playable face down would otherwise show as a turn without this question, R-ACT-2)
             return Ask(flock, "play-mode", ("How do you play {}?", (labels.lazy(labels.card_name, card_id, rt.rules.cards[card_id]),)),
-                       modes(rt, card_id, self.ctx))
+                       modes(rt, card_id, self.ctx), True)
         if self.pc == 2:
             mode, card_id, ctx = value, self.card, self.ctx
             fl.hand.remove(card_id)

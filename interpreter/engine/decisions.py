@@ -2,8 +2,9 @@
 
 Procedures are generators: they `yield from ask_action(...)`, which yields the Decision, receives the chosen
 option id and returns that option's typed action (interpreter/engine/action_types.py). A question with
-a single legal option is answered automatically (it is not a decision), so every pending Decision
-offers at least two options.
+a single legal option is answered automatically (it is not a decision), so a pending Decision offers at least
+two options, except where whether to ask must not tell others something hidden (`frames.Ask.always`: a hand of
+identical cards, face-down markers of one terrain); then one option may be pending.
 """
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, G
                                        register_frame, RETURN)
 from interpreter.engine.describe import describe
 from interpreter.engine.verb_table import TABLE, Verb, count as _n
+from interpreter.engine.view import reserves_revealed
 from interpreter.memo import per_object
 
 
@@ -300,8 +301,11 @@ class ReturnDomainFrame(Frame):
             return RETURN
         self.n -= 1
         self.pc = 1
+        # asked even with markers of one terrain only: others know how many markers the reserve holds, not their
+        # terrains (R-SETUP-4), until every reserve is revealed (R-END-1)
         return Ask(ctx.flock, "return-domain", "Return a domain marker to the bag",
-                   [option(A.ReturnMarker(t), ("Return a {} marker", (t,))) for t in sorted(set(fl.domain))])
+                   [option(A.ReturnMarker(t), ("Return a {} marker", (t,))) for t in sorted(set(fl.domain))],
+                   not reserves_revealed(rt))
 
 
 def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:

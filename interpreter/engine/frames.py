@@ -35,18 +35,25 @@ from interpreter.engine.action_types import Action, action_from_dict
 from interpreter.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
 from interpreter.engine.decisions import Decision, Option, Text, distinct_index
 from interpreter.engine.fastinit import fast_slots_init
+from interpreter.memo import PerOwner
 
 
 # --- signals ------------------------------------------------------------------------------------------
 @fast_slots_init
 @dataclass(frozen=True, slots=True)
 class Ask:
-    """Ask `player` to choose one of `options`; the frame is resumed with the chosen option's action."""
+    """Ask `player` to choose one of `options`; the frame is resumed with the chosen option's action.
+
+    `always`: ask even when a single option is left. A question with one option is answered at once, so everyone
+    sees that it was not asked; where the number of options depends on something hidden from others (a hand, the
+    terrains of face-down markers), whether the player is asked must not, so the asking frame sets `always` when
+    only public facts decide that it asks (docs/SECURITY.md)."""
 
     player: str
     kind: str
     prompt: Text   # a decisions.Text: built only when the Decision's prompt is read
     options: Sequence[Option]
+    always: bool = False
 
 
 @fast_slots_init
@@ -183,7 +190,8 @@ class Runner:
     """Drives a stack of frames until a real decision or until the stack is empty.
 
     Ask semantics (exactly decisions.ask_action's): no options is an EngineError; options with identical ids are
-    one choice (the first is kept); a single distinct option is answered at once without asking. Anything else
+    one choice (the first is kept); a single distinct option is answered at once without asking, unless the Ask
+    says `always` (the option count depends on hidden facts). Anything else
     stops the run with a Decision; `answer(option_id)` is the value the asking frame resumes with.
     """
 
@@ -240,9 +248,9 @@ class Runner:
                 if not options:
                     raise EngineError(f"no legal option for {sig.kind}")
                 chosen = options[0]
-                if len(options) > 1:
+                if len(options) > 1 or sig.always:
                     index = distinct_index(options)
-                    if len(index) > 1:
+                    if len(index) > 1 or sig.always:
                         self.raw = False
                         self.budget = budget
                         # the prompt is a Text, built when read
@@ -434,15 +442,17 @@ def copy_stack(stack: list[Frame]) -> list[Frame]:
 
 
 # --- saving: frames as JSON data ----------------------------------------------------------------------
-_INDEX: dict[int, tuple[Any, list[Any], dict[int, int]]] = {}
+# (nodes, addresses) of each live Rules, dropped with it (interpreter/memo.py PerOwner): it was kept for every
+# Rules a process ever saved with
+_INDEX = PerOwner()
 
 
 def node_index(rules: Any) -> tuple[list[Any], dict[int, int]]:
     """Every DSL node of the compiled rules in a fixed order (the walk of the rules' fields), and the address of
     each by identity: how a save names the node a frame runs. Built once per Rules."""
-    cached = _INDEX.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        return cached[1], cached[2]
+    cached = _INDEX.get(rules)
+    if cached is not None:
+        return cached
     nodes: list[Any] = []
     where: dict[int, int] = {}
     seen: set[int] = set()
@@ -469,8 +479,7 @@ def node_index(rules: Any) -> tuple[list[Any], dict[int, int]]:
                 walk(getattr(value, f.name))
 
     walk(rules)
-    _INDEX[id(rules)] = (rules, nodes, where)
-    return nodes, where
+    return _INDEX.put(rules, (nodes, where))
 
 
 class Unsaveable(Exception):

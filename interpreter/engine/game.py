@@ -19,7 +19,8 @@ frame, which can be neither copied nor saved: while one is on the stack, `clone`
 at the step's start and replays the step's decisions (exact, since all randomness comes from the RNG inside
 the state), and a save holds no frames, so loading it replays the history. `Game.replayed_steps` counts these
 fallbacks.
-A question with one legal answer is answered automatically, so a pending Decision has >= 2 options.
+A question with one legal answer is answered automatically, so a pending Decision has >= 2 options, except
+where the count depends on something hidden (a hand, face-down markers: `frames.Ask.always`, docs/SECURITY.md).
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ import re
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine import flow, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
+from interpreter.engine import flow, invariants, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
 # the built-in modes register themselves on import (standard first: error messages list them in this order)
 from interpreter.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
 from interpreter.engine.modes.base import Mode
@@ -51,7 +52,8 @@ if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
 FORMAT = save.FORMAT
-_WELL_FORMED: set[str] = set()   # option ids `_ID` has matched
+# a refusal quotes at most this much of the id it refuses (an id may be any string a client sends, 100 KB too)
+QUOTED_ID = 80
 _UNSET: Any = object()   # `_advance` without a value handed over
 # flow steps and generator resumptions one `apply` may run: far above any real turn (a few hundred), so
 # only a broken state or content could reach it, and then `apply` stops with an EngineError, never loops
@@ -272,9 +274,8 @@ class Game:
         save.check_schema(data)
         rules = compile_rules(ruleset)
         params = setup.params_of(rules)
-        for where in ("start", "checkpoint", "state"):
-            if data.get(where) is not None:
-                save.check_state(rules, data[where], where, params)
+        states = {where: save.check_state(rules, data[where], where, params)
+                  for where in ("start", "checkpoint", "state") if data.get(where) is not None}
         if (data["setup"] is None) == (data["start"] is None):
             raise ValueError("save needs exactly one origin: `setup` (with its seed) or `start`")
         if data["setup"] is not None and data["seed"] is None:
@@ -282,11 +283,14 @@ class Game:
         if data["step_start"] > len(data["history"]):
             raise ValueError(f"save's step_start {data['step_start']} is past its {len(data['history'])} decisions")
         origin = {"seed": data["seed"], "setup": data["setup"], "start": data["start"]}
+        if "start" in states:   # a position's start state: a step start too, nothing asked
+            _check_invariants("start", states["start"], rules, None, origin)
         if data["setup"] is not None and sorted(data["setup"]["players"]) != sorted(data["state"]["seats"]):
             raise ValueError(f"save's setup does not replay to its state: the players {data['setup']['players']} "
                              f"are not the seats {data['state']['seats']}")
         if data.get("frames") is not None:
-            fast = cls._rebuild(ruleset, data, origin)   # its checks, also when the replay verifies it
+            fast = cls._rebuild(ruleset, data, origin, states["state"])   # its checks, also when verified
+            cls._check_step(ruleset, data, origin, states["checkpoint"], fast._rt.state)
             if not verify:
                 return fast
         if data.get("frames") is None and data.get("pending") is not None:
@@ -310,14 +314,51 @@ class Game:
         game._redo = list(data["redo"])
         if game._redo and game._redo[-1] not in game.pending_ids():
             raise ValueError(f"save's next redo {game._redo[-1]!r} is not an option of the pending decision")
+        _check_invariants("state", game._rt.state, game.rules, game._pending, origin)
         return game
 
     @classmethod
-    def _rebuild(cls, ruleset: Any, data: dict, origin: dict) -> "Game":
-        """A game from a save's state, frames and pending decision (no replay; every part already checked or
-        checked here). Its event log is rebuilt from the history when first read (`_fill_log`)."""
+    def _check_step(cls, ruleset: Any, data: dict, origin: dict, state: State, saved: State) -> None:
+        """The saved state (`saved`), frames and pending decision are exactly what the running step gives: the step
+        is run again from the save's checkpoint (`state`, the state at its start, which must keep every invariant)
+        with the step's decisions, each checked like `apply`. A few decisions, not the whole history; ValueError
+        naming the first field that differs."""
+        start = data["step_start"]
+        history = data["history"]
+        checkpoint = data["checkpoint"]
         rules = compile_rules(ruleset)
-        state = State.from_dict(data["state"])
+        _check_invariants("checkpoint", state, rules, None, origin)   # a step start: nothing asked
+        try:
+            twin = cls(ruleset, state, checkpoint=Checkpoint(checkpoint, start), origin=origin,
+                       history=history[:start], own_state=True)
+            for i, option_id in enumerate(history[start:]):
+                result = twin._apply(option_id, None)
+                if isinstance(result, Refused):
+                    raise save.SaveError(f"save's history/{start + i}, {quoted(option_id)}, is not an option of the "
+                                         f"running step from its checkpoint: {result.code}: {result.message}")
+            frames = None if has_generators(twin._stack) else stack_to_data(twin._stack, twin.rules)
+        except save.SaveError:
+            raise
+        except (Unsaveable, *_REPLAY_ERRORS) as exc:
+            raise ValueError(f"save's checkpoint does not run to its state: {type(exc).__name__}: "
+                             f"{save._short(str(exc))}") from None
+        if twin.step_start != start:
+            raise ValueError(f"save's step_start {start}: from its checkpoint the running step begins at decision "
+                             f"{twin.step_start}")
+        if twin._rt.state != saved:   # (the data, and the walk that names the place, only for a difference)
+            raise ValueError(f"save's state is not what its checkpoint and the running step's decisions give: "
+                             f"{_first_difference(data['state'], twin._rt.state.to_dict(), 'state')}")
+        for where, rebuilt in (("frames", frames),
+                               ("pending", twin._pending.to_dict() if twin._pending is not None else None)):
+            if data[where] != rebuilt:
+                raise ValueError(f"save's {where} is not what its checkpoint and the running step's decisions give: "
+                                 f"{_first_difference(data[where], rebuilt, where)}")
+
+    @classmethod
+    def _rebuild(cls, ruleset: Any, data: dict, origin: dict, state: State) -> "Game":
+        """A game from a save's `state` (its data already checked), frames and pending decision (no replay; every
+        part already checked or checked here). Its event log is rebuilt from the history when first read."""
+        rules = compile_rules(ruleset)
         try:
             mode = modes.for_state(state)
         except modes.ModeError as exc:
@@ -326,11 +367,14 @@ class Game:
         game.ruleset, game.rules, game._origin = ruleset, rules, origin
         game._rt = Runtime(rules, state, [], mode)
         stack = stack_from_data(data["frames"], rules) if data["frames"] else []
-        for frame in stack:
+        for i, frame in enumerate(stack):
             _check_players(frame, state)
             check = getattr(frame, "check", None)
             if check is not None:
-                check(game._rt)
+                try:
+                    check(game._rt)
+                except ValueError as exc:   # a frame's own check names what is wrong; the save's field is added
+                    raise ValueError(f"save's frames/{i}: {exc}") from None
         if state.over != (not stack) or state.over != (data.get("pending") is None):
             raise ValueError("save's frames and pending decision do not match its state: frames and a decision "
                              "while the game runs, neither once it is over")
@@ -348,7 +392,10 @@ class Game:
         if game._pending is not None:   # a decision of a kind the top frame asks at its step (`ask_kinds`)
             _check_asked(stack[-1], len(stack) - 1, game._pending)
         if game._pending is not None and (answers := getattr(stack[-1], "check_answer", None)) is not None:
-            answers(game._rt, game._pending)   # the asking frame's own check: the decision is the one it asks
+            try:   # the asking frame's own check: the decision is the one it asks
+                answers(game._rt, game._pending)
+            except ValueError as exc:
+                raise ValueError(f"save's pending decision: {exc}") from None
         previous = data.get("previous")
         game._previous = None if previous is None else Decision("", "", "", tuple(Option(i, "") for i in previous))
         game._known_checkpoint = None
@@ -364,6 +411,7 @@ class Game:
         game._loaded_step = True            # still in the step the save was made in (see _fill_log)
         if game._redo and game._redo[-1] not in game.pending_ids():
             raise ValueError(f"save's next redo {game._redo[-1]!r} is not an option of the pending decision")
+        _check_invariants("state", game._rt.state, game.rules, game._pending, origin)
         return game
 
     def _fill_log(self) -> None:
@@ -587,32 +635,34 @@ class Game:
 
     def apply(self, option_id: "str | Action", player: str | None = None) -> Applied | Refused:
         """Answer the pending decision with an option id or a typed action (docs/ACTIONS.md); a refusal changes
-        nothing. Clears what `redo` would re-apply. Identical Kiwi in one hex are one choice: an action naming
-        either of them by piece id is that option."""
+        nothing. Clears what `redo` would re-apply. A typed action must be exactly an offered option's action,
+        every field (the piece id a Kiwi is named by too): identical Kiwi in one hex are one choice, offered once,
+        naming one of them."""
+        action = None
         if type(option_id) is not str and isinstance(option_id, Action):
-            option_id = option_id.id()
-        result = self._apply(option_id, player)
+            action, option_id = option_id, option_id.id()
+        result = self._apply(option_id, player, action)
         if result.ok and self._redo:
             self._redo = []
         return result
 
-    def _apply(self, option_id: str, player: str | None) -> Applied | Refused:
+    def _apply(self, option_id: str, player: str | None, action: Action | None = None) -> Applied | Refused:
         if self._pending is None:
             return Refused("game-over", "the game is over")
-        if type(option_id) is not str or option_id not in _WELL_FORMED:   # a set: the same ids come back
-            if not isinstance(option_id, str) or not _ID.match(option_id):
-                return Refused("malformed", f"not an option id: {option_id!r}"[:200])
-            if len(_WELL_FORMED) >= 100_000:
-                _WELL_FORMED.clear()
-            _WELL_FORMED.add(option_id)
-        if player is not None and player != self._pending.player:
-            return Refused("wrong-player", f"it is {self._pending.player}'s decision, not {player}'s")
         pending = self._pending
-        chosen = pending.index().get(option_id)
+        # an offered id is well formed (the engine writes them); only an id no option has is checked, and no
+        # refused id is kept: a client may send any string
+        chosen = pending.index().get(option_id) if isinstance(option_id, str) else None
+        if chosen is None and (not isinstance(option_id, str) or not _ID.match(option_id)):
+            return Refused("malformed", f"not an option id: {quoted(option_id)}")
+        if player is not None and player != pending.player:
+            return Refused("wrong-player", f"it is {quoted(pending.player)}'s decision, not {quoted(player)}'s")
         if chosen is None:
-            if self._previous is not None and option_id in self._previous.option_ids():
-                return Refused("stale", f"{option_id!r} answered an earlier decision; now: {pending.prompt}")
-            return Refused("illegal", f"{option_id!r} is not a legal option of {pending.kind}")
+            if self._previous is not None and option_id in self._previous.index():
+                return Refused("stale", f"{quoted(option_id)} answered an earlier decision; now: {pending.prompt}")
+            return Refused("illegal", f"{quoted(option_id)} is not a legal option of {pending.kind}")
+        if action is not None and action != chosen.action:
+            return Refused("illegal", f"{quoted(option_id)} is offered, but not as {_differences(action, chosen.action)}")
         events = self._rt.events
         start = len(events)
         self._previous = pending
@@ -739,6 +789,31 @@ class Game:
             "checkpoint": self._checkpoint.data(), "state": self._rt.state.to_dict(),
             "frames": frames, "pending": pending, "previous": previous,
         }, separators=(",", ":"))  # no sort_keys: bag dict order drives draws, so it must survive a reload
+
+
+def _check_invariants(where: str, state: State, rules: Any, pending: Decision | None, origin: dict) -> None:
+    """ValueError naming the field when a loaded state (`where`: state, checkpoint) with the decision it waits for
+    breaks an invariant of interpreter/engine/invariants.py (a game from a position may lack Leaders it never had)."""
+    start = origin.get("start")
+    leaderless = {f["id"] for f in start["flocks"] if f["leader_hex"] is None} if start is not None else set()
+    problems = invariants.violations(state, rules, pending, leaderless)
+    if problems:
+        raise save.SaveError(f"save's {where} is impossible: {where}/{save._short(problems[0])}")
+
+
+def quoted(value: Any) -> str:
+    """`repr(value)` cut to its first QUOTED_ID characters and an ellipsis: refusals echo what they refuse, boundedly."""
+    text = repr(value) if isinstance(value, str) else repr(value)[:QUOTED_ID + 1]
+    return text if len(text) <= QUOTED_ID else text[:QUOTED_ID] + "…"
+
+
+def _differences(given: Action, offered: "Action | None") -> str:
+    """The fields in which a typed action differs from the offered option's (a refusal's words)."""
+    if offered is None or type(given) is not type(offered):
+        return f"a `{given.kind}` action (the option is a `{getattr(offered, 'kind', None)}` action)"
+    wrong = [f"{name} {quoted(mine)} (offered: {quoted(theirs)})" for name, mine, theirs in
+             ((k, v, getattr(offered, k)) for k, v in vars(given).items()) if mine != theirs]
+    return "given: " + "; ".join(wrong)
 
 
 def _check_players(frame: Frame, state: State) -> None:

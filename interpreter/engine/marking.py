@@ -11,22 +11,32 @@ from interpreter.engine.decisions import Option, Steps, option, shared_option
 from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, RETURN
 from interpreter.engine.placing import kiwi_of, token_available
 from interpreter.engine.verb_table import TABLE
+from interpreter.engine.view import reserves_revealed
 
 
-def markable(rt: Runtime, flock: str) -> list[str]:
-    """Hexes the flock may mark now (R-DM-2, R-DM-4); a covering token must exist (R-DM-3)."""
+def markable(rt: Runtime, flock: str, any_terrain: bool = False) -> list[str]:
+    """Hexes the flock may mark now (R-DM-2, R-DM-4); a covering token must exist (R-DM-3). `any_terrain`: the hexes
+    it could mark with a marker of any terrain, which is what everyone else knows of it (`asked`)."""
     st = rt.state
     fl = st.flocks[flock]
     if not fl.domain or not token_available(rt, flock):
         return []
-    have = set(fl.domain)
+    have = None if any_terrain else set(fl.domain)
     mine = st.presence(flock)
     # R-DM-2 asks for dominance only: an own Nest that counts (a Control Nest, R-BUILD-5) can give it with
     # no own Kiwi in the hex, so those hexes are candidates too (presence is only a cheap pre-filter)
     return [h.id for h in st.hexes.values()
-            if h.domain is None and h.terrain in have
+            if h.domain is None and (have is None or h.terrain in have)
             and (h.id in mine or (h.nest is not None and h.nest[0] == flock))
             and dominance.dominant(st, h.id, "marking") == flock]
+
+
+def asked(rt: Runtime, flock: str, where: list[str], hidden: bool) -> bool:
+    """Whether the flock is asked to mark, `where` being the hexes it may mark (`markable`). While the reserves are
+    `hidden` (before R-END-1) everyone sees how many markers a flock holds but not their terrains (R-SETUP-4), so a
+    flock with a marker, a covering token and a hex it dominates is asked (with a pass option when none of its
+    markers fits), whatever it holds; the terrains decide only the options, which no one else sees."""
+    return bool(where) or hidden and bool(markable(rt, flock, any_terrain=True))
 
 
 @register_frame("marking.mark")
@@ -45,14 +55,17 @@ class MarkFrame(Frame):
         """pc 0: ask where; 1: cover the chosen hex; 2: placed."""
         flock = self.ctx.flock
         if self.pc == 0:
+            hexes = rt.state.hexes
+            hidden = not reserves_revealed(rt)
             where = markable(rt, flock)
-            if not where:
+            if not asked(rt, flock, where, hidden):
                 return Return(False)
-            opts: list[Option[A.Action]] = [shared_option(A.Mark, (h,), ("Mark {} ({})", (h, rt.state.hexes[h].terrain))) for h in where]
-            if self.optional:
-                opts.append(option(A.word("pass"), "Place no marker"))
+            opts: list[Option[A.Action]] = [shared_option(A.Mark, (h,), ("Mark {} ({})", (h, hexes[h].terrain))) for h in where]
+            if self.optional or not where:
+                # a marker that must be placed but fits no hex (one the others could not tell from one that fits)
+                opts.append(option(A.word("pass"), "Place no marker" if self.optional else "No marker fits: place none"))
             self.pc = 1
-            return Ask(flock, "mark", "Place a domain marker?", opts)
+            return Ask(flock, "mark", "Place a domain marker?", opts, hidden)
         if self.pc == 1:
             if value.kind == "pass":
                 return Return(False)
@@ -176,4 +189,4 @@ def marking_turn(rt: Runtime, flock: str) -> Steps[Any]:
 
 
 TABLE.register("mark-domain", lambda rt, c, ctx: mark(rt, ctx, optional=False),
-               lambda rt, c, ctx: bool(markable(rt, ctx.flock)), frame=lambda rt, c, ctx: MarkFrame(ctx, False))
+               lambda rt, c, ctx: asked(rt, ctx.flock, markable(rt, ctx.flock), not reserves_revealed(rt)), frame=lambda rt, c, ctx: MarkFrame(ctx, False))

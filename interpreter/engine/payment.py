@@ -12,6 +12,7 @@ from interpreter.engine.decisions import Option, Steps, option, shared_option_ca
 from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, drive, register_frame,
                                        register_value, RETURN)
 from interpreter.engine.state import Flock
+from interpreter.engine.view import reserves_revealed
 from interpreter.memo import per_object
 
 
@@ -230,9 +231,13 @@ def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ..
         opts.append(shared)
     if not opts:
         raise EngineError(f"{flock} cannot pay {req}")
+    # a payment that may use markers is asked even when one way is left: how many ways there are depends on the
+    # terrains of the face-down markers (R-SETUP-4, R-PAY-1), whether markers can be used only on their number
+    only = opts[0].action if len(opts) == 1 else None
+    always = isinstance(only, A.Pay) and bool(only.markers) and not reserves_revealed(rt)
     return Ask(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
                      f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}",
-               opts)
+               opts, always)
 
 
 def _hand_over(rt: Runtime, flock: str, act: A.Pay) -> None:

@@ -12,6 +12,7 @@ from interpreter.engine.content_types import (
     ActionCard, AdvancedStep, Dsl, FirstGameSetup, HexSpec, Layout, Leader, LeaderCard, MarkerSide, Nest,
     Placement, Power, SeasonCard, SeatStart, Section, Side, SOLO_MARKER_DIRECTIONS, SOLO_ROWS, SOLO_STEPS, Solo,
     SoloCard, SoloSetup, TrackerSlot, TurnOrderNest)
+from interpreter.memo import PerOwner
 
 __all__ = ["Rules", "RulesError", "Weights", "Power", "Side", "compile_rules", "RulesetLike"]
 
@@ -127,7 +128,8 @@ class Rules:
         return self.solo
 
 
-_CACHE: dict[int, tuple[Any, "Rules"]] = {}
+# the compiled Rules of each live ruleset: dropped with it (interpreter/memo.py PerOwner)
+_CACHE = PerOwner()
 _MISSING: Any = object()
 T = TypeVar("T")
 
@@ -287,16 +289,13 @@ def compile_rules(rs: RulesetLike, cache: bool = True) -> Rules:
     Raises RulesError, located at the content file and key, for anything the engine could not play; the loader
     calls it with cache=False to report that as a diagnostic.
     """
-    cached = _CACHE.get(id(rs))
-    if cached is not None and cached[0] is rs:
-        return cached[1]
+    cached = _CACHE.get(rs)
+    if cached is not None:
+        return cached
     rules = _compile(rs)
     if not cache:
         return rules
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    _CACHE[id(rs)] = (rs, rules)   # keeps rs alive, so its id cannot be reused while cached
-    return rules
+    return _CACHE.put(rs, rules)
 
 
 def _compile(rs: RulesetLike) -> Rules:

@@ -265,7 +265,7 @@ def _card_problems(rules: Rules, data: dict, flocks: dict[str, dict], mode: Any)
 
 def decision_from_data(data: dict, seats: list[str]) -> Decision:
     """The pending decision of a save (schema-checked): a seat decides, every option's id is its action's id,
-    at least two distinct options (a single one is never pending)."""
+    distinct options (one alone only where the asking frame asks whatever the count, `frames.Ask.always`)."""
     if data["player"] not in seats:
         raise SaveError(f"save's pending decision is for `{_short(data['player'])}`, who is not playing")
     options = []
@@ -278,6 +278,6 @@ def decision_from_data(data: dict, seats: list[str]) -> Decision:
         if not same:
             raise SaveError(f"save's pending option {i + 1}: its id {_short(o['id'])!r} is not its action's")
         options.append(Option(o["id"], o["label"], action))
-    if len({o.id for o in options}) != len(options) or len(options) < 2:
-        raise SaveError("save's pending decision needs two or more distinct options")
+    if len({o.id for o in options}) != len(options) or not options:
+        raise SaveError("save's pending decision needs distinct options, at least one")
     return Decision(data["player"], data["kind"], data["prompt"], tuple(options))

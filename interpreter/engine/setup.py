@@ -14,7 +14,7 @@ from interpreter.engine.placing import kiwi_of
 from interpreter.engine.content_types import AdvancedStep, Layout
 from interpreter.engine.rules import Rules
 from interpreter.engine.state import Flock, Hex, State
-from interpreter.memo import per_object
+from interpreter.memo import PerOwner
 
 
 class SetupError(ValueError):
@@ -31,10 +31,13 @@ def island_hexes(rules: Rules, players: int) -> tuple[dict[str, Hex], Layout]:
     return dict(hit[0]), hit[1]
 
 
-@per_object(8)   # a few content sets at a time (the editor reloads content): each entry keeps its Rules alive
+_ISLANDS = PerOwner()   # per live Rules: dropped with it (a process may load many content sets)
+
+
 def _islands(rules: Rules) -> dict[int, tuple[dict[str, Hex], Layout]]:
     """{player count: its empty island and layout} of these rules, filled as games ask."""
-    return {}
+    found = _ISLANDS.get(rules)
+    return _ISLANDS.put(rules, {}) if found is None else found
 
 
 def _island(rules: Rules, players: int) -> tuple[dict[str, Hex], Layout]:

@@ -6,13 +6,19 @@ from interpreter.engine.decisions import Decision
 from interpreter.engine.pieces import leader_piece, marker_piece, nest_piece
 
 
+def reserves_revealed(rt: Runtime) -> bool:
+    """R-END-1: in the last Domain Marking (and after the game) every reserve is face up, so the terrains of
+    everyone's markers are public; before, only their number is (R-SETUP-4)."""
+    st = rt.state
+    return st.season >= rt.rules.seasons and st.phase in ("domain_marking", "over")
+
+
 def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
     """The public view for `player` (None: spectator)."""
     st = rt.state
     if player is not None and player not in st.flocks:
         raise ValueError(f"unknown player `{player}`: the players are {', '.join(st.seats)} (None: spectator)")
-    # R-END-1: in the last Domain Marking every reserve is revealed
-    reveal = st.season >= rt.rules.seasons and st.phase in ("domain_marking", "over")
+    reveal = reserves_revealed(rt)
     hexes = {}
     for h in st.hexes.values():
         hexes[h.id] = {

@@ -174,6 +174,13 @@ class Mode:
         return [f"{f['id']}: a token on the turn tracker in a standard game" for f in data["flocks"]
                 if f["on_tracker"] or f["tracker_slot"] is not None]
 
+    def violations(self, st: State, rules: Rules, pending_player: str | None) -> list[str]:
+        """Broken invariants of the mode's own data, each line starting with its field (interpreter/engine/
+        invariants.py calls it for every state it checks): without the variant no token is on the turn tracker."""
+        if any(st.flocks[f].on_tracker or st.flocks[f].tracker_slot is not None for f in st.seats):
+            return ["flocks: a token on the turn tracker in a standard game"]
+        return []
+
     def extra_cards(self, data: dict, flock: str) -> list[str]:
         """Action cards of the flock held outside its hand, deck, discard and board (save checks)."""
         return []

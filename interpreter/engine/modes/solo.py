@@ -2,6 +2,7 @@
 solo_*.py parts); this module plugs them into setup, the flow, decisions, views, scores and saves."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Callable
 
 from interpreter.engine import modes, solo
@@ -145,6 +146,45 @@ class Solo(Mode):
             out.append(f"Solo cards {dealt} are not distinct cards of solo.yaml")
         if own["flipped"] > rules.seasons:
             out.append(f"{own['flipped']} seasons of Season cards face up in a {rules.seasons}-season game")
+        return out
+
+    def violations(self, st: State, rules: Rules, pending_player: str | None) -> list[str]:
+        """R-SOLO-1..9 bookkeeping (interpreter/engine/invariants.py): Kiwibot never has the pending decision, never
+        holds fruit (unless the content gives it some) or a hand, its Action cards are its deck; the Solo card pile
+        is the dealt cards in ascending order, at most one discarded a season; the solo count of Season cards."""
+        out = super().violations(st, rules, pending_player)
+        state = st
+        solo = state.solo
+        if solo is None:
+            return ["solo: a solo game without its solo state"]
+        bot_id = solo["bot"]
+        if bot_id not in state.flocks or rules.solo is None:
+            return [f"solo/bot: Kiwibot `{bot_id}` is not playing, or the content has no solo mode"]
+        setup = rules.solo.setup
+        bot = state.flocks[bot_id]
+        if pending_player == bot_id:
+            out.append("pending: Kiwibot has a pending decision")
+        if not setup.kiwibot_fruit and any(bot.fruit.values()):
+            out.append(f"flocks/{bot_id}/fruit: Kiwibot holds fruit {dict(bot.fruit)}")
+        if bot.hand:
+            out.append(f"flocks/{bot_id}/hand: Kiwibot holds a hand {bot.hand}")
+        cards = Counter(bot.deck + bot.hand + bot.played + bot.discard + list(solo["set_aside"]))
+        if cards != +Counter(rules.deck):
+            out.append(f"flocks/{bot_id}/deck: Kiwibot's Action cards {dict(cards)} are not its deck {dict(rules.deck)}")
+        if len(solo["set_aside"]) > setup.set_aside:
+            out.append(f"solo/set_aside: Kiwibot has {len(solo['set_aside'])} cards set aside")
+        dealt = list(solo["pile"]) + list(solo["discarded"])
+        if len(dealt) != setup.solo_cards or len(set(dealt)) != len(dealt) or any(c not in rules.solo_cards for c in dealt):
+            out.append(f"solo/pile: Solo cards {dealt}: expected {setup.solo_cards} distinct cards")
+        else:
+            numbers = [rules.solo_cards[c].number for c in solo["pile"]]
+            if numbers != sorted(numbers):
+                out.append(f"solo/pile: the Solo card pile {solo['pile']} is not in ascending order")
+        if len(solo["discarded"]) > state.season:
+            out.append(f"solo/discarded: {len(solo['discarded'])} Solo cards discarded by season {state.season}")
+        per_game = rules.season_cards_per_game * setup.season_cards_per_season
+        if len(state.season_cards) != per_game or len(set(state.season_cards)) != per_game:
+            out.append(f"season_cards: {state.season_cards}: expected {per_game} distinct")
         return out
 
     def extra_cards(self, data: dict, flock: str) -> list[str]:

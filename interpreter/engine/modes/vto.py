@@ -67,5 +67,25 @@ class VariableTurnOrder(Standard):
         """The content must offer the variant (its tracker slots are checked with each flock)."""
         return [] if rules.vto_phases else ["a Variable Turn Order game, but this content does not offer the variant"]
 
+    def violations(self, st: State, rules: Rules, pending_player: str | None) -> list[str]:
+        """R-VTO-2..4: one token per flock on the turn tracker, on distinct slots, turn order by slot."""
+        state = st
+        out: list[str] = []
+        flocks = [state.flocks[f] for f in state.seats]
+        if state.phase == "setup":
+            return out   # the tokens are being placed (R-VTO-2)
+        if any(f.on_tracker != 1 for f in flocks):
+            out.append(f"flocks/on_tracker: tracker tokens {[f.on_tracker for f in flocks]}, expected one per flock")
+        slots = [f.tracker_slot for f in flocks if f.tracker_slot is not None]
+        if len(set(slots)) != len(slots):
+            out.append(f"flocks/tracker_slot: two tokens share a tracker slot: {slots}")
+        if state.phase != "wake_up":
+            if len(slots) != len(flocks):
+                out.append(f"flocks/tracker_slot: a token below the tracker outside Wake up: "
+                           f"{[f.tracker_slot for f in flocks]}")
+            elif state.turn_order() != sorted(state.seats, key=lambda x: state.flocks[x].tracker_slot or 0):
+                out.append(f"flocks/tracker_slot: turn order {state.turn_order()} does not follow the tracker slots")
+        return out
+
 
 VTO = modes.register(VariableTurnOrder())
