@@ -43,7 +43,8 @@ def _play(e, seed: int) -> dict[str, float]:
             continue
         assert obs["observation"].shape == e.observation_space(agent)["observation"].shape
         mask = obs["action_mask"]
-        assert mask.sum() >= 2 and e.game.pending.player == info["flock"]
+        # one legal action is a real question too: the engine asks it where answering alone would tell hidden facts
+        assert mask.sum() >= 1 and e.game.pending.player == info["flock"]
         e.step(int(e.action_space(agent).sample(mask)))
         steps += 1
     assert steps > 50 and e.agents == []
