@@ -183,7 +183,7 @@ class ObservationSpace:
                                  ("turn_place", p), ("deciding", 1), ("kiwibot", 1)]:
                 at_[name] = lay.add(f"seat{s}/{name}", length)
             self._seat.append(at_)
-        self._hand = lay.add("hand", len(self.cards))
+        lay.add("hand", len(self.cards))   # the observer's hand: gathered from its private part (`_gather_of`)
         self._season = lay.add("season", rules.seasons + 1)
         self._phase = lay.add("phase", len(self.phases))
         self._season_card = lay.add("season_cards", self.season_slots * (len(self.season_cards) + 1))
