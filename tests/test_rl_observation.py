@@ -63,6 +63,35 @@ def test_tensors_are_the_same_on_every_deal_the_player_cannot_tell_apart(label: 
     assert checked > 60 and changed > checked * 0.9
 
 
+@pytest.mark.parametrize("label,kwargs", GAMES, ids=[g[0] for g in GAMES])
+def test_the_tensors_kept_between_calls_are_the_ones_built_from_nothing(label: str, kwargs: dict) -> None:
+    """The space keeps the last board and rewrites only what changed (observation.py `_Board`): at every decision
+    of a game, observed by the seats in a shuffled order, interleaved with a clone one decision ahead and with a
+    second game, both tensors equal those of a space that never saw a game (R-ACT-2, R-DM-1, R-END-1 and
+    R-SOLO-4 shown as the layout says: the built-from-nothing path is the one the layout test checks)."""
+    game, other = Game.new(ruleset(), **kwargs), Game.new(ruleset(), **{**kwargs, "seed": kwargs["seed"] + 100})
+    space = observation_space(game)
+    play, order = random.Random(kwargs["seed"]), random.Random(3)
+    bot = game.readonly_state.solo["bot"] if label == "solo" else None
+    seats = [f for f in game.readonly_state.seats if f != bot]
+    checked = 0
+    while not game.is_over:
+        ahead = game.clone()
+        ahead.apply(play.choice(ahead.pending.options).id)
+        for player in order.sample(seats, len(seats)):
+            for g in (game, ahead, other) if checked % 5 == 0 else (game,):
+                fresh = type(space)(ruleset(), len(seats) if bot is None else 2)
+                assert np.array_equal(space.observation_tensor(g, player), fresh.observation_tensor(g, player))
+                fresh = type(space)(ruleset(), len(seats) if bot is None else 2)
+                assert np.array_equal(space.information_state_tensor(g, player),
+                                      fresh.information_state_tensor(g, player))
+                checked += 1
+        game.apply(play.choice(game.pending.options).id)
+        if not other.is_over:
+            other.apply(play.choice(other.pending.options).id)
+    assert checked > 60
+
+
 def test_the_tensors_show_the_state_in_the_published_layout() -> None:
     """Shapes as published; Kiwi planes count every Kiwi by seat and size, the hand vector is the own hand, the
     other hands only as a count; seat 0 is the observer; no option label is built by the mask and tensors."""

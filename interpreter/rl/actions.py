@@ -191,7 +191,7 @@ class ActionSpace:
         self._by_class = {cls: self.blocks[kind] for kind, cls in A.KINDS.items()}
         # option id -> index, per action class (an id and its kind fix every encoded field)
         self._ids: dict[type, dict[str, int]] = {cls: {} for cls in A.KINDS.values()}
-        self._indices_of: tuple[Any, list[int]] | None = None
+        self._indices_of: tuple[Any, list[int], np.ndarray | None] | None = None
 
     # --- one action ---------------------------------------------------------------------------------
     def action_index(self, action: A.Action) -> int:
@@ -277,16 +277,36 @@ class ActionSpace:
         kept = self._indices_of
         if kept is not None and kept[0] is pending:
             return kept[1]
-        index = self.option_index
-        indices = [index(o) for o in pending.options]
-        self._indices_of = (pending, indices)
+        ids = self._ids
+        indices = []
+        try:
+            for o in pending.options:   # `option_index` written out: every step of an agent reads every option
+                act = o.act
+                index = ids[act[0] if type(act) is tuple else type(act)].get(o.id)
+                indices.append(self.option_index(o) if index is None else index)
+        except KeyError:   # an option of no action kind: `option_index` says which
+            indices = [self.option_index(o) for o in pending.options]
+        self._indices_of = (pending, indices, None)
         return indices
+
+    def index_array(self, pending: Any) -> np.ndarray:
+        """`_indices` of a pending decision as a numpy index array (kept with it: a mask is made from it)."""
+        kept = self._indices_of
+        if kept is None or kept[0] is not pending:
+            self._indices(pending)
+            kept = self._indices_of
+            assert kept is not None
+        array = kept[2]
+        if array is None:
+            array = np.array(kept[1], dtype=np.intp)
+            self._indices_of = (pending, kept[1], array)
+        return array
 
     def legal_mask(self, game: Game) -> np.ndarray:
         """A bool array of `num_distinct_actions`: True at the index of each legal option."""
         mask = np.zeros(self.num_distinct_actions, dtype=bool)
         if game.pending is not None:
-            mask[self._indices(game.pending)] = True
+            mask[self.index_array(game.pending)] = True
         return mask
 
     def legal_actions(self, game: Game) -> dict[int, A.Action]:

@@ -29,6 +29,8 @@ form (`view`'s log), so this adds memory of what happened, never a hidden value.
 """
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter, is_not
 from typing import Any
 
 import numpy as np
@@ -43,6 +45,12 @@ from interpreter.rl.actions import ActionSpace, action_space, space_of
 
 HISTORY = 16
 _NONE_SLOT = 0
+# every Flock field a seat's parts read: its plain values first, then its lists and dicts (compared by value, so the
+# board keeps copies of them)
+_FLOCK = attrgetter("id", "leader_hex", "side", "leader", "leader_card", "leader_used", "track", "reserve_kiwi", "supply",
+                    "covers", "season_vp", "on_tracker", "tracker_slot", "tracker_prev", "fruit", "deck", "hand",
+                    "played", "facedown", "domain", "discard", "nests_built", "kept_season_cards")
+_FLOCK_VALUES = 14
 
 
 class _Layout:
@@ -57,6 +65,54 @@ class _Layout:
         self.fields.append((name, start, length))
         self.size += length
         return start
+
+
+class _Board:
+    """The game as every seat sees it at once, by absolute seat (state.seats order), as last built, and what each
+    part of it was built from, so the next call rewrites only the parts that differ: an agent reads an observation
+    at every decision, and a decision changes a few hexes and a flock or two. An observation is one gather from it
+    (`ObservationSpace._gather`: the seats turned to the observer, and the observer's own private parts). A Hex
+    never changes (copies of a state share it, a change builds a new one), so a hex is the same when it is the same
+    object; a seat's part is the same when its signature (the flock's values it is made of) is equal. Each part
+    writes its own entries only (hexes their columns, a seat its vector, its private parts and its Leader's place),
+    so a part rewritten clears exactly what it wrote before. What is kept is the game's values, never who asked:
+    any game of the space may be observed next (a clone, a resampled twin)."""
+
+    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "marks", "cards", "domains", "records", "game",
+                 "decider", "bag", "flocks", "reveal")
+
+    def __init__(self, flat: np.ndarray, seats: tuple[str, ...], hexes: int) -> None:
+        self.flat = flat
+        # what `_rewrite` stores through: a memoryview of the array (format "f"), ~8x faster than numpy's scalar
+        # stores (typed Any: typeshed's memoryview takes bytes values only)
+        self.view: Any = flat.data
+        self.seats = seats
+        self.index = {f: a for a, f in enumerate(seats)}
+        self.hexes: tuple[Any, ...] = (None,) * hexes
+        self.written: dict[int, tuple[int, ...]] = {}   # hex column -> the indices it wrote
+        # per seat, the indices each of its parts wrote (`_updated`; its counts have fixed indices)
+        self.marks: list[tuple[int, ...]] = [()] * len(seats)
+        self.cards: list[tuple[int, ...]] = [()] * len(seats)
+        self.domains: list[tuple[int, ...]] = [()] * len(seats)
+        self.records: list[tuple[int, ...]] = [()] * len(seats)
+        self.game: tuple[tuple, tuple[int, ...]] | None = None
+        self.decider: tuple[int | None, tuple[int, ...]] | None = None   # (its seat, written)
+        self.bag: tuple[dict[str, int], tuple[int, ...]] | None = None   # (the fruit bag, written)
+        self.flocks: list[tuple | None] = [None] * len(seats)   # each flock's `_FLOCK` values as last seen (copies)
+        self.reveal = False
+
+
+def _rewrite(flat: Any, old: tuple[int, ...], ones: Any, counted: Any, counts: Any) -> tuple[int, ...]:
+    """Clear the entries a part wrote last time, write its ones and counts, and return the indices now written
+    (scalar stores through a memoryview: a part has a few dozen entries at most, and making index arrays of them
+    costs more)."""
+    for j in old:
+        flat[j] = 0.0
+    for j in ones:
+        flat[j] = 1.0
+    for j, n in zip(counted, counts):
+        flat[j] = n
+    return (*ones, *counted)
 
 
 class ObservationSpace:
@@ -127,7 +183,7 @@ class ObservationSpace:
                                  ("turn_place", p), ("deciding", 1), ("kiwibot", 1)]:
                 at_[name] = lay.add(f"seat{s}/{name}", length)
             self._seat.append(at_)
-        self._hand = lay.add("hand", len(self.cards))
+        lay.add("hand", len(self.cards))   # the observer's hand: gathered from its private part (`_gather_of`)
         self._season = lay.add("season", rules.seasons + 1)
         self._phase = lay.add("phase", len(self.phases))
         self._season_card = lay.add("season_cards", self.season_slots * (len(self.season_cards) + 1))
@@ -158,12 +214,46 @@ class ObservationSpace:
                  "supply", "covers", "season_vp", "nests_built", "kept_season_cards", "tracker_slot", "tracker_prev",
                  "on_tracker", "first", "turn_place", "deciding", "kiwibot")
         self._seat_bases = [tuple(at[name] for name in names) for at in self._seat]
-        self._island_of: dict[str, tuple[tuple, tuple, np.ndarray, dict[int, tuple[int, ...]]]] = {}
-        self._base = np.zeros(self.size, np.float32)
-        self._base[self._static] = 1.0
-        self._info_base = np.zeros(self.information_state_size, np.float32)
-        self._info_base[self._static] = 1.0
-        self._island_size = len(self.planes) * n
+        # the board (`_Board`): the observation's layout by absolute seat with each seat's public values, then per
+        # seat its private parts: markers in reserve by terrain, played cards face down included, the hand
+        terrains, cards = len(rules.terrains), len(self.cards)
+        self._private = [self.size + a * (terrains + 2 * cards) for a in range(p)]
+        self._board_size = self.size + p * (terrains + 2 * cards)
+        self._board_base = np.zeros(self._board_size, np.float32)
+        self._board_base[self._static] = 1.0
+        self._board: _Board | None = None
+        # each seat's count entries (`_updated`): its scalars in _FLOCK's order, its fruit by colour, its deck size
+        self._counts_at = [(tuple(at[name] for name in ("track", "reserve_kiwi", "supply", "covers", "season_vp",
+                                                          "on_tracker")),
+                            tuple((c, at["fruit"] + i) for c, i in self._fruit_code.items()), at["deck_count"])
+                           for at in self._seat]
+        self._gathers = [self._gather_of(r) for r in range(p)]
+
+    def _gather_of(self, r: int) -> np.ndarray:
+        """Where each entry of the observation of the player at absolute seat `r` is on the board: seat s shows
+        absolute seat (s + r) mod players; the observer's own markers by terrain, played cards and hand come from
+        its private parts (nobody else's are ever read)."""
+        p, n = self.players, self.n_hexes
+        gather = np.arange(self.size, dtype=np.intp)
+        plane = {name: i for i, name in enumerate(self.planes)}
+        for i, name in enumerate(self.planes):
+            parts = name.split("/", 2)
+            if parts[0] in ("kiwi", "leader", "nest", "marker"):
+                src = plane["/".join([parts[0], str((int(parts[1]) + r) % p), *parts[2:]])]
+                gather[i * n:(i + 1) * n] = np.arange(src * n, (src + 1) * n)
+        terrains, cards = len(self.rules.terrains), len(self.cards)
+        own = {"domain": self._private[r], "played": self._private[r] + terrains}
+        for name, start, length in self.vector_fields:
+            if name.startswith("seat"):
+                seat, field = name.split("/", 1)
+                s = int(seat[len("seat"):])
+                src = own[field] if s == 0 and field in own else self._seat[(s + r) % p][field]
+            elif name == "hand":
+                src = self._private[r] + terrains + cards
+            else:
+                continue
+            gather[start:start + length] = np.arange(src, src + length)
+        return gather
 
     def seat_order(self, game: Game, player: str) -> list[str]:
         """The seats from `player`, clockwise (seat 0 is `player`)."""
@@ -173,163 +263,236 @@ class ObservationSpace:
         i = seats.index(player)
         return seats[i:] + seats[:i]
 
-    def _hex_entries(self, h: Any, seat: dict[str, int]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[float, ...]]:
-        """What one hex adds to the planes: indices of value 1, indices with counts (identical Kiwi, twins)."""
-        i = self._hex_at[h.id]
+    def _hex_entries(self, h: Any, i: int, seat: dict[str, int]) -> tuple[list[int], tuple[int, ...],
+                                                                          tuple[float, ...]]:
+        """What hex `h` (place `i`) adds to the planes: indices of value 1, indices with counts (identical Kiwi,
+        twins)."""
         kiwi = self._kiwi
-        here: dict[int, int] = {}
-        for k in h.kiwi:
-            j = kiwi[seat[k.flock]][k.size - 1] + i
-            here[j] = here.get(j, 0) + 1
-        ones = [j for j, n in here.items() if n == 1]
-        twins = [(j, float(n)) for j, n in here.items() if n > 1]
+        stacks = h.kiwi
+        twins: tuple[int, ...] = ()
+        counts: tuple[float, ...] = ()
+        if len(stacks) == 1:   # most hexes hold one Kiwi or none
+            k = stacks[0]
+            ones = [kiwi[seat[k.flock]][k.size - 1] + i]
+        elif not stacks:
+            ones = []
+        else:
+            here: dict[int, int] = {}
+            for k in stacks:
+                j = kiwi[seat[k.flock]][k.size - 1] + i
+                here[j] = here.get(j, 0) + 1
+            ones = [j for j, n in here.items() if n == 1]
+            twins = tuple(j for j, n in here.items() if n > 1)
+            counts = tuple(float(here[j]) for j in twins)
         if h.nest is not None:
             ones.append(self._nest[seat[h.nest[0]]][h.nest[1]] + i)
         if h.domain is not None:
             ones.append(self._marker[seat[h.domain[0]]] + i)
-        return tuple(ones), tuple(j for j, _ in twins), tuple(n for _, n in twins)
+        return ones, twins, counts
 
-    def _island(self, game: Game, player: str, order: list[str]) -> np.ndarray:
-        """The planes of terrain, edges, Kiwi, Nests and markers as `player` sees them (flat, the caller must not
-        change it). A Hex never changes (copies of a state share it, a change builds a new one), so the planes of
-        the last call are kept per observer and only the entries of hexes that are other objects now are rewritten:
-        a decision changes a few hexes at most."""
-        hexes = tuple(game.readonly_state.hexes.values())
-        rotation = tuple(order)
-        kept = self._island_of.get(player)
-        if kept is not None and kept[0] == rotation and len(kept[1]) == len(hexes):
-            _, before, flat, written = kept
-        else:
-            flat = self._base[:self._island_size].copy()
-            before, written = (None,) * len(hexes), {}
-        seat: dict[str, int] | None = None
-        for h, old in zip(hexes, before):
-            if h is old:
-                continue
-            if seat is None:
-                seat = {f: s for s, f in enumerate(order)}
-            i = self._hex_at[h.id]
-            for j in written.get(i, ()):   # what this hex's column held (never a terrain or edge entry)
-                flat[j] = 0.0
-            ones, twins, counts = self._hex_entries(h, seat)
-            for j in ones:
-                flat[j] = 1.0
-            for j, n in zip(twins, counts):
-                flat[j] = n
-            written[i] = ones + twins
-        self._island_of[player] = (rotation, hexes, flat, written)
-        return flat
-
-    def _entries(self, game: Game, player: str) -> tuple[list[int], list[int], list[Any]]:
-        """The non-zero entries of the observation outside the island's planes (`_island`): indices whose value is
-        1, and indices with their counts (each index at most once; a hot path, so written out with local names)."""
+    def _updated(self, game: Game) -> _Board:
+        """The board (`_Board`), up to date with `game`."""
         st = game.readonly_state
-        order = self.seat_order(game, player)
+        hexes = tuple(st.hexes.values())
+        board = self._board
+        if board is None or board.seats != tuple(st.seats) or len(board.hexes) != len(hexes):
+            board = self._board = _Board(self._board_base.copy(), tuple(st.seats), len(hexes))
+        flat = board.view
+        # the island: only hexes that are other objects than last time (a decision changes a few at most; the
+        # comparison runs in C)
+        before = board.hexes
+        if any(map(is_not, hexes, before)):
+            written, hex_at, index = board.written, self._hex_at, board.index
+            for h in compress(hexes, map(is_not, hexes, before)):
+                i = hex_at[h.id]
+                written[i] = _rewrite(flat, written.get(i, ()), *self._hex_entries(h, i, index))
+            board.hexes = hexes
+        # each seat's part: rewritten when what it is made of (its signature) differs from last time
+        reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
+        flocks = st.flocks
+        marks, cards_, domains, records = board.marks, board.cards, board.domains, board.records
+        slots = []
+        flocks_seen = board.flocks
+        for a, f in enumerate(board.seats):
+            fl = flocks[f]
+            slots.append(fl.tracker_slot)
+            # first the whole flock at once, in C: what it reads now against copies of it as last seen (most
+            # decisions change one flock at most)
+            now = _FLOCK(fl)
+            last: Any = flocks_seen[a]   # None before its first sight (then `fresh`)
+            if last == now and board.reveal == reveal:
+                continue
+            flocks_seen[a] = (*now[:_FLOCK_VALUES], *[v.copy() for v in now[_FLOCK_VALUES:]])
+            # then its parts, each rewritten when the fields it is made of differ from the copy of last time (most
+            # decisions change a count or two and no list)
+            fresh = last is None
+            # its marks: flock, Leader's place, side, Leader, Leader card, card used, tracker slots
+            if fresh or last[:6] != now[:6] or last[12:14] != now[12:14]:
+                marks[a] = _rewrite(flat, marks[a], *self._seat_marks(fl, a))
+            # its counts (track, reserve, supply, covers, season VP, tracker tokens, fruit, deck size): each at an
+            # index of its own, all stored, zeros too
+            if fresh or last[6:12] != now[6:12] or last[14] != now[14] or len(last[15]) != len(now[15]):
+                scalars_at, fruit_at, deck_at = self._counts_at[a]
+                for j, n in zip(scalars_at, now[6:12]):
+                    flat[j] = float(n)
+                fruit = fl.fruit
+                for c, j in fruit_at:
+                    flat[j] = float(fruit.get(c, 0))
+                flat[deck_at] = float(len(fl.deck))
+            # its hand and played cards; its markers in reserve; its record (discard, Nests, Season cards)
+            if fresh or last[16:19] != now[16:19]:
+                cards_[a] = _rewrite(flat, cards_[a], *self._seat_cards(fl, a))
+            if fresh or board.reveal != reveal or last[19] != now[19]:
+                domains[a] = _rewrite(flat, domains[a], *self._seat_domain(fl, a, reveal))
+            if fresh or last[20:23] != now[20:23]:
+                records[a] = _rewrite(flat, records[a], *self._seat_record(fl, a))
+        board.reveal = reveal
+        # the game's part: its signature is what `_game_entries` reads (a solo game's data: always rebuilt)
+        # the fruit bag: a part of its own (it changes with every fruit taken, the rest of the game's part seldom)
+        kept_bag = board.bag
+        if kept_bag is None or kept_bag[0] != st.fruit_bag:
+            bag, code = self._fruit_bag, self._fruit_code
+            items = [(c, n) for c, n in st.fruit_bag.items() if n]
+            board.bag = (dict(st.fruit_bag), _rewrite(flat, kept_bag[1] if kept_bag is not None else (), (),
+                                                      [bag + code[c] for c, _ in items], [float(n) for _, n in items]))
+        sig = (st.first, st.season, st.phase, tuple(st.season_cards), tuple(slots), st.solo is None)
+        kept_game = board.game
+        if kept_game is None or kept_game[0] != sig or st.solo is not None:
+            board.game = (sig, _rewrite(flat, kept_game[1] if kept_game is not None else (),
+                                        *self._game_entries(game, board.seats)))
+        # who decides: a part of its own (it changes every turn, the rest of the game's part seldom)
+        pending = game.pending
+        decider = board.index.get(pending.player) if pending is not None else None
+        kept_decider = board.decider
+        if kept_decider is None or kept_decider[0] != decider:
+            board.decider = (decider, _rewrite(flat, kept_decider[1] if kept_decider is not None else (),
+                                               () if decider is None else (self._seat_bases[decider][-2],), (), ()))
+        return board
+
+    def _gather(self, game: Game, player: str) -> np.ndarray:
+        """`player`'s observation: the board up to date, turned to the player (a new array)."""
+        self.seat_order(game, player)   # a clear error for an unknown player
+        board = self._updated(game)
+        # every gathered index is on the board by construction: "clip" skips take's bounds errors (a third faster)
+        return board.flat.take(self._gathers[board.index[player]], mode="clip")
+
+    def _seat_marks(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's marks at seat `a` (its flock, side, Leader and Leader card, the card used, the
+        Leader's place, its turn tracker slots): indices whose value is 1, then (none here) indices with counts."""
+        ones: list[int] = []
+        one = ones.append
+        codes = self._codes
+        slot_code = codes["slot"]
+        at = self._seat[a]
+        # a flock and its side are content ids of this ruleset; a Leader or Leader card may be unset ("")
+        one(at["leader_off"] if fl.leader_hex is None else self._leader[a] + self._hex_at[fl.leader_hex])
+        ones += (at["flock"] + codes["flock"][fl.id], at["side"] + codes["side"][fl.side])
+        code = codes["leader"].get(fl.leader)
+        if code is not None:
+            one(at["leader"] + code)
+        code = codes["leader_card"].get(fl.leader_card)
+        if code is not None:
+            one(at["leader_card"] + code)
+        if fl.leader_used:
+            one(at["leader_used"])
+        one(at["tracker_slot"] + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
+        one(at["tracker_prev"] + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
+        return ones, [], []
+
+    def _seat_cards(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's hand and played cards at seat `a`, as `_seat_values`: the hand size, the played
+        cards as everyone sees them and the face-down count, then the private parts (the played cards face down
+        included, the hand)."""
+        counted: list[int] = []
+        counts: list[float] = []
+        count, value = counted.append, counts.append
+        card = self._codes["card"]
+        at = self._seat[a]
+        hand, played, facedown = fl.hand, fl.played, fl.facedown
+        if hand:
+            count(at["hand_count"])
+            value(float(len(hand)))
+        if facedown:
+            count(at["facedown"])
+            value(float(len(facedown)))
+            # R-ACT-2: a face-down card shows as a card to its owner only (its private part)
+            shown = [c for j, c in enumerate(played) if j not in facedown]
+        else:
+            shown = played
+        b_played = at["played"]
+        for c in set(shown):
+            count(b_played + card[c])
+            value(float(shown.count(c)))
+        b_played = self._private[a] + len(self._terrain_code)
+        for c in set(played):
+            count(b_played + card[c])
+            value(float(played.count(c)))
+        b_hand = b_played + len(card)
+        for c in set(hand):
+            count(b_hand + card[c])
+            value(float(hand.count(c)))
+        return [], counted, counts
+
+    def _seat_domain(self, fl: Any, a: int, reveal: bool) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's domain markers in reserve at seat `a`: their count, by terrain for everyone
+        when `reveal` (R-END-1), and by terrain in its private part."""
+        counted: list[int] = []
+        counts: list[float] = []
+        domain = fl.domain
+        if domain:
+            at = self._seat[a]
+            counted.append(at["domain_count"])
+            counts.append(float(len(domain)))
+            terrain_code, private = self._terrain_code, self._private[a]
+            for t in set(domain):
+                n = float(domain.count(t))
+                if reveal:
+                    counted.append(at["domain"] + terrain_code[t])
+                    counts.append(n)
+                counted.append(private + terrain_code[t])
+                counts.append(n)
+        return [], counted, counts
+
+    def _seat_record(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's discard pile, Nests built and Season cards kept at seat `a`."""
         ones: list[int] = []
         counted: list[int] = []
-        counts: list[Any] = []   # whole numbers and floats: numpy converts them as float32
-        one, count, value = ones.append, counted.append, counts.append
-        hex_at, leader = self._hex_at, self._leader
+        counts: list[float] = []
         codes = self._codes
-        card, nest_code, season_card, slot_code = codes["card"], codes["nest"], codes["season_card"], codes["slot"]
-        flock_code, side_code, leader_code = codes["flock"], codes["side"], codes["leader"]
-        leader_card_code = codes["leader_card"]
-        fruit_code, terrain_code = self._fruit_code, self._terrain_code
-        reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
-        pending = game.pending
-        decider = pending.player if pending is not None else None
+        card, nest_code, season_card = codes["card"], codes["nest"], codes["season_card"]
+        at = self._seat[a]
+        pile, b_discard = fl.discard, at["discard"]
+        for c in set(pile):
+            counted.append(b_discard + card[c])
+            counts.append(float(pile.count(c)))
+        b_nests = at["nests_built"]
+        for nid in fl.nests_built:
+            ones.append(b_nests + nest_code[nid])
+        b_kept = at["kept_season_cards"]
+        for c in fl.kept_season_cards:
+            ones.append(b_kept + season_card[c])
+        return ones, counted, counts
+
+    def _game_entries(self, game: Game, order: tuple[str, ...]) -> tuple[list[int], list[int], list[Any]]:
+        """The non-zero entries of the game's part of the vector and of each seat's first, turn place and Kiwibot
+        flags (as `_seat_values`; who decides and the fruit bag are parts of their own)."""
+        st = game.readonly_state
+        ones: list[int] = []
+        counted: list[int] = []
+        counts: list[float] = []
+        one, count, value = ones.append, counted.append, counts.append
+        codes = self._codes
         bot = solo_of(st)["bot"] if st.solo is not None else None
         turn = st.turn_order()
         first = st.seats[st.first]
-        flocks = st.flocks
         for s, f in enumerate(order):
-            (b_flock, b_side, b_leader, b_leader_card, b_leader_used, b_leader_off, b_fruit, b_domain_count,
-             b_domain, b_hand_count, b_deck_count, b_discard, b_played, b_facedown, b_track, b_reserve_kiwi,
-             b_supply, b_covers, b_season_vp, b_nests_built, b_kept, b_tracker_slot, b_tracker_prev, b_on_tracker,
-             b_first, b_turn_place, b_deciding, b_kiwibot) = self._seat_bases[s]
-            fl = flocks[f]
-            own = f == player
-            # a flock and its side are content ids of this ruleset; a Leader or Leader card may be unset ("")
-            ones += (leader[s] + hex_at[fl.leader_hex] if fl.leader_hex is not None else b_leader_off,
-                     b_flock + flock_code[f], b_side + side_code[fl.side])
-            code = leader_code.get(fl.leader)
-            if code is not None:
-                one(b_leader + code)
-            code = leader_card_code.get(fl.leader_card)
-            if code is not None:
-                one(b_leader_card + code)
-            if fl.leader_used:
-                one(b_leader_used)
-            for c, n in fl.fruit.items():
-                if n:
-                    count(b_fruit + fruit_code[c])
-                    value(float(n))
-            domain = fl.domain
-            if domain:
-                count(b_domain_count)
-                value(float(len(domain)))
-                if own or reveal:
-                    for t in set(domain):
-                        count(b_domain + terrain_code[t])
-                        value(float(domain.count(t)))
-            # the scalars written out one by one (a loop over pairs cost a microsecond a flock: a hot path)
-            if fl.hand:
-                count(b_hand_count)
-                value(len(fl.hand))
-            if fl.deck:
-                count(b_deck_count)
-                value(len(fl.deck))
-            if fl.track:
-                count(b_track)
-                value(fl.track)
-            if fl.reserve_kiwi:
-                count(b_reserve_kiwi)
-                value(fl.reserve_kiwi)
-            if fl.supply:
-                count(b_supply)
-                value(fl.supply)
-            if fl.covers:
-                count(b_covers)
-                value(fl.covers)
-            if fl.season_vp:
-                count(b_season_vp)
-                value(fl.season_vp)
-            if fl.on_tracker:
-                count(b_on_tracker)
-                value(fl.on_tracker)
-            pile = fl.discard
-            for c in set(pile):
-                count(b_discard + card[c])
-                value(float(pile.count(c)))
-            facedown = fl.facedown
-            if facedown:
-                count(b_facedown)
-                value(float(len(facedown)))
-                # R-ACT-2: a face-down card shows as a card to its owner only
-                shown = fl.played if own else [c for j, c in enumerate(fl.played) if j not in facedown]
-            else:
-                shown = fl.played
-            for c in set(shown):
-                count(b_played + card[c])
-                value(float(shown.count(c)))
-            for nid in fl.nests_built:
-                one(b_nests_built + nest_code[nid])
-            for c in fl.kept_season_cards:
-                one(b_kept + season_card[c])
-            one(b_tracker_slot + (_NONE_SLOT if fl.tracker_slot is None else 1 + slot_code[fl.tracker_slot]))
-            one(b_tracker_prev + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
+            b_first, b_turn_place, _, b_kiwibot = self._seat_bases[s][-4:]
             if f == first:
                 one(b_first)
             if f in turn:
                 one(b_turn_place + turn.index(f))
-            if f == decider:
-                one(b_deciding)
             if f == bot:
                 one(b_kiwibot)
-        hand = flocks[player].hand
-        for c in set(hand):
-            count(self._hand + card[c])
-            value(float(hand.count(c)))
         one(self._season + min(st.season, self._seasons))
         phase = codes["phase"].get(st.phase)
         if phase is not None:
@@ -352,39 +515,22 @@ class ObservationSpace:
             if side is not None:
                 one(self._solo_side + side)
         width = len(self.season_cards) + 1
+        season_card = codes["season_card"]
         for j, c in enumerate(st.season_cards[:self.season_slots]):
             # the last value of a slot: a face-down Season card (R-SOLO-4)
             one(self._season_card + j * width + (season_card[c] if j < shown_cards else width - 1))
-        fruit_bag = self._fruit_bag
-        for c, n in st.fruit_bag.items():
-            if n:
-                count(fruit_bag + fruit_code[c])
-                value(float(n))
         return ones, counted, counts
-
-    def _tensor(self, base: np.ndarray, island: np.ndarray, ones: list[int], counted: list[int],
-                counts: list[Any]) -> np.ndarray:
-        """A copy of `base` with the island's planes, the ones and the counts set (np.fromiter with a count is the
-        fastest way from a short list to an index array, and the conversion is most of the cost)."""
-        out = base.copy()
-        out[:self._island_size] = island
-        out[np.fromiter(ones, np.intp, len(ones))] = 1.0
-        if counted:
-            out[np.fromiter(counted, np.intp, len(counted))] = np.fromiter(counts, np.float32, len(counts))
-        return out
 
     def observation_tensor(self, game: Game, player: str) -> np.ndarray:
         """What `player` sees now, as a float32 array of `shape` (see the module docstring)."""
-        island = self._island(game, player, self.seat_order(game, player))
-        return self._tensor(self._base, island, *self._entries(game, player))
+        return self._gather(game, player)
 
     def information_state_tensor(self, game: Game, player: str) -> np.ndarray:
         """The observation followed by the last HISTORY events (form and player seat), a float32 array of
         `information_state_size`."""
-        ones, counted, counts = self._entries(game, player)
-        order = self.seat_order(game, player)
-        island = self._island(game, player, order)
-        seat = {f: s for s, f in enumerate(order)}
+        out = np.zeros(self.information_state_size, np.float32)
+        out[:self.size] = self._gather(game, player)
+        seat = {f: s for s, f in enumerate(self.seat_order(game, player))}
         events = game.events[-HISTORY:]
         width, forms, none_seat = self.history_width, self._forms, len(self._forms) + self.players
         base = self.size + (HISTORY - len(events)) * width
@@ -392,10 +538,10 @@ class ObservationSpace:
             at = base + j * width
             form = forms.get(e.form) if e.form is not None else None
             if form is not None:
-                ones.append(at + form)
+                out[at + form] = 1.0
             s = seat.get(e.player) if e.player is not None else None
-            ones.append(at + (len(forms) + s if s is not None else none_seat))
-        return self._tensor(self._info_base, island, ones, counted, counts)
+            out[at + (len(forms) + s if s is not None else none_seat)] = 1.0
+        return out
 
     def planes_of(self, tensor: np.ndarray) -> np.ndarray:
         """The per-hex planes of an observation, shaped (`planes`, hexes)."""

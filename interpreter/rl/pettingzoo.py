@@ -92,6 +92,7 @@ class KiwiChowDownEnv(AECEnv):
             for a in self.possible_agents}
         self.action_spaces = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
         self._potential: dict[str, float] = {}
+        self._zero_rewards: dict[str, float] = {}   # `rewards` while no step has rewarded anyone: never changed
         self._seeds = np.random.default_rng()
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
@@ -117,7 +118,7 @@ class KiwiChowDownEnv(AECEnv):
         self._flock_of = dict(zip(self.possible_agents, learners))
         self._agent_of = {f: a for a, f in self._flock_of.items()}
         self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards = self._zero_rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -145,7 +146,7 @@ class KiwiChowDownEnv(AECEnv):
         mask = np.zeros(self.space.num_distinct_actions, dtype=np.int8)
         pending = game.pending
         if pending is not None and pending.player == flock:
-            mask[self.space._indices(pending)] = 1
+            mask[self.space.index_array(pending)] = 1
         return {"observation": self.obs_space.observation_tensor(game, flock), "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -161,6 +162,12 @@ class KiwiChowDownEnv(AECEnv):
         result = game.apply(chosen.id)   # the option's id: no action to build and write out again
         if not result.ok:   # an engine refusal of a legal action would be an engine bug
             raise RuntimeError(f"the engine refused {chosen.id}: {result}")
+        self._select()
+        if not self.shaped and not game.is_over:
+            # nobody is rewarded (most steps): `rewards` stays the dict of zeros and nothing accumulates
+            if self._zero_rewards is not self.rewards:
+                self.rewards = self._zero_rewards = dict.fromkeys(self.agents, 0.0)
+            return
         rewards = dict.fromkeys(self.agents, 0.0)
         if self.shaped:
             for a, f in self._flock_of.items():
@@ -173,7 +180,6 @@ class KiwiChowDownEnv(AECEnv):
                 rewards[a] += final[f]
                 self.terminations[a] = True
         self.rewards = rewards
-        self._select()
         self._accumulate_rewards()
 
     def render(self) -> str | None:
