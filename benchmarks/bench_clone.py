@@ -12,11 +12,11 @@ import random
 import time
 from typing import Callable
 
-from interpreter.content import load_ruleset
-from interpreter.engine import Game
-from interpreter.engine.state import State
-from interpreter.sim import default_flocks
-from interpreter.play_options import seed_arg
+from kcd.content import load_ruleset
+from kcd.engine import Game
+from kcd.engine.state import State
+from kcd.sim import default_flocks
+from kcd.play_options import seed_arg
 
 
 def positions(games: int, seed: int) -> list[Game]:

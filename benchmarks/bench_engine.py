@@ -19,10 +19,10 @@ import pstats
 import time
 from typing import Any
 
-from interpreter.content import load_ruleset
-from interpreter.sim import default_flocks, play_game
-from interpreter.simrun import lean_gc
-from interpreter.play_options import seed_arg
+from kcd.content import load_ruleset
+from kcd.sim import default_flocks, play_game
+from kcd.simrun import lean_gc
+from kcd.play_options import seed_arg
 
 
 def run(games: int, players: int, seed: int, bot: str = "random") -> tuple[float, float, int]:

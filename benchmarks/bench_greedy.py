@@ -18,9 +18,9 @@ import os
 import pstats
 import time
 
-from interpreter.content import load_ruleset
-from interpreter.sim import simulate
-from interpreter.play_options import seed_arg
+from kcd.content import load_ruleset
+from kcd.sim import simulate
+from kcd.play_options import seed_arg
 
 TARGET_GAMES, TARGET_SECONDS = 10_000, 300
 
@@ -73,9 +73,9 @@ def main() -> None:
 
 def _evaluation(ruleset, seed: int) -> None:
     """Print the CPU time of each part of the greedy evaluation per position (positions of 6 greedy games)."""
-    from interpreter.engine import dominance, queries, scoring
-    from interpreter.heuristic import evaluate
-    from interpreter.sim import default_flocks, play_game
+    from kcd.engine import dominance, queries, scoring
+    from kcd.heuristic import evaluate
+    from kcd.sim import default_flocks, play_game
 
     games: list = []
     for i in range(6):

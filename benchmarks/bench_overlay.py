@@ -84,8 +84,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     os.environ["KCD_NO_CACHE"] = "1"   # measure the work, not the schema-result cache
-    from interpreter.content import ContentError, load_ruleset
-    from interpreter.content.loader import clear_caches
+    from kcd.content import ContentError, load_ruleset
+    from kcd.content.loader import clear_caches
 
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, load average {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:

@@ -5,8 +5,8 @@ Plain script (prints figures, asserts nothing): `.venv/bin/python benchmarks/ben
 [--openspiel-games M]` (needs the `rl` extra). Every figure is games per CPU second on one core (the machine is
 shared, so CPU time rather than wall time):
 
-- engine: random-bot games of `interpreter.sim.play_game` (benchmarks/bench_engine.py's loop);
-- AEC env: `interpreter.rl.pettingzoo.env`, a random agent that reads `last()` (the observation tensor and the
+- engine: random-bot games of `kcd.sim.play_game` (benchmarks/bench_engine.py's loop);
+- AEC env: `kcd.rl.pettingzoo.env`, a random agent that reads `last()` (the observation tensor and the
   action mask) at every step and samples a legal index from the mask; target >= 50% of the engine's rate (issue 21);
 - OpenSpiel, the same loop on `pyspiel` games: at every step the current player's observation tensor (where the
   game has one) and the legal actions mask, then a random legal action. C++ games (chess, hearts) and python
@@ -21,10 +21,10 @@ from statistics import median
 
 import numpy as np
 
-from interpreter.content import load_ruleset
-from interpreter.sim import default_flocks, play_game
-from interpreter.play_options import seed_arg
-from interpreter.simrun import lean_gc
+from kcd.content import load_ruleset
+from kcd.sim import default_flocks, play_game
+from kcd.play_options import seed_arg
+from kcd.simrun import lean_gc
 
 
 def engine_rate(games: int, players: int, seed: int) -> tuple[float, int]:
@@ -41,7 +41,7 @@ def engine_rate(games: int, players: int, seed: int) -> tuple[float, int]:
 
 def aec_rate(games: int, players: int, seed: int) -> tuple[float, int]:
     """The AEC environment with a random agent reading the observation and mask every step: games per CPU second."""
-    from interpreter.rl.pettingzoo import env
+    from kcd.rl.pettingzoo import env
     e = env(players=players)
     rng = random.Random(seed)   # the agent's own choice: Python's RNG (numpy's Generator costs microseconds a call)
     e.reset(seed=seed - 1)   # warm caches (the action and observation spaces, option ids)
@@ -66,7 +66,7 @@ def openspiel_rate(name: str, games: int, seed: int, params: dict | None = None)
     import pyspiel
     from open_spiel.python.games import kuhn_poker, tic_tac_toe  # noqa: F401  (register the python games)
     if name == "kiwi_chow_down":
-        import interpreter.rl.openspiel  # noqa: F401  (registers it)
+        import kcd.rl.openspiel  # noqa: F401  (registers it)
     game = pyspiel.load_game(name, params or {})
     tensor = game.get_type().provides_observation_tensor
     rng = np.random.default_rng(seed)

@@ -14,9 +14,9 @@ import random
 import statistics
 import time
 
-from interpreter.content import load_ruleset
-from interpreter.engine import Game
-from interpreter.sim import default_flocks, play_game
+from kcd.content import load_ruleset
+from kcd.engine import Game
+from kcd.sim import default_flocks, play_game
 
 
 def finished(ruleset, players: list[str], seed: int, bot: str, variant: str | None = None, mode: str = "standard") -> Game:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 _COLD = (
     "import time; t0 = time.perf_counter()\n"
-    "from interpreter.content import load_ruleset\n"
+    "from kcd.content import load_ruleset\n"
     "rs = load_ruleset()\n"
     "print(f'{time.perf_counter() - t0:.6f} {rs.item_count}')\n"
 )
@@ -59,8 +59,8 @@ def _startup(runs: int, env: dict[str, str]) -> tuple[list[float], list[float]]:
 
 def _one_file(runs: int) -> tuple[list[float], list[float], int]:
     """validate_text of an edited nests.yaml: a new text each time (no result reuse) and an unchanged one."""
-    from interpreter import paths
-    from interpreter.content import load_ruleset, validate_text
+    from kcd import paths
+    from kcd.content import load_ruleset, validate_text
 
     load_ruleset()  # the editor has the set loaded already
     target = paths.content_dir() / "base" / "nests.yaml"

@@ -15,7 +15,12 @@ random_games=${2:-40}
 greedy_games=${3:-6}
 py=${PYTHON:-$here/.venv/bin/python}
 cd "$tree"
-export KCD_NO_CACHE=1 PYTHONHASHSEED=0 PYTHONPATH="$tree"
+# The tree's own code, whatever the venv's editable install points at: `kcd` (interpreter/ under its import name,
+# first on the path) for a checkout since the rename, `interpreter` for an older one.
+shim=$(mktemp -d)
+trap 'rm -rf "$shim"' EXIT
+ln -s "$tree/interpreter" "$shim/kcd"
+export KCD_NO_CACHE=1 PYTHONHASHSEED=0 PYTHONPATH="$shim:$tree"
 unset PYTHONDONTWRITEBYTECODE
 "$py" -m compileall -q interpreter benchmarks >/dev/null
 # (an older checkout's benchmark may stop with an error after its load when asked for 0 games: still counted)

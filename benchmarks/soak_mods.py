@@ -21,11 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter import paths  # noqa: E402
-from interpreter.content import clear_caches  # noqa: E402
-from interpreter.content.loader import build  # noqa: E402
-from interpreter.content.random_mods import mod_files, play_mod, write_mod  # noqa: E402
-from interpreter.play_options import seed_arg  # noqa: E402
+from kcd import paths  # noqa: E402
+from kcd.content import clear_caches  # noqa: E402
+from kcd.content.loader import build  # noqa: E402
+from kcd.content.random_mods import mod_files, play_mod, write_mod  # noqa: E402
+from kcd.play_options import seed_arg  # noqa: E402
 
 
 def main() -> None:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from editor import ui
-from editor.logic import buffers as buf
-from editor.logic import catalog as cat
-from editor.logic import recent, store, validation
+from kcd.editor import ui
+from kcd.editor.logic import buffers as buf
+from kcd.editor.logic import catalog as cat
+from kcd.editor.logic import recent, store, validation
 
 st.set_page_config(page_title="Kiwi Chow Down editor", layout="wide")
 st.title("Kiwi Chow Down editor")

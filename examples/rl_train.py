@@ -3,13 +3,13 @@
     .venv/bin/python examples/rl_train.py --minutes 3            # docs/images/rl_winrate.png
     .venv/bin/python examples/rl_train.py --games 40 --out /tmp/w.png
 
-The policy is linear and softmax over the legal actions of the PettingZoo environment (interpreter.rl.pettingzoo):
+The policy is linear and softmax over the legal actions of the PettingZoo environment (kcd.rl.pettingzoo):
 an action's preference is a weight of its index plus a weight of its kind (its block of the ActionSpace: `move`,
 `build`, `pay` ...), so what it learns about one kind carries over to every hex and piece of that kind. It learns
 by REINFORCE: after each game every one of its decisions moves its preferences by (G - baseline) times the
 gradient of its log-probability, where G is the game's return for it (+1 won, -1 lost) plus a tenth of its final VP
 difference (the environment's shaped reward, summed) and the baseline a running mean of G. It plays both seats in
-turn against `interpreter.bots.RandomBot`-style uniform choices. The plot shows the win rate of each block of
+turn against `kcd.bots.RandomBot`-style uniform choices. The plot shows the win rate of each block of
 games; the random policy it starts from wins about half.
 """
 from __future__ import annotations
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from interpreter.rl.pettingzoo import env
-from interpreter.rl.rewards import returns
+from kcd.rl.pettingzoo import env
+from kcd.rl.rewards import returns
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
-    from interpreter.content.model import Ruleset
+    from kcd.content.model import Ruleset
 
 RATE, MEAN = "rate", "mean"
 NO_CHANGE, HIGHER, LOWER = "no detectable change", "higher in B", "lower in B"
@@ -254,7 +254,7 @@ def _interval(diffs: Sequence[float], kind: str, z: float) -> tuple[float, float
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     sd = math.sqrt(var)
     if sd == 0.0 and kind == RATE:
-        from interpreter.sim import wilson
+        from kcd.sim import wilson
 
         half = wilson(0, n, z)[1]
     else:
@@ -432,9 +432,9 @@ def run_ab(ruleset_a: Ruleset, ruleset_b: Ruleset, games: int, players: int | No
 
     Returns (records_a, records_b, report). focus: the edited entities (default: `changed_entities(A, B)`).
     progress(done, total) counts the games of both sides (total = 2 * games). A cancelled run compares the games
-    both sides finished. The other arguments are `interpreter.sim.simulate`'s.
+    both sides finished. The other arguments are `kcd.sim.simulate`'s.
     """
-    from interpreter.sim import simulate
+    from kcd.sim import simulate
 
     options = dict(players=players, seed=seed, bots=bots, jobs=jobs, flocks=flocks, leaders=leaders, sides=sides,
                    leader_cards=leader_cards, setup=setup, variant=variant, cover=cover, scheduler=scheduler,
@@ -575,8 +575,8 @@ def run_ab_until(ruleset_a: Ruleset, ruleset_b: Ruleset, width: float, *, main: 
     """`run_ab`, but with as many games as the question needs: batches of the same games under A and B until the
     95% interval on the main row (`main`, default `main_row`'s choice) is at most `width` wide, or `max_games`
     pairs. progress(done, total) counts the games of both sides against 2 * max_games. The other options are
-    `interpreter.sim.simulate`'s."""
-    from interpreter.sim import simulate
+    `kcd.sim.simulate`'s."""
+    from kcd.sim import simulate
 
     names = {**entity_names(ruleset_a), **entity_names(ruleset_b)}
     edited = list(focus) if focus is not None else changed_entities(ruleset_a, ruleset_b)

@@ -23,11 +23,11 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from interpreter.abtest import GROUPS, VP_SOURCE_NAMES, entity_names, seat_order
-from interpreter.sim import GameRecord, wilson
+from kcd.abtest import GROUPS, VP_SOURCE_NAMES, entity_names, seat_order
+from kcd.sim import GameRecord, wilson
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
-    from interpreter.content.model import Ruleset
+    from kcd.content.model import Ruleset
 
 DEFAULT_MARGIN = 0.05
 # Groups whose reference is each flock's fair share (1/players), and groups measured against their pooled rate.

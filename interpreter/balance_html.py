@@ -14,7 +14,7 @@ from typing import Any
 
 import jinja2
 
-from interpreter.balance import GROUP_NAMES, RATE_MEANING, BalanceReport, band_rule
+from kcd.balance import GROUP_NAMES, RATE_MEANING, BalanceReport, band_rule
 
 NEUTRAL, ABOVE, BELOW = "#7a8793", "#c0392b", "#1f6fb2"
 CDN = "https://cdn.jsdelivr.net/npm"

@@ -18,9 +18,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, runtime_checkable
 
-from interpreter.engine import Game
-from interpreter.heuristic import Weights, evaluate
-from interpreter.mcts import make_mcts
+from kcd.engine import Game
+from kcd.heuristic import Weights, evaluate
+from kcd.mcts import make_mcts
 
 
 @runtime_checkable

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import typer
 
-from interpreter import cli_balance, cli_content, cli_game
-from interpreter import cli_replay
-from interpreter.cli_errors import SafeGroup, fail
+from kcd import cli_balance, cli_content, cli_game
+from kcd import cli_replay
+from kcd.cli_errors import SafeGroup, fail
+from kcd.service import cli as service_cli
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, cls=SafeGroup,
                   help="Kiwi Chow Down: validate content, print rules, play, simulate, edit.")
@@ -19,14 +20,14 @@ def _root() -> None:
 cli_content.register(app)
 cli_game.register(app)
 cli_replay.register(app)
-__import__("service.cli").cli.register(app)   # `kcd serve` (service/)
+service_cli.register(app)   # `kcd serve` (service/)
 cli_balance.register(app)
 
 
 def reference_text(kind: str | None = None) -> str:
     """The effect language's reference as `kcd reference` prints it (also the docs site's reference page)."""
-    from interpreter.dsl import reference
-    from interpreter.dsl.render import reference_parts
+    from kcd.dsl import reference
+    from kcd.dsl.render import reference_parts
 
     rows = [row for row in reference() if kind is None or row["kind"] == kind]
     part_rows = [row for row in reference_parts() if kind is None or row["kind"] == kind]
@@ -75,7 +76,7 @@ def editor_command(
     port: int = typer.Option(8501, "--port", help="Port on localhost."),
 ) -> None:
     """Start the designers' editor (Streamlit) on localhost and print its address."""
-    from editor.launch import launch
+    from kcd.editor.launch import launch
 
     raise typer.Exit(launch(content, port))
 

@@ -9,9 +9,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from interpreter import play_options as opts
-from interpreter.cli_errors import EXIT_PROBLEMS, fail
-from interpreter.cli_game import (FLOCKS_HELP, VARIANT_HELP, _bot_names, _choices_or_exit, _exit_on_game_error, _load,
+from kcd import play_options as opts
+from kcd.cli_errors import EXIT_PROBLEMS, fail
+from kcd.cli_game import (FLOCKS_HELP, VARIANT_HELP, _bot_names, _choices_or_exit, _exit_on_game_error, _load,
                                   _players_or_exit, _variant_or_exit)
 
 
@@ -67,9 +67,9 @@ def balance_command(
 ) -> None:
     """Play bot games covering both sides and every Leader card, and report win rates and VP with 95% intervals,
     flagging what lies outside the fair band; with --against, the paired A/B of two content folders."""
-    from interpreter.abtest import games_needed, run_ab, run_ab_until
-    from interpreter.balance import balance_report, games_for_cover
-    from interpreter.sim import simulate
+    from kcd.abtest import games_needed, run_ab, run_ab_until
+    from kcd.balance import balance_report, games_for_cover
+    from kcd.sim import simulate
 
     ruleset = _load(edition, mod, content)
     baseline = _load(edition, mod, against) if against is not None else None
@@ -108,7 +108,7 @@ def balance_command(
                            lambda progress: simulate(ruleset, count, progress=progress, **options)).records
     report = balance_report(records, ruleset, margin=margin)
     if html is not None:
-        from interpreter.balance_html import render
+        from kcd.balance_html import render
 
         try:
             html.write_text(render(report, ab=ab), encoding="utf-8")
@@ -133,7 +133,7 @@ def balance_command(
 
 def _focus_or_exit(text: str | None, option: str = "--focus") -> list[str] | None:
     """`--focus leader:kahu,flock:red` -> the keys (None: not given); exit 2 on a key that is not GROUP:ID."""
-    from interpreter.abtest import GROUPS
+    from kcd.abtest import GROUPS
 
     if text is None:
         return None
@@ -147,7 +147,7 @@ def _focus_or_exit(text: str | None, option: str = "--focus") -> list[str] | Non
 
 def _print_report(report: Any, console: Console) -> None:
     """The balance report as rich tables: one per group, then VP by source, the flags and the coverage."""
-    from interpreter.balance import GROUP_NAMES, RATE_MEANING, band_rule
+    from kcd.balance import GROUP_NAMES, RATE_MEANING, band_rule
 
     console.print(f"[bold]{report.games} games[/bold]; fair band: {band_rule(report.margin)['rule']}", highlight=False)
     for group, entries in report.groups.items():

@@ -5,7 +5,7 @@ from typing import List, Optional
 
 import typer
 
-from interpreter.cli_errors import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, fail, fail_content, pack_ids
+from kcd.cli_errors import EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, fail, fail_content, pack_ids
 
 
 def validate_command(
@@ -13,7 +13,7 @@ def validate_command(
         None, help="Content roots (with base/), pack folders or single .yaml files; default: the shipped content."),
 ) -> None:
     """Validate content: YAML safety, schemas, DSL fields, cross-file ids and overlays; report every problem."""
-    from interpreter.content import validate_report
+    from kcd.content import validate_report
 
     report = validate_report(paths or [])
     for message in report.usage_errors:
@@ -33,9 +33,9 @@ def rules_command(
     content: Optional[str] = typer.Option(None, "--content", help="Content root (default: the shipped content)."),
 ) -> None:
     """Print the rules text of every card, nest, leader, Season card, flock and Turn Order item."""
-    from interpreter.content import ContentError, load_ruleset
-    from interpreter.content.loader import content_root
-    from interpreter.content.rules_text import languages, rules_text
+    from kcd.content import ContentError, load_ruleset
+    from kcd.content.loader import content_root
+    from kcd.content.rules_text import languages, rules_text
 
     if lang not in languages():
         fail(f"unknown language `{lang}`; available: {', '.join(languages())}")

@@ -81,8 +81,8 @@ def pack_ids(root: Path, kind: str, names: Iterable[str] | None, option: str) ->
     Only ids are taken (a path such as `/etc` or `../x` is refused), and only packs that exist under the
     content root; both are usage errors (exit 2) that list the packs there are.
     """
-    from interpreter.content import available_packs
-    from interpreter.content.loader import PACK_ID   # a pack id is its folder name: never a path
+    from kcd.content import available_packs
+    from kcd.content.loader import PACK_ID   # a pack id is its folder name: never a path
 
     folder = "editions" if kind == "edition" else "mods"
     known = [p.id for p in available_packs(root) if p.path.parent.name == folder]

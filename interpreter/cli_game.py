@@ -10,19 +10,19 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from interpreter.cli_errors import (EXIT_PROBLEMS, EXIT_USAGE, comma_list, fail, fail_content, input_file,
+from kcd.cli_errors import (EXIT_PROBLEMS, EXIT_USAGE, comma_list, fail, fail_content, input_file,
                                    output_file, pack_ids)
-from interpreter import play_options as opts
+from kcd import play_options as opts
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
-    from interpreter.content.model import Ruleset
+    from kcd.content.model import Ruleset
 
 
 def _load(editions: list[str] | None, mods: list[str] | None, content: Path | None = None) -> Any:
     """The ruleset (from `content`, default the shipped content): exit 2 for a bad folder or pack id, exit 1
     printing the located diagnostics when the content does not validate."""
-    from interpreter.content import ContentError, load_ruleset
-    from interpreter.content.loader import content_root
+    from kcd.content import ContentError, load_ruleset
+    from kcd.content.loader import content_root
 
     if content is not None and not (content / "base").is_dir():
         fail(f"{content} is not a content folder (it has no base/)")
@@ -37,9 +37,9 @@ def _load(editions: list[str] | None, mods: list[str] | None, content: Path | No
 @contextmanager
 def _exit_on_game_error() -> Iterator[None]:
     """A refused setup exits 2, a game that cannot be played to its end exits 1: a message, never a traceback."""
-    from interpreter.engine.context import EngineError
-    from interpreter.engine.setup import SetupError
-    from interpreter.sim import SimError
+    from kcd.engine.context import EngineError
+    from kcd.engine.setup import SetupError
+    from kcd.sim import SimError
 
     try:
         yield
@@ -51,7 +51,7 @@ def _exit_on_game_error() -> Iterator[None]:
 
 def _bot_names(text: str) -> list[str]:
     """`random,greedy` -> ["random", "greedy"], exit 2 on an empty list, an unknown bot or a bad `mcts:<budget>`."""
-    from interpreter.bots import BOTS, bot_name_error
+    from kcd.bots import BOTS, bot_name_error
 
     names = comma_list(text, "--bots", f"bots ({', '.join(BOTS)})") or []
     for name in names:
@@ -62,7 +62,7 @@ def _bot_names(text: str) -> list[str]:
 
 def _variant_or_exit(name: str | None) -> str | None:
     """`--variant vto` -> "vto"; None stays the standard game; exit 2 listing the known variants otherwise."""
-    from interpreter.sim import KNOWN_VARIANTS
+    from kcd.sim import KNOWN_VARIANTS
 
     if name is None:
         return None
@@ -78,7 +78,7 @@ VARIANT_HELP = "Rules variant: vto (Variable Turn Order, R-VTO-1..5); omit for t
 def _players_or_exit(ruleset: Ruleset, players: int, flocks: str | None = None) -> list[str]:
     """The flocks in seat order: `--flocks a,b,…` as given (checked against content), else the first `players`
     of the default seat order; exit 2 with the known flocks on a bad choice."""
-    from interpreter.sim import default_flocks
+    from kcd.sim import default_flocks
 
     chosen = comma_list(flocks, "--flocks", "flock ids")
     if chosen is not None:
@@ -114,7 +114,7 @@ SOLO_SIDE_HELP = "Solo-mode marker side (R-SOLO-12), e.g. bot-side or player-sid
 def _mode_or_exit(ruleset: Ruleset, solo: bool, solo_side: str | None, players: int | None,
                   variant: str | None) -> str:
     """"solo" or "standard" from --solo/--solo-side; exit 2 on a combination solo mode cannot play."""
-    from interpreter.sim import SOLO, STANDARD, solo_sides
+    from kcd.sim import SOLO, STANDARD, solo_sides
 
     if not solo:
         if solo_side is not None:
@@ -160,7 +160,7 @@ class _TurnLog:
 
     def _event(self, event: Any) -> None:
         """One event line: a Kiwibot turn stands out like a decision, everything else is indented."""
-        from interpreter.sim import event_text
+        from kcd.sim import event_text
 
         kind, data = getattr(event, "kind", None), getattr(event, "data", None) or {}
         if kind == "season-flip":
@@ -204,7 +204,7 @@ def _human_seed(seed: int | None) -> int:
     as the service draws for a `create` without a seed (a fixed default would deal every terminal game alike)."""
     import secrets
 
-    from service.hub import SEED_BITS
+    from kcd.service.hub import SEED_BITS
 
     if seed is None:
         return secrets.randbits(SEED_BITS)
@@ -231,7 +231,7 @@ def play_command(
     human: Optional[str] = typer.Option(None, "--human", help="Play this seat (flock or number) yourself; bots play the rest."),
 ) -> None:
     """Play one whole game between bots (or one bot against Kiwibot with --solo) and print the scores."""
-    from interpreter.sim import SOLO, play_game
+    from kcd.sim import SOLO, play_game
 
     if seed is not None:
         opts.or_exit(opts.parse_seed, seed)
@@ -244,7 +244,7 @@ def play_command(
     sides, leaders, cards = _choices_or_exit(ruleset, flocks, sides_opt, leaders_opt)
     names = _bot_names(bots)
     if human is not None:   # a person at the terminal (service/terminal.py)
-        from service.terminal import human_command
+        from kcd.service.terminal import human_command
         human_seed = _human_seed(seed)
         code = human_command(human, flocks, names, human_seed, edition, mod, variant, mode, solo_side, content,
                              __import__("sys").stdout)
@@ -330,7 +330,7 @@ def simulate_command(
     with --solo also the player's win rate against Kiwibot."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from interpreter.sim import SOLO, simulate
+    from kcd.sim import SOLO, simulate
 
     opts.or_exit(opts.parse_seed, seed, games)
     ruleset = _load(edition, mod, content)
@@ -420,7 +420,7 @@ def position_command(
     as_json: bool = typer.Option(False, "--json", help="Print the analysis as JSON."),
 ) -> None:
     """Load a hand-written position and print dominance per hex, VP, tiebreakers, ranking and the Season card."""
-    from interpreter.position import PositionError, analyse, load_position
+    from kcd.position import PositionError, analyse, load_position
 
     input_file(file, "position file")
     try:

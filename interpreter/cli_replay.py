@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from interpreter.cli_errors import EXIT_PROBLEMS, fail
+from kcd.cli_errors import EXIT_PROBLEMS, fail
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
-    from interpreter.content.model import Ruleset
+    from kcd.content.model import Ruleset
 
 
 @dataclass(frozen=True)
@@ -38,10 +38,10 @@ class ReplayReport:
 
 def replay_save(ruleset: Ruleset, text: str | bytes) -> ReplayReport:
     """Replay the save's history from its origin under `ruleset`; ValueError when the save is unreadable."""
-    from interpreter.engine import Game, Refused
-    from interpreter.engine import game as game_module
-    from interpreter.engine import save, setup
-    from interpreter.engine.rules import compile_rules
+    from kcd.engine import Game, Refused
+    from kcd.engine import game as game_module
+    from kcd.engine import save, setup
+    from kcd.engine.rules import compile_rules
 
     data = save.parse(text)
     save.check_schema(data)
@@ -86,9 +86,9 @@ def replay_command(
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Replay a save's decisions from its seed and report the first one that diverges (or that it replays exactly)."""
-    from interpreter.cli_game import _load
+    from kcd.cli_game import _load
 
-    from interpreter.engine.save import MAX_TEXT
+    from kcd.engine.save import MAX_TEXT
 
     try:
         if save_file.stat().st_size > 4 * MAX_TEXT:   # refuse before reading gigabytes

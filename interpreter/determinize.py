@@ -33,12 +33,12 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine import Game
-from interpreter.engine.state import Flock, State
-from interpreter.engine.solo_state import solo_of
+from kcd.engine import Game
+from kcd.engine.state import Flock, State
+from kcd.engine.solo_state import solo_of
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
-    from interpreter.engine.rules import Rules
+    from kcd.engine.rules import Rules
 
 
 def determinize(game: Game, player: str, rng: random.Random, events: bool = False) -> Game:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine import Game, queries, scoring, selectors, solo
+from kcd.engine import Game, queries, scoring, selectors, solo
 
 
 @dataclass(frozen=True)

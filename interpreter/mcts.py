@@ -3,7 +3,7 @@
 Each iteration deals the hidden information again (interpreter/determinize.py: what the bot's player cannot
 see, sampled from the bot's own RNG, never the game's), walks one tree of the bot's own decisions with UCB1,
 adds one node, plays on with random options of its own up to the search horizon (a short rollout), and scores
-the position there with the greedy bot's heuristic (`interpreter.heuristic.evaluate`). Over many deals the tree's statistics average over what the bot cannot know;
+the position there with the greedy bot's heuristic (`kcd.heuristic.evaluate`). Over many deals the tree's statistics average over what the bot cannot know;
 the move played is the root option visited most.
 
 Why this shape:
@@ -37,7 +37,7 @@ Why this shape:
 Budget: by default deterministic work shared out by the expected cost of an iteration (`iterations_for`), or a
 fixed number of `iterations` (both deterministic: the same seed and game always give the same choice), or
 `cpu_ms` (CPU milliseconds per decision; a faster or idler machine searches more, so results vary). `make_mcts(seed,
-"500ms")` / `make_mcts(seed, "300it")` are the `mcts:500ms` / `mcts:300it` bot names of `interpreter.bots`.
+"500ms")` / `make_mcts(seed, "300it")` are the `mcts:500ms` / `mcts:300it` bot names of `kcd.bots`.
 """
 from __future__ import annotations
 
@@ -47,9 +47,9 @@ import re
 import time
 from dataclasses import dataclass, field
 
-from interpreter.heuristic import Weights, evaluate
-from interpreter.determinize import determinize
-from interpreter.engine import Game
+from kcd.heuristic import Weights, evaluate
+from kcd.determinize import determinize
+from kcd.engine import Game
 
 # The default budget is deterministic work, not time. With rollouts an iteration costs about the same in two- and
 # four-player games (it plays the bot's turn to its end either way), more (1 + d/DEPTH_COST) d decisions into the

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
-    from interpreter.content.model import Ruleset
+    from kcd.content.model import Ruleset
 
 # The two sides of a flock board (R-ASYM-1): the engine's side ids.
 SIDES: tuple[str, ...] = ("A", "B")
@@ -159,7 +159,7 @@ def seed_arg(text: str) -> int:
 def or_exit(parse: Callable[..., T], *args: Any) -> T:
     """`parse(*args)`, or the usage error (`kcd <command>: error: ...` on stderr, exit 2) that the OptionError
     describes."""
-    from interpreter.cli_errors import fail
+    from kcd.cli_errors import fail
 
     try:
         return parse(*args)

@@ -40,11 +40,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from interpreter.content.yamlsafe import YamlDoc, parse_yaml
-from interpreter.diagnostics import Diagnostic, Location
+from kcd.content.yamlsafe import YamlDoc, parse_yaml
+from kcd.diagnostics import Diagnostic, Location
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
-    from interpreter.content.model import Ruleset
+    from kcd.content.model import Ruleset
 
 TOP_KEYS = ("edition", "players", "island", "layout", "season", "season_card", "hexes", "flocks")
 HEX_KEYS = ("kiwi", "leaders", "nest", "domain")
@@ -244,7 +244,7 @@ def overlays_of(doc: YamlDoc) -> list[str]:
 def load_ruleset_for(doc: YamlDoc, root: str | Path | None = None) -> Any:
     """The ruleset for the position's `edition` list, from content root `root` (default: the shipped content);
     unknown packs are located in the position file."""
-    from interpreter.content import ContentError, available_packs, load_ruleset
+    from kcd.content import ContentError, available_packs, load_ruleset
 
     known = [p.id for p in available_packs(root)]
     check = _Check(doc)
@@ -503,9 +503,9 @@ def _check_counts(c: _Check, game: Mapping[str, Any], players: list[str], island
 
 def build_state(ruleset: Ruleset, position: Position) -> Any:
     """A engine State holding exactly the position (see the module docstring for the decisions)."""
-    from interpreter.engine import Flock, Hex, State
-    from interpreter.engine.rules import compile_rules
-    from interpreter.engine.setup import params_of
+    from kcd.engine import Flock, Hex, State
+    from kcd.engine.rules import compile_rules
+    from kcd.engine.setup import params_of
 
     rules = compile_rules(ruleset)
     state = State(hexes={h.id: Hex(h.id, h.q, h.r, h.terrain) for h in position.island}, flocks={},
@@ -566,7 +566,7 @@ def build_state(ruleset: Ruleset, position: Position) -> Any:
 
 def build_game(ruleset: Ruleset, position: Position) -> Any:
     """The Game continuing from the position (through the engine's `Game.from_state`)."""
-    from interpreter.engine import Game
+    from kcd.engine import Game
 
     return Game.from_state(ruleset, build_state(ruleset, position))
 
@@ -586,7 +586,7 @@ PURPOSES = ("build", "marking", "dominated_hexes")
 
 def analyse(game: Any) -> dict[str, Any]:
     """The `kcd position --json` analysis of a game's current state, from the engine's own functions."""
-    from interpreter.engine import dominance, queries, scoring
+    from kcd.engine import dominance, queries, scoring
 
     state = game.state
     seats = list(state.seats)

@@ -14,7 +14,7 @@ the engine seats Kiwibot (solo.yaml `setup.kiwibot_seat`). `solo_side` is a Solo
 `solo_sides(ruleset)`) or None to deal it from each game's seed. The summary then adds `solo`: the player's win
 rate against Kiwibot with its 95% interval, mean VP by source per role, Season card outcomes per role.
 
-`python -m interpreter.sim --regen-golden` rewrites tests/golden/*.json on purpose.
+`python -m kcd.sim --regen-golden` rewrites tests/golden/*.json on purpose.
 """
 from __future__ import annotations
 
@@ -25,12 +25,12 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from interpreter import simrun
-from interpreter.bots import Bot, make_bot
-from interpreter.engine import Game, Refused, vto
+from kcd import simrun
+from kcd.bots import Bot, make_bot
+from kcd.engine import Game, Refused, vto
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
-    from interpreter.content.model import Ruleset
+    from kcd.content.model import Ruleset
 
 # A full game is a few hundred decisions; far beyond this means an engine loop, not a long game.
 MAX_DECISIONS = 20_000
@@ -123,7 +123,7 @@ def variants(ruleset: Ruleset) -> dict[str, str]:
 
 def solo_sides(ruleset: Ruleset) -> list[str]:
     """The Solo-mode marker side ids of this content (solo.yaml `marker.sides`, R-SOLO-12); [] without solo.yaml."""
-    from interpreter.engine.rules import compile_rules
+    from kcd.engine.rules import compile_rules
 
     solo = compile_rules(ruleset).solo
     return list(solo.sides) if solo is not None else []
@@ -135,9 +135,9 @@ def deal_leaders(ruleset: Ruleset, players: Sequence[str], seed: int, fixed: dic
 
     SetupError if a Leader is given to two flocks or too few are left to deal.
     """
-    from interpreter.engine.rules import compile_rules
-    from interpreter.engine.setup import SetupError
-    from interpreter.engine.state import State
+    from kcd.engine.rules import compile_rules
+    from kcd.engine.setup import SetupError
+    from kcd.engine.state import State
 
     fixed = dict(fixed or {})
     taken = [leader for f, leader in fixed.items() if f in players]
@@ -421,7 +421,7 @@ class _Plan:
                      for j, f in enumerate(self.flocks)}
             dealt = self.flocks[:1] if self.mode == SOLO else self.flocks
             leaders = deal_leaders(self.ruleset, list(dealt), self.seed + i, self.leaders)
-            from interpreter.engine.rules import compile_rules
+            from kcd.engine.rules import compile_rules
 
             rules = compile_rules(self.ruleset)
             cards = dict(self.leader_cards or {})
@@ -457,7 +457,7 @@ def simulate(ruleset: Ruleset, games: int, players: int | None = None, seed: int
     report holds the games finished so far, with `cancelled=True`. scheduler: a Dask distributed scheduler
     address (`tcp://host:port`): the games run on that cluster, giving the same records as local processes.
     """
-    from interpreter.engine.setup import SetupError
+    from kcd.engine.setup import SetupError
 
     if games < 0:
         raise ValueError("games must be >= 0")
@@ -571,12 +571,12 @@ def regen_golden(ruleset: Ruleset, directory: Path = GOLDEN_DIR) -> list[Path]:
 
 
 def main(argv: Iterable[str] | None = None) -> int:
-    """`python -m interpreter.sim --regen-golden`: rewrite tests/golden/*.json."""
+    """`python -m kcd.sim --regen-golden`: rewrite tests/golden/*.json."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args != ["--regen-golden"]:
-        print("usage: python -m interpreter.sim --regen-golden", file=sys.stderr)
+        print("usage: python -m kcd.sim --regen-golden", file=sys.stderr)
         return 2
-    from interpreter.content import load_ruleset
+    from kcd.content import load_ruleset
 
     for path in regen_golden(load_ruleset()):
         print(f"wrote {os.path.relpath(path)}")

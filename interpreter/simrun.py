@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
-    from interpreter.content.model import Ruleset
+    from kcd.content.model import Ruleset
 
 # Cyclic garbage collection thresholds while games run: a game allocates millions of short-lived objects (states,
 # options, events) and almost no cycles, so the default (700, 10, 10) collects thousands of times a game for
@@ -41,7 +41,7 @@ _POLL_SECONDS = 0.2
 
 
 class SchedulerError(RuntimeError):
-    """The Dask scheduler cannot be reached (`interpreter.sim.simulate` reports it as a SimError)."""
+    """The Dask scheduler cannot be reached (`kcd.sim.simulate` reports it as a SimError)."""
 
 
 
@@ -79,7 +79,7 @@ class PortableContent:
         cached = _RULESETS.get(self.hash)
         if cached is not None:
             return cached
-        from interpreter.content import load_ruleset
+        from kcd.content import load_ruleset
 
         tmp = Path(tempfile.mkdtemp(prefix="kcd-content-"))
         try:

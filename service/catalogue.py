@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.bots import BOTS
-from interpreter.content.loader import available_packs
-from interpreter.engine import labels
-from interpreter.engine.effects import describe
-from interpreter.engine.rules import compile_rules
-from interpreter.sim import solo_sides, variants
+from kcd.bots import BOTS
+from kcd.content.loader import available_packs
+from kcd.engine import labels
+from kcd.engine.effects import describe
+from kcd.engine.rules import compile_rules
+from kcd.sim import solo_sides, variants
 
 
 def packs(root: Any = None) -> list[dict]:

@@ -15,15 +15,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from interpreter.bots import make_bot
-from interpreter.content import ContentError, available_packs, load_ruleset
-from interpreter.engine.action_types import action_from_dict
-from interpreter.engine.setup import SetupError
-from service import seal
-from service.catalogue import catalogue, seat_order
-from service.live import BOT, HUMAN, KIWIBOT, OPEN, LiveGame, Refusal
-from service.protocol import OPS, PROTOCOL, ProtocolError, error, parse_request, request_id
-from service.store import GameRecord, Store
+from kcd.bots import make_bot
+from kcd.content import ContentError, available_packs, load_ruleset
+from kcd.engine.action_types import action_from_dict
+from kcd.engine.setup import SetupError
+from kcd.service import seal
+from kcd.service.catalogue import catalogue, seat_order
+from kcd.service.live import BOT, HUMAN, KIWIBOT, OPEN, LiveGame, Refusal
+from kcd.service.protocol import OPS, PROTOCOL, ProtocolError, error, parse_request, request_id
+from kcd.service.store import GameRecord, Store
 
 log = logging.getLogger("kcd.service")
 VERSION = "1.0"

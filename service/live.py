@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from interpreter.bots import make_bot
-from interpreter.engine import Game, labels
-from interpreter.engine.events import FORMS, render, with_names
-from interpreter.engine.rules import compile_rules
-from service.store import GameRecord
+from kcd.bots import make_bot
+from kcd.engine import Game, labels
+from kcd.engine.events import FORMS, render, with_names
+from kcd.engine.rules import compile_rules
+from kcd.service.store import GameRecord
 
 HUMAN, OPEN, BOT, KIWIBOT = "human", "open", "bot", "kiwibot"
 
@@ -228,10 +228,9 @@ class LiveGame:
         actions, seats, scores and undo state."""
         v = self.game.view(viewer)   # its `log` is already rendered for the viewer (Event.text_for)
         events = self.game.events
-        pending = v.get("pending")
-        if pending is not None:
-            pending["options"] = [option_for(o) for o in (self.game.pending.options if viewer == pending["player"]
-                                                          else ())]
+        pending, decision = v.get("pending"), self.game.pending
+        if pending is not None and decision is not None:
+            pending["options"] = [option_for(o) for o in (decision.options if viewer == pending["player"] else ())]
         v["seats"] = [{"flock": s["flock"], "kind": s["kind"], **({"bot": s["bot"]} if s.get("bot") else {}),
                        **({"name": s["name"]} if s.get("name") else {})} for s in self.record.seats]
         v["you"] = viewer

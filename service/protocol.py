@@ -13,7 +13,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from service.paths import protocol_schemas_dir
+from kcd.service.paths import protocol_schemas_dir
 
 PROTOCOL = 1
 COMMON = "urn:kcd-protocol:common"

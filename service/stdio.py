@@ -8,8 +8,8 @@ import json
 import sys
 from typing import BinaryIO, TextIO
 
-from service.hub import Hub
-from service.protocol import error
+from kcd.service.hub import Hub
+from kcd.service.protocol import error
 
 
 def _lines(stream: BinaryIO, limit: int):

@@ -156,8 +156,8 @@ class SQLiteStore(Store):
 
     def create(self, record: GameRecord, tokens: dict[str, str | None]) -> None:
         """Store a new game and its token hashes."""
-        stmts = [("INSERT INTO games (id, content, setup, seats, seed, redo, over, created, lobby) "
-                  "VALUES (?,?,?,?,?,?,?,?,?)",
+        stmts: list[tuple[str, tuple]] = [("INSERT INTO games (id, content, setup, seats, seed, redo, over, created, "
+                                           "lobby) VALUES (?,?,?,?,?,?,?,?,?)",
                   (record.id, json.dumps(record.content), json.dumps(record.setup), json.dumps(record.seats),
                    str(record.seed), json.dumps(record.redo), int(record.over), record.created or time.time(),
                    int(record.lobby)))]

@@ -13,8 +13,8 @@ import json
 import sys
 from typing import Any, Callable, TextIO
 
-from service.hub import Hub, Limits
-from service.store import SQLiteStore
+from kcd.service.hub import Hub, Limits
+from kcd.service.store import SQLiteStore
 
 HELP = "Type an option's number, u (undo), r (redo), v (show the view), q (quit)."
 TWO_STEP = 12          # more options than this: first which piece, then where
@@ -286,7 +286,7 @@ def human_command(human: str, flocks: list[str], bots: list[str], seed: int, edi
     seat = flocks[int(human) - 1] if human.isdigit() and 1 <= int(human) <= len(flocks) else human
     if seat not in flocks or (mode == "solo" and seat != flocks[0]):
         choices = flocks[:1] if mode == "solo" else flocks
-        from interpreter.cli_errors import fail
+        from kcd.cli_errors import fail
 
         fail(f"--human {human}: not a seat of this game; seats: {', '.join(choices)} (or 1-{len(choices)})")
     others = iter(bots)

@@ -24,9 +24,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from service.hub import Connection, Hub
-from service.paths import protocol_schemas_dir, webclient_dir
-from service.protocol import error
+from kcd.service.hub import Connection, Hub
+from kcd.service.paths import protocol_schemas_dir, webclient_dir
+from kcd.service.protocol import error
 
 log = logging.getLogger("kcd.service")
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")

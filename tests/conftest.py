@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import paths
+from kcd import paths
 
 
 @pytest.fixture
 def no_disk_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """Validation without the on-disk schema-result cache, and with cold in-process caches."""
-    from interpreter.content import clear_caches
+    from kcd.content import clear_caches
 
     monkeypatch.setenv("KCD_NO_CACHE", "1")
     clear_caches()

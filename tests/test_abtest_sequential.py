@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.abtest import (MIN_PAIRS, RATE, games_for_width, main_row, run_ab_until, until_narrow, width_of,
+from kcd.abtest import (MIN_PAIRS, RATE, games_for_width, main_row, run_ab_until, until_narrow, width_of,
                                 compare)
-from interpreter.content import load_ruleset
+from kcd.content import load_ruleset
 from test_abtest import _rec
 
 REPO = Path(__file__).resolve().parent.parent
@@ -120,7 +120,7 @@ def test_kcd_balance_until_width_plays_as_many_games_as_the_question_needs(tmp_p
 
     from typer.testing import CliRunner
 
-    from interpreter.cli import app
+    from kcd.cli import app
 
     edited = tmp_path / "content"
     shutil.copytree(REPO / "content", edited)

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from interpreter.balance import balance_report, band_rule, games_for_cover
-from interpreter.balance_html import render
-from interpreter.cli import app
-from interpreter.content import load_ruleset
-from interpreter.sim import simulate
+from kcd.balance import balance_report, band_rule, games_for_cover
+from kcd.balance_html import render
+from kcd.cli import app
+from kcd.content import load_ruleset
+from kcd.sim import simulate
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent

@@ -8,9 +8,9 @@
 """
 from __future__ import annotations
 
-from interpreter.content import load_ruleset
-from interpreter.dsl import Call, walk
-from interpreter.dsl.ast import Phrase
+from kcd.content import load_ruleset
+from kcd.dsl import Call, walk
+from kcd.dsl.ast import Phrase
 
 RS = load_ruleset()
 ROWS = ("move", "feed", "build", "wild")

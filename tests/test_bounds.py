@@ -10,15 +10,15 @@ import pytest
 import yaml
 from test_loader_diagnostics import root  # noqa: F401  (the fixture: a private copy of the shipped content)
 
-from interpreter import paths
-from interpreter.content import ContentError, load_ruleset
-from interpreter.content.bounds import effect_graph
-from interpreter.content.loader import build
-from interpreter.dsl import registry
-from interpreter.dsl.bounds import MAX_CHAIN_DEPTH, MAX_WORK, chain_bounds, local_work
-from interpreter.dsl.checker import compile_field, CheckContext
-from interpreter.engine import Game, effects
-from interpreter.engine.context import MAX_DEPTH, Ctx, EngineError
+from kcd import paths
+from kcd.content import ContentError, load_ruleset
+from kcd.content.bounds import effect_graph
+from kcd.content.loader import build
+from kcd.dsl import registry
+from kcd.dsl.bounds import MAX_CHAIN_DEPTH, MAX_WORK, chain_bounds, local_work
+from kcd.dsl.checker import compile_field, CheckContext
+from kcd.engine import Game, effects
+from kcd.engine.context import MAX_DEPTH, Ctx, EngineError
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"))
 
@@ -168,8 +168,8 @@ def test_the_engine_limit_is_the_checkers_and_stays_as_a_defence() -> None:
     bound, so content that validates cannot reach it (the Hypothesis test and the soak script play such mods)."""
     from test_engine_support import rules
 
-    from interpreter.engine.context import Runtime
-    from interpreter.engine.setup import new_state
+    from kcd.engine.context import Runtime
+    from kcd.engine.setup import new_state
 
     assert MAX_DEPTH == MAX_CHAIN_DEPTH
     r = rules()
@@ -183,7 +183,7 @@ def test_the_engine_limit_is_the_checkers_and_stays_as_a_defence() -> None:
 def test_every_verb_declares_what_it_sets_off_as_the_engine_does() -> None:
     """The registry's bound metadata matches the engine: the verbs Kiwibot runs differently are exactly those
     with `bot_reach`, reaches are known names, and every trigger's emitters are verbs."""
-    from interpreter.engine.solo_verbs import BOT_OVERRIDES
+    from kcd.engine.solo_verbs import BOT_OVERRIDES
 
     known = {"track", "track-any", "nest", "ability", "bonus:move", "bonus:build", "bonus:feed", "bonus:{a}"}
     for prim in registry.PRIMITIVES:

@@ -15,8 +15,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from interpreter.cli import app
-from interpreter.cli_errors import EXIT_PROBLEMS, EXIT_USAGE
+from kcd.cli import app
+from kcd.cli_errors import EXIT_PROBLEMS, EXIT_USAGE
 
 runner = CliRunner()
 # (typer may carry its own copy of click, so parameters are read by their attributes, not their classes)
@@ -84,7 +84,7 @@ def tmp_files(tmp_path: Path) -> dict[str, str]:
     broken = tmp_path / "content"
     import shutil
 
-    from interpreter.paths import content_dir
+    from kcd.paths import content_dir
     shutil.copytree(content_dir(), broken)
     nests = broken / "base" / "nests.yaml"
     nests.write_text(nests.read_text(encoding="utf-8").replace("on_place: gain 1 fruit", "on_place: gian 1 fruit", 1),
@@ -156,12 +156,12 @@ def test_usage_messages_name_the_command() -> None:
 
 def test_an_unexpected_exception_is_one_message_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
     """The last line of defence: a bug inside a command prints `internal error` and exits 1 (KCD_DEBUG re-raises)."""
-    import interpreter.dsl
+    import kcd.dsl
 
     def broken(*_args, **_kwargs):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(interpreter.dsl, "reference", broken)
+    monkeypatch.setattr(kcd.dsl, "reference", broken)
     result = runner.invoke(app, ["reference"])
     assert result.exit_code == EXIT_PROBLEMS
     assert "kcd reference: internal error: ZeroDivisionError: boom" in result.output
@@ -201,8 +201,8 @@ def test_an_unknown_command_and_a_bare_kcd_are_usage_errors() -> None:
 
 
 def test_an_empty_bots_list_names_every_registered_bot() -> None:
-    """`--bots ""` lists the bots of the registry (interpreter.bots.BOTS), mcts included, in every command."""
-    from interpreter.bots import BOTS
+    """`--bots ""` lists the bots of the registry (kcd.bots.BOTS), mcts included, in every command."""
+    from kcd.bots import BOTS
 
     assert "mcts" in BOTS
     for args in (["play", "--bots", ""], ["simulate", "-n", "1", "--bots", ""], ["balance", "-n", "1", "--bots", ""]):

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from interpreter.cli import app
+from kcd.cli import app
 
 runner = CliRunner()
 

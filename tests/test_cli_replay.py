@@ -9,10 +9,10 @@ import pytest
 from test_engine_support import ruleset
 from typer.testing import CliRunner
 
-from interpreter.cli import app
-from interpreter.cli_replay import replay_save
-from interpreter.content import load_ruleset
-from interpreter.engine import Game
+from kcd.cli import app
+from kcd.cli_replay import replay_save
+from kcd.content import load_ruleset
+from kcd.engine import Game
 
 runner = CliRunner()
 

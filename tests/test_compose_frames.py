@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import random
 
-from interpreter.content import load_ruleset
-from interpreter.engine import Game
-from interpreter.engine.frames import has_generators
+from kcd.content import load_ruleset
+from kcd.engine import Game
+from kcd.engine.frames import has_generators
 
 _RS = load_ruleset(["compose"])
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_ruleset
-from interpreter.engine import Game, compose, decisions
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Decision
+from kcd.content import load_ruleset
+from kcd.engine import Game, compose, decisions
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Decision
 
 # a test mod: one leader whose cards use the verbs on selectors the `compose` mod does not
 _VERBS = """\
@@ -57,7 +57,7 @@ _VERBS = """\
 
 def make_verbs_ruleset(root: Path):
     """The base content, the `compose` mod and the test mod `verbs`, copied under `root`."""
-    from interpreter.paths import content_dir
+    from kcd.paths import content_dir
     shutil.copytree(content_dir() / "base", root / "base")
     shutil.copytree(content_dir() / "mods" / "compose", root / "mods" / "compose")
     pack = root / "mods" / "verbs"

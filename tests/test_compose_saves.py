@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from test_compose_labels import _games, _pick, make_verbs_ruleset
 from test_engine_saves import _mutate, _paths
 
-from interpreter.engine import Game, compose
-from interpreter.engine.frames import FRAME_KINDS
+from kcd.engine import Game, compose
+from kcd.engine.frames import FRAME_KINDS
 
 
 @functools.lru_cache(maxsize=None)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.dsl import CheckContext, compile_field, registry, render
-from interpreter.dsl.registry_solo import SOLO_PRIMITIVES
+from kcd.dsl import CheckContext, compile_field, registry, render
+from kcd.dsl.registry_solo import SOLO_PRIMITIVES
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
@@ -115,7 +115,7 @@ def test_solo_patterns_are_unambiguous():
 
 
 def _calls(node):
-    from interpreter.dsl.ast import Call, Phrase, walk
+    from kcd.dsl.ast import Call, Phrase, walk
     return [n for n in walk(node) if isinstance(n, (Call, Phrase))]
 
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from interpreter.bots import RandomBot
-from interpreter.content import load_ruleset
-from interpreter.determinize import alternative, determinize, resample
-from interpreter.engine import Game
+from kcd.bots import RandomBot
+from kcd.content import load_ruleset
+from kcd.determinize import alternative, determinize, resample
+from kcd.engine import Game
 
 
 @lru_cache(maxsize=1)

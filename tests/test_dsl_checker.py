@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.dsl import Call, CheckContext, Issue, Objective, Seq, Span, check, compile_field, parse, walk
+from kcd.dsl import Call, CheckContext, Issue, Objective, Seq, Span, check, compile_field, parse, walk
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import validate_text
-from interpreter.dsl import CheckContext, compile_field, parse, render
-from interpreter.dsl.ast import BinOp, Call, ForEach, If, Phrase, QCall, Selector, walk
-from interpreter.dsl.compose_check import WORK_LIMIT, work
-from interpreter.paths import content_dir
+from kcd.content import validate_text
+from kcd.dsl import CheckContext, compile_field, parse, render
+from kcd.dsl.ast import BinOp, Call, ForEach, If, Phrase, QCall, Selector, walk
+from kcd.dsl.compose_check import WORK_LIMIT, work
+from kcd.paths import content_dir
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
 
@@ -222,9 +222,9 @@ def test_walk_reaches_the_bodies_of_if_and_for_each() -> None:
 def test_kcd_reference_shows_every_part_with_a_working_example() -> None:
     from typer.testing import CliRunner
 
-    from interpreter.cli import app
-    from interpreter.dsl import parts
-    from interpreter.dsl.render import reference_parts
+    from kcd.cli import app
+    from kcd.dsl import parts
+    from kcd.dsl.render import reference_parts
 
     rows = reference_parts(CTX)
     assert [r["name"] for r in rows] == [p.name for p in parts.PARTS]

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from test_engine_support import drive
 
-from interpreter.dsl import CheckContext, compile_field
-from interpreter.engine import effects, push
-from interpreter.engine.context import Ctx
-from interpreter.engine.rules import Power
-from interpreter.position import load_position
+from kcd.dsl import CheckContext, compile_field
+from kcd.engine import effects, push
+from kcd.engine.context import Ctx
+from kcd.engine.rules import Power
+from kcd.position import load_position
 
 POSITIONS = Path(__file__).parent / "golden" / "positions" / "compose"
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
@@ -98,7 +98,7 @@ def test_a_trigger_with_by_fires_on_another_players_action() -> None:
 
 
 def test_build_on_fires_only_on_the_named_hexes() -> None:
-    from interpreter.engine import compose
+    from kcd.engine import compose
     rt = _rt()
     rt.state.flocks["teal"].side = "B"
     rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(Power("t-build-on", _dsl("gain 1 vp"), None,
@@ -122,8 +122,8 @@ def test_push_limit_modifier_caps_the_pushes_after_a_move() -> None:
 def test_R_PUSH_1_a_modifier_changes_the_push_rules_only_for_the_pieces_its_selector_names() -> None:
     """`my kiwi of size 3 can push up to 1 kiwi` caps a size-3 mover, not the Leader; `my leader can push kiwi of
     equal size` lets the Leader (a size-3 Kiwi, R-LEAD-1) push a size-3 Kiwi, not a size-2 mover a size-2 Kiwi."""
-    from interpreter.engine.modifiers import param
-    from interpreter.engine.powers import push_limit
+    from kcd.engine.modifiers import param
+    from kcd.engine.powers import push_limit
     rt = _rt("teal_powers.yaml")
     big, small = rt.state.new_kiwi("teal", 3), rt.state.new_kiwi("teal", 2)
     rt.state.set_kiwi("A", rt.state.hexes["A"].kiwi + (big, small))
@@ -164,7 +164,7 @@ def test_immunity_modifier_keeps_the_named_pieces_from_every_push() -> None:
 
 
 def test_feed_discount_modifier_lowers_the_feed_cost_but_not_below_1() -> None:
-    from interpreter.engine import feed
+    from kcd.engine import feed
     plain = _rt()
     assert feed.cost(plain, 1, "teal").n == 2 and feed.cost(plain, 3, "teal").n == 4
     rt = _rt()
@@ -187,7 +187,7 @@ def test_it_names_the_loop_element_in_a_verb() -> None:
 def _oracle(state, flock: str, what: str, arg=None) -> int:
     """R-SCARD-4 counts written out by hand (the first language's queries, kept here as the test's oracle):
     a Leader is a size-3 Kiwi / the objective Leader weight in tokens, a Nest its dominance value in size-1 Kiwi."""
-    from interpreter.engine import dominance
+    from kcd.engine import dominance
     values = state.params.get("nest_dominance", {})
     weight = int(dominance.weights(state, "objective").get("leader", 3))
 
@@ -225,11 +225,11 @@ def test_objectives_count_as_R_SCARD_4_says() -> None:
     """R-SCARD-4: the 16 Season card objectives of season_cards.yaml, compositions of the effect language, give
     the rulebook's counts in every state of random games (Leader 3 tokens / a size-3 Kiwi, a Nest its dominance
     value), for every flock, checked against the counts written out by hand."""
-    from interpreter.content import load_ruleset
-    from interpreter.engine import queries
-    from interpreter.sim import default_flocks, play_game
+    from kcd.content import load_ruleset
+    from kcd.engine import queries
+    from kcd.sim import default_flocks, play_game
 
-    from interpreter.engine.rules import compile_rules
+    from kcd.engine.rules import compile_rules
 
     rs = load_ruleset()
     cards = {cid: card["objective"] if isinstance(card, dict) else card.objective

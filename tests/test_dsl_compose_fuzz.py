@@ -8,11 +8,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.dsl import CheckContext, compile_field
-from interpreter.dsl.compose_check import WORK_LIMIT, work
-from interpreter.engine import effects
-from interpreter.engine.context import Ctx
-from interpreter.position import load_position
+from kcd.dsl import CheckContext, compile_field
+from kcd.dsl.compose_check import WORK_LIMIT, work
+from kcd.engine import effects
+from kcd.engine.context import Ctx
+from kcd.position import load_position
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
 POSITION = Path(__file__).parent / "golden" / "positions" / "compose" / "cards.yaml"

@@ -4,10 +4,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.dsl import CheckContext, DslError, check, parse, registry, render
-from interpreter.dsl.checker import FIELD_KINDS
-from interpreter.dsl.parser import STARTS
-from interpreter.dsl.render import sample_call
+from kcd.dsl import CheckContext, DslError, check, parse, registry, render
+from kcd.dsl.checker import FIELD_KINDS
+from kcd.dsl.parser import STARTS
+from kcd.dsl.render import sample_call
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import validate_text
-from interpreter.dsl import parts, registry
-from interpreter.dsl.types import LEADER_MOVES
+from kcd.content import validate_text
+from kcd.dsl import parts, registry
+from kcd.dsl.types import LEADER_MOVES
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 NEST = ("base/nests.yaml", "on_place: gain 1 fruit\n")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.dsl import Call, Choose, DslError, May, Objective, Repeat, Seq, Span, parse
-from interpreter.dsl.parser import MAX_CHARS, MAX_DEPTH
+from kcd.dsl import Call, Choose, DslError, May, Objective, Repeat, Seq, Span, parse
+from kcd.dsl.parser import MAX_CHARS, MAX_DEPTH
 
 
 def test_effect_sequence_words_and_spans() -> None:
@@ -137,7 +137,7 @@ def test_non_text_input_is_a_dsl_error() -> None:
 
 def test_parse_tables_are_cached_in_the_user_cache_folder(tmp_path, monkeypatch) -> None:
     """The pickled tables go to XDG_CACHE_HOME, appear complete, and are reused; no folder means no cache."""
-    from interpreter.dsl import parser as parser_module
+    from kcd.dsl import parser as parser_module
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     parser_module._lark.cache_clear()

@@ -7,9 +7,9 @@ from collections import Counter
 
 from typer.testing import CliRunner
 
-from interpreter.cli import app
-from interpreter.content import load_ruleset
-from interpreter.dsl import CheckContext, ast, compile_field, registry, render
+from kcd.cli import app
+from kcd.content import load_ruleset
+from kcd.dsl import CheckContext, ast, compile_field, registry, render
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
 KEPT = ("remove-kiwi", "extra-moves", "feed", "mark-domain", "t-gain-domain", "t-gain-move", "t-domain-marking")

@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from interpreter.dsl import CheckContext, compile_field, reference, registry, render
-from interpreter.dsl.parser import RESERVED
-from interpreter.dsl.primitive import TYPES, Slot
-from interpreter.dsl.render import sample_call
+from kcd.dsl import CheckContext, compile_field, reference, registry, render
+from kcd.dsl.parser import RESERVED
+from kcd.dsl.primitive import TYPES, Slot
+from kcd.dsl.render import sample_call
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
 

@@ -1,7 +1,7 @@
 """Rules text rendered from the real content says what the retail rulebook says.
 
 The expected wording is read from rulebook-en.txt itself ("Nest Benefits", "3 Wildcards", "Season Card
-Guide") and compared, case-insensitively, with the DSL of content/base rendered by interpreter.dsl.render.
+Guide") and compared, case-insensitively, with the DSL of content/base rendered by kcd.dsl.render.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter.dsl import CheckContext, compile_field, render
+from kcd.dsl import CheckContext, compile_field, render
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "content" / "base"

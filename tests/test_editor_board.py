@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from editor.logic import board, board_svg
-from editor.logic.confine import OutsideContentError
-from interpreter.content import load_ruleset
-from interpreter.position import PositionError
+from kcd.editor.logic import board, board_svg
+from kcd.editor.logic.confine import OutsideContentError
+from kcd.content import load_ruleset
+from kcd.position import PositionError
 
 REPO = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"

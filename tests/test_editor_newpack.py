@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from editor.logic import newpack
+from kcd.editor.logic import newpack
 
 REPO = Path(__file__).resolve().parent.parent
 INFO = newpack.PackInfo("river-mod", "River mod", "A test mod", "a test of the editor's pack writer")
@@ -22,8 +22,8 @@ def root(tmp_path: Path) -> Path:
 
 def play_to_end(ruleset, players: list[str], leaders: dict | None = None, seed: int = 3) -> object:
     """Play a whole game with random bots through the engine; returns the finished Game."""
-    from interpreter.bots import make_bot
-    from interpreter.engine import Game
+    from kcd.bots import make_bot
+    from kcd.engine import Game
 
     game = Game.new(ruleset, players=players, seed=seed, leaders=leaders)
     bots = {p: make_bot("random", i) for i, p in enumerate(players)}
@@ -42,7 +42,7 @@ def base_files(root: Path) -> dict[str, str]:
 
 
 def test_R_LEAD_2_new_leader_pack_validates_loads_and_plays(root: Path) -> None:
-    from interpreter.content import load_ruleset
+    from kcd.content import load_ruleset
 
     before = base_files(root)
     leader = newpack.NewLeader("tane", "Tane", (
@@ -60,7 +60,7 @@ def test_R_LEAD_2_new_leader_pack_validates_loads_and_plays(root: Path) -> None:
 
 
 def test_R_ASYM_1_new_flock_pack_from_template_validates_loads_and_plays(root: Path) -> None:
-    from interpreter.content import load_ruleset
+    from kcd.content import load_ruleset
 
     flock = newpack.NewFlock("teal", "Teal", "#008080", "base/flocks/green.yaml",
                              extra_move="pay 2 fruit of red blue")

@@ -34,12 +34,12 @@ def app(page: str) -> AppTest:
 
 
 def field_key(rel: str, path: list, gen: int = 0) -> str:
-    """The widget key of one field (see editor.logic.buffers.key; `gen` is ui.generation of the file)."""
+    """The widget key of one field (see kcd.editor.logic.buffers.key; `gen` is ui.generation of the file)."""
     return f"w{gen}:" + json.dumps([rel, path])
 
 
 def type_into(at: AppTest, key: str, text: str) -> AppTest:
-    """Type into a keystroke input (editor.textfield, a components-v2 widget) as the browser would report it."""
+    """Type into a keystroke input (kcd.editor.textfield, a components-v2 widget) as the browser would report it."""
     at.session_state["_kcd_text_" + key] = {"value": text}
     return at.run()
 
@@ -194,7 +194,7 @@ def test_validate_page_reports_and_links_problem_to_its_item(content: Path) -> N
 
 
 def test_new_leader_page_writes_a_pack_that_loads(content: Path) -> None:
-    from interpreter.content import load_ruleset
+    from kcd.content import load_ruleset
 
     at = app("3_New_pack.py").run()
     assert not at.exception

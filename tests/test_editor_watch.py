@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from editor import watch
-from editor.logic import playtest, runner
+from kcd.editor import watch
+from kcd.editor.logic import playtest, runner
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 from test_engine_support import blank_runtime, drive, dsl, fruit, markers, now, put
 
-from interpreter.engine import build, effects, feed, move, placing
-from interpreter.engine.context import Ctx, Turn
+from kcd.engine import build, effects, feed, move, placing
+from kcd.engine.context import Ctx, Turn
 
 
 def _ctx(flock="red"):
@@ -215,13 +215,13 @@ def test_R_BUILD_5_control_nest_counts_two():
     put(rt, "A7", "red", 1)
     put(rt, "A7", "green", 2)
     rt.state.set_nest("A7", ("red", control))
-    from interpreter.engine import dominance
+    from kcd.engine import dominance
     assert dominance.strengths(rt.state, "A7")["red"] == 1 + rt.rules.nests[control].dominance == 3
 
 
 def test_R_BUILD_6_second_row_nest_one_vp():
     """R-BUILD-6: each second-row Nest built is worth 1 VP at the end."""
-    from interpreter.engine import scoring
+    from kcd.engine import scoring
     rt = blank_runtime()
     rows = {n: rt.rules.nests[n].row for n in rt.rules.flock_nests}
     rt.state.flocks["red"].nests_built = list(rows)
@@ -257,7 +257,7 @@ def test_R_RES_1_reserve_holds_fruit_markers_tokens():
 def test_R_TRACK_1_benefit_from_slot_three_not_in_season_change():
     """R-TRACK-1: from slot 3 on, an uncovered slot's benefit is gained at once, except during Season Change; once each."""
     import copy
-    from interpreter.engine.rules import Side
+    from kcd.engine.rules import Side
     rt = blank_runtime(leader_hexes={"red": "A1", "green": "B4"})
     rt.rules = copy.copy(rt.rules)
     track = {i: None for i in range(1, 9)}

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from test_engine_support import ruleset
 
-from interpreter.engine import Game, solo
-from interpreter.engine import action_types as A
+from kcd.engine import Game, solo
+from kcd.engine import action_types as A
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "ACTIONS.md"
 ENGINE = Path(__file__).resolve().parent.parent / "interpreter"
@@ -112,8 +112,8 @@ def test_pushes_after_a_move_name_the_movers_twin_by_piece_id() -> None:
     moves the twin (by piece id, no reordering of the hex), and without one that size cannot be pushed."""
     from test_engine_support import blank_runtime, drive, put
 
-    from interpreter.engine import push
-    from interpreter.engine.board import board_of
+    from kcd.engine import push
+    from kcd.engine.board import board_of
 
     rt = blank_runtime(players=("red", "green"))
     a = next(iter(rt.state.hexes))

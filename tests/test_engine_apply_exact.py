@@ -14,10 +14,10 @@ from pathlib import Path
 
 from test_engine_support import ruleset
 
-from interpreter.engine import Game
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Decision, Option
-from interpreter.engine.game import QUOTED_ID
+from kcd.engine import Game
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Decision, Option
+from kcd.engine.game import QUOTED_ID
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "ACTIONS.md"
 

@@ -13,10 +13,10 @@ from typing import Any, Callable
 import pytest
 from test_engine_support import ruleset
 
-import interpreter.engine.solo  # noqa: F401 (the solo frames registered)
-from interpreter.content import load_ruleset
-from interpreter.engine import Game
-from interpreter.engine.frames import FRAME_KINDS, Ask, Frame
+import kcd.engine.solo  # noqa: F401 (the solo frames registered)
+from kcd.content import load_ruleset
+from kcd.engine import Game
+from kcd.engine.frames import FRAME_KINDS, Ask, Frame
 
 # every mode: standard 2-4 players, the prototype edition, Variable Turn Order, advanced setup (sides A and B),
 # solo, and each mod of content/mods

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from test_engine_support import blank_runtime, drive, fruit, markers, now, put, ruleset
 
-from interpreter.engine import Game, feed, marking, placing
-from interpreter.engine.context import Ctx, Turn
+from kcd.engine import Game, feed, marking, placing
+from kcd.engine.context import Ctx, Turn
 
 
 def _ctx(flock="red"):

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from test_engine_support import blank_runtime, drive, fruit, markers, put
 
-from interpreter.engine import dominance, payment
-from interpreter.engine.board import board_of
-from interpreter.engine.state import State
+from kcd.engine import dominance, payment
+from kcd.engine.board import board_of
+from kcd.engine.state import State
 
 
 def test_board_adjacency_edges_lines():

@@ -13,8 +13,8 @@ import random
 import pytest
 from test_engine_support import ruleset
 
-from interpreter.engine import Game
-from interpreter.engine.game import CHECKPOINT_EVERY, Checkpoint
+from kcd.engine import Game
+from kcd.engine.game import CHECKPOINT_EVERY, Checkpoint
 
 GAMES = [
     ("standard", dict(players=["red", "green", "purple", "yellow"]), 11),

@@ -5,8 +5,8 @@ import random
 
 from test_engine_support import ruleset
 
-from interpreter.content import load_ruleset
-from interpreter.engine import Game, dominance
+from kcd.content import load_ruleset
+from kcd.engine import Game, dominance
 
 
 def test_R_DOM_1_dominant_equals_the_counted_leader_in_every_hex_and_purpose():

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from test_engine_support import blank_runtime, drive, dsl, fruit
 
-from interpreter.dsl import ast
-from interpreter.dsl.registry import CORE_PRIMITIVES
-from interpreter.engine import effects, queries
-from interpreter.engine.context import Ctx, EngineError
-from interpreter.engine.modifiers import MODIFIERS
+from kcd.dsl import ast
+from kcd.dsl.registry import CORE_PRIMITIVES
+from kcd.engine import effects, queries
+from kcd.engine.context import Ctx, EngineError
+from kcd.engine.modifiers import MODIFIERS
 
 
 def test_every_core_primitive_has_an_engine_mapping():

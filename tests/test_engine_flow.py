@@ -7,9 +7,9 @@ import random
 import pytest
 from test_engine_support import blank_runtime, drive, dsl, fruit, markers, put, rules, ruleset, totals
 
-from interpreter.engine import Game, actions, flow, marking, scoring
-from interpreter.engine.context import Ctx, Turn
-from interpreter.engine.decisions import Option
+from kcd.engine import Game, actions, flow, marking, scoring
+from kcd.engine.context import Ctx, Turn
+from kcd.engine.decisions import Option
 
 
 def _until(game: Game, pred, r=None, limit=3000):
@@ -180,7 +180,7 @@ def test_R_LIMIT_1_hand_three_fruit_ten_player_returns():
     """R-LIMIT-1: hand limit 3; over 10 fruit the player chooses fruit to return until exactly 10."""
     rt = blank_runtime()
     fruit(rt, "red", red=9)
-    from interpreter.engine import effects
+    from kcd.engine import effects
     _, asked = drive(effects.run(rt, dsl("gain 3 fruit"), Ctx("red")), ["return:red", "return:red"])
     assert sum(rt.state.flocks["red"].fruit.values()) == 10 and asked[0].kind == "return-fruit"
     assert rt.rules.hand == 3
@@ -241,7 +241,7 @@ def test_R_SCARD_3_victor_keeps_vp_card():
 
 def test_R_SCARD_4_leader_and_control_nest_counting():
     """R-SCARD-4: for conditions a Control Nest counts as 2 Kiwi tokens and a Leader as a size-3 Kiwi / 3 tokens."""
-    from interpreter.engine import queries
+    from kcd.engine import queries
     rt = blank_runtime(leader_hexes={"red": "A1", "green": "B4"})
     control = next(n for n in rt.rules.nests if rt.rules.nests[n].dominance)
     rt.state.set_nest("A1", ("red", control))
@@ -320,7 +320,7 @@ def test_R_DM_5_empty_domain_bag_gives_nothing():
     """R-DM-5: with the domain bag empty, gaining markers gives nothing."""
     rt = blank_runtime()
     rt.state.domain_bag = {t: 0 for t in rt.state.domain_bag}
-    from interpreter.engine import effects
+    from kcd.engine import effects
     drive(effects.run(rt, dsl("gain 2 domain"), Ctx("red")))
     assert rt.state.flocks["red"].domain == []
 
@@ -349,7 +349,7 @@ def test_R_ASYM_2_red_pays_fruit_for_second_marker():
 def test_R_ASYM_3_green_gains_one_more_then_returns_one():
     """R-ASYM-3: Green side B takes one more marker whenever gaining markers, then returns one (no re-trigger)."""
     rt = blank_runtime(players=("green", "red"), sides={"green": "B"})
-    from interpreter.engine import effects
+    from kcd.engine import effects
     gen = effects.run(rt, dsl("gain 2 domain"), Ctx("green"))
     r = random.Random(0)
     try:
@@ -371,7 +371,7 @@ def test_R_ASYM_4_purple_nest_benefits_twice_without_vp():
     rt.state.flocks["purple"].nests_built = [tree]
     drive(flow.nest_benefits(rt, "purple"))
     assert sum(rt.state.flocks["purple"].fruit.values()) == 4
-    from interpreter.engine import build
+    from kcd.engine import build
     rt.state.flocks["purple"].season_vp = 0
     drive(build.nest_benefit(rt, Ctx("purple"), dsl("gain 1 vp"), "test"))
     assert rt.state.flocks["purple"].season_vp == 1

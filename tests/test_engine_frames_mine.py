@@ -7,9 +7,9 @@ import random
 import pytest
 from test_engine_support import ruleset
 
-from interpreter.engine import Game
-from interpreter.engine.frames import GenFrame
-from interpreter.engine.solo_moves import Segment
+from kcd.engine import Game
+from kcd.engine.frames import GenFrame
+from kcd.engine.solo_moves import Segment
 
 
 def _segment_on_stack(game: Game) -> bool:

@@ -7,15 +7,15 @@ from pathlib import Path
 
 from test_engine_support import ruleset
 
-from interpreter.dsl.registry import CORE_PRIMITIVES
-from interpreter.engine import Game
-from interpreter.engine.verb_table import TABLE
+from kcd.dsl.registry import CORE_PRIMITIVES
+from kcd.engine import Game
+from kcd.engine.verb_table import TABLE
 
 ENGINE = Path(__file__).resolve().parent.parent / "interpreter" / "engine"
 
 
 def _module(path: Path) -> str:
-    parts = ["interpreter", "engine", *path.relative_to(ENGINE).with_suffix("").parts]
+    parts = ["kcd", "engine", *path.relative_to(ENGINE).with_suffix("").parts]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -71,3 +71,20 @@ def test_every_registry_verb_is_in_the_table_the_runtime_is_handed():
     assert game.rt.verbs is TABLE
     verbs = [p.id for p in CORE_PRIMITIVES if p.kind == "verb"]
     assert len(verbs) > 15 and [v for v in verbs if v not in TABLE.run] == []
+
+
+def test_nothing_below_the_apps_imports_them():
+    """Only the command line (interpreter/cli*.py) imports the apps `kcd.editor` and `kcd.service`: the engine,
+    content, language and analysis layers never import upward."""
+    package = ENGINE.parent
+    upward = []
+    for path in package.rglob("*.py"):
+        if path.parent == package and path.name.startswith("cli"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            upward += [f"{path.relative_to(package)}:{node.lineno} imports {n}" for n in names
+                       if n.startswith(("kcd.editor", "kcd.service"))]
+    assert len(list(package.rglob("*.py"))) > 50
+    assert upward == []

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from interpreter.content import load_ruleset
-from interpreter.engine import Game
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Decision, Option, lazy_option, option, shared_option_caches
-from interpreter.engine.events import OWNER, render
+from kcd.content import load_ruleset
+from kcd.engine import Game
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Decision, Option, lazy_option, option, shared_option_caches
+from kcd.engine.events import OWNER, render
 
 
 @pytest.fixture(scope="module")
@@ -128,8 +128,8 @@ def test_options_shared_between_decisions_are_the_options_built_afresh(ruleset):
     """The engine hands the same option object to every decision its key determines (a Kiwi's Move, a Feed, a
     payment, a marked hex...: decisions.SharedOptionCaches): a game played with the caches full of other games'
     options offers exactly what it offers with them empty (ids, labels, actions), and the caches stay bounded."""
-    from interpreter.engine import feed, move, payment
-    from interpreter.engine import decisions
+    from kcd.engine import feed, move, payment
+    from kcd.engine import decisions
 
     def offered(seed: int) -> list[tuple]:
         game = Game.new(ruleset, players=["red", "green", "purple"], seed=seed)

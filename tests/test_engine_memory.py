@@ -11,10 +11,10 @@ import tracemalloc
 import weakref
 from pathlib import Path
 
-from interpreter import paths
-from interpreter.content import loader, load_ruleset
-from interpreter.engine import Game
-from interpreter.memo import PerOwner
+from kcd import paths
+from kcd.content import loader, load_ruleset
+from kcd.engine import Game
+from kcd.memo import PerOwner
 
 
 def _play(rs) -> Game:

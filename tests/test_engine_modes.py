@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from test_engine_support import play_random, ruleset
 
-from interpreter.engine import Game, modes
-from interpreter.engine.modes.base import Mode
-from interpreter.engine.modes.standard import Standard
-from interpreter.engine.setup import SetupError
+from kcd.engine import Game, modes
+from kcd.engine.modes.base import Mode
+from kcd.engine.modes.standard import Standard
+from kcd.engine.setup import SetupError
 
 ENGINE = Path(__file__).resolve().parent.parent / "interpreter" / "engine"
 # the modules that carry one mode's rules; every other engine module is shared by all modes
@@ -87,11 +87,11 @@ def _imported(path: Path) -> set[str]:
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module.startswith("interpreter.engine"):
+            if node.module.startswith("kcd.engine"):
                 out.add(node.module.rsplit(".", 1)[-1] if node.module.count(".") >= 2 else "")
-                out.update(a.name for a in node.names if node.module == "interpreter.engine")
+                out.update(a.name for a in node.names if node.module == "kcd.engine")
         elif isinstance(node, ast.Import):
-            out.update(a.name.rsplit(".", 1)[-1] for a in node.names if a.name.startswith("interpreter.engine."))
+            out.update(a.name.rsplit(".", 1)[-1] for a in node.names if a.name.startswith("kcd.engine."))
     return out
 
 

@@ -7,8 +7,8 @@ import random
 import pytest
 from test_engine_support import ruleset
 
-from interpreter.engine import Game
-from interpreter.engine.pieces import action_pieces, event_pieces, pieces
+from kcd.engine import Game
+from kcd.engine.pieces import action_pieces, event_pieces, pieces
 
 # kinds whose piece exists before the action (a Build's Nest choice and a Mark create theirs)
 _EXISTING = {"kiwi", "leader"}
@@ -116,7 +116,7 @@ def test_a_save_whose_pending_option_names_a_piece_not_there_is_refused():
     that hex (or a Leader not on its hex) is a ValueError, not a crash later (action_problem)."""
     import json
 
-    from interpreter.engine.pieces import action_problem
+    from kcd.engine.pieces import action_problem
 
     game = Game.new(ruleset(), players=["red", "green"], seed=3)
     r = random.Random(3)

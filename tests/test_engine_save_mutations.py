@@ -21,8 +21,8 @@ import re
 from test_engine_saves import _paths
 from test_engine_support import ruleset
 
-from interpreter.engine import Game
-from interpreter.engine.invariants import violations
+from kcd.engine import Game
+from kcd.engine.invariants import violations
 
 MUTATIONS = int(os.environ.get("KCD_SAVE_MUTATIONS", "300"))
 # a refusal names the part of the save it is about

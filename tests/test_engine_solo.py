@@ -12,10 +12,10 @@ import random
 import pytest
 from test_engine_support import dsl, markers, put, ruleset, rules
 
-from interpreter.engine import Game, solo
-from interpreter.engine.context import Ctx, Runtime, Turn
-from interpreter.engine.scoring import score
-from interpreter.engine.setup import SetupError, new_state
+from kcd.engine import Game, solo
+from kcd.engine.context import Ctx, Runtime, Turn
+from kcd.engine.scoring import score
+from kcd.engine.setup import SetupError, new_state
 
 PLAYER, BOT = "green", "red"
 
@@ -123,7 +123,7 @@ def test_R_SOLO_3_kiwibot_first_player_first_nest_no_fruit_two_extra_markers() -
     st = new_state(r, [PLAYER, BOT], 9, None, None, None, "first-game", game_mode="solo")
     assert st.seats[0] == BOT and st.first == 0 and st.flocks[BOT].seat == 1 and st.flocks[PLAYER].seat == 2
     rt = Runtime(r, st)
-    from interpreter.engine.setup import setup_step
+    from kcd.engine.setup import setup_step
     run(rt, setup_step(rt))
     assert sum(st.flocks[BOT].fruit.values()) == 0
     # turn-order-1 gives 1 marker, setup.kiwibot_setup 2 more; the player takes turn-order-2 (3 fruit, 1 marker)

@@ -16,7 +16,7 @@ import random
 import pytest
 from test_engine_support import ruleset
 
-from interpreter.engine import Game
+from kcd.engine import Game
 
 # name: (player, kiwibot, seed, solo_side, sides, setup)
 CASES: dict[str, tuple[str, str, int, str | None, str | None, str]] = {

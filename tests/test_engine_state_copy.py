@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from interpreter.content import load_ruleset
-from interpreter.engine import Game
-from interpreter.engine.board import board_of
-from interpreter.engine.state import Flock, Hex, Kiwi, State
+from kcd.content import load_ruleset
+from kcd.engine import Game
+from kcd.engine.board import board_of
+from kcd.engine.state import Flock, Hex, Kiwi, State
 
 # shared on purpose: rule values fixed at setup, and the island's geometry
 _SHARED = ("params", "_board")

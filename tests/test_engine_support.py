@@ -8,11 +8,11 @@ from __future__ import annotations
 import functools
 import random
 
-from interpreter.content import load_ruleset
-from interpreter.engine import Game
-from interpreter.engine.context import Runtime
-from interpreter.engine.rules import compile_rules
-from interpreter.engine.setup import new_state
+from kcd.content import load_ruleset
+from kcd.engine import Game
+from kcd.engine.context import Runtime
+from kcd.engine.rules import compile_rules
+from kcd.engine.setup import new_state
 
 
 @functools.lru_cache(maxsize=None)
@@ -117,7 +117,7 @@ def totals(st) -> dict:
 
 def dsl(text: str, kind: str = "effect"):
     """A bound DSL node from text (fails the test on any issue)."""
-    from interpreter.dsl import CheckContext, compile_field
+    from kcd.dsl import CheckContext, compile_field
     r = rules()
     node, issues = compile_field(text, kind, CheckContext(tuple(r.fruits), tuple(r.terrains), r.max_size))
     assert not issues, issues

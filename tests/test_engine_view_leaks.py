@@ -19,13 +19,13 @@ import random
 import pytest
 from test_engine_support import ruleset
 
-from interpreter.content import load_ruleset
+from kcd.content import load_ruleset
 
-from interpreter.engine import Game
-from interpreter.engine.context import Runtime
-from interpreter.engine.events import FORMS, OWNER
-from interpreter.engine.state import State
-from interpreter.engine.view import view as make_view
+from kcd.engine import Game
+from kcd.engine.context import Runtime
+from kcd.engine.events import FORMS, OWNER
+from kcd.engine.state import State
+from kcd.engine.view import view as make_view
 
 
 def _resample(state: State, viewer: str | None, rng: random.Random, *, cards: bool = True,

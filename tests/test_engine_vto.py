@@ -6,10 +6,10 @@ import random
 import pytest
 from test_engine_support import blank_runtime, drive, fruit, markers, play_random, ruleset, rules, totals
 
-from interpreter.engine import Game, vto
-from interpreter.engine.context import Ctx
-from interpreter.engine.rules import compile_rules
-from interpreter.engine.setup import SetupError
+from kcd.engine import Game, vto
+from kcd.engine.context import Ctx
+from kcd.engine.rules import compile_rules
+from kcd.engine.setup import SetupError
 
 PLAYERS = ["red", "green", "purple"]
 

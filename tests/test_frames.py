@@ -7,12 +7,12 @@ from dataclasses import dataclass
 import pytest
 from test_engine_support import rules
 
-from interpreter.engine import action_types as A
-from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import ask_action, option
-from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, GenFrame, Return, Runner, Uncopyable,
+from kcd.engine import action_types as A
+from kcd.engine.context import Ctx, EngineError, Runtime, Turn
+from kcd.engine.decisions import ask_action, option
+from kcd.engine.frames import (Ask, Call, Frame, FrameDataError, GenFrame, Return, Runner, Uncopyable,
                                        copy_stack, drive, register_frame, stack_from_data, stack_to_data)
-from interpreter.engine.setup import new_state
+from kcd.engine.setup import new_state
 
 
 class _Boom(Exception):
@@ -144,7 +144,7 @@ def test_frames_round_trip_as_data_and_bad_data_is_a_value_error() -> None:
 
 def test_a_registered_mutable_class_is_copied_with_the_memo_and_saved() -> None:
     """register_mutable: shared between frames, shared in the copy and after a save; refused names."""
-    from interpreter.engine.frames import register_mutable
+    from kcd.engine.frames import register_mutable
 
     @register_mutable("test.plan")
     @dataclass(eq=False)

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_engine_support import ruleset
 
-from interpreter.engine import Game
-from interpreter.engine.frames import has_generators
+from kcd.engine import Game
+from kcd.engine.frames import has_generators
 
 # the decisions the procedures converted to frames ask (actions, effects, payment, build, feed, marking, flow,
 # setup, Variable Turn Order); move, push, placing and the solo procedures are another helper's (frames2)

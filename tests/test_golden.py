@@ -1,6 +1,6 @@
 """Golden playthroughs: seeded full games (every decision and its events) compared exactly.
 
-Regenerate only on purpose: `python -m interpreter.sim --regen-golden`, or run this test with
+Regenerate only on purpose: `python -m kcd.sim --regen-golden`, or run this test with
 KCD_REGEN_GOLDEN=1 (it then rewrites the files and passes).
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ import os
 
 import pytest
 
-from interpreter.content import load_ruleset
-from interpreter.sim import GOLDEN_DIR, GOLDEN_GAMES, GOLDEN_SOLO_GAMES, golden_playthrough
+from kcd.content import load_ruleset
+from kcd.sim import GOLDEN_DIR, GOLDEN_GAMES, GOLDEN_SOLO_GAMES, golden_playthrough
 
 
 @pytest.fixture(scope="module")
@@ -24,10 +24,10 @@ def _pinned(name: str, actual: dict) -> tuple[dict, dict, str]:
     path = GOLDEN_DIR / f"{name}.json"
     if os.environ.get("KCD_REGEN_GOLDEN") == "1":
         path.write_text(json.dumps(actual, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    assert path.exists(), f"{path} missing: run `python -m interpreter.sim --regen-golden`"
+    assert path.exists(), f"{path} missing: run `python -m kcd.sim --regen-golden`"
     expected = json.loads(path.read_text(encoding="utf-8"))
     hint = ("; the content changed since it was pinned" if expected.get("content_hash") != actual["content_hash"]
-            else "") + ": if the change is intended, run `python -m interpreter.sim --regen-golden` and review the diff"
+            else "") + ": if the change is intended, run `python -m kcd.sim --regen-golden` and review the diff"
     return expected, json.loads(json.dumps(actual)), hint
 
 @pytest.mark.parametrize("name,players,seed,bots,variant", GOLDEN_GAMES, ids=[g[0] for g in GOLDEN_GAMES])
@@ -45,7 +45,7 @@ def test_golden_playthrough(ruleset, name: str, players: int, seed: int, bots: t
 @pytest.mark.parametrize("index", [0, len(GOLDEN_GAMES) - 1], ids=[GOLDEN_GAMES[0][0], GOLDEN_GAMES[-1][0]])
 def test_golden_replay_through_json(ruleset, index: int) -> None:
     """The pinned decisions replayed one by one through Game.apply reach the same result (no bots involved)."""
-    from interpreter.engine import Game
+    from kcd.engine import Game
 
     name, players, seed, _, variant = GOLDEN_GAMES[index]
     data = json.loads((GOLDEN_DIR / f"{name}.json").read_text(encoding="utf-8"))
@@ -87,7 +87,7 @@ def test_R_SOLO_golden_replay_through_json(ruleset, name: str, seed: int, bots: 
                                            solo_side: str | None) -> None:
     """R-SOLO-7: the pinned player decisions alone (Kiwibot needs none) replay the solo game through Game.apply,
     with save/load on the way, to the pinned scores."""
-    from interpreter.engine import Game
+    from kcd.engine import Game
 
     data = json.loads((GOLDEN_DIR / f"{name}.json").read_text(encoding="utf-8"))
     game = Game.new(ruleset, players=data["players"], seed=seed, mode="solo", solo_side=solo_side)

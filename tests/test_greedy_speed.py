@@ -6,9 +6,9 @@ import gc
 
 import pytest
 
-from interpreter import bots, simrun
-from interpreter.content import load_ruleset
-from interpreter.sim import play_game, simulate
+from kcd import bots, simrun
+from kcd.content import load_ruleset
+from kcd.sim import play_game, simulate
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +34,7 @@ def test_reusing_the_last_trial_copy_plays_the_same_games(ruleset, monkeypatch):
 
 
 def test_a_copy_from_another_position_is_never_reused(ruleset):
-    from interpreter.engine import Game
+    from kcd.engine import Game
 
     game = Game.new(ruleset, players=["red", "green"], seed=1)
     twin = bots.clone(game)
@@ -46,7 +46,7 @@ def test_a_copy_from_another_position_is_never_reused(ruleset):
 
 
 def test_dominance_weights_follow_each_games_params(ruleset):
-    from interpreter.engine import Game, dominance
+    from kcd.engine import Game, dominance
 
     game = Game.new(ruleset, players=["red", "green"], seed=1)
     state = game.state

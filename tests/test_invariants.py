@@ -21,11 +21,11 @@ from __future__ import annotations
 import multiprocessing
 from typing import Any
 
-from interpreter.content import load_ruleset
-from interpreter.engine.decisions import Decision
-from interpreter.engine.invariants import violations
-from interpreter.engine.rules import compile_rules
-from interpreter.sim import default_flocks, play_game, solo_sides
+from kcd.content import load_ruleset
+from kcd.engine.decisions import Decision
+from kcd.engine.invariants import violations
+from kcd.engine.rules import compile_rules
+from kcd.sim import default_flocks, play_game, solo_sides
 
 GAMES_PER_COUNT = 170          # x 3 player counts = 510 games
 VTO_GAMES_PER_COUNT = 60       # x 3 player counts = 180 Variable Turn Order games
@@ -114,7 +114,7 @@ def test_R_SOLO_random_play_invariants_240_solo_games() -> None:
 
 def test_R_SOLO_invariant_checker_catches_solo_bookkeeping() -> None:
     """The solo checks work: fruit or a hand given to Kiwibot, a lost Action card, a Solo card out of order."""
-    from interpreter.engine import Game
+    from kcd.engine import Game
 
     ruleset = load_ruleset()
     rules = compile_rules(ruleset)
@@ -134,7 +134,7 @@ def test_R_SOLO_invariant_checker_catches_solo_bookkeeping() -> None:
 
 def test_invariant_checker_catches_a_lost_token() -> None:
     """The checker itself works: a token removed by hand is reported."""
-    from interpreter.engine import Game
+    from kcd.engine import Game
 
     ruleset = load_ruleset()
     game = Game.new(ruleset, players=default_flocks(ruleset, 2), seed=1)
@@ -151,7 +151,7 @@ def test_invariant_checker_catches_a_lost_token() -> None:
 def test_R_LIMIT_1_R_LEAD_4_checker_catches_fruit_over_the_limit_and_a_lost_leader() -> None:
     """R-LIMIT-1: above the fruit limit only while that flock is asked to return fruit, never once the game is over;
     R-LEAD-4: a Leader always has a hex outside the advanced setup."""
-    from interpreter.engine import Game
+    from kcd.engine import Game
 
     ruleset = load_ruleset()
     rules = compile_rules(ruleset)
@@ -171,7 +171,7 @@ def test_R_LIMIT_1_R_LEAD_4_checker_catches_fruit_over_the_limit_and_a_lost_lead
 
 def test_R_VTO_2_invariant_checker_counts_the_tracker_token() -> None:
     """R-VTO-2: the token on the turn tracker is one of the flock's 20; a second one or a shared slot is reported."""
-    from interpreter.engine import Game
+    from kcd.engine import Game
 
     ruleset = load_ruleset()
     game = Game.new(ruleset, players=default_flocks(ruleset, 3), seed=4, variant="vto")

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from test_engine_support import blank_runtime, drive, markers, put
 
-from interpreter.content import load_ruleset
-from interpreter.content.loader import build, ruleset_from, validate_text
-from interpreter.dsl import CheckContext, compile_field, render
-from interpreter.engine import Game, dominance, effects, flow, marking, move, push, queries
-from interpreter.engine import action_types as A
-from interpreter.engine.context import Ctx
-from interpreter.engine.rules import compile_rules
-from interpreter.position import PositionError, load_position
+from kcd.content import load_ruleset
+from kcd.content.loader import build, ruleset_from, validate_text
+from kcd.dsl import CheckContext, compile_field, render
+from kcd.engine import Game, dominance, effects, flow, marking, move, push, queries
+from kcd.engine import action_types as A
+from kcd.engine.context import Ctx
+from kcd.engine.rules import compile_rules
+from kcd.position import PositionError, load_position
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITION = ROOT / "tests" / "golden" / "positions" / "lastmile" / "kea.yaml"
@@ -99,7 +99,7 @@ def test_R_ASYM_2_domain_marking_elsewhere_pays_nothing_and_placing_nothing_fire
 
 def test_R_BUILD_1_build_this_hex_is_the_hex_built_on() -> None:
     """`when: build, do: if count(my kiwi in this hex) >= 2 { gain 1 fruit }`: building on C (two kea Kiwi) pays."""
-    from interpreter.engine import build
+    from kcd.engine import build
     rt = _game().rt
     fl = rt.state.flocks["kea"]
     drive(build.build(rt, Ctx("kea")), ["build:C", "nest:tree-1", "pay:red,red"])
@@ -128,7 +128,7 @@ def test_this_hex_where_the_trigger_has_none_is_a_located_error() -> None:
 
 def test_the_reference_says_what_each_trigger_binds() -> None:
     from typer.testing import CliRunner
-    from interpreter.cli import app
+    from kcd.cli import app
     out = CliRunner().invoke(app, ["reference", "--kind", "trigger"]).output.splitlines()
     assert out[out.index("domain marking  [trigger; trigger]") + 3] == (
         "    binds: `this hex`: the hex of the last domain marker the flock placed")
@@ -368,7 +368,7 @@ def test_R_LEAD_5_no_push_offers_a_pieces_own_hex() -> None:
     if d.kind == "push" and d.options[0].action.hex == origin:   # the twin Kiwi may go to the same hex
         assert first.split("->")[1] in [o.id.split("->")[1] for o in d.options]
     edge = push.DoPushFrame("red", A.PushLeader("green", "A2", push.OFF), True)
-    from interpreter.engine.frames import drive as run_frame
+    from kcd.engine.frames import drive as run_frame
     asked = next(run_frame(rt, edge))
     assert "A2" not in [o.action.to for o in asked.options]
 
@@ -457,8 +457,8 @@ def test_a_game_saved_while_a_player_is_being_chosen_loads_and_plays_on() -> Non
 
 def test_R_FEED_1_feed_this_hex_is_the_fed_kiwis_hex() -> None:
     """kea's build power turned into `when: feed`: feeding its Kiwi on C (two kea Kiwi there) pays; on A it does not."""
-    from interpreter.engine import feed
-    from interpreter.position import build_game, parse_position, read_document
+    from kcd.engine import feed
+    from kcd.position import build_game, parse_position, read_document
     path = MOD / "flocks" / "kea.yaml"
     text = path.read_text(encoding="utf-8").replace("    - when: build\n", "    - when: feed\n")
     result = build(ROOT / "content", ("lastmile",), {str(path): text})
@@ -484,7 +484,7 @@ def test_R_PUSH_1_can_push_kiwi_of_any_size_as_a_flock_power_names_its_pieces() 
             f"    - modifier: my kiwi in {terrain} hexes can push kiwi of any size\n")
         result = build(ROOT / "content", ("lastmile",), {str(path): text})
         ruleset = ruleset_from(result)
-        from interpreter.position import build_game, parse_position, read_document
+        from kcd.position import build_game, parse_position, read_document
         rt = build_game(ruleset, parse_position(read_document(POSITION), ruleset)).rt
         node, _ = compile_field("move 1", "effect", CTX)
         _, asked = drive(effects.run(rt, node, Ctx("kea")), ["move:kea/1@C->D"] + (["stop"] if pushes else []))

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import paths
-from interpreter.content import clear_caches, validate_text
-from interpreter.content.loader import build
-from interpreter.diagnostics import CODES
+from kcd import paths
+from kcd.content import clear_caches, validate_text
+from kcd.content.loader import build
+from kcd.diagnostics import CODES
 
 
 @pytest.fixture
@@ -388,7 +388,7 @@ def test_content_path_folder_named_like_a_content_file(root: Path) -> None:
     """content-path: a folder named `nests.yaml` is reported, not a traceback (`kcd validate` exits 1)."""
     from typer.testing import CliRunner
 
-    from interpreter.cli import app
+    from kcd.cli import app
 
     (root / "mods" / "example" / "nests.yaml").mkdir()
     expected = ("content/mods/example/nests.yaml:1:1: error[content-path]: `nests.yaml` is a folder, not a content "
@@ -434,7 +434,7 @@ def test_dsl_bound_nested_for_each_loops_are_refused_at_the_field(root: Path) ->
 def test_content_value_in_solo_yaml_is_found_at_load_not_at_game_start(root: Path) -> None:
     """content-value: a value the schema admits but the engine cannot play (solo.yaml `kiwibot_seat: 3` in a
     two-seat solo game, R-SOLO-3) is a located error when the content loads; no game is ever started with it."""
-    from interpreter.content import ContentError, load_ruleset
+    from kcd.content import ContentError, load_ruleset
     path = root / "base" / "solo.yaml"
     edit(path, "kiwibot_seat: 1", "kiwibot_seat: 3")
     at = line(path, "kiwibot_seat: 3")

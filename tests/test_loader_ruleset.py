@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import (
+from kcd.content import (
     KINDS, ContentError, Item, Ruleset, available_packs, clear_caches, load_ruleset, validate_paths, validate_text,
 )
-from interpreter.dsl.ast import Call, Objective, Seq
+from kcd.dsl.ast import Call, Objective, Seq
 
 
 # `root` (a private content copy) comes from conftest.py.

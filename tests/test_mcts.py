@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from interpreter.bots import BOTS, Bot, RandomBot, bot_name_error, make_bot
-from interpreter.cli import app
-from interpreter.content import load_ruleset
-from interpreter.determinize import alternative
-from interpreter.engine import Game
-from interpreter.mcts import DEFAULT_WORK, DEPTH_COST, MIN_ITERATIONS, PER_OPTION, MctsBot, iterations_for, parse_budget
-from interpreter.sim import play_game
+from kcd.bots import BOTS, Bot, RandomBot, bot_name_error, make_bot
+from kcd.cli import app
+from kcd.content import load_ruleset
+from kcd.determinize import alternative
+from kcd.engine import Game
+from kcd.mcts import DEFAULT_WORK, DEPTH_COST, MIN_ITERATIONS, PER_OPTION, MctsBot, iterations_for, parse_budget
+from kcd.sim import play_game
 
 
 @lru_cache(maxsize=1)
@@ -154,7 +154,7 @@ def test_the_hidden_information_check_catches_a_peeking_search(peek: str, monkey
     and RNG), deals from the game's RNG instead of its own, or keeps the true cards gives different search figures
     on a quarter or more of the solo positions. (In standard games the same leaks change no figure: within the
     bot's own turn, its horizon, no hidden card or marker is drawn or scored, so there is nothing to leak.)"""
-    import interpreter.mcts as mcts
+    import kcd.mcts as mcts
 
     real = mcts.determinize
     leak = {"true state": lambda game, player, rng: game.clone(events=False),
@@ -228,7 +228,7 @@ def test_every_surface_plays_mcts() -> None:
     the game's end, and the editor's playtest offers mcts and picks it by default."""
     import json
 
-    from editor.logic import playtest
+    from kcd.editor.logic import playtest
     from test_service_protocol import InProcess, play_through
 
     runner = CliRunner()
@@ -249,7 +249,7 @@ def test_default_budget_stops_at_the_work_cap(monkeypatch: pytest.MonkeyPatch) -
     """The default budget also weighs the engine work of its deals (events, deterministic): under a low WORK_CAP the
     search stops sooner, counts the decision in `capped`, still answers a legal option, and chooses alike every
     time; a fixed `mcts:<N>it` budget is never capped."""
-    import interpreter.mcts as mcts
+    import kcd.mcts as mcts
 
     game = _decisions("4p")[2]
     full, _ = MctsBot(3).search(game)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from test_engine_support import drive
 
-from interpreter.content import load_ruleset
-from interpreter.engine import dominance, effects, flow, placing, queries
-from interpreter.engine.context import Ability, Ctx
-from interpreter.engine.move import ability_possible
-from interpreter.position import load_position
+from kcd.content import load_ruleset
+from kcd.engine import dominance, effects, flow, placing, queries
+from kcd.engine.context import Ability, Ctx
+from kcd.engine.move import ability_possible
+from kcd.position import load_position
 
 POSITIONS = Path(__file__).parent / "golden" / "positions" / "compose"
 
@@ -113,7 +113,7 @@ def test_R_FEED_4_feeding_an_opponents_kiwi_gains_1_fruit_and_feeding_ones_own_d
 
 
 def effects_node(rt, text: str):
-    from interpreter.dsl import CheckContext, compile_field
+    from kcd.dsl import CheckContext, compile_field
     node, issues = compile_field(text, "effect", CheckContext(tuple(rt.rules.fruits), tuple(rt.rules.terrains), 3))
     assert not issues
     return node
@@ -193,9 +193,9 @@ def test_R_VTO_5_tracker_slot_pay_1_fruit_then_each_richer_opponent_returns_1_of
 def invariant_problems(ruleset, games) -> list[str]:
     """Play each (seed, flocks, play_game keywords) random game, checking every token, fruit and marker is accounted
     for after every decision; the first few problems found (shared with the other mods' tests)."""
-    from interpreter.engine.invariants import violations
-    from interpreter.engine.rules import compile_rules
-    from interpreter.sim import play_game
+    from kcd.engine.invariants import violations
+    from kcd.engine.rules import compile_rules
+    from kcd.sim import play_game
 
     rules = compile_rules(ruleset)
     problems: list[str] = []

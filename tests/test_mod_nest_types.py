@@ -8,12 +8,12 @@ from pathlib import Path
 
 from test_engine_support import drive, fruit, put
 
-from interpreter.content import load_ruleset, validate_text
-from interpreter.engine import Game, build
-from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.rules import compile_rules
-from interpreter.engine.scoring import score
-from interpreter.engine.setup import new_state
+from kcd.content import load_ruleset, validate_text
+from kcd.engine import Game, build
+from kcd.engine.context import Ctx, Runtime
+from kcd.engine.rules import compile_rules
+from kcd.engine.scoring import score
+from kcd.engine.setup import new_state
 
 
 @functools.lru_cache(maxsize=None)

@@ -10,13 +10,13 @@ import pytest
 from test_engine_support import drive
 from test_mod_compose import invariant_problems
 
-from interpreter.content import load_ruleset
-from interpreter.dsl import CheckContext, ast, compile_field
-from interpreter.engine import Game, dominance, effects, feed, queries
-from interpreter.engine.context import Ctx, EngineError
-from interpreter.engine.selectors import Scope, quantity
-from interpreter.engine.setup import params_of
-from interpreter.position import load_position
+from kcd.content import load_ruleset
+from kcd.dsl import CheckContext, ast, compile_field
+from kcd.engine import Game, dominance, effects, feed, queries
+from kcd.engine.context import Ctx, EngineError
+from kcd.engine.selectors import Scope, quantity
+from kcd.engine.setup import params_of
+from kcd.position import load_position
 
 POSITION = Path(__file__).parent / "golden" / "positions" / "scoped" / "moss.yaml"
 HEXES = ("A", "B", "C", "D", "E", "F")

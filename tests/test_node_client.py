@@ -26,7 +26,7 @@ def node() -> str:
 
 def kcd_command() -> list[str]:
     kcd = Path(sys.executable).with_name("kcd")
-    return [str(kcd)] if kcd.exists() else [sys.executable, "-m", "interpreter.cli"]
+    return [str(kcd)] if kcd.exists() else [sys.executable, "-m", "kcd.cli"]
 
 
 @pytest.mark.parametrize("seed,players", [(3, 2), (8, 3)])

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.content import load_ruleset
-from interpreter.dsl import CheckContext, compile_field
-from interpreter.engine import objective_plans, queries
-from interpreter.engine.rules import compile_rules
-from interpreter.engine.selectors import Scope, quantity
-from interpreter.sim import default_flocks, play_game
+from kcd.content import load_ruleset
+from kcd.dsl import CheckContext, compile_field
+from kcd.engine import objective_plans, queries
+from kcd.engine.rules import compile_rules
+from kcd.engine.selectors import Scope, quantity
+from kcd.sim import default_flocks, play_game
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
 

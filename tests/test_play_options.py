@@ -6,9 +6,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from interpreter.cli import app
-from interpreter.content import load_ruleset
-from interpreter.play_options import OptionError, parse_leaders, parse_scheduler, parse_sides
+from kcd.cli import app
+from kcd.content import load_ruleset
+from kcd.play_options import OptionError, parse_leaders, parse_scheduler, parse_sides
 
 runner = CliRunner()
 KNOWN = ["red", "green", "purple", "yellow"]
@@ -96,7 +96,7 @@ def test_bad_scheduler_address_is_a_usage_error():
 
 
 def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
-    from interpreter import simrun
+    from kcd import simrun
 
     monkeypatch.setattr(simrun, "CONNECT_TIMEOUT", "1s")
     result = runner.invoke(app, ["simulate", "--games", "1", "--players", "2", "--scheduler", "tcp://127.0.0.1:9"])

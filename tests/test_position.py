@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from interpreter.cli import app
-from interpreter.position import PositionError, analyse, load_position
+from kcd.cli import app
+from kcd.position import PositionError, analyse, load_position
 
 POSITIONS = Path(__file__).parent / "golden" / "positions"
 runner = CliRunner()
@@ -117,7 +117,7 @@ flocks:
 
 def test_position_layout_from_content(tmp_path: Path) -> None:
     """`layout: 3p` takes the island from content; hexes refer to its ids."""
-    from interpreter.content import load_ruleset
+    from kcd.content import load_ruleset
 
     rs = load_ruleset()
     layout = next(item for item in rs.items("layouts") if item.data.get("players") == 3)
@@ -163,7 +163,7 @@ def test_Z_5_prototype_edition_overlay_changes_nest_vp(tmp_path: Path) -> None:
 
 def test_position_plays_on_to_the_end() -> None:
     """A loaded position is a live game: it starts at the Actions phase of its season and bots finish it."""
-    from interpreter.bots import RandomBot
+    from kcd.bots import RandomBot
 
     game = load_position(POSITIONS / "scoring_example.yaml")
     assert (game.state.season, game.state.phase) == (4, "actions")

@@ -8,8 +8,8 @@ import socket
 
 import pytest
 
-from interpreter.content import load_ruleset
-from interpreter.engine import Game
+from kcd.content import load_ruleset
+from kcd.engine import Game
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +82,8 @@ def test_R_WILD_1_R_BUILD_3_option_labels_are_words_not_content_ids(ruleset) -> 
 
 def test_content_names_win_over_generated_labels() -> None:
     """A card or Nest with a `name` in content is called by it (the schemas allow `name` on both)."""
-    from interpreter.engine import labels
-    from interpreter.engine.content_types import ActionCard, Nest
+    from kcd.engine import labels
+    from kcd.engine.content_types import ActionCard, Nest
 
     assert labels.card_name("wild-fruit", ActionCard("wild-fruit", "wild", name="Feast")) == "Feast"
     assert labels.nest_name("tree-1", Nest("tree-1", "tree", 1, None, None, None, 0, 0, name="Rimu")) == "Rimu"
@@ -94,7 +94,7 @@ def test_content_names_win_over_generated_labels() -> None:
 
 def test_launcher_refuses_a_port_in_use_before_printing_an_address(tmp_path, capsys) -> None:
     """`kcd editor --port N` with N taken: exit 2 and say so, instead of a banner then Streamlit's failure."""
-    from editor.launch import launch, port_free
+    from kcd.editor.launch import launch, port_free
 
     (tmp_path / "base").mkdir()
     with socket.socket() as busy:
@@ -109,7 +109,7 @@ def test_launcher_refuses_a_port_in_use_before_printing_an_address(tmp_path, cap
 
 def test_board_replay_shows_the_designer_the_whole_pending_decision(ruleset) -> None:
     """The Board page's replay (a designer watching bots) shows the prompt and options of each decision."""
-    from editor.logic import board
+    from kcd.editor.logic import board
 
     rec = board.record_game(ruleset, ["red", "green"], 1, ["random"])
     views = board.replay_views(ruleset, rec)
@@ -118,7 +118,7 @@ def test_board_replay_shows_the_designer_the_whole_pending_decision(ruleset) -> 
 
 def test_board_svg_of_a_small_position_is_drawn_large_enough() -> None:
     """Two hexes are zoomed (up to 4x, towards DISPLAY_WIDTH pixels) with the same viewBox."""
-    from editor.logic.board_svg import DISPLAY_WIDTH, board_svg
+    from kcd.editor.logic.board_svg import DISPLAY_WIDTH, board_svg
 
     svg = board_svg({"hexes": {"A": {"q": 0, "r": 0, "terrain": "sand", "kiwi": [], "leaders": []},
                                "B": {"q": 1, "r": 0, "terrain": "flower", "kiwi": [], "leaders": []}}})
@@ -129,7 +129,7 @@ def test_board_svg_of_a_small_position_is_drawn_large_enough() -> None:
 
 def test_error_box_header_wraps_and_keeps_placeholders_visible() -> None:
     """The diagnostic header goes outside the code block (it wraps); `<n>` outside code spans is escaped."""
-    from editor.ui import _markdown_line
+    from kcd.editor.ui import _markdown_line
 
     assert _markdown_line("`grow` takes 2 arguments: grow <n> kiwi") == "`grow` takes 2 arguments: grow \\<n> kiwi"
     assert _markdown_line("use `<n>` here") == "use `<n>` here"
@@ -137,7 +137,7 @@ def test_error_box_header_wraps_and_keeps_placeholders_visible() -> None:
 
 def test_R_SETUP_3_a_leaders_dict_missing_a_player_says_so(ruleset) -> None:
     """A leaders dict without one of the players names that player (it said `unknown leader None`)."""
-    from interpreter.engine.setup import SetupError
+    from kcd.engine.setup import SetupError
 
     with pytest.raises(SetupError, match="no leader given for green: give one for every player"):
         Game.new(ruleset, ["red", "green"], seed=1, leaders={"red": "chopan", "yellow": "kahu"})
@@ -149,8 +149,8 @@ def test_from_json_refuses_a_save_of_another_ruleset() -> None:
     """A save records its ruleset hash; loading it under other content is refused with a clear message."""
     import pytest as _pytest
 
-    from interpreter.content import load_ruleset
-    from interpreter.engine import Game
+    from kcd.content import load_ruleset
+    from kcd.engine import Game
 
     base = load_ruleset()
     game = Game.new(base, players=["red", "green"], seed=3)
@@ -168,8 +168,8 @@ def test_new_game_refuses_a_seed_that_is_not_a_whole_number() -> None:
     """Game.new names the bad seed instead of failing deep inside the RNG."""
     import pytest as _pytest
 
-    from interpreter.content import load_ruleset
-    from interpreter.engine import Game
+    from kcd.content import load_ruleset
+    from kcd.engine import Game
 
     with _pytest.raises(TypeError, match="seed must be a whole number, got 'abc'"):
         Game.new(load_ruleset(), players=["red", "green"], seed="abc")

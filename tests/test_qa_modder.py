@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from interpreter import paths
-from interpreter.cli import app
-from interpreter.content import clear_caches, validate_report
-from interpreter.content.loader import build
+from kcd import paths
+from kcd.cli import app
+from kcd.content import clear_caches, validate_report
+from kcd.content.loader import build
 
 
 @pytest.fixture
@@ -77,8 +77,8 @@ def test_hand_made_mod_validates_and_plays(root: Path) -> None:
     """The README's recipe (a leader, a flock) loads and a game with them runs to its end (R-SETUP-3)."""
     import random
 
-    from interpreter.content import load_ruleset
-    from interpreter.engine import Game
+    from kcd.content import load_ruleset
+    from kcd.engine import Game
 
     assert messages(root, "mymod") == []
     game = Game.new(load_ruleset(["mymod"], root=root), ["blue", "red"], seed=3, leaders={"blue": "moa", "red": "kahu"})
@@ -186,7 +186,7 @@ def test_statements_joined_with_and_get_the_semicolon_hint(root: Path) -> None:
 
 def test_editor_validate_page_warns_about_mods_that_cannot_be_stacked(root: Path) -> None:
     """The editor's whole-set report carries the same stacking warning as `kcd validate`."""
-    from editor.logic import validation
+    from kcd.editor.logic import validation
 
     edit(root / "mods" / "mymod" / "leaders.yaml", "- id: moa\n", replace_kahu("k1") + "- id: moa\n")
     second_mod(root, "mod2", replace_kahu("k2"))

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from interpreter.content import load_ruleset
-from interpreter.engine import Game
-from interpreter.engine import action_types as A
-from interpreter.rl.actions import LAYOUT, ActionSpace, action_space
+from kcd.content import load_ruleset
+from kcd.engine import Game
+from kcd.engine import action_types as A
+from kcd.rl.actions import LAYOUT, ActionSpace, action_space
 
 PACKS = [(), ("prototype",), ("reeds",), ("compose",), ("example",), ("scoped",), ("kiwibot-cards",), ("lastmile",)]
 MODES = [(2, {}), (3, {}), (4, {}), (3, {"variant": "vto"}), (4, {"variant": "vto"}), (2, {"mode": "solo"}),

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from interpreter.content import load_ruleset
-from interpreter.determinize import resample
-from interpreter.engine import Game
-from interpreter.rl import action_space, information_state_tensor, observation_space, observation_tensor
+from kcd.content import load_ruleset
+from kcd.determinize import resample
+from kcd.engine import Game
+from kcd.rl import action_space, information_state_tensor, observation_space, observation_tensor
 
 GAMES = [("2p", {"players": ["red", "green"], "seed": 21}),
          ("4p", {"players": ["red", "green", "purple", "yellow"], "seed": 22}),

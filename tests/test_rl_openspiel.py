@@ -9,10 +9,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-import interpreter.rl.openspiel  # noqa: E402,F401  (registers kiwi_chow_down)
+import kcd.rl.openspiel  # noqa: E402,F401  (registers kiwi_chow_down)
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from interpreter.engine import Game  # noqa: E402
+from kcd.engine import Game  # noqa: E402
 
 
 def test_the_game_is_registered_with_its_type() -> None:

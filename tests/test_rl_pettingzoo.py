@@ -13,8 +13,8 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from interpreter.rl.pettingzoo import env  # noqa: E402
-from interpreter.rl.rewards import returns  # noqa: E402
+from kcd.rl.pettingzoo import env  # noqa: E402
+from kcd.rl.rewards import returns  # noqa: E402
 
 CASES = [{"players": 2}, {"players": 4, "mode": "vto"}, {"mode": "solo"}, {"players": 3, "shaped": True},
          {"players": 3, "packs": ("compose",)}, {"players": 2, "packs": ("reeds", "example")}]

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-import interpreter.mcts
-import interpreter.rl
-from interpreter.bots import RandomBot
-from interpreter.content import load_ruleset
-from interpreter.determinize import determinize
-from interpreter.engine import Game
-from interpreter.rl import returns, shaped_reward, vp_difference
+import kcd.mcts
+import kcd.rl
+from kcd.bots import RandomBot
+from kcd.content import load_ruleset
+from kcd.determinize import determinize
+from kcd.engine import Game
+from kcd.rl import returns, shaped_reward, vp_difference
 
 
 @lru_cache(maxsize=1)
@@ -98,8 +98,8 @@ def test_the_shaped_reward_adds_up_to_the_final_vp_difference() -> None:
 
 
 def test_the_public_determiniser_is_the_mcts_bots_own() -> None:
-    """One determiniser: interpreter.rl exposes the one interpreter/mcts.py searches with."""
-    assert interpreter.rl.determinize is determinize is interpreter.mcts.determinize
+    """One determiniser: kcd.rl exposes the one interpreter/mcts.py searches with."""
+    assert kcd.rl.determinize is determinize is kcd.mcts.determinize
 
 
 def test_a_clone_for_search_gets_a_new_rng_and_the_default_clone_keeps_it() -> None:

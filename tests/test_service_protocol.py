@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from service.client import StdioClient
-from service.hub import Hub, Limits
-from service.protocol import OPS, problem, schema_name, schemas
-from service.store import SQLiteStore
+from kcd.service.client import StdioClient
+from kcd.service.hub import Hub, Limits
+from kcd.service.protocol import OPS, problem, schema_name, schemas
+from kcd.service.store import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 918273645

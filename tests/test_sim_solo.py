@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.content import load_ruleset
-from interpreter.engine import Game
-from interpreter.engine.setup import SetupError
-from interpreter.sim import (
+from kcd.content import load_ruleset
+from kcd.engine import Game
+from kcd.engine.setup import SetupError
+from kcd.sim import (
     KIWIBOT,
     GameRecord,
     SimReport,

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content import load_ruleset
-from interpreter.sim import GameRecord, SimError, deal_leaders, simulate
+from kcd.content import load_ruleset
+from kcd.sim import GameRecord, SimError, deal_leaders, simulate
 from processes import interruptible
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,7 +80,7 @@ def test_a_port_that_answers_garbage_is_no_scheduler_and_the_run_exits_at_once()
     threading.Thread(target=answer, daemon=True).start()
     start = time.monotonic()
     try:
-        result = subprocess.run([sys.executable, "-m", "interpreter.cli", "simulate", "--games", "2", "--players", "2",
+        result = subprocess.run([sys.executable, "-m", "kcd.cli", "simulate", "--games", "2", "--players", "2",
                                  "--scheduler", f"tcp://127.0.0.1:{port}"], capture_output=True, text=True,
                                 cwd=ROOT, timeout=60)
     finally:
@@ -114,7 +114,7 @@ def test_ctrl_c_stops_kcd_simulate_and_leaves_no_process(tmp_path):
     the suite itself runs in the background with SIGINT ignored (the child gets default handling back)."""
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)   # as a suite started in the background has it
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "interpreter.cli", "simulate", "--games", "400", "--players",
+        proc = subprocess.Popen([sys.executable, "-m", "kcd.cli", "simulate", "--games", "400", "--players",
                                  "2", "--bots", "greedy", "--jobs", "2"], cwd=ROOT, **interruptible(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     finally:
@@ -166,7 +166,7 @@ def test_deal_leaders_fills_in_the_rest_from_the_seed(ruleset):
     assert a == deal_leaders(ruleset, ["red", "green", "purple"], 5, {"green": "kahu"})
     dealt = {tuple(deal_leaders(ruleset, ["red", "green"], s, {}).values()) for s in range(20)}
     assert len(dealt) > 5   # the seed deals different Leaders
-    from interpreter.engine.setup import SetupError
+    from kcd.engine.setup import SetupError
 
     with pytest.raises(SetupError, match="Leader `kahu` is given to two flocks"):
         deal_leaders(ruleset, ["red", "green"], 0, {"red": "kahu", "green": "kahu"})

@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 from test_engine_support import ruleset as base_ruleset
 
-from interpreter.content import load_ruleset
-from interpreter.dsl import CheckContext, compile_field
-from interpreter.dsl.render import render
-from interpreter.engine import Game, solo
-from interpreter.engine.context import Ctx, Runtime, Turn
-from interpreter.engine.rules import compile_rules
-from interpreter.engine.setup import new_state
+from kcd.content import load_ruleset
+from kcd.dsl import CheckContext, compile_field
+from kcd.dsl.render import render
+from kcd.engine import Game, solo
+from kcd.engine.context import Ctx, Runtime, Turn
+from kcd.engine.rules import compile_rules
+from kcd.engine.setup import new_state
 
 PLAYER, BOT = "green", "red"
 MOD = "mods/kiwibot-cards"
@@ -118,7 +118,7 @@ def test_kiwibot_moves_its_own_pieces_and_feeds_kiwi() -> None:
 
 def test_a_push_before_any_move_and_the_starting_hex_outside_a_move_are_refused() -> None:
     """R-SOLO-10: the piece Kiwibot just moved pushes; `the starting hex` is where that move starts."""
-    from interpreter.dsl.compose_check import field_rules
+    from kcd.dsl.compose_check import field_rules
     node, found = compile_field("bot pushes up to 1 of my kiwi; bot moves my kiwi of size 1", "solo",
                                 ctx_of(mod_rules()))
     assert found == []   # a fragment may push: the whole segment may not
@@ -159,7 +159,7 @@ def test_the_base_segments_read_as_before() -> None:
 
 def test_a_new_segment_reads_as_what_kiwibot_does() -> None:
     """Core verbs, conditions and quantities of a segment are told with Kiwibot as the subject (R-SOLO-7)."""
-    from interpreter.engine.solo_verbs import describe_segment
+    from kcd.engine.solo_verbs import describe_segment
     assert describe_segment(segment("move", 1)) == ("Kiwibot moves its Leader to an adjacent hex with Kiwi of yours "
                                                     "and it pushes 2 of your Kiwi")
     assert describe_segment(segment("feed", 2)) == (
@@ -362,7 +362,7 @@ def test_any_validated_segment_plays_in_any_position(parts: list[str], seed: int
     node, found = compile_field(text, "solo", ctx_of(mod_rules()))
     if node is None or found:
         return
-    from interpreter.dsl.compose_check import field_rules
+    from kcd.dsl.compose_check import field_rules
     if field_rules(node, "solo"):
         return
     game = Game.new(mod_ruleset(), players=[PLAYER, BOT], seed=seed, mode="solo")

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.content.yamlsafe import MAX_DEPTH, parse_yaml
-from interpreter.diagnostics import Diagnostic, Location
+from kcd.content.yamlsafe import MAX_DEPTH, parse_yaml
+from kcd.diagnostics import Diagnostic, Location
 
 
 def _one(text: str, file: str = "x.yaml") -> str:
@@ -132,7 +132,7 @@ def test_garbage_never_raises(text: str) -> None:
 
 def test_pure_python_parser_gives_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without libyaml the pure-Python event parser yields the same data, locations and refusals."""
-    from interpreter.content import yamlsafe
+    from kcd.content import yamlsafe
 
     text = "- id: a\n  on: yes\n  cost: \"pay 2 fruit same\"\n  blk: |\n    gain 1 fruit\n"
     with_c = parse_yaml("x.yaml", text)[0]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from editor.logic.confine import inside
+from kcd.editor.logic.confine import inside
 
 POSITIONS_DIR = "positions"
 
@@ -25,7 +25,7 @@ def flock_names(ruleset: Any) -> dict[str, str]:
 
 def nest_glyphs(ruleset: Any) -> dict[str, dict[str, Any]]:
     """{nest id: {type, row, shape}}: each Nest type of the content its own glyph (board_svg.nest_glyphs)."""
-    from editor.logic.board_svg import nest_glyphs as glyphs
+    from kcd.editor.logic.board_svg import nest_glyphs as glyphs
 
     return glyphs({"id": item.id, **item.raw} for item in ruleset.items("nests"))
 
@@ -78,7 +78,7 @@ def layout_view(ruleset: Any, layout_id: str, setup_id: str | None = None,
 def position_files(root: Path) -> list[str]:
     """The position files of the content folder: `positions/**/*.yaml`, content-relative (links leading out
     of the folder are left out)."""
-    from editor.logic.confine import OutsideContentError
+    from kcd.editor.logic.confine import OutsideContentError
 
     folder = Path(root) / POSITIONS_DIR
     out = []
@@ -98,8 +98,8 @@ MAX_POSITION_BYTES = 1_000_000   # the loader's limit for a content file
 def position_view(root: Path, name: str, text: str | bytes) -> tuple[dict[str, Any], Any]:
     """The spectator view of a position (its text, named `name` in messages) and the game built from it, its
     `edition` packs taken from content folder `root`; PositionError with located diagnostics on bad input."""
-    from interpreter.diagnostics import Diagnostic, Location
-    from interpreter.position import PositionError, build_game, load_ruleset_for, parse_document, parse_position
+    from kcd.diagnostics import Diagnostic, Location
+    from kcd.position import PositionError, build_game, load_ruleset_for, parse_document, parse_position
 
     if isinstance(text, bytes):
         if len(text) > MAX_POSITION_BYTES:
@@ -118,8 +118,8 @@ def position_view(root: Path, name: str, text: str | bytes) -> tuple[dict[str, A
 
 def position_file_view(root: Path, rel: str) -> tuple[dict[str, Any], Any]:
     """`position_view` of a file of the content folder (only inside it: OutsideContentError otherwise)."""
-    from interpreter.diagnostics import Diagnostic, Location
-    from interpreter.position import PositionError
+    from kcd.diagnostics import Diagnostic, Location
+    from kcd.position import PositionError
 
     path = inside(root, rel)
     if path.stat().st_size > MAX_POSITION_BYTES:   # never read a huge file whole
@@ -159,9 +159,9 @@ class Recording:
 def log_names(ruleset: Any) -> tuple[dict[str, str], dict[str, str]]:
     """(flock id -> name, card or Nest id -> name) for log lines: flocks, Action cards, Leader cards, Solo cards
     and Nests by their content `name` (a Nest without one by type and row), Season cards as the A/B names them."""
-    from interpreter.abtest import entity_names
-    from interpreter.engine.labels import card_name
-    from interpreter.engine.rules import compile_rules
+    from kcd.abtest import entity_names
+    from kcd.engine.labels import card_name
+    from kcd.engine.rules import compile_rules
 
     # Action cards as the engine names them in a hand (content `name`, else the id in words)
     things: dict[str, str] = {cid: card_name(cid, card) for cid, card in compile_rules(ruleset).cards.items()}
@@ -181,7 +181,7 @@ def log_names(ruleset: Any) -> tuple[dict[str, str], dict[str, str]]:
 def event_line(event: Any, names: tuple[Mapping[str, str], Mapping[str, str]]) -> str:
     """One event's full text with flocks, cards and Nests by name instead of id (the event's own fields,
     rendered by its form; an event without a form keeps its text)."""
-    from interpreter.engine.events import FORMS, OWNER, render, with_names
+    from kcd.engine.events import FORMS, OWNER, render, with_names
 
     form, fields = getattr(event, "form", None), getattr(event, "fields", None)
     if form not in FORMS or not isinstance(fields, dict):
@@ -215,10 +215,10 @@ def record_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[
                 setup: str = "first-game", mode: str = "standard", solo_side: str | None = None,
                 variant: str | None = None, leaders: Mapping[str, str] | None = None,
                 sides: Mapping[str, str] | None = None, overlays: Sequence[str] = ()) -> Recording:
-    """Play a game between bots (interpreter.sim.play_game) and record every decision taken and its events;
+    """Play a game between bots (kcd.sim.play_game) and record every decision taken and its events;
     mode "solo": players = [player, kiwibot] and the first bot plays the player (R-SOLO-1..12). `leaders`: one
     per flock or None (dealt from the seed, R-SETUP-3); `sides`: flock -> "A"/"B" (default A)."""
-    from interpreter.sim import play_game
+    from kcd.sim import play_game
 
     rec = Recording(list(players), seed, list(bots), setup, leaders=dict(leaders) if leaders else None,
                     sides=dict(sides) if sides else None, mode=mode, solo_side=solo_side, variant=variant,
@@ -277,7 +277,7 @@ def _frame(game: Any, index: int, label: str, events: Sequence[str], previous: M
 
 def replay(ruleset: Any, rec: Recording) -> list[Frame]:
     """Every frame of a recorded game, replayed with the engine: the start, then one per decision."""
-    from interpreter.engine import Game
+    from kcd.engine import Game
 
     game = Game.new(ruleset, players=rec.players, seed=rec.seed, leaders=rec.leaders, sides=rec.sides,
                     setup=rec.setup, mode=rec.mode, solo_side=rec.solo_side, variant=rec.variant)
@@ -376,7 +376,7 @@ def season_card_rows(view: dict[str, Any], names: Mapping[str, str] | None = Non
 
 def season_card_names(ruleset: Any) -> dict[str, str]:
     """Each Season card's readable name: its objective as a sentence ("Most nests"), as the A/B report names it."""
-    from interpreter.abtest import entity_names
+    from kcd.abtest import entity_names
 
     prefix = "season_card:"
     return {k[len(prefix):]: v for k, v in entity_names(ruleset).items() if k.startswith(prefix)}

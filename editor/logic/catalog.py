@@ -7,8 +7,8 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from editor.logic import yamlrt
-from editor.logic.confine import inside
+from kcd.editor.logic import yamlrt
+from kcd.editor.logic.confine import inside
 
 # file name -> (schema name, [(kind, path of the items inside the file)]). A path to a list holds one item per
 # list element; a path to a mapping is one item; `None` means "each top-level section is an item" (game.yaml).

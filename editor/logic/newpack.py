@@ -7,9 +7,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from editor.logic import store, yamlrt
-from editor.logic.confine import inside
-from editor.logic.validation import Problem, to_problem
+from kcd.editor.logic import store, yamlrt
+from kcd.editor.logic.confine import inside
+from kcd.editor.logic.validation import Problem, to_problem
 
 ID_RE = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 
@@ -114,7 +114,7 @@ def default_colour(taken: list[str]) -> str:
 
 def flock_colours(root: Path) -> list[str]:
     """The colours of every flock file in the content folder (base, editions, mods)."""
-    from editor.logic import catalog as cat
+    from kcd.editor.logic import catalog as cat
 
     out = []
     for rel in cat.content_files(root):
@@ -190,7 +190,7 @@ def flock_files(root: Path, info: PackInfo, flock: NewFlock) -> dict[str, str]:
 
 def printed_power(root: Path, flock: NewFlock) -> str:
     """Side B's new power in words, from the DSL renderer: `Whenever you gain Domain markers: ...`."""
-    from editor.logic import rules_text
+    from kcd.editor.logic import rules_text
 
     ctx = rules_text.check_context(root, "base/game.yaml")
     if flock.power_modifier:
@@ -203,8 +203,8 @@ def printed_power(root: Path, flock: NewFlock) -> str:
 
 def check_pack(root: Path, pack_id: str, files: dict[str, str]) -> list[Problem]:
     """Validate the pack as an overlay on a throw-away copy of the content folder (nothing written)."""
-    from interpreter.content import load_ruleset
-    from interpreter.diagnostics import ContentError
+    from kcd.content import load_ruleset
+    from kcd.diagnostics import ContentError
 
     with tempfile.TemporaryDirectory(prefix="kcd-newpack-") as tmp:
         staged = store.copy_content(root, Path(tmp) / "content")

@@ -1,5 +1,5 @@
-"""Playtests for the editor: what the page offers, the jobs it runs (editor.logic.runner), the charts of one
-playtest and of an A/B between two versions of a file (statistics from interpreter.abtest)."""
+"""Playtests for the editor: what the page offers, the jobs it runs (kcd.editor.logic.runner), the charts of one
+playtest and of an A/B between two versions of a file (statistics from kcd.abtest)."""
 from __future__ import annotations
 
 import math
@@ -10,8 +10,8 @@ from typing import Any, Callable, Mapping, Sequence
 import altair as alt
 import pandas as pd
 
-from editor.logic import runner
-from editor.logic.runner import PlaytestSetup, load
+from kcd.editor.logic import runner
+from kcd.editor.logic.runner import PlaytestSetup, load
 
 __all__ = ["PlaytestSetup", "load", "run"]
 
@@ -25,28 +25,28 @@ PERCENT = alt.Axis(format="%")
 
 def variants(ruleset: Any) -> dict[str, str | None]:
     """{label: variant id} the page offers: the standard game, then each variant the content declares."""
-    from interpreter.sim import variants as declared
+    from kcd.sim import variants as declared
 
     return {STANDARD: None, **{label: vid for vid, label in declared(ruleset).items()}}
 
 
 def modes(ruleset: Any) -> dict[str, str]:
     """{label: mode} the page offers: the standard game, and solo against Kiwibot when the content has solo.yaml."""
-    from interpreter.sim import solo_sides
+    from kcd.sim import solo_sides
 
     return {STANDARD: "standard", **({SOLO_LABEL: "solo"} if solo_sides(ruleset) else {})}
 
 
 def marker_sides(ruleset: Any) -> dict[str, str | None]:
     """{label: Solo-mode marker side id} (R-SOLO-12): dealt from each game's seed, or one side of solo.yaml."""
-    from interpreter.sim import solo_sides
+    from kcd.sim import solo_sides
 
     return {SIDE_FROM_SEED: None, **{side: side for side in solo_sides(ruleset)}}
 
 
 def bot_names() -> list[str]:
-    """Every bot the engine knows (interpreter.bots.BOTS), in its order."""
-    from interpreter.bots import BOTS
+    """Every bot the engine knows (kcd.bots.BOTS), in its order."""
+    from kcd.bots import BOTS
 
     return list(BOTS)
 
@@ -58,7 +58,7 @@ def default_bot() -> str:
 
 
 def run(ruleset: Any, setup: PlaytestSetup, progress: Callable[[int, int], None] | None = None) -> Any:
-    """Play the games in this process with interpreter.sim.simulate; returns its SimReport (the page runs
+    """Play the games in this process with kcd.sim.simulate; returns its SimReport (the page runs
     them in a child process instead, see `start`)."""
     return runner.simulate_setup(ruleset, setup, progress)
 
@@ -94,7 +94,7 @@ WITHOUT_PACK = "The same content without the pack"
 def changes(root: Path, unsaved: Mapping[str, str], overlays: Sequence[str]) -> list[Change]:
     """The whole changes the page can test (B): this tab's unsaved edits of every file, every draft, and each
     pack (an edition or mod) not already applied, on top of the applied ones."""
-    from editor.logic import catalog, store
+    from kcd.editor.logic import catalog, store
 
     out = []
     if unsaved:
@@ -117,7 +117,7 @@ def baselines(change: Change) -> list[str]:
 def baseline(root: Path, change: Change, which: str) -> Change:
     """The A side for a change: the saved files (no overrides), or each changed file as it was before its last
     save (a file never saved here stays as saved), or the content without the pack."""
-    from editor.logic import store
+    from kcd.editor.logic import store
 
     if which == BEFORE_LAST_SAVE:
         before = {}
@@ -139,8 +139,8 @@ def start_change(root: Path, setup: PlaytestSetup, a: Change, b: Change, width: 
 
 
 def sequential_of(status: Any) -> Any:
-    """A finished sequential A/B run as interpreter.abtest.Sequential (None for a fixed-size run)."""
-    from interpreter.abtest import Sequential
+    """A finished sequential A/B run as kcd.abtest.Sequential (None for a fixed-size run)."""
+    from kcd.abtest import Sequential
 
     if not status.interval:
         return None
@@ -168,7 +168,7 @@ def interval_text(interval: Mapping[str, Any] | None) -> str:
 
 def report_of(records: Sequence[Mapping[str, Any]]) -> Any:
     """A SimReport of records in their to_dict() form (as a run streams them)."""
-    from interpreter.sim import GameRecord, SimReport
+    from kcd.sim import GameRecord, SimReport
 
     return SimReport([GameRecord(**dict(r)) for r in records])
 
@@ -184,8 +184,8 @@ class Labels:
 
     @classmethod
     def of(cls, ruleset: Any) -> "Labels":
-        """The labels of a ruleset (interpreter.abtest.entity_names; flock colours from content)."""
-        from interpreter.abtest import entity_names
+        """The labels of a ruleset (kcd.abtest.entity_names; flock colours from content)."""
+        from kcd.abtest import entity_names
 
         colours = {item.id: str(item.raw.get("colour") or item.id) for item in ruleset.items("flocks")}
         return cls(entity_names(ruleset), colours)
@@ -276,7 +276,7 @@ def solo_frame(summary: Mapping[str, Any], labels: Labels = Labels()) -> pd.Data
 
 def vp_source_name(source: str) -> str:
     """A readable VP source: `season_cards` -> "Season cards" (R-END-2; R-SOLO-6 for `solo`)."""
-    from interpreter.abtest import VP_SOURCE_NAMES
+    from kcd.abtest import VP_SOURCE_NAMES
 
     return VP_SOURCE_NAMES.get(source, source.replace("_", " ").capitalize())
 
@@ -372,9 +372,9 @@ def charts(report: Any, labels: Labels = Labels()) -> dict[str, Any]:
 # --- A/B between two versions of a file ----------------------------------------------------------------------
 
 def ab_files(root: Path, rels: Sequence[str], session: str = "") -> dict[str, list[tuple[str, str]]]:
-    """{file: its versions} of the files with at least two versions to compare (editor.logic.versions; the
+    """{file: its versions} of the files with at least two versions to compare (kcd.editor.logic.versions; the
     unsaved edits are those this browser session autosaved)."""
-    from editor.logic.versions import versions
+    from kcd.editor.logic.versions import versions
 
     out = {}
     for rel in rels:
@@ -387,7 +387,7 @@ def ab_files(root: Path, rels: Sequence[str], session: str = "") -> dict[str, li
 def default_pair(labels: Sequence[str]) -> tuple[int, int]:
     """(A, B) indexes into a file's version labels (newest first): B the newest, A the saved file (or, when the
     newest is the saved file, the save before it) — "before" against "after"."""
-    from editor.logic.versions import SAVED
+    from kcd.editor.logic.versions import SAVED
 
     if not labels:
         return 0, 0
@@ -399,16 +399,16 @@ def default_pair(labels: Sequence[str]) -> tuple[int, int]:
 
 def compare(records_a: Sequence[Mapping[str, Any]], records_b: Sequence[Mapping[str, Any]],
             focus: Sequence[str] = (), names: Mapping[str, str] | None = None) -> Any:
-    """The paired comparison of an A/B run (interpreter.abtest.compare)."""
-    from interpreter.abtest import compare as paired
+    """The paired comparison of an A/B run (kcd.abtest.compare)."""
+    from kcd.abtest import compare as paired
 
     return paired(records_a, records_b, focus=focus, names=names)
 
 
 def ab_summary(report: Any, names: Mapping[str, str] | None = None) -> str:
-    """The report's summary in plain words (interpreter.abtest), after a line for each edited item that never
+    """The report's summary in plain words (kcd.abtest), after a line for each edited item that never
     came up in these games (a Season card not drawn, a Leader not dealt): it was not measured, not unchanged."""
-    from interpreter.abtest import default_label
+    from kcd.abtest import default_label
 
     shown = {r.id for r in report.rows}
     lines = []

@@ -1,4 +1,4 @@
-"""The effect language's reference beside each DSL field, read from the registries (interpreter.dsl.reference and
+"""The effect language's reference beside each DSL field, read from the registries (kcd.dsl.reference and
 reference_parts): the grammar of that field kind, the primitives allowed in it, and the parts that build selectors,
 quantities and conditions, each with what it does, an example and the example's rules text."""
 from __future__ import annotations
@@ -11,21 +11,21 @@ _PART_KINDS = ("determiner", "noun", "reference", "filter", "function", "compari
 
 def rows_for(kind: str, ctx: Any = None) -> list[dict]:
     """The registry's primitives usable in a field of DSL kind `kind` (effect, cost, ability, objective ...)."""
-    from interpreter.dsl import reference
+    from kcd.dsl import reference
 
     return [r for r in reference(ctx) if kind in r["contexts"]]
 
 
 def grammar_for(kind: str, ctx: Any = None) -> list[dict]:
     """The grammar rules that make up a field of DSL kind `kind` (effect, selector, quantity ...), in order."""
-    from interpreter.dsl.render import reference_parts
+    from kcd.dsl.render import reference_parts
 
     return [r for r in reference_parts(ctx) if r["kind"] == "grammar" and kind in r["fields"]]
 
 
 def parts_for(kind: str, ctx: Any = None) -> list[dict]:
     """The statements (effect fields) and the selector, quantity and condition parts a field kind may use."""
-    from interpreter.dsl.render import reference_parts
+    from kcd.dsl.render import reference_parts
 
     rules = {r["name"] for r in grammar_for(kind, ctx)}
     wanted: tuple[str, ...] = ("statement",) if kind in _STATEMENT_FIELDS and kind != "cost" else ()

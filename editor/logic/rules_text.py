@@ -9,8 +9,8 @@ from typing import Any
 
 import yaml
 
-from editor.logic import catalog as cat
-from editor.logic.confine import inside
+from kcd.editor.logic import catalog as cat
+from kcd.editor.logic.confine import inside
 
 # What a Season card / track slot with `null` means on the printed card (SPEC.md: null = "no benefit").
 NO_BENEFIT = "No benefit"
@@ -40,7 +40,7 @@ def game_settings(root: Path, rel: str) -> dict:
 @lru_cache(maxsize=16)
 def _merged_settings(texts: tuple[str, ...]) -> dict:
     """The deep merge of some game.yaml texts (remembered: the page asks on every keystroke)."""
-    from interpreter.content.merge import deep_merge
+    from kcd.content.merge import deep_merge
 
     merged: dict = {}
     for text in texts:
@@ -56,7 +56,7 @@ def _merged_settings(texts: tuple[str, ...]) -> dict:
 def check_context(root: Path, rel: str) -> Any:
     """The DSL CheckContext (fruits, terrains, largest Kiwi size) of the set a file belongs to, read as the
     loader reads it (a malformed game.yaml gives empty lists, never an exception)."""
-    from interpreter.content import dsl_context
+    from kcd.content import dsl_context
 
     return dsl_context(game_settings(root, rel))
 
@@ -77,7 +77,7 @@ def _render_cached(text: str | None, field_kind: str, ctx: Any) -> Rendered:
 
 def _render(text: str | None, field_kind: str, ctx: Any) -> Rendered:
     """Compile and render one DSL field."""
-    from interpreter.dsl import compile_field, render
+    from kcd.dsl import compile_field, render
 
     if text is None or not str(text).strip():
         return Rendered(NO_BENEFIT)

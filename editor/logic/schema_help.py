@@ -23,7 +23,7 @@ class FieldSchema:
 
 def schemas_folder() -> Path:
     """The shipped schemas folder."""
-    from interpreter.paths import schemas_dir
+    from kcd.paths import schemas_dir
     return schemas_dir()
 
 

@@ -6,10 +6,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from editor.logic import catalog as cat
-from editor.logic import yamlrt
-from editor.logic.catalog import ItemRef
-from editor.logic.fields import Field
+from kcd.editor.logic import catalog as cat
+from kcd.editor.logic import yamlrt
+from kcd.editor.logic.catalog import ItemRef
+from kcd.editor.logic.fields import Field
 
 
 @dataclass(frozen=True)
@@ -44,8 +44,8 @@ def to_problem(root: Path, diag: Any, packs: tuple[str, ...] = ()) -> Problem:
 
 def validate_edit(root: Path, rel: str, text: str) -> list[Problem]:
     """Problems of the whole file `rel` with `text` as its content, in the context of the rest of the set
-    (interpreter.content.validate_text, the loader's per-edit entry point)."""
-    from interpreter.content import validate_text
+    (kcd.content.validate_text, the loader's per-edit entry point)."""
+    from kcd.content import validate_text
 
     path = Path(root).resolve() / rel
     diags = validate_text(path, text, root=Path(root).resolve(), overlays=list(cat.overlays_for(rel)))
@@ -62,8 +62,8 @@ def blocking(problems: list[Problem], rel: str | None = None) -> list[str]:
 def whole_report(root: Path) -> list[Problem]:
     """Every problem of the whole set: base alone, then base + each edition and base + each mod; each
     problem reported once, with the combinations that showed it."""
-    from interpreter.content import load_ruleset
-    from interpreter.diagnostics import ContentError
+    from kcd.content import load_ruleset
+    from kcd.diagnostics import ContentError
 
     combos: list[tuple[str, ...]] = [()] + [(p.id,) for p in cat.packs(root) if p.kind != "base"]
     seen: dict[str, Problem] = {}
@@ -76,7 +76,7 @@ def whole_report(root: Path) -> list[Problem]:
                 problem = to_problem(root, diag, (label,))
                 old = seen.get(problem.text)
                 seen[problem.text] = problem if old is None else replace(old, packs=old.packs + (label,))
-    from interpreter.content.validate import mod_pair_conflicts
+    from kcd.content.validate import mod_pair_conflicts
 
     # like `kcd validate`: mods that are each valid but cannot be stacked are warned about
     for diag in mod_pair_conflicts(Path(root).resolve()):

@@ -3,13 +3,13 @@ as sub-forms, validation on every keystroke, rules text and a card preview; savi
 from __future__ import annotations
 
 import streamlit as st
-from editor import textfield as tf
-from editor import ui
-from editor.logic import buffers as buf
-from editor.logic import card_svg
-from editor.logic import catalog as cat
-from editor.logic import fields as fl
-from editor.logic import merge, reference, rules_text, store, validation, yamlrt
+from kcd.editor import textfield as tf
+from kcd.editor import ui
+from kcd.editor.logic import buffers as buf
+from kcd.editor.logic import card_svg
+from kcd.editor.logic import catalog as cat
+from kcd.editor.logic import fields as fl
+from kcd.editor.logic import merge, reference, rules_text, store, validation, yamlrt
 
 st.set_page_config(page_title="Content - Kiwi Chow Down editor", layout="wide")
 st.title("Content")
@@ -272,7 +272,7 @@ def field_widget(field: fl.Field) -> None:
 
 
 def seeds() -> dict[str, int]:
-    """The seed of each text input (raised to put a value from disk into it, see editor.textfield)."""
+    """The seed of each text input (raised to put a value from disk into it, see kcd.editor.textfield)."""
     return st.session_state.setdefault("kcd_seed", {})
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from editor import ui
-from editor.logic import catalog as cat
-from editor.logic import validation
+from kcd.editor import ui
+from kcd.editor.logic import catalog as cat
+from kcd.editor.logic import validation
 
 st.set_page_config(page_title="Validate - Kiwi Chow Down editor", layout="wide")
 st.title("Validate")
@@ -20,7 +20,7 @@ ui.broken_notice(broken)
 try:
     problems = validation.whole_report(root)
 except ImportError as exc:
-    st.warning(f"Validation waits on the loader (interpreter.content.load_ruleset): {exc}")
+    st.warning(f"Validation waits on the loader (kcd.content.load_ruleset): {exc}")
     st.stop()
 
 errors = [p for p in problems if p.severity == "error"]

@@ -8,12 +8,12 @@ import streamlit as st
 
 from dataclasses import replace
 
-from editor import ui, watch
-from editor.logic import buffers as buf
-from editor.logic import catalog as cat
-from editor.logic import playtest
-from interpreter.abtest import GROUPS, MIN_PAIRS, games_for_width
-from interpreter.diagnostics import ContentError
+from kcd.editor import ui, watch
+from kcd.editor.logic import buffers as buf
+from kcd.editor.logic import catalog as cat
+from kcd.editor.logic import playtest
+from kcd.abtest import GROUPS, MIN_PAIRS, games_for_width
+from kcd.diagnostics import ContentError
 
 st.set_page_config(page_title="Playtest - Kiwi Chow Down editor", layout="wide")
 st.title("Playtest")

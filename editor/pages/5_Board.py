@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from editor import ui
-from editor.logic import board, playtest
-from editor.logic import catalog as cat
-from editor.logic.board_svg import as_img_tag, board_svg, legend_svg, scroll_box
-from interpreter.diagnostics import ContentError
-from interpreter.position import PositionError
+from kcd.editor import ui
+from kcd.editor.logic import board, playtest
+from kcd.editor.logic import catalog as cat
+from kcd.editor.logic.board_svg import as_img_tag, board_svg, legend_svg, scroll_box
+from kcd.diagnostics import ContentError
+from kcd.position import PositionError
 
 st.set_page_config(page_title="Board - Kiwi Chow Down editor", layout="wide")
 st.title("Board")

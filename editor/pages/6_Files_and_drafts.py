@@ -6,11 +6,11 @@ import time
 
 import streamlit as st
 
-from editor import textfield as tf
-from editor import ui
-from editor.logic import buffers as buf
-from editor.logic import catalog as cat
-from editor.logic import rawview, store, validation
+from kcd.editor import textfield as tf
+from kcd.editor import ui
+from kcd.editor.logic import buffers as buf
+from kcd.editor.logic import catalog as cat
+from kcd.editor.logic import rawview, store, validation
 
 st.set_page_config(page_title="Files and drafts - Kiwi Chow Down editor", layout="wide")
 st.title("Files and drafts")

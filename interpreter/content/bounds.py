@@ -6,14 +6,14 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from interpreter.content.checks import item_rows
-from interpreter.content.dslfields import CompiledFields
-from interpreter.content.merge import Merged
-from interpreter.content.schema import validated_cache
-from interpreter.diagnostics import Diagnostic
-from interpreter.dsl import registry
-from interpreter.dsl.ast import Call, Node
-from interpreter.dsl.bounds import (BoundIssue, Effect, EffectGraph, Entry, FlockSide, effect_bounds, fingerprint,
+from kcd.content.checks import item_rows
+from kcd.content.dslfields import CompiledFields
+from kcd.content.merge import Merged
+from kcd.content.schema import validated_cache
+from kcd.diagnostics import Diagnostic
+from kcd.dsl import registry
+from kcd.dsl.ast import Call, Node
+from kcd.dsl.bounds import (BoundIssue, Effect, EffectGraph, Entry, FlockSide, effect_bounds, fingerprint,
                                     local_work)
 
 Ref = tuple[str, tuple]   # (logical file, merged path) of a DSL field

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.content.dslfields import CompiledFields
-from interpreter.content.merge import Merged
-from interpreter.content.schema import did_you_mean
-from interpreter.diagnostics import Diagnostic
-from interpreter.dsl import registry
-from interpreter.dsl import ast
-from interpreter.dsl.ast import Call
+from kcd.content.dslfields import CompiledFields
+from kcd.content.merge import Merged
+from kcd.content.schema import did_you_mean
+from kcd.diagnostics import Diagnostic
+from kcd.dsl import registry
+from kcd.dsl import ast
+from kcd.dsl.ast import Call
 
 # Component counts the retail rulebook fixes; checked on the base set only, since editions and mods may
 # legitimately add cards, leaders or nests.
@@ -359,7 +359,7 @@ def _scalar(value: Any) -> bool:
 
 
 def _where_text(found: tuple | None) -> str:
-    from interpreter.diagnostics import display_path
+    from kcd.diagnostics import display_path
 
     if found is None:
         return "?"

@@ -4,12 +4,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from interpreter.content.merge import Merged
-from interpreter.content.schema import Schemas
-from interpreter.diagnostics import Diagnostic
-from interpreter.dsl.ast import Call, Node, Phrase, walk
-from interpreter.dsl import compose_check
-from interpreter.dsl.checker import CheckContext, compile_field
+from kcd.content.merge import Merged
+from kcd.content.schema import Schemas
+from kcd.diagnostics import Diagnostic
+from kcd.dsl.ast import Call, Node, Phrase, walk
+from kcd.dsl import compose_check
+from kcd.dsl.checker import CheckContext, compile_field
 
 # (text, field kind, context) -> (bound node or None, issues): most fields repeat across flocks and
 # validations, and the editor re-validates on every keystroke.

@@ -9,17 +9,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from interpreter import paths
-from interpreter.content.bounds import bound_diagnostics
-from interpreter.content.checks import Checker
-from interpreter.content.dslfields import CompiledFields, compile_merged, substitute
-from interpreter.content.layout import FILES, PACK_FILE, PACK_SCHEMAS, FileSpec, id_key, spec_for
-from interpreter.content.merge import Merged, Merger, SourceFile
-from interpreter.content.model import Item, Origin, Pack, Ruleset
-from interpreter.content.schema import Schemas, did_you_mean, schemas_for, validated_cache
-from interpreter.content.yamlsafe import MAX_BYTES, YamlDoc, parse_yaml
-from interpreter.diagnostics import ContentError, Diagnostic, Location
-from interpreter.dsl.checker import CheckContext
+from kcd import paths
+from kcd.content.bounds import bound_diagnostics
+from kcd.content.checks import Checker
+from kcd.content.dslfields import CompiledFields, compile_merged, substitute
+from kcd.content.layout import FILES, PACK_FILE, PACK_SCHEMAS, FileSpec, id_key, spec_for
+from kcd.content.merge import Merged, Merger, SourceFile
+from kcd.content.model import Item, Origin, Pack, Ruleset
+from kcd.content.schema import Schemas, did_you_mean, schemas_for, validated_cache
+from kcd.content.yamlsafe import MAX_BYTES, YamlDoc, parse_yaml
+from kcd.diagnostics import ContentError, Diagnostic, Location
+from kcd.dsl.checker import CheckContext
 
 PACK_DIRS = (("editions", "edition"), ("mods", "mod"))
 PACK_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
@@ -107,7 +107,7 @@ def read_doc(path: Path, overrides: dict[str, str] | None = None) -> tuple[YamlD
 
 def clear_caches() -> None:
     """Forget parsed files, compiled DSL and schemas (tests)."""
-    from interpreter.content import dslfields, schema
+    from kcd.content import dslfields, schema
 
     _DOC_CACHE.clear()
     _TEXT_CACHE.clear()
@@ -426,7 +426,7 @@ def with_requirements(root: Path, overlays: tuple[str, ...], overrides: dict[str
 def _engine_diagnostics(result: Build) -> list[Diagnostic]:
     """Values the engine could not play, found when it compiles the content into typed values (engine/rules.py),
     located at their file and key: a content error surfaces at load, never when a game reaches it."""
-    from interpreter.engine.rules import RulesError, compile_rules
+    from kcd.engine.rules import RulesError, compile_rules
     try:
         compile_rules(ruleset_from(result), cache=False)
     except RulesError as exc:

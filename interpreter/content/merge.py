@@ -10,11 +10,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from interpreter.content.layout import FILES, FileSpec, id_key
-from interpreter.content.model import Origin
-from interpreter.content.schema import did_you_mean
-from interpreter.content.yamlsafe import YamlDoc
-from interpreter.diagnostics import Diagnostic
+from kcd.content.layout import FILES, FileSpec, id_key
+from kcd.content.model import Origin
+from kcd.content.schema import did_you_mean
+from kcd.content.yamlsafe import YamlDoc
+from kcd.diagnostics import Diagnostic
 
 OPS = ("add", "replace", "patch")
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -121,7 +121,7 @@ def _loc_line(doc: YamlDoc, path: tuple) -> int:
 
 
 def _where_text(doc: YamlDoc, path: tuple) -> str:
-    from interpreter.diagnostics import display_path
+    from kcd.diagnostics import display_path
 
     pos = doc.pos(path)
     return f"{display_path(doc.file)}:{pos.line}:{pos.col}" if pos else display_path(doc.file)
@@ -456,7 +456,7 @@ class Merger:
 
 
 def _spec(rel: str) -> FileSpec | None:
-    from interpreter.content.layout import spec_for
+    from kcd.content.layout import spec_for
 
     return spec_for(rel)
 

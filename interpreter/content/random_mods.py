@@ -15,12 +15,12 @@ from typing import Any
 
 import yaml
 
-from interpreter.dsl import registry
-from interpreter.dsl.primitive import Primitive, Slot
+from kcd.dsl import registry
+from kcd.dsl.primitive import Primitive, Slot
 
 def _base_ids() -> dict[str, tuple[str, ...]]:
     """The ids a random mod patches, read from the shipped base content (the engine names no content ids)."""
-    from interpreter.content import load_ruleset
+    from kcd.content import load_ruleset
 
     rs = load_ruleset()
     ids = {kind: tuple(item.id for item in rs.items(kind))
@@ -183,11 +183,11 @@ class Outcome:
 def play_mod(root: Path, pack_id: str, rng: random.Random, decisions: int = 150) -> Outcome:
     """Validate the pack; if it loads, play one game (standard or solo, random flocks, sides and choices) for up
     to `decisions` decisions and report any failure."""
-    from interpreter.content import ContentError, load_ruleset
-    from interpreter.content.bounds import effect_graph
-    from interpreter.content.loader import build
-    from interpreter.dsl.bounds import chain_bounds
-    from interpreter.engine import Game, Refused, effects
+    from kcd.content import ContentError, load_ruleset
+    from kcd.content.bounds import effect_graph
+    from kcd.content.loader import build
+    from kcd.dsl.bounds import chain_bounds
+    from kcd.engine import Game, Refused, effects
 
     try:
         ruleset = load_ruleset([f"mods/{pack_id}"], root=root)

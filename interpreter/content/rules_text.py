@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.content.model import Item, Ruleset
-from interpreter.dsl.ast import Node
-from interpreter.dsl.render import LANGS, render
-from interpreter.dsl.render_solo import segment_text
+from kcd.content.model import Item, Ruleset
+from kcd.dsl.ast import Node
+from kcd.dsl.render import LANGS, render
+from kcd.dsl.render_solo import segment_text
 
 # Headings and labels per language; the DSL renderer provides the rules text itself.
 _WORDS: dict[str, dict[str, str]] = {

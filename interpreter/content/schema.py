@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from interpreter import paths
+from kcd import paths
 
 # Bump when the way validity is decided changes (inlining, jsonschema major version): old cache entries lapse.
 _ENGINE_VERSION = "kcd-schema-1"

@@ -6,9 +6,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import Iterable
 
-from interpreter import paths
-from interpreter.content.loader import _dedupe, available_packs, build, pack_of
-from interpreter.diagnostics import Diagnostic, count_summary
+from kcd import paths
+from kcd.content.loader import _dedupe, available_packs, build, pack_of
+from kcd.diagnostics import Diagnostic, count_summary
 
 
 @dataclass

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from interpreter.dsl.primitive import Slot, fits
+from kcd.dsl.primitive import Slot, fits
 
 W = TypeVar("W")   # a call's Word, or a phrase's item (Word, Selector or QCall)
 

@@ -25,10 +25,10 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from interpreter.dsl import registry
-from interpreter.dsl.ast import Call, Choose, ChoosePlayer, During, May, Node, Objective, Phrase, Repeat, Seq, walk
-from interpreter.dsl.compose_check import quantity_max
-from interpreter.memo import per_object
+from kcd.dsl import registry
+from kcd.dsl.ast import Call, Choose, ChoosePlayer, During, May, Node, Objective, Phrase, Repeat, Seq, walk
+from kcd.dsl.compose_check import quantity_max
+from kcd.memo import per_object
 
 __all__ = ["MAX_WORK", "MAX_CHAIN_DEPTH", "Effect", "FlockSide", "Entry", "EffectGraph", "BoundIssue",
            "effect_bounds", "chain_bounds", "fingerprint", "local_work"]

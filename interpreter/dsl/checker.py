@@ -6,13 +6,13 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import cast
 
-from interpreter.dsl.align import align as _align
-from interpreter.dsl import parts, registry
-from interpreter.dsl.ast import (COMPOSED, BinOp, Call, Choose, May, Node, Num, Objective, Phrase, QCall, Repeat, Seq,
+from kcd.dsl.align import align as _align
+from kcd.dsl import parts, registry
+from kcd.dsl.ast import (COMPOSED, BinOp, Call, Choose, May, Node, Num, Objective, Phrase, QCall, Repeat, Seq,
                                  Span, Word)
-from interpreter.dsl.errors import DslError, Issue
-from interpreter.dsl.parser import parse
-from interpreter.dsl.primitive import TYPES, Primitive, Slot, fits
+from kcd.dsl.errors import DslError, Issue
+from kcd.dsl.parser import parse
+from kcd.dsl.primitive import TYPES, Primitive, Slot, fits
 
 __all__ = ["CheckContext", "check", "compile_field", "FIELD_KINDS", "START_OF", "MAX_INT", "MAX_REPEAT"]
 
@@ -60,7 +60,7 @@ def check(node: Node, field_kind: str, ctx: CheckContext) -> tuple[Node, list[Is
         issues.append(Issue("dsl-context", f"unknown field kind `{field_kind}`", span,
                             "field kinds are " + ", ".join(FIELD_KINDS)))
         return node, issues
-    from interpreter.dsl import compose_check   # the compositional layer: types, ability rules, work bound
+    from kcd.dsl import compose_check   # the compositional layer: types, ability rules, work bound
     bound = _Checker(field_kind, ctx, issues).field(node)
     return bound, issues + compose_check.after(bound, field_kind, [i for i in issues if i.severity == "error"])
 
@@ -243,12 +243,12 @@ class _Checker:
 
     def layer(self):
         """The compositional layer's checker (interpreter/dsl/types.py), sharing this run's issues."""
-        from interpreter.dsl.types import Types
+        from kcd.dsl.types import Types
         return Types(self.ctx, self.issues, self.field_kind, self)
 
     def env(self):
         """What names are in scope at the field's top level."""
-        from interpreter.dsl.types import Env
+        from kcd.dsl.types import Env
         return Env(self.field_kind, it=getattr(self, "scope_it", None))
 
     # --- calls --------------------------------------------------------------------------------------
@@ -296,7 +296,7 @@ class _Checker:
                            key=lambda p: -sum(1 for a, w in zip(p.parts, words) if a == w.text)):
             self.context(prim, call)
             return call
-        from interpreter.dsl.types import bare_noun_issue
+        from kcd.dsl.types import bare_noun_issue
         if bare_noun_issue(words[0], t.allowed, self.issues):
             return call
         noun = self.kind
@@ -347,7 +347,7 @@ class _Checker:
         second = [p for p in same_head if len(words) > 1 and len(p.parts) > 1 and p.parts[1] == words[1].text]
         if second and not any(p in fitting for p in second):
             # the first two words name the verb (`bot pushes ...` among the `bot` verbs): show its forms
-            from interpreter.dsl.types import doc_example
+            from kcd.dsl.types import doc_example
             example = doc_example(second[0])
             self.issue("dsl-arg-count", f"`{head} {words[1].text}` is written "
                        + _join([f"`{p.display}`" for p in second]), call.span,
@@ -432,7 +432,7 @@ class _Checker:
         if slot.type in parts.SELECTOR_TYPES and arg_type is not None:
             # a selector slot filled by a bare word (`bot moves 1`): a selector in a call starts with a determiner;
             # the verb's own example when its doc gives one
-            from interpreter.dsl.types import doc_example
+            from kcd.dsl.types import doc_example
             example = doc_example(prim)
             return text, Issue("dsl-arg-type", f"`{prim.name or prim.display}` expects {arg_type.doc.split(':')[0]} for "
                                f"<{slot.name}>, got the word `{text}`", span,

@@ -7,11 +7,11 @@ Content over WORK_LIMIT is refused with a located `dsl-bound` issue, so validate
 """
 from __future__ import annotations
 
-from interpreter.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, ForEach, If, May, Not, Num, Objective, Phrase,
+from kcd.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, ForEach, If, May, Not, Num, Objective, Phrase,
                                  QCall, Repeat, Selector, Seq, Span, exprs)
-from interpreter.dsl import parts
-from interpreter.dsl.errors import Issue
-from interpreter.dsl.types import ability_issues
+from kcd.dsl import parts
+from kcd.dsl.errors import Issue
+from kcd.dsl.types import ability_issues
 
 __all__ = ["after", "field_rules", "work", "quantity_max", "WORK_LIMIT", "MAX_ELEMENTS"]
 
@@ -35,7 +35,7 @@ def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
             out.append(Issue("dsl-arg-type", f"only Kiwi are fed (R-FEED-1, R-LEAD-3), not {parts.kind_phrase(what.kind)}",
                              what.span, "name Kiwi: `feeding my kiwi in grass hexes costs 1 fruit less`"))
     if field_kind == "solo":   # what Kiwibot's verbs may be given (dsl/solo_check.py)
-        from interpreter.dsl.solo_check import solo_issues
+        from kcd.dsl.solo_check import solo_issues
         out += solo_issues(node)
     cost = work(node)
     if cost > WORK_LIMIT:
@@ -69,7 +69,7 @@ def field_rules(node, field_kind: str) -> list[Issue]:
     first, and pushes only after that (R-LEAD-5/6); a Solo card segment's Kiwibot pushes come after a Kiwibot
     move (R-SOLO-10). The loader applies them to every `ability` and `solo` field."""
     if node is not None and field_kind == "solo":   # a Kiwibot push follows a Kiwibot move (dsl/solo_check.py)
-        from interpreter.dsl.solo_check import segment_issues
+        from kcd.dsl.solo_check import segment_issues
         return segment_issues(node)
     if node is None or field_kind != "ability":
         return []

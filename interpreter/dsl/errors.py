@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.dsl.ast import Span
+from kcd.dsl.ast import Span
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from interpreter.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, Filter, ForEach, Head, If, May, Node, Not,
+from kcd.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, Filter, ForEach, Head, If, May, Node, Not,
                                  Num, Objective, Phrase, QCall, Repeat, Selector, Seq, Span, Word)
-from interpreter.dsl.errors import DslError
+from kcd.dsl.errors import DslError
 
 __all__ = ["parse", "STARTS", "MAX_CHARS", "MAX_DEPTH", "RESERVED"]
 
@@ -515,7 +515,7 @@ def _bad_token(text: str, start: str, exc: UnexpectedToken) -> DslError:
     if prev is not None and prev.type == "WORD" and "NOUN" in expected:
         # a selector head whose noun is missing or misspelt: `my leder`, `every kiwis`
         import difflib
-        from interpreter.dsl.parts import NOUNS
+        from kcd.dsl.parts import NOUNS
         nouns = list(NOUNS)
         close = difflib.get_close_matches(prev.value, nouns, n=2, cutoff=0.6)
         return DslError(_SYNTAX, f"unknown word `{prev.value}`: a selector needs a noun "

@@ -14,8 +14,8 @@ Wildcards and Season Card Guide (R-BUILD-4, R-WILD-1, R-SCARD-5); tests/test_dsl
 """
 from __future__ import annotations
 
-from interpreter.dsl.primitive import TYPES, ArgType, Primitive, Slot
-from interpreter.dsl.registry_solo import SOLO_PRIMITIVES
+from kcd.dsl.primitive import TYPES, ArgType, Primitive, Slot
+from kcd.dsl.registry_solo import SOLO_PRIMITIVES
 
 __all__ = ["PRIMITIVES", "BY_ID", "TYPES", "ArgType", "Primitive", "Slot", "of_kind", "get", "CONTROL_WORDS"]
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from interpreter.dsl.primitive import Primitive
+from kcd.dsl.primitive import Primitive
 
 _SOLO = frozenset({"solo"})
 

@@ -6,12 +6,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from interpreter.dsl import registry
-from interpreter.dsl import parts
-from interpreter.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, ForEach, If, May, Node, Not, Num, Objective,
+from kcd.dsl import registry
+from kcd.dsl import parts
+from kcd.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, ForEach, If, May, Node, Not, Num, Objective,
                                  Phrase, QCall, Repeat, Selector, Seq)
-from interpreter.dsl.checker import CheckContext
-from interpreter.dsl.primitive import TYPES, Primitive, Slot
+from kcd.dsl.checker import CheckContext
+from kcd.dsl.primitive import TYPES, Primitive, Slot
 
 __all__ = ["render", "reference", "LANGS", "NO_BENEFIT", "sample_call"]
 
@@ -404,7 +404,7 @@ def _default_context() -> CheckContext:
     """Fruit, terrains and size limit of the shipped base game.yaml (empty when it cannot be read)."""
     import yaml  # only the reference page needs it
 
-    from interpreter.paths import content_dir
+    from kcd.paths import content_dir
 
     try:
         data = yaml.safe_load(Path(content_dir(), "base", "game.yaml").read_text(encoding="utf-8"))
@@ -446,7 +446,7 @@ _PIECES_SAMPLES = {"m-dominance-weight": "my leader", "m-feed-discount": "my kiw
 def sample_call(prim: Primitive, ctx: CheckContext) -> str:
     """DSL text using `prim` with example arguments (objectives get their `most`); the doc's own example when it
     gives one (`E.g. ...`: a Kiwibot verb's selectors name Kiwibot's pieces)."""
-    from interpreter.dsl.types import doc_example
+    from kcd.dsl.types import doc_example
     if doc_example(prim):
         return doc_example(prim)
     words: list[str] = []
@@ -460,7 +460,7 @@ def sample_call(prim: Primitive, ctx: CheckContext) -> str:
 
 def reference(ctx: CheckContext | None = None) -> list[dict]:
     """One row per primitive (id, kind, pattern, display, doc, contexts, example, text) for the editor and `kcd rules`."""
-    from interpreter.dsl.checker import compile_field
+    from kcd.dsl.checker import compile_field
 
     ctx = ctx if ctx is not None else _default_context()
     rows: list[dict] = []
@@ -493,7 +493,7 @@ _PART_WRAPPERS = (("{x}", "effect"), ("{x}", "objective"), ("{x}", "modifier"), 
 
 def reference_parts(ctx: CheckContext | None = None) -> list[dict]:
     """One row per part of the compositional layer (name, kind, doc, example, field, text, applies)."""
-    from interpreter.dsl.checker import compile_field
+    from kcd.dsl.checker import compile_field
 
     ctx = ctx if ctx is not None else _default_context()
     rows = []

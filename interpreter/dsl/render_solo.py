@@ -14,12 +14,12 @@ from dataclasses import replace
 # The renderer's own parts (a selector, a quantity, a sequence, a condition, a loop, a template), reused so a
 # segment reads as every other effect does, only told from Kiwibot's side. It registers in render.SIDE_TEXTS at
 # the end of this module (the package imports it), so render.py imports nothing of Kiwibot's.
-from interpreter.dsl.ast import BinOp, Call, Choose, ForEach, If, May, Num, Phrase, QCall, Repeat, Selector, Seq
-from interpreter.dsl.registry import BY_ID
-from interpreter.dsl.render import NO_BENEFIT, _capitalise, _cond, _each, _expand, _join, selector_text
-from interpreter.dsl.render import _quantity as quantity_text
-from interpreter.dsl.render import render as render_node
-from interpreter.dsl.render import SIDE_TEXTS
+from kcd.dsl.ast import BinOp, Call, Choose, ForEach, If, May, Num, Phrase, QCall, Repeat, Selector, Seq
+from kcd.dsl.registry import BY_ID
+from kcd.dsl.render import NO_BENEFIT, _capitalise, _cond, _each, _expand, _join, selector_text
+from kcd.dsl.render import _quantity as quantity_text
+from kcd.dsl.render import render as render_node
+from kcd.dsl.render import SIDE_TEXTS
 
 __all__ = ["text", "segment_text"]
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from interpreter.dsl import parts, registry
-from interpreter.dsl.ast import ForEach, If, Phrase, Selector, exprs, walk
-from interpreter.dsl.errors import Issue
-from interpreter.dsl.registry_solo import MOVES
-from interpreter.dsl.types import doc_example
+from kcd.dsl import parts, registry
+from kcd.dsl.ast import ForEach, If, Phrase, Selector, exprs, walk
+from kcd.dsl.errors import Issue
+from kcd.dsl.registry_solo import MOVES
+from kcd.dsl.types import doc_example
 
 __all__ = ["solo_issues", "segment_issues"]
 

@@ -10,12 +10,12 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
-from interpreter.dsl import parts, registry
-from interpreter.dsl.ast import (BinOp, Call, ChoosePlayer, During, Expr, Filter, ForEach, If, Not, Num, Phrase, QCall,
+from kcd.dsl import parts, registry
+from kcd.dsl.ast import (BinOp, Call, ChoosePlayer, During, Expr, Filter, ForEach, If, Not, Num, Phrase, QCall,
                                  Selector, Seq, Span, Word, exprs, walk)
-from interpreter.dsl.align import align as _align
-from interpreter.dsl.errors import Issue
-from interpreter.dsl.primitive import Primitive, Slot, fits
+from kcd.dsl.align import align as _align
+from kcd.dsl.errors import Issue
+from kcd.dsl.primitive import Primitive, Slot, fits
 
 
 
@@ -328,7 +328,7 @@ class Types:
                        f"Leader ability, not in {self.field_kind} fields", node.span,
                        "a flock power's `modifier:` changes the rule for the whole game")
             return node
-        from interpreter.dsl.checker import _Checker
+        from kcd.dsl.checker import _Checker
         inner = _Checker("modifier", self.ctx, self.issues)
         before = len(self.issues)
         modifier = inner.field(node.modifier)

@@ -3,8 +3,8 @@
 Public API (see `game.py`): `Game`, `Decision`, `Option`, `Applied`, `Refused`, `Event`, `State`;
 pure functions `dominance.strengths/dominant`, `queries.evaluate`, `scoring.score/tiebreak`.
 """
-from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
-from interpreter.engine.game import Game
-from interpreter.engine.state import Flock, Hex, Kiwi, State
+from kcd.engine.decisions import Applied, Decision, Event, Option, Refused
+from kcd.engine.game import Game
+from kcd.engine.state import Flock, Hex, Kiwi, State
 
 __all__ = ["Game", "Decision", "Option", "Applied", "Refused", "Event", "State", "Flock", "Hex", "Kiwi"]

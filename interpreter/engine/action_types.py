@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from interpreter.engine.fastinit import fast_init
+from kcd.engine.fastinit import fast_init
 
 KINDS: dict[str, type["Action"]] = {}
 

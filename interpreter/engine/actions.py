@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generator
 
-from interpreter.engine import effects, labels
-from interpreter.engine.context import Ctx, Runtime, Turn
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, option, shared_option_caches
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
+from kcd.engine import effects, labels
+from kcd.engine.context import Ctx, Runtime, Turn
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Option, Steps, option, shared_option_caches
+from kcd.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
 
 
 def draw(rt: Runtime, flock: str) -> None:

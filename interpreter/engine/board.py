@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.engine.state import State
+from kcd.engine.state import State
 
 # Axial directions, clockwise from east (pointy-top hexes).
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))

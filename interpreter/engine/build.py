@@ -4,15 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generator, Iterator
 
-from interpreter.dsl import ast
-from interpreter.engine import action_types as A
-from interpreter.engine import compose, dominance, effects, labels, payment
-from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Steps, option, shared_option
-from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Signal, as_frame, drive,
+from kcd.dsl import ast
+from kcd.engine import action_types as A
+from kcd.engine import compose, dominance, effects, labels, payment
+from kcd.engine.context import Ctx, Runtime
+from kcd.engine.decisions import Steps, option, shared_option
+from kcd.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Signal, as_frame, drive,
                                        register_frame, RETURN)
-from interpreter.engine.modifiers import param
-from interpreter.engine.verb_table import TABLE
+from kcd.engine.modifiers import param
+from kcd.engine.verb_table import TABLE
 
 
 def hexes(rt: Runtime, flock: str) -> list[str]:

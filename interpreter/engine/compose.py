@@ -17,17 +17,17 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from interpreter.dsl import ast
-from interpreter.engine import action_types as A
-from interpreter.engine import effects, move, placing, push
-from interpreter.engine.board import board_of
-from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
-from interpreter.engine.compose_load import AskingFrame, check_ctx, check_index, need, well_formed
-from interpreter.engine.decisions import Option, Steps, option
-from interpreter.engine.frames import Ask, Call, Done, Frame, GenFrame, Return, Signal, drive, register_frame
-from interpreter.engine.powers import immune, table
-from interpreter.engine.selectors import Element, Scope, holds, live, plain, quantity, select
-from interpreter.engine.verb_table import TABLE
+from kcd.dsl import ast
+from kcd.engine import action_types as A
+from kcd.engine import effects, move, placing, push
+from kcd.engine.board import board_of
+from kcd.engine.context import Ctx, EngineError, Runtime, Turn
+from kcd.engine.compose_load import AskingFrame, check_ctx, check_index, need, well_formed
+from kcd.engine.decisions import Option, Steps, option
+from kcd.engine.frames import Ask, Call, Done, Frame, GenFrame, Return, Signal, drive, register_frame
+from kcd.engine.powers import immune, table
+from kcd.engine.selectors import Element, Scope, holds, live, plain, quantity, select
+from kcd.engine.verb_table import TABLE
 
 __all__ = ["run", "frame_of", "possible", "scope", "emit_event", "event_frame", "MAX_AMOUNT"]
 

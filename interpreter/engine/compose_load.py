@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Decision, distinct
-from interpreter.engine.frames import Ask, Frame, FrameDataError
+from kcd.engine.context import Ctx, Runtime
+from kcd.engine.decisions import Decision, distinct
+from kcd.engine.frames import Ask, Frame, FrameDataError
 
 __all__ = ["AskingFrame", "check_ctx", "check_index", "need", "well_formed"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Union
 
-from interpreter.dsl.ast import Call, Node, Objective, Phrase
+from kcd.dsl.ast import Call, Node, Objective, Phrase
 
 # A bound DSL field: an effect, cost, ability, objective, trigger or modifier node; None where content has none.
 Dsl = Union[Node, None]

@@ -4,13 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from interpreter.dsl.bounds import MAX_CHAIN_DEPTH
-from interpreter.engine import modes
-from interpreter.engine.decisions import Event
-from interpreter.engine.events import FORMS
-from interpreter.engine.verb_table import TABLE, VerbTable
-from interpreter.engine.rules import Rules
-from interpreter.engine.state import State
+from kcd.dsl.bounds import MAX_CHAIN_DEPTH
+from kcd.engine import modes
+from kcd.engine.decisions import Event
+from kcd.engine.events import FORMS
+from kcd.engine.verb_table import TABLE, VerbTable
+from kcd.engine.rules import Rules
+from kcd.engine.state import State
 
 
 class EngineError(RuntimeError):

@@ -9,11 +9,11 @@ identical cards, face-down markers of one terrain); then one option may be pendi
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, dataclass, field
-from typing import Any, Callable, Generator, Generic, Sequence, Tuple, TypeVar, Union, cast
+from typing import Any, Callable, Generator, Generic, Literal, Sequence, Tuple, TypeVar, Union, cast
 
-from interpreter.engine.action_types import Action
-from interpreter.engine.events import OWNER, render
-from interpreter.engine.fastinit import fast_init
+from kcd.engine.action_types import Action
+from kcd.engine.events import OWNER, render
+from kcd.engine.fastinit import fast_init
 
 
 # the kind of action an option carries, so `act = yield from ask_action(...)` is typed as the actions offered
@@ -276,7 +276,7 @@ class Applied:
     """The option was applied; the events it produced."""
 
     events: list[Event] = field(default_factory=list)
-    ok: bool = True
+    ok: Literal[True] = True   # the tag: `if result.ok` narrows `Applied | Refused` for the type checker
 
 
 @dataclass
@@ -285,7 +285,7 @@ class Refused:
 
     code: str
     message: str
-    ok: bool = False
+    ok: Literal[False] = False
 
 
 

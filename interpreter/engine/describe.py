@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import functools
 
-from interpreter.dsl import ast, render
+from kcd.dsl import ast, render
 
 
 @functools.lru_cache(maxsize=4096)

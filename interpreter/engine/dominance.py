@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from interpreter.engine.state import Hex, State, remember
+from kcd.engine.state import Hex, State, remember
 
 _DEFAULT = {"kiwi": "size", "leader": 3, "nests": True}
 
@@ -36,7 +36,7 @@ scoped: Callable[[State], dict[tuple, int]] | None = None
 def _scoped(state: State) -> dict[tuple, int]:
     """The state's piece weights from dominance-weight powers (the hook above)."""
     if scoped is None:
-        raise RuntimeError("dominance weights of flock powers need interpreter.engine.powers imported")
+        raise RuntimeError("dominance weights of flock powers need kcd.engine.powers imported")
     return scoped(state)
 
 

@@ -10,17 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Generator
 
-from interpreter.dsl import ast
-from interpreter.engine import action_types as A
-from interpreter.engine import labels, payment
-from interpreter.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
-from interpreter.engine.decisions import Option, Steps, option
-from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, GenFrame, Signal, as_frame, drive,
+from kcd.dsl import ast
+from kcd.engine import action_types as A
+from kcd.engine import labels, payment
+from kcd.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
+from kcd.engine.decisions import Option, Steps, option
+from kcd.engine.frames import (Ask, Call, Done, Frame, FrameDataError, GenFrame, Signal, as_frame, drive,
                                        register_frame, RETURN)
-from interpreter.engine.describe import describe
-from interpreter.engine.verb_table import TABLE, Verb, count as _n
-from interpreter.engine.view import reserves_revealed
-from interpreter.memo import per_object
+from kcd.engine.describe import describe
+from kcd.engine.verb_table import TABLE, Verb, count as _n
+from kcd.engine.view import reserves_revealed
+from kcd.memo import per_object
 
 
 class _Unpaid(Exception):
@@ -102,7 +102,7 @@ class RunFrame(Frame):
             return Ask(ctx.flock, "may", prompt, [yes, no])
         if isinstance(node, ast.COMPOSED):   # the compositional layer: if, for each, phrases (compose.py)
             if rt.verbs.composed_run is None:
-                raise EngineError("the compositional layer is not registered (import interpreter.engine.verbs)")
+                raise EngineError("the compositional layer is not registered (import kcd.engine.verbs)")
             return Call(as_frame(rt.verbs.composed_run(rt, node, ctx)))
         raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
 

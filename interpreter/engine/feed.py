@@ -4,16 +4,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generator
 
-from interpreter.engine import compose, effects, payment, push
-from interpreter.engine.context import Ctx, EngineError, Runtime
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, lazy_option, shared_option_caches
-from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, as_frame, drive, register_frame,
+from kcd.engine import compose, effects, payment, push
+from kcd.engine.context import Ctx, EngineError, Runtime
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Option, Steps, lazy_option, shared_option_caches
+from kcd.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, as_frame, drive, register_frame,
                                        RETURN)
-from interpreter.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
-from interpreter.engine.powers import feed_discount, feed_discounts
-from interpreter.engine.state import Kiwi
-from interpreter.engine.verb_table import TABLE
+from kcd.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
+from kcd.engine.powers import feed_discount, feed_discounts
+from kcd.engine.state import Kiwi
+from kcd.engine.verb_table import TABLE
 
 
 def cost(rt: Runtime, size: int, flock: str | None = None, kiwi: int | None = None,

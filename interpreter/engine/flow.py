@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generator
 
-from interpreter.engine import action_types as A
-from interpreter.engine import build, effects, labels, queries
-from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Steps, option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Signal, drive, register_frame, RETURN
+from kcd.engine import action_types as A
+from kcd.engine import build, effects, labels, queries
+from kcd.engine.context import Ctx, Runtime
+from kcd.engine.decisions import Steps, option
+from kcd.engine.frames import Ask, Call, Frame, FrameDataError, Signal, drive, register_frame, RETURN
 
 
 def step_procedure(rt: Runtime) -> "Frame | Steps[Any] | None":

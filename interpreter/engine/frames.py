@@ -30,12 +30,12 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Generator, Mapping, Sequence, Union
 
-from interpreter.dsl import ast
-from interpreter.engine.action_types import Action, action_from_dict
-from interpreter.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
-from interpreter.engine.decisions import Decision, Option, Text, distinct_index
-from interpreter.engine.fastinit import fast_slots_init
-from interpreter.memo import PerOwner
+from kcd.dsl import ast
+from kcd.engine.action_types import Action, action_from_dict
+from kcd.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
+from kcd.engine.decisions import Decision, Option, Text, distinct_index
+from kcd.engine.fastinit import fast_slots_init
+from kcd.memo import PerOwner
 
 
 # --- signals ------------------------------------------------------------------------------------------

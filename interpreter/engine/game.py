@@ -29,26 +29,26 @@ import re
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from interpreter.engine import flow, invariants, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
+from kcd.engine import flow, invariants, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
 # the built-in modes register themselves on import (standard first: error messages list them in this order)
-from interpreter.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
-from interpreter.engine.modes.base import Mode
-from interpreter.engine.action_types import Action
-from interpreter.engine.context import Ctx, EngineError, Runtime
-from interpreter.engine.decisions import Applied, Decision, Event, Option, Refused
-from interpreter.engine.events import public_label
-from interpreter.engine.frames import (Frame, Runner, Uncopyable, Unsaveable, as_frame, copy_stack, has_generators,
+from kcd.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
+from kcd.engine.modes.base import Mode
+from kcd.engine.action_types import Action
+from kcd.engine.context import Ctx, EngineError, Runtime
+from kcd.engine.decisions import Applied, Decision, Event, Option, Refused
+from kcd.engine.events import public_label
+from kcd.engine.frames import (Frame, Runner, Uncopyable, Unsaveable, as_frame, copy_stack, has_generators,
                                        stack_from_data, stack_to_data)
-from interpreter.engine.pieces import action_problem
-from interpreter.engine.rules import RulesError, compile_rules
-from interpreter.engine.state import State
-from interpreter.engine.undo import information_since
-from interpreter.engine.view import view as make_view
+from kcd.engine.pieces import action_problem
+from kcd.engine.rules import RulesError, compile_rules
+from kcd.engine.state import State
+from kcd.engine.undo import information_since
+from kcd.engine.view import view as make_view
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
     import random
 
-    from interpreter.content.model import Ruleset
+    from kcd.content.model import Ruleset
 
 _ID = re.compile(r"^[a-z][a-z0-9-]*(:[A-Za-z0-9_./@>,+-]*)?$|^[a-z]+$")
 FORMAT = save.FORMAT

@@ -16,10 +16,10 @@ Each line starts with the field it is about (`flocks/red/fruit: ...`), so a refu
 """
 from __future__ import annotations
 
-from interpreter.engine import modes
-from interpreter.engine.decisions import Decision
-from interpreter.engine.rules import Rules
-from interpreter.engine.state import State
+from kcd.engine import modes
+from kcd.engine.decisions import Decision
+from kcd.engine.rules import Rules
+from kcd.engine.state import State
 
 
 def violations(state: State, rules: Rules, pending: Decision | None,

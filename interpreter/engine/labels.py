@@ -9,8 +9,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable
 
-from interpreter.engine.content_types import ActionCard, Nest, SeasonCard
-from interpreter.engine.describe import describe
+from kcd.engine.content_types import ActionCard, Nest, SeasonCard
+from kcd.engine.describe import describe
 
 
 def lazy(fn: Callable[..., str], *args: Any) -> Callable[[], str]:

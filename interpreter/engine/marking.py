@@ -4,14 +4,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generator
 
-from interpreter.engine import dominance, effects
-from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, option, shared_option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, RETURN
-from interpreter.engine.placing import kiwi_of, token_available
-from interpreter.engine.verb_table import TABLE
-from interpreter.engine.view import reserves_revealed
+from kcd.engine import dominance, effects
+from kcd.engine.context import Ctx, Runtime
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Option, Steps, option, shared_option
+from kcd.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, RETURN
+from kcd.engine.placing import kiwi_of, token_available
+from kcd.engine.verb_table import TABLE
+from kcd.engine.view import reserves_revealed
 
 
 def markable(rt: Runtime, flock: str, any_terrain: bool = False) -> list[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.context import EngineError
-from interpreter.engine.powers import names, node_names
+from kcd.engine.context import EngineError
+from kcd.engine.powers import names, node_names
 
 # modifier id -> {parameter: value}; the procedures read parameters through `param`.
 MODIFIERS: dict[str, dict[str, Any]] = {

@@ -4,18 +4,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, cast
 
-from interpreter.dsl import ast
-from interpreter.dsl.types import LEADER_MOVES
-from interpreter.engine import effects, payment, powers, push
-from interpreter.engine.board import board_of
-from interpreter.engine.context import Ability, Ctx, EngineError, Runtime
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, lazy_option, option, shared_option_caches
-from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
+from kcd.dsl import ast
+from kcd.dsl.types import LEADER_MOVES
+from kcd.engine import effects, payment, powers, push
+from kcd.engine.board import board_of
+from kcd.engine.context import Ability, Ctx, EngineError, Runtime
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Option, Steps, lazy_option, option, shared_option_caches
+from kcd.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
                                        RETURN)
-from interpreter.engine.placing import kiwi_of, verb_procedure
-from interpreter.engine.verb_table import TABLE, count
-from interpreter.memo import per_object
+from kcd.engine.placing import kiwi_of, verb_procedure
+from kcd.engine.verb_table import TABLE, count
+from kcd.memo import per_object
 
 
 def _first_call(node) -> ast.Call | None:

@@ -15,11 +15,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Iterable, Sequence
 
-from interpreter.dsl import ast
-from interpreter.engine import dominance
-from interpreter.engine.selectors import Scope, dominant_table, mentions_it, select, sharing_of
-from interpreter.engine.state import State
-from interpreter.memo import per_object
+from kcd.dsl import ast
+from kcd.engine import dominance
+from kcd.engine.selectors import Scope, dominant_table, mentions_it, select, sharing_of
+from kcd.engine.state import State
+from kcd.memo import per_object
 
 __all__ = ["plan"]
 

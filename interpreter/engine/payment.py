@@ -5,15 +5,15 @@ from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 from typing import Any, ClassVar, Generator, Sequence
 
-from interpreter.dsl import ast
-from interpreter.engine.context import EngineError, Runtime
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, option, shared_option_caches
-from interpreter.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, drive, register_frame,
+from kcd.dsl import ast
+from kcd.engine.context import EngineError, Runtime
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Option, Steps, option, shared_option_caches
+from kcd.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, drive, register_frame,
                                        register_value, RETURN)
-from interpreter.engine.state import Flock
-from interpreter.engine.view import reserves_revealed
-from interpreter.memo import per_object
+from kcd.engine.state import Flock
+from kcd.engine.view import reserves_revealed
+from kcd.memo import per_object
 
 
 @register_value("payment.req")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.engine.state import State
+from kcd.engine.state import State
 
 
 def kiwi_piece(kiwi_id: int) -> str:

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, cast
 
-from interpreter.engine import effects
-from interpreter.engine.context import Ctx, EngineError, Runtime, Turn
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, option, shared_option
-from interpreter.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
+from kcd.engine import effects
+from kcd.engine.context import Ctx, EngineError, Runtime, Turn
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Option, Steps, option, shared_option
+from kcd.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
                                        RETURN)
-from interpreter.engine.state import Kiwi
-from interpreter.engine.verb_table import TABLE, count
+from kcd.engine.state import Kiwi
+from kcd.engine.verb_table import TABLE, count
 
 
 def kref(flock: str, size: int, hex_id: str) -> str:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from interpreter.dsl import ast
-from interpreter.engine import dominance
-from interpreter.engine.context import EngineError, Runtime
-from interpreter.engine.selectors import Scope, mentions_it, quantity, select
-from interpreter.engine.state import State
-from interpreter.memo import per_object
+from kcd.dsl import ast
+from kcd.engine import dominance
+from kcd.engine.context import EngineError, Runtime
+from kcd.engine.selectors import Scope, mentions_it, quantity, select
+from kcd.engine.state import State
+from kcd.memo import per_object
 
 __all__ = ["dominance_weights", "push_limit", "immune", "feed_discount", "feed_discounts", "ability_possible", "table", "names"]
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
-from interpreter.engine.board import board_of
-from interpreter.engine.context import Runtime
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Option, Steps, Text, option, shared_option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Signal, drive, register_frame, RETURN
-from interpreter.engine.modifiers import param
-from interpreter.engine.placing import kiwi_of, remove_from_hex
-from interpreter.engine.powers import immune, push_limit
-from interpreter.engine.state import Kiwi
+from kcd.engine.board import board_of
+from kcd.engine.context import Runtime
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Option, Steps, Text, option, shared_option
+from kcd.engine.frames import Ask, Call, Frame, FrameDataError, Signal, drive, register_frame, RETURN
+from kcd.engine.modifiers import param
+from kcd.engine.placing import kiwi_of, remove_from_hex
+from kcd.engine.powers import immune, push_limit
+from kcd.engine.state import Kiwi
 
 OFF = "off"
 

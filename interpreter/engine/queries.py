@@ -3,11 +3,11 @@ layer, evaluated for each flock in turn by interpreter/engine/selectors.py (R-SC
 a Leader is a size-3 Kiwi / 3 tokens, a Nest its dominance value, a Control Nest 2)."""
 from __future__ import annotations
 
-from interpreter.dsl import ast
-from interpreter.engine import objective_plans
-from interpreter.engine.context import EngineError
-from interpreter.engine.selectors import Scope, quantity
-from interpreter.engine.state import State
+from kcd.dsl import ast
+from kcd.engine import objective_plans
+from kcd.engine.context import EngineError
+from kcd.engine.selectors import Scope, quantity
+from kcd.engine.state import State
 
 __all__ = ["evaluate", "winners"]
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence, TypeVar
 
-from interpreter.engine.content_types import (
+from kcd.engine.content_types import (
     ActionCard, AdvancedStep, Dsl, FirstGameSetup, HexSpec, Layout, Leader, LeaderCard, MarkerSide, Nest,
     Placement, Power, SeasonCard, SeatStart, Section, Side, SOLO_MARKER_DIRECTIONS, SOLO_ROWS, SOLO_STEPS, Solo,
     SoloCard, SoloSetup, TrackerSlot, TurnOrderNest)
-from interpreter.memo import PerOwner
+from kcd.memo import PerOwner
 
 __all__ = ["Rules", "RulesError", "Weights", "Power", "Side", "compile_rules", "RulesetLike"]
 
@@ -41,7 +41,7 @@ class Weights:
 
 
 class ItemLike(Protocol):
-    """What compile_rules reads of a content item (interpreter.content.Item)."""
+    """What compile_rules reads of a content item (kcd.content.Item)."""
 
     @property
     def id(self) -> str: ...
@@ -50,7 +50,7 @@ class ItemLike(Protocol):
 
 
 class RulesetLike(Protocol):
-    """What compile_rules reads of a Ruleset (interpreter.content.Ruleset): game.yaml, items by kind, solo.yaml."""
+    """What compile_rules reads of a Ruleset (kcd.content.Ruleset): game.yaml, items by kind, solo.yaml."""
 
     @property
     def game(self) -> Mapping[str, Any]: ...
@@ -140,7 +140,7 @@ _WHERE: dict[str, tuple[str, str | None]] = {}
 def _where(kind: str) -> tuple[str, str | None]:
     """The logical file of an item kind and the key of its list there (interpreter/content/layout.py)."""
     if not _WHERE:
-        from interpreter.content.layout import FILES   # read on first use: the engine imports no loader
+        from kcd.content.layout import FILES   # read on first use: the engine imports no loader
         for spec in FILES:
             if spec.kind:
                 _WHERE[spec.kind] = (spec.name, None)
@@ -227,7 +227,7 @@ def _dsl(value: Any, kind: str, rules_ctx: tuple, where: str = "game.yaml DSL", 
     """A bound AST node; plain DSL text (e.g. game.yaml values) is parsed and checked here."""
     if value is None or not isinstance(value, str):
         return value
-    from interpreter.dsl import CheckContext, compile_field  # only needed for text values
+    from kcd.dsl import CheckContext, compile_field  # only needed for text values
     bound, issues = compile_field(value, kind, CheckContext(tuple(rules_ctx[0]), tuple(rules_ctx[1]), rules_ctx[2]))
     errors = [i for i in issues if getattr(i, "severity", "error") == "error"]
     if errors:

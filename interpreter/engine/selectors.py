@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from interpreter.dsl import ast
-from interpreter.engine import dominance
-from interpreter.engine.board import board_of
-from interpreter.engine.state import State
-from interpreter.memo import per_object
+from kcd.dsl import ast
+from kcd.engine import dominance
+from kcd.engine.board import board_of
+from kcd.engine.state import State
+from kcd.memo import per_object
 
 __all__ = ["Scope", "select", "narrow", "quantity", "holds", "owner_of", "hex_of", "plain", "live", "sharing_of",
            "mentions_it", "dominant_table"]

@@ -5,16 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generator
 
-from interpreter.engine import effects, modes, powers
-from interpreter.engine.context import Ctx, EngineError, Runtime
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Steps, option
-from interpreter.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
-from interpreter.engine.placing import kiwi_of
-from interpreter.engine.content_types import AdvancedStep, Layout
-from interpreter.engine.rules import Rules
-from interpreter.engine.state import Flock, Hex, State
-from interpreter.memo import PerOwner
+from kcd.engine import effects, modes, powers
+from kcd.engine.context import Ctx, EngineError, Runtime
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Steps, option
+from kcd.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
+from kcd.engine.placing import kiwi_of
+from kcd.engine.content_types import AdvancedStep, Layout
+from kcd.engine.rules import Rules
+from kcd.engine.state import Flock, Hex, State
+from kcd.memo import PerOwner
 
 
 class SetupError(ValueError):

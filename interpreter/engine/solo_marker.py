@@ -1,9 +1,9 @@
 """The Solo-mode marker (R-SOLO-12): the order in which Kiwibot tries the island's hexes."""
 from __future__ import annotations
 
-from interpreter.engine.board import board_of
-from interpreter.engine.content_types import SOLO_MARKER_DIRECTIONS
-from interpreter.engine.state import State
+from kcd.engine.board import board_of
+from kcd.engine.content_types import SOLO_MARKER_DIRECTIONS
+from kcd.engine.state import State
 
 # Solo-mode marker directions as axial steps; the island is drawn pointy-top with r growing downwards
 # (editor/logic/board_svg.py), so this is the clockwise order on the table.

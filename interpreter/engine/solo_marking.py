@@ -4,13 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from interpreter.engine import dominance, effects, placing
-from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Steps
-from interpreter.engine.frames import Call, Done, Frame, Return, Signal, drive, register_frame
-from interpreter.engine.solo_marker import marker_order
-from interpreter.engine.solo_patterns import cover
-from interpreter.engine.solo_state import pattern_steps
+from kcd.engine import dominance, effects, placing
+from kcd.engine.context import Ctx, Runtime
+from kcd.engine.decisions import Steps
+from kcd.engine.frames import Call, Done, Frame, Return, Signal, drive, register_frame
+from kcd.engine.solo_marker import marker_order
+from kcd.engine.solo_patterns import cover
+from kcd.engine.solo_state import pattern_steps
 
 
 def _markable(rt: Runtime, bot: str) -> list[str]:

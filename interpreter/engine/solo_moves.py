@@ -8,21 +8,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
-from interpreter.dsl import ast
-from interpreter.dsl.registry_solo import MOVES
-from interpreter.engine import push
-from interpreter.engine.action_types import PushLeader
-from interpreter.engine.board import board_of
-from interpreter.engine.compose import MAX_AMOUNT
-from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine.decisions import Steps
-from interpreter.engine.frames import (Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
+from kcd.dsl import ast
+from kcd.dsl.registry_solo import MOVES
+from kcd.engine import push
+from kcd.engine.action_types import PushLeader
+from kcd.engine.board import board_of
+from kcd.engine.compose import MAX_AMOUNT
+from kcd.engine.context import Ctx, Runtime
+from kcd.engine.decisions import Steps
+from kcd.engine.frames import (Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
                                        register_mutable)
-from interpreter.engine.selectors import Scope, narrow, quantity
-from interpreter.engine.solo_marker import marker_order
-from interpreter.engine.solo_patterns import LeaderMover, best_push, element, push_limit, pushable
-from interpreter.engine.solo_state import pattern_steps
-from interpreter.engine.state import Kiwi
+from kcd.engine.selectors import Scope, narrow, quantity
+from kcd.engine.solo_marker import marker_order
+from kcd.engine.solo_patterns import LeaderMover, best_push, element, push_limit, pushable
+from kcd.engine.solo_state import pattern_steps
+from kcd.engine.state import Kiwi
 
 Mover = Kiwi | LeaderMover
 Node = ast.Call | ast.Phrase

@@ -10,16 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from interpreter.dsl import ast
-from interpreter.engine import build as build_mod
-from interpreter.engine import push
-from interpreter.engine.content_types import SOLO_STEPS
-from interpreter.engine.context import Runtime
-from interpreter.engine.modifiers import param
-from interpreter.engine.selectors import Element, Scope, narrow, select
-from interpreter.engine.solo_marker import marker_order, rank
-from interpreter.engine.solo_state import is_bot, pattern_steps, solo_of
-from interpreter.engine.state import Kiwi, State
+from kcd.dsl import ast
+from kcd.engine import build as build_mod
+from kcd.engine import push
+from kcd.engine.content_types import SOLO_STEPS
+from kcd.engine.context import Runtime
+from kcd.engine.modifiers import param
+from kcd.engine.selectors import Element, Scope, narrow, select
+from kcd.engine.solo_marker import marker_order, rank
+from kcd.engine.solo_state import is_bot, pattern_steps, solo_of
+from kcd.engine.state import Kiwi, State
 
 OFF = push.OFF
 

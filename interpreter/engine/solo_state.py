@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from interpreter.engine.context import EngineError, Runtime
-from interpreter.engine.state import State
+from kcd.engine.context import EngineError, Runtime
+from kcd.engine.state import State
 
 
 class SoloState(TypedDict):

@@ -5,21 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
-from interpreter.dsl import ast
-from interpreter.dsl.render_solo import segment_text
-from interpreter.engine import build as build_mod
-from interpreter.engine import effects, placing
-from interpreter.engine import feed as feed_mod
-from interpreter.engine.context import Ctx, EngineError, Runtime
-from interpreter.engine.decisions import Steps
-from interpreter.engine.frames import Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
-from interpreter.engine.solo_marking import mark_now
-from interpreter.engine.solo_moves import Node, amount, gather_scatter_frame, move_frame, plan, push_frame
-from interpreter.engine.selectors import Scope
-from interpreter.engine.solo_patterns import build_hex, feed_choice
-from interpreter.engine.solo_state import is_bot, solo_of
-from interpreter.engine.verb_table import TABLE
-from interpreter.memo import per_object
+from kcd.dsl import ast
+from kcd.dsl.render_solo import segment_text
+from kcd.engine import build as build_mod
+from kcd.engine import effects, placing
+from kcd.engine import feed as feed_mod
+from kcd.engine.context import Ctx, EngineError, Runtime
+from kcd.engine.decisions import Steps
+from kcd.engine.frames import Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
+from kcd.engine.solo_marking import mark_now
+from kcd.engine.solo_moves import Node, amount, gather_scatter_frame, move_frame, plan, push_frame
+from kcd.engine.selectors import Scope
+from kcd.engine.solo_patterns import build_hex, feed_choice
+from kcd.engine.solo_state import is_bot, solo_of
+from kcd.engine.verb_table import TABLE
+from kcd.memo import per_object
 
 Verb = Callable[[Runtime, Node, Ctx], Frame]
 

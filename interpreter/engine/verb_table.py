@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from interpreter.dsl import ast
-from interpreter.engine.decisions import Steps
+from kcd.dsl import ast
+from kcd.engine.decisions import Steps
 
 # (runtime, bound node, ctx) -> procedure (its result is not read) / can it be done now. The runtime and the ctx
 # are context.py's Runtime and Ctx, left Any because context.py imports this module (the engine has no import

@@ -2,8 +2,8 @@
 them all; `Game` imports this module."""
 from __future__ import annotations
 
-from interpreter.engine import build, compose, effects, feed, marking, move, placing
-from interpreter.engine.verb_table import TABLE
+from kcd.engine import build, compose, effects, feed, marking, move, placing
+from kcd.engine.verb_table import TABLE
 
 MODULES = (effects, placing, move, build, feed, marking, compose)
 

@@ -1,9 +1,9 @@
 """Per-player views (SPEC "Public view"): other hands, deck order, face-down markers and bags hidden."""
 from __future__ import annotations
 
-from interpreter.engine.context import Runtime
-from interpreter.engine.decisions import Decision
-from interpreter.engine.pieces import leader_piece, marker_piece, nest_piece
+from kcd.engine.context import Runtime
+from kcd.engine.decisions import Decision
+from kcd.engine.pieces import leader_piece, marker_piece, nest_piece
 
 
 def reserves_revealed(rt: Runtime) -> bool:

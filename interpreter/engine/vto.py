@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generator
 
-from interpreter.dsl import ast
-from interpreter.engine import effects, labels
-from interpreter.engine.context import Ctx, Runtime
-from interpreter.engine import action_types as A
-from interpreter.engine.decisions import Steps, option
-from interpreter.engine.frames import Ask, Call, Frame, Return, Signal, drive, register_frame
+from kcd.dsl import ast
+from kcd.engine import effects, labels
+from kcd.engine.context import Ctx, Runtime
+from kcd.engine import action_types as A
+from kcd.engine.decisions import Steps, option
+from kcd.engine.frames import Ask, Call, Frame, Return, Signal, drive, register_frame
 
 VARIANT = "vto"
 WAKE_UP = "wake_up"

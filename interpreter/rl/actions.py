@@ -32,14 +32,14 @@ from typing import Any, Callable, Sequence, TypeVar
 
 import numpy as np
 
-from interpreter.dsl import ast
-from interpreter.engine import action_types as A
-from interpreter.engine.board import DIRECTIONS
-from interpreter.engine.decisions import Option
-from interpreter.engine.game import Game
-from interpreter.engine.rules import Rules, compile_rules
-from interpreter.engine.setup import island_hexes
-from interpreter.memo import per_object
+from kcd.dsl import ast
+from kcd.engine import action_types as A
+from kcd.engine.board import DIRECTIONS
+from kcd.engine.decisions import Option
+from kcd.engine.game import Game
+from kcd.engine.rules import Rules, compile_rules
+from kcd.engine.setup import island_hexes
+from kcd.memo import per_object
 
 OFF = "off"
 EXTRA_CHOICES = ("move", "stop")                 # the `extra` kind's words (docs/ACTIONS.md)

@@ -35,13 +35,13 @@ from typing import Any
 
 import numpy as np
 
-from interpreter.engine.board import DIRECTIONS
-from interpreter.engine.events import FORMS
-from interpreter.engine.game import Game
-from interpreter.engine.rules import compile_rules
-from interpreter.engine.setup import island_hexes
-from interpreter.engine.solo_state import solo_of
-from interpreter.rl.actions import ActionSpace, action_space, space_of
+from kcd.engine.board import DIRECTIONS
+from kcd.engine.events import FORMS
+from kcd.engine.game import Game
+from kcd.engine.rules import compile_rules
+from kcd.engine.setup import island_hexes
+from kcd.engine.solo_state import solo_of
+from kcd.rl.actions import ActionSpace, action_space, space_of
 
 HISTORY = 16
 _NONE_SLOT = 0

@@ -1,7 +1,7 @@
 """Kiwi Chow Down as an OpenSpiel python game, registered as `kiwi_chow_down` (needs the `rl` extra).
 
     import pyspiel
-    import interpreter.rl.openspiel   # registers the game
+    import kcd.rl.openspiel   # registers the game
     game = pyspiel.load_game("kiwi_chow_down", {"players": 3, "mode": "vto"})
 
 Parameters: `players` (2-4; 1 with `mode` "solo": one player against Kiwibot, who is part of the environment),
@@ -36,13 +36,13 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from interpreter.determinize import determinize
-from interpreter.engine.game import Game
-from interpreter.rl.actions import ActionSpace, action_space
-from interpreter.rl.observation import ObservationSpace, observation_space
-from interpreter.rl.pettingzoo import _ruleset, seats_for
-from interpreter.rl.rewards import returns
-from interpreter.sim import MAX_DECISIONS
+from kcd.determinize import determinize
+from kcd.engine.game import Game
+from kcd.rl.actions import ActionSpace, action_space
+from kcd.rl.observation import ObservationSpace, observation_space
+from kcd.rl.pettingzoo import _ruleset, seats_for
+from kcd.rl.rewards import returns
+from kcd.sim import MAX_DECISIONS
 
 NAME = "kiwi_chow_down"
 _DEFAULTS = {"players": 2, "mode": "standard", "seed": 0}

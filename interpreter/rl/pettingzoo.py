@@ -1,6 +1,6 @@
 """A PettingZoo AEC environment of Kiwi Chow Down (needs the `rl` extra: `pip install -e '.[rl]'`).
 
-    from interpreter.rl.pettingzoo import env
+    from kcd.rl.pettingzoo import env
     e = env(players=2)                       # mode="standard" | "vto" | "solo" (players=1: you against Kiwibot)
     e.reset(seed=1)
     for agent in e.agent_iter():
@@ -14,7 +14,7 @@ simply alternate: a turn is a chain of small decisions (a card, how to play it, 
 payment). Each observation is a dict: `observation`, the player's `ObservationSpace` tensor (float32, Box 0..255),
 and `action_mask`, an int8 array of `ActionSpace.num_distinct_actions` (all zeros for an agent not deciding);
 an action is an index of the ActionSpace, and an index that is not legal raises ValueError. Rewards are the final
-returns (`interpreter.rl.rewards.returns`: +1/-1 for 2 players, spread evenly for 3-4, ties split) when the game
+returns (`kcd.rl.rewards.returns`: +1/-1 for 2 players, spread evenly for 3-4, ties split) when the game
 ends; `shaped=True` adds `shaping` times each step's change of every player's VP difference. The game always ends,
 so nothing is truncated. Neither the observation nor the mask builds any text (labels, prompts, the log).
 """
@@ -26,10 +26,10 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
-from interpreter.engine.game import Game
-from interpreter.rl.actions import ActionSpace, action_space
-from interpreter.rl.observation import ObservationSpace, observation_space
-from interpreter.rl.rewards import returns, vp_difference
+from kcd.engine.game import Game
+from kcd.rl.actions import ActionSpace, action_space
+from kcd.rl.observation import ObservationSpace, observation_space
+from kcd.rl.rewards import returns, vp_difference
 
 MODES = ("standard", "vto", "solo")
 OBS_HIGH = 255.0   # every tensor value is a count or a flag; no count of the game comes near it
@@ -37,7 +37,7 @@ OBS_HIGH = 255.0   # every tensor value is a count or a flag; no count of the ga
 
 def _ruleset(packs: tuple[str, ...]) -> Any:
     """The shipped content with these packs (loaded once per pack list)."""
-    from interpreter.content import load_ruleset
+    from kcd.content import load_ruleset
     key = tuple(packs)
     hit = _RULESETS.get(key)
     if hit is None:
@@ -50,7 +50,7 @@ _RULESETS: dict[tuple[str, ...], Any] = {}
 
 def seats_for(ruleset: Any, players: int, mode: str) -> list[str]:
     """The flocks of a game: the default seat order's first `players` (solo: the player and Kiwibot's flock)."""
-    from interpreter.sim import default_flocks
+    from kcd.sim import default_flocks
     if mode not in MODES:
         raise ValueError(f"unknown mode `{mode}`: use one of {', '.join(MODES)}")
     if mode == "solo":

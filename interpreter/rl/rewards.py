@@ -15,8 +15,8 @@ by `shaping`, on top of the final returns.
 """
 from __future__ import annotations
 
-from interpreter.engine.game import Game
-from interpreter.engine.scoring import score, tiebreak
+from kcd.engine.game import Game
+from kcd.engine.scoring import score, tiebreak
 
 
 def returns(game: Game) -> dict[str, float]:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Generator, Union
 
-from interpreter.engine import actions, flow, marking, modes, setup
-from interpreter.engine.context import EngineError, Runtime
-from interpreter.engine.decisions import Decision
-from interpreter.engine.frames import Done, Frame
-from interpreter.engine.rules import Rules
-from interpreter.engine.state import State
+from kcd.engine import actions, flow, marking, modes, setup
+from kcd.engine.context import EngineError, Runtime
+from kcd.engine.decisions import Decision
+from kcd.engine.frames import Done, Frame
+from kcd.engine.rules import Rules
+from kcd.engine.state import State
 
 # a step procedure: an explicit frame (interpreter/engine/frames.py) or a generator (run as a GenFrame)
 Procedure = Union[Frame, Generator[Any, Any, Any]]

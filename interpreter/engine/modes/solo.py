@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from interpreter.engine import modes, solo
-from interpreter.engine.context import Runtime
-from interpreter.engine.decisions import Decision
-from interpreter.engine.modes.base import Mode, Procedure
-from interpreter.engine.rules import Rules
-from interpreter.engine.setup import SetupError
-from interpreter.engine.solo_state import is_bot, solo_of
-from interpreter.engine.state import State
+from kcd.engine import modes, solo
+from kcd.engine.context import Runtime
+from kcd.engine.decisions import Decision
+from kcd.engine.modes.base import Mode, Procedure
+from kcd.engine.rules import Rules
+from kcd.engine.setup import SetupError
+from kcd.engine.solo_state import is_bot, solo_of
+from kcd.engine.state import State
 
 
 class Solo(Mode):

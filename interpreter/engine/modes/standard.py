@@ -2,8 +2,8 @@
 Variable Turn Order variant (`Game.new(variant="vto")`)."""
 from __future__ import annotations
 
-from interpreter.engine import modes
-from interpreter.engine.modes.base import Mode
+from kcd.engine import modes
+from kcd.engine.modes.base import Mode
 
 
 class Standard(Mode):

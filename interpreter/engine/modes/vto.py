@@ -6,14 +6,14 @@ tracker through `State.turn_order()` (R-VTO-4), which reads the tracker slots th
 from __future__ import annotations
 
 
-from interpreter.engine import modes, vto
-from interpreter.engine.context import Runtime
-from interpreter.engine.modes.base import Procedure
-from interpreter.engine.modes.standard import Standard
-from interpreter.engine.rules import Rules
-from interpreter.engine.setup import SetupError
-from interpreter.engine.state import State
-from interpreter.engine.decisions import Steps
+from kcd.engine import modes, vto
+from kcd.engine.context import Runtime
+from kcd.engine.modes.base import Procedure
+from kcd.engine.modes.standard import Standard
+from kcd.engine.rules import Rules
+from kcd.engine.setup import SetupError
+from kcd.engine.state import State
+from kcd.engine.decisions import Steps
 
 
 class VariableTurnOrder(Standard):
