@@ -28,6 +28,12 @@ def seat_order(ruleset: Any) -> list[str]:
     return declared + [item.id for item in ruleset.items("flocks") if item.id not in declared]
 
 
+def nest_glyph(data: dict) -> str:
+    """The symbol that marks a Nest's type on a board: its content `glyph`, else the type's first letter."""
+    glyph = data.get("glyph")
+    return str(glyph) if glyph else str(data.get("type") or "?")[:1].upper()
+
+
 def _text(node: Any) -> str | None:
     return None if node is None else describe(node)
 
@@ -59,6 +65,7 @@ def catalogue(ruleset: Any) -> dict:
                    f"{_text(item.data.get('benefit'))}"}
              for item in ruleset.items("action_cards")]
     nests = [{"id": item.id, "name": labels.nest_name(item.id, compile_rules(ruleset).nests[item.id]), "type": item.data.get("type"),
+              "glyph": nest_glyph(item.data),
               "row": item.data.get("row"), "vp": item.data.get("vp", 0),
               "text": labels.nest_label(item.id, compile_rules(ruleset).nests[item.id])} for item in ruleset.items("nests")]
     season_cards = [{"id": item.id, "name": labels.season_card_name(item.id, compile_rules(ruleset).season_cards[item.id]),

@@ -28,6 +28,18 @@ from service.store import GameRecord, Store
 log = logging.getLogger("kcd.service")
 VERSION = "1.0"
 SEED_BITS = 63
+LOBBY_GAMES = 50   # the lobby lists the newest listed games, at most this many
+
+
+def clean_name(name: str | None) -> str | None:
+    """A player's name as shown to everyone: surrounding and repeated white space dropped (the schema has
+    already refused control characters and over-long names); None for no name."""
+    if name is None:
+        return None
+    name = " ".join(name.split())
+    if not name:
+        raise Refusal("bad-message", "a player name needs at least one visible character")
+    return name
 
 
 @dataclass
@@ -305,6 +317,11 @@ class Hub:
             taken.add(flock)
             kind = req["kind"]
             seat = {"flock": flock, "kind": kind}
+            name = clean_name(req.get("name"))
+            if name is not None:
+                if kind not in (HUMAN, OPEN):
+                    raise Refusal("bad-setup", f"seat {flock}: `name` is for a player's seat (human or open)")
+                seat["name"] = name
             if kind == BOT:
                 name = req.get("bot", "random")
                 try:   # any name make_bot takes: every BOTS entry, with its options (e.g. an mcts budget)
@@ -339,31 +356,73 @@ class Hub:
                  "sides": msg.get("sides"), "setup": msg.get("setup", "first-game"), "variant": msg.get("variant"),
                  "mode": mode, "solo_side": msg.get("solo_side")}
         record = GameRecord(id=secrets.token_hex(12), content=content, setup=setup, seats=seats, seed=seed,
-                            created=time.time())
+                            created=time.time(), lobby=bool(msg.get("lobby", False)))
         return self._register(record, ruleset)
 
     def op_join(self, conn: Connection, msg: dict) -> dict:
-        """Follow a game with a token, or claim an open seat (game + seat) and get its token."""
+        """Follow a game with a token (optionally naming its seat), claim an open seat (game + seat, optionally a
+        name) and get its token, or watch a lobby game as a spectator (game alone)."""
         token = msg.get("token")
+        name = clean_name(msg.get("name"))
         body: dict = {}
         if token is not None:
             live, seat = self._token(token)
+            if name is not None:
+                if seat is None:
+                    raise Refusal("spectator", "a spectator has no seat to name")
+                self._rename(live, seat, name)
+        elif "seat" not in msg:
+            live, seat = self._game(msg["game"]), None
+            if not live.record.lobby:
+                raise Refusal("not-listed", "this game is not in the lobby: watch it with its spectator token")
         else:
             live = self._game(msg["game"])
             seat = msg["seat"]
             s = live.seat(seat)
             if s["kind"] != OPEN:
                 raise Refusal("seat-taken", f"seat {seat} is not open (it is a {s['kind']} seat)")
+            before = dict(s)
             s["kind"] = HUMAN
+            if name is not None:
+                s["name"] = name
             token = new_token()
             try:
                 self.store.add_token(live.record.id, token_hash(token), seat, live.record.seats)
             except Exception:
-                s["kind"] = OPEN
+                s.clear()
+                s.update(before)
                 raise
             body["token"] = token
+            self._push_all(live)   # the others see the seat taken (and its player's name)
         self._follow(conn, live, seat)
         return {"game": live.record.id, "seat": seat, **body, "view": live.view(seat)}
+
+    def _rename(self, live: LiveGame, seat: str, name: str) -> None:
+        """Name a seat (stored, then shown to everyone following the game)."""
+        s = live.seat(seat)
+        if s.get("name") == name:
+            return
+        old = s.get("name")
+        s["name"] = name
+        try:
+            self.store.set_seats(live.record.id, live.record.seats)
+        except Exception:
+            if old is None:
+                s.pop("name", None)
+            else:
+                s["name"] = old
+            raise
+        self._push_all(live)
+
+    def op_lobby(self, conn: Connection, msg: dict) -> dict:
+        """The listed games not over, newest first: their seats (open ones claimable), names and progress; never a
+        token."""
+        games = []
+        for g in self.store.listed(LOBBY_GAMES):
+            seats = [{k: s[k] for k in ("flock", "kind", "bot", "name") if k in s} for s in g.seats]
+            games.append({"game": g.id, "content": g.content, "created": g.created, "seq": g.decisions,
+                          "seats": seats, "open": [s["flock"] for s in g.seats if s["kind"] == OPEN]})
+        return {"games": games}
 
     def op_view(self, conn: Connection, msg: dict) -> dict:
         """The token's view."""

@@ -12,8 +12,9 @@ import hashlib
 from typing import Any
 
 from interpreter.bots import make_bot
-from interpreter.engine import Game
-from interpreter.engine.events import FORMS
+from interpreter.engine import Game, labels
+from interpreter.engine.events import FORMS, render, with_names
+from interpreter.engine.rules import compile_rules
 from service.store import GameRecord
 
 HUMAN, OPEN, BOT, KIWIBOT = "human", "open", "bot", "kiwibot"
@@ -33,10 +34,30 @@ def bot_seed(seed: int, n: int, flock: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def event_for(event: Any, n: int, viewer: str | None) -> dict:
+def content_names(ruleset: Any) -> dict[str, dict[str, str]]:
+    """Display names by id of what events name: flocks, and Action cards, Season cards and Nests (`things`)."""
+    rules = compile_rules(ruleset)
+    things = {cid: labels.season_card_name(cid, card) for cid, card in rules.season_cards.items()}
+    things.update({nid: labels.nest_name(nid, nest) for nid, nest in rules.nests.items()})
+    things.update({cid: labels.card_name(cid, card) for cid, card in rules.cards.items()})   # an Action card's first
+    return {"flocks": {i.id: str(i.data.get("name", i.id)) for i in ruleset.items("flocks")}, "things": things}
+
+
+def named_text(event: Any, viewer: str | None, names: dict[str, dict[str, str]]) -> str:
+    """The event's text for this viewer with names instead of ids (player or flock names, card and Nest names),
+    through the same form and the same privacy rule as `text_for`."""
+    if event.form is None:
+        return str(event.text_for(viewer))
+    return render(event.form, with_names(event.fields or {}, names["flocks"], names["things"]), viewer, event.player)
+
+
+def event_for(event: Any, n: int, viewer: str | None, names: dict[str, dict[str, str]] | None = None) -> dict:
     """One event for the protocol: its number, kind, acting flock, its text for this viewer (the engine's
-    `text_for`), its form and the fields this viewer may see, and public data for tools."""
+    `text_for`) and, with `names`, that text with names for ids (`named`), its form and the fields this viewer
+    may see, and public data for tools."""
     out = {"n": n, "kind": event.kind, "player": event.player, "text": event.text_for(viewer)}
+    if names is not None:
+        out["named"] = named_text(event, viewer, names)
     if event.form is not None:
         out["form"] = event.form
         private = FORMS[event.form].private if viewer != event.player else ()
@@ -56,6 +77,8 @@ class LiveGame:
         self.deciders: list[str] = []      # who answered each decision
         self.drew: list[bool] = []         # did each decision draw at random (undo is refused across a draw)
         self.game = self._rebuild(record.decisions)
+        self._content_names = content_names(ruleset)
+        self._undo_probe: tuple[int, str | None, str | None] | None = None   # (seq, flock, refusal) last probed
 
     # --- building -------------------------------------------------------------------------------
     def _rebuild(self, decisions: list[str]) -> Game:
@@ -179,6 +202,26 @@ class LiveGame:
             raise Refusal(why, UNDO_REASONS[why])
         return self.record.redo[-1]
 
+    def undo_refusal(self, flock: str | None) -> str | None:
+        """None if `flock`'s undo would be taken now, else the refusal code: `can_undo`, then the engine's own
+        check on a copy of the game (so a client can disable Undo when the engine would refuse: `revealed`).
+        Probed once per decision and seat."""
+        why = self.can_undo(flock)
+        if why is not None:
+            return why
+        if self._undo_probe is None or self._undo_probe[:2] != (self.seq, flock):
+            result = self.game.clone().undo()
+            self._undo_probe = (self.seq, flock, None if result.ok else result.code)
+        return self._undo_probe[2]
+
+    def names(self) -> dict[str, dict[str, str]]:
+        """Display names by id for events: the content's, with each named seat's player name for its flock."""
+        flocks = dict(self._content_names["flocks"])
+        for s in self.record.seats:
+            if s.get("name"):
+                flocks[s["flock"]] = s["name"]
+        return {**self._content_names, "flocks": flocks}
+
     # --- what a viewer sees ----------------------------------------------------------------------
     def view(self, viewer: str | None) -> dict:
         """The protocol view for a seat (None: spectator): the engine's per-player view, options with their typed
@@ -189,21 +232,24 @@ class LiveGame:
         if pending is not None:
             pending["options"] = [option_for(o) for o in (self.game.pending.options if viewer == pending["player"]
                                                           else ())]
-        v["seats"] = [{"flock": s["flock"], "kind": s["kind"], **({"bot": s["bot"]} if s.get("bot") else {})}
-                      for s in self.record.seats]
+        v["seats"] = [{"flock": s["flock"], "kind": s["kind"], **({"bot": s["bot"]} if s.get("bot") else {}),
+                       **({"name": s["name"]} if s.get("name") else {})} for s in self.record.seats]
         v["you"] = viewer
         v["seq"] = self.seq
         v["events"] = len(events)
         v["scores"] = self.game.scores()
         v["ranking"] = self.game.ranking() if self.game.is_over else None
-        v["can_undo"] = self.can_undo(viewer) is None
+        names = self.names()
+        v["named_log"] = [named_text(e, viewer, names) for e in events[-len(v["log"]):]] if v["log"] else []
+        v["can_undo"] = self.undo_refusal(viewer) is None
         v["can_redo"] = self.can_redo(viewer) is None
         return v
 
     def events_for(self, viewer: str | None, since: int) -> list[dict]:
         """Events from number `since` on, rendered for the viewer."""
         events = self.game.events
-        return [event_for(events[n], n, viewer) for n in range(max(0, since), len(events))]
+        names = self.names()
+        return [event_for(events[n], n, viewer, names) for n in range(max(0, since), len(events))]
 
     def replay_view(self, viewer: str | None, at: int) -> dict:
         """The viewer's view as it was after `at` decisions (what they saw then, nothing more)."""
@@ -211,6 +257,7 @@ class LiveGame:
         twin.ruleset = self.ruleset
         twin.record = GameRecord(**{**self.record.__dict__, "decisions": self.record.decisions[:at], "redo": []})
         twin.game = twin._rebuild(twin.record.decisions)
+        twin._content_names, twin._undo_probe = self._content_names, None
         out = twin.view(viewer)
         out["can_undo"] = out["can_redo"] = False
         return out

@@ -18,7 +18,7 @@ from service.paths import protocol_schemas_dir
 PROTOCOL = 1
 COMMON = "urn:kcd-protocol:common"
 OPS = ("hello", "content", "create", "join", "view", "pending", "apply", "undo", "redo", "events", "save", "load",
-       "replay", "leave")
+       "replay", "leave", "lobby")
 
 
 class ProtocolError(Exception):

@@ -25,12 +25,24 @@ class GameRecord:
     id: str
     content: dict                      # {"editions": [...], "mods": [...]}
     setup: dict                        # Game.new keyword arguments other than the seed
-    seats: list[dict]                  # [{"flock", "kind": human|open|bot|kiwibot, "bot"?}] in seat order
+    seats: list[dict]                  # [{"flock", "kind": human|open|bot|kiwibot, "bot"?, "name"?}] in seat order
     seed: int                          # never sent to any client
     decisions: list[str] = field(default_factory=list)
     redo: list[str] = field(default_factory=list)
     over: bool = False
     created: float = 0.0
+    lobby: bool = False                # listed in the lobby (anyone may see its seats and watch it)
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What the lobby shows of a listed game: public facts only (never a token, the seed or a decision)."""
+
+    id: str
+    content: dict
+    seats: list[dict]
+    decisions: int
+    created: float
 
 
 class Store(ABC):
@@ -47,6 +59,14 @@ class Store(ABC):
     @abstractmethod
     def add_token(self, game_id: str, token_hash: str, seat: str | None, seats: list[dict]) -> None:
         """Add a token (a claimed open seat) and the updated seats, in one transaction."""
+
+    @abstractmethod
+    def set_seats(self, game_id: str, seats: list[dict]) -> None:
+        """Store the seats again (a player named their seat)."""
+
+    @abstractmethod
+    def listed(self, limit: int) -> list[Listing]:
+        """The unfinished games listed in the lobby, newest first, at most `limit`."""
 
     @abstractmethod
     def append(self, game_id: str, n: int, option: str, redo: list[str], over: bool) -> None:
@@ -86,7 +106,8 @@ class SQLiteStore(Store):
     CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);
     CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY, content TEXT NOT NULL, setup TEXT NOT NULL, seats TEXT NOT NULL,
-        seed TEXT NOT NULL, redo TEXT NOT NULL DEFAULT '[]', over INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL);
+        seed TEXT NOT NULL, redo TEXT NOT NULL DEFAULT '[]', over INTEGER NOT NULL DEFAULT 0, created REAL NOT NULL,
+        lobby INTEGER NOT NULL DEFAULT 0);
     CREATE TABLE IF NOT EXISTS decisions (
         game TEXT NOT NULL REFERENCES games(id), n INTEGER NOT NULL, option TEXT NOT NULL, PRIMARY KEY (game, n));
     CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, game TEXT NOT NULL REFERENCES games(id), seat TEXT);
@@ -106,6 +127,9 @@ class SQLiteStore(Store):
         self._db.execute(f"PRAGMA synchronous={synchronous}")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(self.SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "lobby" not in columns:   # a database from before the lobby: its games stay unlisted
+            self._db.execute("ALTER TABLE games ADD COLUMN lobby INTEGER NOT NULL DEFAULT 0")
 
     def _tx(self, statements: list[tuple[str, tuple]]) -> None:
         """Run statements in one committed transaction (all or nothing)."""
@@ -132,9 +156,11 @@ class SQLiteStore(Store):
 
     def create(self, record: GameRecord, tokens: dict[str, str | None]) -> None:
         """Store a new game and its token hashes."""
-        stmts = [("INSERT INTO games (id, content, setup, seats, seed, redo, over, created) VALUES (?,?,?,?,?,?,?,?)",
+        stmts = [("INSERT INTO games (id, content, setup, seats, seed, redo, over, created, lobby) "
+                  "VALUES (?,?,?,?,?,?,?,?,?)",
                   (record.id, json.dumps(record.content), json.dumps(record.setup), json.dumps(record.seats),
-                   str(record.seed), json.dumps(record.redo), int(record.over), record.created or time.time()))]
+                   str(record.seed), json.dumps(record.redo), int(record.over), record.created or time.time(),
+                   int(record.lobby)))]
         stmts += [("INSERT INTO decisions (game, n, option) VALUES (?, ?, ?)", (record.id, n, opt))
                   for n, opt in enumerate(record.decisions)]
         stmts += [("INSERT INTO tokens (hash, game, seat) VALUES (?, ?, ?)", (h, record.id, seat))
@@ -145,6 +171,19 @@ class SQLiteStore(Store):
         """A claimed seat: its token and the seats' new kinds."""
         self._tx([("INSERT INTO tokens (hash, game, seat) VALUES (?, ?, ?)", (token_hash, game_id, seat)),
                   ("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game_id))])
+
+    def set_seats(self, game_id: str, seats: list[dict]) -> None:
+        """The seats after a player named theirs."""
+        self._tx([("UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), game_id))])
+
+    def listed(self, limit: int) -> list[Listing]:
+        """Listed games not over, newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.id, g.content, g.seats, g.created, (SELECT COUNT(*) FROM decisions d WHERE d.game = g.id) "
+                "FROM games g WHERE g.lobby = 1 AND g.over = 0 ORDER BY g.created DESC LIMIT ?", (limit,)).fetchall()
+        return [Listing(id=r[0], content=json.loads(r[1]), seats=json.loads(r[2]), created=r[3], decisions=r[4])
+                for r in rows]
 
     def append(self, game_id: str, n: int, option: str, redo: list[str], over: bool) -> None:
         """Record one decision."""
@@ -165,7 +204,7 @@ class SQLiteStore(Store):
     def load(self, game_id: str) -> GameRecord | None:
         """The stored game."""
         with self._lock:
-            row = self._db.execute("SELECT id, content, setup, seats, seed, redo, over, created FROM games "
+            row = self._db.execute("SELECT id, content, setup, seats, seed, redo, over, created, lobby FROM games "
                                    "WHERE id = ?", (game_id,)).fetchone()
             if row is None:
                 return None
@@ -173,7 +212,7 @@ class SQLiteStore(Store):
                 "SELECT option FROM decisions WHERE game = ? ORDER BY n", (game_id,))]
         return GameRecord(id=row[0], content=json.loads(row[1]), setup=json.loads(row[2]), seats=json.loads(row[3]),
                           seed=int(row[4]), decisions=decisions, redo=json.loads(row[5]), over=bool(row[6]),
-                          created=row[7])
+                          created=row[7], lobby=bool(row[8]))
 
     def unfinished(self) -> list[str]:
         """Games not over."""

@@ -1,8 +1,11 @@
 """`kcd play --human SEAT`: a person plays one seat against bots in the terminal.
 
 Built on the service protocol in-process (a `Hub` with an in-memory store), the same operations a web or Node
-client uses: create, join, apply, undo, redo. Each decision shows the view as text and the numbered options;
-type a number to choose, `u` to undo, `r` to redo, `v` to show the whole view again, `q` to quit.
+client uses: create, join, apply, undo, redo. Each decision shows the events since (with names: players, cards,
+Nests), the island as an ASCII hex map (`hex_map`: coordinates, Kiwi, Leaders, Nests and domain markers; only
+what the seat's view holds, so nothing hidden), the seat's hand and the numbered options. A big decision (more
+than `TWO_STEP` options) is asked in two steps: which piece, then where. Type a number to choose, `u` to undo,
+`r` to redo, `v` to show the whole view again, `b` to go back a step, `q` to quit (exit 0).
 """
 from __future__ import annotations
 
@@ -14,6 +17,104 @@ from service.hub import Hub, Limits
 from service.store import SQLiteStore
 
 HELP = "Type an option's number, u (undo), r (redo), v (show the view), q (quit)."
+TWO_STEP = 12          # more options than this: first which piece, then where
+QUIT, EOF, BACK = "quit", "eof", "back"   # answers that are not a choice (never compared with an option id)
+CELL = 8               # characters a hex takes on the map; rows shift by half of it
+
+
+def flock_letters(flocks: list[str]) -> dict[str, str]:
+    """One lower-case letter per flock for the map: the first letter of its id not yet taken (then any free one)."""
+    out: dict[str, str] = {}
+    for flock in flocks:
+        free = [c for c in flock.lower() + "abcdefghijklmnopqrstuvwxyz" if c.isalpha() and c not in out.values()]
+        out[flock] = free[0]
+    return out
+
+
+def _fits(text: str, encoding: str | None) -> bool:
+    try:
+        text.encode(encoding or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def hex_map(view: dict, catalogue: dict, encoding: str | None = "utf-8") -> list[str]:
+    """The island as text: one cell per hex at its axial place (rows shifted by half a cell), lines per row:
+    `A7 gra` (coordinates and terrain), the Kiwi stacks, a line per flock (`r12` = red stacks of sizes 1 and 2),
+    then Leaders (`R*`),
+    the Nest (its type's glyph from content, then the owner's letter) and the domain marker (`#r`). Then a legend.
+    Everything comes from the seat's view, so what the seat may not see is not there to draw."""
+    hexes = view["hexes"]
+    flocks = [f["id"] for f in catalogue.get("flocks", [])] or sorted({k["flock"] for h in hexes.values()
+                                                                       for k in h["kiwi"]})
+    letter = flock_letters(flocks)
+    glyphs = {}
+    for n in catalogue.get("nests", []):
+        glyph = n.get("glyph") or str(n.get("type", "?"))[:1].upper()
+        glyphs[n["id"]] = glyph if _fits(glyph, encoding) else str(n.get("type", "?"))[:1].upper()
+    xs = {hid: 2 * h["q"] + h["r"] for hid, h in hexes.items()}
+    left = min(xs.values(), default=0)
+    rows: dict[int, list[str]] = {}
+    for hid, h in hexes.items():
+        rows.setdefault(h["r"], []).append(hid)
+    lines = []
+    half = CELL // 2
+    for r in sorted(rows):
+        cells = {}
+        for hid in rows[r]:
+            h = hexes[hid]
+            stacks: dict[str, str] = {}
+            for k in h["kiwi"]:
+                stacks[k["flock"]] = stacks.get(k["flock"], "") + str(k["size"])
+            things = "".join(letter.get(f, "?").upper() + "*" for f in h["leaders"])
+            if h["nest"]:
+                things += glyphs.get(h["nest"]["id"], "N") + letter.get(h["nest"]["flock"], "?")
+            if h["domain"]:
+                things += "#" + letter.get(h["domain"]["flock"], "?")
+            # one line per flock's stacks, so a crowded hex never runs into its neighbour
+            cells[hid] = [f"{hid} {h['terrain'][:3]}"] + [letter.get(f, "?") + sizes for f, sizes in stacks.items()]
+            cells[hid].append(things)
+        height = 2 + max(max(len(c) - 2 for c in cells.values()), 1)
+        width = max((xs[hid] - left) * half + CELL for hid in rows[r])
+        canvas = [[" "] * width for _ in range(height)]
+        for hid, texts in cells.items():
+            texts = texts[:-1] + [""] * (height - len(texts)) + texts[-1:]
+            at = (xs[hid] - left) * half
+            for i, text in enumerate(texts):
+                text = text if len(text) < CELL else text[:CELL - 2] + "+"
+                for j, ch in enumerate(text):
+                    canvas[i][at + j] = ch
+        lines += ["".join(row).rstrip() for row in canvas]
+    names = {f["id"]: f.get("name", f["id"]) for f in catalogue.get("flocks", [])}
+    seated = [s["flock"] for s in view.get("seats", [])] or list(view.get("turn_order", []))
+    legend = ", ".join(f"{letter.get(f, '?')} {names.get(f, f)}" for f in seated)
+    nest_types: dict[Any, str] = {}
+    for n in catalogue.get("nests", []):
+        nest_types.setdefault(n.get("type"), glyphs[n["id"]])
+    lines.append(f"Flocks: {legend}.")
+    lines.append("Kiwi: flock letter + sizes (r12: sizes 1, 2). R*: Leader. #r: domain marker.")
+    lines.append("Nests: " + ", ".join(f"{g} {t}" for t, g in nest_types.items()) + ", then the owner's letter.")
+    return lines
+
+
+def option_groups(options: list[dict]) -> list[tuple[str, list[dict]]]:
+    """The options grouped by what they move (its typed action's piece and start hex: `kiwi` or the Leader, and
+    `hex`, for actions that also have a `to`), in first-seen order; an option that moves nothing is a group of its
+    own. Each group's label names the piece and where it stands."""
+    groups: dict[Any, tuple[str, list[dict]]] = {}
+    for o in options:
+        a = o.get("action") or {}
+        if "to" in a and "hex" in a:
+            key: Any = (a.get("kind"), a.get("kiwi"), a["hex"])
+            piece = f"your size-{a['size']} Kiwi" if "size" in a and "kiwi" in a else "your Leader"
+            # the action kind's verb (`move`, `move-leader`: Move; `push`: Push), without the piece's noun
+            verb = " ".join(w for w in str(a.get("kind", "move")).split("-") if w not in ("leader", "kiwi"))
+            label = f"{(verb or 'move').capitalize()} {piece} from {a['hex']}"
+        else:
+            key, label = ("single", o["id"]), o["label"]
+        groups.setdefault(key, (label, []))[1].append(o)
+    return list(groups.values())
 
 
 class Terminal:
@@ -24,6 +125,8 @@ class Terminal:
         self.conn = hub.connect(lambda message: None)   # reads views itself after each step
         self.cursor = 0
         self.catalogue: dict = {}
+        self.token = ""
+        self.shown_map: list[str] = []
 
     def call(self, op: str, **fields: Any) -> dict:
         """One protocol request; bots move right after it, as in the server."""
@@ -39,58 +142,98 @@ class Terminal:
         self.out.flush()
 
     def play(self, create: dict, seat: str) -> int:
-        """Create the game, then play `seat` to the end; the exit code (0 finished, 1 quit or input ended)."""
+        """Create the game, then play `seat` to the end; the exit code (0 finished or quit, 1 input ended)."""
         made = self.call("create", **create)
         if not made["ok"]:
             self.say(f"error: {made['error']['message']}")
             return 2
         cat = self.call("content", content=create.get("content") or {})
         self.catalogue = cat.get("catalogue", {})
-        token = made["tokens"][seat]
+        token = self.token = made["tokens"][seat]
         self.say(f"You play {seat}. " + HELP)
         while True:
             view = self.call("view", token=token)["view"]
             self.show_log(token)
             if view["over"]:
                 self.show(view)
+                names = {f["id"]: f.get("name", f["id"]) for f in self.catalogue.get("flocks", [])}
                 self.say("The game is over. Final scores: " + ", ".join(
-                    f"{i + 1}. {f} {view['scores'][f]['total']} VP" for i, f in enumerate(view["ranking"])))
+                    f"{i + 1}. {names.get(f, f)} {view['scores'][f]['total']} VP" for i, f in enumerate(view["ranking"])))
                 return 0
             self.show(view, brief=True)
             options = view["pending"]["options"]
-            for i, option in enumerate(options, start=1):
-                self.say(f"  {i:2}. {option['label']}")
-            marks = (" u=undo" if view["can_undo"] else "") + (" r=redo" if view["can_redo"] else "")
-            try:
-                answer = self.ask(f"{view['pending']['prompt']} [1-{len(options)}{marks} v q]: ").strip().lower()
-            except EOFError:
-                self.say("\ninput ended: the game is left unfinished")
-                return 1
-            if answer in ("q", "quit"):
-                self.say("You left the game.")
-                return 1
-            if answer in ("u", "r"):
-                reply = self.call("undo" if answer == "u" else "redo", token=token)
-                self.say("Undone." if reply["ok"] and answer == "u" else "Redone." if reply["ok"]
-                         else f"Refused: {reply['error']['message']}")
-                if reply["ok"] and answer == "u":   # the log was shortened: go on from its new end
-                    self.cursor = self.call("view", token=token)["view"]["events"]
+            kind, chosen = self.pick(view, options)
+            if kind in (QUIT, EOF):
+                return 0 if kind == QUIT else 1
+            if chosen is None:
                 continue
-            if answer in ("v", "view"):
-                self.show(view)
-                continue
-            if not answer.isdigit() or not 1 <= int(answer) <= len(options):
-                self.say(f"Not an option: {answer!r}. {HELP}")
-                continue
-            reply = self.call("apply", token=token, option=options[int(answer) - 1]["id"])
+            reply = self.call("apply", token=token, option=chosen)
             if not reply["ok"]:
                 self.say(f"Refused: {reply['error']['message']}")
+
+    def pick(self, view: dict, options: list[dict]) -> tuple[str | None, str | None]:
+        """Ask for the decision: (None, option id), (QUIT or EOF, None), or (None, None) after a command (undo,
+        redo, view, a bad answer) so the caller shows the game again. More than TWO_STEP options: which piece
+        first, then where."""
+        groups = option_groups(options)
+        two_step = len(options) > TWO_STEP and 1 < len(groups) < len(options)
+        while True:
+            entries = groups if two_step else [(o["label"], [o]) for o in options]
+            if two_step:
+                self.say(f"  {len(options)} options: first choose which piece (then where)")
+            for i, (label, group) in enumerate(entries, start=1):
+                more = f"  ({len(group)} places)" if two_step and len(group) > 1 else ""
+                self.say(f"  {i:2}. {label}{more}")
+            first = self.answer(view, len(entries))
+            if not isinstance(first, int):
+                return first, None
+            group = entries[first - 1][1]
+            if len(group) == 1:
+                return None, str(group[0]["id"])
+            for i, option in enumerate(group, start=1):
+                self.say(f"  {i:2}. {option['label']}")
+            self.say("   b. back to the list of pieces")
+            second = self.answer(view, len(group), back=True)
+            if second == BACK:
+                continue
+            if not isinstance(second, int):
+                return second, None
+            return None, str(group[second - 1]["id"])
+
+    def answer(self, view: dict, count: int, back: bool = False) -> int | str | None:
+        """One typed answer: a number 1..count, QUIT, EOF, BACK (when offered), or None after a command."""
+        marks = (" u=undo" if view["can_undo"] else "") + (" r=redo" if view["can_redo"] else "")
+        marks += " b=back" if back else ""
+        try:
+            answer = self.ask(f"{view['pending']['prompt']} [1-{count}{marks} v q]: ").strip().lower()
+        except EOFError:
+            self.say("\ninput ended: the game is left unfinished")
+            return EOF
+        if answer in ("q", "quit"):
+            self.say("You left the game.")
+            return QUIT
+        if back and answer in ("b", "back"):
+            return BACK
+        if answer in ("u", "r"):
+            reply = self.call("undo" if answer == "u" else "redo", token=self.token)
+            self.say("Undone." if reply["ok"] and answer == "u" else "Redone." if reply["ok"]
+                     else f"Refused: {reply['error']['message']}")
+            if reply["ok"] and answer == "u":   # the log was shortened: go on from its new end
+                self.cursor = self.call("view", token=self.token)["view"]["events"]
+            return None
+        if answer in ("v", "view"):
+            self.show(view)
+            return None
+        if not answer.isdigit() or not 1 <= int(answer) <= count:
+            self.say(f"Not an option: {answer!r}. {HELP}")
+            return None
+        return int(answer)
 
     def show_log(self, token: str) -> None:
         """The events since last shown (others' moves included), rendered for this seat."""
         reply = self.call("events", token=token, since=self.cursor)
         for event in reply["events"]:
-            self.say(f"  · {event['text']}")
+            self.say(f"  · {event.get('named', event['text'])}")
         self.cursor = reply["next"]
 
     def show(self, view: dict, brief: bool = False) -> None:
@@ -101,6 +244,11 @@ class Terminal:
         current = next((c["id"] for c in view["season_cards"] if c["season"] == view["season"]), None)
         self.say(f"== Season {view['season']}, {view['phase'].replace('_', ' ')}; Season card: "
                  f"{seasons.get(current, current)} ==")
+        board = hex_map(view, self.catalogue, getattr(self.out, "encoding", None))
+        if not brief or board != self.shown_map:   # the map again only when the island changed (or asked: v)
+            for line in board:
+                self.say("  " + line if line else "")
+            self.shown_map = board
         if not brief:
             for hex_id, h in view["hexes"].items():
                 things = [f"{k['flock']}:{k['size']}" for k in h["kiwi"]] + [f"{f} Leader" for f in h["leaders"]]

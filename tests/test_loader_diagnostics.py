@@ -217,6 +217,7 @@ def test_R_BUILD_2_nest_twin(root: Path) -> None:
     own (types come from content), so cave-2 is the one left without a first row."""
     nests = root / "base" / "nests.yaml"
     edit(nests, "  type: cave\n  row: 1", "  type: cavern\n  row: 1")
+    edit(nests, 'glyph: "∩"', 'glyph: "Ω"')   # a type of its own has a glyph of its own (cave-1's comes first)
     cave2 = line(nests, "- id: cave-2")
     row2 = next(i for i, t in enumerate(nests.read_text(encoding="utf-8").splitlines(), 1)
                 if i > cave2 and "row: 2" in t)

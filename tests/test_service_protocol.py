@@ -101,6 +101,7 @@ def exercise_every_op(client) -> None:
     client.request("replay", token=red, at=0)
     client.request("apply", token=green, option="nope")           # an error reply
     client.request("leave", token=red)
+    client.request("lobby")
 
 
 def test_every_message_of_a_whole_game_conforms_in_process() -> None:

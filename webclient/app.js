@@ -1,10 +1,14 @@
 // Kiwi Chow Down web client: plain JavaScript and SVG, no build step. It speaks only the public protocol
-// (protocol 1, docs/PROTOCOL.md) over the server's WebSocket: hello, content, create, join, apply, undo, redo.
-// The seat token is kept in localStorage, so a reload joins the same seat again and the game continues.
+// (protocol 1, docs/PROTOCOL.md) over the server's WebSocket: hello, content, lobby, create, join, apply, undo,
+// redo. A seat's token arrives in an invite link's fragment (/#seat=<token>, never sent to a server) or from
+// create/join, and is kept in sessionStorage: per tab, so two tabs of one browser joined by two links play two
+// seats, and a reload joins the same seat again. Nothing but the player's name goes to localStorage.
 "use strict";
 
 const PROTOCOL = 1;
 const STORE_KEY = "kcd.seat";
+const NAME_KEY = "kcd.name";
+const LOBBY_REFRESH_MS = 3000;
 const TERRAIN_COLOURS = { flower: "#f3a7c8", grass: "#93d48c", mountain: "#b9b1a7", sand: "#f1dc9c" };
 const FRUIT_COLOURS = { red: "#d62828", green: "#3a9d23", yellow: "#f2c200", blue: "#2f6fd6" };
 const HEX = 34;
@@ -18,6 +22,7 @@ const state = {
   lastOwnSeq: null,      // the view's seq right after our own latest decision
   ownView: null,         // the view then: what changed since is others' doing
   recentFrom: 0,         // log lines from here on are others' recent moves
+  busy: false,           // an undo or redo is on its way
 };
 
 // --- protocol -----------------------------------------------------------------------------------------
@@ -41,9 +46,20 @@ function connect() {
 async function reconnect() {
   await connect();
   if (state.seat) {
-    const reply = await request("join", { token: state.seat.token });
+    const reply = await request("join", state.seat.token ? { token: state.seat.token } : { game: state.seat.game });
     if (reply.ok) showView(reply.view);
   }
+}
+
+function savedSeat() {
+  try { return JSON.parse(sessionStorage.getItem(STORE_KEY) || "null"); } catch (e) { return null; }
+}
+function keepSeat(saved) { sessionStorage.setItem(STORE_KEY, JSON.stringify(saved)); }
+function forgetSeat() { sessionStorage.removeItem(STORE_KEY); }
+function myName() {
+  const name = $("player-name").value.trim();
+  if (name) localStorage.setItem(NAME_KEY, name);
+  return name || null;
 }
 
 function request(op, fields = {}) {
@@ -123,7 +139,13 @@ function fillSeats() {
     who.className = "seat-who"; who.id = `seat-${i}-who`;
     if (i === 0) who.appendChild(option("human", "You"));
     if (solo && i === 1) who.appendChild(option("kiwibot", "Kiwibot (the solo automa)"));
-    else for (const b of cat.bots) who.appendChild(option(`bot:${b}`, `Bot: ${b}`, i > 0 && b === "greedy"));
+    else {
+      if (i > 0) {
+        who.appendChild(option("invite", "A friend (invite link)"));
+        who.appendChild(option("open", "Open seat (anyone in the lobby)"));
+      }
+      for (const b of cat.bots) who.appendChild(option(`bot:${b}`, `Bot: ${b}`, i > 0 && b === "greedy"));
+    }
     const leader = document.createElement("select");
     leader.className = "seat-leader"; leader.id = `seat-${i}-leader`;
     leader.appendChild(option("", "Dealt at random"));
@@ -136,38 +158,143 @@ function fillSeats() {
 
 async function startGame(event) {
   event.preventDefault();
-  const seats = [], leaders = {};
+  const seats = [], leaders = {}, invites = [];
   const solo = $("players").value === "solo";
   const n = solo ? 2 : Number($("players").value);
+  const name = myName();
   for (let i = 0; i < n; i++) {
     const flock = $(`seat-${i}-flock`).value;
     const who = $(`seat-${i}-who`).value;
-    seats.push(who === "human" || who === "kiwibot" ? { flock, kind: who } : { flock, kind: "bot", bot: who.slice(4) });
+    if (who === "human") seats.push(name ? { flock, kind: "human", name } : { flock, kind: "human" });
+    else if (who === "invite") { seats.push({ flock, kind: "human" }); invites.push(flock); }
+    else if (who === "open" || who === "kiwibot") seats.push({ flock, kind: who });
+    else seats.push({ flock, kind: "bot", bot: who.slice(4) });
     const leader = $(`seat-${i}-leader`).value;
     if (leader) leaders[flock] = leader;
   }
-  const fields = { seats, setup: $("setup-kind").value };
+  const fields = { seats, setup: $("setup-kind").value, lobby: $("list-in-lobby").checked };
   if (solo) fields.mode = "solo";
   if ($("edition").value) fields.content = { editions: [$("edition").value] };
   if ($("variant").value && !solo) fields.variant = $("variant").value;
   if (Object.keys(leaders).length) fields.leaders = leaders;
   const reply = await call("create", fields);
   if (!reply.ok) return;
-  const you = seats.find((s) => s.kind === "human").flock;
+  const you = seats.find((s) => s.kind === "human" && !invites.includes(s.flock)).flock;
   const saved = { game: reply.game, token: reply.tokens[you], edition: $("edition").value };
-  localStorage.setItem(STORE_KEY, JSON.stringify(saved));
+  keepSeat(saved);
+  if (await joinSaved(saved)) showInvites(invites.map((f) => [f, reply.tokens[f]]), saved.edition);
+}
+
+// The invite links of the friends' seats, shown once: they live only in this panel, which "Done" empties.
+function showInvites(invites, edition) {
+  const list = $("invite-links");
+  list.replaceChildren();
+  for (const [flock, token] of invites) {
+    const link = `${location.origin}/#seat=${encodeURIComponent(token)}${edition ? `&edition=${encodeURIComponent(edition)}` : ""}`;
+    const li = document.createElement("li");
+    li.setAttribute("data-flock", flock);
+    const input = text("input", "", { class: "invite-link", readonly: "", value: link, "data-flock": flock, size: "60" });
+    const copy = text("button", "Copy", { class: "copy-link", "data-flock": flock });
+    copy.addEventListener("click", async () => {
+      input.select();
+      try { await navigator.clipboard.writeText(link); } catch (e) { document.execCommand("copy"); }
+      copy.textContent = "Copied";
+    });
+    li.append(text("strong", `${flockName(flock)}: `), input, copy);
+    list.appendChild(li);
+  }
+  $("invites").hidden = invites.length === 0;
+}
+
+function hideInvites() {
+  $("invite-links").replaceChildren();
+  $("invites").hidden = true;
+}
+
+async function joinSaved(saved, name) {
+  if (!(await loadCatalogue(saved.edition))) return false;
+  const fields = saved.token ? { token: saved.token } : { game: saved.game };
+  if (name && saved.token) fields.name = name;
+  const reply = await call("join", fields);
+  if (!reply.ok) { forgetSeat(); return false; }
+  state.seat = { game: reply.game, token: saved.token || null, flock: reply.seat };
+  state.lastOwnSeq = null; state.ownView = null; state.view = null;
+  document.body.classList.toggle("spectator", reply.seat === null);
+  $("home").hidden = true; $("welcome").hidden = true; $("game").hidden = false; $("new-game").hidden = false;
+  drawLegend();
+  showView(reply.view);
+  return true;
+}
+
+// --- the lobby ------------------------------------------------------------------------------------------------
+function seatText(s) {
+  const who = s.kind === "open" ? "open seat" : s.kind === "bot" ? `bot ${s.bot}` : s.kind === "kiwibot" ? "Kiwibot"
+    : s.name || "invited player";
+  return `${who} (${s.flock})`;
+}
+
+async function refreshLobby() {
+  if ($("home").hidden || !state.ws || state.ws.readyState !== WebSocket.OPEN) return;
+  const reply = await request("lobby");
+  if (!reply.ok) return;
+  const body = $("lobby-games");
+  body.replaceChildren();
+  for (const g of reply.games) {
+    const tr = document.createElement("tr");
+    tr.setAttribute("data-game", g.game);
+    const actions = document.createElement("td");
+    const edition = (g.content.editions || [])[0] || "";
+    for (const flock of g.open) {
+      const b = text("button", `Take ${flock}`, { class: "claim", "data-seat": flock });
+      b.addEventListener("click", () => claimSeat(g.game, flock, edition));
+      actions.appendChild(b);
+    }
+    const watch = text("button", "Watch", { class: "watch" });
+    watch.addEventListener("click", () => watchGame(g.game, edition));
+    actions.appendChild(watch);
+    tr.append(text("td", g.game.slice(0, 6), { title: g.game }), text("td", g.seats.map(seatText).join(", ")),
+      text("td", String(g.seq)), actions);
+    body.appendChild(tr);
+  }
+  $("lobby-empty").hidden = reply.games.length > 0;
+}
+
+async function claimSeat(game, flock, edition) {
+  const name = myName();
+  const reply = await call("join", name ? { game, seat: flock, name } : { game, seat: flock });
+  if (!reply.ok) return refreshLobby();
+  const saved = { game, token: reply.token, edition };
+  keepSeat(saved);
   await joinSaved(saved);
 }
 
-async function joinSaved(saved) {
-  if (!(await loadCatalogue(saved.edition))) return false;
-  const reply = await request("join", { token: saved.token });
-  if (!reply.ok) { localStorage.removeItem(STORE_KEY); return false; }
-  state.seat = { game: reply.game, token: saved.token, flock: reply.seat };
-  state.lastOwnSeq = null; state.ownView = null;
-  $("setup").hidden = true; $("game").hidden = false; $("new-game").hidden = false;
-  drawLegend();
-  showView(reply.view);
+async function watchGame(game, edition) {
+  const saved = { game, edition };
+  keepSeat(saved);
+  if (!(await joinSaved(saved))) refreshLobby();
+}
+
+// An invite link: its token is taken out of the address bar at once (not left for a screenshot or a bookmark),
+// kept for this tab only, and the player names themselves before joining.
+async function arriveByInvite(params) {
+  history.replaceState(null, "", location.pathname);
+  const token = params.get("seat");
+  const edition = params.get("edition") || "";
+  if (!(await loadCatalogue(edition))) return false;
+  const reply = await call("view", { token });
+  if (!reply.ok || reply.seat === null) return false;
+  const seat = reply.view.seats.find((s) => s.flock === reply.seat) || {};
+  $("welcome-title").textContent = `You are invited to play ${flockName(reply.seat)}`;
+  $("welcome-name").value = seat.name || localStorage.getItem(NAME_KEY) || "";
+  $("home").hidden = true; $("welcome").hidden = false;
+  $("welcome-form").onsubmit = async (event) => {
+    event.preventDefault();
+    const name = $("welcome-name").value.trim();
+    if (name) localStorage.setItem(NAME_KEY, name);
+    const saved = { game: reply.game, token, edition };
+    keepSeat(saved);
+    await joinSaved(saved, name || null);
+  };
   return true;
 }
 
@@ -250,6 +377,15 @@ async function choose(optionId) {
   if (reply.ok) state.lastOwnSeq = reply.seq;
 }
 
+// Undo or redo, with both buttons off while the request is out (a second click would ask twice).
+async function takeBack(op) {
+  state.busy = true; render();
+  const r = await call(op, { token: state.seat.token });
+  state.busy = false;
+  if (r.ok) state.lastOwnSeq = r.seq;
+  render();
+}
+
 // --- drawing --------------------------------------------------------------------------------------------------
 function flockColour(id) {
   const f = state.catalogue && state.catalogue.flocks.find((x) => x.id === id);
@@ -324,9 +460,10 @@ function drawBoard() {
     if (changed.has(id)) cls.push("changed");
     const g = el("g", { class: cls.join(" "), "data-hex": id, id: `hex-${id}` }, svg);
     el("polygon", { points: hexPoints(cx, cy, HEX - 1), fill: terrainColour(h.terrain) }, g);
-    el("text", { x: cx - 9, y: cy + HEX * 0.72, class: "hexid" }, g).textContent = id;
     g.addEventListener("click", () => onBoardClick(id, null));
     drawPieces(g, id, h, cx, cy);
+    // drawn last, below the pieces' ring and with a halo: the id stays readable whatever stands on the hex
+    el("text", { x: cx, y: cy + HEX * 0.8, class: "hexid", "text-anchor": "middle" }, g).textContent = id;
   }
 }
 
@@ -335,11 +472,11 @@ function drawPieces(g, id, h, cx, cy) {
   const n = pieces.length;
   pieces.forEach((p, i) => {
     const a = n === 1 ? 0 : (2 * Math.PI * i) / n;
-    const d = n === 1 ? 0 : HEX * 0.45;
-    const x = cx + d * Math.sin(a), y = cy - 4 - d * Math.cos(a);
+    const d = n === 1 ? 0 : HEX * 0.4;
+    const x = cx + d * Math.sin(a), y = cy - 6 - d * Math.cos(a);
     let shape;
     if (p.leader) {
-      const r = 11;
+      const r = 10;
       const star = [];
       for (let k = 0; k < 10; k++) {
         const rr = k % 2 ? r * 0.5 : r, aa = Math.PI / 5 * k;
@@ -348,7 +485,7 @@ function drawPieces(g, id, h, cx, cy) {
       shape = el("polygon", { points: star.join(" "), fill: flockColour(p.flock), class: "leader",
         "data-flock": p.flock, "data-hex": id }, g);
     } else {
-      shape = el("circle", { cx: x, cy: y, r: 5 + 2.5 * p.size, fill: flockColour(p.flock), class: "kiwi",
+      shape = el("circle", { cx: x, cy: y, r: 4 + 2 * p.size, fill: flockColour(p.flock), class: "kiwi",
         "data-flock": p.flock, "data-size": p.size, "data-hex": id, "data-piece": p.id }, g);
       el("text", { x: x - 3, y: y + 3.5, class: "piece-label" }, g).textContent = p.size;
     }
@@ -356,11 +493,19 @@ function drawPieces(g, id, h, cx, cy) {
     shape.addEventListener("click", (e) => { e.stopPropagation(); onBoardClick(id, p); });
   });
   if (h.nest) {
-    const r = el("rect", { x: cx + HEX * 0.35, y: cy - HEX * 0.75, width: 12, height: 12, fill: flockColour(h.nest.flock), class: "nest" }, g);
-    el("title", {}, r).textContent = `${h.nest.flock} ${nestName(h.nest.id)} on ${id}`;
+    // the Nest's type by its glyph (content: nests.yaml `glyph`), on the owner's colour
+    const nest = nestOf(h.nest.id);
+    const badge = el("g", { class: "nest", "data-nest": h.nest.id, "data-type": nest ? nest.type : "",
+      "data-glyph": nest ? nest.glyph : "" }, g);
+    // inside the hex's right side, clear of the neighbours' ids
+    el("rect", { x: cx + HEX * 0.42, y: cy - 7.5, width: 15, height: 15, rx: 3, fill: flockColour(h.nest.flock) }, badge);
+    el("text", { x: cx + HEX * 0.42 + 7.5, y: cy + 4, class: "nest-glyph", "text-anchor": "middle" }, badge)
+      .textContent = nest ? nest.glyph : "?";
+    el("title", {}, badge).textContent = `${playerName(h.nest.flock)}'s ${nestName(h.nest.id)} on ${id}`;
   }
   if (h.domain) {
-    const d = el("polygon", { points: `${cx - HEX * 0.5},${cy - HEX * 0.8} ${cx - HEX * 0.5 + 6},${cy - HEX * 0.8 + 6} ${cx - HEX * 0.5},${cy - HEX * 0.8 + 12} ${cx - HEX * 0.5 - 6},${cy - HEX * 0.8 + 6}`,
+    const mx = cx - HEX * 0.62, my = cy - 6;   // inside the hex's left side, clear of the neighbours' ids
+    const d = el("polygon", { points: `${mx},${my} ${mx + 6},${my + 6} ${mx},${my + 12} ${mx - 6},${my + 6}`,
       fill: flockColour(h.domain.flock), class: "marker" }, g);
     el("title", {}, d).textContent = `${h.domain.flock} domain marker (${h.domain.terrain}) on ${id}`;
   }
@@ -371,9 +516,30 @@ function drawLegend() {
   const parts = [];
   for (const t of cat.terrains) parts.push(`<span><span class="sw" style="background:${terrainColour(t)}"></span>${t}</span>`);
   for (const f of cat.flocks) parts.push(`<span><span class="sw" style="background:${f.colour};border-radius:50%"></span>${f.name}</span>`);
-  parts.push("<span>● Kiwi (number = size)</span>", "<span>★ Leader</span>", "<span>■ Nest</span>", "<span>◆ domain marker</span>",
+  parts.push("<span>● Kiwi (number = size)</span>", "<span>★ Leader</span>", "<span>◆ domain marker</span>",
     '<span class="muted">dashed yellow: changed by others since your move</span>');
   $("legend").innerHTML = parts.join("");
+  const types = new Map();
+  for (const nest of cat.nests) if (!types.has(nest.type)) types.set(nest.type, nest.glyph);
+  for (const [type, glyph] of types) {
+    // content text goes in as text, never as markup
+    const item = text("span", "", { class: "legend-nest", "data-type": type });
+    item.append(text("span", glyph, { class: "glyph" }), document.createTextNode(` ${type} Nest`));
+    $("legend").appendChild(item);
+  }
+}
+
+function flockName(id) {
+  const f = state.catalogue && state.catalogue.flocks.find((x) => x.id === id);
+  return f ? f.name : id;
+}
+// A seat's player name when given, else its flock's name.
+function playerName(id) {
+  const s = state.view && state.view.seats.find((x) => x.flock === id);
+  return s && s.name ? s.name : flockName(id);
+}
+function nestOf(id) {
+  return state.catalogue.nests.find((x) => x.id === id);
 }
 
 function cardName(id) {
@@ -400,11 +566,12 @@ function drawPanel() {
   const me = v.flocks[v.you] || {};
   const turn = v.pending ? v.pending.player : null;
   const solo = v.solo ? ` · Solo card ${v.solo.solo_card || "none"}, ${v.solo.solo_cards_left} left` : "";
-  $("status").textContent = (v.over ? "The game is over"
-    : `Season ${v.season}, ${v.phase.replace("_", " ")} — ${turn === v.you ? "your decision" : `waiting for ${turn}`}`) + solo;
+  const watching = v.you === null ? "Watching · " : "";
+  $("status").textContent = watching + (v.over ? "The game is over"
+    : `Season ${v.season}, ${v.phase.replace("_", " ")} — ${turn === v.you ? "your decision" : `waiting for ${playerName(turn)}`}`) + solo;
   const mine = turn === v.you;
   document.body.classList.toggle("your-turn", mine);
-  $("prompt").textContent = v.pending ? (mine ? v.pending.prompt : `Waiting for ${turn}`) : "";
+  $("prompt").textContent = v.pending ? (mine ? v.pending.prompt : `Waiting for ${playerName(turn)}`) : "";
   if (!state.selected) $("hint").textContent = mine ? "Click the board (a Kiwi, then a hex) or an option below" : "";
   const box = $("options");
   box.replaceChildren();
@@ -414,8 +581,8 @@ function drawPanel() {
     box.appendChild(b);
   }
   $("clear-selection").hidden = !state.selected;
-  $("undo").disabled = !v.can_undo;
-  $("redo").disabled = !v.can_redo;
+  $("undo").disabled = !v.can_undo || state.busy;
+  $("redo").disabled = !v.can_redo || state.busy;
 
   const hand = $("hand");
   hand.replaceChildren(...(me.hand || []).map((c) => text("span", cardName(c), { class: "card" })));
@@ -443,8 +610,10 @@ function drawPanel() {
   const table = $("scores");
   table.replaceChildren();
   const head = document.createElement("tr");
-  ["flock", "domain", "nests", "season cards", "total", "cards", "fruit", "markers"]
-    .forEach((h) => head.appendChild(text("th", h)));
+  [["player", "player (flock colour)"], ["dom", "VP from domain"], ["nest", "VP from Nests"],
+    ["seas", "VP from Season cards"], ["VP", "total VP"], ["hand", "cards in hand"], ["fruit", "fruit held"],
+    ["mk", "domain markers held"]]
+    .forEach(([h, title]) => head.appendChild(text("th", h, { title })));
   table.appendChild(head);
   for (const f of v.ranking || v.turn_order) {
     const s = v.scores[f], fl = v.flocks[f] || {};
@@ -452,7 +621,11 @@ function drawPanel() {
     tr.setAttribute("data-flock", f);
     const cards = fl.hand ? fl.hand.length : fl.hand_count;
     const fruit = Object.values(fl.fruit || {}).reduce((a, b) => a + b, 0);
-    [f + (f === v.you ? " (you)" : ""), s.domain, s.nests, s.season_cards, s.total, cards, fruit, fl.domain_count]
+    const who = text("td", "", { class: "who", title: `${flockName(f)}` });
+    who.append(text("span", "", { class: "sw", style: `background:${flockColour(f)}` }),
+      document.createTextNode(playerName(f) + (f === v.you ? " (you)" : "")));
+    tr.appendChild(who);
+    [s.domain, s.nests, s.season_cards, s.total, cards, fruit, fl.domain_count]
       .forEach((x) => tr.appendChild(text("td", String(x))));
     table.appendChild(tr);
   }
@@ -460,13 +633,15 @@ function drawPanel() {
   logEl.replaceChildren();
   const first = v.events - v.log.length;
   logEl.setAttribute("start", String(first + 1));
-  v.log.forEach((line, i) => logEl.appendChild(text("li", line, first + i >= state.recentFrom ? { class: "recent" } : {})));
+  (v.named_log || v.log).forEach((line, i) =>
+    logEl.appendChild(text("li", line, first + i >= state.recentFrom ? { class: "recent" } : {})));
   logEl.scrollTop = logEl.scrollHeight;
   const fin = $("final");
   fin.hidden = !v.over;
   if (v.over) {
     fin.replaceChildren(text("strong", "Final scores: "),
-      text("span", v.ranking.map((f, i) => `${i + 1}. ${f} ${v.scores[f].total} VP`).join(", "), { id: "final-scores" }));
+      text("span", v.ranking.map((f, i) => `${i + 1}. ${playerName(f)} (${f}) ${v.scores[f].total} VP`).join(", "),
+        { id: "final-scores" }));
   }
 }
 
@@ -490,30 +665,34 @@ function showView(view) {
 }
 
 // --- start ------------------------------------------------------------------------------------------------------
+async function showHome() {
+  $("game").hidden = true; $("new-game").hidden = true; $("welcome").hidden = true;
+  if (await loadCatalogue("")) { fillSetup(); $("home").hidden = false; refreshLobby(); }
+}
+
 async function main() {
   await connect();
+  $("player-name").value = localStorage.getItem(NAME_KEY) || "";
   $("setup-form").addEventListener("submit", startGame);
   $("players").addEventListener("change", fillSeats);
   $("edition").addEventListener("change", async () => { if (await loadCatalogue($("edition").value)) fillSetup(); });
-  $("undo").addEventListener("click", async () => {
-    const r = await call("undo", { token: state.seat.token });
-    if (r.ok) state.lastOwnSeq = r.seq;
-  });
-  $("redo").addEventListener("click", async () => {
-    const r = await call("redo", { token: state.seat.token });
-    if (r.ok) state.lastOwnSeq = r.seq;
-  });
+  $("undo").addEventListener("click", () => takeBack("undo"));
+  $("redo").addEventListener("click", () => takeBack("redo"));
   $("clear-selection").addEventListener("click", () => { state.selected = null; render(); });
+  $("invites-done").addEventListener("click", hideInvites);
   $("new-game").addEventListener("click", async () => {
-    if (state.seat) await request("leave", { token: state.seat.token });
-    localStorage.removeItem(STORE_KEY);
+    if (state.seat && state.seat.token) await request("leave", { token: state.seat.token });
+    forgetSeat(); hideInvites();
     state.seat = null; state.view = null;
-    $("game").hidden = true; $("new-game").hidden = true;
-    if (await loadCatalogue("")) { fillSetup(); $("setup").hidden = false; }
+    document.body.classList.remove("spectator");
+    await showHome();
   });
-  const saved = JSON.parse(localStorage.getItem(STORE_KEY) || "null");
+  setInterval(refreshLobby, LOBBY_REFRESH_MS);
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (params.get("seat") && (await arriveByInvite(params))) return;
+  const saved = savedSeat();
   if (saved && (await joinSaved(saved))) return;
-  if (await loadCatalogue("")) { fillSetup(); $("setup").hidden = false; }
+  await showHome();
 }
 
 main();

@@ -156,13 +156,6 @@ class Recording:
     start_events: list[str] = field(default_factory=list)
 
 
-# Event fields (interpreter/engine/events.py FORMS) that hold a flock id, a list of them, or a dict keyed by them;
-# and those that hold a card's or a Nest's id, or a list of card ids.
-_FLOCK_FIELDS = ("flock", "owner", "leader", "victor", "solo_player", "bot")
-_CARD_FIELDS = ("card", "nest")
-_CARD_LISTS = ("cards", "kept", "set_aside")
-
-
 def log_names(ruleset: Any) -> tuple[dict[str, str], dict[str, str]]:
     """(flock id -> name, card or Nest id -> name) for log lines: flocks, Action cards, Leader cards, Solo cards
     and Nests by their content `name` (a Nest without one by type and row), Season cards as the A/B names them."""
@@ -188,26 +181,12 @@ def log_names(ruleset: Any) -> tuple[dict[str, str], dict[str, str]]:
 def event_line(event: Any, names: tuple[Mapping[str, str], Mapping[str, str]]) -> str:
     """One event's full text with flocks, cards and Nests by name instead of id (the event's own fields,
     rendered by its form; an event without a form keeps its text)."""
-    from interpreter.engine.events import FORMS, OWNER, render
+    from interpreter.engine.events import FORMS, OWNER, render, with_names
 
     form, fields = getattr(event, "form", None), getattr(event, "fields", None)
     if form not in FORMS or not isinstance(fields, dict):
         return str(event.text)
-    flocks, things = names
-    shown = dict(fields)
-    for key in _FLOCK_FIELDS:
-        if isinstance(shown.get(key), str):
-            shown[key] = flocks.get(shown[key], shown[key])
-    for key in _CARD_FIELDS:
-        if isinstance(shown.get(key), str):
-            shown[key] = things.get(shown[key], shown[key])
-    for key in _CARD_LISTS:
-        if isinstance(shown.get(key), list):
-            shown[key] = [things.get(c, c) if isinstance(c, str) else c for c in shown[key]]
-    if isinstance(shown.get("tied"), list):
-        shown["tied"] = [flocks.get(f, f) for f in shown["tied"]]
-    if isinstance(shown.get("values"), dict):
-        shown["values"] = {flocks.get(k, k): v for k, v in shown["values"].items()}
+    shown = with_names(fields, *names)
     try:
         return render(form, shown, OWNER, getattr(event, "player", None))
     except (KeyError, TypeError, ValueError):   # a form whose text needs the ids themselves

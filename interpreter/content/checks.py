@@ -61,6 +61,7 @@ class Checker:
             self._triggers()
         self._trigger_refs()
         self._turn_order()
+        self._nest_glyphs()
         if self.base_only:
             self._base_counts()
         return self.out
@@ -291,6 +292,27 @@ class Checker:
                 continue
             self._seen_before(merged, seats, seat, path + ("seat",), f"duplicate Turn Order seat `{seat}`",
                               "first used at {first}")
+
+    def _nest_glyphs(self) -> None:
+        """Each Nest type its own glyph (the board tells the types apart by it): one glyph per type, and no two
+        types sharing one."""
+        merged = self.files.get("nests.yaml")
+        by_type: dict[Any, tuple[Any, tuple]] = {}
+        by_glyph: dict[Any, Any] = {}
+        for path, nest in self._items("nests.yaml"):
+            glyph, kind = nest.get("glyph"), nest.get("type")
+            if glyph is None or not _scalar(glyph) or not _scalar(kind):
+                continue
+            if kind in by_type and by_type[kind][0] != glyph:
+                first = _where_text(merged.where(by_type[kind][1]) if merged else None)
+                self._emit(merged, "schema", f"Nests of type `{kind}` have two glyphs, `{by_type[kind][0]}` and "
+                           f"`{glyph}`", path + ("glyph",), hint=f"give them one glyph (the first is at {first})")
+                continue
+            by_type.setdefault(kind, (glyph, path + ("glyph",)))
+            other = by_glyph.setdefault(glyph, kind)
+            if other != kind:
+                self._emit(merged, "schema", f"glyph `{glyph}` marks both type `{other}` and type `{kind}`",
+                           path + ("glyph",), hint="give each Nest type a glyph of its own")
 
     def _base_counts(self) -> None:
         groups = {"season_cards": ("season_cards.yaml", None), "nests": ("nests.yaml", None),

@@ -14,7 +14,7 @@ are named by the fields their ids are made of (`leader-<flock>`, `nest-<flock>-<
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 Render = Callable[[dict[str, Any]], str]
 
@@ -149,6 +149,33 @@ def render(form: str, fields: dict[str, Any], viewer: Any, player: str | None) -
         assert spec.public is not None
         return spec.public(fields)
     return spec.render(fields)
+
+
+# Event fields that hold a flock id (a list of them: `tied`; a dict keyed by them: `values`), and those that hold a
+# card's or a Nest's id or a list of card ids: what `with_names` replaces by names for a readable log.
+FLOCK_FIELDS = ("flock", "owner", "leader", "victor", "solo_player", "bot")
+THING_FIELDS = ("card", "nest")
+THING_LISTS = ("cards", "kept", "set_aside")
+
+
+def with_names(fields: dict[str, Any], flocks: Mapping[str, str], things: Mapping[str, str]) -> dict[str, Any]:
+    """A copy of an event's fields with flock ids (`flocks`: id -> name) and card and Nest ids (`things`) replaced
+    by names, for `render`: the same sentence, readable (ids not in the maps stay as they are)."""
+    shown = dict(fields)
+    for key in FLOCK_FIELDS:
+        if isinstance(shown.get(key), str):
+            shown[key] = flocks.get(shown[key], shown[key])
+    for key in THING_FIELDS:
+        if isinstance(shown.get(key), str):
+            shown[key] = things.get(shown[key], shown[key])
+    for key in THING_LISTS:
+        if isinstance(shown.get(key), list):
+            shown[key] = [things.get(c, c) if isinstance(c, str) else c for c in shown[key]]
+    if isinstance(shown.get("tied"), list):
+        shown["tied"] = [flocks.get(f, f) for f in shown["tied"]]
+    if isinstance(shown.get("values"), dict):
+        shown["values"] = {flocks.get(k, k): v for k, v in shown["values"].items()}
+    return shown
 
 
 class _Owner:
