@@ -78,17 +78,23 @@ def test_every_kind_has_a_block_and_every_index_decodes_and_encodes_back() -> No
         for i in {block.start, block.start + block.size - 1, block.start + rng.randrange(block.size)}:
             got_kind, fields = space.describe(i)
             assert got_kind == kind
+            names = {f.name for f in cls.__dataclass_fields__.values()}
             if any(f == "to" and c == "dir" for f, c in LAYOUT[kind]):
                 d = fields["to"]
                 if d == 6:
                     fields["to"] = "off"
-                else:   # the hex in that direction, when the island has one
-                    to = next((t for (h, t), dd in space._direction.items() if h == fields["hex"] and dd == d), None)
-                    if to is None:
+                    fields.setdefault("hex", space.hexes[0])
+                else:   # the hex in that direction, when the island has one (from any hex when `hex` is not encoded)
+                    step = next(((h, t) for (h, t), dd in space._direction.items()
+                                 if dd == d and fields.get("hex", h) == h), None)
+                    if step is None:
                         continue
-                    fields["to"] = to
-            if "kiwi" in {f.name for f in cls.__dataclass_fields__.values()}:
-                fields["kiwi"] = 99   # a piece id: never part of the index
+                    fields["hex"], fields["to"] = step
+            # the fields the decision fixes (a piece id, a verb, the piece moved): any value gives the same index
+            for name, value in (("kiwi", 99), ("verb", "push"), ("flock", space.flocks[0]), ("size", 1),
+                                ("hex", space.hexes[0])):
+                if name in names:
+                    fields.setdefault(name, value)
             if kind == "pay":
                 fields = {"fruit": tuple(fields["fruit"]), "markers": tuple(fields["markers"])}
             assert space.action_index(cls(**fields)) == i, (kind, fields)
@@ -111,4 +117,7 @@ def test_the_index_names_roles_not_piece_ids_and_refuses_what_it_cannot_place() 
     with pytest.raises(ValueError, match="not legal now"):
         space.action_from_index(illegal, game)
     assert space.num_distinct_actions == action_space(ruleset(()), 2).num_distinct_actions
+    # one piece a `move-to` decision: the index is its destination, whichever Kiwi it is
+    assert space.action_index(A.MoveToKiwi(1, "red", 1, "A1", "B4")) == space.action_index(
+        A.MoveToKiwi(2, "green", 3, "A3", "B4")) != space.action_index(A.MoveToKiwi(1, "red", 1, "A1", "B5"))
     assert action_space(ruleset(()), 4).num_distinct_actions > space.num_distinct_actions

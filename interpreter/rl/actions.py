@@ -12,15 +12,22 @@ player count:
   `edge`, `move-to`, `move-to-leader`): the hex's place, or the last value for `off`;
 - a flock: its place among the ruleset's flocks (`flocks`); a size: size - 1;
 - a card, Nest, Season card, slot, fruit, terrain, action type: its place in the ruleset's list of them;
-- engine words (`extra` move/stop, `cover-from` reserve/track, `may` no/yes, the verbs of `pick-kiwi` and
-  `pick-leader`): their place in the lists below;
+- engine words (`extra` move/stop, `cover-from` reserve/track, `may` no/yes): their place in the lists below;
+- a field every option of its decision shares is not encoded, as the decision already fixed it: the piece of
+  `move-to` and `move-to-leader` (one piece a decision: only `to`), the verb of `pick-kiwi` and `pick-leader` (and
+  the Leader's hex: a flock has one Leader), the deciding player's own Leader of `move-leader`, `step` and
+  `leader` (only `to`: a direction from the Leader's hex, or a hex), the flock of `edge` (one Leader pushed off),
+  the flock of the kinds that name the deciding player's own Kiwi (`move`, `take-token`, `grow`, `remove`, `cover`,
+  `setup-grow`; its size too: always 1), the hex of `push` and `push-leader` (a push decision pushes out of one
+  hex; `to` is the direction from it);
 - a Kiwi's piece id (`kiwi`) is not encoded: a Kiwi is named by its role (flock, size, hex), as in the option id,
   and identical Kiwi in one hex are one choice (docs/ACTIONS.md);
 - `pay`: the multiset of fruit colours and terrains handed over, ranked among all multisets of at most
   `max_payment` items (the largest cost the content states: Feed costs and every `pay` verb).
 
 `action_from_index(i, game)` returns the pending decision's legal action with index `i` (so a Kiwi's piece id is
-the one the engine would move), and `legal_mask(game)` is a numpy bool array of the legal indices.
+the one the engine would move, and the fields left out come from the decision), and `legal_mask(game)` is a numpy
+bool array of the legal indices.
 `describe(i)` decodes any index into its kind and field values (docs/RL.md prints the layout).
 """
 from __future__ import annotations
@@ -45,8 +52,6 @@ OFF = "off"
 EXTRA_CHOICES = ("move", "stop")                 # the `extra` kind's words (docs/ACTIONS.md)
 COVER_SOURCES = ("reserve", "track")             # the `cover-from` kind's sources
 YES_NO = (False, True)
-KIWI_VERBS = ("push", "grow", "shrink", "remove", "move", "swap", "swap-with")   # `pick-kiwi` (docs/ACTIONS.md)
-LEADER_VERBS = ("push", "move", "swap", "swap-with")                              # `pick-leader`
 STEP_KINDS = frozenset({"move", "push", "move-leader", "push-leader", "step"})    # `to` is adjacent (or off)
 _KIWI = ("flock", "size", "hex")
 
@@ -69,19 +74,22 @@ LAYOUT: dict[str, tuple[tuple[str, str], ...]] = {
     "choose-player": (("flock", "flock"),),
     "place": (("hex", "hex"),), "mark": (("hex", "hex"),), "build": (("hex", "hex"),),
     "setup-leader": (("hex", "hex"),), "setup-place": (("hex", "hex"),),
-    "move-leader": (("hex", "hex"), ("to", "dir")),
-    "step": (("hex", "hex"), ("to", "dir")),
-    "leader": (("hex", "hex"), ("to", "to")),
-    "push-leader": (("flock", "flock"), ("hex", "hex"), ("to", "dir")),
-    "edge": (("flock", "flock"), ("to", "to")),
-    "move-to-leader": (("flock", "flock"), ("hex", "hex"), ("to", "to")),
-    "pick-leader": (("verb", "leader_verb"), ("flock", "flock"), ("hex", "hex")),
-    **{kind: tuple((f, f) for f in _KIWI) for kind in ("take-token", "grow", "remove", "cover", "feed",
-                                                          "setup-grow")},
-    "move": tuple((f, f) for f in _KIWI) + (("to", "dir"),),
-    "push": tuple((f, f) for f in _KIWI) + (("to", "dir"),),
-    "move-to": tuple((f, f) for f in _KIWI) + (("to", "to"),),
-    "pick-kiwi": (("verb", "kiwi_verb"),) + tuple((f, f) for f in _KIWI),
+    # the deciding player's own Leader, in one hex for the whole decision: the step's direction alone
+    "move-leader": (("to", "dir"),),
+    "step": (("to", "dir"),),
+    "leader": (("to", "to"),),
+    "push-leader": (("flock", "flock"), ("to", "dir")),   # every push of a decision is out of one hex (push.py)
+    "edge": (("to", "to"),),                    # one Leader pushed off a decision: where it lands
+    "move-to-leader": (("to", "to"),),          # one Leader moved a decision (compose's _EachToFrame)
+    "pick-leader": (("flock", "flock"),),       # one verb a decision; a flock has one Leader, in one hex
+    "feed": tuple((f, f) for f in _KIWI),        # any flock's Kiwi (feed.py)
+    # the deciding player's own Kiwi (placing.py, marking.py, move.py: R-RES-2, R-DM-3, R-MOVE-2)
+    **{kind: (("size", "size"), ("hex", "hex")) for kind in ("take-token", "grow", "remove", "cover")},
+    "setup-grow": (("hex", "hex"),),             # an own size-1 Kiwi (R-SETUP-6)
+    "move": (("size", "size"), ("hex", "hex"), ("to", "dir")),
+    "push": (("flock", "flock"), ("size", "size"), ("to", "dir")),   # out of one hex, as `push-leader`
+    "move-to": (("to", "to"),),                 # one Kiwi moved a decision (compose's _EachToFrame)
+    "pick-kiwi": tuple((f, f) for f in _KIWI),  # one verb a decision (compose's _pick_options)
     "pay": (("pay", "pay"),),
 }
 
@@ -173,8 +181,7 @@ class ActionSpace:
             "choice": _Codec(range(1, self.max_choice + 1)), "extra": _Codec(EXTRA_CHOICES),
             "nest": _Codec(list(rules.nests)), "terrain": _Codec(rules.terrains), "fruit": _Codec(rules.fruits),
             "slot": _Codec(sorted(rules.tracker)), "season_card": _Codec(list(rules.season_cards)),
-            "source": _Codec(COVER_SOURCES), "yes": _Codec(YES_NO), "kiwi_verb": _Codec(KIWI_VERBS),
-            "leader_verb": _Codec(LEADER_VERBS), "pay": self._pay_codec,
+            "source": _Codec(COVER_SOURCES), "yes": _Codec(YES_NO), "pay": self._pay_codec,
         }
         missing = sorted(set(A.KINDS) - set(LAYOUT))
         if missing:   # an engine kind added without a place here: fail loudly, never a silent collision
