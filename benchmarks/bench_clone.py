@@ -1,7 +1,7 @@
 """Copy speed: `State.copy()`, the JSON round trip it replaces, and `Game.clone()` on mid-game 4-player states.
 
 Plain script (prints figures, asserts nothing): `.venv/bin/python benchmarks/bench_clone.py [--games N]
-[--reps R]`. Target (issue 7): `clone()` mid-game at most 0.05 ms. Mid-game: the positions a random 4-player game
+[--reps R]`. Target: `clone()` mid-game at most 0.05 ms. Mid-game: the positions a random 4-player game
 reaches after 60 to 180 decisions (season 2 or 3), every 10th of them; each figure is the mean over those
 positions, in microseconds, CPU time beside wall time (the machine is shared).
 """

@@ -1,7 +1,7 @@
 """Engine speed: full 4-player random-bot games per second on one core, and decisions per second.
 
 Plain script (prints figures, asserts nothing): `.venv/bin/python benchmarks/bench_engine.py [--games N]
-[--players P] [--bots random|greedy] [--gc lean|default] [--profile]`. Targets (issue 7), one core: at least 120
+[--players P] [--bots random|greedy] [--gc lean|default] [--profile]`. Targets, one core: at least 120
 random 4-player games per CPU second; with `--bots greedy`, at least 5 greedy 4-player games per second. CPU time is
 printed beside wall time (the machine is shared). `--gc lean` (the default) plays the games with the garbage
 collector's thresholds of `kcd simulate` (interpreter/simrun.py `lean_gc`: a game makes millions of short-lived

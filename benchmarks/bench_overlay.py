@@ -1,4 +1,4 @@
-"""Benchmark of overlay merging: loading a mod 30 times the size of the base game (issue 10, item 7).
+"""Benchmark of overlay merging: loading a mod 30 times the size of the base game.
 
 The mod is generated into a scratch content root (a copy of the shipped content): for every list item of the
 base game (action cards, nests, leaders, Season cards) it adds `--scale` renamed copies and patches the original,

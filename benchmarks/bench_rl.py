@@ -7,7 +7,7 @@ shared, so CPU time rather than wall time):
 
 - engine: random-bot games of `kcd.sim.play_game` (benchmarks/bench_engine.py's loop);
 - AEC env: `kcd.rl.pettingzoo.env`, a random agent that reads `last()` (the observation tensor and the
-  action mask) at every step and samples a legal index from the mask; target >= 50% of the engine's rate (issue 21);
+  action mask) at every step and samples a legal index from the mask; target >= 50% of the engine's rate;
 - OpenSpiel, the same loop on `pyspiel` games: at every step the current player's observation tensor (where the
   game has one) and the legal actions mask, then a random legal action. C++ games (chess, hearts) and python
   games (tic_tac_toe, kuhn_poker) of OpenSpiel, and kiwi_chow_down itself through OpenSpiel.

@@ -2,7 +2,7 @@
 it, and mid-game `clone()` and `from_json` at every decision of 4-player random games.
 
 Plain script (prints figures, asserts nothing): `.venv/bin/python benchmarks/bench_saves.py [--games N]
-[--midgame N]`. Targets (issue 7): a finished four-player save under 40 KB; `clone()` mid-game at most 0.05 ms.
+[--midgame N]`. Targets: a finished four-player save under 40 KB; `clone()` mid-game at most 0.05 ms.
 A save with the running step's frames loads without replay (schema, invariants, frame checks); a step a
 generator procedure runs (not yet written as frames) is copied and loaded by replaying: the "replayed" counts
 say how often.

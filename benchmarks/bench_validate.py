@@ -1,6 +1,6 @@
 """Benchmark of content validation: cold load of the base set in a fresh process, and re-validating one edited file.
 
-Targets (issue 2): < 300 ms cold, < 50 ms for one changed file (`validate_text`, the editor's live check).
+Targets: < 300 ms cold, < 50 ms for one changed file (`validate_text`, the editor's live check).
 Plain script, prints figures, asserts nothing:  .venv/bin/python benchmarks/bench_validate.py [--runs N]
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hand-written YAML positions (issue 3 contract) and their analysis (`kcd position`).
+"""Hand-written YAML positions and their analysis (`kcd position`).
 
 A position file (the keys; full examples in tests/golden/positions/, ids here are placeholders):
 ```yaml

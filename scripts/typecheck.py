@@ -1,24 +1,27 @@
 """mypy over the installed layout of the package: `kcd` (interpreter/), `kcd.editor` (editor/), `kcd.service` (service/).
 
 The import name differs from the folder names, and mypy cannot follow an editable install's import hook, so the
-files are mirrored into .mypy_tree/kcd (copies that keep their times, so mypy's cache stays warm) and mypy runs
+files are mirrored into a folder of the system's temporary directory, one per checkout (copies that keep their
+times, so mypy's cache in .mypy_cache stays warm; outside the tree so no search finds them twice), and mypy runs
 there; its messages name the repository's own paths. Usage: `python scripts/typecheck.py [mypy options]`.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
+import tempfile
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TREE = ROOT / ".mypy_tree"
+TREE = Path(tempfile.gettempdir()) / f"kcd-mypy-tree-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]}"
 # installed prefix -> repository folder, longest prefix first
 LAYOUT = (("kcd/editor", "editor"), ("kcd/service", "service"), ("kcd", "interpreter"))
 CHECKED = ("kcd",)
 # the Streamlit app is not yet under the type checker (its pages are scripts, not modules)
-EXCLUDE = r"^\.mypy_tree/kcd/editor/"
+EXCLUDE = "/kcd/editor/"
 
 
 def mirror() -> None:
@@ -44,7 +47,7 @@ def mirror() -> None:
 def repo_path(line: str) -> str:
     """A mypy message with the mirrored path turned back into the repository's."""
     for prefix, folder in LAYOUT:
-        mark = f".mypy_tree/{prefix}/"
+        mark = f"{TREE}/{prefix}/"
         if line.startswith(mark):
             return folder + "/" + line[len(mark):]
     return line
@@ -55,7 +58,7 @@ def run(extra: list[str]) -> subprocess.CompletedProcess[str]:
     mirror()
     mypy = shutil.which("mypy", path=str(Path(sys.executable).parent)) or shutil.which("mypy") or "mypy"
     proc = subprocess.run([mypy, "--no-error-summary", "--cache-dir", str(ROOT / ".mypy_cache"),
-                           "--exclude", EXCLUDE, *extra, *(f".mypy_tree/{c}" for c in CHECKED)],
+                           "--exclude", EXCLUDE, *extra, *(str(TREE / c) for c in CHECKED)],
                           cwd=ROOT, capture_output=True, text=True, timeout=900,
                           env=dict(os.environ, MYPYPATH=str(TREE)))
     proc.stdout = "".join(repo_path(line) + "\n" for line in proc.stdout.splitlines())

@@ -25,7 +25,7 @@ FILE_KINDS: dict[str, tuple[str, list[tuple[str, tuple | None]]]] = {
 }
 FLOCK_SCHEMA = "flock"
 
-# What the Content page lists, in the order designers think of them (issue 4: "every content kind").
+# What the Content page lists, in the order designers think of them (every content kind).
 KIND_LABELS: dict[str, str] = {
     "action_cards": "Action cards", "nests": "Nests", "leaders": "Leaders", "season_cards": "Season cards",
     "flocks": "Flocks", "turn_order_nests": "Turn order nests", "tracker_slots": "Turn tracker slots",

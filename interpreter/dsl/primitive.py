@@ -40,7 +40,7 @@ class Primitive:
     work: int | str = 1
     reach: tuple[str, ...] = ()
     bot_reach: tuple[str, ...] | None = None
-    # Why a part one content item alone uses is kept as a part of its own (issue 8: the rulebook's phrases became
+    # Why a part one content item alone uses is kept as a part of its own (the rulebook's phrases became
     # compositions; what stays is an engine procedure or event, not a phrase). Shown by `kcd reference`.
     note: str = ""
     # Triggers: the references the event binds in the power's effect, by name (`this hex`: "here", with what it is);

@@ -24,7 +24,7 @@ from kcd.dsl.primitive import Primitive
 
 _SOLO = frozenset({"solo"})
 
-# Why these stay verbs of their own (issue 8): each is one Kiwibot procedure whose open choices the Kiwibot
+# Why these stay verbs of their own: each is one Kiwibot procedure whose open choices the Kiwibot
 # patterns and the Solo-mode marker settle (R-SOLO-11/12), not a choice the player makes; what varies between
 # Solo card segments (which piece, which hex, how many of whose) is a selector or a quantity.
 _NOTE = ("kept: a Kiwibot procedure of the Solo cards; its open choices follow the Kiwibot patterns (R-SOLO-11) and "

@@ -1,4 +1,4 @@
-"""Checks of compose frames loaded from a save (issue 7 item 3): the plain data they may hold, and the question the
+"""Checks of compose frames loaded from a save: the plain data they may hold, and the question the
 frame that asked the pending decision asks (interpreter/engine/compose.py).
 
 A save's frames are checked by frames.stack_from_data (kinds, fields, simple types) and then by each frame's own
