@@ -285,14 +285,15 @@ class ActionSpace:
         if kept is not None and kept[0] is pending:
             return kept[1]
         ids = self._ids
-        indices = []
+        options = pending.options
         try:
-            for o in pending.options:   # `option_index` written out: every step of an agent reads every option
-                act = o.act
-                index = ids[act[0] if type(act) is tuple else type(act)].get(o.id)
-                indices.append(self.option_index(o) if index is None else index)
+            # `option_index` written out (every step of an agent reads every option): the ids seen before first, in
+            # one comprehension, then `option_index` for the ones not seen yet
+            indices: list[Any] = [ids[act[0] if type(act := o.act) is tuple else type(act)].get(o.id) for o in options]
+            if None in indices:
+                indices = [self.option_index(o) if index is None else index for o, index in zip(options, indices)]
         except KeyError:   # an option of no action kind: `option_index` says which
-            indices = [self.option_index(o) for o in pending.options]
+            indices = [self.option_index(o) for o in options]
         self._indices_of = (pending, indices, None)
         return indices
 

@@ -78,8 +78,8 @@ class _Board:
     so a part rewritten clears exactly what it wrote before. What is kept is the game's values, never who asked:
     any game of the space may be observed next (a clone, a resampled twin)."""
 
-    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "marks", "cards", "domains", "records", "game",
-                 "decider", "bag", "flocks", "reveal")
+    __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "marks", "cards", "hands", "domains", "records",
+                 "game", "decider", "bag", "flocks", "reveal")
 
     def __init__(self, flat: np.ndarray, seats: tuple[str, ...], hexes: int) -> None:
         self.flat = flat
@@ -92,7 +92,8 @@ class _Board:
         self.written: dict[int, tuple[int, ...]] = {}   # hex column -> the indices it wrote
         # per seat, the indices each of its parts wrote (`_updated`; its counts have fixed indices)
         self.marks: list[tuple[int, ...]] = [()] * len(seats)
-        self.cards: list[tuple[int, ...]] = [()] * len(seats)
+        self.cards: list[tuple[int, ...]] = [()] * len(seats)   # its played cards (face up, face down)
+        self.hands: list[tuple[int, ...]] = [()] * len(seats)   # its hand (size, and by card privately)
         self.domains: list[tuple[int, ...]] = [()] * len(seats)
         self.records: list[tuple[int, ...]] = [()] * len(seats)
         self.game: tuple[tuple, tuple[int, ...]] | None = None
@@ -218,6 +219,7 @@ class ObservationSpace:
         # seat its private parts: markers in reserve by terrain, played cards face down included, the hand
         terrains, cards = len(rules.terrains), len(self.cards)
         self._private = [self.size + a * (terrains + 2 * cards) for a in range(p)]
+        self._private_hand = [b + len(self._terrain_code) + len(self._codes["card"]) for b in self._private]
         self._board_size = self.size + p * (terrains + 2 * cards)
         self._board_base = np.zeros(self._board_size, np.float32)
         self._board_base[self._static] = 1.0
@@ -302,25 +304,40 @@ class ObservationSpace:
         # comparison runs in C)
         before = board.hexes
         if any(map(is_not, hexes, before)):
-            written, hex_at, index = board.written, self._hex_at, board.index
+            written, hex_at, index, kiwi = board.written, self._hex_at, board.index, self._kiwi
             for h in compress(hexes, map(is_not, hexes, before)):
                 i = hex_at[h.id]
-                written[i] = _rewrite(flat, written.get(i, ()), *self._hex_entries(h, i, index))
+                stacks = h.kiwi
+                if len(stacks) > 1 or h.nest is not None or h.domain is not None:
+                    written[i] = _rewrite(flat, written.get(i, ()), *self._hex_entries(h, i, index))
+                    continue
+                # most hexes hold one Kiwi or none, and no Nest or marker: `_hex_entries` and `_rewrite` written out
+                for j in written.get(i, ()):
+                    flat[j] = 0.0
+                if stacks:
+                    k = stacks[0]
+                    j = kiwi[index[k.flock]][k.size - 1] + i
+                    flat[j] = 1.0
+                    written[i] = (j,)
+                else:
+                    written[i] = ()
             board.hexes = hexes
         # each seat's part: rewritten when what it is made of (its signature) differs from last time
         reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
         flocks = st.flocks
-        marks, cards_, domains, records = board.marks, board.cards, board.domains, board.records
-        slots = []
+        marks, cards_, hands, domains, records = board.marks, board.cards, board.hands, board.domains, board.records
+        slots: list[Any] = []
+        slot = slots.append
         flocks_seen = board.flocks
+        same_reveal = board.reveal == reveal
         for a, f in enumerate(board.seats):
             fl = flocks[f]
-            slots.append(fl.tracker_slot)
             # first the whole flock at once, in C: what it reads now against copies of it as last seen (most
             # decisions change one flock at most)
             now = _FLOCK(fl)
+            slot(now[12])   # its tracker slot
             last: Any = flocks_seen[a]   # None before its first sight (then `fresh`)
-            if last == now and board.reveal == reveal:
+            if same_reveal and last == now:
                 continue
             flocks_seen[a] = (*now[:_FLOCK_VALUES], *[v.copy() for v in now[_FLOCK_VALUES:]])
             # then its parts, each rewritten when the fields it is made of differ from the copy of last time (most
@@ -339,9 +356,11 @@ class ObservationSpace:
                 for c, j in fruit_at:
                     flat[j] = float(fruit.get(c, 0))
                 flat[deck_at] = float(len(fl.deck))
-            # its hand and played cards; its markers in reserve; its record (discard, Nests, Season cards)
-            if fresh or last[16:19] != now[16:19]:
-                cards_[a] = _rewrite(flat, cards_[a], *self._seat_cards(fl, a))
+            # its hand; its played cards; its markers in reserve; its record (discard, Nests, Season cards)
+            if fresh or last[16] != now[16]:
+                hands[a] = _rewrite(flat, hands[a], *self._seat_hand(fl, a))
+            if fresh or last[17:19] != now[17:19]:
+                cards_[a] = _rewrite(flat, cards_[a], *self._seat_played(fl, a))
             if fresh or board.reveal != reveal or last[19] != now[19]:
                 domains[a] = _rewrite(flat, domains[a], *self._seat_domain(fl, a, reveal))
             if fresh or last[20:23] != now[20:23]:
@@ -371,10 +390,13 @@ class ObservationSpace:
 
     def _gather(self, game: Game, player: str) -> np.ndarray:
         """`player`'s observation: the board up to date, turned to the player (a new array)."""
-        self.seat_order(game, player)   # a clear error for an unknown player
         board = self._updated(game)
+        seat = board.index.get(player)
+        if seat is None:
+            self.seat_order(game, player)   # a clear error for an unknown player
+        assert seat is not None
         # every gathered index is on the board by construction: "clip" skips take's bounds errors (a third faster)
-        return board.flat.take(self._gathers[board.index[player]], mode="clip")
+        return board.flat.take(self._gathers[seat], mode="clip")
 
     def _seat_marks(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
         """The entries of a flock's marks at seat `a` (its flock, side, Leader and Leader card, the card used, the
@@ -399,19 +421,33 @@ class ObservationSpace:
         one(at["tracker_prev"] + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
         return ones, [], []
 
-    def _seat_cards(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's hand and played cards at seat `a`, as `_seat_values`: the hand size, the played
-        cards as everyone sees them and the face-down count, then the private parts (the played cards face down
-        included, the hand)."""
+    def _seat_hand(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's hand at seat `a`, as `_seat_values`: the hand size, then the hand by card (its
+        private part)."""
+        hand = fl.hand
+        if not hand:
+            return [], [], []
+        counted = [self._seat[a]["hand_count"]]
+        counts = [float(len(hand))]
+        b_hand = self._private_hand[a]
+        card = self._codes["card"]
+        for c in set(hand):
+            counted.append(b_hand + card[c])
+            counts.append(float(hand.count(c)))
+        return [], counted, counts
+
+    def _seat_played(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
+        """The entries of a flock's played cards at seat `a`, as `_seat_values`: the played cards as everyone sees
+        them and the face-down count, then the played cards face down included (its private part)."""
+        played = fl.played
+        if not played:
+            return [], [], []
         counted: list[int] = []
         counts: list[float] = []
         count, value = counted.append, counts.append
         card = self._codes["card"]
         at = self._seat[a]
-        hand, played, facedown = fl.hand, fl.played, fl.facedown
-        if hand:
-            count(at["hand_count"])
-            value(float(len(hand)))
+        facedown = fl.facedown
         if facedown:
             count(at["facedown"])
             value(float(len(facedown)))
@@ -427,10 +463,6 @@ class ObservationSpace:
         for c in set(played):
             count(b_played + card[c])
             value(float(played.count(c)))
-        b_hand = b_played + len(card)
-        for c in set(hand):
-            count(b_hand + card[c])
-            value(float(hand.count(c)))
         return [], counted, counts
 
     def _seat_domain(self, fl: Any, a: int, reveal: bool) -> tuple[list[int], list[int], list[float]]:

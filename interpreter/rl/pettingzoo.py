@@ -143,11 +143,23 @@ class KiwiChowDownEnv(AECEnv):
         game = self.game
         assert game is not None, "reset() first"
         flock = self._flock_of[agent]
-        mask = np.zeros(self.space.num_distinct_actions, dtype=np.int8)
+        # the mask: bytes set one by one (a decision has a few dozen options at most), then one int8 array over them
+        # (a third faster than numpy's zeros and an index array)
+        buf = bytearray(self.space.num_distinct_actions)
         pending = game.pending
         if pending is not None and pending.player == flock:
-            mask[self.space.index_array(pending)] = 1
-        return {"observation": self.obs_space.observation_tensor(game, flock), "action_mask": mask}
+            for i in self.space._indices(pending):
+                buf[i] = 1
+        mask = np.frombuffer(buf, np.int8)
+        # `ObservationSpace.observation_tensor` is its `_gather` (one call less on every step)
+        return {"observation": self.obs_space._gather(game, flock), "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """The current agent's observation (None unless `observe`), cumulative reward, terminated, truncated and
+        info (AECEnv.last's values)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
         """Answer the pending decision with an action index (None for an agent whose game is over)."""
