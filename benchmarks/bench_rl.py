@@ -118,6 +118,8 @@ def main() -> None:
               f"game, {median(aecs) * steps / per:,.0f} steps per CPU second; observation and mask every step)")
         print(f"  AEC / engine     {100 * median(ratios):7.0f}%  ({100 * min(ratios):.0f}-{100 * max(ratios):.0f}%; "
               f"target >= 50%)")
+        if args.openspiel_games <= 0:   # --openspiel-games 0: the Kiwi Chow Down rounds only
+            return
         print(f"OpenSpiel, the same loop (observation tensor and legal actions mask every step), "
               f"{args.openspiel_games} games each:")
         for name, params, n in [("chess", None, args.openspiel_games), ("hearts", None, args.openspiel_games),
