@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from kcd.engine import Game
 from kcd.engine.state import Flock, State
-from kcd.engine.solo_state import solo_of
+from kcd.engine.modes.solo.state import solo_of
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
     from kcd.engine.rules import Rules

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kcd.engine import Game, queries, scoring, selectors, solo
+from kcd.engine import Game, queries, scoring, selectors
+from kcd.engine.modes.solo import procedures as solo
 
 
 @dataclass(frozen=True)

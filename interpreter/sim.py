@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from kcd import simrun
 from kcd.bots import Bot, make_bot
-from kcd.engine import Game, Refused, vto
+from kcd.engine import Game, Refused
+from kcd.engine.modes.vto import procedures as vto
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
     from kcd.content.model import Ruleset

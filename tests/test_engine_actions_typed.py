@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from test_engine_support import ruleset
 
-from kcd.engine import Game, solo
+from kcd.engine import Game
+from kcd.engine.modes.solo import procedures as solo
 from kcd.engine import action_types as A
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "ACTIONS.md"

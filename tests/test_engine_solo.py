@@ -12,7 +12,8 @@ import random
 import pytest
 from test_engine_support import dsl, markers, put, ruleset, rules
 
-from kcd.engine import Game, solo
+from kcd.engine import Game
+from kcd.engine.modes.solo import procedures as solo
 from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.engine.scoring import score
 from kcd.engine.setup import SetupError, new_state

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from kcd.engine import modes, solo
+from kcd.engine import modes
+from kcd.engine.modes.solo import procedures as solo
 from kcd.engine.context import Runtime
 from kcd.engine.decisions import Decision
 from kcd.engine.modes.base import Mode, Procedure
 from kcd.engine.rules import Rules
 from kcd.engine.setup import SetupError
-from kcd.engine.solo_state import is_bot, solo_of
+from kcd.engine.modes.solo.state import is_bot, solo_of
 from kcd.engine.state import State
 
 

@@ -19,9 +19,9 @@ from kcd.engine.decisions import Steps
 from kcd.engine.frames import (Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
                                        register_mutable)
 from kcd.engine.selectors import Scope, narrow, quantity
-from kcd.engine.solo_marker import marker_order
-from kcd.engine.solo_patterns import LeaderMover, best_push, element, push_limit, pushable
-from kcd.engine.solo_state import pattern_steps
+from kcd.engine.modes.solo.marker import marker_order
+from kcd.engine.modes.solo.patterns import LeaderMover, best_push, element, push_limit, pushable
+from kcd.engine.modes.solo.state import pattern_steps
 from kcd.engine.state import Kiwi
 
 Mover = Kiwi | LeaderMover

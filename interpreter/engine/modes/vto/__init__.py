@@ -6,7 +6,8 @@ tracker through `State.turn_order()` (R-VTO-4), which reads the tracker slots th
 from __future__ import annotations
 
 
-from kcd.engine import modes, vto
+from kcd.engine import modes
+from kcd.engine.modes.vto import procedures as vto
 from kcd.engine.context import Runtime
 from kcd.engine.modes.base import Procedure
 from kcd.engine.modes.standard import Standard

@@ -8,9 +8,9 @@ from kcd.engine import dominance, effects, placing
 from kcd.engine.context import Ctx, Runtime
 from kcd.engine.decisions import Steps
 from kcd.engine.frames import Call, Done, Frame, Return, Signal, drive, register_frame
-from kcd.engine.solo_marker import marker_order
-from kcd.engine.solo_patterns import cover
-from kcd.engine.solo_state import pattern_steps
+from kcd.engine.modes.solo.marker import marker_order
+from kcd.engine.modes.solo.patterns import cover
+from kcd.engine.modes.solo.state import pattern_steps
 
 
 def _markable(rt: Runtime, bot: str) -> list[str]:

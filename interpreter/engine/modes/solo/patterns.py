@@ -17,8 +17,8 @@ from kcd.engine.content_types import SOLO_STEPS
 from kcd.engine.context import Runtime
 from kcd.engine.modifiers import param
 from kcd.engine.selectors import Element, Scope, narrow, select
-from kcd.engine.solo_marker import marker_order, rank
-from kcd.engine.solo_state import is_bot, pattern_steps, solo_of
+from kcd.engine.modes.solo.marker import marker_order, rank
+from kcd.engine.modes.solo.state import is_bot, pattern_steps, solo_of
 from kcd.engine.state import Kiwi, State
 
 OFF = push.OFF

@@ -39,17 +39,17 @@ from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Steps, option
 from kcd.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
-from kcd.engine.solo_answers import answer
-from kcd.engine.solo_marker import CLOCKWISE, DIRECTIONS, marker_order
-from kcd.engine.solo_marking import MarkingTurnFrame, mark_one, marking_turn
-from kcd.engine.solo_moves import Segment, bot_move, bot_push, choose_move, plan
+from kcd.engine.modes.solo.answers import answer
+from kcd.engine.modes.solo.marker import CLOCKWISE, DIRECTIONS, marker_order
+from kcd.engine.modes.solo.marking import MarkingTurnFrame, mark_one, marking_turn
+from kcd.engine.modes.solo.moves import Segment, bot_move, bot_push, choose_move, plan
 from kcd.engine.selectors import Scope
-from kcd.engine.solo_patterns import STEPS, best_push, build_hex, feed_choice, feed_target, pushable, take_token
-from kcd.engine.solo_patterns import cover as _cover   # the name tests use
-from kcd.engine.solo_state import SoloState, is_bot, solo_of
+from kcd.engine.modes.solo.patterns import STEPS, best_push, build_hex, feed_choice, feed_target, pushable, take_token
+from kcd.engine.modes.solo.patterns import cover as _cover   # the name tests use
+from kcd.engine.modes.solo.state import SoloState, is_bot, solo_of
 from kcd.engine.content_types import SOLO_ROWS
 from kcd.engine.rules import Rules
-from kcd.engine.solo_verbs import bonus, describe_segment, next_nest, run_segment, segment_frame, verb_for
+from kcd.engine.modes.solo.verbs import bonus, describe_segment, next_nest, run_segment, segment_frame, verb_for
 from kcd.engine.state import State
 
 __all__ = [

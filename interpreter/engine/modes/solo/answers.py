@@ -8,9 +8,9 @@ from kcd.engine import action_types as A
 from kcd.engine import placing
 from kcd.engine.context import Runtime
 from kcd.engine.decisions import Decision
-from kcd.engine.solo_marker import rank
-from kcd.engine.solo_patterns import Piece, feed_target, own_step, push_key
-from kcd.engine.solo_state import is_bot, solo_of
+from kcd.engine.modes.solo.marker import rank
+from kcd.engine.modes.solo.patterns import Piece, feed_target, own_step, push_key
+from kcd.engine.modes.solo.state import is_bot, solo_of
 
 
 def _push_of(rt: Runtime, action: A.Action) -> tuple[Piece, str, str] | None:

@@ -13,11 +13,11 @@ from kcd.engine import feed as feed_mod
 from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.engine.decisions import Steps
 from kcd.engine.frames import Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
-from kcd.engine.solo_marking import mark_now
-from kcd.engine.solo_moves import Node, amount, gather_scatter_frame, move_frame, plan, push_frame
+from kcd.engine.modes.solo.marking import mark_now
+from kcd.engine.modes.solo.moves import Node, amount, gather_scatter_frame, move_frame, plan, push_frame
 from kcd.engine.selectors import Scope
-from kcd.engine.solo_patterns import build_hex, feed_choice
-from kcd.engine.solo_state import is_bot, solo_of
+from kcd.engine.modes.solo.patterns import build_hex, feed_choice
+from kcd.engine.modes.solo.state import is_bot, solo_of
 from kcd.engine.verb_table import TABLE
 from kcd.memo import per_object
 
