@@ -16,7 +16,6 @@ from test_engine_support import ruleset
 
 from kcd.engine import Game, machine
 from kcd.engine import action_types as A
-from kcd.engine.context import EngineError
 from kcd.engine.decisions import option
 from kcd.engine.frames import Runner
 from kcd.engine.game import OldSaveWarning
@@ -112,7 +111,7 @@ def test_programs_refuse_bad_definitions() -> None:
         program("test.bad4", (), {}, Ask("a", _ask_colour))
     with pytest.raises(ValueError, match="defined twice"):
         program("test.toy", ("upto",), {"upto": int})
-    with pytest.raises(EngineError, match="takes 1 values"):
+    with pytest.raises(TypeError):
         _TOY.start()
 
 
@@ -126,6 +125,39 @@ def test_consecutive_updates_are_one_instruction() -> None:
 
 def _nobody(rt: Any, env: dict) -> tuple[str, dict]:
     return "red", {"flock": "red"}
+
+
+def _boom(rt: Any, env: dict) -> None:
+    raise KeyError("boom")
+
+
+def _failing_child(rt: Any, env: dict) -> Any:
+    return _FAILING.start()
+
+
+def _caught(rt: Any, env: dict, exc: Exception) -> str | None:
+    if isinstance(exc, KeyError):
+        env["caught"] = True
+        return "after"
+    raise exc
+
+
+_FAILING = program("test.failing", (), {}, Do(_boom))
+
+
+def test_a_program_catches_what_a_child_raises_and_goes_on_at_a_label() -> None:
+    """`catch` names the Label to go on at (as a `try` around the call); what it re-raises goes to the caller."""
+    catching = program("test.catching", (), {"caught": bool},
+                       Call("risky", _failing_child), Return(), Label("after"), Return(_caught_value), catch=_caught)
+    runner = Runner(None, [catching.start()], 100)   # type: ignore[arg-type]
+    assert runner.run(None) is None and runner.result is True
+    uncaught = Runner(None, [_TOY_CHILD.start("x")], 100)   # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        uncaught.run(None)
+
+
+def _caught_value(rt: Any, env: dict) -> Any:
+    return env["caught"]
 
 
 # --- in games: the stack, clone, save and load ---------------------------------------------------------------

@@ -9,7 +9,7 @@ from kcd.engine import compose, dominance, effects, labels, payment
 from kcd.engine.context import Ctx, Runtime
 from kcd.engine.decisions import Steps, option, shared_option
 from kcd.engine.frames import Done, FrameDataError, drive
-from kcd.engine.machine import Ask, Call, called, Emit, Env, ForEach, Label, Question, Return, program
+from kcd.engine.machine import Ask, Call, Emit, Env, ForEach, Label, Question, Return, program
 from kcd.engine.modifiers import param
 from kcd.engine.verb_table import TABLE
 
@@ -127,7 +127,7 @@ def _place_nest(rt: Runtime, env: Env) -> Any:
 
 def _build_powers(rt: Runtime, env: Env) -> Any:
     """The builder's powers that listen to building (None: none)."""
-    return called(effects.emit_call(rt, env["ctx"], "t-build", env["hex"]))
+    return effects.emit_call(rt, env["ctx"], "t-build", env["hex"])
 
 
 def _build_triggers(rt: Runtime, env: Env) -> Any:
@@ -196,8 +196,14 @@ NEST_BENEFIT = program(
 
 
 def nest_benefit_frame(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Any:
-    """The continuation of a Nest benefit (a frame that returns at once for a Nest without one)."""
-    return Done() if effect is None else NEST_BENEFIT.start(ctx, effect, source, here)
+    """The continuation of a Nest benefit (a frame that returns at once for a Nest without one). Run once, the
+    benefit is its effect's frame alone (how often it runs is read now, as the program would when it starts)."""
+    if effect is None:
+        return Done()
+    if param(rt, ctx.flock, "nest_benefit_times", ("nest", here) if here is not None else None) == 1:
+        return effects.RunFrame(effect, ctx.sub(no_vp=False, depth=ctx.depth + 1, source=source,
+                                                here=here if here is not None else ctx.here))
+    return NEST_BENEFIT.start(ctx, effect, source, here)
 
 
 def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Steps[Any]:

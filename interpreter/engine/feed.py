@@ -8,7 +8,7 @@ from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Option, Steps, lazy_option, shared_option_caches
 from kcd.engine.frames import FrameDataError, drive
-from kcd.engine.machine import Ask, Call, called, Cont, Emit, Env, Label, Question, Return, program
+from kcd.engine.machine import Ask, Call, Cont, Emit, Env, Label, Question, Return, program
 from kcd.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
 from kcd.engine.powers import feed_discount, feed_discounts
 from kcd.engine.state import Kiwi
@@ -169,7 +169,7 @@ def _feeder_markers(rt: Runtime, env: Env) -> Any:
 
 def _feed_powers(rt: Runtime, env: Env) -> Any:
     """The feeder's powers that listen to feeding (None: none)."""
-    return called(effects.emit_call(rt, env["ctx"], "t-feed", env["hex"]))
+    return effects.emit_call(rt, env["ctx"], "t-feed", env["hex"])
 
 
 def _feed_triggers(rt: Runtime, env: Env) -> Any:

@@ -21,8 +21,9 @@ option's action) or the child's return value is stored into the env name the sus
 never by a number: reordering other instructions keeps saves loadable. See docs/machine.md.
 
 Each program is compiled once into "threaded code": a tuple of plain functions, one per instruction (consecutive
-Do and Emit merged into one), each called as `op(rt, env)` and returning None (go on), an int (jump there) or a
-signal (suspend or return), so running an instruction is one call.
+Do and Emit merged into one), each called as `op(rt, env)` and returning None (go on), an int (jump there), a
+signal (a Question or a Return: suspend or return) or a child to call (suspend). A Do, an Ask without `otherwise`
+and a Call without `into` are their own builder function, so running one is one call.
 """
 from __future__ import annotations
 
@@ -47,9 +48,10 @@ __all__ = ["Ask", "Call", "Do", "Emit", "If", "ForEach", "While", "Label", "Jump
 @dataclass(frozen=True)
 class Ask:
     """Ask a decision: `build(rt, env)` returns the `Question` (a frames.Ask) or None when there is nothing to ask
-    (then the program goes on at the label `otherwise`, or returns when it is None). The answer, the chosen
-    option's action, is stored in env[`into`] (None: dropped). `kinds`: the decision kinds this Ask may ask and the
-    action kinds of their options, {decision kind: (action kind, ...)}, checked when a save is loaded."""
+    (then the program goes on at the Label `otherwise`, or at the next instruction when it is None; env[`into`] is
+    not set then). The answer, the chosen option's action, is stored in env[`into`] (None: dropped). `kinds`: the
+    decision kinds this Ask may ask and the action kinds of their options, {decision kind: (action kind, ...)},
+    checked when a save is loaded."""
 
     name: str
     build: Callable[[Runtime, Env], "Question | None"]
@@ -60,8 +62,9 @@ class Ask:
 
 @dataclass(frozen=True)
 class Call:
-    """Run a child procedure: `build(rt, env)` returns a Cont (a program's `start`), a legacy Frame, or None (nothing
-    to run: go on at once, env[`into`] set to None). The child's return value is stored in env[`into`]."""
+    """Run a child procedure: `build(rt, env)` returns a Cont (a program's `start`), a legacy Frame (frames.Done
+    included), a frames.Call signal (its frame is run), or None (nothing to run: go on at once, env[`into`] set to
+    None). The child's return value is stored in env[`into`]."""
 
     name: str
     build: Callable[[Runtime, Env], Any]
@@ -133,7 +136,7 @@ class Return:
 
 Instruction = Union[Ask, Call, Do, Emit, If, ForEach, While, Label, Jump, Return]
 START = "start"   # the resume point of a program that has not run yet
-_SIGNALS = (Question, F.Call, F.Return)
+_END = ("end",)   # in `Program.stores`: resuming here returns at once (a plain Return follows)
 
 
 # --- programs -----------------------------------------------------------------------------------------
@@ -142,35 +145,39 @@ PROGRAMS: dict[str, "Program"] = {}
 
 @dataclass(frozen=True, eq=False)
 class Program:
-    """A procedure: `id` (stable, in saves), its parameters, the types of every env name, its instructions, and an
-    optional `check(rt, env, at)` of a loaded continuation against the loaded state (FrameDataError when wrong)."""
+    """A procedure: `id` (stable, in saves), its parameters, the types of every env name, its instructions, an
+    optional `check(rt, env, at)` of a loaded continuation against the loaded state (FrameDataError when wrong),
+    and an optional `catch(rt, env, exc)` for an exception a child raised: it re-raises, or returns the Label to go
+    on at (None: the program returns), as a `try` around the call would."""
 
     id: str
     params: tuple[str, ...]
     vars: Mapping[str, Types]
     body: tuple
     check: Callable[[Runtime, Env, str], None] | None = None
+    catch: Callable[[Runtime, Env, Exception], "str | None"] | None = None
     # compiled (by `program`): the threaded code, per resume index the env name its value goes to, and the labels
     code: tuple = ()
     stores: tuple = ()
     resume_at: Mapping[str, int] = field(default_factory=dict)     # Ask/Call name -> resume index
     label_of: Mapping[int, str] = field(default_factory=dict)      # resume index -> Ask/Call name
     asks: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)   # Ask name -> its kinds
+    labels: Mapping[str, int] = field(default_factory=dict)        # Label name -> index
 
     def start(self, *args: Any) -> "Cont":
-        """A continuation of this program at its start, its parameters bound to `args`."""
+        """A continuation of this program at its start, its parameters bound to `args` (replaced, per program, by
+        `_starter`'s faster function of the same meaning)."""
         params = self.params
         if len(args) != len(params):
             raise EngineError(f"{self.id} takes {len(params)} values ({', '.join(params)}), not {len(args)}")
         return Cont(self, dict(zip(params, args)))
 
-    __call__ = start
-
 
 def program(id: str, params: Sequence[str], vars: Mapping[str, Types], *body: Instruction,
-            check: Callable[[Runtime, Env, str], None] | None = None) -> Program:
+            check: Callable[[Runtime, Env, str], None] | None = None,
+            catch: Callable[[Runtime, Env, Exception], "str | None"] | None = None) -> Program:
     """Build, compile and register the program `id` (import time): `params` name the values `start` binds, `vars`
-    gives the type of every env name (params included; loop variables too)."""
+    gives the type of every env name (params included; loop variables too); `check` and `catch` as in Program."""
     if id in PROGRAMS:
         raise ValueError(f"program `{id}` is defined twice")
     missing = [p for p in params if p not in vars]
@@ -179,16 +186,49 @@ def program(id: str, params: Sequence[str], vars: Mapping[str, Types], *body: In
     all_vars = dict(vars)
     flat: list[Any] = []
     _flatten(id, body, flat, all_vars, [0])
-    code, stores, resume_at, asks = _compile(id, flat, all_vars)
-    prog = Program(id, tuple(params), all_vars, tuple(body), check, code, stores, resume_at,
-                   {i: n for n, i in resume_at.items()}, asks)
+    code, stores, resume_at, asks, labels = _compile(id, flat, all_vars)
+    prog = Program(id, tuple(params), all_vars, tuple(body), check, catch, code, stores, resume_at,
+                   {i: n for n, i in resume_at.items()}, asks, labels)
+    object.__setattr__(prog, "start", _starter(prog))
     PROGRAMS[id] = prog
     return prog
 
 
+def _starter(prog: Program) -> Callable[..., "Cont"]:
+    """`prog.start` for its number of parameters: the env built directly (a procedure starts for every call)."""
+    new = object.__new__
+    params = prog.params
+    if len(params) == 1:
+        (a,) = params
+
+        def start1(x: Any) -> Cont:
+            c = new(Cont)
+            c.program, c.at, c.env = prog, 0, {a: x}
+            return c
+        return start1
+    if len(params) == 2:
+        a, b = params
+
+        def start2(x: Any, y: Any) -> Cont:
+            c = new(Cont)
+            c.program, c.at, c.env = prog, 0, {a: x, b: y}
+            return c
+        return start2
+    if len(params) == 3:
+        a, b, d = params
+
+        def start3(x: Any, y: Any, z: Any) -> Cont:
+            c = new(Cont)
+            c.program, c.at, c.env = prog, 0, {a: x, b: y, d: z}
+            return c
+        return start3
+    return Program.start.__get__(prog)
+
+
 def _flatten(pid: str, body: Sequence[Any], out: list[Any], vars: dict, fresh: list[int]) -> None:
     """Structured instructions lowered to a flat list of Ask, Call, Do, Emit, Label, Return and the jumps
-    ("jump", label) and ("unless", cond, label)."""
+    ("jump", label), ("unless", cond, label), ("when", cond, label) and the loop steps ("first", ...) and
+    ("again", ...)."""
     for ins in body:
         kind = type(ins)
         if kind is If:
@@ -203,25 +243,26 @@ def _flatten(pid: str, body: Sequence[Any], out: list[Any], vars: dict, fresh: l
                 _flatten(pid, ins.orelse, out, vars, fresh)
                 out.append(Label(end))
         elif kind is While:
+            # tested before the first round and after each (one op a round): unless; body; when -> body
             fresh[0] += 1
             top, end = f"#loop{fresh[0]}", f"#done{fresh[0]}"
-            out.append(Label(top))
             out.append(("unless", ins.cond, end))
+            out.append(Label(top))
             _flatten(pid, ins.body, out, vars, fresh)
-            out.append(("jump", top))
+            out.append(("when", ins.cond, top))
             out.append(Label(end))
         elif kind is ForEach:
+            # the first item taken when the loop starts, each next one after the body (one op a round)
             fresh[0] += 1
             top, end = f"#each{fresh[0]}", f"#over{fresh[0]}"
             if ins.var not in vars:
                 raise ValueError(f"program `{pid}`: no type for the loop variable {ins.var}")
             items, index = f"{ins.var}.items", f"{ins.var}.i"
             vars[items], vars[index] = tuple, int
-            out.append(Do(_each_start(ins.items, items, index)))
+            out.append(("first", ins.items, ins.var, items, index, end))
             out.append(Label(top))
-            out.append(("next", ins.var, items, index, end))
             _flatten(pid, ins.body, out, vars, fresh)
-            out.append(("jump", top))
+            out.append(("again", ins.var, items, index, top))
             out.append(Label(end))
         elif kind is Jump:
             out.append(("jump", ins.label))
@@ -231,14 +272,8 @@ def _flatten(pid: str, body: Sequence[Any], out: list[Any], vars: dict, fresh: l
             raise ValueError(f"program `{pid}`: {ins!r} is not an instruction")
 
 
-def _each_start(items: Callable[[Runtime, Env], Iterable[Any]], key: str, index: str) -> Callable[[Runtime, Env], None]:
-    def op(rt: Runtime, env: Env) -> None:
-        env[key] = tuple(items(rt, env))
-        env[index] = 0
-    return op
-
-
-def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tuple, tuple, dict[str, int], dict]:
+def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tuple, tuple, dict[str, int], dict,
+                                                                          dict[str, int]]:
     """The threaded code of a flat program: one function per instruction, runs of Do/Emit merged into one (a label
     between them keeps them apart), and an implicit Return at the end."""
     # pass 1: group into ops and find where each label lands
@@ -273,7 +308,7 @@ def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tupl
         return labels[name]
 
     code: list[Callable] = []
-    stores: list[str | None] = [None]
+    stores: list[Any] = [None]   # per resume index: the env name, None, or _END
     resume_at: dict[str, int] = {START: 0}
     asks: dict[str, Mapping[str, tuple[str, ...]]] = {}
     for i, g in enumerate(ops):
@@ -286,11 +321,11 @@ def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tupl
             asks[ins.name] = dict(ins.kinds)
             if not ins.kinds or not all(ins.kinds.values()):
                 raise ValueError(f"program `{pid}`: Ask {ins.name} declares no decision and action kinds")
-            code.append(_ask(ins.build, target(ins.otherwise) if ins.otherwise is not None else None))
+            code.append(ins.build if ins.otherwise is None else _ask(ins.build, target(ins.otherwise)))
             store = ins.into
         elif type(ins) is Call:
             _named(pid, ins.name, resume_at, i + 1)
-            code.append(_call(ins.build, ins.into))
+            code.append(ins.build if ins.into is None else _call_into(ins.build, ins.into))
             store = ins.into
         elif type(ins) is Return:
             code.append(_return(ins.value))
@@ -298,14 +333,23 @@ def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tupl
             code.append(_jump(target(ins[1])))
         elif ins[0] == "unless":
             code.append(_unless(ins[1], target(ins[2])))
-        elif ins[0] == "next":
-            code.append(_next(ins[1], ins[2], ins[3], target(ins[4])))
+        elif ins[0] == "when":
+            code.append(_when(ins[1], target(ins[2])))
+        elif ins[0] == "first":
+            code.append(_first(ins[1], ins[2], ins[3], ins[4], target(ins[5])))
+        elif ins[0] == "again":
+            code.append(_again(ins[1], ins[2], ins[3], target(ins[4])))
         else:
             raise ValueError(f"program `{pid}`: cannot compile {ins!r}")
         if store is not None and store not in vars:
             raise ValueError(f"program `{pid}`: no type for {store}")
         stores.append(store)
-    return tuple(code), tuple(stores[:len(code)]), resume_at, asks
+    # resuming right before a plain Return (the answer or value dropped) returns at once, without calling it
+    for i, g in enumerate(ops):
+        if i and stores[i] is None and type(g[0]) is Return and g[0].value is None and len(g) == 1 \
+                and type(ops[i - 1][0]) in (Ask, Call) and len(ops[i - 1]) == 1:
+            stores[i] = _END
+    return tuple(code), tuple(stores[:len(code)]), resume_at, asks, labels
 
 
 def _named(pid: str, name: str, resume_at: dict[str, int], at: int) -> None:
@@ -341,33 +385,19 @@ def _emit(form: str, build: Callable[[Runtime, Env], tuple[str | None, dict]]) -
     return op
 
 
-def _ask(build: Callable[[Runtime, Env], Any], otherwise: int | None) -> Callable[[Runtime, Env], Any]:
-    if otherwise is None:
-        def ask(rt: Runtime, env: Env) -> Any:
-            q = build(rt, env)
-            return q if q is not None else RETURN
-        return ask
-
+def _ask(build: Callable[[Runtime, Env], Any], otherwise: int) -> Callable[[Runtime, Env], Any]:
     def ask_or(rt: Runtime, env: Env) -> Any:
         q = build(rt, env)
         return q if q is not None else otherwise
     return ask_or
 
 
-def _call(build: Callable[[Runtime, Env], Any], into: str | None) -> Callable[[Runtime, Env], Any]:
-    CallSignal = F.Call
-    if into is None:
-        def call(rt: Runtime, env: Env) -> Any:
-            child = build(rt, env)
-            return None if child is None else CallSignal(child)
-        return call
-
+def _call_into(build: Callable[[Runtime, Env], Any], into: str) -> Callable[[Runtime, Env], Any]:
     def call_into(rt: Runtime, env: Env) -> Any:
         child = build(rt, env)
         if child is None:
             env[into] = None
-            return None
-        return CallSignal(child)
+        return child
     return call_into
 
 
@@ -395,19 +425,41 @@ def _unless(cond: Callable[[Runtime, Env], bool], to: int) -> Callable[[Runtime,
     return unless
 
 
-def _next(var: str, items: str, index: str, to: int) -> Callable[[Runtime, Env], int | None]:
-    def step(rt: Runtime, env: Env) -> int | None:
+def _when(cond: Callable[[Runtime, Env], bool], to: int) -> Callable[[Runtime, Env], int | None]:
+    def when(rt: Runtime, env: Env) -> int | None:
+        return to if cond(rt, env) else None
+    return when
+
+
+def _first(items: Callable[[Runtime, Env], Iterable[Any]], var: str, key: str, index: str,
+           end: int) -> Callable[[Runtime, Env], int | None]:
+    def first(rt: Runtime, env: Env) -> int | None:
+        env[key] = seq = tuple(items(rt, env))
+        if not seq:
+            return end
+        env[var] = seq[0]
+        env[index] = 1
+        return None
+    return first
+
+
+def _again(var: str, key: str, index: str, body: int) -> Callable[[Runtime, Env], int | None]:
+    def again(rt: Runtime, env: Env) -> int | None:
         i = env[index]
-        seq = env[items]
+        seq = env[key]
         if i >= len(seq):
-            return to
+            return None
         env[var] = seq[i]
         env[index] = i + 1
-        return None
-    return step
+        return body
+    return again
 
 
 # --- continuations ------------------------------------------------------------------------------------
+CallSignal = F.Call
+ReturnSignal = F.Return
+
+
 class Cont:
     """A running program: `program`, the index `at` it resumes at, and its environment `env` (plain data)."""
 
@@ -435,23 +487,35 @@ class Cont:
         at = self.at
         name = prog.stores[at]
         if name is not None:
+            if name is _END:
+                return RETURN
             env[name] = value
         code = prog.code
         while True:
             r = code[at](rt, env)
             if r is None:
                 at += 1
-            elif type(r) is int:
+                continue
+            kind = type(r)
+            if kind is int:
                 at = r
-            else:
-                self.at = at + 1
-                if not isinstance(r, _SIGNALS):
-                    raise EngineError(f"{prog.id}: instruction {at} gave a {type(r).__name__} (a Do returns None)")
+                continue
+            self.at = at + 1
+            if kind is Question or kind is ReturnSignal or kind is CallSignal:
                 return r
+            return CallSignal(r)   # a Call's child (a Cont, a Frame, a generator)
 
     def fail(self, rt: Runtime, exc: Exception) -> Any:
-        """A child raised `exc`: programs do not catch, so it goes on to the caller."""
-        raise exc
+        """A child raised `exc`: the program's `catch` re-raises it or names the Label to go on at (None: return);
+        without a `catch` it goes on to the caller."""
+        catch = self.program.catch
+        if catch is None:
+            raise exc
+        label = catch(rt, self.env, exc)
+        if label is None:
+            return RETURN
+        self.at = self.program.labels[label]
+        return self.resume(rt, None)
 
     def __repr__(self) -> str:
         return f"Cont({self.program.id} at {self.label}, {self.env!r})"
@@ -622,8 +686,3 @@ def wrap(child: Any) -> Any:
 
 F.ENTRY_TYPES.add(Cont)
 
-
-def called(signal: Any) -> Any:
-    """The child a frames.Call signal runs (None for None): for a Call builder handed a signal by older code, e.g.
-    `effects.emit_call`."""
-    return None if signal is None else signal.frame

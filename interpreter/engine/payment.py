@@ -9,7 +9,7 @@ from kcd.dsl import ast
 from kcd.engine.context import EngineError, Runtime
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Option, Steps, option, shared_option_caches
-from kcd.engine.frames import FrameDataError, drive, register_value
+from kcd.engine.frames import Done, FrameDataError, drive, register_value
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, Question, While, program
 from kcd.engine.state import Flock
 from kcd.engine.view import reserves_revealed
@@ -312,9 +312,11 @@ PAY_ALL = program(
     check=_check_pay_all)
 
 
-def pay_all_frame(flock: str, reqs: "Sequence[Req]") -> Cont:
-    """The continuation paying `reqs` in order for `flock`."""
-    return PAY_ALL.start(flock, tuple(reqs))
+def pay_all_frame(flock: str, reqs: "Sequence[Req]") -> Any:
+    """The continuation paying `reqs` in order for `flock` (one requirement: paid alone, the common case)."""
+    if len(reqs) == 1:
+        return PAY.start(flock, reqs[0], ())
+    return PAY_ALL.start(flock, tuple(reqs)) if reqs else Done()
 
 
 # --- the fruit limit --------------------------------------------------------------------------------------
