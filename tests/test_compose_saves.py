@@ -35,7 +35,7 @@ def _saves() -> tuple[tuple[object, str, str, int], ...]:
         rng = random.Random(game.seed + 2 * 7777)
         while not game.is_over:
             top = game._stack[-1]
-            key = (top.kind, top.pc)
+            key = (top.kind, getattr(top, "pc", -1))   # a program's continuation has no step number
             if type(top).__module__ == compose.__name__ and key not in out:
                 out[key] = (game.ruleset, game.to_json(), top.kind, top.pc)
             assert game.apply(_pick(game, rng)).ok

@@ -273,7 +273,7 @@ class ExtraMovesFrame(Frame):
             if value.choice == "stop":
                 return RETURN
             self.pc = 2
-            return Call(payment.PayAllFrame(ctx.flock, self.reqs or ()))
+            return Call(payment.pay_all_frame(ctx.flock, self.reqs or ()))
         if self.pc == 2:
             self.pc = 3
             return Call(MoveActionFrame(ctx, True))

@@ -12,7 +12,7 @@ from kcd.engine import effects, placing
 from kcd.engine import feed as feed_mod
 from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.engine.decisions import Steps
-from kcd.engine.frames import Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame
+from kcd.engine.frames import Call, Done, Entry, Frame, FrameDataError, Return, Signal, drive, register_frame
 from kcd.engine.modes.solo.marking import mark_now
 from kcd.engine.modes.solo.moves import Node, amount, gather_scatter_frame, move_frame, plan, push_frame
 from kcd.engine.selectors import Scope
@@ -21,7 +21,7 @@ from kcd.engine.modes.solo.state import is_bot, solo_of
 from kcd.engine.verb_table import TABLE
 from kcd.memo import per_object
 
-Verb = Callable[[Runtime, Node, Ctx], Frame]
+Verb = Callable[[Runtime, Node, Ctx], Entry]
 
 
 # a segment of the compiled rules is told once per process: hashing its whole tree on every Kiwibot turn would
@@ -86,7 +86,7 @@ class BonusesFrame(Frame):
 
 
 # --- feeding (R-SOLO-10 Feed) -------------------------------------------------------------------------------------
-def feed_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+def feed_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
     """Kiwibot feeds for free, still gaining the feed's domain markers (R-SOLO-8/10; R-FEED-3..5)."""
     bot = ctx.flock
     found = feed_choice(rt, call.arg("what"), Scope(bot, it=ctx.it, here=ctx.here))
@@ -94,7 +94,7 @@ def feed_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
         rt.emit("kiwibot-no-feed", bot, flock=bot)   # decision: no feed, no markers
         return Done()
     hex_id, kiwi = found
-    return feed_mod.ResolveFrame(ctx, hex_id, kiwi.id)   # as a paid feed, without the payment (R-SOLO-8)
+    return feed_mod.resolve_frame(ctx, hex_id, kiwi.id)   # as a paid feed, without the payment (R-SOLO-8)
 
 
 def bot_feed(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
@@ -157,7 +157,7 @@ class BotBuildFrame(Frame):
             rt.emit("build", bot, flock=bot, nest=nest_id, hex=hex_id)
             self.hex, self.nest = hex_id, nest_id
             self.pc = 2
-            return Call(build_mod.NestBenefitFrame.of(rt, ctx, rt.rules.nests[nest_id].on_place,
+            return Call(build_mod.nest_benefit_frame(rt, ctx, rt.rules.nests[nest_id].on_place,
                                                       f"{nest_id} placement", hex_id))
         if self.pc == 1:
             self.pc = 4
@@ -243,7 +243,7 @@ BOT_OVERRIDES: dict[str, Verb] = {
 def _kiwibot_only(prim: str, make: Verb) -> Verb:
     """A Kiwibot verb as the engine's verb table runs it (a phrase with selectors or quantities goes there, not
     through the mode's `verb_for`): refused for anyone but Kiwibot."""
-    def frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+    def frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
         if not is_bot(rt.state, ctx.flock):
             raise EngineError(f"the Kiwibot verb `{effects.describe(call)}` ran for {ctx.flock}, not Kiwibot")
         return make(rt, call, ctx)
