@@ -7,16 +7,57 @@ selector types below; this module declares the words that build those selectors 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kcd.dsl.ast import Node, QCall, Selector
+from kcd.dsl.errors import Issue
+from kcd.dsl.primitive import kind_phrase
+from kcd.dsl.solo_check import starting_issues
 
 __all__ = ["Part", "PARTS", "NOUNS", "DETERMINERS", "REFERENCES", "FILTERS", "FUNCTIONS", "STATEMENTS",
-           "COMPARISONS", "GRAMMAR", "PIECE_KINDS", "SELECTOR_TYPES", "kind_phrase", "of_kind"]
+           "COMPARISONS", "GRAMMAR", "PIECE_KINDS", "SELECTOR_TYPES", "kind_phrase", "of_kind", "QuantityBounds",
+           "FILTER_OF_OP"]
 
 # The kinds a selector can name, and the slot types of registry patterns that take a selector.
 PIECE_KINDS = frozenset({"kiwi", "leader", "nest", "marker", "piece"})
 SELECTOR_TYPES: dict[str, frozenset[str]] = {
     "pieces": PIECE_KINDS, "hexes": frozenset({"hex"}), "players": frozenset({"player"}),
 }
+
+
+@dataclass(frozen=True)
+class QuantityBounds:
+    """What a quantity function's bound hook may ask of the work bound (interpreter/dsl/compose_check.py)."""
+
+    value: Callable[[Any], int]          # the largest value a quantity can take
+    named: Callable[[Selector], int]     # the most elements a selector can name
+    most: Callable[[str], int]           # the most elements of a kind a game holds
+
+    def n(self, call: QCall) -> int:
+        """The most elements the call's first argument names (64 when it is no selector)."""
+        sel = call.args[0] if call.args else None
+        return self.named(sel) if isinstance(sel, Selector) else 64
+
+    def players(self, call: QCall) -> int:
+        """How many players the call's first argument can name (1 when it names no players)."""
+        sel = call.args[0] if call.args else None
+        return self.named(sel) if isinstance(sel, Selector) and sel.kind == "player" else 1
+
+
+# Hooks of a part (each optional): `check` finds the misuses of the part in a whole bound field (the field kind
+# given); `bound` is a quantity function's largest value before play; `run` a filter's evaluation on a game state,
+# (state, filter, elements, scope) -> the elements kept, for a filter the engine (interpreter/engine/selectors.py)
+# does not evaluate itself.
+PartCheck = Callable[[Node, str], list[Issue]]
+QuantityBound = Callable[[QCall, QuantityBounds], int]
+FilterRun = Callable[[Any, Any, list, Any], list]
+
+
+def _hook() -> Any:
+    """A hook field: not compared, hashed or shown."""
+    return field(default=None, compare=False, hash=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -33,6 +74,46 @@ class Part:
     text: str = ""                          # rules text (English); `{x}` is the argument's text
     syntax: str = ""                        # grammar rules and statements: how it is written
     fields: frozenset[str] = frozenset()    # grammar rules: the DSL field kinds it belongs to
+    op: str = ""                            # filters: the parsed filter's op (`ast.Filter.op`)
+    contexts: frozenset[str] = frozenset()  # references: the field kinds that may name it anywhere
+    check: PartCheck | None = _hook()
+    bound: QuantityBound | None = _hook()
+    run: FilterRun | None = _hook()
+
+
+# Bound hooks of the quantity functions: the largest value each can take before play. A player's holdings reach at
+# most every Fruit of a 4-player bag (designed bound: the base bag holds 60), every domain marker, and Victory
+# Points far above what a game scores; summed over the players the selector names.
+def _count_bound(call: QCall, b: QuantityBounds) -> int:
+    return b.n(call)
+
+
+def _tokens_bound(call: QCall, b: QuantityBounds) -> int:
+    return 3 * b.n(call)      # a Leader counts 3, a Kiwi at most its size (R-SCARD-4)
+
+
+def _fruit_bound(call: QCall, b: QuantityBounds) -> int:
+    return 120 * b.players(call)
+
+
+def _domain_bound(call: QCall, b: QuantityBounds) -> int:
+    return b.most("marker") * b.players(call)
+
+
+def _vp_bound(call: QCall, b: QuantityBounds) -> int:
+    return 1000 * b.players(call)
+
+
+def _min_bound(call: QCall, b: QuantityBounds) -> int:
+    return min(b.value(call.args[0]), b.value(call.args[1]))
+
+
+def _max_bound(call: QCall, b: QuantityBounds) -> int:
+    return max(b.value(call.args[0]), b.value(call.args[1]))
+
+
+def _each_bound(call: QCall, b: QuantityBounds) -> int:
+    return b.value(call.args[1])      # the quantity's value for one element
 
 
 _ALL = frozenset({"kiwi", "leader", "nest", "marker", "piece", "hex", "player"})
@@ -107,51 +188,55 @@ PARTS: tuple[Part, ...] = (
     Part("a", "determiner", "In a verb: the player chooses one; elsewhere: any one.", "a hex without a nest"),
     Part("an", "determiner", "As `a`.", "an opponent"),
     # --- references (words before `hex`) --------------------------------------------------------------
-    Part("landing", "reference", "The hex where the Leader's ability landed (ability only).", "the landing hex", "hex"),
-    Part("starting", "reference", "The hex where the Leader's ability started (ability only).", "the starting hex", "hex"),
-    Part("passed", "reference", "The hexes strictly between the ability's start and landing (ability only).", "the passed hexes", "hex"),
+    Part("landing", "reference", "The hex where the Leader's ability landed (ability only).", "the landing hex", "hex",
+         contexts=frozenset({"ability"})),
+    Part("starting", "reference", "The hex where the Leader's ability started (ability only).", "the starting hex", "hex",
+         # a Solo card names it too, in a Kiwibot move's destination only (its check hook says where)
+         contexts=frozenset({"ability", "solo"}), check=starting_issues),
+    Part("passed", "reference", "The hexes strictly between the ability's start and landing (ability only).", "the passed hexes", "hex",
+         contexts=frozenset({"ability"})),
     Part("chosen", "reference", "In a verb: the player you choose when it runs (`of a chosen opponent`).",
          "remove every kiwi of a chosen opponent in this hex", "player"),
     # --- filters -------------------------------------------------------------------------------------
     Part("of size", "filter", "Kiwi of that size.", "my kiwi of size 2", applies=frozenset({"kiwi"}),
-         text="size-{n}"),
+         text="size-{n}", op="size"),
     Part("of", "filter", "Pieces or hexes owned by the players named (a hex belongs to the players with a piece in it).",
-         "kiwi of an opponent", applies=PIECE_KINDS, args=("players",), text="of {x}"),
+         "kiwi of an opponent", applies=PIECE_KINDS, args=("players",), text="of {x}", op="owner"),
     Part("in", "filter", "Pieces in the hexes named (or in the hexes of the pieces named); hexes among those named.",
-         "my kiwi in flower hexes", applies=_LOCATED, args=("located",), text="in {x}"),
+         "my kiwi in flower hexes", applies=_LOCATED, args=("located",), text="in {x}", op="in"),
     Part("adjacent to", "filter", "Pieces or hexes adjacent to a hex named.", "hexes adjacent to my leader",
-         applies=_LOCATED, args=("located",), text="adjacent to {x}"),
+         applies=_LOCATED, args=("located",), text="adjacent to {x}", op="adjacent"),
     Part("within", "filter", "Pieces or hexes at most N hexes from a hex named (`within 3 of my leader`).",
-         "a hex within 3 of my leader", applies=_LOCATED, args=("located",), text="within {n} {n|hex|hexes} of {x}"),
+         "a hex within 3 of my leader", applies=_LOCATED, args=("located",), text="within {n} {n|hex|hexes} of {x}", op="within"),
     Part("with", "filter", "Hexes holding a piece named.", "hexes with a nest", applies=frozenset({"hex"}),
-         args=("pieces",), text="with {x}"),
+         args=("pieces",), text="with {x}", op="with"),
     Part("without", "filter", "Hexes holding no piece named.", "a hex without kiwi", applies=frozenset({"hex"}),
-         args=("pieces",), text="without {x}"),
+         args=("pieces",), text="without {x}", op="without"),
     Part("dominated by", "filter", "Hexes where one of the players named has dominance (R-DOM-1).",
          "hexes dominated by an opponent", applies=frozenset({"hex"}), args=("players",),
-         text="with established dominance"),
+         text="with established dominance", op="dominated"),
     Part("where", "filter", "Elements for which a condition holds; `it` / `them` is the element.",
-         "opponents where fruit(them) > fruit(me)", applies=_ALL, text="where {x}"),
+         "opponents where fruit(them) > fruit(me)", applies=_ALL, text="where {x}", op="where"),
     # --- quantity functions --------------------------------------------------------------------------
     Part("count", "function", "How many elements a selector names.", "count(my nests)", args=("any",),
-         text="{x}"),
+         text="{x}", bound=_count_bound),
     Part("tokens", "function", "Kiwi tokens of the pieces named: a Kiwi its size, a Leader 3, a Nest its dominance value (R-SCARD-4).",
-         "tokens(my kiwi in flower hexes)", args=("pieces",), text="Kiwi tokens of {x}"),
-    Part("fruit", "function", "The fruit a player holds.", "fruit(me)", args=("players",), text="the Fruits of {x}"),
+         "tokens(my kiwi in flower hexes)", args=("pieces",), text="Kiwi tokens of {x}", bound=_tokens_bound),
+    Part("fruit", "function", "The fruit a player holds.", "fruit(me)", args=("players",), text="the Fruits of {x}", bound=_fruit_bound),
     Part("domain", "function", "The domain markers in a player's reserve.", "domain(me)", args=("players",),
-         text="the Domain markers of {x}"),
+         text="the Domain markers of {x}", bound=_domain_bound),
     Part("vp", "function", "The Victory Points a player gained this game so far (Season cards and benefits).",
-         "vp(me)", args=("players",), text="the Victory Points of {x}"),
+         "vp(me)", args=("players",), text="the Victory Points of {x}", bound=_vp_bound),
     Part("min", "function", "The smaller of two quantities.", "min(count(my nests), 2)", args=("number", "number"),
-         text="the smaller of {x}"),
+         text="the smaller of {x}", bound=_min_bound),
     Part("max", "function", "The larger of two quantities.", "max(fruit(me), 1)", args=("number", "number"),
-         text="the larger of {x}"),
+         text="the larger of {x}", bound=_max_bound),
     Part("largest", "function", "The largest value of a quantity over the elements a selector names, `it` being "
          "each one (0 when it names none).", "largest(hexes, tokens(my pieces in it))", args=("any", "each"),
-         text="the largest {x}"),
+         text="the largest {x}", bound=_each_bound),
     Part("smallest", "function", "The smallest value of a quantity over the elements a selector names, `it` being "
          "each one (0 when it names none).", "smallest(opponents, fruit(it))", args=("any", "each"),
-         text="the smallest {x}"),
+         text="the smallest {x}", bound=_each_bound),
     # --- statements ----------------------------------------------------------------------------------
     Part("choose", "statement", "`choose { A } or { B }`: the player picks one of the effects they can do.",
          "choose { gain 2 fruit } or { place 1 kiwi }", syntax="choose { effect } or { effect } ..."),
@@ -205,12 +290,6 @@ STATEMENTS = of_kind("statement")
 GRAMMAR = of_kind("grammar")
 COMPARISONS = of_kind("comparison")
 
-# The filter part of each parsed filter op.
-FILTER_OF_OP = {"size": "of size", "owner": "of", "in": "in", "adjacent": "adjacent to", "within": "within",
-                "with": "with", "without": "without", "dominated": "dominated by", "where": "where"}
-
-
-def kind_phrase(kind: str) -> str:
-    """A selector kind for messages: `kiwi`, `hexes`, `players` ..."""
-    return {"kiwi": "kiwi", "leader": "leaders", "nest": "nests", "marker": "markers", "piece": "pieces",
-            "hex": "hexes", "player": "players"}.get(kind, kind)
+# The filter part of each parsed filter op, read off the filters' `op`.
+FILTER_OF_OP = {p.op: p.name for p in FILTERS.values()}
+FILTER_BY_OP = {p.op: p for p in FILTERS.values()}

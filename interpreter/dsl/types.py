@@ -7,7 +7,6 @@ read from the registries (`registry.py` for verbs/triggers/modifiers, `parts.py`
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, replace
 
 from kcd.dsl import parts, registry
@@ -15,7 +14,7 @@ from kcd.dsl.ast import (BinOp, Call, ChoosePlayer, During, Expr, Filter, ForEac
                                  Selector, Seq, Span, Word, exprs, walk)
 from kcd.dsl.align import align as _align
 from kcd.dsl.errors import Issue
-from kcd.dsl.primitive import Primitive, Slot, fits
+from kcd.dsl.primitive import Primitive, Slot, doc_example, fits
 
 
 
@@ -166,8 +165,9 @@ class Types:
             elif word in parts.REFERENCES:
                 if kind != "hex":
                     self.issue("dsl-arg-type", f"`{word}` names a hex: write `the {word} hex`", adj.span)
-                elif self.field_kind != "ability" and not (self.field_kind == "solo" and word == "starting"):
-                    # (a Kiwibot move's destination names `the starting hex` too: checked by dsl/solo_check.py)
+                elif self.field_kind not in parts.REFERENCES[word].contexts:
+                    # (where in a field it may stand, when not anywhere, its part's check hook says: a Kiwibot
+                    # move's destination names `the starting hex`, dsl/solo_check.py)
                     self.issue("dsl-context", f"`the {word} hex` exists only in a leader ability", adj.span,
                                "a Nest's or power's effect can name `this hex`")
                 ref = word
@@ -500,12 +500,6 @@ def _modifier_issue(node: Phrase, issues: list[Issue]) -> bool:
                             "powers (`modifier:`)", node.span, hint))
         return True
     return False
-
-
-def doc_example(prim: Primitive) -> str:
-    """The example a primitive's doc gives (`E.g. `...``), or ""."""
-    found = re.search(r"E\.g\. `([^`]*)`", prim.doc)
-    return found.group(1) if found else ""
 
 
 def bare_noun_issue(word: Word, allowed: tuple[Primitive, ...], issues: list[Issue]) -> bool:
