@@ -52,6 +52,8 @@ class QuantityBounds:
 # does not evaluate itself.
 PartCheck = Callable[[Node, str], list[Issue]]
 QuantityBound = Callable[[QCall, QuantityBounds], int]
+# `render`: a quantity function's rules text, given the call and its arguments' words
+QuantityText = Callable[[QCall, list[str]], str]
 FilterRun = Callable[[Any, Any, list, Any], list]
 
 
@@ -78,6 +80,7 @@ class Part:
     contexts: frozenset[str] = frozenset()  # references: the field kinds that may name it anywhere
     check: PartCheck | None = _hook()
     bound: QuantityBound | None = _hook()
+    render: QuantityText | None = _hook()
     run: FilterRun | None = _hook()
 
 
@@ -114,6 +117,38 @@ def _max_bound(call: QCall, b: QuantityBounds) -> int:
 
 def _each_bound(call: QCall, b: QuantityBounds) -> int:
     return b.value(call.args[1])      # the quantity's value for one element
+
+
+# Text hooks of the quantity functions ("the number of your Nests", "the larger of ... and ...").
+def _count_text(call: QCall, args: list[str]) -> str:
+    return f"the number of {args[0]}"
+
+
+def _tokens_text(call: QCall, args: list[str]) -> str:
+    return "its Kiwi tokens" if args[0] == "it" else f"the Kiwi tokens of {args[0]}"
+
+
+def _min_text(call: QCall, args: list[str]) -> str:
+    return f"the smaller of {args[0]} and {args[1]}"
+
+
+def _max_text(call: QCall, args: list[str]) -> str:
+    return f"the larger of {args[0]} and {args[1]}"
+
+
+def _each_text(call: QCall, args: list[str]) -> str:
+    return f"the {call.name.text} {args[1]} among {args[0]}"
+
+
+def holding_text(what: str) -> QuantityText:
+    """The text hook of a player's holding (`fruit(me)`: "your Fruits", `fruit(them)`: "their Fruits")."""
+    def text(call: QCall, args: list[str]) -> str:
+        if args and args[0] == "you":
+            return f"your {what}"
+        if args and args[0] in ("it", "them"):
+            return f"their {what}"
+        return f"the {what} of {args[0] if args else ''}"
+    return text
 
 
 _ALL = frozenset({"kiwi", "leader", "nest", "marker", "piece", "hex", "player"})
@@ -219,24 +254,27 @@ PARTS: tuple[Part, ...] = (
          "opponents where fruit(them) > fruit(me)", applies=_ALL, text="where {x}", op="where"),
     # --- quantity functions --------------------------------------------------------------------------
     Part("count", "function", "How many elements a selector names.", "count(my nests)", args=("any",),
-         text="{x}", bound=_count_bound),
+         text="{x}", bound=_count_bound, render=_count_text),
     Part("tokens", "function", "Kiwi tokens of the pieces named: a Kiwi its size, a Leader 3, a Nest its dominance value (R-SCARD-4).",
-         "tokens(my kiwi in flower hexes)", args=("pieces",), text="Kiwi tokens of {x}", bound=_tokens_bound),
-    Part("fruit", "function", "The fruit a player holds.", "fruit(me)", args=("players",), text="the Fruits of {x}", bound=_fruit_bound),
+         "tokens(my kiwi in flower hexes)", args=("pieces",), text="Kiwi tokens of {x}", bound=_tokens_bound,
+         render=_tokens_text),
+    Part("fruit", "function", "The fruit a player holds.", "fruit(me)", args=("players",), text="the Fruits of {x}",
+         bound=_fruit_bound, render=holding_text("Fruits")),
     Part("domain", "function", "The domain markers in a player's reserve.", "domain(me)", args=("players",),
-         text="the Domain markers of {x}", bound=_domain_bound),
+         text="the Domain markers of {x}", bound=_domain_bound, render=holding_text("Domain markers")),
     Part("vp", "function", "The Victory Points a player gained this game so far (Season cards and benefits).",
-         "vp(me)", args=("players",), text="the Victory Points of {x}", bound=_vp_bound),
+         "vp(me)", args=("players",), text="the Victory Points of {x}", bound=_vp_bound,
+         render=holding_text("Victory Points")),
     Part("min", "function", "The smaller of two quantities.", "min(count(my nests), 2)", args=("number", "number"),
-         text="the smaller of {x}", bound=_min_bound),
+         text="the smaller of {x}", bound=_min_bound, render=_min_text),
     Part("max", "function", "The larger of two quantities.", "max(fruit(me), 1)", args=("number", "number"),
-         text="the larger of {x}", bound=_max_bound),
+         text="the larger of {x}", bound=_max_bound, render=_max_text),
     Part("largest", "function", "The largest value of a quantity over the elements a selector names, `it` being "
          "each one (0 when it names none).", "largest(hexes, tokens(my pieces in it))", args=("any", "each"),
-         text="the largest {x}", bound=_each_bound),
+         text="the largest {x}", bound=_each_bound, render=_each_text),
     Part("smallest", "function", "The smallest value of a quantity over the elements a selector names, `it` being "
          "each one (0 when it names none).", "smallest(opponents, fruit(it))", args=("any", "each"),
-         text="the smallest {x}", bound=_each_bound),
+         text="the smallest {x}", bound=_each_bound, render=_each_text),
     # --- statements ----------------------------------------------------------------------------------
     Part("choose", "statement", "`choose { A } or { B }`: the player picks one of the effects they can do.",
          "choose { gain 2 fruit } or { place 1 kiwi }", syntax="choose { effect } or { effect } ..."),

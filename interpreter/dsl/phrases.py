@@ -171,20 +171,10 @@ def _quantity(q) -> str:
     if isinstance(q, QCall):
         name = q.name.text
         args = [(_quantity(a) if not isinstance(a, Selector) else selector_text(a)) for a in q.args]
-        if name == "count":
-            return f"the number of {args[0]}"
-        if name == "tokens":
-            return "its Kiwi tokens" if args[0] == "it" else f"the Kiwi tokens of {args[0]}"
-        if name in ("min", "max"):
-            return f"the {'smaller' if name == 'min' else 'larger'} of {args[0]} and {args[1]}"
-        if name in ("largest", "smallest"):
-            return f"the {name} {args[1]} among {args[0]}"
-        what = {"fruit": "Fruits", "domain": "Domain markers", "vp": "Victory Points"}.get(name, name)
-        if args and args[0] == "you":
-            return f"your {what}"
-        if args and args[0] in ("it", "them"):
-            return f"their {what}"
-        return f"the {what} of {args[0] if args else ''}"
+        spec = parts.FUNCTIONS.get(name)
+        if spec is not None and spec.render is not None:   # the function's own words (dsl/parts.py)
+            return spec.render(q, args)
+        return parts.holding_text(name)(q, args)
     return "?"
 
 

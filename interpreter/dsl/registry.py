@@ -255,6 +255,9 @@ def get(primitive_id: str) -> Primitive:
     return BY_ID[primitive_id]
 
 
+_EXTENDED: list[tuple[Primitive, ...]] = []
+
+
 @contextmanager
 def extended(*entries: Primitive) -> Iterator[tuple[Primitive, ...]]:
     """The registry with more entries while the block runs (a test's or a tool's own verbs), then as it was: the
@@ -262,6 +265,7 @@ def extended(*entries: Primitive) -> Iterator[tuple[Primitive, ...]]:
     global PRIMITIVES
     saved, saved_by_id = PRIMITIVES, dict(BY_ID)
     PRIMITIVES = PRIMITIVES + tuple(entries)
+    _EXTENDED.append(PRIMITIVES)   # kept alive: the checker's tables are cached by the registry tuple's id
     BY_ID.update({p.id: p for p in entries})
     try:
         yield PRIMITIVES
