@@ -18,7 +18,7 @@ from kcd.dsl.solo_check import starting_issues
 
 __all__ = ["Part", "PARTS", "NOUNS", "DETERMINERS", "REFERENCES", "FILTERS", "FUNCTIONS", "STATEMENTS",
            "COMPARISONS", "GRAMMAR", "PIECE_KINDS", "SELECTOR_TYPES", "kind_phrase", "of_kind", "QuantityBounds",
-           "FILTER_OF_OP"]
+           "FILTER_OF_OP", "FILTER_BY_OP"]
 
 # The kinds a selector can name, and the slot types of registry patterns that take a selector.
 PIECE_KINDS = frozenset({"kiwi", "leader", "nest", "marker", "piece"})
@@ -76,6 +76,7 @@ class Part:
     text: str = ""                          # rules text (English); `{x}` is the argument's text
     syntax: str = ""                        # grammar rules and statements: how it is written
     fields: frozenset[str] = frozenset()    # grammar rules: the DSL field kinds it belongs to
+    owner: str = ""                         # nouns, determiners: whose elements it names (me, opponent, any, subject)
     op: str = ""                            # filters: the parsed filter's op (`ast.Filter.op`)
     contexts: frozenset[str] = frozenset()  # references: the field kinds that may name it anywhere
     check: PartCheck | None = _hook()
@@ -207,18 +208,20 @@ PARTS: tuple[Part, ...] = (
     Part("hexes", "noun", "Hexes of the island.", "count(hexes dominated by me)", "hex"),
     Part("player", "noun", "Players (flocks) in the game.", "count(players)", "player"),
     Part("players", "noun", "Players (flocks) in the game.", "count(players)", "player"),
-    Part("opponent", "noun", "Every player but you.", "kiwi of an opponent", "player"),
-    Part("opponents", "noun", "Every player but you.", "for each opponent { gain 1 fruit }", "player"),
-    Part("me", "noun", "You, the player the effect belongs to.", "hexes dominated by me", "player"),
-    Part("anyone", "noun", "Any player.", "kiwi of anyone", "player"),
+    Part("opponent", "noun", "Every player but you.", "kiwi of an opponent", "player", owner="opponent"),
+    Part("opponents", "noun", "Every player but you.", "for each opponent { gain 1 fruit }", "player",
+         owner="opponent"),
+    Part("me", "noun", "You, the player the effect belongs to.", "hexes dominated by me", "player", owner="me"),
+    Part("anyone", "noun", "Any player.", "kiwi of anyone", "player", owner="any"),
     Part("it", "noun", "The element a `where` condition or a `for each` body is about.", "hexes where count(my kiwi in it) >= 2", "it"),
     Part("them", "noun", "The player a `where` condition or a `for each` body is about.", "opponents where fruit(them) > fruit(me)", "it"),
     # --- determiners ---------------------------------------------------------------------------------
     Part("every", "determiner", "All the elements the selector names.", "push every kiwi of an opponent in the landing hex to a hex without a nest"),
     Part("the", "determiner", "All the elements (with a reference: exactly the referenced hex).", "the landing hex"),
-    Part("my", "determiner", "All your pieces of that kind.", "my leader"),
-    Part("your", "determiner", "All your pieces of that kind (as `my`).", "your kiwi"),
-    Part("their", "determiner", "The pieces of the player a `for each` or `where` is about.", "opponents where count(their nests) > 1"),
+    Part("my", "determiner", "All your pieces of that kind.", "my leader", owner="me"),
+    Part("your", "determiner", "All your pieces of that kind (as `my`).", "your kiwi", owner="me"),
+    Part("their", "determiner", "The pieces of the player a `for each` or `where` is about.", "opponents where count(their nests) > 1",
+         owner="subject"),
     Part("this", "determiner", "`this hex`: the hex of the Nest whose benefit runs, or of the event that fired.", "this hex"),
     Part("a", "determiner", "In a verb: the player chooses one; elsewhere: any one.", "a hex without a nest"),
     Part("an", "determiner", "As `a`.", "an opponent"),

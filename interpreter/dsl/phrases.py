@@ -18,10 +18,12 @@ NO_BENEFIT = "No benefit"
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 def _capitalise(text: str) -> str:
+    """The text with its first letter in upper case (the start of a sentence)."""
     return text[:1].upper() + text[1:]
 
 
 def _join(items: list[str], last: str = "and") -> str:
+    """Items joined "a, b and c" (`last` the final word)."""
     if not items:
         return ""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
@@ -110,7 +112,7 @@ def _filter_text(f) -> str:
     if f.op == "dominated" and not (f.arg is not None and f.arg.head.noun.text == "me"):
         # the registry's phrase is the rulebook's "with established dominance" (your own); others' reads so
         return f"where {arg} {'has' if f.arg is not None and f.arg.head.noun.text not in _PLURAL else 'have'} dominance"
-    spec = parts.FILTERS[parts.FILTER_OF_OP[f.op]]
+    spec = parts.FILTER_BY_OP[f.op]
     return _expand(spec.text, {"x": arg, "n": f.n}, {})
 
 
@@ -160,6 +162,7 @@ def _objective_quantity(q) -> str:
 
 
 def _quantity(q) -> str:
+    """A quantity in words: "the number of your Nests", "the larger of ... and ..."."""
     if isinstance(q, Num):
         return str(q.value)
     if isinstance(q, int):
@@ -179,6 +182,7 @@ def _quantity(q) -> str:
 
 
 def _cond(c) -> str:
+    """A condition in words: "the number of your Kiwi is at least 2"."""
     if isinstance(c, Not):
         return f"not {_cond(c.cond)}"
     if isinstance(c, BinOp):

@@ -89,7 +89,7 @@ class Types:
                 parent_fs[-1] = replace(parent_fs[-1], arg=child)
 
         for f in sel.filters:
-            spec = parts.FILTERS[parts.FILTER_OF_OP[f.op]]
+            spec = parts.FILTER_BY_OP[f.op]
             at = next((i for i in range(len(chain) - 1, -1, -1) if chain[i][0].kind in spec.applies), None)
             if at is None:
                 inner = chain[-1][0]
@@ -134,13 +134,8 @@ class Types:
         noun = h.noun.text
         spec = parts.NOUNS[noun]
         kind = spec.names
-        owner = {"my": "me", "your": "me", "their": "subject"}.get(h.det or "")
-        if noun in ("opponent", "opponents"):
-            owner = "opponent"
-        elif noun == "me":
-            owner = "me"
-        elif noun == "anyone":
-            owner = "any"
+        det = parts.DETERMINERS.get(h.det or "")
+        owner = spec.owner or (det.owner if det is not None else "") or None   # the noun's own, else its determiner's
         ref = None
         if h.det == "their" and env.it is None:
             self.issue("dsl-context", "`their` names the player a `where` or `for each` is about, and there is none "
@@ -202,7 +197,7 @@ class Types:
             self.issue("dsl-arg-type", f"`within` takes a distance from 1 to {MAX_N}", f.span)
         assert f.arg is not None, f.op   # every other filter narrows by a selector (the parser)
         arg = self.head(f.arg, env)
-        spec = parts.FILTERS[parts.FILTER_OF_OP[f.op]]
+        spec = parts.FILTER_BY_OP[f.op]
         need = spec.args[0] if spec.args else "any"
         allowed = {"players": frozenset({"player"}), "pieces": parts.PIECE_KINDS,
                    "located": parts.PIECE_KINDS | {"hex"}}.get(need)
