@@ -21,6 +21,8 @@ __all__ = ["after", "field_rules", "entry_issues", "work", "quantity_max", "WORK
 # hexes; 64 leaves room for mods), 4 players.
 MAX_ELEMENTS = {"kiwi": 80, "leader": 4, "nest": 24, "marker": 56, "hex": 64, "player": 4}
 WORK_LIMIT = 1_000_000
+# the check hooks of the parts that have one (the `starting` reference), run over every bound field
+_PART_CHECKS = tuple(p.check for p in parts.PARTS if p.check is not None)
 
 
 def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
@@ -29,9 +31,8 @@ def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
     if issues or node is None:
         return []
     out = entry_issues(node, field_kind, whole=False)
-    for part in parts.PARTS:
-        if part.check is not None:
-            out += part.check(node, field_kind)
+    for check in _PART_CHECKS:
+        out += check(node, field_kind)
     cost = work(node)
     if cost > WORK_LIMIT:
         span = getattr(node, "span", Span(0, 0))
