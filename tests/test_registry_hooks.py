@@ -8,6 +8,7 @@ from kcd.dsl import registry
 from kcd.dsl.ast import Call, Phrase, Selector
 from kcd.dsl.bounds import MAX_WORK, Effect, EffectGraph, Entry, effect_bounds, local_work
 from kcd.dsl.checker import CheckContext, compile_field
+from kcd.dsl.compose_check import field_rules
 from kcd.dsl.errors import Issue
 from kcd.dsl.primitive import CheckSite, Primitive
 from kcd.dsl.render import reference, render
@@ -91,3 +92,16 @@ def test_a_new_verbs_run_hook_reaches_the_verb_table() -> None:
     with registry.extended(GIFT):
         table.adopt(registry.PRIMITIVES)
     assert table.run["gift-fruit"] is _gift_run
+
+
+def test_a_new_leader_movement_counts_in_the_ability_rules() -> None:
+    """A Leader movement added as an entry is one for R-LEAD-5/6 too: an ability that uses it moves the Leader."""
+    hop = Primitive("leader-hop", "verb", "leader hops {n:int}", "The Leader hops n hexes.",
+                    "hop your Leader {n} {n|hex|hexes}", frozenset({"ability"}))
+    with registry.extended(hop):
+        node, issues = compile_field("leader hops 2; gain 1 fruit", "ability", CTX)
+        assert issues == [] and field_rules(node, "ability") == []
+        assert render(node) == "Hop your Leader 2 hexes and gain 1 Fruit"
+        node, issues = compile_field("gain 1 fruit; leader hops 2; leader moves 1", "ability", CTX)
+        assert [i.message for i in field_rules(node, "ability")] == [
+            "a leader ability moves the Leader once: this is a second Leader movement"]
