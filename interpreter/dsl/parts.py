@@ -8,10 +8,10 @@ selector types below; this module declares the words that build those selectors 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kcd.dsl.ast import Node, QCall, Selector
+from kcd.dsl.ast import BinOp, Filter, Node, Num, QCall, Selector
 from kcd.dsl.errors import Issue
 from kcd.dsl.primitive import kind_phrase
 from kcd.dsl.solo_check import starting_issues
@@ -46,6 +46,16 @@ class QuantityBounds:
         return self.named(sel) if isinstance(sel, Selector) and sel.kind == "player" else 1
 
 
+@dataclass(frozen=True)
+class FilterWords:
+    """What a filter's text hook may ask of the renderer (interpreter/dsl/phrases.py)."""
+
+    selector: Callable[[Selector], str]     # a selector in words
+    condition: Callable[[Any], str]         # a condition in words
+    number: Callable[[int], str]            # a number in words ("one")
+    plural: Callable[[Selector], bool]      # whether a selector's noun is a plural one (`nests`, `leaders`)
+
+
 # Hooks of a part (each optional): `check` finds the misuses of the part in a whole bound field (the field kind
 # given); `bound` is a quantity function's largest value before play; `run` a filter's evaluation on a game state,
 # (state, filter, elements, scope) -> the elements kept, for a filter the engine (interpreter/engine/selectors.py)
@@ -54,6 +64,8 @@ PartCheck = Callable[[Node, str], list[Issue]]
 QuantityBound = Callable[[QCall, QuantityBounds], int]
 # `render`: a quantity function's rules text, given the call and its arguments' words
 QuantityText = Callable[[QCall, list[str]], str]
+# `filter_text`: a filter's rules text, None for its `text` template
+FilterText = Callable[[Filter, FilterWords], "str | None"]
 FilterRun = Callable[[Any, Any, list, Any], list]
 
 
@@ -82,6 +94,7 @@ class Part:
     check: PartCheck | None = _hook()
     bound: QuantityBound | None = _hook()
     render: QuantityText | None = _hook()
+    filter_text: FilterText | None = _hook()
     run: FilterRun | None = _hook()
 
 
@@ -118,6 +131,45 @@ def _max_bound(call: QCall, b: QuantityBounds) -> int:
 
 def _each_bound(call: QCall, b: QuantityBounds) -> int:
     return b.value(call.args[1])      # the quantity's value for one element
+
+
+# Text hooks of the filters whose words depend on what they name.
+def _where_text(f: Filter, w: FilterWords) -> str | None:
+    only = _only_text(f.cond, w)
+    return only if only is not None else f"where {w.condition(f.cond)}"
+
+
+def _only_text(cond: Any, w: FilterWords) -> str | None:
+    """`where count(<pieces> in it) = n` on hexes reads "with only one of your Kiwi of any size" (R-SCARD-5)."""
+    if not (isinstance(cond, BinOp) and cond.op == "=" and isinstance(cond.right, Num)
+            and isinstance(cond.left, QCall) and cond.left.name.text == "count"
+            and isinstance(cond.left.args[0], Selector)):
+        return None
+    sel = cond.left.args[0]
+    rest = tuple(f for f in sel.filters
+                 if not (f.op == "in" and f.arg is not None and f.arg.ref == "it"))
+    if len(rest) == len(sel.filters):
+        return None
+    any_size = sel.kind == "kiwi" and not any(f.op == "size" for f in rest)
+    return (f"with only {w.number(cond.right.value)} of {w.selector(replace(sel, filters=rest))}"
+            + (" of any size" if any_size else ""))
+
+
+def _in_text(f: Filter, w: FilterWords) -> str | None:
+    """Pieces in the hex of a piece: "in the same hex as your Leader", "in the hexes of your Nests"."""
+    if f.arg is None or f.arg.kind == "hex":
+        return None
+    arg = w.selector(f.arg)
+    plural = w.plural(f.arg) and f.arg.head.det not in ("a", "an")
+    return f"in the hexes of {arg}" if plural else f"in the same hex as {arg}"
+
+
+def _dominated_text(f: Filter, w: FilterWords) -> str | None:
+    """The part's text is the rulebook's "with established dominance" (your own); others' reads "where ... has"."""
+    if f.arg is not None and f.arg.head.noun.text == "me":
+        return None
+    arg = w.selector(f.arg) if f.arg is not None else ""
+    return f"where {arg} {'has' if f.arg is not None and not w.plural(f.arg) else 'have'} dominance"
 
 
 # Text hooks of the quantity functions ("the number of your Nests", "the larger of ... and ...").
@@ -241,7 +293,8 @@ PARTS: tuple[Part, ...] = (
     Part("of", "filter", "Pieces or hexes owned by the players named (a hex belongs to the players with a piece in it).",
          "kiwi of an opponent", applies=PIECE_KINDS, args=("players",), text="of {x}", op="owner"),
     Part("in", "filter", "Pieces in the hexes named (or in the hexes of the pieces named); hexes among those named.",
-         "my kiwi in flower hexes", applies=_LOCATED, args=("located",), text="in {x}", op="in"),
+         "my kiwi in flower hexes", applies=_LOCATED, args=("located",), text="in {x}", op="in",
+         filter_text=_in_text),
     Part("adjacent to", "filter", "Pieces or hexes adjacent to a hex named.", "hexes adjacent to my leader",
          applies=_LOCATED, args=("located",), text="adjacent to {x}", op="adjacent"),
     Part("within", "filter", "Pieces or hexes at most N hexes from a hex named (`within 3 of my leader`).",
@@ -252,9 +305,10 @@ PARTS: tuple[Part, ...] = (
          args=("pieces",), text="without {x}", op="without"),
     Part("dominated by", "filter", "Hexes where one of the players named has dominance (R-DOM-1).",
          "hexes dominated by an opponent", applies=frozenset({"hex"}), args=("players",),
-         text="with established dominance", op="dominated"),
+         text="with established dominance", op="dominated", filter_text=_dominated_text),
     Part("where", "filter", "Elements for which a condition holds; `it` / `them` is the element.",
-         "opponents where fruit(them) > fruit(me)", applies=_ALL, text="where {x}", op="where"),
+         "opponents where fruit(them) > fruit(me)", applies=_ALL, text="where {x}", op="where",
+         filter_text=_where_text),
     # --- quantity functions --------------------------------------------------------------------------
     Part("count", "function", "How many elements a selector names.", "count(my nests)", args=("any",),
          text="{x}", bound=_count_bound, render=_count_text),

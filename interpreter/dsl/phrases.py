@@ -5,8 +5,6 @@ can word a call from the same parts without importing the renderer or the regist
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from kcd.dsl import parts
 from kcd.dsl.ast import BinOp, Not, Num, QCall, Selector
 from kcd.dsl.primitive import TYPES, Slot
@@ -100,37 +98,18 @@ def _each(sel: Selector) -> str:
 
 
 def _filter_text(f) -> str:
-    if f.op == "where":
-        only = _only(f.cond)
-        return only if only is not None else f"where {_cond(f.cond)}"
-    if f.op == "in" and f.arg is not None and f.arg.kind != "hex":
-        # pieces in the hex of a piece: "in the same hex as your Leader", "in the hexes of your Nests"
-        arg = selector_text(f.arg)
-        plural = f.arg.head.noun.text in _PLURAL and f.arg.head.det not in ("a", "an")
-        return f"in the hexes of {arg}" if plural else f"in the same hex as {arg}"
-    arg = selector_text(f.arg) if f.arg is not None else ""
-    if f.op == "dominated" and not (f.arg is not None and f.arg.head.noun.text == "me"):
-        # the registry's phrase is the rulebook's "with established dominance" (your own); others' reads so
-        return f"where {arg} {'has' if f.arg is not None and f.arg.head.noun.text not in _PLURAL else 'have'} dominance"
+    """A filter in words: its part's text hook ("in the same hex as your Leader"), else its `text` template."""
     spec = parts.FILTER_BY_OP[f.op]
+    if spec.filter_text is not None:
+        found = spec.filter_text(f, _WORDS)
+        if found is not None:
+            return found
+    arg = selector_text(f.arg) if f.arg is not None else ""
     return _expand(spec.text, {"x": arg, "n": f.n}, {})
 
 
-def _only(cond) -> str | None:
-    """`where count(<pieces> in it) = n` on hexes reads "with only one of your Kiwi of any size" (R-SCARD-5)."""
-    if not (isinstance(cond, BinOp) and cond.op == "=" and isinstance(cond.right, Num)
-            and isinstance(cond.left, QCall) and cond.left.name.text == "count"
-            and isinstance(cond.left.args[0], Selector)):
-        return None
-    sel = cond.left.args[0]
-    rest = tuple(f for f in sel.filters
-                 if not (f.op == "in" and f.arg is not None and f.arg.ref == "it"))
-    if len(rest) == len(sel.filters):
-        return None
-    n = cond.right.value
-    word = _NUMBER_WORDS[n] if n < len(_NUMBER_WORDS) else str(n)
-    any_size = sel.kind == "kiwi" and not any(f.op == "size" for f in rest)
-    return f"with only {word} of {selector_text(replace(sel, filters=rest))}" + (" of any size" if any_size else "")
+def _number_word(n: int) -> str:
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
 
 
 def _located(sel: Selector) -> bool:
@@ -267,6 +246,9 @@ def _value(value: object, slot: Slot | None) -> str:
         return arg_type.phrase(value)
     return str(value)
 
+
+# What the filters' text hooks (dsl/parts.py) may ask of this module.
+_WORDS = parts.FilterWords(selector_text, _cond, _number_word, lambda sel: sel.head.noun.text in _PLURAL)
 
 # Public names of the helpers, for hooks and other modules.
 quantity_text = _quantity
