@@ -1,7 +1,8 @@
 """A new verb is one registry entry plus its hook functions: defined here alone, it is bound and checked, rendered,
-listed by the reference and bounded, with no other file of the engine touched (the entries' hooks: `check`,
-`render`, `work_of`, `run`). Its engine procedure would be its `run` hook, which the verb table adopts; playing it
-in a game, and its `lower` hook (the compiler of effects to programs), are not shown here."""
+listed by the reference and bounded, with no other file of the engine touched (its hooks `check`, `render`,
+`work_of`). Playing it in a game is not shown: its `run` hook reaches the engine's verb table (shown), but a verb
+with selector slots is run by the compositional interpreter, which is to read the entry's `lower` hook once effects
+compile to programs."""
 from __future__ import annotations
 
 from kcd.dsl import registry
@@ -27,7 +28,7 @@ def _gift_issues(call: Call | Phrase, site: CheckSite) -> list[Issue]:
 
 
 def _gift_text(call: Call | Phrase) -> str | None:
-    """"give each opponent 2 Fruits" when the gift goes to every opponent; else the template."""
+    """Reads "give each opponent 2 Fruits" when the gift goes to every opponent; else the template."""
     who = call.arg("who")
     if isinstance(who, Selector) and who.head.det == "every" and who.head.noun.text == "opponent":
         n = call.arg("n", 1)
