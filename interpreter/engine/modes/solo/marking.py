@@ -1,13 +1,11 @@
 """Kiwibot's Domain Marking (R-SOLO-11 Marking Domain; R-DM-1..4 counts and covers)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from kcd.engine import dominance, effects, placing
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine.decisions import Steps
-from kcd.engine.frames import Call, Done, Frame, Return, Signal, drive, register_frame
+from kcd.engine.machine import Call, Do, Env, If, program
 from kcd.engine.modes.solo.marker import marker_order
 from kcd.engine.modes.solo.patterns import cover
 from kcd.engine.modes.solo.state import pattern_steps
@@ -48,50 +46,43 @@ def mark_now(rt: Runtime, ctx: Ctx) -> tuple[bool, bool]:
     return True, True
 
 
-def mark_one(rt: Runtime, ctx: Ctx) -> Steps[Any]:
-    """One Kiwibot marker (mark_now), for generator callers. Returns (placed, had_a_hex)."""
-    return (yield from drive(rt, Done(mark_now(rt, ctx))))
+def _mark_all(rt: Runtime, env: Env) -> None:
+    """Every marker the season allows (none asks anything)."""
+    per = rt.rules.marking_per_season
+    count = per[min(rt.state.season, len(per)) - 1] if per else 1
+    ctx = Ctx(env["bot"], source="domain marking")
+    placed, had_hex = 0, False
+    while count is None or placed < count:
+        done, hexes = mark_now(rt, ctx)
+        had_hex = had_hex or hexes
+        if not done:
+            break
+        placed += 1
+    env["placed"], env["had_hex"] = placed, had_hex
 
 
-@register_frame("solo.marking_turn")
-@dataclass(eq=False)
-class MarkingTurnFrame(Frame):
-    """Kiwibot's Domain Marking (R-SOLO-11; R-DM-1 counts): as many as the season allows; if it dominated a
-    hex but no marker fitted, it gains one marker instead.
-
-    Decision R-SOLO-11: revealed markers that do not fit go back face down in seasons 1-3 (the state never
-    shows them); in the last season every reserve is revealed anyway (R-END-1), so nothing differs there.
-    "Doesn't have a marker of the proper type" needs a hex it dominates: with none, no marker is gained.
-    """
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    bot: str
-    max_pc: ClassVar[int] = 1
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: every marker (none asks anything), then the marker gained instead or the powers; 1: done."""
-        bot = self.bot
-        if self.pc == 1:
-            return Return()
-        per = rt.rules.marking_per_season
-        count = per[min(rt.state.season, len(per)) - 1] if per else 1
-        ctx = Ctx(bot, source="domain marking")
-        placed, had_hex = 0, False
-        while count is None or placed < count:
-            done, hexes = mark_now(rt, ctx)
-            had_hex = had_hex or hexes
-            if not done:
-                break
-            placed += 1
-        self.pc = 1
-        if not placed and had_hex and "gain-if-none-fits" in pattern_steps(rt, "marking-domain"):
-            rt.emit("kiwibot-marker-instead", bot, flock=bot)
-            return Call(effects._gain_domain(rt, ctx, 1))
-        if placed:
-            return Call(effects.EmitFrame(ctx, "t-domain-marking"))
-        return Return()
+def _none_fitted(rt: Runtime, env: Env) -> bool:
+    """It dominated a hex but no marker fitted (and its pattern gains one then)."""
+    return not env["placed"] and env["had_hex"] and "gain-if-none-fits" in pattern_steps(rt, "marking-domain")
 
 
-def marking_turn(rt: Runtime, bot: str) -> Steps[Any]:
-    """Kiwibot's Domain Marking (R-SOLO-11; R-DM-1 counts; MarkingTurnFrame)."""
-    return (yield from drive(rt, MarkingTurnFrame(bot)))
+def _marker_instead(rt: Runtime, env: Env) -> Any:
+    bot = env["bot"]
+    rt.emit("kiwibot-marker-instead", bot, flock=bot)
+    return effects._gain_domain(rt, Ctx(bot, source="domain marking"), 1)
+
+
+def _marking_powers(rt: Runtime, env: Env) -> Any:
+    """The powers that listen to Domain Marking, when it placed a marker (None: it placed none)."""
+    return effects.EmitFrame(Ctx(env["bot"], source="domain marking"), "t-domain-marking") if env["placed"] else None
+
+
+# Kiwibot's Domain Marking (R-SOLO-11; R-DM-1 counts): as many as the season allows; if it dominated a hex but no
+# marker fitted, it gains one marker instead.
+# Decision R-SOLO-11: revealed markers that do not fit go back face down in seasons 1-3 (the state never shows
+# them); in the last season every reserve is revealed anyway (R-END-1), so nothing differs there. "Doesn't have a
+# marker of the proper type" needs a hex it dominates: with none, no marker is gained.
+MARKING_TURN = program(
+    "solo.marking_turn", ("bot",), {"bot": str, "placed": int, "had_hex": bool},
+    Do(_mark_all),
+    If(_none_fitted, (Call("instead", _marker_instead),), (Call("powers", _marking_powers),)))

@@ -31,32 +31,32 @@ Event kinds added: `kiwibot` (a revealed card and its segment, data {card, slot,
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from kcd.engine import effects, labels, queries
 from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.engine import action_types as A
-from kcd.engine.decisions import Steps, option
-from kcd.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
+from kcd.engine.decisions import option
+from kcd.engine.frames import Frame, FrameDataError
+from kcd.engine.machine import Ask, Call, Do, Env, ForEach, If, Jump, Label, Question, Return, program
 from kcd.engine.modes.solo.answers import answer
 from kcd.engine.modes.solo.marker import CLOCKWISE, DIRECTIONS, marker_order
-from kcd.engine.modes.solo.marking import MarkingTurnFrame, mark_one, marking_turn
-from kcd.engine.modes.solo.moves import Segment, bot_move, bot_push, choose_move, plan
+from kcd.engine.modes.solo.marking import MARKING_TURN
+from kcd.engine.modes.solo.moves import Segment, choose_move, plan
 from kcd.engine.selectors import Scope
 from kcd.engine.modes.solo.patterns import STEPS, best_push, build_hex, feed_choice, feed_target, pushable, take_token
 from kcd.engine.modes.solo.patterns import cover as _cover   # the name tests use
 from kcd.engine.modes.solo.state import SoloState, is_bot, solo_of
 from kcd.engine.content_types import SOLO_ROWS
 from kcd.engine.rules import Rules
-from kcd.engine.modes.solo.verbs import bonus, describe_segment, next_nest, run_segment, segment_frame, verb_for
+from kcd.engine.modes.solo.verbs import describe_segment, next_nest, segment_frame, verb_for
 from kcd.engine.state import State
 
 __all__ = [
-    "MODE", "SoloError", "SoloState", "check_content", "seats", "season_card_count", "setup_state", "setup_extra",
-    "is_bot", "bot_turn", "discard_solo_card", "season_cards_of", "flip_season_cards", "season_card_step",
-    "endgame_vp", "answer", "verb_for", "take_token", "marking_turn", "mark_one", "marker_order", "DIRECTIONS",
-    "CLOCKWISE", "STEPS", "Segment", "plan", "run_segment", "bonus", "choose_move", "bot_move", "bot_push",
+    "MODE", "SoloError", "SoloState", "check_content", "seats", "season_card_count", "setup_state",
+    "setup_extra_frame", "is_bot", "BOT_TURN", "DISCARD_SOLO_CARD", "season_cards_of", "flip_season_cards",
+    "SEASON_CARD_STEP", "LEFT_BENEFIT", "endgame_vp", "answer", "verb_for", "take_token", "MARKING_TURN",
+    "marker_order", "DIRECTIONS", "CLOCKWISE", "STEPS", "Segment", "plan", "segment_frame", "choose_move",
     "best_push", "pushable", "feed_target", "feed_choice", "Scope", "build_hex", "next_nest", "effects", "_cover",
 ]
 
@@ -126,55 +126,46 @@ def setup_extra_frame(rt: Runtime) -> Frame:
     return effects.RunFrame(rt.rules.solo_mode().setup.kiwibot_setup, Ctx(bot, source="solo setup"))
 
 
-def setup_extra(rt: Runtime) -> Steps[None]:
-    """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
-    return (yield from drive(rt, setup_extra_frame(rt)))
-
-
 # --- Kiwibot's turn (R-SOLO-7) -------------------------------------------------------------------------------
-@register_frame("solo.bot_turn")
-@dataclass(eq=False)
-class BotTurnFrame(Frame):
-    """Reveal Kiwibot's next Action card into the next slot and resolve its Solo card segment (R-SOLO-7)."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    bot: str
-    max_pc: ClassVar[int] = 1
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: reveal the card and resolve its segment; 1: done."""
-        if self.pc == 1:
-            return Return()
-        self.pc = 1
-        bot = self.bot
-        st = rt.state
-        fl = st.flocks[bot]
-        if not fl.deck:
-            _reshuffle(rt, bot)
-        if not fl.deck:
-            rt.emit("kiwibot-no-card", bot, flock=bot)
-            return Return()
-        card_id = fl.deck.pop()
-        fl.played.append(card_id)
-        slot = len(fl.played)
-        row = rt.rules.cards[card_id].type
-        # decision R-SOLO-7: a slot beyond the card's three columns (more cards per season) uses column 3
-        column = min(slot, 3)
-        top = solo_of(st)["pile"][0] if solo_of(st)["pile"] else None
-        if top is None:
-            rt.emit("kiwibot-no-solo-card", bot, flock=bot, card=card_id)
-            return Return()
-        segment = rt.rules.solo_cards[top].sections[row][column - 1]
-        rt.emit("kiwibot-reveals", bot, data={"card": card_id, "slot": slot, "row": row, "column": column,
-                                              "solo_card": top},
-                flock=bot, card_name=labels.card_name(card_id, rt.rules.cards[card_id]), slot=slot, solo_card=top,
-                row=row, column=column, segment=describe_segment(segment))
-        return Call(segment_frame(rt, segment, Ctx(bot, turn=Turn(), source=f"{top} {row} {column}")))
+def _reshuffle_if_empty(rt: Runtime, env: Env) -> None:
+    """An empty deck is reshuffled before the card is revealed (R-SOLO-7)."""
+    if not rt.state.flocks[env["bot"]].deck:
+        _reshuffle(rt, env["bot"])
 
 
-def bot_turn(rt: Runtime, bot: str) -> Steps[None]:
-    """Reveal Kiwibot's next Action card into the next slot and resolve its Solo card segment (BotTurnFrame)."""
-    return (yield from drive(rt, BotTurnFrame(bot)))
+def _reveal(rt: Runtime, env: Env) -> Any:
+    """Reveal Kiwibot's next Action card into the next slot: its Solo card segment (None: no card, or no Solo
+    card left)."""
+    bot = env["bot"]
+    st = rt.state
+    fl = st.flocks[bot]
+    if not fl.deck:
+        rt.emit("kiwibot-no-card", bot, flock=bot)
+        return None
+    card_id = fl.deck.pop()
+    fl.played.append(card_id)
+    slot = len(fl.played)
+    row = rt.rules.cards[card_id].type
+    # decision R-SOLO-7: a slot beyond the card's three columns (more cards per season) uses column 3
+    column = min(slot, 3)
+    pile = solo_of(st)["pile"]
+    top = pile[0] if pile else None
+    if top is None:
+        rt.emit("kiwibot-no-solo-card", bot, flock=bot, card=card_id)
+        return None
+    segment = rt.rules.solo_cards[top].sections[row][column - 1]
+    rt.emit("kiwibot-reveals", bot, data={"card": card_id, "slot": slot, "row": row, "column": column,
+                                          "solo_card": top},
+            flock=bot, card_name=labels.card_name(card_id, rt.rules.cards[card_id]), slot=slot, solo_card=top,
+            row=row, column=column, segment=describe_segment(segment))
+    return segment_frame(rt, segment, Ctx(bot, turn=Turn(), source=f"{top} {row} {column}"))
+
+
+# Reveal Kiwibot's next Action card into the next slot and resolve its Solo card segment (R-SOLO-7)
+BOT_TURN = program(
+    "solo.bot_turn", ("bot",), {"bot": str},
+    Do(_reshuffle_if_empty),
+    Call("segment", _reveal))
 
 
 def _reshuffle(rt: Runtime, bot: str) -> None:
@@ -194,26 +185,20 @@ def _reshuffle(rt: Runtime, bot: str) -> None:
     rt.emit("kiwibot-shuffle", bot, flock=bot, set_aside=n)
 
 
-@register_frame("solo.discard_solo_card")
-@dataclass(eq=False)
-class DiscardSoloCardFrame(Frame):
-    """R-SOLO-9: after each Domain Marking the top Solo card is discarded."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """Discard it (nothing is asked)."""
-        solo = solo_of(rt.state)
-        if solo["pile"]:
-            card = solo["pile"].pop(0)
-            solo["discarded"].append(card)
-            top = solo["pile"][0] if solo["pile"] else None
-            rt.emit("solo-card", data={"discarded": card, "top": top}, card=card, top=top)
-        return Return()
+def _discard(rt: Runtime, env: Env) -> None:
+    """Discard the top Solo card (nothing is asked)."""
+    solo = solo_of(rt.state)
+    if solo["pile"]:
+        card = solo["pile"].pop(0)
+        solo["discarded"].append(card)
+        top = solo["pile"][0] if solo["pile"] else None
+        rt.emit("solo-card", data={"discarded": card, "top": top}, card=card, top=top)
 
 
-def discard_solo_card(rt: Runtime) -> Steps[None]:
-    """R-SOLO-9: after each Domain Marking the top Solo card is discarded (DiscardSoloCardFrame)."""
-    return (yield from drive(rt, DiscardSoloCardFrame()))
+# R-SOLO-9: after each Domain Marking the top Solo card is discarded
+DISCARD_SOLO_CARD = program(
+    "solo.discard_solo_card", (), {},
+    Do(_discard))
 
 
 # --- Season cards (R-SOLO-4/5) ------------------------------------------------------------------------------
@@ -231,118 +216,136 @@ def flip_season_cards(rt: Runtime) -> None:
     rt.emit("season-flip", data={"season": st.season, "cards": cards}, season=st.season, cards=list(cards))
 
 
-@register_frame("solo.season_card_step")
-@dataclass(eq=False)
-class SeasonCardStepFrame(Frame):
-    """R-SOLO-5: the player against Kiwibot on each of the season's cards (Kiwibot wins ties); left benefits only."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"solo-season-card": ("season-card",)}}
-    won: list = field(default_factory=list)
-    lost: list = field(default_factory=list)
-    cards: int = 0
-    player_cards: list = field(default_factory=list)
-    bot_cards: list = field(default_factory=list)
-    kept: list = field(default_factory=list)
-    i: int = 0              # the next left benefit (the player's, then Kiwibot's)
-    max_pc: ClassVar[int] = 3
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: compare the cards (and ask when the player won every card); 1: the answer; 2: each left benefit in
-        turn, then the result; 3: done."""
-        st = rt.state
-        solo = solo_of(st)
-        player, bot = solo["player"], solo["bot"]
-        if self.pc == 3:
-            return Return()
-        if self.pc == 0:
-            cards = season_cards_of(st, st.season)
-            if not cards:
-                return Return()
-            self.cards = len(cards)
-            won, lost = self.won, self.lost
-            for card_id in cards:
-                card = rt.rules.season_cards[card_id]
-                best, values = queries.winners(st, card.objective, [player, bot])
-                victor: str | None = best[0] if len(best) == 1 else None
-                if len(best) != 1:
-                    # R-SOLO-5: Kiwibot wins ties; decision: content saying otherwise leaves a tie to nobody
-                    victor = bot if solo["wins_ties"] else None
-                (won if victor == player else lost if victor == bot else []).append(card_id)
-                rt.emit("solo-season-card", data={"card": card_id, "season": st.season,
-                                                  "values": {f: values[f] for f in st.turn_order()}, "victor": victor,
-                                                  "tied": []},
-                        card=card_id, solo_player=player, player_value=values[player], bot=bot,
-                        bot_value=values[bot], victor=victor)
-            if won and len(won) == len(cards):
-                # the player wins every card: they take one card's left benefit, Kiwibot the others' and discards them
-                self.pc = 1
-                return Ask(player, "solo-season-card", "You won every Season card: whose left benefit do you take?",
-                           [option(A.SeasonCard(c),
-                                   labels.lazy(labels.season_card_benefit, c, rt.rules.season_cards[c]))
-                            for c in cards])
-            self.player_cards = list(won)
-            self.bot_cards = list(lost)
-            self.kept = list(lost)   # Kiwibot keeps the cards it won next to its flock board (R-SOLO-5/6)
-        elif self.pc == 1:
-            player_card = value.card
-            self.bot_cards = [c for c in season_cards_of(st, st.season) if c != player_card]
-            self.player_cards = [player_card]
-        self.pc = 2
-        # decision R-SOLO-5: the player's benefit first (their choice decides what Kiwibot takes), then Kiwibot's
-        benefits = [(player, c, True) for c in self.player_cards] + [(bot, c, False) for c in self.bot_cards]
-        if self.i < len(benefits):
-            flock, card_id, keep = benefits[self.i]
-            self.i += 1
-            return Call(LeftBenefitFrame(flock, card_id, keep))
-        st.flocks[bot].kept_season_cards.extend(self.kept)
-        rt.emit("solo-season", data={"season": st.season, "won": self.won, "lost": self.lost,
-                                     "player_cards": self.player_cards, "kiwibot_cards": self.bot_cards,
-                                     "kept": self.kept},
-                season=st.season, solo_player=player, won=len(self.won), cards=self.cards, kept=list(self.kept))
-        self.pc = 3
-        return Return()
-
-    def check(self, rt: Runtime) -> None:
-        """Loaded Season card lists name Season cards of the content."""
-        for cards in (self.won, self.lost, self.player_cards, self.bot_cards, self.kept):
-            if not all(isinstance(c, str) and c in rt.rules.season_cards for c in cards):
-                raise FrameDataError("solo.season_card_step: unknown Season card")
+def _no_season_cards(rt: Runtime, env: Env) -> bool:
+    return not season_cards_of(rt.state, rt.state.season)
 
 
-def season_card_step(rt: Runtime) -> Steps[None]:
-    """R-SOLO-5: the player against Kiwibot on each of the season's cards (SeasonCardStepFrame)."""
-    return (yield from drive(rt, SeasonCardStepFrame()))
+def _compare(rt: Runtime, env: Env) -> None:
+    """The player against Kiwibot on each of the season's cards; Kiwibot wins ties (R-SOLO-5)."""
+    st = rt.state
+    solo = solo_of(st)
+    player, bot = solo["player"], solo["bot"]
+    cards = season_cards_of(st, st.season)
+    env["cards"] = len(cards)
+    won: list[str] = []
+    lost: list[str] = []
+    env["won"], env["lost"] = won, lost
+    env["player_cards"], env["bot_cards"], env["kept"] = [], [], []
+    for card_id in cards:
+        card = rt.rules.season_cards[card_id]
+        best, values = queries.winners(st, card.objective, [player, bot])
+        victor: str | None = best[0] if len(best) == 1 else None
+        if len(best) != 1:
+            # R-SOLO-5: Kiwibot wins ties; decision: content saying otherwise leaves a tie to nobody
+            victor = bot if solo["wins_ties"] else None
+        (won if victor == player else lost if victor == bot else []).append(card_id)
+        rt.emit("solo-season-card", data={"card": card_id, "season": st.season,
+                                          "values": {f: values[f] for f in st.turn_order()}, "victor": victor,
+                                          "tied": []},
+                card=card_id, solo_player=player, player_value=values[player], bot=bot,
+                bot_value=values[bot], victor=victor)
 
 
-@register_frame("solo.left_benefit")
-@dataclass(eq=False)
-class LeftBenefitFrame(Frame):
-    """A Season card's left benefit; the player keeps a VP card as a reminder (R-SCARD-3)."""
+def _ask_season_card(rt: Runtime, env: Env) -> Question | None:
+    """The player won every card: whose left benefit they take (None: they did not)."""
+    won = env["won"]
+    if not won or len(won) != env["cards"]:
+        return None
+    # the player takes one card's left benefit, Kiwibot the others' and discards them
+    return Question(solo_of(rt.state)["player"], "solo-season-card",
+                    "You won every Season card: whose left benefit do you take?",
+                    [option(A.SeasonCard(c), labels.lazy(labels.season_card_benefit, c, rt.rules.season_cards[c]))
+                     for c in season_cards_of(rt.state, rt.state.season)])
 
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    flock: str
-    card: str
-    keep_if_vp: bool
-    before: int = 0
-    max_pc: ClassVar[int] = 1
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the benefit; 1: keep the card when it gave VP."""
-        fl = rt.state.flocks[self.flock]
-        if self.pc == 0:
-            self.before = fl.season_vp
-            self.pc = 1
-            return Call(effects.RunFrame(rt.rules.season_cards[self.card].victor,
-                                         Ctx(self.flock, source=self.card)))
-        if self.keep_if_vp and fl.season_vp > self.before:
-            fl.kept_season_cards.append(self.card)
-        return Return()
+def _player_took(rt: Runtime, env: Env) -> None:
+    player_card = env.pop("picked").card
+    env["bot_cards"] = [c for c in season_cards_of(rt.state, rt.state.season) if c != player_card]
+    env["player_cards"] = [player_card]
 
-    def check(self, rt: Runtime) -> None:
-        """A loaded left benefit names a Season card of the content."""
-        if self.card not in rt.rules.season_cards:
-            raise FrameDataError("solo.left_benefit: unknown Season card")
+
+def _split(rt: Runtime, env: Env) -> None:
+    env["player_cards"] = list(env["won"])
+    env["bot_cards"] = list(env["lost"])
+    env["kept"] = list(env["lost"])   # Kiwibot keeps the cards it won next to its flock board (R-SOLO-5/6)
+
+
+def _benefits(rt: Runtime, env: Env) -> list[tuple[str, str, bool]]:
+    """Each left benefit in turn: decision R-SOLO-5: the player's first (their choice decides what Kiwibot takes),
+    then Kiwibot's."""
+    solo = solo_of(rt.state)
+    return ([(solo["player"], c, True) for c in env["player_cards"]]
+            + [(solo["bot"], c, False) for c in env["bot_cards"]])
+
+
+def _left_benefit(rt: Runtime, env: Env) -> Any:
+    flock, card, keep = env["left"]
+    return LEFT_BENEFIT.start(flock, card, keep)
+
+
+def _season_result(rt: Runtime, env: Env) -> None:
+    """Kiwibot keeps the cards it won; the season's result."""
+    st = rt.state
+    solo = solo_of(st)
+    kept = env["kept"]
+    st.flocks[solo["bot"]].kept_season_cards.extend(kept)
+    rt.emit("solo-season", data={"season": st.season, "won": env["won"], "lost": env["lost"],
+                                 "player_cards": env["player_cards"], "kiwibot_cards": env["bot_cards"],
+                                 "kept": kept},
+            season=st.season, solo_player=solo["player"], won=len(env["won"]), cards=env["cards"], kept=list(kept))
+
+
+def _check_season_card_step(rt: Runtime, env: Env, at: str) -> None:
+    """Loaded Season card lists name Season cards of the content."""
+    for name in ("won", "lost", "player_cards", "bot_cards", "kept"):
+        if not all(isinstance(c, str) and c in rt.rules.season_cards for c in env.get(name, ())):
+            raise FrameDataError("solo.season_card_step: unknown Season card")
+
+
+# R-SOLO-5: the player against Kiwibot on each of the season's cards (Kiwibot wins ties); left benefits only
+SEASON_CARD_STEP = program(
+    "solo.season_card_step", (),
+    {"cards": int, "won": list, "lost": list, "player_cards": list, "bot_cards": list, "kept": list,
+     "picked": A.SeasonCard, "left": tuple},
+    If(_no_season_cards, (Return(),)),
+    Do(_compare),
+    Ask("card", _ask_season_card, into="picked", kinds={"solo-season-card": ("season-card",)}, otherwise="split"),
+    Do(_player_took),
+    Jump("benefits"),
+    Label("split"),
+    Do(_split),
+    Label("benefits"),
+    ForEach("left", _benefits, (Call("benefit", _left_benefit),)),
+    Do(_season_result),
+    check=_check_season_card_step)
+
+
+def _run_left_benefit(rt: Runtime, env: Env) -> Any:
+    flock, card = env["flock"], env["card"]
+    env["before"] = rt.state.flocks[flock].season_vp
+    return effects.RunFrame(rt.rules.season_cards[card].victor, Ctx(flock, source=card))
+
+
+def _keep_if_vp(rt: Runtime, env: Env) -> None:
+    """The player keeps a VP card as a reminder (R-SCARD-3)."""
+    fl = rt.state.flocks[env["flock"]]
+    if env["keep_if_vp"] and fl.season_vp > env["before"]:
+        fl.kept_season_cards.append(env["card"])
+
+
+def _check_left_benefit(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded left benefit names a Season card of the content."""
+    if env["card"] not in rt.rules.season_cards:
+        raise FrameDataError("solo.left_benefit: unknown Season card")
+
+
+# A Season card's left benefit; the player keeps a VP card as a reminder (R-SCARD-3)
+LEFT_BENEFIT = program(
+    "solo.left_benefit", ("flock", "card", "keep_if_vp"),
+    {"flock": str, "card": str, "keep_if_vp": bool, "before": int},
+    Call("benefit", _run_left_benefit),
+    Do(_keep_if_vp),
+    check=_check_left_benefit)
 
 
 # --- scoring (R-SOLO-6) -----------------------------------------------------------------------------------------

@@ -2,8 +2,7 @@
 some core verbs (R-SOLO-8), picked by `verb_for` for `effects.run`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable
 
 from kcd.dsl import ast
 from kcd.dsl.render_solo import segment_text
@@ -12,7 +11,8 @@ from kcd.engine import effects, placing
 from kcd.engine import feed as feed_mod
 from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.engine.decisions import Steps
-from kcd.engine.frames import Call, Done, Entry, Frame, FrameDataError, Return, Signal, drive, register_frame
+from kcd.engine.frames import Done, Entry, FrameDataError, drive
+from kcd.engine.machine import Call, Cont, Do, Env, If, Return, While, program
 from kcd.engine.modes.solo.marking import mark_now
 from kcd.engine.modes.solo.moves import Node, amount, gather_scatter_frame, move_frame, plan, push_frame
 from kcd.engine.selectors import Scope
@@ -33,19 +33,14 @@ def describe_segment(node: Any) -> str:
     return text
 
 
-def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Frame:
+def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Entry:
     """Resolve a Solo card segment for Kiwibot (R-SOLO-10): its effect, with the segment read ahead (`plan`)."""
     if node is None:
         return Done()
     return effects.RunFrame(node, ctx.sub(segment=plan(node, rt, ctx), depth=ctx.depth + 1))
 
 
-def run_segment(rt: Runtime, node: Any, ctx: Ctx) -> Steps[Any]:
-    """Resolve a Solo card segment for Kiwibot (R-SOLO-10)."""
-    return (yield from drive(rt, segment_frame(rt, node, ctx)))
-
-
-def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Frame:
+def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Entry:
     """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8); logged now."""
     pile = solo_of(rt.state)["pile"]
     if not pile:
@@ -55,34 +50,26 @@ def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Frame:
     return segment_frame(rt, segment, ctx)
 
 
-def bonus(rt: Runtime, ctx: Ctx, action: str) -> Steps[Any]:
-    """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8)."""
-    return (yield from drive(rt, bonus_frame(rt, ctx, action)))
+def _bonuses_left(rt: Runtime, env: Env) -> bool:
+    return env["n"] > 0
 
 
-@register_frame("solo.bonuses")
-@dataclass(eq=False)
-class BonusesFrame(Frame):
-    """`n` bonus actions of one row, one after another (each logged when it starts), then `trigger`'s powers."""
+def _next_bonus(rt: Runtime, env: Env) -> Any:
+    """The next bonus, logged when it starts."""
+    env["n"] -= 1
+    return bonus_frame(rt, env["ctx"], env["action"])
 
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    ctx: Ctx
-    action: str
-    n: int
-    trigger: str = ""
-    max_pc: ClassVar[int] = 1
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the next bonus; 1: the powers, then done."""
-        if self.pc == 1:
-            return Return()
-        if self.n > 0:
-            self.n -= 1
-            return Call(bonus_frame(rt, self.ctx, self.action))
-        self.pc = 1
-        if self.trigger:
-            return Call(effects.EmitFrame(self.ctx, self.trigger))
-        return Return()
+def _bonus_powers(rt: Runtime, env: Env) -> Any:
+    """`trigger`'s powers (None: no trigger)."""
+    return effects.EmitFrame(env["ctx"], env["trigger"]) if env["trigger"] else None
+
+
+# `n` bonus actions of one row, one after another (each logged when it starts), then `trigger`'s powers
+BONUSES = program(
+    "solo.bonuses", ("ctx", "action", "n", "trigger"), {"ctx": Ctx, "action": str, "n": int, "trigger": str},
+    While(_bonuses_left, (Call("bonus", _next_bonus),)),
+    Call("powers", _bonus_powers))
 
 
 # --- feeding (R-SOLO-10 Feed) -------------------------------------------------------------------------------------
@@ -95,11 +82,6 @@ def feed_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
         return Done()
     hex_id, kiwi = found
     return feed_mod.resolve_frame(ctx, hex_id, kiwi.id)   # as a paid feed, without the payment (R-SOLO-8)
-
-
-def bot_feed(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
-    """Kiwibot feeds for free, still gaining the feed's domain markers (R-SOLO-8/10; R-FEED-3..5)."""
-    return (yield from drive(rt, feed_frame(rt, call, ctx)))
 
 
 # --- building and placing (R-SOLO-10 Build / Wildcard) -----------------------------------------------------------
@@ -127,103 +109,100 @@ def next_nest(rt: Runtime, bot: str, column: int) -> str | None:
     return None
 
 
-@register_frame("solo.build")
-@dataclass(eq=False)
-class BotBuildFrame(Frame):
-    """Kiwibot builds its next Nest of the column for free; no hex or Nest: 1 Kiwi and a bonus Move (R-SOLO-10)."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    ctx: Ctx
-    column: int
-    hex: str = ""
-    nest: str = ""
-    where: ast.Selector | None = None   # the hexes it may build on (`on <hexes>`; a node of the compiled rules)
-    max_pc: ClassVar[int] = 4
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: build (or place a Kiwi); 1: the bonus Move; 2: the placement benefit done: powers; 3, 4: done."""
-        ctx = self.ctx
-        bot = ctx.flock
-        if self.pc == 0:
-            nest_id = next_nest(rt, bot, self.column)
-            hex_id = build_hex(rt, bot, self.where, Scope(bot, it=ctx.it, here=ctx.here)) if nest_id else None
-            if nest_id is None or hex_id is None:
-                rt.emit("kiwibot-cannot-build", bot, flock=bot)
-                self.pc = 1
-                return Call(placing.PlaceOneFrame(bot, ctx))
-            st = rt.state
-            st.set_nest(hex_id, (bot, nest_id))
-            st.flocks[bot].nests_built.append(nest_id)
-            rt.emit("build", bot, flock=bot, nest=nest_id, hex=hex_id)
-            self.hex, self.nest = hex_id, nest_id
-            self.pc = 2
-            return Call(build_mod.nest_benefit_frame(rt, ctx, rt.rules.nests[nest_id].on_place,
-                                                      f"{nest_id} placement", hex_id))
-        if self.pc == 1:
-            self.pc = 4
-            return Call(bonus_frame(rt, ctx, "move"))
-        if self.pc == 2:
-            self.pc = 3
-            return Call(effects.EmitFrame(ctx, "t-build"))
-        return Return()
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded Kiwibot build names a Nest of the content."""
-        if self.nest and self.nest not in rt.rules.nests:
-            raise FrameDataError("solo.build: unknown Nest")
-        if self.where is not None and not isinstance(self.where, ast.Selector):
-            raise FrameDataError("solo.build: not a selector of hexes")
+def _choose_site(rt: Runtime, env: Env) -> None:
+    """Kiwibot's next Nest of the column and its hex (R-SOLO-10; env nest and hex unset: nowhere to build)."""
+    ctx = env["ctx"]
+    bot = ctx.flock
+    nest_id = next_nest(rt, bot, env["column"])
+    hex_id = build_hex(rt, bot, env["where"], Scope(bot, it=ctx.it, here=ctx.here)) if nest_id else None
+    if nest_id is None or hex_id is None:
+        rt.emit("kiwibot-cannot-build", bot, flock=bot)
+        return
+    env["nest"], env["hex"] = nest_id, hex_id
 
 
-def build_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
-    """The Kiwibot build verbs as a frame (`on <hexes>`: among the hexes named)."""
-    return BotBuildFrame(ctx, amount(rt, call.arg("n", 1), ctx), where=call.arg("where"))
+def _nowhere(rt: Runtime, env: Env) -> bool:
+    return "nest" not in env
 
 
-def bot_build(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
-    """Kiwibot builds its next Nest of the column for free; no hex or Nest: 1 Kiwi and a bonus Move (R-SOLO-10)."""
-    return (yield from drive(rt, build_frame(rt, call, ctx)))
+def _place_instead(rt: Runtime, env: Env) -> Any:
+    """No hex or Nest: 1 Kiwi instead."""
+    ctx = env["ctx"]
+    return placing.PlaceOneFrame(ctx.flock, ctx)
 
 
-def place_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+def _bonus_move(rt: Runtime, env: Env) -> Any:
+    """... and a bonus Move (R-SOLO-10)."""
+    return bonus_frame(rt, env["ctx"], "move")
+
+
+def _build_nest(rt: Runtime, env: Env) -> Any:
+    """Build the Nest for free, then its placement benefit."""
+    ctx, hex_id, nest_id = env["ctx"], env["hex"], env["nest"]
+    bot = ctx.flock
+    st = rt.state
+    st.set_nest(hex_id, (bot, nest_id))
+    st.flocks[bot].nests_built.append(nest_id)
+    rt.emit("build", bot, flock=bot, nest=nest_id, hex=hex_id)
+    return build_mod.nest_benefit_frame(rt, ctx, rt.rules.nests[nest_id].on_place, f"{nest_id} placement", hex_id)
+
+
+def _build_powers(rt: Runtime, env: Env) -> Any:
+    return effects.EmitFrame(env["ctx"], "t-build")
+
+
+def _check_bot_build(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded Kiwibot build names a Nest of the content."""
+    if "nest" in env and env["nest"] not in rt.rules.nests:
+        raise FrameDataError("solo.build: unknown Nest")
+
+
+# Kiwibot builds its next Nest of the column for free; no hex or Nest: 1 Kiwi and a bonus Move (R-SOLO-10).
+# `where`: the hexes it may build on (`on <hexes>`; a node of the compiled rules)
+BOT_BUILD = program(
+    "solo.build", ("ctx", "column", "where"),
+    {"ctx": Ctx, "column": int, "where": (ast.Selector, type(None)), "nest": str, "hex": str},
+    Do(_choose_site),
+    If(_nowhere, (Call("place", _place_instead), Call("bonus", _bonus_move), Return())),
+    Call("benefit", _build_nest),
+    Call("powers", _build_powers),
+    check=_check_bot_build)
+
+
+def build_frame(rt: Runtime, call: Node, ctx: Ctx) -> Cont:
+    """The Kiwibot build verbs as a program (`on <hexes>`: among the hexes named)."""
+    return BOT_BUILD.start(ctx, amount(rt, call.arg("n", 1), ctx), call.arg("where"))
+
+
+def place_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
     """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
     return placing.place_frame(ctx, amount(rt, call.arg("n", 1), ctx))
 
 
-def bot_place(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
-    """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
-    return (yield from drive(rt, place_frame(rt, call, ctx)))
-
-
-def bonus_verb_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+def bonus_verb_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
     """A bonus action of the Solo card (R-SOLO-8)."""
     return bonus_frame(rt, ctx, str(call.arg("a")))
 
 
-def bot_bonus(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
-    """A bonus action of the Solo card (R-SOLO-8)."""
-    return (yield from drive(rt, bonus_verb_frame(rt, call, ctx)))
-
-
 # --- Kiwibot's own way of some core verbs (R-SOLO-8) ---------------------------------------------------------
-def _no_fruit(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+def _no_fruit(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
     rt.emit("kiwibot-no-fruit", ctx.flock, flock=ctx.flock)   # R-SOLO-3/8
     return Done()
 
 
-def _bonus_moves(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+def _bonus_moves(rt: Runtime, call: Node, ctx: Ctx) -> Cont:
     # decision R-SOLO-8: each Move action Kiwibot gains (a Control Nest, a track slot) is a bonus Move
-    return BonusesFrame(ctx, "move", int(call.arg("n", 1)), "t-gain-move")
+    return BONUSES.start(ctx, "move", int(call.arg("n", 1)), "t-gain-move")
 
 
-def _skip(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+def _skip(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
     # R-SOLO-8: Kiwibot never pays for extra Moves (a Nest or track benefit may offer them). It never uses its
     # Leader's ability either, which needs no override: ability verbs run only from a Leader card played in
     # an ordinary Actions turn, and Kiwibot's turns reveal cards instead (bot_turn)
     return Done()
 
 
-def _mark(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+def _mark(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
     mark_now(rt, ctx)
     return Done()
 
