@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from test_engine_support import dsl, markers, put, ruleset, rules
@@ -16,6 +17,7 @@ from kcd.engine import Game
 from kcd.engine.modes.solo import procedures as solo
 from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.engine.frames import drive
+from kcd.engine.game import OldSaveWarning
 from kcd.engine.scoring import score
 from kcd.engine.setup import SetupError, new_state
 
@@ -597,6 +599,24 @@ def test_R_SOLO_7_json_round_trip_clone_and_refusals_in_solo_games() -> None:
     assert Game.from_json(ruleset(), g.to_json()).scores() == g.scores()
     assert set(g.scores()[BOT]) == {"domain", "nests", "season_cards", "solo", "total"}
 
+
+
+@pytest.mark.parametrize("name", ["solo.season_card_step/card", "solo.left_benefit"])
+def test_R_SOLO_5_a_format_3_save_inside_the_solo_season_card_step_loads_by_replay(name: str) -> None:
+    """A save the engine wrote before the solo procedures were programs (frames with kind/pc/fields: the solo
+    Season card step asking which left benefit the player takes, or a left benefit asking where a Kiwi goes) loads
+    by replaying its history once, and the game goes on exactly as the old engine went on."""
+    case = json.loads((Path(__file__).parent / "saves" / "format3-solo.json").read_text())[name]
+    assert case["save"]["format"] == 3
+    assert any(f["kind"] == name.split("/")[0] for f in case["save"]["frames"])
+    with pytest.warns(OldSaveWarning, match="replayed once"):
+        game = Game.from_json(ruleset(), json.dumps(case["save"]))
+    assert game.pending.to_dict() == case["save"]["pending"]
+    for choice in case["then"]:
+        assert game.apply(choice).ok
+    assert game.state.to_dict() == case["after"]
+    saved = json.loads(game.to_json())
+    assert saved["format"] == 4 and Game.from_json(ruleset(), json.dumps(saved)).state.to_dict() == case["after"]
 
 def _violations(game: Game) -> list[str]:
     """Component accounting of a solo game (R-COMP-1/2, R-SOLO-1/8)."""
