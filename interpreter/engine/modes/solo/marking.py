@@ -5,10 +5,11 @@ from typing import Any
 
 from kcd.engine import dominance, effects, placing
 from kcd.engine.context import Ctx, Runtime
+from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Call, Do, Env, If, program
 from kcd.engine.modes.solo.marker import marker_order
 from kcd.engine.modes.solo.patterns import cover
-from kcd.engine.modes.solo.state import pattern_steps
+from kcd.engine.modes.solo.state import is_bot, pattern_steps
 
 
 def _markable(rt: Runtime, bot: str) -> list[str]:
@@ -77,6 +78,12 @@ def _marking_powers(rt: Runtime, env: Env) -> Any:
     return effects.EmitFrame(Ctx(env["bot"], source="domain marking"), "t-domain-marking") if env["placed"] else None
 
 
+def _check_marking_turn(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded Kiwibot marking is Kiwibot's."""
+    if not is_bot(rt.state, env["bot"]):
+        raise FrameDataError("solo.marking_turn: not Kiwibot's marking")
+
+
 # Kiwibot's Domain Marking (R-SOLO-11; R-DM-1 counts): as many as the season allows; if it dominated a hex but no
 # marker fitted, it gains one marker instead.
 # Decision R-SOLO-11: revealed markers that do not fit go back face down in seasons 1-3 (the state never shows
@@ -85,4 +92,5 @@ def _marking_powers(rt: Runtime, env: Env) -> Any:
 MARKING_TURN = program(
     "solo.marking_turn", ("bot",), {"bot": str, "placed": int, "had_hex": bool},
     Do(_mark_all),
-    If(_none_fitted, (Call("instead", _marker_instead),), (Call("powers", _marking_powers),)))
+    If(_none_fitted, (Call("instead", _marker_instead),), (Call("powers", _marking_powers),)),
+    check=_check_marking_turn)

@@ -161,11 +161,18 @@ def _reveal(rt: Runtime, env: Env) -> Any:
     return segment_frame(rt, segment, Ctx(bot, turn=Turn(), source=f"{top} {row} {column}"))
 
 
+def _check_bot_turn(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded Kiwibot turn is Kiwibot's."""
+    if not is_bot(rt.state, env["bot"]):
+        raise FrameDataError("solo.bot_turn: not Kiwibot's turn")
+
+
 # Reveal Kiwibot's next Action card into the next slot and resolve its Solo card segment (R-SOLO-7)
 BOT_TURN = program(
     "solo.bot_turn", ("bot",), {"bot": str},
     Do(_reshuffle_if_empty),
-    Call("segment", _reveal))
+    Call("segment", _reveal),
+    check=_check_bot_turn)
 
 
 def _reshuffle(rt: Runtime, bot: str) -> None:
