@@ -380,6 +380,29 @@ def test_R_SOLO_11_gather_and_scatter_steer_the_second_move() -> None:
     assert len(where) == 2 and "A7" not in where and "A5" not in where
 
 
+
+def test_R_SOLO_10_a_same_size_pusher_pushes_the_player_s_leader_then_goes_on_pushing() -> None:
+    """R-SOLO-10/11, R-LEAD-1/4, R-ASYM-5: Kiwibot's size-3 Kiwi, whose side pushes Kiwi of equal size, pushes the
+    player's Leader (a size-3 Kiwi) off the island, Kiwibot places it on an edge hex, and the segment's second push
+    follows: the player's Kiwi goes off too."""
+    r = rules()
+    st = new_state(r, [PLAYER, "yellow"], 5, {PLAYER: "chopan", "yellow": "kahu"}, None, {"yellow": "B"},
+                   "first-game", game_mode="solo", solo_side="bot-side")
+    for hex_id in st.hexes:
+        st.set_kiwi(hex_id, ())
+    for f in st.seats:
+        st.flocks[f].supply = 0
+    st.flocks["yellow"].leader_hex, st.flocks[PLAYER].leader_hex = "A9", "A2"
+    st.phase, st.season, st.step = "actions", 1, 0
+    rt = Runtime(r, st)
+    put(rt, "A6", "yellow", 3)
+    put(rt, "A2", PLAYER, 1)
+    segment = dsl("bot moves my kiwi of size 3; bot pushes up to 2 of the kiwi of an opponent", "solo")
+    run(rt, drive(rt, solo.segment_frame(rt, segment, Ctx("yellow", turn=Turn(), source="test"))))
+    assert [e.form for e in rt.events] == ["move-kiwi", "push-leader", "push-off"]
+    assert st.flocks[PLAYER].leader_hex == "A9" and kiwi_at(rt, "A2", "yellow") == [3]
+    assert kiwi_at(rt, "A2", PLAYER) == [] and st.flocks[PLAYER].reserve_kiwi == 1
+
 @pytest.mark.parametrize("setup,expected", [
     ("edge", "off"), ("marker", "A10"), ("nest", "A9"), ("pair", "A5"), ("none", "A7"),
 ])
