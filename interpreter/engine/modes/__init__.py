@@ -36,6 +36,16 @@ def names() -> list[str]:
     return list(_MODES)
 
 
+def all_modes() -> list[Any]:
+    """Every registered mode, then every registered variant, in registration order."""
+    return [*_MODES.values(), *_VARIANTS.values()]
+
+
+def option_owner(rules: Any, name: str) -> Any:
+    """The registered mode whose own setup options (`Mode.setup_options`) include `name`, or None."""
+    return next((m for m in all_modes() if name in {o.name for o in m.setup_options(rules)}), None)
+
+
 def select(name: str, variant: str | None) -> Any:
     """The mode `Game.new(mode=name, variant=variant)` plays, or ModeError naming what exists."""
     mode = _MODES.get(name) if isinstance(name, str) else None

@@ -9,11 +9,16 @@ from kcd.engine import modes
 from kcd.engine.modes.solo import procedures as solo
 from kcd.engine.context import Runtime
 from kcd.engine.decisions import Decision
-from kcd.engine.modes.base import Mode, Procedure
+from kcd.engine.modes.base import PLAYER, SCORE_COLUMNS, Mode, Procedure, SeatRole, SetupOption
 from kcd.engine.rules import Rules
 from kcd.engine.setup import SetupError
 from kcd.engine.modes.solo.state import is_bot, solo_of
 from kcd.engine.state import State
+
+# Kiwibot's seat: the engine plays it, it never has a pending decision (R-SOLO-7); its id is the service's seat kind
+KIWIBOT = SeatRole("kiwibot", "Kiwibot", decides=False)
+# Kiwibot's endgame VP for its unplaced domain markers (R-SOLO-6), a score column of its own before the total
+MARKERS_COLUMN = "solo"
 
 
 class Solo(Mode):
@@ -21,6 +26,44 @@ class Solo(Mode):
 
     name = solo.MODE
     title = "solo against Kiwibot"
+    label = "Solo (against Kiwibot)"
+    player_count = 2
+    seats_text = "two flocks, the player and Kiwibot (R-SOLO-1)"
+    takes_variants = False
+    rotates_seats = False   # the roles are what a solo simulation measures: each game keeps them
+
+    # --- presentation to the apps ---------------------------------------------------------------------
+    def available(self, rules: Rules) -> bool:
+        """The content has solo.yaml with its Solo-mode marker sides."""
+        return rules.solo is not None and bool(rules.solo.sides)
+
+    def seat_roles(self, count: int) -> tuple[SeatRole, ...]:
+        """players=[player, kiwibot] (R-SOLO-1)."""
+        return ((PLAYER, KIWIBOT) + (PLAYER,) * max(0, count - 2))[:count]
+
+    def score_columns(self) -> tuple[str, ...]:
+        """Kiwibot's unplaced markers score in a column of their own (R-SOLO-6)."""
+        return SCORE_COLUMNS[:-1] + (MARKERS_COLUMN, SCORE_COLUMNS[-1])
+
+    def score_label(self, column: str) -> str:
+        """R-SOLO-6: the `solo` column is Kiwibot's unplaced markers."""
+        return "Kiwibot's unplaced markers" if column == MARKERS_COLUMN else super().score_label(column)
+
+    def setup_options(self, rules: Rules) -> tuple[SetupOption, ...]:
+        """The Solo-mode marker side (R-SOLO-12), dealt from the seed when not given."""
+        sides = tuple(rules.solo.sides) if rules.solo is not None else ()
+        return (SetupOption("solo_side", "Solo-mode marker side",
+                            "The side of the Solo-mode marker Kiwibot's searches follow (R-SOLO-12).", sides),)
+
+    def check_options(self, rules: Rules, options: dict) -> str | None:
+        """The content must have solo.yaml's marker sides, and a side asked for must be one of them."""
+        known = list(rules.solo.sides) if rules.solo is not None else []
+        side = options.get("solo_side")
+        if not known:
+            return "this content has no solo mode (no Solo-mode marker sides in solo.yaml)"
+        if side is not None and side not in known:
+            return f"unknown solo side `{side}`; known sides: {', '.join(known)}"
+        return None
 
     def with_variant(self, variant: Mode) -> Mode:
         """Solo takes no variant."""

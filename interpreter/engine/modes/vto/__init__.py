@@ -23,6 +23,7 @@ class VariableTurnOrder(Standard):
     name = "standard"
     variant = vto.VARIANT
     title = "Variable Turn Order"
+    label = "Variable Turn Order"
 
     def __init__(self) -> None:
         super().__init__()
