@@ -223,7 +223,9 @@ def record_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[
     rec = Recording(list(players), seed, list(bots), setup, leaders=dict(leaders) if leaders else None,
                     sides=dict(sides) if sides else None, mode=mode, solo_side=solo_side, variant=variant,
                     overlays=tuple(overlays))
-    kiwibot = players[1] if mode == "solo" and len(players) == 2 else None
+    from kcd.engine import modes
+
+    kiwibot = next(iter(modes.select(mode, None).engine_seats(list(players))), None)   # the engine's own seat
     names = log_names(ruleset)
 
     def start(game: Any) -> None:
@@ -300,14 +302,18 @@ def replay_views(ruleset: Any, rec: Recording) -> list[dict[str, Any]]:
 
 def result_rows(frame: Frame, names: Mapping[str, str]) -> list[dict[str, Any]]:
     """The scores at a frame in ranking order (R-END-2: VP by source; R-END-3 breaks ties): place, flock, VP."""
+    from kcd.engine import modes
+    from kcd.engine.modes.base import SCORE_COLUMNS
+
     rows = []
     for place, flock in enumerate(frame.ranking, start=1):
         score = frame.scores.get(flock) or {}
         row = {"place": place, "flock": names.get(flock, flock), "VP": score.get("total", 0),
                "domain markers": score.get("domain", 0), "Nests": score.get("nests", 0),
                "Season cards": score.get("season_cards", 0)}
-        if "solo" in score:
-            row["Kiwibot's unplaced markers"] = score["solo"]
+        for column, vp in score.items():   # a mode's own VP source (solo: Kiwibot's unplaced markers)
+            if column not in SCORE_COLUMNS:
+                row[modes.score_label(column)] = vp
         rows.append(row)
     return rows
 

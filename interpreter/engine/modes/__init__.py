@@ -46,6 +46,12 @@ def option_owner(rules: Any, name: str) -> Any:
     return next((m for m in all_modes() if name in {o.name for o in m.setup_options(rules)}), None)
 
 
+def score_label(column: str) -> str:
+    """A readable name of a score column of any registered mode (`Mode.score_label`), e.g. solo's `solo`."""
+    owner = next((m for m in all_modes() if column in m.score_columns()), None) or _MODES["standard"]
+    return owner.score_label(column)
+
+
 def select(name: str, variant: str | None) -> Any:
     """The mode `Game.new(mode=name, variant=variant)` plays, or ModeError naming what exists."""
     mode = _MODES.get(name) if isinstance(name, str) else None
