@@ -104,6 +104,10 @@ class Mode:
         """The flocks the engine plays itself (they never have a pending decision)."""
         return [f for f, role in zip(players, self.seat_roles(len(players))) if not role.decides]
 
+    def engine_flocks(self, st: State) -> list[str]:
+        """The flocks of a game in progress that the engine plays itself (never a pending decision)."""
+        return []
+
     def score_columns(self) -> tuple[str, ...]:
         """The columns of a score row (`Game.scores()`) in table order, `total` last."""
         return SCORE_COLUMNS

@@ -41,6 +41,10 @@ class Solo(Mode):
         """players=[player, kiwibot] (R-SOLO-1)."""
         return ((PLAYER, KIWIBOT) + (PLAYER,) * max(0, count - 2))[:count]
 
+    def engine_flocks(self, st: State) -> list[str]:
+        """Kiwibot's flock (R-SOLO-7)."""
+        return [solo_of(st)["bot"]]
+
     def score_columns(self) -> tuple[str, ...]:
         """Kiwibot's unplaced markers score in a column of their own (R-SOLO-6)."""
         return SCORE_COLUMNS[:-1] + (MARKERS_COLUMN, SCORE_COLUMNS[-1])
