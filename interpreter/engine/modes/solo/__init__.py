@@ -1,5 +1,6 @@
-"""Solo against Kiwibot (R-SOLO-1..12) as a mode: the procedures are interpreter/engine/solo.py (and its
-solo_*.py parts); this module plugs them into setup, the flow, decisions, views, scores and saves."""
+"""Solo against Kiwibot (R-SOLO-1..12) as a mode: the procedures are procedures.py of this package (and its
+other modules); this module plugs them into setup, the flow, decisions, views, scores and saves, and presents
+the mode to the apps (the player and Kiwibot's seats, the `solo` score column, the marker side option)."""
 from __future__ import annotations
 
 from collections import Counter

@@ -1,6 +1,6 @@
 """Variable Turn Order (R-VTO-1..5) as a mode: the standard game with a turn tracker and a Wake up phase.
 
-The procedures are interpreter/engine/vto.py; this module plugs them into the flow. Turn order follows the
+The procedures are procedures.py of this package; this module plugs them into the flow. Turn order follows the
 tracker through `State.turn_order()` (R-VTO-4), which reads the tracker slots the flocks hold.
 """
 from __future__ import annotations
