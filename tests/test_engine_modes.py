@@ -125,8 +125,8 @@ KNOWN_LEFT = {
     # the engine's shared state and content carry solo's data until each mode owns its typed state
     "interpreter/engine/state.py": 2, "interpreter/engine/rules.py": 1, "interpreter/engine/modes/__init__.py": 1,
     "interpreter/dsl/bounds.py": 1,
-    # analysis that reads Kiwibot's data: determinization, the heuristic's Season cards, RL observations
-    "interpreter/determinize.py": 2, "interpreter/heuristic.py": 1, "interpreter/rl/observation.py": 6,
+    # analysis that reads Kiwibot's hidden and public data: determinization, RL observations
+    "interpreter/determinize.py": 2, "interpreter/rl/observation.py": 6,
     # the editor's panels of the solo view and summary blocks
     "editor/logic/board.py": 2, "editor/logic/playtest.py": 1,
 }

@@ -108,6 +108,10 @@ class Mode:
         """The flocks of a game in progress that the engine plays itself (never a pending decision)."""
         return []
 
+    def season_cards_of(self, st: State, season: int) -> list[str]:
+        """The Season cards resolved in one season (R-SCARD-1: one per season)."""
+        return st.season_cards[season - 1:season]
+
     def score_columns(self) -> tuple[str, ...]:
         """The columns of a score row (`Game.scores()`) in table order, `total` last."""
         return SCORE_COLUMNS
@@ -139,8 +143,11 @@ class Mode:
     def prepare(self, rules: Rules, players: list[str], seed: int, leaders: dict | None,
                 options: dict) -> tuple[list[str], dict | None]:
         """Check the mode's own Game.new arguments (`options`); the players in seat order and the Leaders."""
-        if options.get("solo_side") is not None:
-            raise setup.SetupError("solo_side is only for mode='solo'")
+        own = {o.name for o in self.setup_options(rules)}
+        for name, value in options.items():   # another mode's own option (solo_side)
+            owner = modes.option_owner(rules, name)
+            if value is not None and name not in own and owner is not None:
+                raise setup.SetupError(f"{name} is only for mode='{owner.name}'")
         return players, leaders
 
     def check(self, rules: Rules, players: list[str]) -> None:

@@ -46,6 +46,10 @@ class Solo(Mode):
         """Kiwibot's flock (R-SOLO-7)."""
         return [solo_of(st)["bot"]]
 
+    def season_cards_of(self, st: State, season: int) -> list[str]:
+        """R-SOLO-4/5: `per_season` Season cards each season."""
+        return solo.season_cards_of(st, season)
+
     def score_columns(self) -> tuple[str, ...]:
         """Kiwibot's unplaced markers score in a column of their own (R-SOLO-6)."""
         return SCORE_COLUMNS[:-1] + (MARKERS_COLUMN, SCORE_COLUMNS[-1])
