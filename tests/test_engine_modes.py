@@ -125,10 +125,10 @@ KNOWN_LEFT = {
     # the engine's shared state and content carry solo's data until each mode owns its typed state
     "interpreter/engine/state.py": 2, "interpreter/engine/rules.py": 1, "interpreter/engine/modes/__init__.py": 1,
     "interpreter/dsl/bounds.py": 1,
-    # analysis that reads Kiwibot's hidden and public data: determinization, RL observations
-    "interpreter/determinize.py": 2, "interpreter/rl/observation.py": 6,
-    # the editor's panels of the solo view and summary blocks
-    "editor/logic/board.py": 2, "editor/logic/playtest.py": 1,
+    # the RL observation encodes Kiwibot's public data (its flock, the Solo card pile, the marker side)
+    "interpreter/rl/observation.py": 6,
+    # the editor's chart of the simulation summary's player-vs-Kiwibot section (its key is `solo`)
+    "editor/logic/playtest.py": 1,
 }
 
 

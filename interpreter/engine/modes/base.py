@@ -17,6 +17,7 @@ and `check_options`, `describe` (a line naming the game).
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Generator, Sequence, Union
 
@@ -111,6 +112,26 @@ class Mode:
     def season_cards_of(self, st: State, season: int) -> list[str]:
         """The Season cards resolved in one season (R-SCARD-1: one per season)."""
         return st.season_cards[season - 1:season]
+
+    def view_roles(self, view: dict) -> dict[str, str]:
+        """{flock: role label} from a view (`view_extras`) when the mode seats roles other than players, else {}."""
+        return {}
+
+    def view_flock_extras(self, view: dict, flock_view: dict) -> dict[str, str]:
+        """Columns of the mode's own for one flock's row in a table of a view (`flock_view`: its part of the view)."""
+        return {}
+
+    def view_panel(self, view: dict) -> list[tuple[str, str]]:
+        """The mode's own part of a view (`view_extras`) as (what, value) rows for a panel; [] without one."""
+        return []
+
+    def hidden_card_slots(self, st: State, flock: str) -> list[list[str]] | None:
+        """The lists holding a flock's unseen cards when the mode keeps them its own way (a determinization deals
+        them again as one pool), or None: the flock's ordinary hand, deck and face-down played cards."""
+        return None
+
+    def resample_hidden(self, st: State, rules: Rules, rng: random.Random) -> None:
+        """Deal the mode's own hidden parts of a state again from `rng`, in place (a determinization)."""
 
     def score_columns(self) -> tuple[str, ...]:
         """The columns of a score row (`Game.scores()`) in table order, `total` last."""

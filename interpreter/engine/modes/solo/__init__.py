@@ -3,10 +3,12 @@ other modules); this module plugs them into setup, the flow, decisions, views, s
 the mode to the apps (the player and Kiwibot's seats, the `solo` score column, the marker side option)."""
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Callable
 
 from kcd.engine import modes
+from kcd.engine.modes.solo import hidden
 from kcd.engine.modes.solo import procedures as solo
 from kcd.engine.context import Runtime
 from kcd.engine.decisions import Decision
@@ -49,6 +51,41 @@ class Solo(Mode):
     def season_cards_of(self, st: State, season: int) -> list[str]:
         """R-SOLO-4/5: `per_season` Season cards each season."""
         return solo.season_cards_of(st, season)
+
+    def view_roles(self, view: dict) -> dict[str, str]:
+        """Kiwibot's flock and the player's, from the view's `solo` part."""
+        data = view.get("solo") or {}
+        if not data:
+            return {}
+        flocks = [*(view.get("flocks") or {}), *(f for f in (data.get("player"), data.get("kiwibot")) if f)]
+        return {f: KIWIBOT.label if f == data.get("kiwibot") else PLAYER.label for f in flocks}
+
+    def view_flock_extras(self, view: dict, flock_view: dict) -> dict[str, str]:
+        """The Season cards a flock kept (R-SOLO-5)."""
+        return {"kept Season cards": ", ".join(flock_view.get("kept_season_cards") or [])} if view.get("solo") else {}
+
+    def view_panel(self, view: dict) -> list[tuple[str, str]]:
+        """Kiwibot, the marker side, the top Solo card, cards left and discarded, Kiwibot's cards set aside
+        (R-SOLO-1/2/9/12)."""
+        data = view.get("solo")
+        if not data:
+            return []
+        discarded = data.get("solo_cards_discarded") or []
+        return [("Kiwibot", str(data.get("kiwibot"))), ("Player", str(data.get("player"))),
+                ("Solo-mode marker side", str(data.get("marker_side"))),
+                ("Top Solo card", str(data.get("solo_card") or "(none left)")),
+                ("Solo cards left", str(data.get("solo_cards_left", 0))),
+                ("Solo cards discarded", ", ".join(discarded) or "(none)"),
+                ("Kiwibot's cards set aside", str(data.get("set_aside_count", 0)))]
+
+    def hidden_card_slots(self, st: State, flock: str) -> list[list[str]] | None:
+        """Kiwibot's deck and its set-aside cards are one unknown pool (R-SOLO-1/7)."""
+        return [st.flocks[flock].deck, solo_of(st)["set_aside"]] if flock == solo_of(st)["bot"] else None
+
+    def resample_hidden(self, st: State, rules: Rules, rng: random.Random) -> None:
+        """The Solo cards under the top one (R-SOLO-2), then the face-down Season cards (R-SOLO-4)."""
+        hidden.deal_solo_pile(st, rules, rng)
+        hidden.deal_season_cards(st, rules, rng)
 
     def score_columns(self) -> tuple[str, ...]:
         """Kiwibot's unplaced markers score in a column of their own (R-SOLO-6)."""
