@@ -144,8 +144,8 @@ STANDARD_MODE = "standard"
 
 
 def _flag_of(mode: str) -> str:
-    """The command-line switch that picks a mode."""
-    return next((flag for flag, name in MODE_FLAGS.items() if name == mode), f"--mode {mode}")
+    """The command-line switch that picks a mode (a plug-in mode without one: its name)."""
+    return next((flag for flag, name in MODE_FLAGS.items() if name == mode), f"the {mode} mode")
 
 
 def _mode_of(name: str) -> Any:

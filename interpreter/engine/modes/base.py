@@ -12,8 +12,9 @@ A mode overrides only what differs. The engine calls it at these points, and now
 
 The apps (CLI, simulation, editor, service) ask the mode how to present and set up a game, and nowhere ask
 which mode it is: `label`, `available`, `player_count` / `default_players`, `seats_text`, `takes_variants`,
-`rotates_seats`, `seat_roles` / `deciders` / `engine_seats`, `score_columns` / `score_label`, `setup_options`
-and `check_options`, `describe` (a line naming the game).
+`rotates_seats`, `seat_roles` / `deciders` / `engine_seats` / `engine_flocks`, `score_columns` / `score_label`,
+`setup_options` and `check_options`, `season_cards_of`, and for a view `view_roles`, `view_flock_extras`,
+`view_panel`; a determinization asks `hidden_card_slots` and `resample_hidden`.
 """
 from __future__ import annotations
 
@@ -150,10 +151,6 @@ class Mode:
         """Why the values of the mode's own setup options (`options`: keyword -> value, None: not given) cannot
         set up this mode with this content, or None; Game.new refuses the same (a front-end asks first)."""
         return None if self.available(rules) else f"this content does not offer {self.title}"
-
-    def describe(self, players: Sequence[str], view_extras: dict) -> str:
-        """A few words naming the game for a headline (the view's extras give what was dealt)."""
-        return self.title
 
     # --- choosing the mode ----------------------------------------------------------------------------
     def with_variant(self, variant: "Mode") -> "Mode":

@@ -29,6 +29,10 @@ class VariableTurnOrder(Standard):
         super().__init__()
         self.steps[vto.WAKE_UP] = self.wake_up_step
 
+    def available(self, rules: Rules) -> bool:
+        """The content offers the variant's phases (game.yaml `variants.vto.phases`, R-VTO-1)."""
+        return bool(rules.vto_phases)
+
     def check(self, rules: Rules, players: list[str]) -> None:
         """R-VTO-1: the content must offer the variant's phases and a tracker slot per player."""
         if not rules.vto_phases:
