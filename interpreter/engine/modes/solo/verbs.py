@@ -186,12 +186,12 @@ def bot_build(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
 
 
 def place_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
-    """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
+    """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in answers.py)."""
     return placing.place_frame(ctx, amount(rt, call.arg("n", 1), ctx))
 
 
 def bot_place(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
-    """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
+    """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in answers.py)."""
     return (yield from drive(rt, place_frame(rt, call, ctx)))
 
 
