@@ -127,7 +127,9 @@ class Schemas:
             from referencing import Registry, Resource
             from referencing.jsonschema import DRAFT202012
 
-            self._registry = Registry(retrieve=self._retrieve).with_resources(
+            # referencing builds its classes with attrs through a wrapper mypy does not see, so their keyword
+            # arguments (both documented) are unknown to it
+            self._registry = Registry(retrieve=self._retrieve).with_resources(  # type: ignore[call-arg]
                 (schema_uri(name), Resource.from_contents(doc, default_specification=DRAFT202012))
                 for name, doc in self.docs.items()).crawl()
         return self._registry
@@ -141,7 +143,7 @@ class Schemas:
         name = schema_file(uri)
         raw = _read_schema(self.folder, name) if name is not None else None
         if raw is None:
-            raise NoSuchResource(ref=uri)
+            raise NoSuchResource(ref=uri)  # type: ignore[call-arg]   # see `registry`
         return Resource.from_contents(json.loads(raw.decode("utf-8")), default_specification=DRAFT202012)
 
     def has(self, name: str) -> bool:
