@@ -3,6 +3,7 @@ retrieves only schema files of its own folder, and the content validator, the ed
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import socket
 from pathlib import Path
@@ -92,3 +93,15 @@ def test_the_service_and_the_editor_read_the_same_registry() -> None:
     source = schema_help.field_schema("nests", (0, "source"))
     assert source.description and source.types == ("string",)
     assert source.description == shipped.inlined("nests.schema.json")["items"]["properties"]["source"]["description"]
+
+
+def test_only_the_registry_resolves_references() -> None:
+    """No module but kcd.content.schema builds a registry or joins reference URIs: there is one resolver."""
+    repo = Path(__file__).resolve().parent.parent
+    found = []
+    for folder in ("interpreter", "editor", "service"):
+        for path in (repo / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            if re.search(r"^\s*(from|import) referencing|urljoin|urldefrag|RefResolver", text, re.MULTILINE):
+                found.append(path.relative_to(repo).as_posix())
+    assert found == ["interpreter/content/schema.py"]
