@@ -100,12 +100,13 @@ def content_files(root: Path) -> list[str]:
     return out
 
 
-def _item_id(node: Any, fallback: str) -> str:
-    """The id of an item: its `id`, else `slot`/`seat`/`section`, else the fallback."""
+def _item_id(kind: str, node: Any, fallback: str) -> str:
+    """The id of an item as the loader reads it (its `id`; a tracker slot's `slot` without one), else the
+    fallback (an item still being written)."""
     if isinstance(node, dict):
-        for key in ("id", "slot", "seat", "section"):
-            if key in node and node[key] is not None:
-                return str(node[key])
+        found = node.get(layout.id_key(kind, node))
+        if found is not None and not isinstance(found, (dict, list)):
+            return str(found)
     return fallback
 
 
@@ -143,10 +144,10 @@ def items_in_text(rel: str, text: str) -> list[ItemRef]:
             item_id = str(entry.path[-1])
         elif not entry.path:
             # a file that is one item: a flock by its file name, pack.yaml by its pack
-            item_id = _item_id(entry.node, rel.rsplit("/", 1)[-1].rsplit(".", 1)[0] if spec.shape == "per-file"
-                               else pack)
+            item_id = _item_id(entry.kind, entry.node, rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+                               if spec.shape == "per-file" else pack)
         else:
-            item_id = _item_id(entry.node, str(entry.path[-1]))
+            item_id = _item_id(entry.kind, entry.node, str(entry.path[-1]))
         found.append((entry.kind, item_id, entry.path, entry.node, entry.section))
     total = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
     starts = [(_line(data, path) if path else 1) for _, _, path, _, _ in found]

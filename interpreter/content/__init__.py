@@ -13,8 +13,8 @@ from kcd.content.validate import ValidationReport, validate_paths, validate_repo
 from kcd.diagnostics import ContentError, Diagnostic, Location
 
 __all__ = [
-    "load_ruleset", "dsl_context", "validate_paths", "validate_report", "validate_text", "available_packs", "content_packs",
-    "clear_caches",
+    "load_ruleset", "dsl_context", "validate_paths", "validate_report", "validate_text", "available_packs",
+    "content_packs", "clear_caches",
     "Ruleset", "Item", "Origin", "Pack", "KINDS", "ValidationReport",
     "ContentError", "Diagnostic", "Location",
 ]

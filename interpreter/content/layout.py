@@ -82,7 +82,8 @@ def pack_folders(root: Path) -> list[tuple[Path, str]]:
     for folder_name, kind in PACK_DIRS:
         folder = root / folder_name
         if folder.is_dir():
-            found += [(sub, kind) for sub in sorted(folder.iterdir()) if sub.is_dir() and not sub.name.startswith(".")]
+            found += [(sub, kind) for sub in sorted(folder.iterdir())
+                      if sub.is_dir() and not sub.name.startswith(".")]
     return found
 
 

@@ -47,7 +47,7 @@ _FILE_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\.schema\.json")
 
 
 def schema_uri(name: str) -> str:
-    """The URI of schema file `name` of a schemas folder (`nests.schema.json`, `protocol/request.apply.schema.json`)."""
+    """The URI of schema file `name` of a schemas folder (`nests.schema.json`, `protocol/reply.view.schema.json`)."""
     folder, _, file = name.rpartition("/")
     if folder == PROTOCOL_FOLDER:
         return PROTOCOL_URI + file.removesuffix(SUFFIX)
