@@ -118,7 +118,8 @@ WITHOUT_PACK = "The same content without the pack"
 def changes(root: Path, unsaved: Mapping[str, str], overlays: Sequence[str]) -> list[Change]:
     """The whole changes the page can test (B): this tab's unsaved edits of every file, every draft, and each
     pack (an edition or mod) not already applied, on top of the applied ones."""
-    from kcd.editor.logic import catalog, store
+    from kcd.content import available_packs
+    from kcd.editor.logic import store
 
     out = []
     if unsaved:
@@ -126,8 +127,8 @@ def changes(root: Path, unsaved: Mapping[str, str], overlays: Sequence[str]) -> 
     drafts = store.drafts(root)
     if drafts:
         out.append(Change(f"Every draft ({', '.join(sorted(drafts))})", drafts))
-    for pack in catalog.packs(root):
-        if pack.kind != "base" and pack.id not in overlays:
+    for pack in available_packs(root):
+        if pack.id not in overlays:
             out.append(Change(f"The {pack.kind} {pack.id}", {}, tuple(overlays) + (pack.id,)))
     return out
 

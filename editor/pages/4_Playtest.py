@@ -8,6 +8,7 @@ import streamlit as st
 
 from dataclasses import replace
 
+from kcd.content import available_packs
 from kcd.editor import ui, watch
 from kcd.editor.logic import buffers as buf
 from kcd.editor.logic import catalog as cat
@@ -20,7 +21,7 @@ st.title("Playtest")
 root = ui.root()
 ui.show_flash()
 
-overlay_ids = [p.id for p in cat.packs(root) if p.kind != "base"]
+overlay_ids = [p.id for p in available_packs(root)]
 overlays = st.multiselect("Editions and mods (applied in this order on base)", overlay_ids, key="pt_overlays")
 try:
     ruleset = playtest.load(root, overlays)

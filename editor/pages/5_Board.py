@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from kcd.content import available_packs
 from kcd.editor import ui
 from kcd.editor.logic import board, playtest
-from kcd.editor.logic import catalog as cat
 from kcd.editor.logic.board_svg import as_img_tag, board_svg, legend_svg, scroll_box
 from kcd.diagnostics import ContentError
 from kcd.position import PositionError
@@ -17,7 +17,7 @@ root = ui.root()
 PLAY_SECONDS = 0.8   # one decision per this many seconds while playing
 
 source = st.radio("Show", ["Played game", "Layout", "Position"], horizontal=True, key="board_source")
-overlay_ids = [p.id for p in cat.packs(root) if p.kind != "base"]
+overlay_ids = [p.id for p in available_packs(root)]
 overlays = (st.multiselect("Editions and mods (applied in this order on base)", overlay_ids, key="board_overlays")
             if source != "Position" else [])
 try:
