@@ -318,7 +318,7 @@ def drive(rt: Runtime, frame: Entry) -> Generator[Decision, str, Any]:
     return runner.result
 
 
-def has_generators(stack: list[Frame]) -> bool:
+def has_generators(stack: "Sequence[Entry]") -> bool:
     """True when a generator frame is on the stack (then it can be neither copied nor saved)."""
     for f in stack:
         if type(f) is GenFrame:

@@ -28,20 +28,20 @@ and a Call without `into` are their own builder function, so running one is one 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import GeneratorType
 from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from kcd.engine import frames as F
 from kcd.engine.context import EngineError, Runtime
 from kcd.engine.frames import Ask as Question          # what an Ask's builder returns
-from kcd.engine.frames import FrameDataError, Frame, GenFrame, RETURN
+from kcd.engine.frames import FrameDataError, GenFrame, RETURN, has_generators
 
 Env = dict
 # the types an env name may hold (checked on load); None: any saveable value
 Types = Union[type, tuple, None]
 
 __all__ = ["Ask", "Call", "Do", "Emit", "If", "ForEach", "While", "Label", "Jump", "Return", "Program", "Cont",
-           "Question", "program", "PROGRAMS", "copy_stack", "stack_to_data", "stack_from_data", "OldFrames"]
+           "Question", "program", "PROGRAMS", "copy_stack", "has_generators", "stack_to_data", "stack_from_data",
+           "OldFrames"]
 
 
 # --- instructions -------------------------------------------------------------------------------------
@@ -560,14 +560,6 @@ def copy_stack(stack: list) -> list:
     return out
 
 
-def has_generators(stack: list) -> bool:
-    """True when a generator frame is on the stack (then it can be neither copied nor saved)."""
-    for f in stack:
-        if type(f) is GenFrame:
-            return True
-    return False
-
-
 def stack_to_data(stack: list, rules: Any) -> list[dict]:
     """The stack as JSON data: a continuation as {"program", "at", "env"}, a legacy frame as {"kind", "pc",
     "fields"}; frames.Unsaveable when an entry cannot be written."""
@@ -699,16 +691,6 @@ def check_pending(entry: Any, rt: Runtime, decision: Any) -> None:
     answers = getattr(entry, "check_answer", None)
     if answers is not None:
         answers(rt, decision)
-
-
-def is_entry(value: Any) -> bool:
-    """True for what a stack holds: a continuation or a legacy frame."""
-    return type(value) is Cont or isinstance(value, Frame)
-
-
-def wrap(child: Any) -> Any:
-    """A stack entry for a child procedure: continuations and frames as they are, generators in a GenFrame."""
-    return GenFrame(child) if type(child) is GeneratorType else child
 
 
 F.ENTRY_TYPES.add(Cont)
