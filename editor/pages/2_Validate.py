@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from kcd.content import content_packs
 from kcd.editor import ui
 from kcd.editor.logic import catalog as cat
 from kcd.editor.logic import validation
@@ -11,7 +12,7 @@ st.set_page_config(page_title="Validate - Kiwi Chow Down editor", layout="wide")
 st.title("Validate")
 root = ui.root()
 ui.show_flash()
-packs = cat.packs(root)
+packs = content_packs(root)
 st.caption("Checks base alone, then base + each edition and base + each mod ("
            + ", ".join(p.id for p in packs if p.kind != "base") + "), like `kcd validate`.")
 

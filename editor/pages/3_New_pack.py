@@ -100,7 +100,7 @@ if form == "New leader":
 
 else:
     info = pack_form("flock")
-    templates = [rel for rel in cat.content_files(root) if cat.schema_of(rel) == cat.FLOCK_SCHEMA]
+    templates = [rel for rel in cat.content_files(root) if cat.holds(rel, "flocks")]
     c1, c2, c3 = st.columns(3)
     flock_id = c1.text_input("Flock id", key="flock_id")
     flock_name = c2.text_input("Flock name", key="flock_name")

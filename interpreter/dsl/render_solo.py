@@ -194,7 +194,7 @@ def _stmt(node) -> str:
         each = _side(_each(node.sel))
         return f"{_stmt(node.body)} for {each}{cap}" if node.suffix else f"for {each}{cap}: {_stmt(node.body)}"
     if isinstance(node, May):
-        return f"if it can, {_stmt(node.body)}"   # Kiwibot always takes a benefit it may take (solo_answers.py)
+        return f"if it can, {_stmt(node.body)}"   # Kiwibot always takes a benefit it may take (modes/solo/answers.py)
     if isinstance(node, Repeat):
         return f"{ {1: 'once', 2: 'twice'}.get(node.count, f'{node.count} times') }: {_stmt(node.body)}"
     if isinstance(node, Choose):

@@ -154,7 +154,7 @@ def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
     frame = verbs.frames.get(prim)
     if frame is not None and fn is verbs.run.get(prim):
         return Call(frame(rt, node, ctx))
-    return Call(as_frame(fn(rt, node, ctx)))   # the mode's verbs may be frames too (solo_verbs)
+    return Call(as_frame(fn(rt, node, ctx)))   # the mode's verbs may be frames too (modes/solo/verbs.py)
 
 
 def verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:

@@ -175,7 +175,7 @@ class State:
     over: bool = False
     variant: str | None = None       # None: the standard game; "vto": Variable Turn Order (R-VTO-1..5)
     # solo mode against Kiwibot (R-SOLO-1..12), None in the standard game: flat plain data (strings, ints,
-    # lists of strings), see interpreter/engine/solo.py `SoloState` for the keys
+    # lists of strings), see interpreter/engine/modes/solo/state.py `SoloState` for the keys
     solo: dict | None = None
     # the mode's name when the state itself must say it (a mode added as a plug-in); None for the built-in
     # modes, which their own data shows (interpreter/engine/modes `for_state`)

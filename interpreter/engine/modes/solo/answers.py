@@ -70,6 +70,6 @@ def answer(rt: Runtime, decision: Decision) -> str:
     # decision R-SOLO-11 "benefits Kiwibot most" for the rest (choose, return a marker, payments, advanced
     # setup, where a Leader pushed off lands): the first option offered, or the first hex by the marker when
     # the options name hexes. Kiwibot is never asked to take a token, cover or place a marker, or pick a
-    # build hex: its own procedures do those by the patterns (solo_patterns, solo_marking, solo_verbs)
+    # build hex: its own procedures do those by the patterns (patterns, marking, verbs)
     hexed = [o for o in ids if hex_of(o) in ranks]
     return by_hex(hexed) if hexed else ids[0]

@@ -2,8 +2,8 @@
 placing its Kiwi, building, feeding / growing and taking Kiwi tokens. Hexes are tried in the Solo-mode
 marker's order (R-SOLO-12); each pattern's steps come from solo.yaml `patterns`, in content order.
 
-The Moving Kiwi pattern lives with Kiwibot's moves (solo_moves.py), Marking Domain with its marking
-(solo_marking.py).
+The Moving Kiwi pattern lives with Kiwibot's moves (moves.py), Marking Domain with its marking
+(marking.py).
 """
 from __future__ import annotations
 

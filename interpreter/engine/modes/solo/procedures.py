@@ -10,18 +10,18 @@ R-SOLO-12. Remaining ties go to the option that benefits Kiwibot most as stated 
 the marker search order, so a solo game is as deterministic as any other.
 
 The parts, one rule area each:
-  solo_state.py     `State.solo` (`SoloState`, its keys), `is_bot`, a pattern's steps
-  solo_marker.py    the Solo-mode marker search (R-SOLO-12)
-  solo_patterns.py  the Kiwibot patterns that pick pieces and hexes (R-SOLO-11): pushing, placing, building,
+  state.py          `State.solo` (`SoloState`, its keys), `is_bot`, a pattern's steps
+  marker.py         the Solo-mode marker search (R-SOLO-12)
+  patterns.py       the Kiwibot patterns that pick pieces and hexes (R-SOLO-11): pushing, placing, building,
                     feeding, taking tokens
-  solo_moves.py     Kiwibot's moves and pushes (R-SOLO-10 Move, R-SOLO-11 Moving Kiwi)
-  solo_marking.py   Kiwibot's Domain Marking (R-SOLO-11 Marking Domain)
-  solo_verbs.py     the Kiwibot DSL verbs and Kiwibot's way of core verbs (R-SOLO-8/10)
-  solo_answers.py   Kiwibot's answers to ordinary questions (R-SOLO-7/11/12)
-  solo.py           this module: setup (R-SOLO-1..4), turns (R-SOLO-7), the Solo card pile (R-SOLO-9),
+  moves.py          Kiwibot's moves and pushes (R-SOLO-10 Move, R-SOLO-11 Moving Kiwi)
+  marking.py        Kiwibot's Domain Marking (R-SOLO-11 Marking Domain)
+  verbs.py          the Kiwibot DSL verbs and Kiwibot's way of core verbs (R-SOLO-8/10)
+  answers.py        Kiwibot's answers to ordinary questions (R-SOLO-7/11/12)
+  procedures.py     this module: setup (R-SOLO-1..4), turns (R-SOLO-7), the Solo card pile (R-SOLO-9),
                     Season cards (R-SOLO-4/5), endgame (R-SOLO-6), and the names the engine imports
 
-The mode interpreter/engine/modes/solo.py plugs these into the engine (setup, Kiwibot's turns and marking,
+The mode (this package's __init__.py) plugs these into the engine (setup, Kiwibot's turns and marking,
 the solo Season card step, the Solo card discard, the season flip, Kiwibot's verbs, token taking and answers,
 scores, views, saves and undo); no shared module tests for solo.
 Event kinds added: `kiwibot` (a revealed card and its segment, data {card, slot, row, column, solo_card}),

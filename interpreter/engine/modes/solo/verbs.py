@@ -175,7 +175,7 @@ def build_frame(rt: Runtime, call: Node, ctx: Ctx) -> Cont:
 
 
 def place_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
-    """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in solo_answers)."""
+    """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in answers.py)."""
     return placing.place_frame(ctx, amount(rt, call.arg("n", 1), ctx))
 
 
