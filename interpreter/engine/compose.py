@@ -638,7 +638,7 @@ class PushOutFrame(_PhraseVerb):
             if self.budget > 0:
                 self.budget -= 1
             self.pc = 2
-            return Call(push.DoPushFrame(ctx.flock, value, True))
+            return Call(push.do_push_frame(ctx.flock, value, True))
         while self.i < len(self.hexes) and self.budget != 0:
             ask = self._ask_at(rt, node, self.hexes[self.i])
             if ask is None:

@@ -153,7 +153,7 @@ def _grow_or_explode(rt: Runtime, env: Env) -> Any:
         # Every piece leaves the hex: a Leader pushed off is not put back on the exploded hex (else
         # "push all" would never empty it). Decision: from an edge hex a Kiwi may be pushed off the island
         # here too, as in every push (R-PUSH-3)
-        return push.PushAllFrame(flock, hex_id, None, True)
+        return push.push_all_frame(flock, hex_id, None, True)
     rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
     # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
     return GrowOneFrame.of(hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)

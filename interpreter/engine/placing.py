@@ -388,8 +388,9 @@ class PlaceFrame(Frame):
         return Call(PlaceOneFrame(self.ctx.flock, self.ctx))
 
 
-def verb_procedure(frame: Callable[[Runtime, Any, Ctx], Frame]) -> Callable[[Runtime, Any, Ctx], Steps[Any]]:
-    """The generator form of a verb's frame (the verb table's procedure, for callers that `yield from` it)."""
+def verb_procedure(frame: Callable[[Runtime, Any, Ctx], Any]) -> Callable[[Runtime, Any, Ctx], Steps[Any]]:
+    """The generator form of a verb's frame or continuation (the verb table's procedure, for callers that
+    `yield from` it)."""
     def procedure(rt: Runtime, call: Any, ctx: Ctx) -> Steps[Any]:
         return (yield from drive(rt, frame(rt, call, ctx)))
     return procedure

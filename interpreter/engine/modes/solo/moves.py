@@ -253,7 +253,7 @@ class BotPushFrame(Frame):
             seg.pushed += 1
             piece, dest = found
             if piece[0] == "leader":
-                return Call(push.DoPushFrame(ctx.flock, PushLeader(piece[1], hex_id, dest), False))
+                return Call(push.do_push_frame(ctx.flock, PushLeader(piece[1], hex_id, dest), False))
             push.push_kiwi(rt, ctx.flock, hex_id, piece[1], dest)
         return Return()
 
