@@ -150,7 +150,7 @@ class BotBuildFrame(Frame):
             if nest_id is None or hex_id is None:
                 rt.emit("kiwibot-cannot-build", bot, flock=bot)
                 self.pc = 1
-                return Call(placing.PlaceOneFrame(bot, ctx))
+                return Call(placing.place_one_frame(bot, ctx))
             st = rt.state
             st.set_nest(hex_id, (bot, nest_id))
             st.flocks[bot].nests_built.append(nest_id)
