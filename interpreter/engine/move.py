@@ -163,14 +163,14 @@ def _ask_move(rt: Runtime, env: Env) -> Question | None:
     return Question(ctx.flock, "move", "Take a Move action", opts)
 
 
-def _stopped(rt: Runtime, env: Env) -> bool:
-    return env["act"].kind == "stop"
-
-
 def _take_move(rt: Runtime, env: Env) -> Any:
-    """Carry out the chosen Move: the ability's effect, or the pushes after the move (None: nothing follows)."""
+    """Carry out the chosen Move: the ability's effect, or the pushes after the move (None: nothing follows). No
+    Move possible, or the player stopped: none is taken (`moved` False)."""
     ctx = env["ctx"]
-    act = env.pop("act")
+    act = env.pop("act", None)
+    if act is None or act.kind == "stop":
+        env["moved"] = False
+        return None
     st = rt.state
     flock = ctx.flock
     if act.kind == "ability":
@@ -199,24 +199,17 @@ def _take_move(rt: Runtime, env: Env) -> Any:
     return push.after_move_frame(rt, flock, dest, kiwi.size, kiwi.id, False, ctx.during or ())
 
 
-def _true(rt: Runtime, env: Env) -> bool:
-    return True
-
-
-def _false(rt: Runtime, env: Env) -> bool:
-    return False
+def _moved(rt: Runtime, env: Env) -> bool:
+    return env.pop("moved", True)
 
 
 # One Move action: move an unmoved Kiwi (then push) or use the Leader's ability. Returns False if none was
 # possible (or, when not `mandatory`, the player stopped)
 MOVE_ACTION = program(
-    "move.action", ("ctx", "mandatory"), {"ctx": Ctx, "mandatory": bool, "act": A.Action},
-    Ask("move", _ask_move, into="act", kinds={"move": ("move", "move-leader", "ability", "stop")}, otherwise="none"),
-    If(_stopped, (Return(_false),)),
+    "move.action", ("ctx", "mandatory"), {"ctx": Ctx, "mandatory": bool, "act": A.Action, "moved": bool},
+    Ask("move", _ask_move, into="act", kinds={"move": ("move", "move-leader", "ability", "stop")}),
     Call("after", _take_move),
-    Return(_true),
-    Label("none"),
-    Return(_false))
+    Return(_moved))
 
 
 @per_object(256)
@@ -232,21 +225,18 @@ def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Steps[Any]:
 
 # --- n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory); then, for the
 # `move N` verb, the flock's powers on `trigger` (R-ASYM-5: "play or gain Move actions") -----------------------
-def _moves_left(rt: Runtime, env: Env) -> bool:
+def _move_again(rt: Runtime, env: Env) -> bool:
+    """Another Move action is due: one is left, and the last one was possible (else no more are taken, logged)."""
+    if not env.pop("moved", True):
+        flock = env["ctx"].flock
+        rt.emit("no-move", flock, flock=flock)
+        env["n"] = 0
     return env["n"] > 0
 
 
 def _next_move(rt: Runtime, env: Env) -> Cont:
     env["n"] -= 1
     return MOVE_ACTION.start(env["ctx"], True)
-
-
-def _after_move(rt: Runtime, env: Env) -> None:
-    """No Move action was possible: no more are taken."""
-    if not env.pop("moved"):
-        flock = env["ctx"].flock
-        rt.emit("no-move", flock, flock=flock)
-        env["n"] = 0
 
 
 def _move_powers(rt: Runtime, env: Env) -> Any:
@@ -257,22 +247,25 @@ def _move_powers(rt: Runtime, env: Env) -> Any:
 
 MOVES = program(
     "move.moves", ("ctx", "n", "trigger"), {"ctx": Ctx, "n": int, "trigger": str, "moved": bool},
-    While(_moves_left, (Call("move", _next_move, into="moved"), Do(_after_move))),
+    While(_move_again, (Call("move", _next_move, into="moved"),)),
     Call("powers", _move_powers))
 
 
 # --- R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished ----------
-def _read_extra_cost(rt: Runtime, env: Env) -> None:
-    """The cost's requirements, read when it starts (None: the side has no extra moves)."""
-    ctx = env["ctx"]
-    side = rt.rules.flocks.get(ctx.flock, {}).get(rt.state.flocks[ctx.flock].side)
+def _extra_cost(rt: Runtime, flock: str) -> tuple | None:
+    """The requirements of the flock side's extra-move cost (None: the side has no extra moves)."""
+    side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
     cost = side.extra_move if side else None
-    env["reqs"] = None if cost is None else tuple(payment.reqs_of(cost))
+    return None if cost is None else tuple(payment.reqs_of(cost))
 
 
 def _ask_extra(rt: Runtime, env: Env) -> Question | None:
-    """Whether to pay for another Move action (None: no extra moves, or none can be paid or taken)."""
-    ctx, reqs = env["ctx"], env["reqs"]
+    """Whether to pay for another Move action (None: no extra moves, or none can be paid or taken). The cost is
+    read when it starts."""
+    ctx = env["ctx"]
+    if "reqs" not in env:
+        env["reqs"] = _extra_cost(rt, ctx.flock)
+    reqs = env["reqs"]
     if reqs is None or not (payment.can_pay(rt.state.flocks[ctx.flock], list(reqs), rt.rules.fruits)
                             and can_move(rt, ctx)):
         return None
@@ -294,7 +287,6 @@ def _extra_move(rt: Runtime, env: Env) -> Cont:
 
 EXTRA_MOVES = program(
     "move.extra", ("ctx",), {"ctx": Ctx, "reqs": (tuple, type(None)), "extra": A.Extra},
-    Do(_read_extra_cost),
     Label("again"),
     Ask("extra", _ask_extra, into="extra", kinds={"extra-move": ("extra",)}, otherwise="end"),
     If(_wants_extra, (Call("pay", _pay_extra), Call("move", _extra_move), Jump("again"))),

@@ -116,12 +116,11 @@ def token_now(rt: Runtime, flock: str, exclude: int | None) -> tuple | str | Non
 # --- taking the next token: track (returns the uncovered slot), else Reserve, else island; None if none. The
 # token is held in `Flock.supply` until the caller puts it down, so every component stays accounted for while the
 # player decides where it goes. `optional`: the island token may be refused -------------------------------------
-def _token_now(rt: Runtime, env: Env) -> None:
-    env["source"] = token_now(rt, env["flock"], env["exclude"])
-
-
-def _from_island(rt: Runtime, env: Env) -> bool:
-    return env["source"] == _ISLAND
+def _token_from_island(rt: Runtime, env: Env) -> bool:
+    """Take the next token if no one is asked (env["source"]: track, Reserve, or None); True when it must come from
+    the island (the player is asked)."""
+    env["source"] = source = token_now(rt, env["flock"], env["exclude"])
+    return source == _ISLAND
 
 
 def _take_from_island(rt: Runtime, env: Env) -> Cont:
@@ -145,8 +144,7 @@ TAKE_TOKEN = program(
     "placing.take_token", ("flock", "why", "exclude", "optional"),
     {"flock": str, "why": str, "exclude": (int, type(None)), "optional": bool, "source": (tuple, str, type(None)),
      "took": bool},
-    Do(_token_now),
-    If(_from_island, (Call("island", _take_from_island, into="took"), Do(_island_source))),
+    If(_token_from_island, (Call("island", _take_from_island, into="took"), Do(_island_source))),
     Return(_source))
 
 
@@ -188,9 +186,11 @@ def placeable_hexes(rt: Runtime, flock: str) -> list[str]:
 # --- placing one size-1 Kiwi (R-RES-2, R-RES-3), then any uncovered track benefit. Decision R-RES-2: with the
 # track and Reserve empty the player "may" take an island token, so they may also decline (else a Kiwi would be
 # forced to hop to another hex, or a growth undone, for nothing) ------------------------------------------------
-def _new_kiwi_token(rt: Runtime, env: Env) -> None:
-    """The track or Reserve token, at once (no child needed), or `_ISLAND`."""
-    env["source"] = token_now(rt, env["flock"], None)
+def _new_kiwi_token_from_island(rt: Runtime, env: Env) -> bool:
+    """Take the track or Reserve token at once (env["source"]; None: none at all); True when it must come from the
+    island (a child asks)."""
+    env["source"] = source = token_now(rt, env["flock"], None)
+    return source == _ISLAND
 
 
 def _new_kiwi_from_island(rt: Runtime, env: Env) -> Cont:
@@ -207,32 +207,28 @@ def _ask_place_hex(rt: Runtime, env: Env) -> Question | None:
 
 
 def _place_new_kiwi(rt: Runtime, env: Env) -> Any:
-    """Place the Kiwi, then the benefit of the track slot its token uncovered (None: none)."""
+    """Place the Kiwi on the hex chosen, then the benefit of the track slot its token uncovered (None: none).
+    Without a token nothing is placed: logged when there is none at all (else the player declined an island
+    token)."""
     flock = env["flock"]
-    hex_id = env.pop("on").hex
+    on = env.pop("on", None)
+    if on is None:
+        if not token_available(rt, flock):
+            rt.emit("no-kiwi", flock, flock=flock)
+        return None
+    hex_id = on.hex
     rt.state.flocks[flock].supply -= 1
     new = rt.state.place_new_kiwi(hex_id, flock, 1)
     rt.emit("place", flock, flock=flock, hex=hex_id, kiwi=new.id)
     return track_benefit_frame(rt, flock, env["source"], env["ctx"])
 
 
-def _no_kiwi(rt: Runtime, env: Env) -> None:
-    """No token at all (logged), or the player declined an island token."""
-    flock = env["flock"]
-    if not token_available(rt, flock):
-        rt.emit("no-kiwi", flock, flock=flock)
-
-
 PLACE_ONE = program(
     "placing.place_one", ("flock", "ctx"),
     {"flock": str, "ctx": Ctx, "source": (tuple, str, type(None)), "on": A.Place},
-    Do(_new_kiwi_token),
-    If(_from_island, (Call("token", _new_kiwi_from_island, into="source"),)),
-    Ask("hex", _ask_place_hex, into="on", kinds={"place-kiwi": ("place",)}, otherwise="none"),
-    Call("benefit", _place_new_kiwi),
-    Return(),
-    Label("none"),
-    Do(_no_kiwi))
+    If(_new_kiwi_token_from_island, (Call("token", _new_kiwi_from_island, into="source"),)),
+    Ask("hex", _ask_place_hex, into="on", kinds={"place-kiwi": ("place",)}),
+    Call("benefit", _place_new_kiwi))
 
 
 def place_one_frame(flock: str, ctx: Ctx) -> Cont:
@@ -254,9 +250,11 @@ def growable(rt: Runtime, flock: str, skip: set[int]) -> list[tuple[str, Kiwi]]:
 # Decision R-TRACK-1: growing takes the next token like any other, so it uncovers track slots too. `optional`: an
 # island token may be refused (own growth effects, R-RES-2); a fed Kiwi's owner must stack (R-FEED-3). The Kiwi
 # is held by piece id (`kiwi`, its owner `owner`), found on `hex` when needed ------------------------------------
-def _growth_token(rt: Runtime, env: Env) -> None:
-    """The track or Reserve token, at once (no child needed), or `_ISLAND`."""
-    env["source"] = token_now(rt, env["owner"], env["kiwi"])
+def _growth_token_from_island(rt: Runtime, env: Env) -> bool:
+    """Take the track or Reserve token at once (env["source"]; None: none at all); True when it must come from the
+    island (a child asks)."""
+    env["source"] = source = token_now(rt, env["owner"], env["kiwi"])
+    return source == _ISLAND
 
 
 def _growth_from_island(rt: Runtime, env: Env) -> Cont:
@@ -289,22 +287,19 @@ GROW_ONE = program(
     "placing.grow_one", ("hex", "kiwi", "owner", "ctx", "why", "optional"),
     {"hex": str, "kiwi": int, "owner": str, "ctx": Ctx, "why": str, "optional": bool,
      "source": (tuple, str, type(None))},
-    Do(_growth_token),
-    If(_from_island, (Call("token", _growth_from_island, into="source"),)),
+    If(_growth_token_from_island, (Call("token", _growth_from_island, into="source"),)),
     Call("benefit", _grow_kiwi),
     check=_check_grow_one)
 
 
 def grow_one_frame(hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing", optional: bool = False) -> Cont:
     """The continuation stacking one token on `kiwi` (on `hex_id`; its owner stacks), then the track benefit."""
-    return GROW_ONE.start(hex_id, kiwi.id, kiwi.flock, ctx, why, optional)
+    # (the env built at once: the program has more parameters than `start` binds fastest)
+    return Cont(GROW_ONE, {"hex": hex_id, "kiwi": kiwi.id, "owner": kiwi.flock, "ctx": ctx, "why": why,
+                           "optional": optional})
 
 
 # --- increasing by one the size of n different own Kiwi (as many as possible) -----------------------------------
-def _none_grown(rt: Runtime, env: Env) -> None:
-    env["done"] = set()   # piece ids already grown
-
-
 def _ask_grow(rt: Runtime, env: Env) -> Question | None:
     """The next Kiwi to grow (None: n grown, or none can grow)."""
     n = env["n"]
@@ -312,7 +307,7 @@ def _ask_grow(rt: Runtime, env: Env) -> Question | None:
         return None
     env["n"] = n - 1
     flock = env["flock"]
-    cands = growable(rt, flock, env["done"])
+    cands = growable(rt, flock, env.get("done") or set())
     if not cands or not token_available(rt, flock):
         return None
     return Question(flock, "grow-kiwi", "Choose a Kiwi of yours to grow",
@@ -322,13 +317,12 @@ def _ask_grow(rt: Runtime, env: Env) -> Question | None:
 
 def _grow_chosen(rt: Runtime, env: Env) -> Cont:
     hex_id, kiwi = kiwi_of(rt, env.pop("grow"))
-    env["done"].add(kiwi.id)
-    return GROW_ONE.start(hex_id, kiwi.id, kiwi.flock, env["ctx"], "growing", True)   # decision R-RES-2, as in place_one
+    env.setdefault("done", set()).add(kiwi.id)   # piece ids already grown
+    return grow_one_frame(hex_id, kiwi, env["ctx"], optional=True)   # decision R-RES-2, as in place_one
 
 
 GROW = program(
     "placing.grow", ("flock", "n", "ctx"), {"flock": str, "n": int, "ctx": Ctx, "done": set, "grow": A.Grow},
-    Do(_none_grown),
     Label("next"),
     Ask("kiwi", _ask_grow, into="grow", kinds={"grow-kiwi": ("grow",)}, otherwise="end"),
     Call("grown", _grow_chosen),

@@ -7,7 +7,7 @@ from kcd.engine.board import board_of
 from kcd.engine.context import Runtime
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Option, Steps, Text, option, shared_option
-from kcd.engine.frames import FrameDataError, drive
+from kcd.engine.frames import Done, FrameDataError, drive
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, Jump, Label, Question, program
 from kcd.engine.modifiers import param
 from kcd.engine.placing import kiwi_of, remove_from_hex
@@ -164,28 +164,19 @@ def push_reach(rt: Runtime, flock: str, mover_size: int, mover: tuple | None = N
 def after_move_frame(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
                      mover_leader: bool, during: tuple = ()) -> Cont | None:
     """The pushes after a move (the program push.after_move), or None when the mover may push nothing (a size-1
-    Kiwi). Under a `this action:` (`during`) what the mover may push is read now, with those modifiers."""
+    Kiwi). What the mover may push (R-ASYM-5 same size) and how many pushes (`push limit N`, else limits.push) are
+    read now, under a `this action:` (`during`) with its modifiers."""
     if push_reach(rt, flock, mover_size, None, during) < 1:
         return None
-    if not during:
-        return AFTER_MOVE.start(flock, hex_id, mover_size, mover_id, mover_leader, -1, 0)
-    mover = ("leader", flock) if mover_leader else ("kiwi", mover_id)
-    return AFTER_MOVE.start(flock, hex_id, mover_size, mover_id, mover_leader,
-                            push_reach(rt, flock, mover_size, mover, during), push_limit(rt, flock, mover, during))
+    mover = ("leader", flock) if mover_leader else ("kiwi", mover_id)   # what a modifier names
+    # (the env built at once: the program has more parameters than `start` binds fastest)
+    return Cont(AFTER_MOVE, {"flock": flock, "hex": hex_id, "mover_id": mover_id, "mover_leader": mover_leader,
+                             "limit": push_reach(rt, flock, mover_size, mover, during),
+                             "left": push_limit(rt, flock, mover, during)})
 
 
 # --- R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time. The mover
 # never pushes itself: the options name its twin, if it has one, by piece id ------------------------------------
-def _read_reach(rt: Runtime, env: Env) -> None:
-    """The largest size it may push (R-ASYM-5 same size) and how many pushes (`push limit N`, else limits.push),
-    read when it starts (after_move_frame read them already under a `this action:`)."""
-    if env["limit"] < 0:
-        flock = env["flock"]
-        mover = ("leader", flock) if env["mover_leader"] else ("kiwi", env["mover_id"])   # what a modifier names
-        env["limit"] = push_reach(rt, flock, env["mover_size"], mover)
-        env["left"] = push_limit(rt, flock, mover)
-
-
 def _ask_push_after(rt: Runtime, env: Env) -> Question | None:
     """The next push, or stop (None: it may push nothing, no push is left, or nothing can be pushed)."""
     limit, left = env["limit"], env["left"]
@@ -225,10 +216,9 @@ def _check_after_move(rt: Runtime, env: Env, at: str) -> None:
 
 
 AFTER_MOVE = program(
-    "push.after_move", ("flock", "hex", "mover_size", "mover_id", "mover_leader", "limit", "left"),
-    {"flock": str, "hex": str, "mover_size": int, "mover_id": (int, type(None)), "mover_leader": bool,
-     "limit": int, "left": int, "push": A.Action},
-    Do(_read_reach),
+    "push.after_move", ("flock", "hex", "mover_id", "mover_leader", "limit", "left"),
+    {"flock": str, "hex": str, "mover_id": (int, type(None)), "mover_leader": bool, "limit": int, "left": int,
+     "push": A.Action},
     Label("next"),
     Ask("push", _ask_push_after, into="push", kinds={"push": ("push", "push-leader", "stop")}, otherwise="end"),
     Call("pushed", _push_after),
@@ -240,7 +230,7 @@ AFTER_MOVE = program(
 def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
                mover_leader: bool) -> Steps[Any]:
     """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time."""
-    return (yield from drive(rt, AFTER_MOVE.start(flock, hex_id, mover_size, mover_id, mover_leader, -1, 0)))
+    return (yield from drive(rt, after_move_frame(rt, flock, hex_id, mover_size, mover_id, mover_leader) or Done()))
 
 
 # --- push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (R-FEED-5, R-LEAD-5) --
