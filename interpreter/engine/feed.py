@@ -9,7 +9,7 @@ from kcd.engine import action_types as A
 from kcd.engine.decisions import Option, Steps, lazy_option, shared_option_caches
 from kcd.engine.frames import FrameDataError, drive
 from kcd.engine.machine import Ask, Call, Cont, Emit, Env, Label, Question, Return, program
-from kcd.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
+from kcd.engine.placing import grow_one_frame, kiwi_of, remove_from_hex
 from kcd.engine.powers import feed_discount, feed_discounts
 from kcd.engine.state import Kiwi
 from kcd.engine.verb_table import TABLE
@@ -153,11 +153,11 @@ def _grow_or_explode(rt: Runtime, env: Env) -> Any:
         # Every piece leaves the hex: a Leader pushed off is not put back on the exploded hex (else
         # "push all" would never empty it). Decision: from an edge hex a Kiwi may be pushed off the island
         # here too, as in every push (R-PUSH-3)
-        return push.PushAllFrame(flock, hex_id, None, True)
+        return push.push_all_frame(flock, hex_id, None, True)
     rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
     # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
-    return GrowOneFrame.of(hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
-                           if owner != flock else ctx, why="the fed Kiwi")
+    return grow_one_frame(hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
+                          if owner != flock else ctx, why="the fed Kiwi")
 
 
 def _feeder_markers(rt: Runtime, env: Env) -> Any:

@@ -238,7 +238,7 @@ def _push_next(rt: Runtime, env: Env) -> Any:
     seg.pushed += 1
     piece, dest = found
     if piece[0] == "leader":
-        return push.DoPushFrame(ctx.flock, PushLeader(piece[1], hex_id, dest), False)
+        return push.do_push_frame(ctx.flock, PushLeader(piece[1], hex_id, dest), False)
     push.push_kiwi(rt, ctx.flock, hex_id, piece[1], dest)
     return None
 
@@ -253,7 +253,7 @@ def _check_push(rt: Runtime, env: Env, at: str) -> None:
 # pushes as the size-3 Kiwi it moved as (R-LEAD-1).
 # Decision R-SOLO-10: the pushes after one move never exceed `limits.push` (R-PUSH-1) in total. A pushed Kiwi is
 # moved as the very piece chosen (by piece id, never a twin of the mover); a Leader pushed off the island goes to
-# an edge hex (R-LEAD-4, push.DoPushFrame).
+# an edge hex (R-LEAD-4, push.do_push_frame).
 BOT_PUSH = program(
     "solo.push", ("ctx", "whose", "n"), {"ctx": Ctx, "whose": ast.Selector, "n": int},
     While(_push_more, (Call("leader", _push_next),)),

@@ -128,7 +128,7 @@ def _nowhere(rt: Runtime, env: Env) -> bool:
 def _place_instead(rt: Runtime, env: Env) -> Any:
     """No hex or Nest: 1 Kiwi instead."""
     ctx = env["ctx"]
-    return placing.PlaceOneFrame(ctx.flock, ctx)
+    return placing.place_one_frame(ctx.flock, ctx)
 
 
 def _bonus_move(rt: Runtime, env: Env) -> Any:
