@@ -24,6 +24,7 @@ where the count depends on something hidden (a hand, face-down markers: `frames.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import secrets
@@ -811,8 +812,8 @@ def _differences(given: Action, offered: "Action | None") -> str:
     """The fields in which a typed action differs from the offered option's (a refusal's words)."""
     if offered is None or type(given) is not type(offered):
         return f"a `{given.kind}` action (the option is a `{getattr(offered, 'kind', None)}` action)"
-    wrong = [f"{name} {quoted(mine)} (offered: {quoted(theirs)})" for name, mine, theirs in
-             ((k, v, getattr(offered, k)) for k, v in vars(given).items()) if mine != theirs]
+    pairs = ((f.name, getattr(given, f.name), getattr(offered, f.name)) for f in dataclasses.fields(given))
+    wrong = [f"{name} {quoted(mine)} (offered: {quoted(theirs)})" for name, mine, theirs in pairs if mine != theirs]
     return "given: " + "; ".join(wrong)
 
 
