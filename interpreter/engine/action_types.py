@@ -16,34 +16,20 @@ file's order, which is the order of the protocol's schemas and of the RL action 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import FrozenInstanceError, dataclass
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from kcd.engine.fastinit import fast_slots_init
+from kcd.engine.fastinit import frozen_slots
 
 KINDS: dict[str, type["Action"]] = {}
-
-
-def _refuse_assignment(self: object, name: str, value: object) -> None:
-    """An action is frozen: no attribute is assigned."""
-    raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-
-def _refuse_deletion(self: object, name: str) -> None:
-    """An action is frozen: no attribute is deleted."""
-    raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 K = TypeVar("K", bound="type[Action]")
 
 
 def _register(cls: K) -> K:
-    """Add a kind to KINDS, its docstring as its `doc`, with the faster __init__ of `fast_slots_init` (a game
+    """Add a kind to KINDS, its docstring as its `doc`, made ready by `frozen_slots` (a faster __init__: a game
     builds thousands of actions)."""
-    fast_slots_init(cls)
-    # Python 3.11's frozen slots dataclass answers an assignment to a name that is not a field with a TypeError
-    # (its __setattr__ names the class from before the slots were added); every assignment is refused alike
-    setattr(cls, "__setattr__", _refuse_assignment)
-    setattr(cls, "__delattr__", _refuse_deletion)
+    frozen_slots(cls)
     cls.doc = cls.__doc__ or ""
     KINDS[cls.kind] = cls
     return cls

@@ -8,12 +8,12 @@ identical cards, face-down markers of one terrain); then one option may be pendi
 """
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Callable, Generator, Generic, Literal, Sequence, Tuple, TypeVar, Union, cast
 
 from kcd.engine.action_types import Action
 from kcd.engine.events import OWNER, render
-from kcd.engine.fastinit import fast_init
+from kcd.engine.fastinit import fast_init, frozen_slots
 
 
 # the kind of action an option carries, so `act = yield from ask_action(...)` is typed as the actions offered
@@ -22,55 +22,36 @@ ActU = TypeVar("ActU", bound=Action)
 T = TypeVar("T")
 
 
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Option(Generic[ActT]):
     """One legal answer: a stable readable id (the action in the grammar of docs/ACTIONS.md), a label, and the
-    typed action itself (`action.id() == id`). Frozen, and equal by id and label as a dataclass would be.
+    typed action itself (`action.id() == id`). Frozen, and equal by id and label.
 
-    A class with slots rather than a dataclass with a `__dict__`: options are shared between decisions and games
+    Its fields never change once made: `stored_label` is the label as given (a `Text`, which `label` reads as its
+    string each time), and `act` is the action or, for the widest kinds, (its kind class, its field values), which
+    `action` builds when read: a move decision offers dozens of options, only one is chosen and bots read no label,
+    so neither is built for the rest. With slots, not a `__dict__`: options are shared between decisions and games
     (`SharedOptionCaches`), so thousands live on in a process, and each is one object for the garbage collector to
     walk instead of two."""
 
-    __slots__ = ("id", "_label", "act")
     id: str
-    # the label as given (a `Text`) until first read, then its string
-    _label: "Text"
-    # the action, or (its kind class, its field values) until first read: a move decision offers dozens of
-    # options and only one is chosen, so the widest kinds build their action on demand (`lazy_option`)
-    act: "ActT | tuple | None"
-
-    def __init__(self, id: str, label: "Text", act: "ActT | tuple | None" = None) -> None:
-        _SET_ID(self, id)
-        _SET_LABEL(self, label)
-        _SET_ACT(self, act)
+    stored_label: "Text"
+    act: "ActT | tuple[type[ActT], tuple[Any, ...]] | None" = None
 
     @property
     def label(self) -> str:
-        """The label, built on first read (it may be given as a `Text`), then kept."""
-        value = self._label
-        if type(value) is not str:
-            value = _text(value)
-            _SET_LABEL(self, value)
-        return value
-
-    @property
-    def stored_label(self) -> "Text":
-        """The label as it is stored: its string once read, else the `Text` it was given (tests, tools)."""
-        return self._label
+        """The label's string (built from the stored `Text` on each read; bots and the game loop read none)."""
+        value = self.stored_label
+        return value if type(value) is str else _text(value)
 
     @property
     def action(self) -> "ActT | None":
-        """The typed action (docs/ACTIONS.md); `action.id() == id`."""
+        """The typed action (docs/ACTIONS.md); `action.id() == id`. Built on each read when stored as its kind
+        and values: equal every time, though not the same object."""
         act = self.act
         if isinstance(act, tuple):
-            act = act[0](*act[1])
-            _SET_ACT(self, act)   # built once; the option stays equal to itself
+            return act[0](*act[1])
         return act
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -83,20 +64,18 @@ class Option(Generic[ActT]):
     def __repr__(self) -> str:
         return f"Option(id={self.id!r}, label={self.label!r}, act={self.act!r})"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Option, (self.id, self.label, self.action))
 
 
-# the slots' own setters: the class is frozen to everyone else
-_SET_ID = Option.__dict__["id"].__set__
-_SET_LABEL = Option.__dict__["_label"].__set__
-_SET_ACT = Option.__dict__["act"].__set__
+frozen_slots(Option)
 
 
 # Labels, prompts and event texts are built only when read (a view, the CLI, the editor, a log): a move decision
 # offers dozens of options and only one is chosen, and bots never read a label. So `Option.label` and
 # `Decision.prompt` may be given as a `Text`: a plain string, `(template, args)` for `template.format(*args)`, or a
-# callable of no arguments; reading the attribute gives the string (built once, then kept), exactly the same text.
+# callable of no arguments; reading the attribute gives the string (a label on each read, a prompt once, then kept),
+# exactly the same text.
 # An arg of a template may itself be a callable (`labels.lazy(effects.describe, node)`): it is called when read.
 Text = Union[str, Tuple[str, Tuple[Any, ...]], Callable[[], str]]
 
@@ -122,11 +101,11 @@ def _lazy(name: str) -> property:
 
 class SharedOptionCaches:
     """The caches of options the engine shares between decisions and games. An option is a value (frozen; its label
-    and action built once, when first read, the same for every reader), so where a key determines an option entirely
+    and action read the same for every reader), so where a key determines an option entirely
     (a Kiwi's Move to a neighbour, the Feed of a Kiwi) it is made once and offered again: making and freeing the
     options of wide decisions was most of a random game's allocations. Each cache is a plain dict (read with `get`,
     in the hot loops) written through `keep`, which starts it again when it holds its limit; `clear` empties them all
-    (tests that look at unread labels)."""
+    (tests that compare games played with the caches empty and full)."""
 
     def __init__(self) -> None:
         self._caches: list[dict] = []
