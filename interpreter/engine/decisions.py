@@ -9,6 +9,7 @@ identical cards, face-down markers of one terrain); then one option may be pendi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Callable, Generator, Generic, Literal, Sequence, Tuple, TypeVar, Union, cast
 
 from kcd.engine.action_types import Action
@@ -250,7 +251,22 @@ def _event_text(self: Event) -> str:
 Event.text = property(_event_text, doc="The full text, rendered from the form's fields on first read.")   # type: ignore[assignment]
 
 
-@dataclass
+class RefusalCode(StrEnum):
+    """Why `apply`, `undo` or `redo` refused; a string (its value), so JSON and comparisons with the text work."""
+
+    GAME_OVER = "game-over"             # no decision is pending
+    MALFORMED = "malformed"             # not an option id at all
+    WRONG_PLAYER = "wrong-player"       # the decision is another player's
+    STALE = "stale"                     # an option of the decision before this one
+    ILLEGAL = "illegal"                 # not an option of this decision, or not as offered (typed actions)
+    NOTHING_TO_UNDO = "nothing-to-undo"
+    NOTHING_TO_REDO = "nothing-to-redo"
+    HISTORY = "history"                 # the history no longer replays
+    RANDOM_DRAW = "random-draw"         # undo: something was drawn at random since
+    REVEALED = "revealed"               # undo: something hidden was shown to the player since
+
+
+@dataclass(frozen=True)
 class Applied:
     """The option was applied; the events it produced."""
 
@@ -258,11 +274,11 @@ class Applied:
     ok: Literal[True] = True   # the tag: `if result.ok` narrows `Applied | Refused` for the type checker
 
 
-@dataclass
+@dataclass(frozen=True)
 class Refused:
-    """The option was refused; nothing changed. code: wrong-player, stale, malformed, illegal, game-over."""
+    """The option was refused; nothing changed. Why (`code`) and in words (`message`)."""
 
-    code: str
+    code: RefusalCode
     message: str
     ok: Literal[False] = False
 
