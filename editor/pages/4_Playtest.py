@@ -96,7 +96,7 @@ setup = playtest.PlaytestSetup(players=int(players), games=int(games), seed=int(
                                leaders=leaders or None, sides=sides or None, setup=setup_mode,
                                variant=None if solo else variant_ids.get(variant_label), overlays=tuple(overlays),
                                jobs=int(jobs), mode="solo" if solo else "standard",
-                               solo_side=side_ids.get(side_label) if solo else None)
+                               solo_side=side_ids.get(side_label) if solo and side_label is not None else None)
 
 st.divider()
 WHOLE, ONE_FILE = "A/B: a whole change", "A/B: two versions of a file"

@@ -165,7 +165,7 @@ if source == "Played game":
             try:
                 rec = board.record_game(ruleset, flocks, int(seed), bots or [playtest.default_bot()],
                                         setup=setup_mode, mode="solo" if solo else "standard",
-                                        solo_side=side_ids.get(side_label) if solo else None,
+                                        solo_side=side_ids.get(side_label) if solo and side_label is not None else None,
                                         variant=None if solo else variant_ids.get(variant_label),
                                         leaders=leaders or None, sides=sides or None, overlays=overlays)
                 st.session_state["board_game"] = (rec, board.replay(ruleset, rec))

@@ -77,7 +77,7 @@ class Board:
 
 
 # islands by their hexes' ids and coordinates: the games of one layout share one Board (it never changes)
-_BOARDS: dict[tuple, Board] = {}
+_BOARDS: dict[tuple[tuple[str, tuple[int, int]], ...], Board] = {}
 
 
 def board_of(state: State) -> Board:

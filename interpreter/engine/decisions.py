@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, Generator, Generic, Literal, Sequence, Tuple, TypeVar, Union, cast
+from typing import Any, Callable, Generator, Generic, Literal, Protocol, Sequence, Tuple, TypeVar, Union, cast
 
 from kcd.engine.action_types import Action
 from kcd.engine.events import OWNER, render
@@ -21,6 +21,17 @@ from kcd.engine.fastinit import fast_init, frozen_slots
 ActT = TypeVar("ActT", bound=Action, covariant=True)
 ActU = TypeVar("ActU", bound=Action)
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class ActionKind(Protocol[ActT]):
+    """An action kind class with `id_of` (every kind but `may` and `pay`): builds its action from the field
+    values, and writes the action's id from them without building it."""
+
+    def __call__(self, *values: Any, **fields: Any) -> ActT: ...
+
+    def id_of(self, *values: Any, **fields: Any) -> str: ...
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -37,7 +48,7 @@ class Option(Generic[ActT]):
 
     id: str
     stored_label: "Text"
-    act: "ActT | tuple[type[ActT], tuple[Any, ...]] | None" = None
+    act: "ActT | tuple[ActionKind[ActT], tuple[Any, ...]] | None" = None
 
     @property
     def label(self) -> str:
@@ -81,12 +92,13 @@ frozen_slots(Option)
 Text = Union[str, Tuple[str, Tuple[Any, ...]], Callable[[], str]]
 
 
-def _text(value: Any) -> str:
+def _text(value: Text) -> str:
     """The string of a `Text` (see above)."""
-    if type(value) is str:
+    if isinstance(value, str):
         return value
-    if type(value) is tuple:
-        return value[0].format(*[a() if callable(a) else a for a in value[1]])
+    if isinstance(value, tuple):
+        template, args = value
+        return template.format(*[a() if callable(a) else a for a in args])
     return value()
 
 
@@ -109,26 +121,26 @@ class SharedOptionCaches:
     (tests that compare games played with the caches empty and full)."""
 
     def __init__(self) -> None:
-        self._caches: list[dict] = []
+        self._caches: list[dict[Any, Any]] = []
         self._limits: dict[int, int] = {}   # id(cache) -> its limit (the caches live as long as the process)
 
-    def new(self, limit: int) -> dict:
+    def new(self, limit: int) -> dict[Any, Any]:
         """A new bounded cache, registered (a module writes `_X = shared_option_caches.new(5_000)`)."""
-        cache: dict = {}
+        cache: dict[Any, Any] = {}
         self._caches.append(cache)
         self._limits[id(cache)] = limit
         return cache
 
-    def register(self, cache: dict) -> dict:
+    def register(self, cache: dict[K, V]) -> dict[K, V]:
         """Add a cache the module bounds itself (returned)."""
         self._caches.append(cache)
         return cache
 
-    def limit(self, cache: dict) -> int:
+    def limit(self, cache: dict[Any, Any]) -> int:
         """The limit of a cache made by `new`."""
         return self._limits[id(cache)]
 
-    def keep(self, cache: dict, key: Any, value: Any) -> Any:
+    def keep(self, cache: dict[K, V], key: K, value: V) -> V:
         """Store `value` under `key` in a cache made by `new` (emptying it first when it is full); `value` is returned."""
         if len(cache) >= self._limits[id(cache)]:
             cache.clear()
@@ -149,10 +161,10 @@ def option(action: ActU, label: Text) -> Option[ActU]:
     return Option(action.id(), label, action)   # a Text: `label` is built when read
 
 
-_SHARED = shared_option_caches.new(20_000)
+_SHARED: dict[tuple[ActionKind[Action], tuple[Any, ...], Text], Option[Any]] = shared_option_caches.new(20_000)
 
 
-def shared_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
+def shared_option(kind: ActionKind[ActU], values: tuple[Any, ...], label: Text) -> Option[ActU]:
     """`lazy_option(kind, values, label)`, the same option each time for the same arguments (`SharedOptionCaches`):
     for a label given as a string or a template with plain values, which the key then determines."""
     key = (kind, values, label)
@@ -160,10 +172,9 @@ def shared_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
     return shared_option_caches.keep(_SHARED, key, lazy_option(kind, values, label)) if found is None else found
 
 
-def lazy_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
+def lazy_option(kind: ActionKind[ActU], values: tuple[Any, ...], label: Text) -> Option[ActU]:
     """`option(kind(*values), label)` without building the action until someone reads it."""
-    # every `_kind` kind has `id_of` (action_types.py); the label is a Text, built when read
-    return Option(kind.id_of(*values), label, (kind, values))   # type: ignore[attr-defined]
+    return Option(kind.id_of(*values), label, (kind, values))   # the label is a Text, built when read
 
 
 @fast_init
@@ -188,7 +199,7 @@ class Decision:
             found = self.__dict__["_index"] = distinct_index(self.options)
         return found
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data for views and JSON."""
         return {"player": self.player, "kind": self.kind, "prompt": self.prompt,
                 "options": [{"id": o.id, "label": o.label,
@@ -215,9 +226,9 @@ class Event:
     kind: str
     text: str            # given as None by `Runtime.emit`: rendered from `form` and `fields` when first read
     player: str | None = None
-    data: dict | None = field(default=None, hash=False)
+    data: dict[str, Any] | None = field(default=None, hash=False)
     form: str | None = field(default=None, compare=False)
-    fields: dict | None = field(default=None, hash=False, compare=False)
+    fields: dict[str, Any] | None = field(default=None, hash=False, compare=False)
 
     def text_for(self, viewer: str | None) -> str:
         """The text `viewer` (a flock, None for a spectator) may read: private fields only for the event's player."""
@@ -225,14 +236,14 @@ class Event:
             return self.text
         return render(self.form, self.fields or {}, viewer, self.player)
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         """The event as typed data for tools: kind, form, player, fields (and `data` when present)."""
-        out = {"kind": self.kind, "form": self.form, "player": self.player, "fields": self.fields}
+        out: dict[str, Any] = {"kind": self.kind, "form": self.form, "player": self.player, "fields": self.fields}
         if self.data is not None:
             out["data"] = self.data
         return out
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (`data` only when the event has a payload, so plain log lines stay small)."""
         out: dict[str, Any] = {"kind": self.kind, "text": self.text, "player": self.player}
         if self.data is not None:
@@ -242,7 +253,7 @@ class Event:
 
 def _event_text(self: Event) -> str:
     """The full text (the event's own player and the owner's log): rendered from the form on first read."""
-    text = self.__dict__["text"]
+    text: str | None = self.__dict__["text"]
     if text is None:
         text = self.__dict__["text"] = render(self.form or "", self.fields or {}, OWNER, self.player)
     return text
