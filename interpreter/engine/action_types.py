@@ -97,6 +97,7 @@ class Play(Action):
 
     @staticmethod
     def id_of() -> str:
+        """The id of the `play` action."""
         return "play"
 
     def id(self) -> str:
@@ -112,6 +113,7 @@ class FaceDown(Action):
 
     @staticmethod
     def id_of() -> str:
+        """The id of the `facedown` action."""
         return "facedown"
 
     def id(self) -> str:
@@ -127,6 +129,7 @@ class Benefit(Action):
 
     @staticmethod
     def id_of() -> str:
+        """The id of the `benefit` action."""
         return "benefit"
 
     def id(self) -> str:
@@ -142,6 +145,7 @@ class Ability(Action):
 
     @staticmethod
     def id_of() -> str:
+        """The id of the `ability` action."""
         return "ability"
 
     def id(self) -> str:
@@ -157,6 +161,7 @@ class Stop(Action):
 
     @staticmethod
     def id_of() -> str:
+        """The id of the `stop` action."""
         return "stop"
 
     def id(self) -> str:
@@ -172,6 +177,7 @@ class Pass(Action):
 
     @staticmethod
     def id_of() -> str:
+        """The id of the `pass` action."""
         return "pass"
 
     def id(self) -> str:
@@ -187,6 +193,7 @@ class Take(Action):
 
     @staticmethod
     def id_of() -> str:
+        """The id of the `take` action."""
         return "take"
 
     def id(self) -> str:
@@ -202,6 +209,7 @@ class Decline(Action):
 
     @staticmethod
     def id_of() -> str:
+        """The id of the `decline` action."""
         return "decline"
 
     def id(self) -> str:
@@ -219,6 +227,7 @@ class Card(Action):
 
     @staticmethod
     def id_of(card: str) -> str:
+        """The id of the `card` action of these field values, without building it."""
         return f"card:{card}"
 
     def id(self) -> str:
@@ -235,6 +244,7 @@ class PlayAs(Action):
 
     @staticmethod
     def id_of(action_type: str) -> str:
+        """The id of the `as` action of these field values, without building it."""
         return f"as:{action_type}"
 
     def id(self) -> str:
@@ -251,6 +261,7 @@ class Extra(Action):
 
     @staticmethod
     def id_of(choice: str) -> str:
+        """The id of the `extra` action of these field values, without building it."""
         return f"extra:{choice}"
 
     def id(self) -> str:
@@ -267,6 +278,7 @@ class Choice(Action):
 
     @staticmethod
     def id_of(index: int) -> str:
+        """The id of the `choice` action of these field values, without building it."""
         return f"choice:{index}"
 
     def id(self) -> str:
@@ -283,6 +295,7 @@ class Nest(Action):
 
     @staticmethod
     def id_of(nest: str) -> str:
+        """The id of the `nest` action of these field values, without building it."""
         return f"nest:{nest}"
 
     def id(self) -> str:
@@ -299,6 +312,7 @@ class ReturnMarker(Action):
 
     @staticmethod
     def id_of(terrain: str) -> str:
+        """The id of the `return-marker` action of these field values, without building it."""
         return f"return:{terrain}"
 
     def id(self) -> str:
@@ -315,6 +329,7 @@ class ReturnFruit(Action):
 
     @staticmethod
     def id_of(fruit: str) -> str:
+        """The id of the `return-fruit` action of these field values, without building it."""
         return f"return:{fruit}"
 
     def id(self) -> str:
@@ -331,6 +346,7 @@ class Slot(Action):
 
     @staticmethod
     def id_of(slot: int) -> str:
+        """The id of the `slot` action of these field values, without building it."""
         return f"slot:{slot}"
 
     def id(self) -> str:
@@ -347,6 +363,7 @@ class SeasonCard(Action):
 
     @staticmethod
     def id_of(card: str) -> str:
+        """The id of the `season-card` action of these field values, without building it."""
         return f"season-card:{card}"
 
     def id(self) -> str:
@@ -363,6 +380,7 @@ class CoverFrom(Action):
 
     @staticmethod
     def id_of(source: str) -> str:
+        """The id of the `cover-from` action of these field values, without building it."""
         return f"cover:{source}"
 
     def id(self) -> str:
@@ -378,6 +396,7 @@ class TakeNoToken(Action):
 
     @staticmethod
     def id_of() -> str:
+        """The id of the `take-none` action."""
         return "take:none"
 
     def id(self) -> str:
@@ -425,6 +444,7 @@ class Place(Action):
 
     @staticmethod
     def id_of(hex: str) -> str:
+        """The id of the `place` action of these field values, without building it."""
         return f"place:{hex}"
 
     def id(self) -> str:
@@ -441,6 +461,7 @@ class Mark(Action):
 
     @staticmethod
     def id_of(hex: str) -> str:
+        """The id of the `mark` action of these field values, without building it."""
         return f"mark:{hex}"
 
     def id(self) -> str:
@@ -457,6 +478,7 @@ class Build(Action):
 
     @staticmethod
     def id_of(hex: str) -> str:
+        """The id of the `build` action of these field values, without building it."""
         return f"build:{hex}"
 
     def id(self) -> str:
@@ -473,6 +495,7 @@ class SetupLeader(Action):
 
     @staticmethod
     def id_of(hex: str) -> str:
+        """The id of the `setup-leader` action of these field values, without building it."""
         return f"setup-leader:{hex}"
 
     def id(self) -> str:
@@ -489,6 +512,7 @@ class SetupPlace(Action):
 
     @staticmethod
     def id_of(hex: str) -> str:
+        """The id of the `setup-place` action of these field values, without building it."""
         return f"setup-place:{hex}"
 
     def id(self) -> str:
@@ -507,6 +531,7 @@ class MoveLeader(Action):
 
     @staticmethod
     def id_of(hex: str, to: str) -> str:
+        """The id of the `move-leader` action of these field values, without building it."""
         return f"move:leader@{hex}->{to}"
 
     def id(self) -> str:
@@ -524,6 +549,7 @@ class LeaderTo(Action):
 
     @staticmethod
     def id_of(hex: str, to: str) -> str:
+        """The id of the `leader` action of these field values, without building it."""
         return f"leader:{hex}->{to}"
 
     def id(self) -> str:
@@ -541,6 +567,7 @@ class Step(Action):
 
     @staticmethod
     def id_of(hex: str, to: str) -> str:
+        """The id of the `step` action of these field values, without building it."""
         return f"step:{hex}->{to}"
 
     def id(self) -> str:
@@ -559,6 +586,7 @@ class PushLeader(Action):
 
     @staticmethod
     def id_of(flock: str, hex: str, to: str) -> str:
+        """The id of the `push-leader` action of these field values, without building it."""
         return f"push:leader-{flock}@{hex}->{to}"
 
     def id(self) -> str:
@@ -576,6 +604,7 @@ class Edge(Action):
 
     @staticmethod
     def id_of(flock: str, to: str) -> str:
+        """The id of the `edge` action of these field values, without building it."""
         return f"edge:{flock}->{to}"
 
     def id(self) -> str:
@@ -596,6 +625,7 @@ class TakeToken(Action):
 
     @staticmethod
     def id_of(kiwi: int, flock: str, size: int, hex: str) -> str:
+        """The id of the `take-token` action of these field values, without building it."""
         return f"take:{flock}/{size}@{hex}"
 
     def id(self) -> str:
@@ -615,6 +645,7 @@ class Grow(Action):
 
     @staticmethod
     def id_of(kiwi: int, flock: str, size: int, hex: str) -> str:
+        """The id of the `grow` action of these field values, without building it."""
         return f"grow:{flock}/{size}@{hex}"
 
     def id(self) -> str:
@@ -634,6 +665,7 @@ class Remove(Action):
 
     @staticmethod
     def id_of(kiwi: int, flock: str, size: int, hex: str) -> str:
+        """The id of the `remove` action of these field values, without building it."""
         return f"remove:{flock}/{size}@{hex}"
 
     def id(self) -> str:
@@ -653,6 +685,7 @@ class Cover(Action):
 
     @staticmethod
     def id_of(kiwi: int, flock: str, size: int, hex: str) -> str:
+        """The id of the `cover` action of these field values, without building it."""
         return f"cover:{flock}/{size}@{hex}"
 
     def id(self) -> str:
@@ -672,6 +705,7 @@ class Feed(Action):
 
     @staticmethod
     def id_of(kiwi: int, flock: str, size: int, hex: str) -> str:
+        """The id of the `feed` action of these field values, without building it."""
         return f"feed:{flock}/{size}@{hex}"
 
     def id(self) -> str:
@@ -691,6 +725,7 @@ class SetupGrow(Action):
 
     @staticmethod
     def id_of(kiwi: int, flock: str, size: int, hex: str) -> str:
+        """The id of the `setup-grow` action of these field values, without building it."""
         return f"setup-grow:{flock}/{size}@{hex}"
 
     def id(self) -> str:
@@ -711,6 +746,7 @@ class MoveKiwi(Action):
 
     @staticmethod
     def id_of(kiwi: int, flock: str, size: int, hex: str, to: str) -> str:
+        """The id of the `move` action of these field values, without building it."""
         return f"move:{flock}/{size}@{hex}->{to}"
 
     def id(self) -> str:
@@ -731,6 +767,7 @@ class PushKiwi(Action):
 
     @staticmethod
     def id_of(kiwi: int, flock: str, size: int, hex: str, to: str) -> str:
+        """The id of the `push` action of these field values, without building it."""
         return f"push:{flock}/{size}@{hex}->{to}"
 
     def id(self) -> str:
@@ -748,6 +785,7 @@ class ChoosePlayer(Action):
 
     @staticmethod
     def id_of(flock: str) -> str:
+        """The id of the `choose-player` action of these field values, without building it."""
         return f"player:{flock}"
 
     def id(self) -> str:
@@ -768,6 +806,7 @@ class PickKiwi(Action):
 
     @staticmethod
     def id_of(verb: str, kiwi: int, flock: str, size: int, hex: str) -> str:
+        """The id of the `pick-kiwi` action of these field values, without building it."""
         return f"{verb}:{flock}/{size}@{hex}"
 
     def id(self) -> str:
@@ -786,6 +825,7 @@ class PickLeader(Action):
 
     @staticmethod
     def id_of(verb: str, flock: str, hex: str) -> str:
+        """The id of the `pick-leader` action of these field values, without building it."""
         return f"{verb}:leader-{flock}@{hex}"
 
     def id(self) -> str:
@@ -806,6 +846,7 @@ class MoveToKiwi(Action):
 
     @staticmethod
     def id_of(kiwi: int, flock: str, size: int, hex: str, to: str) -> str:
+        """The id of the `move-to` action of these field values, without building it."""
         return f"moveto:{flock}/{size}@{hex}->{to}"
 
     def id(self) -> str:
@@ -824,6 +865,7 @@ class MoveToLeader(Action):
 
     @staticmethod
     def id_of(flock: str, hex: str, to: str) -> str:
+        """The id of the `move-to-leader` action of these field values, without building it."""
         return f"moveto:leader-{flock}@{hex}->{to}"
 
     def id(self) -> str:
@@ -840,6 +882,7 @@ class GiveFruit(Action):
 
     @staticmethod
     def id_of(fruit: str) -> str:
+        """The id of the `give-fruit` action of these field values, without building it."""
         return f"return-fruit:{fruit}"
 
     def id(self) -> str:

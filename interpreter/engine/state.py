@@ -9,10 +9,7 @@ facts (which Kiwi moved this turn) live in the running step's frames (interprete
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Callable
-
-if TYPE_CHECKING:
-    from kcd.engine.board import Board
+from typing import Any, Callable
 
 _MASK = (1 << 64) - 1
 
@@ -186,7 +183,7 @@ class State:
     # rule values pure functions need without the ruleset: dominance weights, nest values, size limit,
     # scoring (copied from game.yaml / nests.yaml when the game is created)
     params: dict[str, Any] = field(default_factory=dict)
-    _board: Board | None = field(default=None, repr=False, compare=False)
+    _board: Any = field(default=None, repr=False, compare=False)   # kcd.engine.board.board_of's, which imports this
 
     # --- randomness -----------------------------------------------------------------------
     def rand_below(self, n: int) -> int:
