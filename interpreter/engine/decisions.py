@@ -277,15 +277,17 @@ class RefusalCode(StrEnum):
     REVEALED = "revealed"               # undo: something hidden was shown to the player since
 
 
-@dataclass(frozen=True)
+@frozen_slots   # one per `apply`: the quick constructor
+@dataclass(frozen=True, slots=True)
 class Applied:
     """The option was applied; the events it produced."""
 
-    events: list[Event] = field(default_factory=list)
+    events: list[Event]
     ok: Literal[True] = True   # the tag: `if result.ok` narrows `Applied | Refused` for the type checker
 
 
-@dataclass(frozen=True)
+@frozen_slots
+@dataclass(frozen=True, slots=True)
 class Refused:
     """The option was refused; nothing changed. Why (`code`) and in words (`message`)."""
 
