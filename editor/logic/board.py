@@ -286,9 +286,8 @@ def replay(ruleset: Any, rec: Recording) -> list[Frame]:
     frames = [_frame(game, 0, "Start of the game", rec.start_events, None)]
     for index, option in enumerate(rec.decisions):
         result = game.apply(option)
-        if not getattr(result, "ok", True):
-            raise RuntimeError(f"replay diverged at decision {index + 1} `{option}`: "
-                               f"{getattr(result, 'message', result)}")
+        if not result.ok:
+            raise RuntimeError(f"replay diverged at decision {index + 1} `{option}`: {result.message}")
         label = rec.labels[index] if index < len(rec.labels) else option
         events = rec.events[index] if index < len(rec.events) else [str(e.text) for e in result.events]
         frames.append(_frame(game, index + 1, label, events, frames[-1].view))

@@ -281,7 +281,7 @@ def rate_chart(frame: pd.DataFrame, title: str, fair: float | None = None) -> al
         layers.append(alt.Chart(line).mark_rule(strokeDash=[6, 4], color="#333").encode(y="fair:Q"))
         layers.append(alt.Chart(line).mark_text(align="left", dx=4, dy=-6, color="#333").encode(
             y="fair:Q", x=alt.value(0), text="text:N"))
-    return alt.layer(*layers).properties(title=title, height=240)
+    return alt.LayerChart(layer=layers).properties(title=title, height=240)   # alt.layer, less its facet hoisting
 
 
 def solo_frame(summary: Mapping[str, Any], labels: Labels = Labels()) -> pd.DataFrame:
@@ -488,5 +488,5 @@ def ab_chart(report: Any) -> alt.LayerChart:
                  alt.Tooltip("low:Q", title="95% from", format="+.1%"),
                  alt.Tooltip("high:Q", title="95% to", format="+.1%"), "verdict"])
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#333").encode(x="zero:Q")
-    return alt.layer(zero, bars, points).properties(
+    return alt.LayerChart(layer=[zero, bars, points]).properties(
         title=alt.TitleParams("A/B: change in win rates (B - A)", anchor="start"), height=_rows_height(len(frame)))

@@ -35,7 +35,8 @@ else:
 for problem, item in validation.link(problems, items):
     ui.error_box(problem.text, severity=problem.severity)
     where = "seen with " + ", ".join(problem.packs) if problem.packs else ""
-    if item is not None and item.kind == "file" or item is None and problem.rel in broken:
+    # a problem with an item or in a broken file names its file (`rel`)
+    if problem.rel is not None and (item is not None and item.kind == "file" or item is None and problem.rel in broken):
         st.page_link(ui.PAGES["files"], label=f"Fix {problem.rel} in the raw file view (the error under its line)",
                      query_params={"file": problem.rel})
     elif item is not None:

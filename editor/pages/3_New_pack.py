@@ -120,7 +120,8 @@ else:
     else:
         modifier = st.text_input("Modifier", key="flock_modifier")
     printed = st.text_input("Printed power text (empty: written from the new power's rules text)", key="flock_printed")
-    if st.button("Create flock pack", key="btn_create_flock", type="primary", disabled=template is None):
+    if st.button("Create flock pack", key="btn_create_flock", type="primary", disabled=template is None) \
+            and template is not None:
         try:
             files = newpack.flock_files(root, info, newpack.NewFlock(
                 flock_id.strip(), flock_name.strip() or flock_id.strip(), colour, template,

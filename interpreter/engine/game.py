@@ -24,6 +24,7 @@ where the count depends on something hidden (a hand, face-down markers: `frames.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import secrets
@@ -36,7 +37,7 @@ from kcd.engine.modes import standard as _standard, solo as _solo, vto as _vto  
 from kcd.engine.modes.base import Mode
 from kcd.engine.action_types import Action
 from kcd.engine.context import Ctx, EngineError, Runtime
-from kcd.engine.decisions import Applied, Decision, Event, Option, Refused
+from kcd.engine.decisions import Applied, Decision, Event, Option, RefusalCode, Refused
 from kcd.engine.events import public_label
 from kcd.engine import machine
 from kcd.engine.frames import Entry, Frame, Runner, Uncopyable, Unsaveable, as_frame
@@ -656,21 +657,23 @@ class Game:
 
     def _apply(self, option_id: str, player: str | None, action: Action | None = None) -> Applied | Refused:
         if self._pending is None:
-            return Refused("game-over", "the game is over")
+            return Refused(RefusalCode.GAME_OVER, "the game is over")
         pending = self._pending
         # an offered id is well formed (the engine writes them); only an id no option has is checked, and no
         # refused id is kept: a client may send any string
         chosen = pending.index().get(option_id) if isinstance(option_id, str) else None
         if chosen is None and (not isinstance(option_id, str) or not _ID.match(option_id)):
-            return Refused("malformed", f"not an option id: {quoted(option_id)}")
+            return Refused(RefusalCode.MALFORMED, f"not an option id: {quoted(option_id)}")
         if player is not None and player != pending.player:
-            return Refused("wrong-player", f"it is {quoted(pending.player)}'s decision, not {quoted(player)}'s")
+            return Refused(RefusalCode.WRONG_PLAYER, f"it is {quoted(pending.player)}'s decision, not {quoted(player)}'s")
         if chosen is None:
             if self._previous is not None and option_id in self._previous.index():
-                return Refused("stale", f"{quoted(option_id)} answered an earlier decision; now: {pending.prompt}")
-            return Refused("illegal", f"{quoted(option_id)} is not a legal option of {pending.kind}")
+                return Refused(RefusalCode.STALE,
+                               f"{quoted(option_id)} answered an earlier decision; now: {pending.prompt}")
+            return Refused(RefusalCode.ILLEGAL, f"{quoted(option_id)} is not a legal option of {pending.kind}")
         if action is not None and action != chosen.action:
-            return Refused("illegal", f"{quoted(option_id)} is offered, but not as {_differences(action, chosen.action)}")
+            return Refused(RefusalCode.ILLEGAL,
+                           f"{quoted(option_id)} is offered, but not as {_differences(action, chosen.action)}")
         events = self._rt.events
         start = len(events)
         self._previous = pending
@@ -695,14 +698,14 @@ class Game:
         never undo included; the step's frames are not enough alone, since a frame keeps no earlier values.
         """
         if not self._history:
-            return Refused("nothing-to-undo", "no decision to undo")
+            return Refused(RefusalCode.NOTHING_TO_UNDO, "no decision to undo")
         try:
             if len(self._since) >= 2:   # the decision before it is in this step too, so `_previous` is rebuilt
                 target = self._rewind(len(self._since) - 1)
             else:
                 target = Game._replay(self.ruleset, self._origin, self._history[:-1])
         except ValueError as exc:
-            return Refused("history", f"the history does not replay: {exc}")
+            return Refused(RefusalCode.HISTORY, f"the history does not replay: {exc}")
         assert target.pending is not None   # the decision being undone was asked there
         player = target.pending.player
         reason = information_since(target, self, player)
@@ -716,7 +719,7 @@ class Game:
     def redo(self) -> Applied | Refused:
         """Re-apply the last undone decision (`nothing-to-redo` when none); its events are returned."""
         if not self._redo:
-            return Refused("nothing-to-redo", "no undone decision to redo")
+            return Refused(RefusalCode.NOTHING_TO_REDO, "no undone decision to redo")
         result = self._apply(self._redo[-1], None)
         if result.ok:
             self._redo.pop()
@@ -819,8 +822,8 @@ def _differences(given: Action, offered: "Action | None") -> str:
     """The fields in which a typed action differs from the offered option's (a refusal's words)."""
     if offered is None or type(given) is not type(offered):
         return f"a `{given.kind}` action (the option is a `{getattr(offered, 'kind', None)}` action)"
-    wrong = [f"{name} {quoted(mine)} (offered: {quoted(theirs)})" for name, mine, theirs in
-             ((k, v, getattr(offered, k)) for k, v in vars(given).items()) if mine != theirs]
+    pairs = ((f.name, getattr(given, f.name), getattr(offered, f.name)) for f in dataclasses.fields(given))
+    wrong = [f"{name} {quoted(mine)} (offered: {quoted(theirs)})" for name, mine, theirs in pairs if mine != theirs]
     return "given: " + "; ".join(wrong)
 
 

@@ -34,7 +34,7 @@ import random
 from typing import Any
 
 import numpy as np
-import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+import pyspiel
 
 from kcd.determinize import determinize
 from kcd.engine.game import Game

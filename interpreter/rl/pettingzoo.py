@@ -24,7 +24,7 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
+from pettingzoo import AECEnv
 
 from kcd.engine import modes
 from kcd.engine.game import Game
