@@ -168,8 +168,8 @@ def test_a_compose_frame_running_another_node_or_context_is_refused() -> None:
     copy = json.loads(json.dumps(data))
     ctx = _top(copy)["fields"]["ctx"]
     if ctx["$"] == "ref":   # the context is written once, by the first frame holding it
-        ctx = next(f["fields"]["ctx"] for f in copy["frames"] if f["fields"].get("ctx", {}).get("r") == ctx["r"]
-                   and "v" in f["fields"]["ctx"])
+        held = [f.get("fields", f.get("env", {})) for f in copy["frames"]]   # a frame's fields, a program's env
+        ctx = next(v["ctx"] for v in held if v.get("ctx", {}).get("r") == ctx["r"] and "v" in v["ctx"])
     ctx["v"]["it"] = {"$": "tuple", "v": ["kiwi", "A1", 5]}
     _refused(rs, copy, "`it` is not an element")
 

@@ -88,7 +88,7 @@ class MarkingTurnFrame(Frame):
             rt.emit("kiwibot-marker-instead", bot, flock=bot)
             return Call(effects._gain_domain(rt, ctx, 1))
         if placed:
-            return Call(effects.EmitFrame(ctx, "t-domain-marking"))
+            return Call(effects.EMIT.start(ctx, "t-domain-marking"))
         return Return()
 
 

@@ -37,7 +37,7 @@ def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Frame:
     """Resolve a Solo card segment for Kiwibot (R-SOLO-10): its effect, with the segment read ahead (`plan`)."""
     if node is None:
         return Done()
-    return effects.RunFrame(node, ctx.sub(segment=plan(node, rt, ctx), depth=ctx.depth + 1))
+    return effects.run_frame(node, ctx.sub(segment=plan(node, rt, ctx), depth=ctx.depth + 1))
 
 
 def run_segment(rt: Runtime, node: Any, ctx: Ctx) -> Steps[Any]:
@@ -81,7 +81,7 @@ class BonusesFrame(Frame):
             return Call(bonus_frame(rt, self.ctx, self.action))
         self.pc = 1
         if self.trigger:
-            return Call(effects.EmitFrame(self.ctx, self.trigger))
+            return Call(effects.EMIT.start(self.ctx, self.trigger))
         return Return()
 
 
@@ -164,7 +164,7 @@ class BotBuildFrame(Frame):
             return Call(bonus_frame(rt, ctx, "move"))
         if self.pc == 2:
             self.pc = 3
-            return Call(effects.EmitFrame(ctx, "t-build"))
+            return Call(effects.EMIT.start(ctx, "t-build"))
         return Return()
 
     def check(self, rt: Runtime) -> None:
