@@ -93,11 +93,11 @@ def test_R_TRACK_1_track_slots_that_place_the_next_kiwi_validate_and_play(root: 
 def _play_deepest(ruleset, players, seeds, sides=None, mode="standard") -> int:
     """Play random games to the end; the deepest effect nesting met (every game must end normally)."""
     seen = [0]
-    original = effects.run_frame   # every effect runs as a continuation of effects.run, made by run_frame
+    original = effects.run_frame   # every effect runs through run_frame (interpreter/engine/effects.py)
 
-    def run(node, ctx):
+    def run(rt, node, ctx):
         seen[0] = max(seen[0], ctx.depth)
-        return original(node, ctx)
+        return original(rt, node, ctx)
 
     effects.run_frame = run
     try:

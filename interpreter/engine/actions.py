@@ -114,16 +114,16 @@ def _play_card(rt: Runtime, env: Env) -> Any:
     if mode.kind == "facedown":
         fl.facedown.append(len(fl.played) - 1)   # R-ACT-2: other players' views must not show which card
         rt.emit("play-facedown", flock, flock=flock)
-        return effects.run_frame(rt.rules.facedown, ctx)
+        return effects.run_frame(rt, rt.rules.facedown, ctx)
     if mode.kind == "benefit":
         rt.emit("play-benefit", flock, flock=flock, card=card_id)
-        return effects.run_frame(card.benefit, ctx)
+        return effects.run_frame(rt, card.benefit, ctx)
     if isinstance(mode, A.PlayAs):
         t = mode.action_type
         rt.emit("play-as", flock, flock=flock, card=card_id, action_type=t)
-        return effects.run_frame(rt.rules.action_effect[t], ctx)   # R-WILD-1: no benefit then
+        return effects.run_frame(rt, rt.rules.action_effect[t], ctx)   # R-WILD-1: no benefit then
     rt.emit("play", flock, flock=flock, card=card_id)
-    return effects.run_frame(card.effect, ctx)
+    return effects.run_frame(rt, card.effect, ctx)
 
 
 def _draw_back(rt: Runtime, env: Env) -> None:

@@ -16,7 +16,7 @@ from kcd.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
 from kcd.engine.decisions import Option, Steps, option
 from kcd.engine.frames import Call as CallSignal
 from kcd.engine.frames import Done, Entry, Frame, FrameDataError, Signal, as_frame, drive
-from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, If, Label, Question, Return, While, program
+from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, Label, Question, While, program
 from kcd.engine.describe import describe
 from kcd.engine.verb_table import TABLE, Verb, count as _n
 from kcd.engine.view import reserves_revealed
@@ -28,24 +28,22 @@ class _Unpaid(Exception):
 
 
 # --- running an effect node ----------------------------------------------------------------------------------
-# A sequence (a mandatory payment that cannot be made skips the rest of it), a verb, `choose`, `may`, `repeat`, or a
-# node of the compositional layer. A sequence, a repeat and a verb run their statements one by one (a repeat its
-# body once per round, a verb itself); `choose` and `may` ask first.
-_STATEMENTS = frozenset({ast.Seq, ast.Repeat, ast.Call})
+# A sequence (a mandatory payment that cannot be made skips the rest of it), a verb, `repeat` or a node of the
+# compositional layer runs its statements one by one (a repeat its body once per round, a verb or a composed node
+# itself): the program effects.run. `choose` and `may` ask first: the program effects.choice.
 _ASKING = frozenset({ast.Choose, ast.May})
+_PAYING = frozenset({"pay-fruit", "pay-fruit-of", "pay-domain"})   # the verbs that raise _Unpaid (_pay_frame)
 
 
 def _too_deep(ctx: Ctx) -> EngineError:
     return EngineError(f"effect nesting deeper than {MAX_DEPTH} ({ctx.source})")
 
 
-def _has_statements(rt: Runtime, env: Env) -> bool:
-    return type(env["node"]) in _STATEMENTS
-
-
 def _statements(rt: Runtime, env: Env) -> tuple:
     """The statements to run in order, read when the effect starts (its depth and its repeat count checked)."""
     node, ctx = env["node"], env["ctx"]
+    if node is None:
+        return ()
     if ctx.depth > MAX_DEPTH:
         raise _too_deep(ctx)
     kind = type(node)
@@ -55,12 +53,14 @@ def _statements(rt: Runtime, env: Env) -> tuple:
         if node.count > MAX_REPEAT:
             raise EngineError(f"repeat {node.count} exceeds the limit {MAX_REPEAT}")
         return (node.body,) * node.count
-    return (node,)
+    if kind is ast.Call or isinstance(node, ast.COMPOSED):
+        return (node,)
+    raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
 
 
 def _run_stmt(rt: Runtime, env: Env) -> Any:
-    """One statement: a verb straight from its sequence (what running it as an effect would push), else the
-    statement as an effect."""
+    """One statement: a verb straight from its sequence (what running it as an effect would push), a node of the
+    compositional layer (if, for each, phrases: compose.py), else the statement as an effect."""
     stmt, ctx = env["stmt"], env["ctx"]
     if type(stmt) is ast.Call:
         try:
@@ -69,12 +69,40 @@ def _run_stmt(rt: Runtime, env: Env) -> Any:
             if type(env["node"]) is not ast.Seq:
                 raise
             # run as an effect of its own, the payment fails in the child, which the sequence's catch sees
-            return run_frame(stmt, ctx)
-    return run_frame(stmt, ctx)
+            return RUN.start(stmt, ctx)
+    if stmt is env["node"]:
+        if rt.verbs.composed_run is None:
+            raise EngineError("the compositional layer is not registered (import kcd.engine.verbs)")
+        return as_frame(rt.verbs.composed_run(rt, stmt, ctx))
+    return run_frame(rt, stmt, ctx)
 
 
-def _asks(rt: Runtime, env: Env) -> bool:
-    return type(env["node"]) in _ASKING
+_EFFECT_NODES = (ast.Seq, ast.Call, ast.Choose, ast.May, ast.Repeat, ast.COMPOSED)
+
+
+def _check_run(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded effect runs an effect node (or nothing) that has statements."""
+    node = env["node"]
+    if node is not None and not isinstance(node, _EFFECT_NODES):
+        raise FrameDataError(f"effects.run: a {type(node).__name__} is not an effect")
+    if type(node) in _ASKING:
+        raise FrameDataError("effects.run: a step the effect does not have")
+
+
+def _catch_unpaid(rt: Runtime, env: Env, exc: Exception) -> str | None:
+    """A sequence catches a mandatory payment that cannot be made: the rest of it is skipped."""
+    node = env["node"]
+    if type(node) is ast.Seq and isinstance(exc, _Unpaid):
+        flock = env["ctx"].flock
+        rt.emit("cannot-pay", flock, flock=flock, effect=describe(node))
+        return None
+    raise exc
+
+
+RUN = program(
+    "effects.run", ("node", "ctx"), {"node": None, "ctx": Ctx, "stmt": None},
+    ForEach("stmt", _statements, (Call("stmt", _run_stmt),)),
+    check=_check_run, catch=_catch_unpaid)
 
 
 def _ask_choice(rt: Runtime, env: Env) -> Question | None:
@@ -93,72 +121,51 @@ def _ask_choice(rt: Runtime, env: Env) -> Question | None:
     return Question(ctx.flock, "may", prompt, [yes, no])
 
 
-def _run_branch(rt: Runtime, env: Env) -> Cont | None:
+def _run_branch(rt: Runtime, env: Env) -> Any:
     """The chosen branch, or the body of an accepted `may` (None: declined)."""
     node, answer = env["node"], env.pop("answer")
     if type(node) is ast.Choose:
-        return run_frame(node.options[answer.index - 1], env["ctx"])
-    return run_frame(node.body, env["ctx"]) if answer.yes else None
+        return run_frame(rt, node.options[answer.index - 1], env["ctx"])
+    return run_frame(rt, node.body, env["ctx"]) if answer.yes else None
 
 
-def _run_composed(rt: Runtime, env: Env) -> Any:
-    """A node of the compositional layer: if, for each, phrases (compose.py); None: no effect."""
-    node, ctx = env["node"], env["ctx"]
-    if node is None:
-        return None
-    if ctx.depth > MAX_DEPTH:
-        raise _too_deep(ctx)
-    if isinstance(node, ast.COMPOSED):
-        if rt.verbs.composed_run is None:
-            raise EngineError("the compositional layer is not registered (import kcd.engine.verbs)")
-        return as_frame(rt.verbs.composed_run(rt, node, ctx))
-    raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
+def _check_choice(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded choice runs a `choose` or a `may`."""
+    if type(env["node"]) not in _ASKING:
+        raise FrameDataError(f"effects.choice: a {type(env['node']).__name__} is not a choose or may")
 
 
-_EFFECT_NODES = (ast.Seq, ast.Call, ast.Choose, ast.May, ast.Repeat, ast.COMPOSED)
-
-
-def _check_run(rt: Runtime, env: Env, at: str) -> None:
-    """A loaded effect runs an effect node (or nothing), at a step of that node."""
-    node = env["node"]
-    if node is not None and not isinstance(node, _EFFECT_NODES):
-        raise FrameDataError(f"effects.run: a {type(node).__name__} is not an effect")
-    kind = type(node)
-    if (at == "stmt" and kind not in _STATEMENTS or at in ("choice", "branch") and kind not in _ASKING
-            or at == "composed" and not isinstance(node, ast.COMPOSED)):
-        raise FrameDataError("effects.run: a step the effect does not have")
-
-
-def _catch_unpaid(rt: Runtime, env: Env, exc: Exception) -> str | None:
-    """A sequence catches a mandatory payment that cannot be made: the rest of it is skipped."""
-    node = env["node"]
-    if type(node) is ast.Seq and isinstance(exc, _Unpaid):
-        flock = env["ctx"].flock
-        rt.emit("cannot-pay", flock, flock=flock, effect=describe(node))
-        return None
-    raise exc
-
-
-RUN = program(
-    "effects.run", ("node", "ctx"), {"node": None, "ctx": Ctx, "stmt": None, "answer": (A.Choice, A.May)},
-    If(_has_statements, (ForEach("stmt", _statements, (Call("stmt", _run_stmt),)),
-                         Return())),
-    If(_asks, (Ask("choice", _ask_choice, into="answer", kinds={"choose": ("choice",), "may": ("may",)},
-                   otherwise="end"),
-               Call("branch", _run_branch),
-               Return())),
-    Call("composed", _run_composed),
+CHOICE = program(
+    "effects.choice", ("node", "ctx"), {"node": None, "ctx": Ctx, "answer": (A.Choice, A.May)},
+    Ask("choice", _ask_choice, into="answer", kinds={"choose": ("choice",), "may": ("may",)}, otherwise="end"),
+    Call("branch", _run_branch),
     Label("end"),
-    check=_check_run, catch=_catch_unpaid)
+    check=_check_choice)
 
-# The continuation executing an effect node for `ctx.flock`: run_frame(node, ctx), the program's own start (typed
-# Any: its callers hand it on as a stack entry of either kind, a continuation or a frame)
-run_frame: Callable[[ast.Node | None, Ctx], Any] = RUN.start
+_run_start = RUN.start
+_choice_start = CHOICE.start
+
+
+def run_frame(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Any:
+    """What executes an effect node for `ctx.flock`: a continuation of effects.run or effects.choice, or for a
+    sequence of one verb that pays nothing the verb's own procedure at once (what that sequence would run: the
+    caller hands it on to be run next, the verb's choices and events come as they would)."""
+    kind = type(node)
+    if kind is ast.Seq:
+        stmts = node.stmts   # type: ignore[union-attr]
+        if len(stmts) == 1:
+            stmt = stmts[0]
+            if type(stmt) is ast.Call and stmt.primitive not in _PAYING and ctx.depth <= MAX_DEPTH:
+                return _verb_call(rt, stmt, ctx).frame
+        return _run_start(node, ctx)
+    if kind is ast.Choose or kind is ast.May:
+        return _choice_start(node, ctx)
+    return _run_start(node, ctx)
 
 
 def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Steps[Any]:
     """Execute an effect node for `ctx.flock` (the program effects.run)."""
-    return (yield from drive(rt, run_frame(node, ctx)))
+    return (yield from drive(rt, run_frame(rt, node, ctx)))
 
 
 @per_object(4096)
@@ -177,7 +184,7 @@ def _may_options(node: ast.May) -> tuple[Any, Option[A.Action], Option[A.Action]
     return ("You may: {}", (text,)), option(A.May(True), ("Yes: {}", (text,))), option(A.May(False), "No")
 
 
-def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
+def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> CallSignal:
     """Run a verb: its frame when it has one (pushed on the stack, so the step stays copyable), else its
     generator procedure (the mode's own way of the verb, or a verb not written as a frame)."""
     if ctx.depth > MAX_DEPTH:
@@ -254,7 +261,7 @@ def _fire_power(rt: Runtime, env: Env) -> Cont:
     ctx, trigger = env["ctx"], env["trigger"]
     power = rt.rules.flocks[ctx.flock][rt.state.flocks[ctx.flock].side].powers[env["power"]]
     rt.emit("power", ctx.flock, flock=ctx.flock, trigger=trigger[2:])
-    return run_frame(power.effect, ctx.sub(suppressed=ctx.suppressed | {trigger}, depth=ctx.depth + 1,
+    return run_frame(rt, power.effect, ctx.sub(suppressed=ctx.suppressed | {trigger}, depth=ctx.depth + 1,
                                            source=f"power {trigger}"))
 
 

@@ -159,7 +159,7 @@ def _run_victor(rt: Runtime, env: Env) -> Any:
     env["victor"] = victor = env["best"][0]
     rt.emit("season-card-victor", victor, flock=victor, card=card_id)
     env["before"] = rt.state.flocks[victor].season_vp
-    return effects.run_frame(rt.rules.season_cards[card_id].victor, Ctx(victor, source=card_id))
+    return effects.run_frame(rt, rt.rules.season_cards[card_id].victor, Ctx(victor, source=card_id))
 
 
 def _keep_vp_card(rt: Runtime, env: Env) -> None:
@@ -179,7 +179,7 @@ def _others(rt: Runtime, env: Env) -> list[str]:
 
 def _run_others(rt: Runtime, env: Env) -> Any:
     card_id = env["card"]
-    return effects.run_frame(rt.rules.season_cards[card_id].others, Ctx(env["other"], source=card_id))
+    return effects.run_frame(rt, rt.rules.season_cards[card_id].others, Ctx(env["other"], source=card_id))
 
 
 def _tie(rt: Runtime, env: Env) -> tuple[None, dict]:
@@ -210,7 +210,7 @@ def _take_others(rt: Runtime, env: Env) -> Any:
     if env.pop("answer").kind != "take":
         return None
     card_id = env["card"]
-    return effects.run_frame(rt.rules.season_cards[card_id].others, Ctx(env["tied"], source=card_id))
+    return effects.run_frame(rt, rt.rules.season_cards[card_id].others, Ctx(env["tied"], source=card_id))
 
 
 _VICTOR = frozenset({"victor", "others"})

@@ -307,6 +307,11 @@ def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tupl
             raise ValueError(f"program `{pid}`: no label {name}")
         return labels[name]
 
+    def returns_next(i: int) -> bool:
+        """The op after op `i` is a plain Return: a loop's last test there returns itself (one op fewer a run)."""
+        nxt = ops[i + 1] if i + 1 < len(ops) else None
+        return nxt is not None and len(nxt) == 1 and type(nxt[0]) is Return and nxt[0].value is None
+
     code: list[Callable] = []
     stores: list[Any] = [None]   # per resume index: the env name, None, or _END
     resume_at: dict[str, int] = {START: 0}
@@ -334,11 +339,11 @@ def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tupl
         elif ins[0] == "unless":
             code.append(_unless(ins[1], target(ins[2])))
         elif ins[0] == "when":
-            code.append(_when(ins[1], target(ins[2])))
+            code.append(_when(ins[1], target(ins[2]), returns_next(i)))
         elif ins[0] == "first":
             code.append(_first(ins[1], ins[2], ins[3], ins[4], target(ins[5])))
         elif ins[0] == "again":
-            code.append(_again(ins[1], ins[2], ins[3], target(ins[4])))
+            code.append(_again(ins[1], ins[2], ins[3], target(ins[4]), returns_next(i)))
         else:
             raise ValueError(f"program `{pid}`: cannot compile {ins!r}")
         if store is not None and store not in vars:
@@ -425,7 +430,13 @@ def _unless(cond: Callable[[Runtime, Env], bool], to: int) -> Callable[[Runtime,
     return unless
 
 
-def _when(cond: Callable[[Runtime, Env], bool], to: int) -> Callable[[Runtime, Env], int | None]:
+def _when(cond: Callable[[Runtime, Env], bool], to: int, last: bool = False) -> Callable[[Runtime, Env], Any]:
+    """Back to the loop's body while `cond` holds; then on (`last`: return, a plain Return follows)."""
+    if last:
+        def when_or_return(rt: Runtime, env: Env) -> Any:
+            return to if cond(rt, env) else RETURN
+        return when_or_return
+
     def when(rt: Runtime, env: Env) -> int | None:
         return to if cond(rt, env) else None
     return when
@@ -443,12 +454,15 @@ def _first(items: Callable[[Runtime, Env], Iterable[Any]], var: str, key: str, i
     return first
 
 
-def _again(var: str, key: str, index: str, body: int) -> Callable[[Runtime, Env], int | None]:
-    def again(rt: Runtime, env: Env) -> int | None:
+def _again(var: str, key: str, index: str, body: int, last: bool = False) -> Callable[[Runtime, Env], Any]:
+    """The next item and back to the loop's body; after the last one on (`last`: return, a plain Return follows)."""
+    over = RETURN if last else None
+
+    def again(rt: Runtime, env: Env) -> Any:
         i = env[index]
         seq = env[key]
         if i >= len(seq):
-            return None
+            return over
         env[var] = seq[i]
         env[index] = i + 1
         return body

@@ -194,7 +194,7 @@ class MoveActionFrame(Frame):
             stays = None if _moves_leader(ability) else fl.leader_hex
             sub = ctx.sub(ability=Ability(start=fl.leader_hex, landing=stays), depth=ctx.depth + 1,
                           source="leader ability")
-            return Call(effects.run_frame(ability, sub))
+            return Call(effects.run_frame(rt, ability, sub))
         dest = act.to
         if isinstance(act, A.MoveLeader):
             st.flocks[flock].leader_hex = dest

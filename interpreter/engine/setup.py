@@ -171,7 +171,7 @@ def _turn_nest_setup(rt: Runtime, env: Env) -> Any:
     """The flock's Turn Order nest resources (None: its seat has no Turn Order nest)."""
     flock = env["flock"]
     nest = rt.rules.turn_nests.get(rt.state.flocks[flock].seat)
-    return None if nest is None else effects.run_frame(nest.setup, Ctx(flock, source="turn order nest"))
+    return None if nest is None else effects.run_frame(rt, nest.setup, Ctx(flock, source="turn order nest"))
 
 
 def _setup_extra(rt: Runtime, env: Env) -> Any:

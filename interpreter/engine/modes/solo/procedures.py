@@ -123,7 +123,7 @@ def setup_state(rules: Rules, st: State, player: str, bot: str, side: str | None
 def setup_extra_frame(rt: Runtime) -> Frame:
     """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
     bot = solo_of(rt.state)["bot"]
-    return effects.run_frame(rt.rules.solo_mode().setup.kiwibot_setup, Ctx(bot, source="solo setup"))
+    return effects.run_frame(rt, rt.rules.solo_mode().setup.kiwibot_setup, Ctx(bot, source="solo setup"))
 
 
 def setup_extra(rt: Runtime) -> Steps[None]:
@@ -333,7 +333,7 @@ class LeftBenefitFrame(Frame):
         if self.pc == 0:
             self.before = fl.season_vp
             self.pc = 1
-            return Call(effects.run_frame(rt.rules.season_cards[self.card].victor,
+            return Call(effects.run_frame(rt, rt.rules.season_cards[self.card].victor,
                                          Ctx(self.flock, source=self.card)))
         if self.keep_if_vp and fl.season_vp > self.before:
             fl.kept_season_cards.append(self.card)

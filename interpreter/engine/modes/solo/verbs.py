@@ -37,7 +37,7 @@ def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Frame:
     """Resolve a Solo card segment for Kiwibot (R-SOLO-10): its effect, with the segment read ahead (`plan`)."""
     if node is None:
         return Done()
-    return effects.run_frame(node, ctx.sub(segment=plan(node, rt, ctx), depth=ctx.depth + 1))
+    return effects.run_frame(rt, node, ctx.sub(segment=plan(node, rt, ctx), depth=ctx.depth + 1))
 
 
 def run_segment(rt: Runtime, node: Any, ctx: Ctx) -> Steps[Any]:

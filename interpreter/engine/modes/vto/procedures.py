@@ -57,7 +57,7 @@ def _cannot_pay(rt: Runtime, env: Env) -> tuple[str, dict]:
 def _run_effect(rt: Runtime, env: Env) -> Any:
     """Anything but a sequence or a payment that cannot be made: the effect itself (None: no effect)."""
     node = env["node"]
-    return None if node is None else effects.run_frame(node, env["ctx"])
+    return None if node is None else effects.run_frame(rt, node, env["ctx"])
 
 
 # Run a slot effect; each payment in it is made only if possible (R-VTO-3 "or pay, if possible")
