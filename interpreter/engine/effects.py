@@ -147,9 +147,10 @@ _choice_start = CHOICE.start
 
 
 def run_frame(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Any:
-    """What executes an effect node for `ctx.flock`: a continuation of effects.run or effects.choice, or for a
-    sequence of one verb that pays nothing the verb's own procedure at once (what that sequence would run: the
-    caller hands it on to be run next, the verb's choices and events come as they would)."""
+    """What executes an effect node for `ctx.flock`: a continuation of effects.run or effects.choice; for a sequence
+    of one verb that pays nothing, the verb's own procedure at once (what that sequence would run: the caller hands
+    it on to be run next, the verb's choices and events come as they would); for a sequence of one `choose` or
+    `may`, its effects.choice."""
     kind = type(node)
     if kind is ast.Seq:
         stmts = node.stmts   # type: ignore[union-attr]
@@ -157,6 +158,9 @@ def run_frame(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Any:
             stmt = stmts[0]
             if type(stmt) is ast.Call and stmt.primitive not in _PAYING and ctx.depth <= MAX_DEPTH:
                 return _verb_call(rt, stmt, ctx).frame
+            if type(stmt) in _ASKING:
+                # its branches are sequences of their own, which catch their payments: this one would catch none
+                return _choice_start(stmt, ctx)
         return _run_start(node, ctx)
     if kind is ast.Choose or kind is ast.May:
         return _choice_start(node, ctx)

@@ -543,13 +543,14 @@ def copy_stack(stack: list) -> list:
     out: list[Any] = []
     new = object.__new__
     copy = F._copy
+    as_is = F._AS_IS
     for f in stack:
         kind = type(f)
         if kind is Cont:
             twin = new(Cont)
             twin.program = f.program
             twin.at = f.at
-            twin.env = copy(f.env, memo)
+            twin.env = {k: v if type(v) in as_is else copy(v, memo) for k, v in f.env.items()}
         elif kind is GenFrame:
             raise F.Uncopyable("a generator frame is running")
         else:
