@@ -89,8 +89,13 @@ def _ask_card(rt: Runtime, env: Env) -> Question | None:
     cards = rt.rules.cards
     # each card of the hand once, in the hand's order; asked whenever the hand holds two cards or more, even
     # two of a kind: its size is public, its cards are not (R-ACT-1), so who is asked must not tell them
-    return Question(flock, "card", "Play a card", [_card_options(c, cards[c]).choose for c in dict.fromkeys(hand)],
-                    len(hand) > 1)
+    opts = []
+    shared = _CARD_OPTIONS
+    for c in dict.fromkeys(hand):
+        card = cards[c]
+        hit = shared.get((c, id(card)))   # `_card_options`, its hit written out (every turn, every card)
+        opts.append((hit if hit is not None and hit.card is card else _card_options(c, card)).choose)
+    return Question(flock, "card", "Play a card", opts, len(hand) > 1)
 
 
 def _ask_mode(rt: Runtime, env: Env) -> Question:

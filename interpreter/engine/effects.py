@@ -144,6 +144,7 @@ CHOICE = program(
 
 _run_start = RUN.start
 _choice_start = CHOICE.start
+_new = object.__new__
 
 
 def run_frame(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Any:
@@ -161,7 +162,10 @@ def run_frame(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Any:
             if type(stmt) in _ASKING:
                 # its branches are sequences of their own, which catch their payments: this one would catch none
                 return _choice_start(stmt, ctx)
-        return _run_start(node, ctx)
+        # RUN.start written out (most effects are sequences)
+        cont = _new(Cont)
+        cont.program, cont.at, cont.env = RUN, 0, {"node": node, "ctx": ctx}
+        return cont
     if kind is ast.Choose or kind is ast.May:
         return _choice_start(node, ctx)
     return _run_start(node, ctx)
@@ -219,9 +223,12 @@ def emit_call(rt: Runtime, ctx: Ctx, trigger: str, here: str | None = None) -> S
     if trigger in ctx.suppressed:
         return None
     side = rt.rules.flocks.get(ctx.flock, {}).get(rt.state.flocks[ctx.flock].side)
-    if side is None or not any(p.trigger == trigger for p in side.powers):
+    if side is None:
         return None
-    return CallSignal(EMIT.start(ctx if here is None else ctx.sub(here=here), trigger))
+    for p in side.powers:
+        if p.trigger == trigger:
+            return CallSignal(EMIT.start(ctx if here is None else ctx.sub(here=here), trigger))
+    return None
 
 
 def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:

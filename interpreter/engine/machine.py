@@ -313,7 +313,7 @@ def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tupl
         return nxt is not None and len(nxt) == 1 and type(nxt[0]) is Return and nxt[0].value is None
 
     code: list[Callable] = []
-    stores: list[Any] = [None]   # per resume index: the env name, None, or _END
+    stores: list[Any] = [None]   # per resume index: the env name, None, _END, or (env name, updates)
     resume_at: dict[str, int] = {START: 0}
     asks: dict[str, Mapping[str, tuple[str, ...]]] = {}
     for i, g in enumerate(ops):
@@ -349,11 +349,15 @@ def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tupl
         if store is not None and store not in vars:
             raise ValueError(f"program `{pid}`: no type for {store}")
         stores.append(store)
-    # resuming right before a plain Return (the answer or value dropped) returns at once, without calling it
+    # resuming right before a plain Return (the answer or value dropped) returns at once, without calling it;
+    # resuming right before updates (Do, Emit) and a plain Return runs the updates and returns (no op for the Return)
     for i, g in enumerate(ops):
-        if i and stores[i] is None and type(g[0]) is Return and g[0].value is None and len(g) == 1 \
-                and type(ops[i - 1][0]) in (Ask, Call) and len(ops[i - 1]) == 1:
+        if not i or type(ops[i - 1][0]) not in (Ask, Call) or len(ops[i - 1]) != 1:
+            continue
+        if stores[i] is None and type(g[0]) is Return and g[0].value is None and len(g) == 1:
             stores[i] = _END
+        elif all(type(x) in (Do, Emit) for x in g) and returns_next(i):
+            stores[i] = (stores[i], code[i])
     return tuple(code), tuple(stores[:len(code)]), resume_at, asks, labels
 
 
@@ -502,6 +506,12 @@ class Cont:
         name = prog.stores[at]
         if name is not None:
             if name is _END:
+                return RETURN
+            if type(name) is tuple:   # (the env name or None, the updates): a plain Return follows them
+                into, updates = name
+                if into is not None:
+                    env[into] = value
+                updates(rt, env)
                 return RETURN
             env[name] = value
         code = prog.code
