@@ -1,6 +1,6 @@
 """Seasons and phases as small resumable steps (R-SEASON-1, R-SC-1..3, R-ACT-1, R-SCARD-1..3, R-DM-1).
 
-The state's (season, phase, step) names the step; `step_procedure` returns the frame (or generator) that runs it (the
+The state's (season, phase, step) names the step; `step_procedure` returns the procedure that runs it (the
 game's mode, interpreter/engine/modes, maps each phase to its procedure), or None when the phase has no more
 steps; `advance` moves to the next phase or season. The standard game's shared procedures live here.
 """
@@ -16,8 +16,9 @@ from kcd.engine.frames import Frame, FrameDataError, drive
 from kcd.engine.machine import Ask, Call, Cont, Do, Emit, Env, ForEach, If, Question, Return, While, program
 
 
-def step_procedure(rt: Runtime) -> "Frame | Steps[Any] | None":
-    """The procedure (a frame or a generator) of the current step, or None when the current phase is finished (the game's mode says)."""
+def step_procedure(rt: Runtime) -> "Cont | Frame | Steps[Any] | None":
+    """The procedure (a program's continuation, a frame or a generator) of the current step, or None when the
+    current phase is finished (the game's mode says)."""
     return rt.mode.step(rt)
 
 
