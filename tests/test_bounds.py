@@ -93,13 +93,13 @@ def test_R_TRACK_1_track_slots_that_place_the_next_kiwi_validate_and_play(root: 
 def _play_deepest(ruleset, players, seeds, sides=None, mode="standard") -> int:
     """Play random games to the end; the deepest effect nesting met (every game must end normally)."""
     seen = [0]
-    original = effects.RunFrame.resume   # every effect runs as a RunFrame (interpreter/engine/frames.py)
+    original = effects.run_frame   # every effect runs through run_frame (interpreter/engine/effects.py)
 
-    def run(frame, rt, value):
-        seen[0] = max(seen[0], frame.ctx.depth)
-        return original(frame, rt, value)
+    def run(rt, node, ctx):
+        seen[0] = max(seen[0], ctx.depth)
+        return original(rt, node, ctx)
 
-    effects.RunFrame.resume = run
+    effects.run_frame = run
     try:
         for seed in seeds:
             rng = random.Random(seed)
@@ -107,7 +107,7 @@ def _play_deepest(ruleset, players, seeds, sides=None, mode="standard") -> int:
             while not game.is_over:
                 assert game.apply(rng.choice(game.pending.options).id).ok
     finally:
-        effects.RunFrame.resume = original
+        effects.run_frame = original
     return seen[0]
 
 

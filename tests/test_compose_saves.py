@@ -167,9 +167,9 @@ def test_a_compose_frame_running_another_node_or_context_is_refused() -> None:
         _refused(rs, copy, "not a phrase|another verb|not")
     copy = json.loads(json.dumps(data))
     ctx = _top(copy)["fields"]["ctx"]
-    if ctx["$"] == "ref":   # the context is written once, by the first frame (or program's env) holding it
-        values = [f.get("fields", f.get("env")) for f in copy["frames"]]
-        ctx = next(v["ctx"] for v in values if v.get("ctx", {}).get("r") == ctx["r"] and "v" in v["ctx"])
+    if ctx["$"] == "ref":   # the context is written once, by the first frame holding it
+        held = [f.get("fields", f.get("env", {})) for f in copy["frames"]]   # a frame's fields, a program's env
+        ctx = next(v["ctx"] for v in held if v.get("ctx", {}).get("r") == ctx["r"] and "v" in v["ctx"])
     ctx["v"]["it"] = {"$": "tuple", "v": ["kiwi", "A1", 5]}
     _refused(rs, copy, "`it` is not an element")
 

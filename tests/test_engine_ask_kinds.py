@@ -126,19 +126,19 @@ def _load(kind: str, top: str, mutate: Callable[[dict], object]) -> Game:
 
 
 def test_a_turn_moved_back_to_its_card_step_with_a_play_mode_decision_pending_is_refused() -> None:
-    """The reproduction: the turn frame at pc 1 reads `value.card`, so a play-mode answer there crashed with
-    AttributeError on the first `apply`; now the load is refused."""
-    with pytest.raises(ValueError, match=r"`play-mode` decision, but frames/0 \(actions.turn, step 1\) asks `card`"):
-        _load("play-mode", "actions.turn", lambda d: d["frames"][-1].update(pc=1))
+    """The reproduction: the turn waiting for its card reads `.card` of the answer, so a play-mode answer there
+    crashed with AttributeError on the first `apply`; now the load is refused."""
+    with pytest.raises(ValueError, match=r"`play-mode` decision, but frames/0 \(actions.turn, at card\) asks `card`"):
+        _load("play-mode", "actions.turn", lambda d: d["frames"][-1].update(at="card"))
 
 
 def test_a_turn_moved_on_to_its_play_mode_step_with_a_card_decision_pending_is_refused() -> None:
-    """The other way round: at pc 2 (a card in the hand) the turn asks the play mode, not a card."""
+    """The other way round: at mode (a card in the hand) the turn asks the play mode, not a card."""
     def mutate(data: dict) -> None:
         top = data["frames"][-1]
-        top["pc"] = 2
-        top["fields"]["card"] = next(f for f in data["state"]["flocks"] if f["id"] == top["fields"]["flock"])["hand"][0]
-    with pytest.raises(ValueError, match=r"`card` decision, but frames/0 \(actions.turn, step 2\) asks `play-mode`"):
+        top["at"] = "mode"
+        top["env"]["card"] = next(f for f in data["state"]["flocks"] if f["id"] == top["env"]["flock"])["hand"][0]
+    with pytest.raises(ValueError, match=r"`card` decision, but frames/0 \(actions.turn, at mode\) asks `play-mode`"):
         _load("card", "actions.turn", mutate)
 
 
@@ -153,7 +153,7 @@ def test_a_build_at_its_hex_step_with_a_nest_decision_pending_and_a_payment_aske
 def test_a_pending_option_whose_action_its_decision_kind_never_offers_is_refused() -> None:
     """A play-mode decision whose first option is a card (its id that action's): not an answer to a play mode."""
     def mutate(data: dict) -> None:
-        card = data["frames"][-1]["fields"]["card"]
+        card = data["frames"][-1]["env"]["card"]
         data["pending"]["options"][0] = {"id": f"card:{card}", "label": "x", "action": {"kind": "card", "card": card}}
     with pytest.raises(ValueError, match=r"option 1: `card:\S+` is not an answer to a `play-mode` decision"):
         _load("play-mode", "actions.turn", mutate)

@@ -107,7 +107,7 @@ def test_a_load_from_frames_replays_nothing_and_rebuilds_the_log_when_read() -> 
     while game.pending.kind != "play-mode":
         assert game.apply(game.pending.options[0].id).ok
     text = game.to_json()
-    assert json.loads(text)["frames"][0]["kind"] == "actions.turn"
+    assert json.loads(text)["frames"][0]["program"] == "actions.turn"
     before = Game.replayed_steps
     loaded = Game.from_json(ruleset(), text)
     assert Game.replayed_steps == before and loaded.pending == game.pending
@@ -210,24 +210,24 @@ def test_a_history_that_does_not_replay_is_refused_when_verified(path: list, val
 
 
 @pytest.mark.parametrize("path,value,message", [
-    (["frames", 0, "fields", "card"], "nest-that-is-no-card", "not in yellow's hand"),
-    (["frames", 0, "pc"], 2, "not in yellow's hand"),
-    (["frames", 0, "fields", "flock"], "blue", "not playing"),
-    (["frames", 0, "fields", "ctx", "v", "depth"], "deep", "wrong type"),
+    (["frames", 0, "env", "card"], "nest-that-is-no-card", "not in yellow's hand"),
+    (["frames", 0, "at"], "mode", "not in yellow's hand"),
+    (["frames", 0, "env", "flock"], "blue", "not playing"),
+    (["frames", 0, "env", "ctx", "v", "depth"], "deep", "wrong type"),
     (["pending", "options", 0, "id"], "card:build", "is not its action's"),
     (["pending", "player"], "green", "decision is for `green`, who is not playing"),
     (["pending", "options"], [], "pending"),
-    (["frames", 0, "fields", "ctx"], {"$": "node", "a": 0}, "frames"),
+    (["frames", 0, "env", "ctx"], {"$": "node", "a": 0}, "frames"),
 ])
 def test_bad_frames_and_pending_decisions_are_value_errors(path: list, value: object, message: str) -> None:
     """The running step in a save is checked like the state: kinds, fields, players, options that are their
     actions, cards in the hand they are played from."""
-    data = json.loads(_saves()[6])   # yellow's play-mode question (2 players): frame actions.turn at pc 2
-    assert data["frames"][0]["kind"] == "actions.turn" and data["frames"][0]["pc"] == 2
+    data = json.loads(_saves()[6])   # yellow's play-mode question (2 players): program actions.turn at mode
+    assert data["frames"][0]["program"] == "actions.turn" and data["frames"][0]["at"] == "mode"
     assert data["pending"]["player"] == "yellow"
-    if path == ["frames", 0, "pc"]:   # at pc 2 with a card the hand does not hold
+    if path == ["frames", 0, "at"]:   # at mode with a card the hand does not hold
         hand = next(f["hand"] for f in data["state"]["flocks"] if f["id"] == "yellow")
-        data["frames"][0]["fields"]["card"] = next(c for c in ("move", "build", "feed", "wild-kiwi") if c not in hand)
+        data["frames"][0]["env"]["card"] = next(c for c in ("move", "build", "feed", "wild-kiwi") if c not in hand)
     node = data
     for key in path[:-1]:
         node = node[key]

@@ -2,14 +2,14 @@
 down for a fruit), resolve it, draw back to the hand size (reshuffling the discard pile when the deck is empty)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generator
+from typing import Any
 
 from kcd.engine import effects, labels
 from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Option, Steps, option, shared_option_caches
-from kcd.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame
+from kcd.engine.frames import FrameDataError, drive
+from kcd.engine.machine import Ask, Call, Cont, Do, Env, Label, Question, program
 
 
 def draw(rt: Runtime, flock: str) -> None:
@@ -79,72 +79,83 @@ def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
 _FACEDOWN = _parts(A.word("facedown"), "Play it face down (no effect; you may draw a fruit)")
 
 
-@register_frame("actions.turn")
-@dataclass(eq=False)
-class TurnFrame(Frame):
-    """One player's turn in the Actions phase (R-ACT-1): a card, how it is played, its effect, then the draw."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})
-    ask_kinds = {1: {"card": ("card",)}, 2: {"play-mode": ("play", "benefit", "facedown", "as")}}
-
-    flock: str
-    ctx: Ctx
-    card: str = ""
-    max_pc: ClassVar[int] = 3
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask the card; 1: ask the play mode; 2: play it; 3: draw."""
-        flock = self.flock
-        fl = rt.state.flocks[flock]
-        if self.pc == 0:
-            if not fl.hand:
-                draw(rt, flock)
-                return Return()
-            self.pc = 1
-            cards = rt.rules.cards
-            # each card of the hand once, in the hand's order; asked whenever the hand holds two cards or more, even
-            # two of a kind: its size is public, its cards are not (R-ACT-1), so who is asked must not tell them
-            return Ask(flock, "card", "Play a card", [_card_options(c, cards[c]).choose for c in dict.fromkeys(fl.hand)],
-                       len(fl.hand) > 1)
-        if self.pc == 1:
-            self.card = card_id = value.card
-            self.pc = 2
-            # always asked: the ways to play depend on the card, which others do not see until it is played (a
-            # card only playable face down would otherwise show as a turn without this question, R-ACT-2)
-            return Ask(flock, "play-mode", ("How do you play {}?", (labels.lazy(labels.card_name, card_id, rt.rules.cards[card_id]),)),
-                       modes(rt, card_id, self.ctx), True)
-        if self.pc == 2:
-            mode, card_id, ctx = value, self.card, self.ctx
-            fl.hand.remove(card_id)
-            fl.played.append(card_id)
-            card = rt.rules.cards[card_id]
-            self.pc = 3
-            if mode.kind == "facedown":
-                fl.facedown.append(len(fl.played) - 1)   # R-ACT-2: other players' views must not show which card
-                rt.emit("play-facedown", flock, flock=flock)
-                return Call(effects.RunFrame(rt.rules.facedown, ctx))
-            if mode.kind == "benefit":
-                rt.emit("play-benefit", flock, flock=flock, card=card_id)
-                return Call(effects.RunFrame(card.benefit, ctx))
-            if isinstance(mode, A.PlayAs):
-                t = mode.action_type
-                rt.emit("play-as", flock, flock=flock, card=card_id, action_type=t)
-                return Call(effects.RunFrame(rt.rules.action_effect[t], ctx))   # R-WILD-1: no benefit then
-            rt.emit("play", flock, flock=flock, card=card_id)
-            return Call(effects.RunFrame(card.effect, ctx))
-        draw(rt, flock)
-        return Return()
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded turn plays a card of the content, still in the hand while its play mode is asked."""
-        if (self.pc >= 2 and self.card not in rt.rules.cards
-                or self.pc == 2 and self.card not in rt.state.flocks[self.flock].hand):
-            raise FrameDataError(f"actions.turn: card `{str(self.card)[:40]}` is not in {self.flock}'s hand")
+# --- one player's turn in the Actions phase (R-ACT-1): a card, how it is played, its effect, then the draw -----
+def _ask_card(rt: Runtime, env: Env) -> Question | None:
+    """The card to play (None: an empty hand, nothing to play)."""
+    flock = env["flock"]
+    hand = rt.state.flocks[flock].hand
+    if not hand:
+        return None
+    cards = rt.rules.cards
+    # each card of the hand once, in the hand's order; asked whenever the hand holds two cards or more, even
+    # two of a kind: its size is public, its cards are not (R-ACT-1), so who is asked must not tell them
+    opts = []
+    shared = _CARD_OPTIONS
+    for c in dict.fromkeys(hand):
+        card = cards[c]
+        hit = shared.get((c, id(card)))   # `_card_options`, its hit written out (every turn, every card)
+        opts.append((hit if hit is not None and hit.card is card else _card_options(c, card)).choose)
+    return Question(flock, "card", "Play a card", opts, len(hand) > 1)
 
 
-def turn_frame(rt: Runtime, flock: str) -> TurnFrame:
-    """The frame of one player's Actions turn (R-ACT-1)."""
-    return TurnFrame(flock, Ctx(flock, turn=Turn(), source="action card"))
+def _ask_mode(rt: Runtime, env: Env) -> Question:
+    """How the chosen card is played."""
+    env["card"] = card_id = env.pop("chosen").card
+    # always asked: the ways to play depend on the card, which others do not see until it is played (a
+    # card only playable face down would otherwise show as a turn without this question, R-ACT-2)
+    return Question(env["flock"], "play-mode",
+                    ("How do you play {}?", (labels.lazy(labels.card_name, card_id, rt.rules.cards[card_id]),)),
+                    modes(rt, card_id, env["ctx"]), True)
+
+
+def _play_card(rt: Runtime, env: Env) -> Any:
+    """Play the card as chosen: its effect, its benefit, a wildcard's action, or face down."""
+    flock, card_id, ctx = env["flock"], env["card"], env["ctx"]
+    mode = env.pop("mode")
+    fl = rt.state.flocks[flock]
+    fl.hand.remove(card_id)
+    fl.played.append(card_id)
+    card = rt.rules.cards[card_id]
+    if mode.kind == "facedown":
+        fl.facedown.append(len(fl.played) - 1)   # R-ACT-2: other players' views must not show which card
+        rt.emit("play-facedown", flock, flock=flock)
+        return effects.run_frame(rt, rt.rules.facedown, ctx)
+    if mode.kind == "benefit":
+        rt.emit("play-benefit", flock, flock=flock, card=card_id)
+        return effects.run_frame(rt, card.benefit, ctx)
+    if isinstance(mode, A.PlayAs):
+        t = mode.action_type
+        rt.emit("play-as", flock, flock=flock, card=card_id, action_type=t)
+        return effects.run_frame(rt, rt.rules.action_effect[t], ctx)   # R-WILD-1: no benefit then
+    rt.emit("play", flock, flock=flock, card=card_id)
+    return effects.run_frame(rt, card.effect, ctx)
+
+
+def _draw_back(rt: Runtime, env: Env) -> None:
+    draw(rt, env["flock"])
+
+
+def _check_turn(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded turn plays a card of the content, still in the hand while its play mode is asked."""
+    card = env.get("card", "")
+    if (at != "card" and card not in rt.rules.cards
+            or at == "mode" and card not in rt.state.flocks[env["flock"]].hand):
+        raise FrameDataError(f"actions.turn: card `{str(card)[:40]}` is not in {env['flock']}'s hand")
+
+
+TURN = program(
+    "actions.turn", ("flock", "ctx"), {"flock": str, "ctx": Ctx, "chosen": A.Card, "card": str, "mode": A.Action},
+    Ask("card", _ask_card, into="chosen", kinds={"card": ("card",)}, otherwise="draw"),
+    Ask("mode", _ask_mode, into="mode", kinds={"play-mode": ("play", "benefit", "facedown", "as")}),
+    Call("play", _play_card),
+    Label("draw"),
+    Do(_draw_back),
+    check=_check_turn)
+
+
+def turn_frame(rt: Runtime, flock: str) -> Cont:
+    """The continuation of one player's Actions turn (R-ACT-1)."""
+    return TURN.start(flock, Ctx(flock, turn=Turn(), source="action card"))
 
 
 def turn(rt: Runtime, flock: str) -> Steps[Any]:

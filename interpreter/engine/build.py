@@ -185,7 +185,7 @@ def _benefit_runs(rt: Runtime, env: Env) -> range:
 
 def _run_benefit(rt: Runtime, env: Env) -> Any:
     ctx, here = env["ctx"], env["here"]
-    return effects.RunFrame(env["effect"], ctx.sub(no_vp=env["i"] > 0, depth=ctx.depth + 1, source=env["source"],
+    return effects.run_frame(rt, env["effect"], ctx.sub(no_vp=env["i"] > 0, depth=ctx.depth + 1, source=env["source"],
                                                     here=here if here is not None else ctx.here))
 
 
@@ -201,7 +201,7 @@ def nest_benefit_frame(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: s
     if effect is None:
         return Done()
     if param(rt, ctx.flock, "nest_benefit_times", ("nest", here) if here is not None else None) == 1:
-        return effects.RunFrame(effect, ctx.sub(no_vp=False, depth=ctx.depth + 1, source=source,
+        return effects.run_frame(rt, effect, ctx.sub(no_vp=False, depth=ctx.depth + 1, source=source,
                                                 here=here if here is not None else ctx.here))
     return NEST_BENEFIT.start(ctx, effect, source, here)
 

@@ -51,7 +51,7 @@ def run(rt: Runtime, node, ctx: Ctx) -> Steps[Any]:
 
 
 def frame_of(rt: Runtime, node, ctx: Ctx) -> Frame:
-    """The frame that executes an `if`, `for each` or phrase (effects.RunFrame pushes it)."""
+    """The frame that executes an `if`, `for each` or phrase (effects.run_frame pushes it)."""
     if isinstance(node, ast.If):
         return IfFrame(node, ctx)
     if isinstance(node, ast.ForEach):
@@ -91,7 +91,7 @@ class _OneBodyFrame(Frame, ABC):
             return Return()
         self.pc = 1
         found = self.branch(rt)
-        return Call(effects.RunFrame(*found)) if found is not None else Return()
+        return Call(effects.run_frame(rt, *found)) if found is not None else Return()
 
 
 @register_frame("compose.if")
@@ -146,7 +146,7 @@ class ForEachFrame(Frame):
             sub = Ctx(el[2], suppressed=ctx.suppressed, depth=ctx.depth + 1, source=ctx.source, it=el, here=ctx.here)
         else:
             sub = ctx.sub(it=el, depth=ctx.depth + 1)
-        return Call(effects.RunFrame(node.body, sub))
+        return Call(effects.run_frame(rt, node.body, sub))
 
 
 def _player_ask(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Ask | None:
@@ -185,7 +185,7 @@ class ChoosePlayerFrame(AskingFrame):
         if self.pc == 1:
             self.pc = 2
             el = ("player", None, value.flock)
-            return Call(effects.RunFrame(self.node.body, self.ctx.sub(it=el, depth=self.ctx.depth + 1)))
+            return Call(effects.run_frame(rt, self.node.body, self.ctx.sub(it=el, depth=self.ctx.depth + 1)))
         self.pc = 1
         ask = self.asked(rt)
         if ask is None:
@@ -1160,7 +1160,7 @@ class EmitEventFrame(Frame):
                 sub = Ctx(flock, turn=ctx.turn if flock == ctx.flock else Turn(),
                           suppressed=ctx.suppressed | {trigger}, depth=ctx.depth + 1,
                           source=f"power {power.trigger}", here=hex_id)
-                return Call(effects.RunFrame(power.effect, sub))
+                return Call(effects.run_frame(rt, power.effect, sub))
             self.fi += 1
             self.pi = 0
         return Return()

@@ -2,21 +2,21 @@
 
 Unknown nodes or verbs are errors, never no-ops. `repeat` is bounded by its literal (and MAX_REPEAT),
 effect nesting and trigger chains by MAX_DEPTH, and a trigger's effect never re-fires the trigger
-that ran it (it is added to `Ctx.suppressed`). The procedures are explicit frames (interpreter/engine/frames.py);
+that ran it (it is added to `Ctx.suppressed`). The procedures are programs (interpreter/engine/machine.py);
 their old names are generators that drive them, for callers that are generators themselves.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Generator
+from typing import Any, Callable
 
 from kcd.dsl import ast
 from kcd.engine import action_types as A
 from kcd.engine import labels, payment
 from kcd.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
 from kcd.engine.decisions import Option, Steps, option
-from kcd.engine.frames import (Ask, Call, Done, Entry, Frame, FrameDataError, GenFrame, Signal, as_frame, drive,
-                                       register_frame, RETURN)
+from kcd.engine.frames import Call as CallSignal
+from kcd.engine.frames import Done, Entry, Frame, FrameDataError, Signal, as_frame, drive
+from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, Label, Question, While, program
 from kcd.engine.describe import describe
 from kcd.engine.verb_table import TABLE, Verb, count as _n
 from kcd.engine.view import reserves_revealed
@@ -27,99 +27,153 @@ class _Unpaid(Exception):
     """A mandatory payment inside an effect could not be made: the rest of that sequence is skipped."""
 
 
+# --- running an effect node ----------------------------------------------------------------------------------
+# A sequence (a mandatory payment that cannot be made skips the rest of it), a verb, `repeat` or a node of the
+# compositional layer runs its statements one by one (a repeat its body once per round, a verb or a composed node
+# itself): the program effects.run. `choose` and `may` ask first: the program effects.choice.
+_ASKING = frozenset({ast.Choose, ast.May})
+_PAYING = frozenset({"pay-fruit", "pay-fruit-of", "pay-domain"})   # the verbs that raise _Unpaid (_pay_frame)
+
+
+def _too_deep(ctx: Ctx) -> EngineError:
+    return EngineError(f"effect nesting deeper than {MAX_DEPTH} ({ctx.source})")
+
+
+def _statements(rt: Runtime, env: Env) -> tuple:
+    """The statements to run in order, read when the effect starts (its depth and its repeat count checked)."""
+    node, ctx = env["node"], env["ctx"]
+    if node is None:
+        return ()
+    if ctx.depth > MAX_DEPTH:
+        raise _too_deep(ctx)
+    kind = type(node)
+    if kind is ast.Seq:
+        return node.stmts
+    if kind is ast.Repeat:
+        if node.count > MAX_REPEAT:
+            raise EngineError(f"repeat {node.count} exceeds the limit {MAX_REPEAT}")
+        return (node.body,) * node.count
+    if kind is ast.Call or isinstance(node, ast.COMPOSED):
+        return (node,)
+    raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
+
+
+def _run_stmt(rt: Runtime, env: Env) -> Any:
+    """One statement: a verb straight from its sequence (what running it as an effect would push), a node of the
+    compositional layer (if, for each, phrases: compose.py), else the statement as an effect."""
+    stmt, ctx = env["stmt"], env["ctx"]
+    if type(stmt) is ast.Call:
+        try:
+            return _verb_call(rt, stmt, ctx)
+        except _Unpaid:
+            if type(env["node"]) is not ast.Seq:
+                raise
+            # run as an effect of its own, the payment fails in the child, which the sequence's catch sees
+            return RUN.start(stmt, ctx)
+    if stmt is env["node"]:
+        if rt.verbs.composed_run is None:
+            raise EngineError("the compositional layer is not registered (import kcd.engine.verbs)")
+        return as_frame(rt.verbs.composed_run(rt, stmt, ctx))
+    return run_frame(rt, stmt, ctx)
+
+
+_EFFECT_NODES = (ast.Seq, ast.Call, ast.Choose, ast.May, ast.Repeat, ast.COMPOSED)
+
+
+def _check_run(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded effect runs an effect node (or nothing) that has statements."""
+    node = env["node"]
+    if node is not None and not isinstance(node, _EFFECT_NODES):
+        raise FrameDataError(f"effects.run: a {type(node).__name__} is not an effect")
+    if type(node) in _ASKING:
+        raise FrameDataError("effects.run: a step the effect does not have")
+
+
+def _catch_unpaid(rt: Runtime, env: Env, exc: Exception) -> str | None:
+    """A sequence catches a mandatory payment that cannot be made: the rest of it is skipped."""
+    node = env["node"]
+    if type(node) is ast.Seq and isinstance(exc, _Unpaid):
+        flock = env["ctx"].flock
+        rt.emit("cannot-pay", flock, flock=flock, effect=describe(node))
+        return None
+    raise exc
+
+
+RUN = program(
+    "effects.run", ("node", "ctx"), {"node": None, "ctx": Ctx, "stmt": None},
+    ForEach("stmt", _statements, (Call("stmt", _run_stmt),)),
+    check=_check_run, catch=_catch_unpaid)
+
+
+def _ask_choice(rt: Runtime, env: Env) -> Question | None:
+    """The branch of a `choose` among those that can be performed, or whether to do a `may` (None: nothing can
+    be done)."""
+    node, ctx = env["node"], env["ctx"]
+    if ctx.depth > MAX_DEPTH:
+        raise _too_deep(ctx)
+    if type(node) is ast.Choose:
+        shared = _choice_options(node)
+        opts = [shared[i] for i, o in enumerate(node.options) if possible(rt, o, ctx)]
+        return Question(ctx.flock, "choose", "Choose one", opts) if opts else None
+    if not possible(rt, node.body, ctx):
+        return None
+    prompt, yes, no = _may_options(node)
+    return Question(ctx.flock, "may", prompt, [yes, no])
+
+
+def _run_branch(rt: Runtime, env: Env) -> Any:
+    """The chosen branch, or the body of an accepted `may` (None: declined)."""
+    node, answer = env["node"], env.pop("answer")
+    if type(node) is ast.Choose:
+        return run_frame(rt, node.options[answer.index - 1], env["ctx"])
+    return run_frame(rt, node.body, env["ctx"]) if answer.yes else None
+
+
+def _check_choice(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded choice runs a `choose` or a `may`."""
+    if type(env["node"]) not in _ASKING:
+        raise FrameDataError(f"effects.choice: a {type(env['node']).__name__} is not a choose or may")
+
+
+CHOICE = program(
+    "effects.choice", ("node", "ctx"), {"node": None, "ctx": Ctx, "answer": (A.Choice, A.May)},
+    Ask("choice", _ask_choice, into="answer", kinds={"choose": ("choice",), "may": ("may",)}, otherwise="end"),
+    Call("branch", _run_branch),
+    Label("end"),
+    check=_check_choice)
+
+_run_start = RUN.start
+_choice_start = CHOICE.start
+_new = object.__new__
+
+
+def run_frame(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Any:
+    """What executes an effect node for `ctx.flock`: a continuation of effects.run or effects.choice; for a sequence
+    of one verb that pays nothing, the verb's own procedure at once (what that sequence would run: the caller hands
+    it on to be run next, the verb's choices and events come as they would); for a sequence of one `choose` or
+    `may`, its effects.choice."""
+    kind = type(node)
+    if kind is ast.Seq:
+        stmts = node.stmts   # type: ignore[union-attr]
+        if len(stmts) == 1:
+            stmt = stmts[0]
+            if type(stmt) is ast.Call and stmt.primitive not in _PAYING and ctx.depth <= MAX_DEPTH:
+                return _verb_call(rt, stmt, ctx).frame
+            if type(stmt) in _ASKING:
+                # its branches are sequences of their own, which catch their payments: this one would catch none
+                return _choice_start(stmt, ctx)
+        # RUN.start written out (most effects are sequences)
+        cont = _new(Cont)
+        cont.program, cont.at, cont.env = RUN, 0, {"node": node, "ctx": ctx}
+        return cont
+    if kind is ast.Choose or kind is ast.May:
+        return _choice_start(node, ctx)
+    return _run_start(node, ctx)
+
+
 def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Steps[Any]:
-    """Execute an effect node for `ctx.flock` (RunFrame)."""
-    return (yield from drive(rt, RunFrame(node, ctx)))
-
-
-@register_frame("effects.run")
-@dataclass(eq=False)
-class RunFrame(Frame):
-    """Execute an effect node for `ctx.flock`: a sequence (a mandatory payment that cannot be made skips the rest
-    of it), a verb, `choose`, `may`, `repeat`, or a node of the compositional layer."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})
-    ask_kinds = {1: {"choose": ("choice",), "may": ("may",)}}
-
-    node: Any
-    ctx: Ctx
-    i: int = 0           # the next statement of a Seq, the next round of a Repeat
-    max_pc: ClassVar[int] = 2
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: start (or the next statement / round); pc 1: the answer to choose / may; pc 2: done."""
-        node, ctx = self.node, self.ctx
-        kind = type(node)
-        if self.pc == 1:
-            self.pc = 2
-            if kind is ast.Choose:
-                return Call(RunFrame(node.options[value.index - 1], ctx))
-            return Call(RunFrame(node.body, ctx)) if value.yes else RETURN
-        if self.pc == 2:
-            return RETURN
-        if node is None:
-            return RETURN
-        if kind is ast.Seq:
-            if self.i == 0 and ctx.depth > MAX_DEPTH:
-                raise EngineError(f"effect nesting deeper than {MAX_DEPTH} ({ctx.source})")
-            if self.i >= len(node.stmts):
-                return RETURN
-            self.i += 1
-            stmt = node.stmts[self.i - 1]
-            if type(stmt) is ast.Call:   # a verb straight from its sequence (what RunFrame(stmt) would push)
-                try:
-                    return _verb_call(rt, stmt, ctx)
-                except _Unpaid as exc:
-                    return self.fail(rt, exc)
-            return Call(RunFrame(stmt, ctx))
-        if kind is ast.Repeat:
-            if self.i == 0:
-                if ctx.depth > MAX_DEPTH:
-                    raise EngineError(f"effect nesting deeper than {MAX_DEPTH} ({ctx.source})")
-                if node.count > MAX_REPEAT:
-                    raise EngineError(f"repeat {node.count} exceeds the limit {MAX_REPEAT}")
-            if self.i >= node.count:
-                return RETURN
-            self.i += 1
-            return Call(RunFrame(node.body, ctx))
-        if ctx.depth > MAX_DEPTH:
-            raise EngineError(f"effect nesting deeper than {MAX_DEPTH} ({ctx.source})")
-        self.pc = 2
-        if kind is ast.Call:
-            return _verb_call(rt, node, ctx)
-        if kind is ast.Choose:
-            shared = _choice_options(node)
-            opts = [shared[i] for i, o in enumerate(node.options) if possible(rt, o, ctx)]
-            if not opts:
-                return RETURN
-            self.pc = 1
-            return Ask(ctx.flock, "choose", "Choose one", opts)
-        if kind is ast.May:
-            if not possible(rt, node.body, ctx):
-                return RETURN
-            prompt, yes, no = _may_options(node)
-            self.pc = 1
-            return Ask(ctx.flock, "may", prompt, [yes, no])
-        if isinstance(node, ast.COMPOSED):   # the compositional layer: if, for each, phrases (compose.py)
-            if rt.verbs.composed_run is None:
-                raise EngineError("the compositional layer is not registered (import kcd.engine.verbs)")
-            return Call(as_frame(rt.verbs.composed_run(rt, node, ctx)))
-        raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded frame runs an effect node (or nothing), at a step of that node."""
-        node = self.node
-        if node is not None and not isinstance(node, (ast.Seq, ast.Call, ast.Choose, ast.May, ast.Repeat, ast.COMPOSED)):
-            raise FrameDataError(f"effects.run: a {type(node).__name__} is not an effect")
-        if type(self.i) is not int or self.i < 0 or self.pc == 1 and not isinstance(node, (ast.Choose, ast.May)):
-            raise FrameDataError("effects.run: a step the effect does not have")
-
-    def fail(self, rt: Runtime, exc: Exception) -> Signal:
-        """A sequence catches a mandatory payment that cannot be made: the rest of it is skipped."""
-        if type(self.node) is ast.Seq and isinstance(exc, _Unpaid):
-            rt.emit("cannot-pay", self.ctx.flock, flock=self.ctx.flock, effect=describe(self.node))
-            return RETURN
-        raise exc
+    """Execute an effect node for `ctx.flock` (the program effects.run)."""
+    return (yield from drive(rt, run_frame(rt, node, ctx)))
 
 
 @per_object(4096)
@@ -138,7 +192,7 @@ def _may_options(node: ast.May) -> tuple[Any, Option[A.Action], Option[A.Action]
     return ("You may: {}", (text,)), option(A.May(True), ("Yes: {}", (text,))), option(A.May(False), "No")
 
 
-def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
+def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> CallSignal:
     """Run a verb: its frame when it has one (pushed on the stack, so the step stays copyable), else its
     generator procedure (the mode's own way of the verb, or a verb not written as a frame)."""
     if ctx.depth > MAX_DEPTH:
@@ -153,8 +207,8 @@ def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
         raise EngineError(f"no engine procedure for DSL verb `{node.primitive}` ({describe(node)})")
     frame = verbs.frames.get(prim)
     if frame is not None and fn is verbs.run.get(prim):
-        return Call(frame(rt, node, ctx))
-    return Call(as_frame(fn(rt, node, ctx)))   # the mode's verbs may be frames too (modes/solo/verbs.py)
+        return CallSignal(frame(rt, node, ctx))
+    return CallSignal(as_frame(fn(rt, node, ctx)))   # the mode's verbs may be frames too (modes/solo/verbs.py)
 
 
 def verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
@@ -164,14 +218,17 @@ def verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
 
 
 def emit_call(rt: Runtime, ctx: Ctx, trigger: str, here: str | None = None) -> Signal | None:
-    """`Call(EmitFrame(ctx, trigger))` when one of the flock's powers listens to `trigger` (None: nothing fires);
+    """`Call(EMIT.start(ctx, trigger))` when one of the flock's powers listens to `trigger` (None: nothing fires);
     `here`: the event's hex, `this hex` in the powers' effects (the built hex, the fed Kiwi's)."""
     if trigger in ctx.suppressed:
         return None
     side = rt.rules.flocks.get(ctx.flock, {}).get(rt.state.flocks[ctx.flock].side)
-    if side is None or not any(p.trigger == trigger for p in side.powers):
+    if side is None:
         return None
-    return Call(EmitFrame(ctx if here is None else ctx.sub(here=here), trigger))
+    for p in side.powers:
+        if p.trigger == trigger:
+            return CallSignal(EMIT.start(ctx if here is None else ctx.sub(here=here), trigger))
+    return None
 
 
 def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:
@@ -199,40 +256,30 @@ def possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> bool:
     return False
 
 
-def emit(rt: Runtime, ctx: Ctx, trigger: str) -> Steps[Any]:
-    """Fire the flock's powers listening to `trigger`, unless this chain already runs it (EmitFrame)."""
-    return (yield from drive(rt, EmitFrame(ctx, trigger)))
+# --- the flock's powers listening to `trigger`, unless this chain already runs it -----------------------------
+def _listening(rt: Runtime, env: Env) -> list[int]:
+    """The flock's powers listening to the trigger, by their place on its side (read when it starts)."""
+    ctx, trigger = env["ctx"], env["trigger"]
+    if trigger in ctx.suppressed:
+        return []
+    side = rt.rules.flocks.get(ctx.flock, {}).get(rt.state.flocks[ctx.flock].side)
+    if side is None:
+        return []
+    return [i for i, p in enumerate(side.powers) if p.trigger == trigger]
 
 
-@register_frame("effects.emit")
-@dataclass(eq=False)
-class EmitFrame(Frame):
-    """Fire the flock's powers listening to `trigger`, unless this chain already runs it."""
+def _fire_power(rt: Runtime, env: Env) -> Cont:
+    ctx, trigger = env["ctx"], env["trigger"]
+    power = rt.rules.flocks[ctx.flock][rt.state.flocks[ctx.flock].side].powers[env["power"]]
+    rt.emit("power", ctx.flock, flock=ctx.flock, trigger=trigger[2:])
+    return run_frame(rt, power.effect, ctx.sub(suppressed=ctx.suppressed | {trigger}, depth=ctx.depth + 1,
+                                           source=f"power {trigger}"))
 
-    asks: ClassVar[frozenset[int] | None] = frozenset()
 
-    ctx: Ctx
-    trigger: str
-    i: int = 0     # the next power of the flock's side
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """Each matching power in the side's order."""
-        ctx, trigger = self.ctx, self.trigger
-        if trigger in ctx.suppressed:
-            return RETURN
-        fl = rt.state.flocks[ctx.flock]
-        side = rt.rules.flocks.get(ctx.flock, {}).get(fl.side)
-        if side is None:
-            return RETURN
-        powers = side.powers
-        while self.i < len(powers):
-            power = powers[self.i]
-            self.i += 1
-            if power.trigger == trigger:
-                rt.emit("power", ctx.flock, flock=ctx.flock, trigger=trigger[2:])
-                return Call(RunFrame(power.effect, ctx.sub(suppressed=ctx.suppressed | {trigger},
-                                                           depth=ctx.depth + 1, source=f"power {trigger}")))
-        return RETURN
+# each matching power in the side's order
+EMIT = program(
+    "effects.emit", ("ctx", "trigger"), {"ctx": Ctx, "trigger": str, "power": int},
+    ForEach("power", _listening, (Call("power", _fire_power),)))
 
 
 # --- verbs ---------------------------------------------------------------------------------------
@@ -251,12 +298,7 @@ def _gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Entry:
     return payment.fruit_limit_frame(ctx.flock) if sum(fl.fruit.values()) > rt.rules.fruit_limit else Done()
 
 
-def gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
-    """Draw n fruit at random (fewer if the bag runs out), then the fruit limit (R-LIMIT-1)."""
-    return (yield from drive(rt, _gain_fruit(rt, ctx, n)))
-
-
-def _gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Frame:
+def _gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Entry:
     """Draw n domain markers into the private reserve; an empty bag gives nothing (R-DM-5)."""
     fl = rt.state.flocks[ctx.flock]
     got = 0
@@ -268,49 +310,37 @@ def _gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Frame:
         got += 1
     fl.domain.sort()
     rt.emit("gain-domain", ctx.flock, flock=ctx.flock, count=got)
-    return EmitFrame(ctx, "t-gain-domain") if got else Done()
+    return EMIT.start(ctx, "t-gain-domain") if got else Done()
 
 
-def gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
-    """Draw n domain markers into the private reserve; an empty bag gives nothing (R-DM-5)."""
-    return (yield from drive(rt, _gain_domain(rt, ctx, n)))
+# --- up to n markers of the player's choice returned to the bag ----------------------------------------------
+def _may_return(rt: Runtime, env: Env) -> bool:
+    return env["n"] > 0 and bool(rt.state.flocks[env["ctx"].flock].domain)
 
 
-@register_frame("effects.return_domain")
-@dataclass(eq=False)
-class ReturnDomainFrame(Frame):
-    """Return up to n markers of the player's choice to the bag."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})
-    ask_kinds = {1: {"return-domain": ("return-marker",)}}
-
-    ctx: Ctx
-    n: int
-    max_pc: ClassVar[int] = 1
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 1: return the chosen marker; then ask again while markers and returns are left."""
-        ctx = self.ctx
-        fl = rt.state.flocks[ctx.flock]
-        if self.pc == 1:
-            t = value.terrain
-            fl.domain.remove(t)
-            rt.state.domain_bag[t] = rt.state.domain_bag.get(t, 0) + 1
-            rt.emit("return-domain", ctx.flock, flock=ctx.flock)
-        if self.n <= 0 or not fl.domain:
-            return RETURN
-        self.n -= 1
-        self.pc = 1
-        # asked even with markers of one terrain only: others know how many markers the reserve holds, not their
-        # terrains (R-SETUP-4), until every reserve is revealed (R-END-1)
-        return Ask(ctx.flock, "return-domain", "Return a domain marker to the bag",
-                   [option(A.ReturnMarker(t), ("Return a {} marker", (t,))) for t in sorted(set(fl.domain))],
-                   not reserves_revealed(rt))
+def _ask_marker(rt: Runtime, env: Env) -> Question:
+    flock = env["ctx"].flock
+    env["n"] -= 1
+    # asked even with markers of one terrain only: others know how many markers the reserve holds, not their
+    # terrains (R-SETUP-4), until every reserve is revealed (R-END-1)
+    return Question(flock, "return-domain", "Return a domain marker to the bag",
+                    [option(A.ReturnMarker(t), ("Return a {} marker", (t,)))
+                     for t in sorted(set(rt.state.flocks[flock].domain))],
+                    not reserves_revealed(rt))
 
 
-def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
-    """Return up to n markers of the player's choice to the bag."""
-    return (yield from drive(rt, ReturnDomainFrame(ctx, n)))
+def _return_marker(rt: Runtime, env: Env) -> None:
+    flock = env["ctx"].flock
+    t = env.pop("marker").terrain
+    rt.state.flocks[flock].domain.remove(t)
+    rt.state.domain_bag[t] = rt.state.domain_bag.get(t, 0) + 1
+    rt.emit("return-domain", flock, flock=flock)
+
+
+RETURN_DOMAIN = program(
+    "effects.return_domain", ("ctx", "n"), {"ctx": Ctx, "n": int, "marker": A.ReturnMarker},
+    While(_may_return, (Ask("marker", _ask_marker, into="marker", kinds={"return-domain": ("return-marker",)}),
+                        Do(_return_marker))))
 
 
 def _pay_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Entry:
@@ -343,7 +373,7 @@ _FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Entry]] = {
     "gain-fruit": lambda rt, c, ctx: _gain_fruit(rt, ctx, _n(c)),
     "gain-domain": lambda rt, c, ctx: _gain_domain(rt, ctx, _n(c)),
     "gain-vp": _gain_vp_frame,
-    "return-domain": lambda rt, c, ctx: ReturnDomainFrame(ctx, _n(c)),
+    "return-domain": lambda rt, c, ctx: RETURN_DOMAIN.start(ctx, _n(c)),
     **{verb: _pay_frame for verb in ("pay-fruit", "pay-fruit-of", "pay-domain")},
 }
 for _id, _frame in _FRAMES.items():

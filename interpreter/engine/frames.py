@@ -390,6 +390,11 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
     if kind is dict:
         return {k: v if type(v) in _AS_IS else _copy(v, memo) for k, v in value.items()}
     if kind is tuple:
+        for v in value:
+            if type(v) not in _AS_IS:
+                break
+        else:
+            return value   # atoms, values, nodes: shared (a loop's items, mostly)
         items = tuple(_copy(v, memo) for v in value)
         return value if all(a is b for a, b in zip(items, value)) else items
     if kind is set:

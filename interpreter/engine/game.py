@@ -836,7 +836,7 @@ def _check_players(frame: Any, state: State) -> None:
     for name, value in machine.entry_values(frame):
         flock = value.flock if isinstance(value, Ctx) else value if name in ("flock", "owner") and value else None
         if flock is not None and flock not in state.flocks:
-            raise ValueError(f"save's frame {machine.entry_kind(frame)}: `{str(flock)[:40]}` is not playing")
+            raise ValueError(f"save's frames: {machine.entry_kind(frame)} names `{str(flock)[:40]}`, who is not playing")
 
 
 def _check_asked(frame: Any, i: int, decision: Decision) -> None:

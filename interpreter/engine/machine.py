@@ -322,8 +322,13 @@ def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tupl
             raise ValueError(f"program `{pid}`: no label {name}")
         return labels[name]
 
+    def returns_next(i: int) -> bool:
+        """The op after op `i` is a plain Return: a loop's last test there returns itself (one op fewer a run)."""
+        nxt = ops[i + 1] if i + 1 < len(ops) else None
+        return nxt is not None and len(nxt) == 1 and type(nxt[0]) is Return and nxt[0].value is None
+
     code: list[Callable] = []
-    stores: list[Any] = [None]   # per resume index: the env name, None, or _END
+    stores: list[Any] = [None]   # per resume index: the env name, None, _END, or (env name, updates)
     resume_at: dict[str, int] = {START: 0}
     asks: dict[str, Mapping[str, tuple[str, ...]]] = {}
     for i, g in enumerate(ops):
@@ -349,21 +354,25 @@ def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tupl
         elif ins[0] == "unless":
             code.append(_unless(ins[1], target(ins[2])))
         elif ins[0] == "when":
-            code.append(_when(ins[1], target(ins[2])))
+            code.append(_when(ins[1], target(ins[2]), returns_next(i)))
         elif ins[0] == "first":
             code.append(_first(ins[1], ins[2], ins[3], ins[4], target(ins[5])))
         elif ins[0] == "again":
-            code.append(_again(ins[1], ins[2], ins[3], target(ins[4])))
+            code.append(_again(ins[1], ins[2], ins[3], target(ins[4]), returns_next(i)))
         else:
             raise ValueError(f"program `{pid}`: cannot compile {ins!r}")
         if store is not None and store not in vars:
             raise ValueError(f"program `{pid}`: no type for {store}")
         stores.append(store)
-    # resuming right before a plain Return (the answer or value dropped) returns at once, without calling it
+    # resuming right before a plain Return (the answer or value dropped) returns at once, without calling it;
+    # resuming right before updates (Do, Emit) and a plain Return runs the updates and returns (no op for the Return)
     for i, g in enumerate(ops):
-        if i and stores[i] is None and type(g[0]) is Return and g[0].value is None and len(g) == 1 \
-                and type(ops[i - 1][0]) in (Ask, Call) and len(ops[i - 1]) == 1:
+        if not i or type(ops[i - 1][0]) not in (Ask, Call) or len(ops[i - 1]) != 1:
+            continue
+        if stores[i] is None and type(g[0]) is Return and g[0].value is None and len(g) == 1:
             stores[i] = _END
+        elif all(type(x) in (Do, Emit) for x in g) and returns_next(i):
+            stores[i] = (stores[i], code[i])
     return tuple(code), tuple(stores[:len(code)]), resume_at, asks, labels
 
 
@@ -440,7 +449,13 @@ def _unless(cond: Callable[[Runtime, Env], bool], to: int) -> Callable[[Runtime,
     return unless
 
 
-def _when(cond: Callable[[Runtime, Env], bool], to: int) -> Callable[[Runtime, Env], int | None]:
+def _when(cond: Callable[[Runtime, Env], bool], to: int, last: bool = False) -> Callable[[Runtime, Env], Any]:
+    """Back to the loop's body while `cond` holds; then on (`last`: return, a plain Return follows)."""
+    if last:
+        def when_or_return(rt: Runtime, env: Env) -> Any:
+            return to if cond(rt, env) else RETURN
+        return when_or_return
+
     def when(rt: Runtime, env: Env) -> int | None:
         return to if cond(rt, env) else None
     return when
@@ -458,12 +473,15 @@ def _first(items: Callable[[Runtime, Env], Iterable[Any]], var: str, key: str, i
     return first
 
 
-def _again(var: str, key: str, index: str, body: int) -> Callable[[Runtime, Env], int | None]:
-    def again(rt: Runtime, env: Env) -> int | None:
+def _again(var: str, key: str, index: str, body: int, last: bool = False) -> Callable[[Runtime, Env], Any]:
+    """The next item and back to the loop's body; after the last one on (`last`: return, a plain Return follows)."""
+    over = RETURN if last else None
+
+    def again(rt: Runtime, env: Env) -> Any:
         i = env[index]
         seq = env[key]
         if i >= len(seq):
-            return None
+            return over
         env[var] = seq[i]
         env[index] = i + 1
         return body
@@ -503,6 +521,12 @@ class Cont:
         name = prog.stores[at]
         if name is not None:
             if name is _END:
+                return RETURN
+            if type(name) is tuple:   # (the env name or None, the updates): a plain Return follows them
+                into, updates = name
+                if into is not None:
+                    env[into] = value
+                updates(rt, env)
                 return RETURN
             env[name] = value
         code = prog.code
@@ -544,13 +568,14 @@ def copy_stack(stack: list) -> list:
     out: list[Any] = []
     new = object.__new__
     copy = F._copy
+    as_is = F._AS_IS
     for f in stack:
         kind = type(f)
         if kind is Cont:
             twin = new(Cont)
             twin.program = f.program
             twin.at = f.at
-            twin.env = copy(f.env, memo)
+            twin.env = {k: v if type(v) in as_is else copy(v, memo) for k, v in f.env.items()}
         elif kind is GenFrame:
             raise F.Uncopyable("a generator frame is running")
         else:

@@ -1,14 +1,14 @@
 """Domain Marking (R-DM-1..5, R-END-1): unmarked hex, dominance, matching marker, covered by a token."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generator
+from typing import Any
 
 from kcd.engine import dominance, effects
 from kcd.engine.context import Ctx, Runtime
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Option, Steps, option, shared_option
-from kcd.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, drive, register_frame, RETURN
+from kcd.engine.frames import FrameDataError, drive
+from kcd.engine.machine import Ask, Call, Cont, Do, Env, Label, Question, Return, While, program
 from kcd.engine.placing import kiwi_of, token_available
 from kcd.engine.verb_table import TABLE
 from kcd.engine.view import reserves_revealed
@@ -39,148 +39,142 @@ def asked(rt: Runtime, flock: str, where: list[str], hidden: bool) -> bool:
     return bool(where) or hidden and bool(markable(rt, flock, any_terrain=True))
 
 
-@register_frame("marking.mark")
-@dataclass(eq=False)
-class MarkFrame(Frame):
-    """Place one marker (or pass when optional). Returns the hex marked (False when none was placed)."""
+# --- one marker (or a pass when optional): returns the hex marked (False when none was placed) ----------------
+def _ask_mark(rt: Runtime, env: Env) -> Question | None:
+    """Where to mark (None: the flock is not asked)."""
+    flock = env["ctx"].flock
+    hexes = rt.state.hexes
+    hidden = not reserves_revealed(rt)
+    where = markable(rt, flock)
+    if not asked(rt, flock, where, hidden):
+        return None
+    opts: list[Option[A.Action]] = [shared_option(A.Mark, (h,), ("Mark {} ({})", (h, hexes[h].terrain))) for h in where]
+    optional = env["optional"]
+    if optional or not where:
+        # a marker that must be placed but fits no hex (one the others could not tell from one that fits)
+        opts.append(option(A.word("pass"), "Place no marker" if optional else "No marker fits: place none"))
+    return Question(flock, "mark", "Place a domain marker?", opts, hidden)
 
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})
-    ask_kinds = {1: {"mark": ("mark", "pass")}}
 
-    ctx: Ctx
-    optional: bool
-    max_pc: ClassVar[int] = 2
+def _cover_marked(rt: Runtime, env: Env) -> Cont | None:
+    """Cover the chosen hex's marker (None: the flock passed)."""
+    answer = env.pop("answer")
+    if answer.kind == "pass":
+        env["marked"] = False
+        return None
+    env["marked"] = answer.hex
+    return COVER.start(env["ctx"].flock, answer.hex)
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask where; 1: cover the chosen hex; 2: placed."""
-        flock = self.ctx.flock
-        if self.pc == 0:
-            hexes = rt.state.hexes
-            hidden = not reserves_revealed(rt)
-            where = markable(rt, flock)
-            if not asked(rt, flock, where, hidden):
-                return Return(False)
-            opts: list[Option[A.Action]] = [shared_option(A.Mark, (h,), ("Mark {} ({})", (h, hexes[h].terrain))) for h in where]
-            if self.optional or not where:
-                # a marker that must be placed but fits no hex (one the others could not tell from one that fits)
-                opts.append(option(A.word("pass"), "Place no marker" if self.optional else "No marker fits: place none"))
-            self.pc = 1
-            return Ask(flock, "mark", "Place a domain marker?", opts, hidden)
-        if self.pc == 1:
-            if value.kind == "pass":
-                return Return(False)
-            self.pc = 2
-            self.ctx = self.ctx.sub(here=value.hex)   # the hex marked, returned when it is covered
-            return Call(CoverFrame(flock, value.hex))
-        return Return(self.ctx.here)
+
+def _marked(rt: Runtime, env: Env) -> str | bool:
+    return env["marked"]
+
+
+def _none_marked(rt: Runtime, env: Env) -> bool:
+    return False
+
+
+MARK = program(
+    "marking.mark", ("ctx", "optional"), {"ctx": Ctx, "optional": bool, "answer": A.Action, "marked": (str, bool)},
+    Ask("mark", _ask_mark, into="answer", kinds={"mark": ("mark", "pass")}, otherwise="not asked"),
+    Call("cover", _cover_marked),
+    Return(_marked),
+    Label("not asked"),
+    Return(_none_marked))
 
 
 def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Steps[Any]:
     """Place one marker (or pass when optional). Returns the hex marked (False when none was placed)."""
-    return (yield from drive(rt, MarkFrame(ctx, optional)))
+    return (yield from drive(rt, MARK.start(ctx, optional)))
 
 
-@register_frame("marking.cover")
-@dataclass(eq=False)
-class CoverFrame(Frame):
-    """Put the marker down and cover it with a token from track, Reserve or island, as chosen (R-DM-3)."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})
-    ask_kinds = {1: {"cover": ("cover", "cover-from")}}
-
-    flock: str
-    hex: str
-    max_pc: ClassVar[int] = 1
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask which token; 1: take it and place the marker."""
-        st = rt.state
-        flock = self.flock
-        fl = st.flocks[flock]
-        if self.pc == 0:
-            opts: list[Option[A.Action]] = []
-            if fl.reserve_kiwi > 0:
-                opts.append(option(A.CoverFrom("reserve"), "Cover with a token from your Reserve"))
-            if fl.track > 0:
-                opts.append(option(A.CoverFrom("track"), "Cover with a token from your Kiwi track (no track benefit)"))
-            for h, k in st.own_kiwi(flock):
-                opts.append(shared_option(A.Cover, (k.id, flock, k.size, h), ("Cover with a token from your size-{} Kiwi on {}", (k.size, h))))
-            self.pc = 1
-            return Ask(flock, "cover", ("Take a token to cover the marker on {}", (self.hex,)), opts)
-        act = value
-        if isinstance(act, A.CoverFrom) and act.source == "reserve":
-            fl.reserve_kiwi -= 1
-        elif isinstance(act, A.CoverFrom):
-            fl.track -= 1          # R-DM-3: a token from the track grants no benefit
-        else:
-            h, kiwi = kiwi_of(rt, act)
-            st.resize_kiwi(h, kiwi.id, -1)   # a size-0 Kiwi leaves the hex
-        hex_id = self.hex
-        terrain = st.hexes[hex_id].terrain
-        fl.domain.remove(terrain)
-        fl.covers += 1
-        st.set_domain(hex_id, (flock, terrain))
-        rt.emit("mark", flock, flock=flock, hex=hex_id, terrain=terrain)
-        return RETURN
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded cover is on an unmarked hex whose terrain marker the flock holds."""
-        h = rt.state.hexes.get(self.hex) if isinstance(self.hex, str) else None
-        if h is None or h.domain is not None or h.terrain not in rt.state.flocks[self.flock].domain:
-            raise FrameDataError("marking.cover: a hex the flock cannot mark")
+# --- the marker put down and covered with a token from track, Reserve or island, as chosen (R-DM-3) ------------
+def _ask_cover(rt: Runtime, env: Env) -> Question:
+    st = rt.state
+    flock = env["flock"]
+    fl = st.flocks[flock]
+    opts: list[Option[A.Action]] = []
+    if fl.reserve_kiwi > 0:
+        opts.append(option(A.CoverFrom("reserve"), "Cover with a token from your Reserve"))
+    if fl.track > 0:
+        opts.append(option(A.CoverFrom("track"), "Cover with a token from your Kiwi track (no track benefit)"))
+    for h, k in st.own_kiwi(flock):
+        opts.append(shared_option(A.Cover, (k.id, flock, k.size, h), ("Cover with a token from your size-{} Kiwi on {}", (k.size, h))))
+    return Question(flock, "cover", ("Take a token to cover the marker on {}", (env["hex"],)), opts)
 
 
-def cover(rt: Runtime, flock: str, hex_id: str) -> Steps[None]:
-    """Put the marker down and cover it with a token from track, Reserve or island, as chosen (R-DM-3)."""
-    return (yield from drive(rt, CoverFrame(flock, hex_id)))
+def _cover(rt: Runtime, env: Env) -> None:
+    """Take the chosen token and place the marker."""
+    st = rt.state
+    flock = env["flock"]
+    fl = st.flocks[flock]
+    act = env.pop("token")
+    if isinstance(act, A.CoverFrom) and act.source == "reserve":
+        fl.reserve_kiwi -= 1
+    elif isinstance(act, A.CoverFrom):
+        fl.track -= 1          # R-DM-3: a token from the track grants no benefit
+    else:
+        h, kiwi = kiwi_of(rt, act)
+        st.resize_kiwi(h, kiwi.id, -1)   # a size-0 Kiwi leaves the hex
+    hex_id = env["hex"]
+    terrain = st.hexes[hex_id].terrain
+    fl.domain.remove(terrain)
+    fl.covers += 1
+    st.set_domain(hex_id, (flock, terrain))
+    rt.emit("mark", flock, flock=flock, hex=hex_id, terrain=terrain)
 
 
-@register_frame("marking.turn")
-@dataclass(eq=False)
-class MarkingTurnFrame(Frame):
-    """A flock's Domain Marking: one marker in seasons 1-3, as many as possible in the last (R-DM-1, R-END-1).
-
-    Decision R-DM-1/R-END-1: every marker is optional ("may place"), even in the last season.
-    """
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()
-
-    ctx: Ctx
-    count: int | None
-    placed: int = 0
-    max_pc: ClassVar[int] = 2
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: mark while allowed; 1: after a mark (its result); 2: after the power."""
-        if self.pc == 2:
-            return RETURN
-        if self.pc == 1:
-            if value:
-                self.placed += 1
-                self.ctx = self.ctx.sub(here=value)   # `this hex` of the power: the last hex marked
-            else:
-                return self._done(rt)
-        if self.count is None or self.placed < self.count:
-            self.pc = 1
-            return Call(MarkFrame(self.ctx, True))
-        return self._done(rt)
-
-    def _done(self, rt: Runtime) -> Signal:
-        # Decision R-ASYM-2: the power places a *second* marker, so it fires only after the flock placed one; a flock
-        # that places none does not fire `domain marking` (any power on it), and `this hex` is the last hex marked
-        if self.placed:
-            self.pc = 2
-            fire = effects.emit_call(rt, self.ctx, "t-domain-marking")
-            if fire is not None:
-                return fire
-        return RETURN
+def _check_cover(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded cover is on an unmarked hex whose terrain marker the flock holds."""
+    h = rt.state.hexes.get(env["hex"])
+    if h is None or h.domain is not None or h.terrain not in rt.state.flocks[env["flock"]].domain:
+        raise FrameDataError("marking.cover: a hex the flock cannot mark")
 
 
-def marking_turn_frame(rt: Runtime, flock: str) -> MarkingTurnFrame:
-    """The frame of a flock's Domain Marking (R-DM-1, R-END-1)."""
+COVER = program(
+    "marking.cover", ("flock", "hex"), {"flock": str, "hex": str, "token": (A.CoverFrom, A.Cover)},
+    Ask("token", _ask_cover, into="token", kinds={"cover": ("cover", "cover-from")}),
+    Do(_cover),
+    check=_check_cover)
+
+
+# --- a flock's Domain Marking: one marker in seasons 1-3, as many as possible in the last (R-DM-1, R-END-1) ----
+# Decision R-DM-1/R-END-1: every marker is optional ("may place"), even in the last season.
+def _may_mark(rt: Runtime, env: Env) -> bool:
+    """Another marker while the last one was placed and the season allows more."""
+    count = env["count"]
+    return env.get("marked", True) is not False and (count is None or env["placed"] < count)
+
+
+def _mark_one(rt: Runtime, env: Env) -> Cont:
+    return MARK.start(env["ctx"], True)
+
+
+def _count_mark(rt: Runtime, env: Env) -> None:
+    marked = env["marked"]
+    if marked:
+        env["placed"] += 1
+        env["ctx"] = env["ctx"].sub(here=marked)   # `this hex` of the power: the last hex marked
+
+
+def _marking_powers(rt: Runtime, env: Env) -> Any:
+    """Decision R-ASYM-2: the power places a *second* marker, so it fires only after the flock placed one; a flock
+    that places none does not fire `domain marking` (any power on it), and `this hex` is the last hex marked."""
+    return effects.emit_call(rt, env["ctx"], "t-domain-marking") if env["placed"] else None
+
+
+MARKING_TURN = program(
+    "marking.turn", ("ctx", "count", "placed"),
+    {"ctx": Ctx, "count": (int, type(None)), "placed": int, "marked": (str, bool)},
+    While(_may_mark, (Call("mark", _mark_one, into="marked"), Do(_count_mark))),
+    Call("powers", _marking_powers))
+
+
+def marking_turn_frame(rt: Runtime, flock: str) -> Cont:
+    """The continuation of a flock's Domain Marking (R-DM-1, R-END-1)."""
     per = rt.rules.marking_per_season
     idx = min(rt.state.season, len(per)) - 1
-    return MarkingTurnFrame(Ctx(flock, source="domain marking"), per[idx] if per else 1)
+    return MARKING_TURN.start(Ctx(flock, source="domain marking"), per[idx] if per else 1, 0)
 
 
 def marking_turn(rt: Runtime, flock: str) -> Steps[Any]:
@@ -189,4 +183,5 @@ def marking_turn(rt: Runtime, flock: str) -> Steps[Any]:
 
 
 TABLE.register("mark-domain", lambda rt, c, ctx: mark(rt, ctx, optional=False),
-               lambda rt, c, ctx: asked(rt, ctx.flock, markable(rt, ctx.flock), not reserves_revealed(rt)), frame=lambda rt, c, ctx: MarkFrame(ctx, False))
+               lambda rt, c, ctx: asked(rt, ctx.flock, markable(rt, ctx.flock), not reserves_revealed(rt)),
+               frame=lambda rt, c, ctx: MARK.start(ctx, False))

@@ -184,7 +184,7 @@ def _take_move(rt: Runtime, env: Env) -> Any:
         stays = None if _moves_leader(ability) else fl.leader_hex
         sub = ctx.sub(ability=Ability(start=fl.leader_hex, landing=stays), depth=ctx.depth + 1,
                       source="leader ability")
-        return effects.RunFrame(ability, sub)
+        return effects.run_frame(rt, ability, sub)
     dest = act.to
     if isinstance(act, A.MoveLeader):
         st.flocks[flock].leader_hex = dest

@@ -168,7 +168,7 @@ def track_benefit_frame(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx)
     if benefit is None:
         return None
     rt.emit("track", flock, flock=flock, slot=slot)
-    return effects.RunFrame(benefit, Ctx(flock, turn=ctx.turn if ctx.flock == flock else Turn(),
+    return effects.run_frame(rt, benefit, Ctx(flock, turn=ctx.turn if ctx.flock == flock else Turn(),
                                          suppressed=ctx.suppressed, depth=ctx.depth + 1, source=f"track slot {slot}"))
 
 

@@ -2,14 +2,14 @@
 positions (first-game positions from island.yaml, or the advanced placement steps of game.yaml)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generator
+from typing import Any
 
 from kcd.engine import effects, modes, powers
 from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Steps, option
-from kcd.engine.frames import Ask, Call, Frame, FrameDataError, Return, Signal, as_frame, drive, register_frame
+from kcd.engine.frames import FrameDataError, as_frame, drive
+from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, If, Label, Question, Return, While, program
 from kcd.engine.placing import kiwi_of
 from kcd.engine.content_types import AdvancedStep, Layout
 from kcd.engine.rules import Rules
@@ -161,46 +161,59 @@ def _first_game_positions(rules: Rules, st: State, layout: Layout) -> None:
             raise SetupError(f"setup {setup.id} seat {fl.seat} uses more tokens than the flock has")
 
 
-@register_frame("setup.step")
-@dataclass(eq=False)
-class SetupStepFrame(Frame):
-    """Turn Order nest resources (R-SETUP-4), then the advanced placement steps if chosen (R-SETUP-6)."""
+# --- the setup step: Turn Order nest resources (R-SETUP-4), then the advanced placement steps if chosen
+# (R-SETUP-6) ---------------------------------------------------------------------------------------------
+def _seats(rt: Runtime, env: Env) -> list[str]:
+    return rt.state.seats
 
-    asks: ClassVar[frozenset[int] | None] = frozenset()
 
-    i: int = 0
-    max_pc: ClassVar[int] = 4
+def _turn_nest_setup(rt: Runtime, env: Env) -> Any:
+    """The flock's Turn Order nest resources (None: its seat has no Turn Order nest)."""
+    flock = env["flock"]
+    nest = rt.rules.turn_nests.get(rt.state.flocks[flock].seat)
+    return None if nest is None else effects.run_frame(rt, nest.setup, Ctx(flock, source="turn order nest"))
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: each seat's Turn Order nest; 1: the mode's extra setup; 2: advanced steps; 3: the mode's end."""
-        st = rt.state
-        if self.pc == 0:
-            while self.i < len(st.seats):
-                f = st.seats[self.i]
-                self.i += 1
-                nest = rt.rules.turn_nests.get(st.flocks[f].seat)
-                if nest is not None:
-                    return Call(effects.RunFrame(nest.setup, Ctx(f, source="turn order nest")))
-            self.pc, self.i = 1, 0
-            return Call(as_frame(rt.mode.setup_extra(rt)))   # e.g. R-SOLO-3: Kiwibot's extra markers
-        if self.pc == 1:
-            self.pc = 2
-        if self.pc == 2:
-            if st.params.get("setup") == "advanced" and self.i < len(rt.rules.setup_advanced):
-                self.i += 1
-                return Call(AdvancedFrame(self.i - 1))
-            for f in st.seats:   # decision: tokens not used by the starting position wait in the Reserve
-                fl = st.flocks[f]
-                fl.reserve_kiwi += fl.supply
-                fl.supply = 0
-            self.pc = 3
-            return Call(as_frame(rt.mode.setup_end(rt)))   # e.g. R-VTO-2: the turn tracker tokens
-        return Return()
+
+def _setup_extra(rt: Runtime, env: Env) -> Any:
+    """The mode's extra setup, e.g. R-SOLO-3: Kiwibot's extra markers."""
+    return as_frame(rt.mode.setup_extra(rt))
+
+
+def _advanced_steps(rt: Runtime, env: Env) -> range:
+    """The advanced placement steps, when the game was set up so (R-SETUP-6)."""
+    return range(len(rt.rules.setup_advanced) if rt.state.params.get("setup") == "advanced" else 0)
+
+
+def _run_advanced(rt: Runtime, env: Env) -> Cont:
+    return ADVANCED.start(env["spec"])
+
+
+def _to_reserve(rt: Runtime, env: Env) -> None:
+    """Decision: tokens not used by the starting position wait in the Reserve."""
+    st = rt.state
+    for f in st.seats:
+        fl = st.flocks[f]
+        fl.reserve_kiwi += fl.supply
+        fl.supply = 0
+
+
+def _setup_end(rt: Runtime, env: Env) -> Any:
+    """The mode's last setup steps, e.g. R-VTO-2: the turn tracker tokens."""
+    return as_frame(rt.mode.setup_end(rt))
+
+
+SETUP_STEP = program(
+    "setup.step", (), {"flock": str, "spec": int},
+    ForEach("flock", _seats, (Call("nest", _turn_nest_setup),)),
+    Call("extra", _setup_extra),
+    ForEach("spec", _advanced_steps, (Call("advanced", _run_advanced),)),
+    Do(_to_reserve),
+    Call("end", _setup_end))
 
 
 def setup_step(rt: Runtime) -> Steps[Any]:
     """Turn Order nest resources (R-SETUP-4), then the advanced placement steps if chosen (R-SETUP-6)."""
-    return (yield from drive(rt, SetupStepFrame()))
+    return (yield from drive(rt, SETUP_STEP.start()))
 
 
 def _hex_ok(st: State, flock: str, hex_id: str, rule: str) -> bool:
@@ -214,94 +227,151 @@ def _hex_ok(st: State, flock: str, hex_id: str, rule: str) -> bool:
     return True
 
 
-@register_frame("setup.advanced")
-@dataclass(eq=False)
-class AdvancedFrame(Frame):
-    """One step of game.yaml setup.advanced (its index `spec`), in turn order (R-SETUP-6, Z-2)."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})
-    ask_kinds = {1: {"setup-leader": ("setup-leader",), "setup-place": ("setup-place",), "setup-grow": ("setup-grow",)}}
-
-    spec: int
-    seat: int = 0                # the seat whose turn it is
-    n: int = 0                   # grow: tokens stacked by this seat so far
-    progressed: bool = False     # place: someone placed in this round
-    target: dict = field(default_factory=dict)
-    done: list = field(default_factory=list)
-    max_pc: ClassVar[int] = 1
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the next question; pc 1: its answer."""
-        st = rt.state
-        spec = rt.rules.setup_advanced[self.spec]
-        kind = spec.step
-        rule = spec.hex
-        seats = st.seats
-        if kind == "leader":
-            if self.pc == 1:
-                f, hex_id = seats[self.seat], value.hex
-                st.flocks[f].leader_hex = hex_id
-                for _ in range(spec.kiwi):
-                    _supply_kiwi(st, f, hex_id)
-                rt.emit("setup-leader", f, flock=f, hex=hex_id)
-                self.seat += 1
-            if self.seat >= len(seats):
-                return Return()
-            f = seats[self.seat]
-            self.pc = 1
-            return Ask(f, "setup-leader", "Place your Leader",
-                       [option(A.SetupLeader(h), ("Leader on {}", (h,))) for h in st.hexes if _hex_ok(st, f, h, rule)])
-        if kind == "place":
-            # `until: N`: round the table one Kiwi at a time until each has N Kiwi on the island (R-SETUP-6);
-            # `count: N`: each places N more, one at a time in turn order (Z-2)
-            if not self.target:
-                self.target = {f: spec.until if spec.until is not None else len(st.own_kiwi(f)) + spec.count
-                               for f in seats}
-            if self.pc == 1:
-                _supply_kiwi(st, seats[self.seat], value.hex)
-                self.progressed = True
-                self.seat += 1
-            while True:
-                while self.seat < len(seats):
-                    f = seats[self.seat]
-                    if len(st.own_kiwi(f)) < self.target[f] and st.flocks[f].supply > 0:
-                        opts = [option(A.SetupPlace(h), ("Kiwi on {}", (h,))) for h in st.hexes if _hex_ok(st, f, h, rule)]
-                        if opts:
-                            self.pc = 1
-                            return Ask(f, "setup-place", "Place a size-1 Kiwi", opts)
-                    self.seat += 1
-                if not self.progressed:
-                    return Return()
-                self.seat, self.progressed = 0, False
-        if kind == "grow":
-            if self.pc == 1:
-                f = seats[self.seat]
-                where, kiwi = kiwi_of(rt, value)
-                st.resize_kiwi(where, kiwi.id, 1)
-                self.done.append(kiwi.id)
-                st.flocks[f].supply -= 1
-                self.n += 1
-            while self.seat < len(seats):
-                f = seats[self.seat]
-                if self.n < spec.count:
-                    cands = [(h, k) for h, k in st.own_kiwi(f) if k.size == 1 and k.id not in self.done]
-                    if cands and st.flocks[f].supply > 0:
-                        self.pc = 1
-                        return Ask(f, "setup-grow", "Stack a token on a size-1 Kiwi",
-                                   [option(A.SetupGrow(k.id, f, 1, h), ("Grow the Kiwi on {}", (h,))) for h, k in cands])
-                self.seat, self.n, self.done = self.seat + 1, 0, []
-            return Return()
-        raise EngineError(f"unknown advanced setup step `{kind}` in game.yaml")
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded step is a step of the content, at a seat that plays."""
-        if not 0 <= self.spec < len(rt.rules.setup_advanced) or not 0 <= self.seat <= len(rt.state.seats):
-            raise FrameDataError(f"setup.advanced: no advanced setup step {self.spec}")
+# --- one step of game.yaml setup.advanced (its index `spec`), in turn order (R-SETUP-6, Z-2) -------------------
+def _spec(rt: Runtime, env: Env) -> AdvancedStep:
+    return rt.rules.setup_advanced[env["spec"]]
 
 
-def _advanced(rt: Runtime, spec: AdvancedStep) -> Steps[Any]:
-    """One step of game.yaml setup.advanced, in turn order (R-SETUP-6, Z-2)."""
-    return (yield from drive(rt, AdvancedFrame(next(i for i, s in enumerate(rt.rules.setup_advanced) if s is spec))))
+def _is_leader_step(rt: Runtime, env: Env) -> bool:
+    return _spec(rt, env).step == "leader"
+
+
+def _is_place_step(rt: Runtime, env: Env) -> bool:
+    return _spec(rt, env).step == "place"
+
+
+def _is_grow_step(rt: Runtime, env: Env) -> bool:
+    return _spec(rt, env).step == "grow"
+
+
+def _seat_indexes(rt: Runtime, env: Env) -> range:
+    return range(len(rt.state.seats))
+
+
+def _ask_leader(rt: Runtime, env: Env) -> Question:
+    st = rt.state
+    f, rule = st.seats[env["seat"]], _spec(rt, env).hex
+    return Question(f, "setup-leader", "Place your Leader",
+                    [option(A.SetupLeader(h), ("Leader on {}", (h,))) for h in st.hexes if _hex_ok(st, f, h, rule)])
+
+
+def _place_leader(rt: Runtime, env: Env) -> None:
+    st = rt.state
+    f, hex_id = st.seats[env["seat"]], env.pop("answer").hex
+    st.flocks[f].leader_hex = hex_id
+    for _ in range(_spec(rt, env).kiwi):
+        _supply_kiwi(st, f, hex_id)
+    rt.emit("setup-leader", f, flock=f, hex=hex_id)
+
+
+def _targets(rt: Runtime, env: Env) -> None:
+    """`until: N`: round the table one Kiwi at a time until each has N Kiwi on the island (R-SETUP-6); `count: N`:
+    each places N more, one at a time in turn order (Z-2)."""
+    st = rt.state
+    spec = _spec(rt, env)
+    env["target"] = {f: spec.until if spec.until is not None else len(st.own_kiwi(f)) + spec.count for f in st.seats}
+    env["progressed"] = True
+
+
+def _progressed(rt: Runtime, env: Env) -> bool:
+    """Another round while someone placed in the last one."""
+    return env["progressed"]
+
+
+def _new_round(rt: Runtime, env: Env) -> None:
+    env["progressed"] = False
+
+
+def _ask_place(rt: Runtime, env: Env) -> Question | None:
+    """Where the seat places a Kiwi (None: it has enough, no supply, or nowhere to place)."""
+    st = rt.state
+    f = st.seats[env["seat"]]
+    if len(st.own_kiwi(f)) >= env["target"][f] or st.flocks[f].supply <= 0:
+        return None
+    rule = _spec(rt, env).hex
+    opts = [option(A.SetupPlace(h), ("Kiwi on {}", (h,))) for h in st.hexes if _hex_ok(st, f, h, rule)]
+    return Question(f, "setup-place", "Place a size-1 Kiwi", opts) if opts else None
+
+
+def _place_kiwi(rt: Runtime, env: Env) -> None:
+    st = rt.state
+    _supply_kiwi(st, st.seats[env["seat"]], env.pop("answer").hex)
+    env["progressed"] = True
+
+
+def _new_seat(rt: Runtime, env: Env) -> None:
+    """Grow: the seat has stacked no token yet."""
+    env["n"], env["done"] = 0, []
+
+
+def _grow_candidates(rt: Runtime, env: Env) -> list:
+    st = rt.state
+    done = env["done"]
+    return [(h, k) for h, k in st.own_kiwi(st.seats[env["seat"]]) if k.size == 1 and k.id not in done]
+
+
+def _can_grow(rt: Runtime, env: Env) -> bool:
+    """The seat stacks another token while it has stacked fewer than the step's count, on a size-1 Kiwi not grown
+    in this step, with a token in its supply."""
+    st = rt.state
+    return (env["n"] < _spec(rt, env).count and st.flocks[st.seats[env["seat"]]].supply > 0
+            and bool(_grow_candidates(rt, env)))
+
+
+def _ask_grow(rt: Runtime, env: Env) -> Question:
+    f = rt.state.seats[env["seat"]]
+    return Question(f, "setup-grow", "Stack a token on a size-1 Kiwi",
+                    [option(A.SetupGrow(k.id, f, 1, h), ("Grow the Kiwi on {}", (h,)))
+                     for h, k in _grow_candidates(rt, env)])
+
+
+def _grow_kiwi(rt: Runtime, env: Env) -> None:
+    st = rt.state
+    where, kiwi = kiwi_of(rt, env.pop("answer"))
+    st.resize_kiwi(where, kiwi.id, 1)
+    env["done"].append(kiwi.id)
+    st.flocks[st.seats[env["seat"]]].supply -= 1
+    env["n"] += 1
+
+
+def _unknown_step(rt: Runtime, env: Env) -> None:
+    raise EngineError(f"unknown advanced setup step `{_spec(rt, env).step}` in game.yaml")
+
+
+def _check_advanced(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded step is a step of the content, at a seat that plays."""
+    spec = env["spec"]
+    if not 0 <= spec < len(rt.rules.setup_advanced) or not 0 <= env.get("seat", 0) <= len(rt.state.seats):
+        raise FrameDataError(f"setup.advanced: no advanced setup step {spec}")
+
+
+ADVANCED = program(
+    "setup.advanced", ("spec",),
+    {"spec": int, "seat": int, "n": int, "progressed": bool, "target": dict, "done": list,
+     "answer": (A.SetupLeader, A.SetupPlace, A.SetupGrow)},
+    If(_is_leader_step, (
+        ForEach("seat", _seat_indexes, (
+            Ask("leader", _ask_leader, into="answer", kinds={"setup-leader": ("setup-leader",)}),
+            Do(_place_leader))),
+        Return())),
+    If(_is_place_step, (
+        Do(_targets),
+        While(_progressed, (
+            Do(_new_round),
+            ForEach("seat", _seat_indexes, (
+                Ask("place", _ask_place, into="answer", kinds={"setup-place": ("setup-place",)},
+                    otherwise="next seat"),
+                Do(_place_kiwi),
+                Label("next seat"))))),
+        Return())),
+    If(_is_grow_step, (
+        ForEach("seat", _seat_indexes, (
+            Do(_new_seat),
+            While(_can_grow, (Ask("grow", _ask_grow, into="answer", kinds={"setup-grow": ("setup-grow",)}),
+                              Do(_grow_kiwi))))),
+        Return())),
+    Do(_unknown_step),
+    check=_check_advanced)
 
 
 def _supply_kiwi(st: State, flock: str, hex_id: str) -> None:

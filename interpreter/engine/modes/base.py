@@ -26,11 +26,13 @@ from kcd.engine import actions, flow, marking, modes, setup
 from kcd.engine.context import EngineError, Runtime
 from kcd.engine.decisions import Decision
 from kcd.engine.frames import Done, Frame
+from kcd.engine.machine import Cont
 from kcd.engine.rules import Rules
 from kcd.engine.state import State
 
-# a step procedure: an explicit frame (interpreter/engine/frames.py) or a generator (run as a GenFrame)
-Procedure = Union[Frame, Generator[Any, Any, Any]]
+# a step procedure: a program's continuation (interpreter/engine/machine.py), an explicit frame
+# (interpreter/engine/frames.py) or a generator (run as a GenFrame)
+Procedure = Union[Frame, Cont, Generator[Any, Any, Any]]
 Step = Callable[[Runtime, int], "Procedure | None"]
 
 
@@ -211,13 +213,13 @@ class Mode:
 
     def setup_phase_step(self, rt: Runtime, i: int) -> "Procedure | None":
         """The setup phase: one step (R-SETUP-4..6)."""
-        return setup.SetupStepFrame() if i == 0 else None
+        return setup.SETUP_STEP.start() if i == 0 else None
 
     def season_change_step(self, rt: Runtime, i: int) -> "Procedure | None":
         """Season Change: its start, then each player's Nest benefits from season 2 on (R-SC-1..3)."""
         st = rt.state
         if i == 0:
-            return flow.SeasonChangeStartFrame()
+            return flow.SEASON_CHANGE_START.start()
         return flow.nest_benefits_frame(rt, st.turn_order()[i - 1]) if i <= len(st.seats) and st.season > 1 else None
 
     def actions_step(self, rt: Runtime, i: int) -> "Procedure | None":
@@ -238,7 +240,7 @@ class Mode:
 
     def season_card(self, rt: Runtime) -> "Procedure":
         """Resolve the season's card (R-SCARD-1..3)."""
-        return flow.SeasonCardFrame()
+        return flow.SEASON_CARD.start()
 
     def marking_step(self, rt: Runtime, i: int) -> "Procedure | None":
         """Domain Marking: each flock in turn order (R-DM-1), then `after_marking`."""

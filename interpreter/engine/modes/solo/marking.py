@@ -75,7 +75,7 @@ def _marker_instead(rt: Runtime, env: Env) -> Any:
 
 def _marking_powers(rt: Runtime, env: Env) -> Any:
     """The powers that listen to Domain Marking, when it placed a marker (None: it placed none)."""
-    return effects.EmitFrame(Ctx(env["bot"], source="domain marking"), "t-domain-marking") if env["placed"] else None
+    return effects.EMIT.start(Ctx(env["bot"], source="domain marking"), "t-domain-marking") if env["placed"] else None
 
 
 def _check_marking_turn(rt: Runtime, env: Env, at: str) -> None:

@@ -123,7 +123,7 @@ def setup_state(rules: Rules, st: State, player: str, bot: str, side: str | None
 def setup_extra_frame(rt: Runtime) -> Frame:
     """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
     bot = solo_of(rt.state)["bot"]
-    return effects.RunFrame(rt.rules.solo_mode().setup.kiwibot_setup, Ctx(bot, source="solo setup"))
+    return effects.run_frame(rt, rt.rules.solo_mode().setup.kiwibot_setup, Ctx(bot, source="solo setup"))
 
 
 # --- Kiwibot's turn (R-SOLO-7) -------------------------------------------------------------------------------
@@ -330,7 +330,7 @@ SEASON_CARD_STEP = program(
 def _run_left_benefit(rt: Runtime, env: Env) -> Any:
     flock, card = env["flock"], env["card"]
     env["before"] = rt.state.flocks[flock].season_vp
-    return effects.RunFrame(rt.rules.season_cards[card].victor, Ctx(flock, source=card))
+    return effects.run_frame(rt, rt.rules.season_cards[card].victor, Ctx(flock, source=card))
 
 
 def _keep_if_vp(rt: Runtime, env: Env) -> None:

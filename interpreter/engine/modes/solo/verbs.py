@@ -37,7 +37,7 @@ def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Entry:
     """Resolve a Solo card segment for Kiwibot (R-SOLO-10): its effect, with the segment read ahead (`plan`)."""
     if node is None:
         return Done()
-    return effects.RunFrame(node, ctx.sub(segment=plan(node, rt, ctx), depth=ctx.depth + 1))
+    return effects.run_frame(rt, node, ctx.sub(segment=plan(node, rt, ctx), depth=ctx.depth + 1))
 
 
 def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Entry:
@@ -62,7 +62,7 @@ def _next_bonus(rt: Runtime, env: Env) -> Any:
 
 def _bonus_powers(rt: Runtime, env: Env) -> Any:
     """`trigger`'s powers (None: no trigger)."""
-    return effects.EmitFrame(env["ctx"], env["trigger"]) if env["trigger"] else None
+    return effects.EMIT.start(env["ctx"], env["trigger"]) if env["trigger"] else None
 
 
 # `n` bonus actions of one row, one after another (each logged when it starts), then `trigger`'s powers
@@ -148,7 +148,7 @@ def _build_nest(rt: Runtime, env: Env) -> Any:
 
 
 def _build_powers(rt: Runtime, env: Env) -> Any:
-    return effects.EmitFrame(env["ctx"], "t-build")
+    return effects.EMIT.start(env["ctx"], "t-build")
 
 
 def _check_bot_build(rt: Runtime, env: Env, at: str) -> None:

@@ -44,7 +44,7 @@ class VariableTurnOrder(Standard):
 
     def setup_end(self, rt: Runtime) -> "Procedure":
         """R-VTO-2: the tracker tokens go on last."""
-        return vto.SetupTrackerFrame()
+        return vto.SETUP_TRACKER.start()
 
     def phases(self, rules: Rules) -> list[str]:
         """The variant's phases (game.yaml `variants.vto.phases`)."""
@@ -56,7 +56,7 @@ class VariableTurnOrder(Standard):
         if st.season <= 1:
             return None
         if i == 0:
-            return vto.WakeUpStartFrame()
+            return vto.WAKE_UP_START.start()
         return vto.wake_up_frame(rt, st.marker_order()[i - 1]) if i <= len(st.seats) else None
 
     def passes_marker_at_season_change(self, rules: Rules) -> bool:
