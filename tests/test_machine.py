@@ -291,7 +291,7 @@ def test_a_format_4_save_with_a_converted_procedure_as_a_frame_is_refused() -> N
     """In format 4 a converted procedure is only ever a program: its old frame form is named as such."""
     case = json.loads(SAVES.read_text())["build.build"]
     data = dict(case["save"], format=4)
-    with pytest.raises(ValueError, match=r"frames/2: `build.build` is a program now, not a frame"):
+    with pytest.raises(ValueError, match=r"frames/0: `actions.turn` is a program now, not a frame"):
         Game.from_json(ruleset(), json.dumps(data))
 
 

@@ -151,19 +151,19 @@ class Solo(Mode):
     # --- flow ----------------------------------------------------------------------------------------
     def turn(self, rt: Runtime, flock: str) -> Procedure:
         """R-SOLO-7: Kiwibot reveals a card and resolves the Solo card instead of playing a hand."""
-        return solo.BOT_TURN.start(flock) if is_bot(rt.state, flock) else super().turn(rt, flock)  # type: ignore[return-value]
+        return solo.BOT_TURN.start(flock) if is_bot(rt.state, flock) else super().turn(rt, flock)
 
     def season_card(self, rt: Runtime) -> Procedure:
         """R-SOLO-5: the player against Kiwibot on each of the season's cards."""
-        return solo.SEASON_CARD_STEP.start()  # type: ignore[return-value]
+        return solo.SEASON_CARD_STEP.start()
 
     def marking_turn(self, rt: Runtime, flock: str) -> Procedure:
         """R-SOLO-11: Kiwibot marks by its pattern."""
-        return solo.MARKING_TURN.start(flock) if is_bot(rt.state, flock) else super().marking_turn(rt, flock)  # type: ignore[return-value]
+        return solo.MARKING_TURN.start(flock) if is_bot(rt.state, flock) else super().marking_turn(rt, flock)
 
     def after_marking(self, rt: Runtime) -> Procedure | None:
         """R-SOLO-9: after everyone marked, the top Solo card is discarded."""
-        return solo.DISCARD_SOLO_CARD.start()  # type: ignore[return-value]
+        return solo.DISCARD_SOLO_CARD.start()
 
     def on_season_change(self, rt: Runtime) -> None:
         """R-SOLO-4: the season's face-down Season cards are flipped."""
