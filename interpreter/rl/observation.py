@@ -30,7 +30,7 @@ form (`view`'s log), so this adds memory of what happened, never a hidden value.
 from __future__ import annotations
 
 from itertools import compress
-from operator import attrgetter, is_not
+from operator import attrgetter, is_not, itemgetter, methodcaller, ne
 from typing import Any
 
 import numpy as np
@@ -51,6 +51,25 @@ _FLOCK = attrgetter("id", "leader_hex", "side", "leader", "leader_card", "leader
                     "covers", "season_vp", "on_tracker", "tracker_slot", "tracker_prev", "fruit", "deck", "hand",
                     "played", "facedown", "domain", "discard", "nests_built", "kept_season_cards")
 _FLOCK_VALUES = 14
+_COPY = methodcaller("copy")   # a list's or a dict's own copy
+_SLOT = itemgetter(12)         # `_FLOCK`'s tracker slot
+# which of `_FLOCK`'s fields differ, as bits (`_updated`), and the fields each part of a seat is made of
+_BITS = tuple(1 << i for i in range(23))
+_ALL_FIELDS = (1 << 23) - 1
+_MARKS = sum(_BITS[i] for i in (0, 1, 2, 3, 4, 5, 12, 13))   # flock, Leader's place, side, Leader and card, tracker
+_COUNTS = sum(_BITS[i] for i in (6, 7, 8, 9, 10, 11, 14))    # track .. tracker tokens, fruit
+_DECK, _HAND = _BITS[15], _BITS[16]                          # the deck shows as its size only
+_PLAYED = _BITS[17] | _BITS[18]                              # played cards and which are face down
+_DOMAIN = _BITS[19]
+_RECORD = _BITS[20] | _BITS[21] | _BITS[22]                  # discard pile, Nests built, Season cards kept
+
+
+def _solo_signature(data: dict[str, Any]) -> tuple:
+    """What `ObservationSpace._game_entries` reads of a solo game's data (Kiwibot, the Solo pile's top and size,
+    the discarded Solo cards, the set-aside count, the marker side, the Season cards turned up)."""
+    pile = data["pile"]
+    return (data["bot"], data["flipped"], data["per_season"], pile[0] if pile else None, len(pile),
+            tuple(data["discarded"]), len(data["set_aside"]), data["side"])
 
 
 class _Layout:
@@ -89,7 +108,7 @@ class _Board:
         self.seats = seats
         self.index = {f: a for a, f in enumerate(seats)}
         self.hexes: tuple[Any, ...] = (None,) * hexes
-        self.written: dict[int, tuple[int, ...]] = {}   # hex column -> the indices it wrote
+        self.written: list[tuple[int, ...]] = [()] * hexes   # by hex column, the indices it wrote
         # per seat, the indices each of its parts wrote (`_updated`; its counts have fixed indices)
         self.marks: list[tuple[int, ...]] = [()] * len(seats)
         self.cards: list[tuple[int, ...]] = [()] * len(seats)   # its played cards (face up, face down)
@@ -229,6 +248,8 @@ class ObservationSpace:
                                                           "on_tracker")),
                             tuple((c, at["fruit"] + i) for c, i in self._fruit_code.items()), at["deck_count"])
                            for at in self._seat]
+        self._hand_count_at = [at["hand_count"] for at in self._seat]
+        self._card_code = self._codes["card"]
         self._gathers = [self._gather_of(r) for r in range(p)]
 
     def _gather_of(self, r: int) -> np.ndarray:
@@ -265,33 +286,6 @@ class ObservationSpace:
         i = seats.index(player)
         return seats[i:] + seats[:i]
 
-    def _hex_entries(self, h: Any, i: int, seat: dict[str, int]) -> tuple[list[int], tuple[int, ...],
-                                                                          tuple[float, ...]]:
-        """What hex `h` (place `i`) adds to the planes: indices of value 1, indices with counts (identical Kiwi,
-        twins)."""
-        kiwi = self._kiwi
-        stacks = h.kiwi
-        twins: tuple[int, ...] = ()
-        counts: tuple[float, ...] = ()
-        if len(stacks) == 1:   # most hexes hold one Kiwi or none
-            k = stacks[0]
-            ones = [kiwi[seat[k.flock]][k.size - 1] + i]
-        elif not stacks:
-            ones = []
-        else:
-            here: dict[int, int] = {}
-            for k in stacks:
-                j = kiwi[seat[k.flock]][k.size - 1] + i
-                here[j] = here.get(j, 0) + 1
-            ones = [j for j, n in here.items() if n == 1]
-            twins = tuple(j for j, n in here.items() if n > 1)
-            counts = tuple(float(here[j]) for j in twins)
-        if h.nest is not None:
-            ones.append(self._nest[seat[h.nest[0]]][h.nest[1]] + i)
-        if h.domain is not None:
-            ones.append(self._marker[seat[h.domain[0]]] + i)
-        return ones, twins, counts
-
     def _updated(self, game: Game) -> _Board:
         """The board (`_Board`), up to date with `game`."""
         st = game.readonly_state
@@ -300,83 +294,105 @@ class ObservationSpace:
         if board is None or board.seats != tuple(st.seats) or len(board.hexes) != len(hexes):
             board = self._board = _Board(self._board_base.copy(), tuple(st.seats), len(hexes))
         flat = board.view
-        # the island: only hexes that are other objects than last time (a decision changes a few at most; the
-        # comparison runs in C)
+        # the island: only hexes that are other objects than last time (a decision changes a few at most). The
+        # tuples compare in C, identical hexes at once, so most decisions (no hex changed) pass in one comparison;
+        # hexes equal by value hold the same entries, so one such is rightly passed over too
         before = board.hexes
-        if any(map(is_not, hexes, before)):
-            written, hex_at, index, kiwi = board.written, self._hex_at, board.index, self._kiwi
+        if hexes != before:
+            written, hex_at, index, kiwi, nests, markers = (board.written, self._hex_at, board.index, self._kiwi,
+                                                            self._nest, self._marker)
             for h in compress(hexes, map(is_not, hexes, before)):
                 i = hex_at[h.id]
                 stacks = h.kiwi
-                if len(stacks) > 1 or h.nest is not None or h.domain is not None:
-                    written[i] = _rewrite(flat, written.get(i, ()), *self._hex_entries(h, i, index))
-                    continue
-                # most hexes hold one Kiwi or none, and no Nest or marker: `_hex_entries` and `_rewrite` written out
-                for j in written.get(i, ()):
+                for j in written[i]:
                     flat[j] = 0.0
-                if stacks:
+                # what the hex adds to the planes, stored at once: 1 for each Kiwi by seat and size (identical Kiwi
+                # counted), its Nest's and its marker's seat
+                if len(stacks) == 1:   # most hexes hold one Kiwi or none
                     k = stacks[0]
                     j = kiwi[index[k.flock]][k.size - 1] + i
                     flat[j] = 1.0
-                    written[i] = (j,)
+                    now: tuple[int, ...] = (j,)
+                elif stacks:   # identical Kiwi (flock and size) are counted
+                    here: dict[int, int] = {}
+                    for k in stacks:
+                        j = kiwi[index[k.flock]][k.size - 1] + i
+                        here[j] = here.get(j, 0) + 1
+                    for j, n in here.items():
+                        flat[j] = n
+                    now = tuple(here)
                 else:
-                    written[i] = ()
+                    now = ()
+                nest, domain = h.nest, h.domain
+                if nest is not None:
+                    j = nests[index[nest[0]]][nest[1]] + i
+                    flat[j] = 1.0
+                    now += (j,)
+                if domain is not None:
+                    j = markers[index[domain[0]]] + i
+                    flat[j] = 1.0
+                    now += (j,)
+                written[i] = now
             board.hexes = hexes
         # each seat's part: rewritten when what it is made of (its signature) differs from last time
         reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
         flocks = st.flocks
-        marks, cards_, hands, domains, records = board.marks, board.cards, board.hands, board.domains, board.records
-        slots: list[Any] = []
-        slot = slots.append
         flocks_seen = board.flocks
         same_reveal = board.reveal == reveal
         for a, f in enumerate(board.seats):
             fl = flocks[f]
             # first the whole flock at once, in C: what it reads now against copies of it as last seen (most
             # decisions change one flock at most)
-            now = _FLOCK(fl)
-            slot(now[12])   # its tracker slot
-            last: Any = flocks_seen[a]   # None before its first sight (then `fresh`)
-            if same_reveal and last == now:
+            now_ = _FLOCK(fl)
+            last: Any = flocks_seen[a]   # None before its first sight
+            if same_reveal and last == now_:
                 continue
-            flocks_seen[a] = (*now[:_FLOCK_VALUES], *[v.copy() for v in now[_FLOCK_VALUES:]])
-            # then its parts, each rewritten when the fields it is made of differ from the copy of last time (most
-            # decisions change a count or two and no list)
-            fresh = last is None
+            flocks_seen[a] = (*now_[:_FLOCK_VALUES], *map(_COPY, now_[_FLOCK_VALUES:]))
+            # then its parts, each rewritten when a field it is made of differs from the copy of last time (most
+            # decisions change a count or two and no list): which fields differ, as bits, compared in C
+            changed = _ALL_FIELDS if last is None else sum(compress(_BITS, map(ne, last, now_)))
             # its marks: flock, Leader's place, side, Leader, Leader card, card used, tracker slots
-            if fresh or last[:6] != now[:6] or last[12:14] != now[12:14]:
-                marks[a] = _rewrite(flat, marks[a], *self._seat_marks(fl, a))
+            if changed & _MARKS:
+                board.marks[a] = _rewrite(flat, board.marks[a], *self._seat_marks(fl, a))
             # its counts (track, reserve, supply, covers, season VP, tracker tokens, fruit, deck size): each at an
             # index of its own, all stored, zeros too
-            if fresh or last[6:12] != now[6:12] or last[14] != now[14] or len(last[15]) != len(now[15]):
+            if changed & _COUNTS or (changed & _DECK and len(last[15]) != len(now_[15])):
                 scalars_at, fruit_at, deck_at = self._counts_at[a]
-                for j, n in zip(scalars_at, now[6:12]):
-                    flat[j] = float(n)
+                for j, n in zip(scalars_at, now_[6:12]):
+                    flat[j] = n
                 fruit = fl.fruit
                 for c, j in fruit_at:
-                    flat[j] = float(fruit.get(c, 0))
-                flat[deck_at] = float(len(fl.deck))
+                    flat[j] = fruit.get(c, 0)
+                flat[deck_at] = len(fl.deck)
             # its hand; its played cards; its markers in reserve; its record (discard, Nests, Season cards)
-            if fresh or last[16] != now[16]:
-                hands[a] = _rewrite(flat, hands[a], *self._seat_hand(fl, a))
-            if fresh or last[17:19] != now[17:19]:
-                cards_[a] = _rewrite(flat, cards_[a], *self._seat_played(fl, a))
-            if fresh or board.reveal != reveal or last[19] != now[19]:
-                domains[a] = _rewrite(flat, domains[a], *self._seat_domain(fl, a, reveal))
-            if fresh or last[20:23] != now[20:23]:
-                records[a] = _rewrite(flat, records[a], *self._seat_record(fl, a))
+            if changed & _HAND:
+                board.hands[a] = self._write_hand(flat, board.hands[a], fl.hand, a)
+            if changed & _PLAYED:
+                board.cards[a] = _rewrite(flat, board.cards[a], *self._seat_played(fl, a))
+            if changed & _DOMAIN or board.reveal != reveal:
+                board.domains[a] = _rewrite(flat, board.domains[a], *self._seat_domain(fl, a, reveal))
+            if changed & _RECORD:
+                board.records[a] = _rewrite(flat, board.records[a], *self._seat_record(fl, a))
         board.reveal = reveal
-        # the game's part: its signature is what `_game_entries` reads (a solo game's data: always rebuilt)
         # the fruit bag: a part of its own (it changes with every fruit taken, the rest of the game's part seldom)
         kept_bag = board.bag
         if kept_bag is None or kept_bag[0] != st.fruit_bag:
             bag, code = self._fruit_bag, self._fruit_code
-            items = [(c, n) for c, n in st.fruit_bag.items() if n]
-            board.bag = (dict(st.fruit_bag), _rewrite(flat, kept_bag[1] if kept_bag is not None else (), (),
-                                                      [bag + code[c] for c, _ in items], [float(n) for _, n in items]))
-        sig = (st.first, st.season, st.phase, tuple(st.season_cards), tuple(slots), st.solo is None)
+            if kept_bag is not None:
+                for j in kept_bag[1]:
+                    flat[j] = 0.0
+            written_bag = []
+            for c, n in st.fruit_bag.items():
+                if n:
+                    j = bag + code[c]
+                    flat[j] = n
+                    written_bag.append(j)
+            board.bag = (dict(st.fruit_bag), tuple(written_bag))
+        # the game's part: its signature is what `_game_entries` reads (who decides and the bag aside)
+        sig = (st.first, st.season, st.phase, tuple(st.season_cards), tuple(map(_SLOT, flocks_seen)),
+               None if st.solo is None else _solo_signature(st.solo))
         kept_game = board.game
-        if kept_game is None or kept_game[0] != sig or st.solo is not None:
+        if kept_game is None or kept_game[0] != sig:
             board.game = (sig, _rewrite(flat, kept_game[1] if kept_game is not None else (),
                                         *self._game_entries(game, board.seats)))
         # who decides: a part of its own (it changes every turn, the rest of the game's part seldom)
@@ -384,8 +400,15 @@ class ObservationSpace:
         decider = board.index.get(pending.player) if pending is not None else None
         kept_decider = board.decider
         if kept_decider is None or kept_decider[0] != decider:
-            board.decider = (decider, _rewrite(flat, kept_decider[1] if kept_decider is not None else (),
-                                               () if decider is None else (self._seat_bases[decider][-2],), (), ()))
+            if kept_decider is not None:
+                for j in kept_decider[1]:
+                    flat[j] = 0.0
+            if decider is None:
+                board.decider = (None, ())
+            else:
+                j = self._seat_bases[decider][-2]
+                flat[j] = 1.0
+                board.decider = (decider, (j,))
         return board
 
     def _gather(self, game: Game, player: str) -> np.ndarray:
@@ -421,23 +444,25 @@ class ObservationSpace:
         one(at["tracker_prev"] + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
         return ones, [], []
 
-    def _seat_hand(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's hand at seat `a`, as `_seat_values`: the hand size, then the hand by card (its
-        private part)."""
-        hand = fl.hand
+    def _write_hand(self, flat: Any, old: tuple[int, ...], hand: list[str], a: int) -> tuple[int, ...]:
+        """Rewrite a flock's hand at seat `a`, stored at once: clear what it wrote last time (`old`), write the hand
+        size and the hand by card (its private part); the indices now written."""
+        for j in old:
+            flat[j] = 0.0
         if not hand:
-            return [], [], []
-        counted = [self._seat[a]["hand_count"]]
-        counts = [float(len(hand))]
-        b_hand = self._private_hand[a]
-        card = self._codes["card"]
+            return ()
+        j = self._hand_count_at[a]
+        flat[j] = len(hand)
+        written = [j]
+        b_hand, card = self._private_hand[a], self._card_code
         for c in set(hand):
-            counted.append(b_hand + card[c])
-            counts.append(float(hand.count(c)))
-        return [], counted, counts
+            j = b_hand + card[c]
+            flat[j] = hand.count(c)
+            written.append(j)
+        return tuple(written)
 
     def _seat_played(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's played cards at seat `a`, as `_seat_values`: the played cards as everyone sees
+        """The entries of a flock's played cards at seat `a`, as `_rewrite` takes them: the played cards as everyone sees
         them and the face-down count, then the played cards face down included (its private part)."""
         played = fl.played
         if not played:
@@ -507,7 +532,7 @@ class ObservationSpace:
 
     def _game_entries(self, game: Game, order: tuple[str, ...]) -> tuple[list[int], list[int], list[Any]]:
         """The non-zero entries of the game's part of the vector and of each seat's first, turn place and Kiwibot
-        flags (as `_seat_values`; who decides and the fruit bag are parts of their own)."""
+        flags (as `_rewrite` takes them; who decides and the fruit bag are parts of their own)."""
         st = game.readonly_state
         ones: list[int] = []
         counted: list[int] = []
