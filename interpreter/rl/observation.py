@@ -57,8 +57,9 @@ _SLOT = itemgetter(12)         # `_FLOCK`'s tracker slot
 _BITS = tuple(1 << i for i in range(23))
 _ALL_FIELDS = (1 << 23) - 1
 _MARKS = sum(_BITS[i] for i in (0, 1, 2, 3, 4, 5, 12, 13))   # flock, Leader's place, side, Leader and card, tracker
-_COUNTS = sum(_BITS[i] for i in (6, 7, 8, 9, 10, 11, 14))    # track .. tracker tokens, fruit
-_DECK, _HAND = _BITS[15], _BITS[16]                          # the deck shows as its size only
+_SCALARS = sum(_BITS[i] for i in (6, 7, 8, 9, 10, 11))       # track .. tracker tokens
+_FRUIT, _DECK, _HAND = _BITS[14], _BITS[15], _BITS[16]       # the deck shows as its size only
+_COUNTS = _SCALARS | _FRUIT | _DECK
 _PLAYED = _BITS[17] | _BITS[18]                              # played cards and which are face down
 _DOMAIN = _BITS[19]
 _RECORD = _BITS[20] | _BITS[21] | _BITS[22]                  # discard pile, Nests built, Season cards kept
@@ -250,6 +251,9 @@ class ObservationSpace:
                            for at in self._seat]
         self._hand_count_at = [at["hand_count"] for at in self._seat]
         self._card_code = self._codes["card"]
+        self._facedown_at = [at["facedown"] for at in self._seat]
+        self._played_at = [at["played"] for at in self._seat]
+        self._private_played = [b + len(self._terrain_code) for b in self._private]
         self._gathers = [self._gather_of(r) for r in range(p)]
 
     def _gather_of(self, r: int) -> np.ndarray:
@@ -354,25 +358,28 @@ class ObservationSpace:
             # its marks: flock, Leader's place, side, Leader, Leader card, card used, tracker slots
             if changed & _MARKS:
                 board.marks[a] = _rewrite(flat, board.marks[a], *self._seat_marks(fl, a))
-            # its counts (track, reserve, supply, covers, season VP, tracker tokens, fruit, deck size): each at an
-            # index of its own, all stored, zeros too
-            if changed & _COUNTS or (changed & _DECK and len(last[15]) != len(now_[15])):
+            # its counts (track, reserve, supply, covers, season VP, tracker tokens; fruit; deck size): each at an
+            # index of its own, stored by group, zeros too
+            if changed & _COUNTS:
                 scalars_at, fruit_at, deck_at = self._counts_at[a]
-                for j, n in zip(scalars_at, now_[6:12]):
-                    flat[j] = n
-                fruit = fl.fruit
-                for c, j in fruit_at:
-                    flat[j] = fruit.get(c, 0)
-                flat[deck_at] = len(fl.deck)
+                if changed & _SCALARS:
+                    for j, n in zip(scalars_at, now_[6:12]):
+                        flat[j] = n
+                if changed & _FRUIT:
+                    fruit = fl.fruit
+                    for c, j in fruit_at:
+                        flat[j] = fruit.get(c, 0)
+                if changed & _DECK:
+                    flat[deck_at] = len(fl.deck)
             # its hand; its played cards; its markers in reserve; its record (discard, Nests, Season cards)
             if changed & _HAND:
                 board.hands[a] = self._write_hand(flat, board.hands[a], fl.hand, a)
             if changed & _PLAYED:
-                board.cards[a] = _rewrite(flat, board.cards[a], *self._seat_played(fl, a))
-            if changed & _DOMAIN or board.reveal != reveal:
-                board.domains[a] = _rewrite(flat, board.domains[a], *self._seat_domain(fl, a, reveal))
+                board.cards[a] = self._write_played(flat, board.cards[a], fl, a)
+            if changed & _DOMAIN or not same_reveal:
+                board.domains[a] = self._write_domain(flat, board.domains[a], fl, a, reveal)
             if changed & _RECORD:
-                board.records[a] = _rewrite(flat, board.records[a], *self._seat_record(fl, a))
+                board.records[a] = self._write_record(flat, board.records[a], fl, a)
         board.reveal = reveal
         # the fruit bag: a part of its own (it changes with every fruit taken, the rest of the game's part seldom)
         kept_bag = board.bag
@@ -461,74 +468,88 @@ class ObservationSpace:
             written.append(j)
         return tuple(written)
 
-    def _seat_played(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's played cards at seat `a`, as `_rewrite` takes them: the played cards as everyone sees
-        them and the face-down count, then the played cards face down included (its private part)."""
+    def _write_played(self, flat: Any, old: tuple[int, ...], fl: Any, a: int) -> tuple[int, ...]:
+        """Rewrite a flock's played cards at seat `a`, as `_write_hand`: the played cards as everyone sees them and
+        the face-down count, then the played cards face down included (its private part)."""
+        for j in old:
+            flat[j] = 0.0
         played = fl.played
         if not played:
-            return [], [], []
-        counted: list[int] = []
-        counts: list[float] = []
-        count, value = counted.append, counts.append
-        card = self._codes["card"]
-        at = self._seat[a]
+            return ()
+        written: list[int] = []
+        card = self._card_code
         facedown = fl.facedown
         if facedown:
-            count(at["facedown"])
-            value(float(len(facedown)))
+            j = self._facedown_at[a]
+            flat[j] = len(facedown)
+            written.append(j)
             # R-ACT-2: a face-down card shows as a card to its owner only (its private part)
             shown = [c for j, c in enumerate(played) if j not in facedown]
         else:
             shown = played
-        b_played = at["played"]
+        base = self._played_at[a]
         for c in set(shown):
-            count(b_played + card[c])
-            value(float(shown.count(c)))
-        b_played = self._private[a] + len(self._terrain_code)
+            j = base + card[c]
+            flat[j] = shown.count(c)
+            written.append(j)
+        base = self._private_played[a]
         for c in set(played):
-            count(b_played + card[c])
-            value(float(played.count(c)))
-        return [], counted, counts
+            j = base + card[c]
+            flat[j] = played.count(c)
+            written.append(j)
+        return tuple(written)
 
-    def _seat_domain(self, fl: Any, a: int, reveal: bool) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's domain markers in reserve at seat `a`: their count, by terrain for everyone
-        when `reveal` (R-END-1), and by terrain in its private part."""
-        counted: list[int] = []
-        counts: list[float] = []
+    def _write_domain(self, flat: Any, old: tuple[int, ...], fl: Any, a: int, reveal: bool) -> tuple[int, ...]:
+        """Rewrite a flock's domain markers in reserve at seat `a`, as `_write_hand`: their count, by terrain for
+        everyone when `reveal` (R-END-1), and by terrain in its private part."""
+        for j in old:
+            flat[j] = 0.0
         domain = fl.domain
-        if domain:
-            at = self._seat[a]
-            counted.append(at["domain_count"])
-            counts.append(float(len(domain)))
-            terrain_code, private = self._terrain_code, self._private[a]
-            for t in set(domain):
-                n = float(domain.count(t))
-                if reveal:
-                    counted.append(at["domain"] + terrain_code[t])
-                    counts.append(n)
-                counted.append(private + terrain_code[t])
-                counts.append(n)
-        return [], counted, counts
-
-    def _seat_record(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's discard pile, Nests built and Season cards kept at seat `a`."""
-        ones: list[int] = []
-        counted: list[int] = []
-        counts: list[float] = []
-        codes = self._codes
-        card, nest_code, season_card = codes["card"], codes["nest"], codes["season_card"]
+        if not domain:
+            return ()
         at = self._seat[a]
-        pile, b_discard = fl.discard, at["discard"]
-        for c in set(pile):
-            counted.append(b_discard + card[c])
-            counts.append(float(pile.count(c)))
-        b_nests = at["nests_built"]
-        for nid in fl.nests_built:
-            ones.append(b_nests + nest_code[nid])
-        b_kept = at["kept_season_cards"]
-        for c in fl.kept_season_cards:
-            ones.append(b_kept + season_card[c])
-        return ones, counted, counts
+        j = at["domain_count"]
+        flat[j] = len(domain)
+        written = [j]
+        terrain_code, private, shown = self._terrain_code, self._private[a], at["domain"]
+        for t in set(domain):
+            n = domain.count(t)
+            code = terrain_code[t]
+            if reveal:
+                flat[shown + code] = n
+                written.append(shown + code)
+            flat[private + code] = n
+            written.append(private + code)
+        return tuple(written)
+
+    def _write_record(self, flat: Any, old: tuple[int, ...], fl: Any, a: int) -> tuple[int, ...]:
+        """Rewrite a flock's discard pile (by card), Nests built and Season cards kept at seat `a`, as
+        `_write_hand`."""
+        for j in old:
+            flat[j] = 0.0
+        written: list[int] = []
+        codes = self._codes
+        at = self._seat[a]
+        pile = fl.discard
+        if pile:
+            base, card = at["discard"], self._card_code
+            for c in set(pile):
+                j = base + card[c]
+                flat[j] = pile.count(c)
+                written.append(j)
+        if fl.nests_built:
+            base, nest_code = at["nests_built"], codes["nest"]
+            for nid in fl.nests_built:
+                j = base + nest_code[nid]
+                flat[j] = 1.0
+                written.append(j)
+        if fl.kept_season_cards:
+            base, season_card = at["kept_season_cards"], codes["season_card"]
+            for c in fl.kept_season_cards:
+                j = base + season_card[c]
+                flat[j] = 1.0
+                written.append(j)
+        return tuple(written)
 
     def _game_entries(self, game: Game, order: tuple[str, ...]) -> tuple[list[int], list[int], list[Any]]:
         """The non-zero entries of the game's part of the vector and of each seat's first, turn place and Kiwibot
