@@ -51,6 +51,7 @@ _FLOCK = attrgetter("id", "leader_hex", "side", "leader", "leader_card", "leader
                     "covers", "season_vp", "on_tracker", "tracker_slot", "tracker_prev", "fruit", "deck", "hand",
                     "played", "facedown", "domain", "discard", "nests_built", "kept_season_cards")
 _FLOCK_VALUES = 14
+_ASK = object()   # `_updated`'s pending decision not given: it asks the game
 _COPY = methodcaller("copy")   # a list's or a dict's own copy
 _SLOT = itemgetter(12)         # `_FLOCK`'s tracker slot
 # which of `_FLOCK`'s fields differ, as bits (`_updated`), and the fields each part of a seat is made of
@@ -290,8 +291,8 @@ class ObservationSpace:
         i = seats.index(player)
         return seats[i:] + seats[:i]
 
-    def _updated(self, game: Game) -> _Board:
-        """The board (`_Board`), up to date with `game`."""
+    def _updated(self, game: Game, pending: Any = _ASK) -> _Board:
+        """The board (`_Board`), up to date with `game` (`pending`: its pending decision, when the caller has it)."""
         st = game.readonly_state
         hexes = tuple(st.hexes.values())
         board = self._board
@@ -403,7 +404,8 @@ class ObservationSpace:
             board.game = (sig, _rewrite(flat, kept_game[1] if kept_game is not None else (),
                                         *self._game_entries(game, board.seats)))
         # who decides: a part of its own (it changes every turn, the rest of the game's part seldom)
-        pending = game.pending
+        if pending is _ASK:
+            pending = game.pending
         decider = board.index.get(pending.player) if pending is not None else None
         kept_decider = board.decider
         if kept_decider is None or kept_decider[0] != decider:
@@ -418,9 +420,10 @@ class ObservationSpace:
                 board.decider = (decider, (j,))
         return board
 
-    def _gather(self, game: Game, player: str) -> np.ndarray:
-        """`player`'s observation: the board up to date, turned to the player (a new array)."""
-        board = self._updated(game)
+    def _gather(self, game: Game, player: str, pending: Any = _ASK) -> np.ndarray:
+        """`player`'s observation: the board up to date, turned to the player (a new array; `pending` as
+        `_updated`)."""
+        board = self._updated(game, pending)
         seat = board.index.get(player)
         if seat is None:
             self.seat_order(game, player)   # a clear error for an unknown player
