@@ -100,7 +100,7 @@ class _Board:
     any game of the space may be observed next (a clone, a resampled twin)."""
 
     __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "marks", "cards", "hands", "domains", "records",
-                 "game", "decider", "bag", "flocks", "reveal")
+                 "game", "decider", "bag", "flocks", "reveal", "seat_list")
 
     def __init__(self, flat: np.ndarray, seats: tuple[str, ...], hexes: int) -> None:
         self.flat = flat
@@ -108,6 +108,7 @@ class _Board:
         # stores (typed Any: typeshed's memoryview takes bytes values only)
         self.view: Any = flat.data
         self.seats = seats
+        self.seat_list = list(seats)   # compared with the state's seats (a list) as it is
         self.index = {f: a for a, f in enumerate(seats)}
         self.hexes: tuple[Any, ...] = (None,) * hexes
         self.written: list[tuple[int, ...]] = [()] * hexes   # by hex column, the indices it wrote
@@ -296,7 +297,7 @@ class ObservationSpace:
         st = game.readonly_state
         hexes = tuple(st.hexes.values())
         board = self._board
-        if board is None or board.seats != tuple(st.seats) or len(board.hexes) != len(hexes):
+        if board is None or board.seat_list != st.seats or len(board.hexes) != len(hexes):
             board = self._board = _Board(self._board_base.copy(), tuple(st.seats), len(hexes))
         flat = board.view
         # the island: only hexes that are other objects than last time (a decision changes a few at most). The
@@ -344,6 +345,7 @@ class ObservationSpace:
         flocks = st.flocks
         flocks_seen = board.flocks
         same_reveal = board.reveal == reveal
+        moved = False   # a flock rewritten
         for a, f in enumerate(board.seats):
             fl = flocks[f]
             # first the whole flock at once, in C: what it reads now against copies of it as last seen (most
@@ -352,6 +354,7 @@ class ObservationSpace:
             last: Any = flocks_seen[a]   # None before its first sight
             if same_reveal and last == now_:
                 continue
+            moved = True
             flocks_seen[a] = (*now_[:_FLOCK_VALUES], *map(_COPY, now_[_FLOCK_VALUES:]))
             # then its parts, each rewritten when a field it is made of differs from the copy of last time (most
             # decisions change a count or two and no list): which fields differ, as bits, compared in C
@@ -397,12 +400,16 @@ class ObservationSpace:
                     written_bag.append(j)
             board.bag = (dict(st.fruit_bag), tuple(written_bag))
         # the game's part: its signature is what `_game_entries` reads (who decides and the bag aside)
-        sig = (st.first, st.season, st.phase, tuple(st.season_cards), tuple(map(_SLOT, flocks_seen)),
-               None if st.solo is None else _solo_signature(st.solo))
+        # (built only when a part of it may differ: a flock rewritten may have moved on the turn tracker)
         kept_game = board.game
-        if kept_game is None or kept_game[0] != sig:
-            board.game = (sig, _rewrite(flat, kept_game[1] if kept_game is not None else (),
-                                        *self._game_entries(game, board.seats)))
+        kept_sig = kept_game[0] if kept_game is not None else None
+        if (kept_sig is None or moved or st.solo is not None or kept_sig[0] != st.first or kept_sig[1] != st.season
+                or kept_sig[2] != st.phase or kept_sig[3] != st.season_cards):
+            sig = (st.first, st.season, st.phase, st.season_cards.copy(), tuple(map(_SLOT, flocks_seen)),
+                   None if st.solo is None else _solo_signature(st.solo))
+            if kept_sig != sig:
+                board.game = (sig, _rewrite(flat, kept_game[1] if kept_game is not None else (),
+                                            *self._game_entries(game, board.seats)))
         # who decides: a part of its own (it changes every turn, the rest of the game's part seldom)
         if pending is _ASK:
             pending = game.pending
