@@ -53,7 +53,7 @@ _FLOCK = attrgetter("id", "leader_hex", "side", "leader", "leader_card", "leader
 _FLOCK_VALUES = 14
 _ASK = object()   # `_updated`'s pending decision not given: it asks the game
 _COPY = methodcaller("copy")   # a list's or a dict's own copy
-_SLOT = itemgetter(12)         # `_FLOCK`'s tracker slot
+_SLOT: Any = itemgetter(12)    # `_FLOCK`'s tracker slot (of a seat seen: never None)
 # which of `_FLOCK`'s fields differ, as bits (`_updated`), and the fields each part of a seat is made of
 _BITS = tuple(1 << i for i in range(23))
 _ALL_FIELDS = (1 << 23) - 1
