@@ -6,6 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from kcd.content import content_packs
 from kcd.editor import ui
 from kcd.editor.logic import buffers as buf
 from kcd.editor.logic import catalog as cat
@@ -18,7 +19,7 @@ st.caption(f"Content folder: `{root}` (the editor writes only inside it). Stop t
            "terminal where `kcd editor` runs.")
 ui.show_flash()
 
-packs = cat.packs(root)
+packs = content_packs(root)
 items, broken = ui.catalog()
 st.write(f"{len(items)} items in {len(cat.content_files(root))} files; packs: "
          + ", ".join(f"{p.id} ({p.kind})" for p in packs))

@@ -35,7 +35,7 @@ SESSION_PARAM = "tab"   # the URL query parameter that keeps a browser tab's ses
 def session() -> str:
     """This browser tab's session token: from the URL on a refresh, else new; kept in the URL (page switches
     drop query parameters, so it is put back on every run). Autosaves are kept per token and file."""
-    token = st.session_state.get("kcd_session")
+    token: str | None = st.session_state.get("kcd_session")
     if token is None:
         given = st.query_params.get(SESSION_PARAM)
         token = given if autosave.valid_token(given) else autosave.new_token()

@@ -82,9 +82,9 @@ def pack_ids(root: Path, kind: str, names: Iterable[str] | None, option: str) ->
     content root; both are usage errors (exit 2) that list the packs there are.
     """
     from kcd.content import available_packs
-    from kcd.content.loader import PACK_ID   # a pack id is its folder name: never a path
+    from kcd.content.layout import PACK_DIRS, PACK_ID   # a pack id is its folder name: never a path
 
-    folder = "editions" if kind == "edition" else "mods"
+    folder = next(name for name, of in PACK_DIRS if of == kind)
     known = [p.id for p in available_packs(root) if p.path.parent.name == folder]
     out: list[str] = []
     for name in names or []:

@@ -111,26 +111,48 @@ SOLO_HELP = ("Solo mode against Kiwibot (R-SOLO-1..12): the two flocks (--flocks
 SOLO_SIDE_HELP = "Solo-mode marker side (R-SOLO-12), e.g. bot-side or player-side; omit to deal it from the seed."
 
 
-def _mode_or_exit(ruleset: Ruleset, solo: bool, solo_side: str | None, players: int | None,
+def _mode_or_exit(ruleset: Ruleset, switch: bool, solo_side: str | None, players: int | None,
                   variant: str | None) -> str:
-    """"solo" or "standard" from --solo/--solo-side; exit 2 on a combination solo mode cannot play."""
-    from kcd.sim import SOLO, STANDARD, solo_sides
+    """The mode's name from --solo (kcd.engine.modes; the standard game without it); exit 2 on an option or a
+    combination the mode does not take, in the mode's own words (`Mode.check_options`)."""
+    from kcd.engine import modes
+    from kcd.engine.rules import compile_rules
 
-    if not solo:
-        if solo_side is not None:
-            fail("--solo-side is the Solo-mode marker side: it needs --solo")
-        return STANDARD
-    if players is not None and players != 2:
-        fail(f"--solo is a two-flock game, the player against Kiwibot (R-SOLO-1): "
-             f"--players must be 2, got {players}")
-    if variant is not None:
-        fail(f"--solo is played without variants: drop --variant {variant}")
-    known = solo_sides(ruleset)
-    if not known:
-        fail("this content has no solo mode (no Solo-mode marker sides in solo.yaml)")
-    if solo_side is not None and solo_side not in known:
-        fail(f"unknown solo side `{solo_side}`; known sides: {', '.join(known)}")
-    return SOLO
+    name = MODE_FLAGS["--solo"] if switch else STANDARD_MODE
+    mode = modes.select(name, None)
+    rules = compile_rules(ruleset)
+    options = {"solo_side": solo_side}
+    own = {o.name for o in mode.setup_options(rules)}
+    for key, value in options.items():
+        owner = modes.option_owner(rules, key)
+        if value is not None and key not in own and owner is not None:
+            label = next(o.label for o in owner.setup_options(rules) if o.name == key)
+            fail(f"--{key.replace('_', '-')} is the {label}: it needs {_flag_of(owner.name)}")
+    if mode.player_count is not None and players is not None and players != mode.player_count:
+        fail(f"{_flag_of(name)} is {mode.seats_text}: --players must be {mode.player_count}, got {players}")
+    if variant is not None and not mode.takes_variants:
+        fail(f"{_flag_of(name)} is played without variants: drop --variant {variant}")
+    problem = mode.check_options(rules, options)
+    if problem:
+        fail(problem)
+    return name
+
+
+# The command line's mode switches: flag -> mode name (kcd.engine.modes); no flag plays the standard game.
+MODE_FLAGS = {"--solo": "solo"}
+STANDARD_MODE = "standard"
+
+
+def _flag_of(mode: str) -> str:
+    """The command-line switch that picks a mode (a plug-in mode without one: its name)."""
+    return next((flag for flag, name in MODE_FLAGS.items() if name == mode), f"the {mode} mode")
+
+
+def _mode_of(name: str) -> Any:
+    """The registered mode of a name the command line chose (`_mode_or_exit`)."""
+    from kcd.engine import modes
+
+    return modes.select(name, None)
 
 
 class _TurnLog:
@@ -231,7 +253,8 @@ def play_command(
     human: Optional[str] = typer.Option(None, "--human", help="Play this seat (flock or number) yourself; bots play the rest."),
 ) -> None:
     """Play one whole game between bots (or one bot against Kiwibot with --solo) and print the scores."""
-    from kcd.sim import SOLO, play_game
+    from kcd.engine.modes.base import SCORE_COLUMNS
+    from kcd.sim import play_game
 
     if seed is not None:
         opts.or_exit(opts.parse_seed, seed)
@@ -252,15 +275,19 @@ def play_command(
             typer.echo(f"This game's seed: {human_seed} (--seed {human_seed} plays it again).")
         raise typer.Exit(code)
     seed = 0 if seed is None else seed
-    if mode == SOLO:
-        names = names[:1]   # only the player decides; the engine plays Kiwibot (R-SOLO-7)
+    game_mode = _mode_of(mode)
+    engine_seats = game_mode.engine_seats(flocks)
+    roles = dict(zip(flocks, game_mode.seat_roles(len(flocks))))
+    if engine_seats:
+        names = names[:len(game_mode.deciders(flocks))]   # the engine plays its own seats (Kiwibot, R-SOLO-7)
     handle = output_file(log, "--log")
     try:
         tlog = _TurnLog(handle) if handle is not None else None
         if handle is not None:
             rules = f"; variant {variant}" if variant else ""
-            if mode == SOLO:
-                rules = (f"; solo: {flocks[0]} against Kiwibot ({flocks[1]}), marker side "
+            if engine_seats:   # a player against the engine's own seats (solo: Kiwibot)
+                rules = (f"; {mode}: {', '.join(game_mode.deciders(flocks))} against "
+                         f"{', '.join(f'{roles[f].label} ({f})' for f in engine_seats)}, marker side "
                          f"{solo_side or 'dealt from the seed'}")
             handle.write(f"Kiwi Chow Down: {', '.join(flocks)}; seed {seed}; bots {', '.join(names)}{rules}\n")
         with _exit_on_game_error():
@@ -271,10 +298,10 @@ def play_command(
             handle.write("\n== Final scores ==\n")
             for flock in record.ranking:
                 s = record.scores[flock]
-                solo_vp = f", solo {s['solo']}" if "solo" in s else ""
-                who = " (Kiwibot)" if flock == record.kiwibot else ""
+                extra = "".join(f", {c} {s[c]}" for c in game_mode.score_columns() if c not in SCORE_COLUMNS)
+                who = "".join(f" ({roles[flock].label})" for f in engine_seats if f == flock)
                 handle.write(f"  {flock}{who}: {s['total']} VP (domain {s['domain']}, nests {s['nests']}, "
-                             f"season cards {s['season_cards']}{solo_vp})\n")
+                             f"season cards {s['season_cards']}{extra})\n")
     finally:
         if handle is not None:
             handle.close()
@@ -284,25 +311,25 @@ def play_command(
                "sides": record.sides,
                "bots": record.bots, "season_cards": record.season_cards, "variant": record.variant,
                "mode": record.mode}
-        if record.mode == SOLO:
+        if engine_seats:   # the record's fields of a game against the engine's seats (solo)
             out.update(solo_side=record.solo_side, marker_side=record.marker_side, kiwibot=record.kiwibot,
                        seats=record.seats, solo_vp={f: s.get("solo", 0) for f, s in record.scores.items()})
         typer.echo(json.dumps(out))
         return
     console = Console()
     rules = f", {variant}" if variant else ""
-    if record.mode == SOLO:
-        rules = f", solo against Kiwibot ({record.kiwibot}, marker side {record.marker_side})"
+    if engine_seats:
+        rules = f", {game_mode.title} ({record.kiwibot}, marker side {record.marker_side})"
     table = Table(title=f"Kiwi Chow Down, seed {seed}{rules}: {record.decisions} decisions")
-    columns = ["rank", "flock", "leader", "bot", "domain", "nests", "season cards"]
-    columns += ["solo"] if record.mode == SOLO else []
+    extra_columns = [c for c in game_mode.score_columns() if c not in SCORE_COLUMNS]   # solo: Kiwibot's markers
+    columns = ["rank", "flock", "leader", "bot", "domain", "nests", "season cards", *extra_columns]
     for col in columns + ["total"]:
         table.add_column(col, justify="left" if col in ("flock", "leader", "bot") else "right")
     for rank, flock in enumerate(record.ranking, start=1):
         s = record.scores[flock]
         row = [str(rank), flock, record.leaders.get(flock, ""), record.bots[record.players.index(flock)],
                str(s["domain"]), str(s["nests"]), str(s["season_cards"])]
-        row += [str(s.get("solo", 0))] if record.mode == SOLO else []
+        row += [str(s.get(c, 0)) for c in extra_columns]
         table.add_row(*row, str(s["total"]))
     console.print(table)
 
@@ -330,7 +357,7 @@ def simulate_command(
     with --solo also the player's win rate against Kiwibot."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from kcd.sim import SOLO, simulate
+    from kcd.sim import simulate
 
     opts.or_exit(opts.parse_seed, seed, games)
     ruleset = _load(edition, mod, content)
@@ -338,12 +365,13 @@ def simulate_command(
     if players is None and flocks_opt is not None:
         players = len(comma_list(flocks_opt, "--flocks", "flock ids") or [])
     mode = _mode_or_exit(ruleset, solo, solo_side, players, variant)
-    count = players if players is not None else (2 if mode == SOLO else 4)
+    game_mode = _mode_of(mode)
+    count = players if players is not None else game_mode.default_players()
     chosen = _players_or_exit(ruleset, count, flocks_opt)
     sides, leaders, cards = _choices_or_exit(ruleset, chosen, sides_opt, leaders_opt)
     names = _bot_names(bots)
-    if mode == SOLO:
-        names = names[:1]   # only the player decides; the engine plays Kiwibot (R-SOLO-7)
+    if game_mode.engine_seats(chosen):
+        names = names[:len(game_mode.deciders(chosen))]   # the engine plays its own seats (Kiwibot, R-SOLO-7)
     console = Console(stderr=True)
     show_bar = console.is_terminal and not as_json
     options = {"players": count, "seed": seed, "bots": names, "jobs": jobs, "variant": variant, "mode": mode,

@@ -33,9 +33,8 @@ import random
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from kcd.engine import Game
+from kcd.engine import Game, modes
 from kcd.engine.state import Flock, State
-from kcd.engine.solo_state import solo_of
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
     from kcd.engine.rules import Rules
@@ -77,20 +76,19 @@ def resample(state: State, player: str, rules: Rules, rng: random.Random) -> Non
     """Deal the hidden information of `state` (as seen by `player`) again from `rng`, in place."""
     if player not in state.flocks:
         raise ValueError(f"unknown player `{player}`: the players are {', '.join(state.seats)}")
-    bot = solo_of(state)["bot"] if state.solo is not None else None
+    mode = modes.for_state(state)
     for flock in state.seats:
         fl = state.flocks[flock]
+        own = mode.hidden_card_slots(state, flock) if flock != player else None   # solo: Kiwibot's deck, set aside
         if flock == player:
             _deal(rng, list(fl.deck), [fl.deck])   # R-ACT-3: own deck order is unknown too
-        elif flock == bot:
-            _deal(rng, fl.deck + solo_of(state)["set_aside"], [fl.deck, solo_of(state)["set_aside"]])
+        elif own is not None:
+            _deal(rng, [c for slot in own for c in slot], own)
         else:
             _deal_cards(fl, rng)
     if not _reserves_revealed(state, rules):
         _deal_markers(state, player, rng)
-    if state.solo is not None:
-        _deal_solo_pile(state, rules, rng)
-        _deal_season_cards(state, rules, rng)
+    mode.resample_hidden(state, rules, rng)   # solo: the Solo cards under the top one, face-down Season cards
     state.rng = rng.getrandbits(64)
 
 
@@ -138,32 +136,3 @@ def _deal_markers(state: State, player: str, rng: random.Random) -> None:
         state.domain_bag[terrain] = left.pop(terrain, 0)
     for terrain in sorted(left):
         state.domain_bag[terrain] = left[terrain]
-
-
-def _solo_key(rules: Rules, card: str) -> tuple[int, str]:
-    """The pile's order (R-SOLO-2: ascending numbers; solo.setup_state sorts by (number, id))."""
-    solo_card = rules.solo_cards.get(card)
-    return (solo_card.number if solo_card is not None else 0), card
-
-
-def _deal_solo_pile(state: State, rules: Rules, rng: random.Random) -> None:
-    """R-SOLO-2: only the top Solo card shows; the cards under it are any unseen cards numbered after it."""
-    pile = solo_of(state)["pile"]
-    if len(pile) < 2:
-        return
-    top = _solo_key(rules, pile[0])
-    seen = set(solo_of(state)["discarded"]) | {pile[0]}
-    candidates = sorted(c for c in rules.solo_cards if c not in seen and _solo_key(rules, c) > top)
-    chosen = rng.sample(candidates, len(pile) - 1)
-    pile[1:] = sorted(chosen, key=lambda c: _solo_key(rules, c))
-
-
-def _deal_season_cards(state: State, rules: Rules, rng: random.Random) -> None:
-    """R-SOLO-4: the Season cards of seasons not yet flipped are face down: any cards not face up."""
-    shown = int(solo_of(state)["flipped"]) * int(solo_of(state)["per_season"])
-    hidden = len(state.season_cards) - shown
-    if hidden <= 0:
-        return
-    face_up = set(state.season_cards[:shown])
-    candidates = sorted(c for c in rules.season_cards if c not in face_up)
-    state.season_cards[shown:] = rng.sample(candidates, hidden)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kcd.engine import Game, queries, scoring, selectors, solo
+from kcd.engine import Game, queries, scoring, selectors
 
 
 @dataclass(frozen=True)
@@ -82,11 +82,9 @@ def _season_standing(game: Game, flock: str, queries: Any, weights: Weights, mem
     # lost ~14 points of win rate against keeping it (the last turns of a season stop guarding the lead).
     if rules is None:
         return 0.0
-    if state.solo is not None:
-        cards, tie = solo.season_cards_of(state, state.season), 0.0
-    else:
-        cards = state.season_cards[state.season - 1:state.season]
-        tie = weights.season_tie
+    cards = game.mode.season_cards_of(state, state.season)
+    # against the engine's own seat a tie wins nothing for the player (solo: Kiwibot wins ties, R-SOLO-5)
+    tie = 0.0 if game.mode.engine_flocks(state) else weights.season_tie
     out = 0.0
     for card_id in cards:
         card = rules.season_cards.get(card_id)

@@ -159,7 +159,8 @@ class MctsBot:
         done = min(root.visits, max(0, budget - MIN_ITERATIONS)) if deadline is None else 0
         work = new = 0   # events the deals ended with, iterations run here
         capped = self.iterations is None and deadline is None
-        cap = WORK_CAP / (SOLO_COST if game.state.solo is not None else 1)   # Kiwibot's patterns cost more per event
+        # the engine's own seats (Kiwibot's patterns) cost more per event
+        cap = WORK_CAP / (SOLO_COST if game.mode.engine_flocks(game.state) else 1)
         while True:
             if deadline is not None:
                 if done and time.process_time() >= deadline:
@@ -246,7 +247,7 @@ def iterations_for(game: Game, work: int | None = None) -> int:
     """The default budget's iterations at this decision: `work` (default DEFAULT_WORK) shared out by each
     iteration's expected cost."""
     work = DEFAULT_WORK if work is None else work
-    cost = (1 + game.step_depth / DEPTH_COST) * (SOLO_COST if game.state.solo is not None else 1)
+    cost = (1 + game.step_depth / DEPTH_COST) * (SOLO_COST if game.mode.engine_flocks(game.state) else 1)
     per_option = PER_OPTION * (1 + len(game.pending.options)) if game.pending is not None else DEFAULT_WORK
     return max(MIN_ITERATIONS, min(per_option, int(work // cost)))
 

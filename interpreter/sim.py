@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from kcd import simrun
 from kcd.bots import Bot, make_bot
-from kcd.engine import Game, Refused, vto
+from kcd.engine import Game, Refused, modes
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
     from kcd.content.model import Ruleset
@@ -36,14 +36,14 @@ if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
 MAX_DECISIONS = 20_000
 VP_SOURCES = ("domain", "nests", "season_cards", "total")
 # Solo games add Kiwibot's endgame VP for unplaced domain markers (R-SOLO-6) as its own source.
-SOLO_VP_SOURCES = ("domain", "nests", "season_cards", "solo", "total")
-STANDARD, SOLO = "standard", "solo"
-MODES: tuple[str, ...] = (STANDARD, SOLO)
-# The `bots` entry of Kiwibot's flock in a solo record: the engine plays it, no Bot does.
-KIWIBOT = "kiwibot"
+SOLO_VP_SOURCES = modes.select("solo", None).score_columns()
+STANDARD = "standard"
+MODES: tuple[str, ...] = tuple(modes.names())
+# The `bots` entry of Kiwibot's flock in a solo record: the engine plays it, no Bot does (its seat role's id).
+KIWIBOT = modes.select("solo", None).seat_roles(2)[1].id
 # The variants the engine can play, with a readable name; a variant is available only when the content
 # declares it in game.yaml `variants` (e.g. `variants.vto.phases`, R-VTO-1).
-KNOWN_VARIANTS: dict[str, str] = {vto.VARIANT: "Variable Turn Order"}
+KNOWN_VARIANTS: dict[str, str] = {m.variant: m.title for m in modes.all_modes() if m.variant is not None}
 # The engine's decision kind for taking a turn tracker slot (option ids `slot:<n>`, R-VTO-2/3).
 TRACKER_DECISION = "tracker-slot"
 
@@ -103,6 +103,16 @@ class GameRecord:
         return next((f for f in self.players if f != self.kiwibot), None) if self.kiwibot else None
 
 
+def _mode(name: str) -> Any:
+    """The registered mode `name` (kcd.engine.modes), or the engine's SetupError naming the registered ones."""
+    from kcd.engine.setup import SetupError
+
+    try:
+        return modes.select(name, None)
+    except modes.ModeError as err:
+        raise SetupError(str(err)) from None
+
+
 def default_flocks(ruleset: Ruleset, players: int) -> list[str]:
     """The first `players` flocks of the default seat order: game.yaml `flock.seat_order`, else content order.
 
@@ -123,10 +133,15 @@ def variants(ruleset: Ruleset) -> dict[str, str]:
 
 def solo_sides(ruleset: Ruleset) -> list[str]:
     """The Solo-mode marker side ids of this content (solo.yaml `marker.sides`, R-SOLO-12); [] without solo.yaml."""
+    return list(setup_choices(ruleset, "solo", "solo_side"))
+
+
+def setup_choices(ruleset: Ruleset, mode: str, option: str) -> tuple[str, ...]:
+    """The values this content offers for one of a mode's own setup options (`Mode.setup_options`)."""
     from kcd.engine.rules import compile_rules
 
-    solo = compile_rules(ruleset).solo
-    return list(solo.sides) if solo is not None else []
+    rules = compile_rules(ruleset)
+    return next((o.choices for o in _mode(mode).setup_options(rules) if o.name == option), ())
 
 
 def deal_leaders(ruleset: Ruleset, players: Sequence[str], seed: int, fixed: dict[str, str] | None = None) -> dict[str, str]:
@@ -165,7 +180,7 @@ def _complete_leaders(ruleset: Ruleset, players: list[str], seed: int, leaders: 
     In solo mode Kiwibot's Leader is left to the engine, which deals it among the rest (R-SOLO-1)."""
     if not leaders:
         return None
-    dealt = players[:1] if mode == SOLO else players
+    dealt = _mode(mode).deciders(players)
     return deal_leaders(ruleset, dealt, seed, leaders) if any(f not in leaders for f in dealt) else leaders
 
 
@@ -197,7 +212,7 @@ def season_card_results(game: Game) -> list[dict[str, Any]]:
 def _seat_bots(players: list[str], seed: int, bots: Sequence[str | Bot], mode: str) -> dict[str, Bot]:
     """The bot of each flock that decides: every seat's (names cycle), or in solo mode only the player's
     (the first of `bots`; Kiwibot is played by the engine, R-SOLO-7)."""
-    deciders = players[:1] if mode == SOLO else players
+    deciders = _mode(mode).deciders(players)
     entries = list(bots) or ["random"]
     built: list[Bot] = []
     for i in range(len(deciders)):
@@ -296,7 +311,8 @@ class SimReport:
         """Win rates by seat, flock, leader, bot, side and leader card (95% Wilson), mean VP by source, Season cards, game length;
         with solo games also `solo` (player vs Kiwibot, see `solo_summary`) and the `solo` VP source."""
         games = len(self.records)
-        solo_records = [r for r in self.records if r.mode == SOLO]
+        # player-vs-engine games (a seat the engine plays, e.g. Kiwibot) get a summary by role
+        solo_records = [r for r in self.records if r.kiwibot is not None]
         sources = SOLO_VP_SOURCES if solo_records else VP_SOURCES
         tallies: dict[str, dict[str, list[int]]] = {"seat": {}, "flock": {}, "leader": {}, "bot": {}, "side": {},
                                                     "leader_card": {}}
@@ -412,14 +428,14 @@ class _Plan:
         independently and every card of every Leader comes up.
         """
         n = len(self.flocks)
-        shift = 0 if self.mode == SOLO else i % n
+        shift = i % n if _mode(self.mode).rotates_seats else 0
         seats = list(self.flocks[shift:]) + list(self.flocks[:shift])
         leaders, sides, cards = self.leaders, self.sides, self.leader_cards
         if self.cover:
             block = i // n
             sides = {f: (self.sides or {}).get(f) or ("B" if (block + j) % 2 else "A")
                      for j, f in enumerate(self.flocks)}
-            dealt = self.flocks[:1] if self.mode == SOLO else self.flocks
+            dealt = _mode(self.mode).deciders(self.flocks)
             leaders = deal_leaders(self.ruleset, list(dealt), self.seed + i, self.leaders)
             from kcd.engine.rules import compile_rules
 
@@ -463,10 +479,12 @@ def simulate(ruleset: Ruleset, games: int, players: int | None = None, seed: int
         raise ValueError("games must be >= 0")
     for name in bots:
         make_bot(name, 0)  # fail early on an unknown bot name
-    if mode == SOLO and (players not in (None, 2) or (flocks is not None and len(flocks) != 2)):
-        raise SetupError(f"solo mode is two flocks, the player and Kiwibot (R-SOLO-1): got "
+    chosen = _mode(mode)
+    wanted = chosen.player_count
+    if wanted is not None and (players not in (None, wanted) or (flocks is not None and len(flocks) != wanted)):
+        raise SetupError(f"{mode} mode is {chosen.seats_text}: got "
                          f"{list(flocks) if flocks is not None else f'{players} players'}")
-    count = players if players is not None else (2 if mode == SOLO else 4)
+    count = players if players is not None else chosen.default_players()
     plan = _Plan(ruleset, seed, tuple(flocks) if flocks else tuple(default_flocks(ruleset, count)),
                  tuple(bots) or ("random",), leaders, sides, setup, variant, mode, solo_side, leader_cards, cover)
     if games:
@@ -539,7 +557,7 @@ def golden_playthrough(ruleset: Ruleset, players: int, seed: int, bots: Sequence
         result.pop(key)
     data: dict[str, Any] = {"players": flocks, "seed": seed, "bots": list(bots), "variant": variant,
                             "content_hash": ruleset.hash, "result": result, "steps": steps}
-    if mode == STANDARD:
+    if not _mode(mode).engine_seats(flocks):   # a game without a mode's own record fields
         for key in _SOLO_RECORD_FIELDS:
             result.pop(key)
     else:
@@ -551,7 +569,7 @@ def golden_games() -> list[tuple[str, dict[str, Any]]]:
     """Every pinned game as (file name, golden_playthrough keyword arguments), standard then solo."""
     games = [(name, {"players": players, "seed": seed, "bots": bots, "variant": variant})
              for name, players, seed, bots, variant in GOLDEN_GAMES]
-    games += [(name, {"players": 2, "seed": seed, "bots": bots, "mode": SOLO, "solo_side": side})
+    games += [(name, {"players": 2, "seed": seed, "bots": bots, "mode": "solo", "solo_side": side})
               for name, seed, bots, side in GOLDEN_SOLO_GAMES]
     return games
 

@@ -14,11 +14,12 @@ import json
 import sys
 from typing import Any
 
+from kcd.content.schema import PROTOCOL_URI
 from kcd.engine.action_types import KINDS
 from kcd.service.paths import protocol_schemas_dir
 
 PREFIX = "action."
-REF = "urn:kcd-protocol:common#/$defs/"
+REF = f"{PROTOCOL_URI}common#/$defs/"   # common.schema.json's definitions, by its URI in the schema registry
 # the JSON form of each field type `action_from_dict` reads (action_types._TYPES)
 FIELD_TYPES: dict[str, dict[str, Any]] = {
     "str": {"type": "string"},

@@ -17,11 +17,12 @@ from typing import Any, Callable
 
 from kcd.bots import make_bot
 from kcd.content import ContentError, available_packs, load_ruleset
+from kcd.engine import modes
 from kcd.engine.action_types import action_from_dict
 from kcd.engine.setup import SetupError
 from kcd.service import seal
 from kcd.service.catalogue import catalogue, seat_order
-from kcd.service.live import BOT, HUMAN, KIWIBOT, OPEN, LiveGame, Refusal
+from kcd.service.live import BOT, HUMAN, OPEN, LiveGame, Refusal
 from kcd.service.protocol import OPS, PROTOCOL, ProtocolError, error, parse_request, request_id
 from kcd.service.store import GameRecord, Store
 
@@ -301,6 +302,15 @@ class Hub:
                    "mods": list((msg.get("content") or {}).get("mods") or [])}
         ruleset = self._ruleset(content)
         mode = msg.get("mode", "standard")
+        try:
+            game_mode = modes.select(mode, None)
+        except modes.ModeError as err:
+            raise Refusal("bad-setup", str(err)) from None
+        # the seat kinds of seats the engine plays (solo: kiwibot), in this mode and in any mode
+        own_kinds = {r.id for r in game_mode.seat_roles(game_mode.player_count or len(msg["seats"]))
+                     if not r.decides}
+        engine_kinds = {r.id: m.name for m in modes.all_modes() for r in m.seat_roles(m.player_count or 2)
+                        if not r.decides}
         order = seat_order(ruleset)
         seats, taken = [], set()
         for i, req in enumerate(msg["seats"]):
@@ -331,18 +341,23 @@ class Hub:
                 seat["bot"] = name
             elif req.get("bot") is not None:
                 raise Refusal("bad-setup", f"seat {flock}: `bot` is only for a seat of kind bot")
-            if (kind == KIWIBOT) != (mode == "solo" and kind == KIWIBOT):
-                raise Refusal("bad-setup", "a kiwibot seat is only for mode solo")
+            if kind in engine_kinds and kind not in own_kinds:
+                raise Refusal("bad-setup", f"a {kind} seat is only for mode {engine_kinds[kind]}")
             seats.append(seat)
         players = [s["flock"] for s in seats]
-        if mode == "solo":
-            bots = [s for s in seats if s["kind"] == KIWIBOT]
-            if len(seats) != 2 or len(bots) != 1:
-                raise Refusal("bad-setup", "a solo game has two seats: the player and one seat of kind kiwibot "
-                                           "(R-SOLO-1)")
-            players = [s["flock"] for s in seats if s["kind"] != KIWIBOT] + [bots[0]["flock"]]
+        if game_mode.player_count is not None:
+            # a fixed cast (solo: the player and Kiwibot): each role once, the seats in the mode's player order
+            roles = game_mode.seat_roles(game_mode.player_count)
+            engine = [s for s in seats if s["kind"] in own_kinds]
+            if len(seats) != len(roles) or len(engine) != len([r for r in roles if not r.decides]):
+                kinds = ", ".join(f"one seat of kind {r.id}" for r in roles if not r.decides)
+                raise Refusal("bad-setup", f"a {mode} game has {len(roles)} seats: the player and {kinds}")
+            deciding = iter([s["flock"] for s in seats if s["kind"] not in own_kinds])
+            by_kind = {s["kind"]: s["flock"] for s in engine}
+            players = [next(deciding) if r.decides else by_kind[r.id] for r in roles]
         elif len(seats) < 2:
-            raise Refusal("bad-setup", "a standard game has 2 to 4 seats; one player plays mode solo (R-SOLO-1)")
+            single = [m.name for m in modes.all_modes() if m.player_count is not None and m.variant is None]
+            raise Refusal("bad-setup", f"a {mode} game has 2 to 4 seats; one player plays mode {' or '.join(single)}")
         seed = msg["seed"] if "seed" in msg else secrets.randbits(SEED_BITS)
         leaders = dict(msg["leaders"]) if msg.get("leaders") else None
         if leaders is not None:

@@ -1,4 +1,5 @@
-"""The protocol's message set (`protocol: 1`): its JSON Schemas (schemas/protocol/) and request checking.
+"""The protocol's message set (`protocol: 1`): its JSON Schemas (schemas/protocol/, in the project's one schema
+registry, `kcd.content.schema.schemas_for`) and request checking.
 
 Every request, reply and pushed message has a schema: `request.<op>`, `reply.<op>`, `error`, `push.update`,
 sharing `common`. Requests are checked against their schema before anything runs, so a wrong type or a missing
@@ -13,10 +14,9 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from kcd.service.paths import protocol_schemas_dir
+from kcd.content.schema import PROTOCOL_FOLDER, SUFFIX, schemas_for
 
 PROTOCOL = 1
-COMMON = "urn:kcd-protocol:common"
 OPS = ("hello", "content", "create", "join", "view", "pending", "apply", "undo", "redo", "events", "save", "load",
        "replay", "leave", "lobby")
 
@@ -29,37 +29,23 @@ class ProtocolError(Exception):
         self.code, self.message, self.op = code, message, op
 
 
-@lru_cache(maxsize=1)
+def _file(name: str) -> str:
+    """The schema file of message schema `name` (`request.apply`) in the project's schemas folder."""
+    return f"{PROTOCOL_FOLDER}/{name}{SUFFIX}"
+
+
 def schemas() -> dict[str, dict]:
-    """Every protocol schema by name (`request.apply`, `common`, ...)."""
-    out = {}
-    for path in sorted(protocol_schemas_dir().glob("*.schema.json")):
-        out[path.name[: -len(".schema.json")]] = json.loads(path.read_text(encoding="utf-8"))
-    return out
+    """Every protocol schema by name (`request.apply`, `common`, ...), as the project's schema registry holds it."""
+    prefix = PROTOCOL_FOLDER + "/"
+    return {name[len(prefix):-len(SUFFIX)]: doc for name, doc in schemas_for().docs.items()
+            if name.startswith(prefix)}
 
 
-def _inline(node: Any, defs: dict, depth: int = 0) -> Any:
-    """The schema with every `$ref` into `common` replaced by its definition (the protocol's refs never
-    recurse): validation then follows no references, which makes checking a request several times faster."""
-    if depth > 20:
-        raise ValueError("protocol schemas nest $refs too deeply")
-    if isinstance(node, list):
-        return [_inline(v, defs, depth) for v in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith(COMMON + "#/$defs/"):
-        target = _inline(defs[ref.rsplit("/", 1)[1]], defs, depth + 1)
-        rest = {k: _inline(v, defs, depth) for k, v in node.items() if k != "$ref"}
-        return {**target, **rest} if rest else target
-    return {k: _inline(v, defs, depth) for k, v in node.items()}
-
-
-@lru_cache(maxsize=None)
 def validator(name: str) -> Draft202012Validator:
-    """The validator of one message schema (its references to `common` inlined)."""
-    defs = schemas()["common"]["$defs"]
-    return Draft202012Validator(_inline(schemas()[name], defs))
+    """The validator of one message schema (the registry's, cached there): its references into `common` are
+    inlined, so validation follows no reference, which makes checking a request several times faster."""
+    found: Draft202012Validator = schemas_for().validator(_file(name))
+    return found
 
 
 def schema_name(message: dict) -> str:
@@ -108,8 +94,7 @@ def fast_validator(name: str) -> Any:
     validator milliseconds per view): used to pass conforming messages; problems are worded by `validator`."""
     import jsonschema_rs
 
-    defs = schemas()["common"]["$defs"]
-    return jsonschema_rs.Draft202012Validator(_inline(schemas()[name], defs))
+    return jsonschema_rs.Draft202012Validator(schemas_for().inlined(_file(name)))
 
 
 def problem(name: str, message: Any) -> str | None:

@@ -283,17 +283,20 @@ def human_command(human: str, flocks: list[str], bots: list[str], seed: int, edi
                   content_root: Any, out: TextIO) -> int:
     """`kcd play --human SEAT`: SEAT is a flock of the game or a seat number; the other seats take the bots of
     --bots in seat order (the last one repeats). Exit 2 (usage error) on a seat that is not in the game."""
+    from kcd.engine import modes
+
+    roles = modes.select(mode, None).seat_roles(len(flocks))
+    choices = [f for f, role in zip(flocks, roles) if role.decides]   # the engine plays the others (Kiwibot)
     seat = flocks[int(human) - 1] if human.isdigit() and 1 <= int(human) <= len(flocks) else human
-    if seat not in flocks or (mode == "solo" and seat != flocks[0]):
-        choices = flocks[:1] if mode == "solo" else flocks
+    if seat not in choices:
         from kcd.cli_errors import fail
 
         fail(f"--human {human}: not a seat of this game; seats: {', '.join(choices)} (or 1-{len(choices)})")
     others = iter(bots)
     seats, last = [], bots[-1]
-    for i, flock in enumerate(flocks):
-        if mode == "solo" and i == 1:
-            seats.append({"flock": flock, "kind": "kiwibot"})
+    for flock, role in zip(flocks, roles):
+        if not role.decides:   # a seat the engine plays: its role is the seat's kind (solo: kiwibot)
+            seats.append({"flock": flock, "kind": role.id})
         elif flock == seat:
             seats.append({"flock": flock, "kind": "human"})
         else:

@@ -239,7 +239,6 @@ def test_schema_help_follows_refs_items_and_branches(tmp_path: Path) -> None:
         "items": {"type": "object", "oneOf": [{"properties": {"row": {"enum": [1, 2], "description": "Row."}}}],
                   "properties": {"on_place": {"$ref": "common.schema.json#/$defs/effect",
                                               "description": "Gained when placed."}}}}))
-    schema_help._load_all.cache_clear()
     on_place = schema_help.field_schema("nests", (0, "on_place"), tmp_path)
     assert on_place.dsl == "effect" and on_place.description == "Gained when placed." and "null" in on_place.types
     row = schema_help.field_schema("nests", (3, "row"), tmp_path)

@@ -2,6 +2,7 @@
 the option id; docs/ACTIONS.md lists every kind with an example that round-trips too."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 from test_engine_support import ruleset
 
-from kcd.engine import Game, solo
+from kcd.engine import Game
+from kcd.engine.modes.solo import procedures as solo
 from kcd.engine import action_types as A
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "ACTIONS.md"
@@ -82,6 +84,36 @@ def test_every_kind_is_documented_with_an_example_that_round_trips() -> None:
         assert action.kind == kind and action.id() == example_id, row
         documented[kind] = row
     assert set(documented) == set(A.KINDS)
+
+
+_DOC_TYPES = {"str": "str", "int": "int", "bool": "bool", "tuple[str, ...]": "list of str"}
+
+
+def test_the_hand_written_kinds_match_their_documentation() -> None:
+    """Each kind is a public frozen dataclass with slots of action_types.py, registered once; its fields and types
+    are docs/ACTIONS.md's `fields` column, its docstring the `meaning` column, and `id_of` of the example's
+    fields gives the same id as the built action (the id an option gets without building its action)."""
+    classes = {name: cls for name, cls in vars(A).items()
+               if isinstance(cls, type) and issubclass(cls, A.Action) and cls is not A.Action}
+    assert sorted(cls.kind for cls in classes.values()) == sorted(A.KINDS)
+    assert all(A.KINDS[cls.kind] is cls for cls in classes.values())
+    rows = {}
+    for line in DOCS.read_text(encoding="utf-8").splitlines():
+        if line.startswith("| `"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            rows[cells[0].strip("`")] = cells
+    for kind, cls in A.KINDS.items():
+        params = cls.__dataclass_params__   # type: ignore[attr-defined]
+        assert params.frozen and "__slots__" in cls.__dict__, kind
+        cells = rows[kind]
+        fields = dataclasses.fields(cls)
+        documented = ", ".join(f"`{f.name}`: {_DOC_TYPES[str(f.type)]}" for f in fields) or "—"
+        assert cells[1] == documented, (kind, cells[1], documented)
+        assert cells[5] == cls.doc == cls.__doc__, kind
+        action = A.action_from_dict(json.loads(cells[4].strip("`")))
+        assert not hasattr(action, "__dict__")
+        if kind not in ("may", "pay"):
+            assert cls.id_of(*(getattr(action, f.name) for f in fields)) == action.id(), kind  # type: ignore[attr-defined]
 
 
 def test_apply_takes_an_action_and_refuses_one_not_offered() -> None:

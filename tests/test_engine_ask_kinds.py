@@ -13,9 +13,9 @@ from typing import Any, Callable
 import pytest
 from test_engine_support import ruleset
 
-import kcd.engine.solo  # noqa: F401 (the solo frames registered)
+import kcd.engine.modes.solo.procedures  # noqa: F401 (the solo frames registered)
 from kcd.content import load_ruleset
-from kcd.engine import Game
+from kcd.engine import Game, machine
 from kcd.engine.frames import FRAME_KINDS, Ask, Frame
 
 # every mode: standard 2-4 players, the prototype edition, Variable Turn Order, advanced setup (sides A and B),
@@ -76,8 +76,21 @@ def test_random_games_of_every_mode_ask_only_what_each_step_declares(monkeypatch
             return sig
         return resume_and_check
 
+    def program_checked(resume: Callable[..., Any]) -> Callable[..., Any]:
+        def resume_and_check(self: machine.Cont, rt: Any, value: Any) -> Any:
+            sig = resume(self, rt, value)
+            if type(sig) is Ask:   # a program's Ask declares its kinds; the continuation now waits at its name
+                actions = self.program.asks.get(self.label, {}).get(sig.kind)
+                assert actions is not None, f"{self.kind} asks `{sig.kind}` at {self.label}: not declared"
+                for o in sig.options:
+                    assert o.action.kind in actions, f"{self.kind} at {self.label}: `{o.action.kind}` not declared"
+                seen.add((self.kind, -1, sig.kind))
+            return sig
+        return resume_and_check
+
     for cls in _declared():
         monkeypatch.setattr(cls, "resume", wrapped(cls.resume))
+    monkeypatch.setattr(machine.Cont, "resume", program_checked(machine.Cont.resume))
     for overlays, kw in _MODES:
         for seed in range(3):
             game = Game.new(_ruleset(overlays), seed=seed, **kw)
@@ -98,7 +111,7 @@ def _save_at(kind: str, top: str) -> str:
         while not game.is_over:
             text = game.to_json()
             frames = json.loads(text)["frames"]
-            if game.pending.kind == kind and frames and frames[-1]["kind"] == top:
+            if game.pending.kind == kind and frames and frames[-1].get("kind", frames[-1].get("program")) == top:
                 return text
             assert game.apply(rng.choice(game.pending.options).id).ok
     raise AssertionError(f"no {kind} decision of {top}")
@@ -131,9 +144,9 @@ def test_a_turn_moved_on_to_its_play_mode_step_with_a_card_decision_pending_is_r
 
 def test_a_build_at_its_hex_step_with_a_nest_decision_pending_and_a_payment_asked_another_kind_are_refused() -> None:
     """A Build moved back to its hex step while its Nest is asked; a payment whose decision is of another kind."""
-    with pytest.raises(ValueError, match=r"`build-nest` decision, but frames/\d+ \(build.build, step 1\) asks "):
-        _load("build-nest", "build.build", lambda d: d["frames"][-1].update(pc=1))
-    with pytest.raises(ValueError, match=r"`feed` decision, but frames/\d+ \(payment.pay, step 1\) asks `pay`"):
+    with pytest.raises(ValueError, match=r"`build-nest` decision, but frames/\d+ \(build.build, at hex\) asks "):
+        _load("build-nest", "build.build", lambda d: d["frames"][-1].update(at="hex"))
+    with pytest.raises(ValueError, match=r"`feed` decision, but frames/\d+ \(payment.pay, at pay\) asks `pay`"):
         _load("pay", "payment.pay", lambda d: d["pending"].update(kind="feed"))
 
 

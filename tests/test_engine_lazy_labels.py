@@ -10,6 +10,7 @@ import pytest
 from kcd.content import load_ruleset
 from kcd.engine import Game
 from kcd.engine import action_types as A
+from kcd.engine import decisions
 from kcd.engine.decisions import Decision, Option, lazy_option, option, shared_option_caches
 from kcd.engine.events import OWNER, render
 
@@ -19,19 +20,19 @@ def ruleset():
     return load_ruleset()
 
 
-def test_a_template_label_reads_as_its_text_once_built():
-    """`(template, args)` and a callable both read as their string, built on the first read and then kept; the option
-    equals and hashes like one given the string, and pickles."""
+def test_a_template_label_reads_as_its_text():
+    """`(template, args)` and a callable both read as their string, built on each read (the option never changes);
+    the option equals and hashes like one given the string, and pickles."""
     values = (7, "red", 2, "A3", "A4")
     lazy = lazy_option(A.MoveKiwi, values, ("Move your size-{2} Kiwi from {3} to {4}", values))
     eager = option(A.MoveKiwi(*values), "Move your size-2 Kiwi from A3 to A4")
     assert type(lazy.stored_label) is tuple                       # nothing built yet
     assert lazy.label == "Move your size-2 Kiwi from A3 to A4"
-    assert type(lazy.stored_label) is str                         # kept
+    assert type(lazy.stored_label) is tuple                       # the option is unchanged
     assert lazy == eager and hash(lazy) == hash(eager) and lazy.id == eager.id
     calls = []
     called = Option("stop", lambda: calls.append(1) or "Stop moving", A.word("stop"))
-    assert called.label == called.label == "Stop moving" and calls == [1]
+    assert called.label == called.label == "Stop moving" and calls == [1, 1]
     again = pickle.loads(pickle.dumps(lazy_option(A.MoveKiwi, values, ("Move to {4}", values))))
     assert again.label == "Move to A4"
     d = Decision("red", "push", ("Push a Kiwi out of {}?", ("A3",)), (eager,))
@@ -55,17 +56,18 @@ def _expected(o: Option) -> str | None:
 
 
 @pytest.fixture
-def fresh_options():
-    """Options the engine shares between decisions and games (a Kiwi's Move options: interpreter/engine/move.py
-    `_HOPS`) start unread: a label read by an earlier test would show as built here."""
-    shared_option_caches.clear()
+def texts_built(monkeypatch):
+    """A list that gets an entry each time a label or prompt is built from its `Text` (`decisions._text`)."""
+    built: list[int] = []
+    text = decisions._text
+    monkeypatch.setattr(decisions, "_text", lambda value: built.append(1) or text(value))
+    return built
 
 
-def test_the_game_loop_builds_no_label_prompt_or_event_text(ruleset, fresh_options):
+def test_the_game_loop_builds_no_label_prompt_or_event_text(ruleset, texts_built):
     """In a random 4-player game nothing formats a Move or push label, a templated prompt or an event text until
     someone reads it; read, each is the text built at once. Options are only looked at during the game and read
-    after it: the engine shares an option between decisions (the same Kiwi's same move), so a label read in the
-    loop would show as built when the option comes back."""
+    after it."""
     game = Game.new(ruleset, players=["red", "green", "purple", "yellow"], seed=21)
     rng = random.Random(21)
     unbuilt_events = 0
@@ -85,6 +87,7 @@ def test_the_game_loop_builds_no_label_prompt_or_event_text(ruleset, fresh_optio
             if e.__dict__["text"] is None:
                 unbuilt_events += 1
                 assert e.text == render(e.form, e.fields, OWNER, e.player)
+    assert texts_built == [], "the game loop built a label or prompt"
     for o in seen:
         assert o.label == _expected(o)
     for d in pushes:
@@ -99,16 +102,17 @@ _PLAIN = {"facedown", "pass", "take", "decline", "stop", "ability", "cover:reser
 
 
 @pytest.mark.parametrize("variant", [None, "vto"])
-def test_card_nest_marking_payment_and_setup_labels_wait_to_be_read(ruleset, variant, fresh_options):
+def test_card_nest_marking_payment_and_setup_labels_wait_to_be_read(ruleset, variant, texts_built):
     """The labels and prompts of the flow's own decisions (cards, play modes, Builds, Nest order, marking, covering,
     payments, fruit over the limit, feeding, setup, tracker slots) are Texts until read, and read the same (read
-    after the game: options shared between decisions would show a label read in the loop as built)."""
+    after the game; the test reads only the prompt in the loop)."""
     game = Game.new(ruleset, players=["red", "green", "purple", "yellow"], seed=33, variant=variant)
     rng = random.Random(33)
     kinds: set[str] = set()
     seen: list[Option] = []
     while not game.is_over:
         d = game.pending
+        assert texts_built == [], "the game loop built a label or prompt"
         for o in d.options:
             if o.id in _PLAIN or d.kind in ("choose", "may"):
                 continue
@@ -116,6 +120,7 @@ def test_card_nest_marking_payment_and_setup_labels_wait_to_be_read(ruleset, var
             seen.append(o)
             kinds.add(d.kind)
         assert "functools.partial" not in d.prompt
+        texts_built.clear()   # the prompt, read just above
         game.apply(rng.choice(d.options).id)
     for o in seen:
         assert o.label and "functools.partial" not in o.label and "<" not in o.label, o.label

@@ -13,11 +13,11 @@ from kcd.engine.modes.base import Mode
 from kcd.engine.modes.standard import Standard
 from kcd.engine.setup import SetupError
 
-ENGINE = Path(__file__).resolve().parent.parent / "interpreter" / "engine"
-# the modules that carry one mode's rules; every other engine module is shared by all modes
-MODE_MODULES = {"vto", "solo", "solo_answers", "solo_marker", "solo_marking", "solo_moves", "solo_patterns",
-                "solo_state", "solo_verbs"}
-
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "interpreter" / "engine"
+MODES = ENGINE / "modes"
+# the packages that carry one mode's rules (interpreter/engine/modes/<mode>/); every other module is shared
+MODE_PACKAGES = {p.name for p in MODES.iterdir() if (p / "__init__.py").is_file()}
 
 class TwoSeasons(Standard):
     """A test mode: the standard game cut to its first two seasons, with a line in every view."""
@@ -83,24 +83,119 @@ def test_built_in_modes_are_chosen_by_name_and_variant():
 
 
 def _imported(path: Path) -> set[str]:
-    """Engine module names a file imports (module level or not)."""
+    """Engine module names a file imports (module level or not), in full: `kcd.engine.modes.solo.state`."""
     out: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            if node.module.startswith("kcd.engine"):
-                out.add(node.module.rsplit(".", 1)[-1] if node.module.count(".") >= 2 else "")
-                out.update(a.name for a in node.names if node.module == "kcd.engine")
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kcd.engine"):
+            out.add(node.module)
+            out.update(f"{node.module}.{a.name}" for a in node.names)
         elif isinstance(node, ast.Import):
-            out.update(a.name.rsplit(".", 1)[-1] for a in node.names if a.name.startswith("kcd.engine."))
+            out.update(a.name for a in node.names if a.name.startswith("kcd.engine."))
     return out
 
 
+def test_the_built_in_modes_are_packages():
+    assert {"standard", "solo", "vto"} <= MODE_PACKAGES
+    assert not [p.name for p in ENGINE.glob("*.py") if p.stem.startswith(("solo", "vto"))]
+
+
 def test_no_shared_module_reaches_for_a_particular_mode():
-    shared = [p for p in ENGINE.glob("*.py") if p.stem not in MODE_MODULES | {"game", "__init__"}]
+    # modes/ itself (the registry, the interface) and game.py (which imports the built-in modes) are not shared
+    shared = [p for p in ENGINE.rglob("*.py") if not p.is_relative_to(MODES) and p.name != "game.py"]
     assert len(shared) > 20
     for path in shared:
-        reached = _imported(path) & (MODE_MODULES | {"standard"})
+        reached = {m for m in _imported(path) for pkg in MODE_PACKAGES
+                   if m == f"kcd.engine.modes.{pkg}" or m.startswith(f"kcd.engine.modes.{pkg}.")}
         assert not reached, f"{path.name} imports {sorted(reached)}: call the game's mode (rt.mode) instead"
         text = path.read_text(encoding="utf-8")
         for probe in ("state.solo is not None", "st.solo is not None", '== "vto"', "vto.VARIANT"):
             assert probe not in text, f"{path.name} tests for a mode (`{probe}`): move it into the mode"
+
+
+# --- no code outside a mode's package asks which mode is played -----------------------------------------------
+# A mode presents itself (interpreter/engine/modes/base.py: seat roles, default players, score columns, setup
+# options and their checks); the apps and the analysis call it. Three forms of asking are refused anywhere in
+# interpreter/, editor/ and service/ outside interpreter/engine/modes/<mode>/:
+#   1. a comparison (==, !=, in, not in) of something named for a mode or variant (a name, attribute or string
+#      key containing "mode" or "variant") with a mode or variant name ("solo", or SOLO / STANDARD / .VARIANT)
+#   2. a test of a state's solo data: `x.solo is None`, `x.solo is not None`, or `x.solo` as a condition
+#   3. a variable named after a mode (`solo`, `vto`, `standard`) used as a condition
+# KNOWN_LEFT pins, per file, the places not moved onto the mode yet: it may only shrink.
+KNOWN_LEFT = {
+    # the engine's shared state and content carry solo's data until each mode owns its typed state
+    "interpreter/engine/state.py": 2, "interpreter/engine/rules.py": 1, "interpreter/engine/modes/__init__.py": 1,
+    "interpreter/dsl/bounds.py": 1,
+    # the RL observation encodes Kiwibot's public data (its flock, the Solo card pile, the marker side)
+    "interpreter/rl/observation.py": 6,
+    # the editor's chart of the simulation summary's player-vs-Kiwibot section (its key is `solo`)
+    "editor/logic/playtest.py": 1,
+}
+
+
+def _names_mode(node: ast.AST) -> bool:
+    for n in ast.walk(node):
+        word = n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else \
+            n.value if isinstance(n, ast.Constant) and isinstance(n.value, str) else ""
+        if "mode" in word.lower() or "variant" in word.lower():
+            return True
+    return False
+
+
+def _is_mode_name(node: ast.AST, names: set[str]) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in names
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return bool(node.elts) and all(_is_mode_name(e, names) for e in node.elts)
+    return (isinstance(node, ast.Name) and node.id in {"SOLO", "STANDARD", "VTO"}) or \
+        (isinstance(node, ast.Attribute) and node.attr in {"SOLO", "STANDARD", "VARIANT", "MODE"})
+
+
+def mode_questions(source: str) -> list[tuple[int, str]]:
+    """(line, what) for each place the source asks which mode is played (the three forms above)."""
+    names = set(modes.names()) | {m.variant for m in modes.all_modes() if m.variant}
+    out: list[tuple[int, str]] = []
+    for n in ast.walk(ast.parse(source)):
+        if isinstance(n, ast.Compare) and isinstance(n.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Is,
+                                                                 ast.IsNot)):
+            operands = [n.left, *n.comparators]
+            named = [o for o in operands if _is_mode_name(o, names)]
+            if named and not isinstance(n.ops[0], (ast.Is, ast.IsNot)) and \
+                    any(_names_mode(o) for o in operands if o not in named):
+                out.append((n.lineno, "compares a mode name"))
+            elif any(isinstance(o, ast.Attribute) and o.attr == "solo" for o in operands) and \
+                    any(isinstance(o, ast.Constant) and o.value is None for o in operands):
+                out.append((n.lineno, "tests `.solo`"))
+        conditions = [n.test] if isinstance(n, (ast.If, ast.IfExp, ast.While)) else \
+            list(n.values) if isinstance(n, ast.BoolOp) else \
+            [n.operand] if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not) else []
+        for c in conditions:
+            if isinstance(c, ast.Attribute) and c.attr == "solo":
+                out.append((c.lineno, "tests `.solo`"))
+            elif isinstance(c, ast.Name) and c.id in names:
+                out.append((c.lineno, f"branches on `{c.id}`"))
+    return sorted(out)
+
+
+def test_the_rule_catches_each_form():
+    found = mode_questions('if mode == "solo": pass\nx = 1 if rec.mode != SOLO else 2\n'
+                           'y = st.solo is not None\nif state.solo: pass\nif variant in ("vto",): pass\n'
+                           'solo = True\nif solo: pass\nz = mode_ids.get(label) == "solo"\n')
+    assert sorted(line for line, _ in found) == [1, 2, 3, 4, 5, 7, 8]
+    assert mode_questions('if mode.player_count: pass\nname = "solo" if flag else "standard"\n'
+                          'x = data.get("solo")\nif kind == "kiwibot": pass\nif st.mode is None: pass\n') == []
+
+
+def test_no_code_outside_a_mode_package_asks_which_mode_is_played():
+    found: dict[str, list[str]] = {}
+    files = [p for top in ("interpreter", "editor", "service") for p in sorted((ROOT / top).rglob("*.py"))]
+    assert len(files) > 150
+    for path in files:
+        if path.is_relative_to(MODES) and path.parent != MODES:
+            continue   # a mode's own package
+        hits = mode_questions(path.read_text(encoding="utf-8"))
+        if hits:
+            found[path.relative_to(ROOT).as_posix()] = [f"{line}: {what}" for line, what in hits]
+    counts = {f: len(h) for f, h in found.items()}
+    new = {f: found[f] for f, n in counts.items() if n > KNOWN_LEFT.get(f, 0)}
+    assert not new, f"ask the mode (interpreter/engine/modes/base.py) instead of comparing its name: {new}"
+    assert counts == KNOWN_LEFT, f"fewer places left than KNOWN_LEFT pins: lower it to {counts}"

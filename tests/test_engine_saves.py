@@ -72,7 +72,7 @@ def test_save_holds_format_hash_seed_setup_history_checkpoint_and_state() -> Non
     data = json.loads(game.to_json())
     assert set(data) == {"format", "content_hash", "seed", "setup", "start", "history", "redo", "step_start",
                          "checkpoint", "state", "frames", "pending", "previous"}
-    assert data["format"] == 3 and data["content_hash"] == ruleset().hash and data["seed"] == 11
+    assert data["format"] == 4 and data["content_hash"] == ruleset().hash and data["seed"] == 11
     assert data["setup"]["players"] == ["red", "green", "purple"] and data["start"] is None
     assert data["history"] == game.history and len(data["history"]) == 50
     loaded = Game.from_json(ruleset(), game.to_json())
@@ -184,7 +184,7 @@ def test_non_text_and_huge_text_are_value_errors() -> None:
     (["state", "flocks", 0, "fruit", "red"], 3, "fruit"),
     (["frames"], [{"kind": "no-such-frame", "pc": 0, "fields": {}}], "unknown frame kind"),
     (["pending"], None, "frames and pending decision do not match"),
-    (["format"], 4, "format 2 or 3"),
+    (["format"], 5, "format 2 or 3 or 4"),
 ])
 def test_impossible_saves_are_value_errors(path: list, value: object, message: str) -> None:
     """Values out of range, renamed seats, phases that do not exist, broken conservation, frames that are no

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from test_engine_support import dsl, markers, put, ruleset, rules
 
-from kcd.engine import Game, solo
+from kcd.engine import Game
+from kcd.engine.modes.solo import procedures as solo
 from kcd.engine.context import Ctx, Runtime, Turn
+from kcd.engine.frames import drive
+from kcd.engine.game import OldSaveWarning
 from kcd.engine.scoring import score
 from kcd.engine.setup import SetupError, new_state
 
@@ -186,7 +190,7 @@ def test_R_SOLO_7_empty_deck_reshuffles_all_cards_and_sets_one_aside() -> None:
     fl.played = fl.played[:2]
     fl.discard += []
     before = sorted(fl.discard + st.solo["set_aside"])
-    run(rt, solo.bot_turn(rt, BOT))
+    run(rt, drive(rt, solo.BOT_TURN.start(BOT)))
     assert len(st.solo["set_aside"]) == 1
     assert sorted(fl.deck + st.solo["set_aside"] + fl.played[2:]) == before
     assert len(fl.played) == 3 and fl.discard == []
@@ -289,7 +293,7 @@ def test_R_SOLO_10_move_segment_resolves_once_with_its_pushes() -> None:
     st = rt.state
     put(rt, "A6", BOT, 2)
     put(rt, "A2", PLAYER, 1)
-    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 2; bot pushes up to 1 of the kiwi of an opponent", "solo"), bot_ctx()))
+    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 2; bot pushes up to 1 of the kiwi of an opponent", "solo"), bot_ctx())))
     assert kiwi_at(rt, "A2", BOT) == [2] and kiwi_at(rt, "A2", PLAYER) == []
     assert st.flocks[PLAYER].reserve_kiwi == 1   # A2 is an edge hex: off the island first (R-SOLO-11)
     assert kiwi_at(rt, "A6", BOT) == []
@@ -338,13 +342,13 @@ def test_R_LEAD_1_R_SOLO_11_kiwibot_moves_its_leader_as_a_size_3_kiwi_and_it_pus
     st = rt.state
     put(rt, "A2", PLAYER, 1)          # A2 is adjacent to A6 and an edge hex
     ctx = bot_ctx()
-    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 3; bot pushes up to 1 of the kiwi of an opponent", "solo"), ctx))
+    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 3; bot pushes up to 1 of the kiwi of an opponent", "solo"), ctx)))
     assert st.flocks[BOT].leader_hex == "A2" and ctx.turn.leader_moved
     assert kiwi_at(rt, "A2", PLAYER) == [] and st.flocks[PLAYER].reserve_kiwi == 1   # pushed off (R-SOLO-11)
     assert solo.marker_order(st)[0] == "A2"   # the bot-side marker starts at Kiwibot's Leader (R-SOLO-12)
     assert any(e.text == f"{BOT} moves the Leader from A6 to A2" for e in rt.events)
     # R-MOVE-4: the same turn's next size-3 move finds no other size-3 piece
-    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 3", "solo"), ctx))
+    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 3", "solo"), ctx)))
     assert st.flocks[BOT].leader_hex == "A2"
 
 
@@ -355,9 +359,9 @@ def test_R_LEAD_1_R_SOLO_11_a_kiwi_token_in_the_leaders_hex_moves_before_the_lea
     st = rt.state
     put(rt, "A6", BOT, 1)
     ctx = bot_ctx()
-    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 2 to a sand hex", "solo"), ctx))   # no size 2: step 3, any size
+    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 2 to a sand hex", "solo"), ctx)))   # no size 2: step 3, any size
     assert kiwi_at(rt, "A5", BOT) == [1] and st.flocks[BOT].leader_hex == "A6"
-    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 2 to a sand hex", "solo"), ctx))   # the token moved: the Leader goes
+    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 2 to a sand hex", "solo"), ctx)))   # the token moved: the Leader goes
     assert st.flocks[BOT].leader_hex == "A5" and kiwi_at(rt, "A5", BOT) == [1]
 
 
@@ -366,15 +370,38 @@ def test_R_SOLO_11_gather_and_scatter_steer_the_second_move() -> None:
     rt = blank_solo()
     put(rt, "A7", BOT, 1)
     put(rt, "A5", BOT, 1)
-    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 1; bot moves my kiwi of size 1; bot gathers", "solo"), bot_ctx()))
+    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 1; bot moves my kiwi of size 1; bot gathers", "solo"), bot_ctx())))
     assert kiwi_at(rt, "A6", BOT) == [1, 1]
     rt = blank_solo()
     put(rt, "A7", BOT, 1)
     put(rt, "A5", BOT, 1)
-    run(rt, solo.run_segment(rt, dsl("bot moves my kiwi of size 1; bot moves my kiwi of size 1; bot scatters", "solo"), bot_ctx()))
+    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 1; bot moves my kiwi of size 1; bot scatters", "solo"), bot_ctx())))
     where = [h for h in rt.state.hexes if kiwi_at(rt, h, BOT)]
     assert len(where) == 2 and "A7" not in where and "A5" not in where
 
+
+
+def test_R_SOLO_10_a_same_size_pusher_pushes_the_player_s_leader_then_goes_on_pushing() -> None:
+    """R-SOLO-10/11, R-LEAD-1/4, R-ASYM-5: Kiwibot's size-3 Kiwi, whose side pushes Kiwi of equal size, pushes the
+    player's Leader (a size-3 Kiwi) off the island, Kiwibot places it on an edge hex, and the segment's second push
+    follows: the player's Kiwi goes off too."""
+    r = rules()
+    st = new_state(r, [PLAYER, "yellow"], 5, {PLAYER: "chopan", "yellow": "kahu"}, None, {"yellow": "B"},
+                   "first-game", game_mode="solo", solo_side="bot-side")
+    for hex_id in st.hexes:
+        st.set_kiwi(hex_id, ())
+    for f in st.seats:
+        st.flocks[f].supply = 0
+    st.flocks["yellow"].leader_hex, st.flocks[PLAYER].leader_hex = "A9", "A2"
+    st.phase, st.season, st.step = "actions", 1, 0
+    rt = Runtime(r, st)
+    put(rt, "A6", "yellow", 3)
+    put(rt, "A2", PLAYER, 1)
+    segment = dsl("bot moves my kiwi of size 3; bot pushes up to 2 of the kiwi of an opponent", "solo")
+    run(rt, drive(rt, solo.segment_frame(rt, segment, Ctx("yellow", turn=Turn(), source="test"))))
+    assert [e.form for e in rt.events] == ["move-kiwi", "push-leader", "push-off"]
+    assert st.flocks[PLAYER].leader_hex == "A9" and kiwi_at(rt, "A2", "yellow") == [3]
+    assert kiwi_at(rt, "A2", PLAYER) == [] and st.flocks[PLAYER].reserve_kiwi == 1
 
 @pytest.mark.parametrize("setup,expected", [
     ("edge", "off"), ("marker", "A10"), ("nest", "A9"), ("pair", "A5"), ("none", "A7"),
@@ -450,12 +477,12 @@ def test_R_SOLO_11_marking_reveals_until_a_marker_fits_else_gains_one() -> None:
     markers(rt, BOT, "grass", "sand")   # A6 (Leader) is mountain; A1 flower
     put(rt, "A1", BOT, 1)
     fl.reserve_kiwi = 1
-    run(rt, solo.marking_turn(rt, BOT))
+    run(rt, drive(rt, solo.MARKING_TURN.start(BOT)))
     # no fitting marker: none placed, one more is drawn instead (the bag may give any terrain)
     assert len(fl.domain) == 3 and {"grass", "sand"} <= set(fl.domain)
     assert sum(1 for h in st.hexes.values() if h.domain) == 0
     fl.domain = ["flower"]
-    run(rt, solo.marking_turn(rt, BOT))
+    run(rt, drive(rt, solo.MARKING_TURN.start(BOT)))
     assert st.hexes["A1"].domain == (BOT, "flower") and fl.covers == 1 and fl.reserve_kiwi == 0
 
 
@@ -464,7 +491,7 @@ def test_R_SOLO_11_no_dominated_hex_no_marker_gained() -> None:
     rt = blank_solo(bot_leader=None, phase="domain_marking")
     fl = rt.state.flocks[BOT]
     before = list(fl.domain)
-    run(rt, solo.marking_turn(rt, BOT))
+    run(rt, drive(rt, solo.MARKING_TURN.start(BOT)))
     assert fl.domain == before
 
 
@@ -501,7 +528,7 @@ def _season_position(cards: list[str]) -> Runtime:
 def test_R_SOLO_5_kiwibot_wins_ties_and_keeps_both_cards() -> None:
     """R-SOLO-5: lose both (ties go to Kiwibot): Kiwibot keeps both cards and takes both left benefits."""
     rt = _season_position(["most-size3", "most-single-hex"])   # Leaders only: 1-1 and 3-3, both ties
-    run(rt, solo.season_card_step(rt))
+    run(rt, drive(rt, solo.SEASON_CARD_STEP.start()))
     bot = rt.state.flocks[BOT]
     assert bot.kept_season_cards == ["most-size3", "most-single-hex"] and bot.season_vp == 1 + 2
     assert rt.state.flocks[PLAYER].season_vp == 0
@@ -513,7 +540,7 @@ def test_R_SOLO_5_player_wins_one_each_takes_the_card_won() -> None:
     """R-SOLO-5: win one: the player takes its left benefit, Kiwibot keeps the other and takes its left benefit."""
     rt = _season_position(["most-size3", "most-single-hex"])
     put(rt, "A1", PLAYER, 3)   # two size-3 (Leader + Kiwi) against one; single hex stays 3-3
-    run(rt, solo.season_card_step(rt))
+    run(rt, drive(rt, solo.SEASON_CARD_STEP.start()))
     player, bot = rt.state.flocks[PLAYER], rt.state.flocks[BOT]
     assert player.season_vp == 1 and player.kept_season_cards == ["most-size3"]   # R-SCARD-3 reminder
     assert bot.season_vp == 2 and bot.kept_season_cards == ["most-single-hex"]
@@ -525,7 +552,7 @@ def test_R_SOLO_5_player_wins_both_chooses_one_kiwibot_takes_the_other_and_disca
     """R-SOLO-5: win both: the player chooses one card's left benefit; Kiwibot takes the other's and discards it."""
     rt = _season_position(["most-size3", "most-single-hex"])
     put(rt, "B7", PLAYER, 3)   # Leader + size-3 on one hex: 6 tokens, and two size-3
-    run(rt, solo.season_card_step(rt), answers=["season-card:most-single-hex"])
+    run(rt, drive(rt, solo.SEASON_CARD_STEP.start()), answers=["season-card:most-single-hex"])
     player, bot = rt.state.flocks[PLAYER], rt.state.flocks[BOT]
     assert player.season_vp == 2 and player.kept_season_cards == ["most-single-hex"]
     assert bot.season_vp == 1 and bot.kept_season_cards == []
@@ -538,7 +565,7 @@ def test_R_SOLO_5_right_benefits_are_ignored() -> None:
     rt.state.set_nest("A1", (PLAYER, "tree-1"))
     rt.state.flocks[PLAYER].nests_built = ["tree-1"]
     markers_before = len(rt.state.flocks[BOT].domain)
-    run(rt, solo.season_card_step(rt))
+    run(rt, drive(rt, solo.SEASON_CARD_STEP.start()))
     # the player wins most-nests (1 VP); Kiwibot wins the flower tie (left: 1 marker) but gets no right benefit
     assert rt.state.flocks[PLAYER].season_vp == 1
     assert len(rt.state.flocks[BOT].domain) <= markers_before + 1
@@ -595,6 +622,24 @@ def test_R_SOLO_7_json_round_trip_clone_and_refusals_in_solo_games() -> None:
     assert Game.from_json(ruleset(), g.to_json()).scores() == g.scores()
     assert set(g.scores()[BOT]) == {"domain", "nests", "season_cards", "solo", "total"}
 
+
+
+@pytest.mark.parametrize("name", ["solo.season_card_step/card", "solo.left_benefit"])
+def test_R_SOLO_5_a_format_3_save_inside_the_solo_season_card_step_loads_by_replay(name: str) -> None:
+    """A save the engine wrote before the solo procedures were programs (frames with kind/pc/fields: the solo
+    Season card step asking which left benefit the player takes, or a left benefit asking where a Kiwi goes) loads
+    by replaying its history once, and the game goes on exactly as the old engine went on."""
+    case = json.loads((Path(__file__).parent / "saves" / "format3-solo.json").read_text())[name]
+    assert case["save"]["format"] == 3
+    assert any(f["kind"] == name.split("/")[0] for f in case["save"]["frames"])
+    with pytest.warns(OldSaveWarning, match="replayed once"):
+        game = Game.from_json(ruleset(), json.dumps(case["save"]))
+    assert game.pending.to_dict() == case["save"]["pending"]
+    for choice in case["then"]:
+        assert game.apply(choice).ok
+    assert game.state.to_dict() == case["after"]
+    saved = json.loads(game.to_json())
+    assert saved["format"] == 4 and Game.from_json(ruleset(), json.dumps(saved)).state.to_dict() == case["after"]
 
 def _violations(game: Game) -> list[str]:
     """Component accounting of a solo game (R-COMP-1/2, R-SOLO-1/8)."""

@@ -6,7 +6,8 @@ import random
 import pytest
 from test_engine_support import blank_runtime, drive, fruit, markers, play_random, ruleset, rules, totals
 
-from kcd.engine import Game, vto
+from kcd.engine import Game
+from kcd.engine.modes.vto import procedures as vto
 from kcd.engine.context import Ctx
 from kcd.engine.rules import compile_rules
 from kcd.engine.setup import SetupError

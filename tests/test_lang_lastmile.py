@@ -367,7 +367,7 @@ def test_R_LEAD_5_no_push_offers_a_pieces_own_hex() -> None:
     d = gen.send(first)
     if d.kind == "push" and d.options[0].action.hex == origin:   # the twin Kiwi may go to the same hex
         assert first.split("->")[1] in [o.id.split("->")[1] for o in d.options]
-    edge = push.DoPushFrame("red", A.PushLeader("green", "A2", push.OFF), True)
+    edge = push.do_push_frame("red", A.PushLeader("green", "A2", push.OFF), True)
     from kcd.engine.frames import drive as run_frame
     asked = next(run_frame(rt, edge))
     assert "A2" not in [o.action.to for o in asked.options]

@@ -14,7 +14,7 @@ import pytest
 
 from kcd.content import load_ruleset
 from kcd.determinize import resample
-from kcd.engine import Game
+from kcd.engine import Game, decisions
 from kcd.engine.board import DIRECTIONS
 from kcd.rl import action_space, information_state_tensor, observation_space, observation_tensor
 
@@ -93,7 +93,7 @@ def test_the_tensors_kept_between_calls_are_the_ones_built_from_nothing(label: s
     assert checked > 60
 
 
-def test_the_tensors_show_the_state_in_the_published_layout() -> None:
+def test_the_tensors_show_the_state_in_the_published_layout(monkeypatch: pytest.MonkeyPatch) -> None:
     """Shapes as published; Kiwi planes count every Kiwi by seat and size, the hand vector is the own hand, the
     other hands only as a count; seat 0 is the observer; no option label is built by the mask and tensors."""
     game = Game.new(ruleset(), players=["red", "green", "purple"], seed=5)
@@ -123,10 +123,13 @@ def test_the_tensors_show_the_state_in_the_published_layout() -> None:
         assert obs[start:start + length].tolist() == [st.flocks[player].fruit.get(c, 0) for c in game.rules.fruits]
     assert not np.array_equal(observation_tensor(game, st.seats[0]), observation_tensor(game, st.seats[1]))
     fresh = Game.new(ruleset(), players=["red", "green"], seed=9)
+    built: list[int] = []   # labels and prompts built from their Texts: the tensors read none
+    text = decisions._text
+    monkeypatch.setattr(decisions, "_text", lambda value: built.append(1) or text(value))
     action_space(fresh).legal_mask(fresh)
     observation_tensor(fresh, "red")
     information_state_tensor(fresh, "red")
-    assert all(not isinstance(o.stored_label, str) for o in fresh.pending.options)
+    assert built == [] and all(not isinstance(o.stored_label, str) for o in fresh.pending.options)
 
 
 def test_a_bad_player_is_a_clear_error() -> None:

@@ -18,8 +18,10 @@ from test_engine_support import ruleset as base_ruleset
 from kcd.content import load_ruleset
 from kcd.dsl import CheckContext, compile_field
 from kcd.dsl.render import render
-from kcd.engine import Game, solo
+from kcd.engine import Game
+from kcd.engine.modes.solo import procedures as solo
 from kcd.engine.context import Ctx, Runtime, Turn
+from kcd.engine.frames import drive
 from kcd.engine.rules import compile_rules
 from kcd.engine.setup import new_state
 
@@ -80,7 +82,7 @@ def segment(row: str, column: int):
 
 def resolve(rt: Runtime, node) -> None:
     """Resolve a segment for Kiwibot; every question it is asked answered by its patterns (R-SOLO-11)."""
-    gen = solo.run_segment(rt, node, Ctx(BOT, turn=Turn(), source="test"))
+    gen = drive(rt, solo.segment_frame(rt, node, Ctx(BOT, turn=Turn(), source="test")))
     try:
         d = next(gen)
         while True:
@@ -159,7 +161,7 @@ def test_the_base_segments_read_as_before() -> None:
 
 def test_a_new_segment_reads_as_what_kiwibot_does() -> None:
     """Core verbs, conditions and quantities of a segment are told with Kiwibot as the subject (R-SOLO-7)."""
-    from kcd.engine.solo_verbs import describe_segment
+    from kcd.engine.modes.solo.verbs import describe_segment
     assert describe_segment(segment("move", 1)) == ("Kiwibot moves its Leader to an adjacent hex with Kiwi of yours "
                                                     "and it pushes 2 of your Kiwi")
     assert describe_segment(segment("feed", 2)) == (
@@ -372,7 +374,7 @@ def test_any_validated_segment_plays_in_any_position(parts: list[str], seed: int
             break
         game.apply(rng.choice(game.pending.options).id)
     rt = Runtime(game.rt.rules, game.rt.state.copy())
-    gen = solo.run_segment(rt, node, Ctx(BOT, turn=Turn(), source="fuzz"))
+    gen = drive(rt, solo.segment_frame(rt, node, Ctx(BOT, turn=Turn(), source="fuzz")))
     asked = 0
     try:
         d = next(gen)

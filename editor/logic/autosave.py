@@ -14,7 +14,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from kcd.editor.logic import store, yamlrt
 from kcd.editor.logic.confine import inside
@@ -65,7 +65,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(12)
 
 
-def valid_token(token: object) -> bool:
+def valid_token(token: object) -> TypeGuard[str]:
     """Whether `token` can name a session folder (URL-safe letters, 8 to 64 of them)."""
     return isinstance(token, str) and _TOKEN.fullmatch(token) is not None
 

@@ -223,7 +223,9 @@ def record_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[
     rec = Recording(list(players), seed, list(bots), setup, leaders=dict(leaders) if leaders else None,
                     sides=dict(sides) if sides else None, mode=mode, solo_side=solo_side, variant=variant,
                     overlays=tuple(overlays))
-    kiwibot = players[1] if mode == "solo" and len(players) == 2 else None
+    from kcd.engine import modes
+
+    kiwibot = next(iter(modes.select(mode, None).engine_seats(list(players))), None)   # the engine's own seat
     names = log_names(ruleset)
 
     def start(game: Any) -> None:
@@ -284,9 +286,8 @@ def replay(ruleset: Any, rec: Recording) -> list[Frame]:
     frames = [_frame(game, 0, "Start of the game", rec.start_events, None)]
     for index, option in enumerate(rec.decisions):
         result = game.apply(option)
-        if not getattr(result, "ok", True):
-            raise RuntimeError(f"replay diverged at decision {index + 1} `{option}`: "
-                               f"{getattr(result, 'message', result)}")
+        if not result.ok:
+            raise RuntimeError(f"replay diverged at decision {index + 1} `{option}`: {result.message}")
         label = rec.labels[index] if index < len(rec.labels) else option
         events = rec.events[index] if index < len(rec.events) else [str(e.text) for e in result.events]
         frames.append(_frame(game, index + 1, label, events, frames[-1].view))
@@ -300,14 +301,18 @@ def replay_views(ruleset: Any, rec: Recording) -> list[dict[str, Any]]:
 
 def result_rows(frame: Frame, names: Mapping[str, str]) -> list[dict[str, Any]]:
     """The scores at a frame in ranking order (R-END-2: VP by source; R-END-3 breaks ties): place, flock, VP."""
+    from kcd.engine import modes
+    from kcd.engine.modes.base import SCORE_COLUMNS
+
     rows = []
     for place, flock in enumerate(frame.ranking, start=1):
         score = frame.scores.get(flock) or {}
         row = {"place": place, "flock": names.get(flock, flock), "VP": score.get("total", 0),
                "domain markers": score.get("domain", 0), "Nests": score.get("nests", 0),
                "Season cards": score.get("season_cards", 0)}
-        if "solo" in score:
-            row["Kiwibot's unplaced markers"] = score["solo"]
+        for column, vp in score.items():   # a mode's own VP source (solo: Kiwibot's unplaced markers)
+            if column not in SCORE_COLUMNS:
+                row[modes.score_label(column)] = vp
         rows.append(row)
     return rows
 
@@ -320,10 +325,13 @@ def winner_text(frame: Frame, names: Mapping[str, str]) -> str:
     first = frame.ranking[0]
     total = (frame.scores.get(first) or {}).get("total", 0)
     tied = [f for f in frame.ranking[1:] if (frame.scores.get(f) or {}).get("total", 0) == total]
-    solo = frame.view.get("solo") or {}
+    from kcd.engine import modes
+
+    roles = modes.view_roles(frame.view)   # solo: Kiwibot or the player
     who = names.get(first, first)
-    if solo.get("kiwibot"):
-        who = f"Kiwibot ({who})" if first == solo["kiwibot"] else f"the player ({who})"
+    if roles:
+        role = roles.get(first, "player")
+        who = f"{'the ' if role == 'player' else ''}{role} ({who})"
     text = f"Winner: {who} with {total} VP"
     if tied:
         text += f" (level with {', '.join(names.get(f, f) for f in tied)}; won on the tiebreak, R-END-3)"
@@ -346,7 +354,9 @@ def _watcher_view(game: Any) -> dict[str, Any]:
 
 def scoreboard(view: dict[str, Any]) -> list[dict[str, Any]]:
     """Per-flock rows for the table beside the board (in a solo game with each flock's role)."""
-    solo = view.get("solo") or {}
+    from kcd.engine import modes
+
+    roles = modes.view_roles(view)   # solo: Kiwibot and the player
     rows = []
     for flock, data in (view.get("flocks") or {}).items():
         fruit = data.get("fruit") or {}
@@ -355,9 +365,8 @@ def scoreboard(view: dict[str, Any]) -> list[dict[str, Any]]:
                "domain": data.get("domain_count"), "track": data.get("track"),
                "reserve": data.get("reserve_kiwi"), "nests": ", ".join(data.get("nests_built") or []),
                "season VP": data.get("season_vp")}
-        if solo:
-            row = {"role": "Kiwibot" if flock == solo.get("kiwibot") else "player", **row,
-                   "kept Season cards": ", ".join(data.get("kept_season_cards") or [])}
+        if roles:
+            row = {"role": roles.get(flock, "player"), **row, **modes.view_flock_extras(view, data)}
         rows.append(row)
     return rows
 
@@ -383,18 +392,8 @@ def season_card_names(ruleset: Any) -> dict[str, str]:
 
 
 def solo_panel(view: dict[str, Any]) -> list[dict[str, str]]:
-    """The solo block of a view as rows: Kiwibot, the marker side, the top Solo card, cards left and discarded,
-    Kiwibot's cards set aside (R-SOLO-1/2/9/12); [] for a standard game."""
-    solo = view.get("solo")
-    if not solo:
-        return []
-    discarded = solo.get("solo_cards_discarded") or []
-    return [
-        {"what": "Kiwibot", "value": str(solo.get("kiwibot"))},
-        {"what": "Player", "value": str(solo.get("player"))},
-        {"what": "Solo-mode marker side", "value": str(solo.get("marker_side"))},
-        {"what": "Top Solo card", "value": str(solo.get("solo_card") or "(none left)")},
-        {"what": "Solo cards left", "value": str(solo.get("solo_cards_left", 0))},
-        {"what": "Solo cards discarded", "value": ", ".join(discarded) or "(none)"},
-        {"what": "Kiwibot's cards set aside", "value": str(solo.get("set_aside_count", 0))},
-    ]
+    """The mode's own block of a view as rows (`Mode.view_panel`; solo: Kiwibot, the marker side, the top Solo
+    card, cards left and discarded, Kiwibot's cards set aside, R-SOLO-1/2/9/12); [] for a standard game."""
+    from kcd.engine import modes
+
+    return [{"what": what, "value": value} for what, value in modes.view_panel(view)]

@@ -1,47 +1,31 @@
-"""Every content item of a content folder (base and every edition and mod), found by reading the files."""
+"""Every content item of a content folder (base and every edition and mod), found by reading the files.
+
+Which packs there are, which files a pack holds and where each kind's items sit in a file are the loader's
+(`kcd.content.layout`, `kcd.content.loader.content_packs`): the editor lists what the loader loads.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
-
+from kcd.content import layout
+from kcd.content.layout import FileSpec
+from kcd.content.loader import content_packs
+from kcd.content.schema import schemas_for
 from kcd.editor.logic import yamlrt
 from kcd.editor.logic.confine import inside
 
-# file name -> (schema name, [(kind, path of the items inside the file)]). A path to a list holds one item per
-# list element; a path to a mapping is one item; `None` means "each top-level section is an item" (game.yaml).
-FILE_KINDS: dict[str, tuple[str, list[tuple[str, tuple | None]]]] = {
-    "game.yaml": ("game", [("game", None)]),
-    "island.yaml": ("island", [("sections", ("sections",)), ("layouts", ("layouts",)), ("setups", ("setups",))]),
-    "action_cards.yaml": ("action_cards", [("action_cards", ())]),
-    "nests.yaml": ("nests", [("nests", ())]),
-    "leaders.yaml": ("leaders", [("leaders", ())]),
-    "season_cards.yaml": ("season_cards", [("season_cards", ())]),
-    "turn_order.yaml": ("turn_order", [("turn_order_nests", ("nests",)), ("tracker_slots", ("tracker",))]),
-    "solo.yaml": ("solo", [("solo_cards", ("cards",)), ("solo_marker", ("marker",)), ("solo_patterns", ("patterns",))]),
-    "pack.yaml": ("pack", [("pack", ())]),
-}
-FLOCK_SCHEMA = "flock"
-
-# What the Content page lists, in the order designers think of them (every content kind).
+# What the Content page lists, in the order designers think of them (every content kind, and the kinds the
+# deep-merged sections of game.yaml, island.yaml, turn_order.yaml and solo.yaml are listed as).
 KIND_LABELS: dict[str, str] = {
     "action_cards": "Action cards", "nests": "Nests", "leaders": "Leaders", "season_cards": "Season cards",
     "flocks": "Flocks", "turn_order_nests": "Turn order nests", "tracker_slots": "Turn tracker slots",
     "sections": "Island sections", "layouts": "Island layouts", "setups": "First-game setups",
-    "solo_cards": "Solo cards", "solo_marker": "Solo marker", "solo_patterns": "Solo patterns",
-    "game": "Game rules (game.yaml)", "pack": "Pack", "file": "File with a YAML error",
+    "solo_cards": "Solo cards", "solo": "Solo rules (solo.yaml)",
+    "game": "Game rules (game.yaml)", "island": "Island rules (island.yaml)",
+    "turn_order": "Turn order rules (turn_order.yaml)", "pack": "Pack", "file": "File with a YAML error",
 }
-
-
-@dataclass(frozen=True)
-class Pack:
-    """A folder of content: `base`, an edition or a mod."""
-
-    id: str
-    kind: str  # base | edition | mod
-    folder: str  # relative to the content root
 
 
 @dataclass(frozen=True)
@@ -61,6 +45,7 @@ class ItemRef:
     label: str = ""
     overrides: tuple[str, ...] = field(default=())    # base item: packs that replace/patch it
     overridden_target: str | None = None             # overlay item: "base" when it replaces/patches an item
+    section: bool = False    # a deep-merged section (game.yaml's `feed`, solo.yaml's `marker`): an overlay patches it
 
     @property
     def key(self) -> str:
@@ -73,25 +58,10 @@ class ItemRef:
         return f"{self.kind}/{self.id}" + ("" if self.pack_kind == "base" else f"@{self.pack}")
 
 
-def packs(root: Path) -> list[Pack]:
-    """base, then editions, then mods (each sorted by id), as folders found on disk."""
-    out = [Pack("base", "base", "base")] if (Path(root) / "base").is_dir() else []
-    for folder, kind in (("editions", "edition"), ("mods", "mod")):
-        parent = Path(root) / folder
-        if parent.is_dir():
-            for sub in sorted(p for p in parent.iterdir() if p.is_dir() and not p.name.startswith(".")):
-                out.append(Pack(sub.name, kind, f"{folder}/{sub.name}"))
-    return out
-
-
 def pack_of(rel: str) -> tuple[str, str]:
     """(pack id, pack kind) of a content-relative file path."""
-    parts = rel.split("/")
-    if parts[0] == "base":
-        return "base", "base"
-    if parts[0] in ("editions", "mods") and len(parts) > 2:
-        return parts[1], "edition" if parts[0] == "editions" else "mod"
-    return parts[0], "other"
+    pack, kind, _ = layout.split(rel)
+    return pack, kind
 
 
 def overlays_for(rel: str) -> tuple[str, ...]:
@@ -100,32 +70,43 @@ def overlays_for(rel: str) -> tuple[str, ...]:
     return () if kind == "base" else (pack,)
 
 
+def spec_of(rel: str) -> FileSpec | None:
+    """The loader's layout entry of a content-relative file (None for a file that is not content)."""
+    return layout.spec_of(layout.split(rel)[2])
+
+
+def holds(rel: str, kind: str) -> bool:
+    """True when content file `rel` holds items of `kind` (`flocks`: a file of flocks/)."""
+    spec = spec_of(rel)
+    return spec is not None and kind in ((spec.kind,) + tuple(k for _, k in spec.groups))
+
+
 def schema_of(rel: str) -> str | None:
-    """The schema name for a content file, from its name (None for files the editor does not know)."""
-    name = rel.rsplit("/", 1)[-1]
-    if "/flocks/" in f"/{rel}" and name.endswith(".yaml"):
-        return FLOCK_SCHEMA
-    entry = FILE_KINDS.get(name)
-    return entry[0] if entry else None
+    """The schema name for a content file (`nests`, `flock`): its layout entry's first schema that is shipped."""
+    spec = spec_of(rel)
+    schemas = schemas_for()
+    name = next((n for n in spec.schema_names if schemas.has(n)), None) if spec is not None else None
+    return name.removesuffix(".schema.json") if name else None
 
 
 def content_files(root: Path) -> list[str]:
-    """Every content YAML file of every pack, content-relative, in pack order."""
+    """Every content file of every pack the loader finds, content-relative, in pack order and each pack's load
+    order."""
+    base = Path(root).resolve()
     out: list[str] = []
-    for pack in packs(root):
-        folder = Path(root) / pack.folder
-        names = sorted(p.name for p in folder.glob("*.yaml"))
-        out += [f"{pack.folder}/{n}" for n in names]
-        out += [f"{pack.folder}/flocks/{p.name}" for p in sorted((folder / "flocks").glob("*.yaml"))]
+    for pack in content_packs(base):
+        folder = pack.path.relative_to(base).as_posix()
+        out += [f"{folder}/{rel}" for rel in layout.pack_files(pack.path)]
     return out
 
 
-def _item_id(node: Any, fallback: str) -> str:
-    """The id of an item: its `id`, else `slot`/`seat`/`section`, else the fallback."""
+def _item_id(kind: str, node: Any, fallback: str) -> str:
+    """The id of an item as the loader reads it (its `id`; a tracker slot's `slot` without one), else the
+    fallback (an item still being written)."""
     if isinstance(node, dict):
-        for key in ("id", "slot", "seat", "section"):
-            if key in node and node[key] is not None:
-                return str(node[key])
+        found = node.get(layout.id_key(kind, node))
+        if found is not None and not isinstance(found, (dict, list)):
+            return str(found)
     return fallback
 
 
@@ -151,35 +132,32 @@ def _line(data: Any, path: tuple) -> int:
 
 
 def items_in_text(rel: str, text: str) -> list[ItemRef]:
-    """The items written in one file's text (no cross-file information)."""
-    schema = schema_of(rel)
-    if schema is None:
+    """The items written in one file's text (no cross-file information), where the layout table puts them."""
+    spec, schema = spec_of(rel), schema_of(rel)
+    if spec is None or schema is None:
         return []
     data = yamlrt.load(text)
     pack, pack_kind = pack_of(rel)
-    found: list[tuple[str, str, tuple, Any]] = []
-    if schema == FLOCK_SCHEMA:
-        found.append(("flocks", _item_id(data, rel.rsplit("/", 1)[-1][:-5]), (), data))
-    else:
-        for kind, where in FILE_KINDS[rel.rsplit("/", 1)[-1]][1]:
-            if where is None:
-                if isinstance(data, CommentedMap):
-                    found += [(kind, str(k), (k,), v) for k, v in data.items()]
-                continue
-            node = yamlrt.get_in_or_none(data, where)
-            if isinstance(node, CommentedSeq) and all(isinstance(x, dict) for x in node):
-                found += [(kind, _item_id(x, str(i)), where + (i,), x) for i, x in enumerate(node)]
-            elif node is not None:
-                found.append((kind, _item_id(node, kind if where else pack), where, node))
+    found: list[tuple[str, str, tuple, Any, bool]] = []
+    for entry in layout.entries(spec, data):
+        if entry.section:
+            item_id = str(entry.path[-1])
+        elif not entry.path:
+            # a file that is one item: a flock by its file name, pack.yaml by its pack
+            item_id = _item_id(entry.kind, entry.node, rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+                               if spec.shape == "per-file" else pack)
+        else:
+            item_id = _item_id(entry.kind, entry.node, str(entry.path[-1]))
+        found.append((entry.kind, item_id, entry.path, entry.node, entry.section))
     total = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
-    starts = [(_line(data, path) if path else 1) for _, _, path, _ in found]
+    starts = [(_line(data, path) if path else 1) for _, _, path, _, _ in found]
     out = []
-    for index, (kind, item_id, path, node) in enumerate(found):
+    for index, (kind, item_id, path, node, section) in enumerate(found):
         later = sorted(s for s in starts if s > starts[index])
         end = later[0] - 1 if later else total
         op = node.get("op") if isinstance(node, dict) else None
         out.append(ItemRef(rel, schema, kind, item_id, path, pack, pack_kind, starts[index], end,
-                           str(op) if op else None, _label(node)))
+                           str(op) if op else None, _label(node), section=section))
     return out
 
 
@@ -212,15 +190,15 @@ def _link_overlays(items: list[ItemRef]) -> list[ItemRef]:
     for item in items:
         if item.pack_kind == "base" or item.kind == "pack":
             continue
-        # game.yaml in an overlay is always a deep-merge patch (SPEC.md "Overlay packs").
-        op = item.op or ("patch" if item.kind == "game" else None)
+        # a deep-merged section (game.yaml's) in an overlay is always a patch (SPEC.md "Overlay packs").
+        op = item.op or ("patch" if item.section else None)
         if op in ("replace", "patch") and (item.kind, item.id) in base_keys:
             changed_by.setdefault((item.kind, item.id), []).append(f"{item.pack} ({op})")
     out = []
     for item in items:
         if item.pack_kind == "base":
             out.append(_replace(item, overrides=tuple(changed_by.get((item.kind, item.id), ()))))
-        elif item.kind != "pack" and (item.op in ("replace", "patch") or item.kind == "game") \
+        elif item.kind != "pack" and (item.op in ("replace", "patch") or item.section) \
                 and (item.kind, item.id) in base_keys:
             out.append(_replace(item, overridden_target="base"))
         else:
@@ -269,7 +247,7 @@ def rows(items: list[ItemRef]) -> list[dict[str, Any]]:
     """Table rows for the Content page."""
     return [{
         "kind": KIND_LABELS.get(i.kind, i.kind), "id": i.id, "label": i.label, "pack": i.pack,
-        "op": i.op or ("patch" if i.overridden_target and i.kind == "game" else ("add" if i.pack_kind != "base" else "")),
+        "op": i.op or ("patch" if i.overridden_target and i.section else ("add" if i.pack_kind != "base" else "")),
         "overridden by": ", ".join(i.overrides), "file": f"{i.rel}:{i.line}",
     } for i in items]
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from kcd.content.layout import PACK_DIRS
 from kcd.editor.logic import store, yamlrt
 from kcd.editor.logic.confine import inside
 from kcd.editor.logic.validation import Problem, to_problem
@@ -82,9 +83,11 @@ def check_pack_id(root: Path, pack_id: str) -> str:
     if pack_id in RESERVED_PACKS:
         raise PackError(f"pack id `{pack_id}` is the base game's own folder; a mod needs another id, "
                         f"such as `{pack_id}-plus` or `my-{pack_id}`")
-    for folder, kind in (("editions", "an edition"), ("mods", "a mod")):
+    for folder, kind in PACK_DIRS:
         if (Path(root) / folder / pack_id).exists():
-            raise PackError(f"pack id `{pack_id}` is already {kind} (`{folder}/{pack_id}/`); pick another pack id")
+            article = "an" if kind[0] in "aeiou" else "a"
+            raise PackError(f"pack id `{pack_id}` is already {article} {kind} (`{folder}/{pack_id}/`); "
+                            "pick another pack id")
     return pack_id
 
 
@@ -118,7 +121,7 @@ def flock_colours(root: Path) -> list[str]:
 
     out = []
     for rel in cat.content_files(root):
-        if cat.schema_of(rel) == cat.FLOCK_SCHEMA:
+        if cat.holds(rel, "flocks"):
             try:
                 data = yamlrt.plain(yamlrt.load(inside(root, rel).read_text(encoding="utf-8")))
             except (yamlrt.EditError, OSError):

@@ -31,10 +31,34 @@ def variants(ruleset: Any) -> dict[str, str | None]:
 
 
 def modes(ruleset: Any) -> dict[str, str]:
-    """{label: mode} the page offers: the standard game, and solo against Kiwibot when the content has solo.yaml."""
-    from kcd.sim import solo_sides
+    """{label: mode} the page offers: every registered mode this content offers (`Mode.available`; the standard
+    game, and solo against Kiwibot when the content has solo.yaml)."""
+    from kcd.engine import modes as registry
+    from kcd.engine.rules import compile_rules
 
-    return {STANDARD: "standard", **({SOLO_LABEL: "solo"} if solo_sides(ruleset) else {})}
+    rules = compile_rules(ruleset)
+    return {m.label: m.name for m in registry.all_modes() if m.variant is None and m.available(rules)}
+
+
+def mode_of(name: str | None) -> Any:
+    """The registered mode of a name `modes` offered (the standard game for None)."""
+    from kcd.engine import modes as registry
+
+    return registry.select(name or "standard", None)
+
+
+def setup_options(ruleset: Any, mode: Any) -> list[tuple[Any, dict[str, str | None]]]:
+    """A mode's own setup options (`Mode.setup_options`) with their choices as {label: value}: dealt from each
+    game's seed (None), or one value the content offers (solo: a Solo-mode marker side of solo.yaml)."""
+    from kcd.engine.rules import compile_rules
+
+    return [(option, {SIDE_FROM_SEED: None, **{c: c for c in option.choices}})
+            for option in mode.setup_options(compile_rules(ruleset))]
+
+
+def against_engine(mode: Any) -> bool:
+    """Whether the mode seats the engine against the players (solo: Kiwibot), so only the player decides."""
+    return any(not role.decides for role in mode.seat_roles(mode.default_players()))
 
 
 def marker_sides(ruleset: Any) -> dict[str, str | None]:
@@ -94,7 +118,8 @@ WITHOUT_PACK = "The same content without the pack"
 def changes(root: Path, unsaved: Mapping[str, str], overlays: Sequence[str]) -> list[Change]:
     """The whole changes the page can test (B): this tab's unsaved edits of every file, every draft, and each
     pack (an edition or mod) not already applied, on top of the applied ones."""
-    from kcd.editor.logic import catalog, store
+    from kcd.content import available_packs
+    from kcd.editor.logic import store
 
     out = []
     if unsaved:
@@ -102,8 +127,8 @@ def changes(root: Path, unsaved: Mapping[str, str], overlays: Sequence[str]) -> 
     drafts = store.drafts(root)
     if drafts:
         out.append(Change(f"Every draft ({', '.join(sorted(drafts))})", drafts))
-    for pack in catalog.packs(root):
-        if pack.kind != "base" and pack.id not in overlays:
+    for pack in available_packs(root):
+        if pack.id not in overlays:
             out.append(Change(f"The {pack.kind} {pack.id}", {}, tuple(overlays) + (pack.id,)))
     return out
 
@@ -202,9 +227,10 @@ class Labels:
 def played(report: Any, variant_labels: Mapping[str, str | None]) -> str:
     """What the report's games were, for the page's headline: "Variable Turn Order", "solo against Kiwibot", ..."""
     records = list(report.records)
-    if any(getattr(r, "mode", "standard") == "solo" for r in records):
+    against = [r for r in records if getattr(r, "kiwibot", None)]   # a player against the engine's own seat
+    if against:
         sides = sorted({str(r.marker_side) for r in records if getattr(r, "marker_side", None)})
-        return "solo against Kiwibot" + (f", marker side {', '.join(sides)}" if sides else "")
+        return mode_of(getattr(against[0], "mode", None)).title + (f", marker side {', '.join(sides)}" if sides else "")
     kinds = {getattr(r, "variant", None) for r in records}
     return ", ".join(sorted(label for label, vid in variant_labels.items() if vid in kinds)) or "standard game"
 
@@ -255,7 +281,7 @@ def rate_chart(frame: pd.DataFrame, title: str, fair: float | None = None) -> al
         layers.append(alt.Chart(line).mark_rule(strokeDash=[6, 4], color="#333").encode(y="fair:Q"))
         layers.append(alt.Chart(line).mark_text(align="left", dx=4, dy=-6, color="#333").encode(
             y="fair:Q", x=alt.value(0), text="text:N"))
-    return alt.layer(*layers).properties(title=title, height=240)
+    return alt.LayerChart(layer=layers).properties(title=title, height=240)   # alt.layer, less its facet hoisting
 
 
 def solo_frame(summary: Mapping[str, Any], labels: Labels = Labels()) -> pd.DataFrame:
@@ -462,5 +488,5 @@ def ab_chart(report: Any) -> alt.LayerChart:
                  alt.Tooltip("low:Q", title="95% from", format="+.1%"),
                  alt.Tooltip("high:Q", title="95% to", format="+.1%"), "verdict"])
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#333").encode(x="zero:Q")
-    return alt.layer(zero, bars, points).properties(
+    return alt.LayerChart(layer=[zero, bars, points]).properties(
         title=alt.TitleParams("A/B: change in win rates (B - A)", anchor="start"), height=_rows_height(len(frame)))

@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from kcd.content.layout import BASE_FOLDER, PACK_DIRS
 from kcd.editor.logic import catalog as cat
 from kcd.editor.logic.confine import inside
 
@@ -26,10 +27,11 @@ class Rendered:
 
 def game_settings(root: Path, rel: str) -> dict:
     """game.yaml of base merged with the game.yaml of the pack `rel` belongs to (safe loader)."""
-    paths = ["base/game.yaml"]
+    paths = [f"{BASE_FOLDER}/game.yaml"]
     pack, kind = cat.pack_of(rel)
-    if kind in ("edition", "mod"):
-        paths.append(f"{'editions' if kind == 'edition' else 'mods'}/{pack}/game.yaml")
+    folder = next((name for name, of in PACK_DIRS if of == kind), None)
+    if folder is not None:
+        paths.append(f"{folder}/{pack}/game.yaml")
     texts = []
     for sub in paths:
         path = inside(root, sub)

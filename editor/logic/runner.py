@@ -95,14 +95,21 @@ def simulate_setup(ruleset: Any, setup: PlaytestSetup, progress: Callable[[int, 
     """Play the setup's games with kcd.sim.simulate in this process; returns its SimReport."""
     from kcd.sim import simulate
 
-    solo = setup.mode == "solo"
-    return simulate(ruleset, setup.games, players=2 if solo else setup.players, seed=setup.seed,
-                    bots=tuple(setup.bots)[:1] if solo else tuple(setup.bots),
+    from kcd.engine import modes
+    from kcd.engine.rules import compile_rules
+
+    mode = modes.select(setup.mode, None)
+    players = mode.player_count or setup.players
+    deciding = sum(role.decides for role in mode.seat_roles(players))
+    own = {option.name for option in mode.setup_options(compile_rules(ruleset))}
+    # only the deciding seats take bots (solo: the player's; the engine plays Kiwibot)
+    return simulate(ruleset, setup.games, players=players, seed=setup.seed,
+                    bots=tuple(setup.bots) if deciding == players else tuple(setup.bots)[:deciding],
                     jobs=max(1, int(setup.jobs)), progress=progress, flocks=list(setup.flocks) if setup.flocks else None,
                     leaders=dict(setup.leaders) if setup.leaders else None,
                     sides=dict(setup.sides) if setup.sides else None, setup=setup.setup,
-                    variant=None if solo else setup.variant, mode=setup.mode,
-                    solo_side=setup.solo_side if solo else None)
+                    variant=setup.variant if mode.takes_variants else None, mode=setup.mode,
+                    solo_side=setup.solo_side if "solo_side" in own else None)
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,15 @@
-"""Read the JSON Schemas for the editor: each field's description (help), DSL kind, type and allowed values."""
+"""Read the JSON Schemas for the editor: each field's description (help), DSL kind, type and allowed values.
+
+The schemas come from the project's one schema registry (`kcd.content.schema.schemas_for`), with their references
+inlined as the validator sees them."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag, urljoin
+
+from kcd.content.schema import Schemas, schemas_for
 
 
 @dataclass(frozen=True)
@@ -27,68 +30,25 @@ def schemas_folder() -> Path:
     return schemas_dir()
 
 
-@lru_cache(maxsize=4)
-def _load_all(folder: str) -> dict[str, dict]:
-    """Every schema in the folder, keyed by its $id and by its file name."""
-    out: dict[str, dict] = {}
-    for path in sorted(Path(folder).glob("*.json")):
-        try:
-            schema = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        out[path.name] = schema
-        if isinstance(schema, dict) and "$id" in schema:
-            out[schema["$id"]] = schema
-    return out
-
-
-def _pointer(doc: Any, fragment: str) -> Any:
-    """Follow a JSON pointer fragment (`/$defs/source`)."""
-    node = doc
-    for part in [p for p in fragment.split("/") if p]:
-        part = part.replace("~1", "/").replace("~0", "~")
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    return node
-
-
-def _resolve(schema: dict, base: str, store: dict[str, dict]) -> tuple[dict, str]:
-    """Follow `$ref` chains; returns the target schema and its base URI."""
-    seen = 0
-    while isinstance(schema, dict) and "$ref" in schema and seen < 20:
-        seen += 1
-        url, fragment = urldefrag(urljoin(base, schema["$ref"]))
-        doc = store.get(url) or store.get(url.rsplit("/", 1)[-1]) or store.get(base)
-        if doc is None:
-            return {}, base
-        try:
-            target = _pointer(doc, fragment)
-        except (KeyError, IndexError, ValueError, TypeError):
-            return {}, base
-        # keep local keywords next to $ref (2020-12 allows description beside $ref)
-        extra = {k: v for k, v in schema.items() if k != "$ref"}
-        schema, base = ({**target, **extra} if extra else target), url
-    return schema, base
-
-
-def _branches(schema: dict, base: str, store: dict[str, dict], depth: int = 0) -> list[tuple[dict, str]]:
+def _branches(schema: Any, base: str, schemas: Schemas, depth: int = 0) -> list[tuple[Any, str]]:
     """The schema and every sub-schema that may apply to the same value (allOf/anyOf/oneOf/if-then-else)."""
-    schema, base = _resolve(schema, base, store)
+    schema, base = schemas.resolve(schema, base)
     out = [(schema, base)]
     if depth > 8 or not isinstance(schema, dict):
         return out
     for key in ("allOf", "anyOf", "oneOf"):
         for sub in schema.get(key, []) or []:
-            out += _branches(sub, base, store, depth + 1)
+            out += _branches(sub, base, schemas, depth + 1)
     for key in ("then", "else"):
         if isinstance(schema.get(key), dict):
-            out += _branches(schema[key], base, store, depth + 1)
+            out += _branches(schema[key], base, schemas, depth + 1)
     return out
 
 
-def _child(schema: dict, base: str, key: Any, store: dict[str, dict]) -> list[tuple[dict, str]]:
+def _child(schema: Any, base: str, key: Any, schemas: Schemas) -> list[tuple[Any, str]]:
     """Sub-schemas for the value under `key` (property name or list index)."""
-    out: list[tuple[dict, str]] = []
-    for branch, bbase in _branches(schema, base, store):
+    out: list[tuple[Any, str]] = []
+    for branch, bbase in _branches(schema, base, schemas):
         if not isinstance(branch, dict):
             continue
         if isinstance(key, int):
@@ -119,22 +79,23 @@ def field_schema(schema_name: str, path: tuple, folder: Path | None = None) -> F
 @lru_cache(maxsize=4096)
 def _field_schema(schema_name: str, path: tuple, folder: str) -> FieldSchema:
     """field_schema, remembered (the schemas do not change while the editor runs)."""
-    store = _load_all(folder)
-    root = store.get(f"{schema_name}.schema.json")
-    if root is None:
+    schemas = schemas_for(Path(folder))
+    name = f"{schema_name}.schema.json"
+    if not schemas.has(name):
         return FieldSchema()
-    current = [(root, root.get("$id", f"{schema_name}.schema.json"))]
+    # the schema with its references inlined (the validator's copy): only a recursive one is left to follow
+    current: list[tuple[Any, str]] = [(schemas.inlined(name), schemas.base_uri(name))]
     for key in path:
-        nxt: list[tuple[dict, str]] = []
+        nxt: list[tuple[Any, str]] = []
         for schema, base in current:
-            nxt += _child(schema, base, key, store)
+            nxt += _child(schema, base, key, schemas)
         current = nxt
         if not current:
             return FieldSchema()
     description, dsl, types, enum = "", None, [], []
     minimum = maximum = None
     for schema, base in current:
-        for branch, _ in _branches(schema, base, store):
+        for branch, _ in _branches(schema, base, schemas):
             if not isinstance(branch, dict):
                 continue
             description = description or branch.get("description", "")

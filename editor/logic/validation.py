@@ -62,10 +62,10 @@ def blocking(problems: list[Problem], rel: str | None = None) -> list[str]:
 def whole_report(root: Path) -> list[Problem]:
     """Every problem of the whole set: base alone, then base + each edition and base + each mod; each
     problem reported once, with the combinations that showed it."""
-    from kcd.content import load_ruleset
+    from kcd.content import available_packs, load_ruleset
     from kcd.diagnostics import ContentError
 
-    combos: list[tuple[str, ...]] = [()] + [(p.id,) for p in cat.packs(root) if p.kind != "base"]
+    combos: list[tuple[str, ...]] = [()] + [(p.id,) for p in available_packs(root)]
     seen: dict[str, Problem] = {}
     for overlays in combos:
         try:

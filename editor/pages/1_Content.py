@@ -2,6 +2,8 @@
 as sub-forms, validation on every keystroke, rules text and a card preview; saving that loses nothing."""
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import streamlit as st
 from kcd.editor import textfield as tf
 from kcd.editor import ui
@@ -169,7 +171,9 @@ labels = {i.key: f"{cat.KIND_LABELS.get(i.kind, i.kind)} / {i.id}  [{i.pack}]" f
 st.session_state["content_item"] = current
 st.selectbox("Item", keys, format_func=lambda k: labels.get(k, k), key="content_item",
              on_change=lambda: do_select(st.session_state["content_item"]))
-item = cat.find(items, current)
+selected = cat.find(items, current)
+assert selected is not None   # `current` is an item's key: the one kept, the first, a search's match or a click
+item = selected               # an ItemRef, also in the functions below that read it
 st.query_params["item"] = item.link
 st.session_state["kcd_linked"] = item.link     # our own URL update is not a new link to follow
 rel = item.rel
@@ -241,7 +245,9 @@ def field_widget(field: fl.Field) -> None:
     help_text = (field.schema.description or "") + f"\n\nIn the file: `{yamlrt.format_path(field.path)}`"
     kind = input_kind(field, value)
     seed = seeds().get(wkey, 0)
-    if kind in ("keyup", "textarea") and field.widget == "dsl":
+    raw: object   # what the widget gives: text, a colour, an enum value, a bool or a number
+    dsl = field.schema.dsl   # set exactly when the widget is "dsl"
+    if kind in ("keyup", "textarea") and field.widget == "dsl" and dsl:
         cols = st.columns([5, 1])
         with cols[0]:
             if kind == "keyup":
@@ -249,9 +255,9 @@ def field_widget(field: fl.Field) -> None:
             else:
                 raw = tf.text_field(label, fl.display(value), wkey, seed=seed, debounce=DEBOUNCE_MS,
                                     rows=max(3, fl.display(value).count("\n") + 1))
-        with cols[1].popover("?", help=f"What this field is, and the language reference for {field.schema.dsl} fields"):
+        with cols[1].popover("?", help=f"What this field is, and the language reference for {dsl} fields"):
             st.markdown(help_text)
-            st.markdown(_reference(field.schema.dsl, repr(ctx)))
+            st.markdown(_reference(dsl, repr(ctx)))
         if fl.display(value).endswith("\n") and raw == fl.display(value).rstrip("\n"):
             raw = fl.display(value)     # a block scalar's final newline is not an edit
     elif kind == "colour":
@@ -302,7 +308,8 @@ def show_new(field: fl.Field, wkey: str, old, new) -> None:
         if shown is None or shown.rstrip("\n") == fl.display(old).rstrip("\n"):
             seeds()[wkey] = seeds().get(wkey, 0) + 1    # the browser shows the new value unless typed into
         return
-    widget = {"colour": str, "enum": lambda v: v, "bool": bool, "int": int}[kind]
+    widgets: dict[str, Callable[[Any], object]] = {"colour": str, "enum": lambda v: v, "bool": bool, "int": int}
+    widget = widgets[kind]
     if wkey not in st.session_state or st.session_state[wkey] == widget(old):
         st.session_state[wkey] = widget(new)
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from kcd.content import content_packs
 from kcd.editor import ui
 from kcd.editor.logic import catalog as cat
 from kcd.editor.logic import validation
@@ -11,7 +12,7 @@ st.set_page_config(page_title="Validate - Kiwi Chow Down editor", layout="wide")
 st.title("Validate")
 root = ui.root()
 ui.show_flash()
-packs = cat.packs(root)
+packs = content_packs(root)
 st.caption("Checks base alone, then base + each edition and base + each mod ("
            + ", ".join(p.id for p in packs if p.kind != "base") + "), like `kcd validate`.")
 
@@ -34,7 +35,8 @@ else:
 for problem, item in validation.link(problems, items):
     ui.error_box(problem.text, severity=problem.severity)
     where = "seen with " + ", ".join(problem.packs) if problem.packs else ""
-    if item is not None and item.kind == "file" or item is None and problem.rel in broken:
+    # a problem with an item or in a broken file names its file (`rel`)
+    if problem.rel is not None and (item is not None and item.kind == "file" or item is None and problem.rel in broken):
         st.page_link(ui.PAGES["files"], label=f"Fix {problem.rel} in the raw file view (the error under its line)",
                      query_params={"file": problem.rel})
     elif item is not None:

@@ -100,7 +100,7 @@ if form == "New leader":
 
 else:
     info = pack_form("flock")
-    templates = [rel for rel in cat.content_files(root) if cat.schema_of(rel) == cat.FLOCK_SCHEMA]
+    templates = [rel for rel in cat.content_files(root) if cat.holds(rel, "flocks")]
     c1, c2, c3 = st.columns(3)
     flock_id = c1.text_input("Flock id", key="flock_id")
     flock_name = c2.text_input("Flock name", key="flock_name")
@@ -120,7 +120,8 @@ else:
     else:
         modifier = st.text_input("Modifier", key="flock_modifier")
     printed = st.text_input("Printed power text (empty: written from the new power's rules text)", key="flock_printed")
-    if st.button("Create flock pack", key="btn_create_flock", type="primary", disabled=template is None):
+    if st.button("Create flock pack", key="btn_create_flock", type="primary", disabled=template is None) \
+            and template is not None:
         try:
             files = newpack.flock_files(root, info, newpack.NewFlock(
                 flock_id.strip(), flock_name.strip() or flock_id.strip(), colour, template,

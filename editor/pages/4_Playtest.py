@@ -8,6 +8,7 @@ import streamlit as st
 
 from dataclasses import replace
 
+from kcd.content import available_packs
 from kcd.editor import ui, watch
 from kcd.editor.logic import buffers as buf
 from kcd.editor.logic import catalog as cat
@@ -20,7 +21,7 @@ st.title("Playtest")
 root = ui.root()
 ui.show_flash()
 
-overlay_ids = [p.id for p in cat.packs(root) if p.kind != "base"]
+overlay_ids = [p.id for p in available_packs(root)]
 overlays = st.multiselect("Editions and mods (applied in this order on base)", overlay_ids, key="pt_overlays")
 try:
     ruleset = playtest.load(root, overlays)
@@ -38,32 +39,34 @@ m1, m2 = st.columns(2)
 mode_label = m1.selectbox("Game", list(mode_ids), key="pt_mode",
                           help="Solo: one bot plays against Kiwibot, the automatic opponent of the solo rules "
                                "(R-SOLO-1..12); two flocks, no variant.")
-solo = mode_ids.get(mode_label) == "solo"
-side_ids = playtest.marker_sides(ruleset) if solo else {}
-side_label = None
-if solo:
-    side_label = m2.selectbox("Solo-mode marker side", list(side_ids), key="pt_solo_side",
-                              help="The side of the Solo-mode marker Kiwibot's searches follow (R-SOLO-12).")
+game_mode = playtest.mode_of(mode_ids.get(mode_label))
+against = playtest.against_engine(game_mode)   # one player against the engine's seat (solo: Kiwibot)
+chosen_options: dict[str, str | None] = {}
+for option, choices in playtest.setup_options(ruleset, game_mode):   # the mode's own (solo: the marker side)
+    picked = m2.selectbox(option.label, list(choices), key=f"pt_{option.name}", help=option.help)
+    chosen_options[option.name] = choices.get(picked)
 c1, c2, c3, c4, c5 = st.columns(5)
+fixed = game_mode.player_count
 players = c1.number_input("Players", min_value=2, max_value=min(4, len(flock_ids)), value=2, step=1, key="pt_players",
-                          disabled=solo, help="A solo game is the player and Kiwibot." if solo else None)
-if solo:
-    players = 2
+                          disabled=fixed is not None,
+                          help=f"A {game_mode.name} game is {game_mode.seats_text}." if fixed is not None else None)
+if fixed is not None:
+    players = fixed
 games = c2.number_input("Games", min_value=1, max_value=5000, value=20, step=10, key="pt_games")
 seed = c3.number_input("First seed", min_value=0, value=0, step=1, key="pt_seed",
                        help="Game i is played with seed first + i; an A/B plays the same seeds on both versions.")
 setup_mode = c4.selectbox("Setup", ["first-game", "advanced"], key="pt_setup",
                           help="first-game: the fixed starting positions (R-SETUP-5); advanced: the placement draft (R-SETUP-6)")
 variant_ids = playtest.variants(ruleset)
-variant_label = c5.selectbox("Variant", list(variant_ids), key="pt_variant", disabled=solo,
+variant_label = c5.selectbox("Variant", list(variant_ids), key="pt_variant", disabled=not game_mode.takes_variants,
                              help="Rules variant the content offers (game.yaml `variants`): Variable Turn Order "
                                   "puts a turn tracker on the Season board (R-VTO-1..5). Not in solo games.")
-flocks = st.multiselect("The player's flock, then Kiwibot's (empty: the first two of the seat order)" if solo else
+flocks = st.multiselect("The player's flock, then Kiwibot's (empty: the first two of the seat order)" if against else
                         "Flocks in seat order (empty: the default order); seats rotate between games",
                         flock_ids, key="pt_flocks", max_selections=int(players))
 b1, b2 = st.columns([3, 1])
 cores = os.cpu_count() or 1
-bots = b1.multiselect("The player's bot (the first one plays; Kiwibot plays itself)" if solo else
+bots = b1.multiselect("The player's bot (the first one plays; Kiwibot plays itself)" if against else
                       "Bots (one per seat, cycling)", playtest.bot_names(), default=[playtest.default_bot()],
                       key="pt_bots", help="greedy looks one decision ahead; random picks any legal option.")
 jobs = b2.number_input("Processes", min_value=1, max_value=max(cores, 8), value=min(2, cores), step=1, key="pt_jobs",
@@ -82,11 +85,11 @@ with st.expander("Sides and leaders per flock"):
             sides[flock] = side
         if leader != "(random)":
             leaders[flock] = leader
-if solo and leaders and used[0] not in leaders:
+if against and leaders and used[0] not in leaders:
     # R-SOLO-1: Kiwibot's Leader may be dealt at random, the player's is chosen with it or dealt too
     st.warning("Choose the player's leader too (Kiwibot's may stay random), or none.")
     leaders = {}
-elif not solo and leaders and len(leaders) != len(used):
+elif not against and leaders and len(leaders) != len(used):
     # Game.new takes a leader for every flock or none (then it deals them at random, R-SETUP-3)
     st.warning("Choose a leader for every flock, or none: leaders are dealt at random otherwise.")
     leaders = {}
@@ -94,9 +97,9 @@ setup = playtest.PlaytestSetup(players=int(players), games=int(games), seed=int(
                                bots=tuple(bots or [playtest.default_bot()]),
                                flocks=tuple(flocks) if flocks and len(flocks) == int(players) else None,
                                leaders=leaders or None, sides=sides or None, setup=setup_mode,
-                               variant=None if solo else variant_ids.get(variant_label), overlays=tuple(overlays),
-                               jobs=int(jobs), mode="solo" if solo else "standard",
-                               solo_side=side_ids.get(side_label) if solo else None)
+                               variant=variant_ids.get(variant_label) if game_mode.takes_variants else None,
+                               overlays=tuple(overlays), jobs=int(jobs), mode=game_mode.name,
+                               solo_side=chosen_options.get("solo_side"))
 
 st.divider()
 WHOLE, ONE_FILE = "A/B: a whole change", "A/B: two versions of a file"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from kcd.content import available_packs
 from kcd.editor import ui
 from kcd.editor.logic import board, playtest
-from kcd.editor.logic import catalog as cat
 from kcd.editor.logic.board_svg import as_img_tag, board_svg, legend_svg, scroll_box
 from kcd.diagnostics import ContentError
 from kcd.position import PositionError
@@ -17,7 +17,7 @@ root = ui.root()
 PLAY_SECONDS = 0.8   # one decision per this many seconds while playing
 
 source = st.radio("Show", ["Played game", "Layout", "Position"], horizontal=True, key="board_source")
-overlay_ids = [p.id for p in cat.packs(root) if p.kind != "base"]
+overlay_ids = [p.id for p in available_packs(root)]
 overlays = (st.multiselect("Editions and mods (applied in this order on base)", overlay_ids, key="board_overlays")
             if source != "Position" else [])
 try:
@@ -124,22 +124,26 @@ if source == "Played game":
     m1, m2, m3 = st.columns(3)
     mode_label = m1.selectbox("Game", list(mode_ids), key="board_mode",
                               help="Solo: the bot plays the first flock against Kiwibot (R-SOLO-1..12).")
-    solo = mode_ids.get(mode_label) == "solo"
-    side_ids = playtest.marker_sides(ruleset) if solo else {}
-    side_label = (m2.selectbox("Solo-mode marker side", list(side_ids), key="board_solo_side",
-                               help="R-SOLO-12") if solo else None)
+    game_mode = playtest.mode_of(mode_ids.get(mode_label))
+    against = playtest.against_engine(game_mode)   # one player against the engine's seat (solo: Kiwibot)
+    chosen_options: dict[str, str | None] = {}
+    for option, choices in playtest.setup_options(ruleset, game_mode):   # the mode's own (solo: the marker side)
+        picked = m2.selectbox(option.label, list(choices), key=f"board_{option.name}", help=option.help)
+        chosen_options[option.name] = choices.get(picked)
     variant_ids = playtest.variants(ruleset)
-    variant_label = m3.selectbox("Variant", list(variant_ids), key="board_variant", disabled=solo,
+    variant_label = m3.selectbox("Variant", list(variant_ids), key="board_variant",
+                                 disabled=not game_mode.takes_variants,
                                  help="Variable Turn Order (R-VTO) is a multiplayer variant; solo plays the standard "
                                       "rules.")
     c1, c2, c3, c4 = st.columns(4)
-    players = c1.number_input("Players", 2, min(4, len(flock_ids)), 2, key="board_players", disabled=solo)
-    count = 2 if solo else int(players)
+    players = c1.number_input("Players", 2, min(4, len(flock_ids)), 2, key="board_players",
+                              disabled=game_mode.player_count is not None)
+    count = game_mode.player_count or int(players)
     seed = c2.number_input("Seed", 0, value=1, key="board_seed")
     setup_mode = c3.selectbox("Setup", ["first-game", "advanced"], key="board_setup_mode")
-    bots = c4.multiselect("The player's bot" if solo else "Bots (one per seat, cycling)", playtest.bot_names(),
+    bots = c4.multiselect("The player's bot" if against else "Bots (one per seat, cycling)", playtest.bot_names(),
                           default=[playtest.default_bot()], key="board_bots")
-    flocks = st.multiselect("The player's flock, then Kiwibot's" if solo else "Flocks in seat order",
+    flocks = st.multiselect("The player's flock, then Kiwibot's" if against else "Flocks in seat order",
                             flock_ids, default=flock_ids[:count], key="board_flocks", max_selections=count,
                             format_func=lambda f: names.get(f, f))
     sides, leaders = {}, {}
@@ -164,9 +168,9 @@ if source == "Played game":
         with st.spinner("Playing and replaying..."):
             try:
                 rec = board.record_game(ruleset, flocks, int(seed), bots or [playtest.default_bot()],
-                                        setup=setup_mode, mode="solo" if solo else "standard",
-                                        solo_side=side_ids.get(side_label) if solo else None,
-                                        variant=None if solo else variant_ids.get(variant_label),
+                                        setup=setup_mode, mode=game_mode.name,
+                                        solo_side=chosen_options.get("solo_side"),
+                                        variant=variant_ids.get(variant_label) if game_mode.takes_variants else None,
                                         leaders=leaders or None, sides=sides or None, overlays=overlays)
                 st.session_state["board_game"] = (rec, board.replay(ruleset, rec))
                 st.session_state["board_step"] = 0
@@ -177,7 +181,7 @@ if source == "Played game":
         rec = st.session_state["board_game"][0]
         played = [f"seed {rec.seed}", ", ".join(names.get(f, f) for f in rec.players),
                   "base" + "".join(f" + {o}" for o in rec.overlays), rec.setup,
-                  "solo against Kiwibot" if rec.mode == "solo" else
+                  playtest.mode_of(rec.mode).title if playtest.against_engine(playtest.mode_of(rec.mode)) else
                   next(label for label, vid in variant_ids.items() if vid == rec.variant), "bots " + ", ".join(rec.bots)]
         st.caption("Played: " + "; ".join(played))
         st.fragment(stepper, run_every=PLAY_SECONDS if st.session_state.get("board_playing") else None)()

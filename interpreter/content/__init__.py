@@ -7,13 +7,14 @@ rs = load_ruleset(overlays=["prototype"])     # raises ContentError(diagnostics)
 """
 from __future__ import annotations
 
-from kcd.content.loader import available_packs, clear_caches, dsl_context, load_ruleset, validate_text
+from kcd.content.loader import available_packs, clear_caches, content_packs, dsl_context, load_ruleset, validate_text
 from kcd.content.model import KINDS, Item, Origin, Pack, Ruleset
 from kcd.content.validate import ValidationReport, validate_paths, validate_report
 from kcd.diagnostics import ContentError, Diagnostic, Location
 
 __all__ = [
-    "load_ruleset", "dsl_context", "validate_paths", "validate_report", "validate_text", "available_packs", "clear_caches",
+    "load_ruleset", "dsl_context", "validate_paths", "validate_report", "validate_text", "available_packs",
+    "content_packs", "clear_caches",
     "Ruleset", "Item", "Origin", "Pack", "KINDS", "ValidationReport",
     "ContentError", "Diagnostic", "Location",
 ]

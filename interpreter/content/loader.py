@@ -4,8 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -13,17 +12,14 @@ from kcd import paths
 from kcd.content.bounds import bound_diagnostics
 from kcd.content.checks import Checker
 from kcd.content.dslfields import CompiledFields, compile_merged, substitute
-from kcd.content.layout import FILES, PACK_FILE, PACK_SCHEMAS, FileSpec, id_key, spec_for
+from kcd.content.layout import (BASE_FOLDER, FILES, PACK_DIRS, PACK_FILE, PACK_ID, PACK_SCHEMAS, PACK_SPEC,
+                                entries, id_key, pack_files, pack_folders, spec_for)
 from kcd.content.merge import Merged, Merger, SourceFile
 from kcd.content.model import Item, Origin, Pack, Ruleset
 from kcd.content.schema import Schemas, did_you_mean, schemas_for, validated_cache
 from kcd.content.yamlsafe import MAX_BYTES, YamlDoc, parse_yaml
 from kcd.diagnostics import ContentError, Diagnostic, Location
 from kcd.dsl.checker import CheckContext
-
-PACK_DIRS = (("editions", "edition"), ("mods", "mod"))
-PACK_ID = re.compile(r"[a-z0-9][a-z0-9_-]*")
-PACK_SPEC = FileSpec(PACK_FILE, "mapping", PACK_SCHEMAS)
 
 # abs path -> ((mtime_ns, size), doc, diagnostics): files are re-read only when they change on disk. At most
 # DOC_CACHE_FILES paths, the least recently read dropped first: a process that reads many packs (a mod fuzzer writes
@@ -133,15 +129,19 @@ def schemas_folder(root: Path) -> Path:
 
 def available_packs(root: str | Path | None = None) -> list[Pack]:
     """Every edition and mod under a content root, editions first, by id."""
-    base = content_root(root)
-    packs: list[Pack] = []
-    for folder_name, kind in PACK_DIRS:
-        folder = base / folder_name
-        if not folder.is_dir():
-            continue
-        for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
-            packs.append(_pack_info(sub, kind))
-    return packs
+    return [_pack_info(folder, kind) for folder, kind in pack_folders(content_root(root))]
+
+
+def base_pack(root: str | Path | None = None) -> Pack:
+    """The base game's pack of a content root."""
+    return Pack("base", "Base game", "base", content_root(root) / BASE_FOLDER)
+
+
+def content_packs(root: str | Path | None = None) -> list[Pack]:
+    """The base game (when the root has a base folder), then every edition and mod: each pack a content root
+    holds, as the loader finds them."""
+    base = base_pack(root)
+    return ([base] if base.path.is_dir() else []) + available_packs(root)
 
 
 def _pack_info(folder: Path, kind: str, overrides: dict[str, str] | None = None) -> Pack:
@@ -219,9 +219,7 @@ def _scan(folder: Path, pack: Pack, overrides: dict[str, str] | None) -> PackFil
         result.diagnostics.append(Diagnostic("schema", f"missing content folder `{folder.name}`",
                                              Location(str(folder), 1, 1)))
         return result
-    rels: list[str] = []
-    for path in sorted(folder.glob("*.y*ml")) + sorted((folder / "flocks").glob("*.y*ml")):
-        rels.append(path.relative_to(folder).as_posix())
+    rels = pack_files(folder)
     for key in overrides or {}:  # an edited file that does not exist on disk yet
         p = Path(key)
         if p.parent == folder or p.parent == folder / "flocks":
@@ -289,7 +287,7 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
     """Validate base + overlays under `root` and return every intermediate result and diagnostic."""
     diagnostics: list[Diagnostic] = []
     schemas = schemas_for(schemas_folder(root))
-    base = _scan(root / "base", Pack("base", "Base game", "base", root / "base"), overrides)
+    base = _scan(root / BASE_FOLDER, base_pack(root), overrides)
     packs = [base]
     overlays, required = with_requirements(root, tuple(overlays), overrides)
     diagnostics.extend(required)
@@ -302,7 +300,7 @@ def build(root: Path, overlays: Iterable[str] = (), overrides: dict[str, str] | 
                                           f"did you mean `{guess}`?" if guess else
                                           ("packs: " + ", ".join(known) if known else "no packs installed")))
             continue
-        kind = "edition" if folder.parent.name == "editions" else "mod"
+        kind = dict(PACK_DIRS)[folder.parent.name]
         packs.append(_scan(folder, _pack_info(folder, kind, overrides), overrides))
     for pack in packs:
         diagnostics.extend(pack.diagnostics)
@@ -497,35 +495,34 @@ def ruleset_from(result: Build) -> Ruleset:
         if merged is None:
             continue
         raw_all[spec.name] = merged.data
-        lists: list[tuple[tuple, list, str]] = []
-        if spec.shape in ("list", "per-file") and isinstance(merged.data, list):
-            lists.append(((), merged.data, spec.kind or ""))
-        elif spec.shape == "groups" and isinstance(merged.data, dict):
-            lists.extend(((key,), merged.data.get(key) or [], kind) for key, kind in spec.groups)
+        # merged, the per-file flocks are one list, like a list file's items
+        placed = entries(spec if spec.shape != "per-file" else replace(spec, shape="list"), merged.data)
         file_nodes = nodes.get(spec.name, {})
-        for prefix, entries, kind in lists:
-            for index, raw in enumerate(entries):
-                path = prefix + (index,)
-                item_id = str(raw.get(id_key(kind, raw)))
-                state = states.get((kind, item_id))
-                origin = state.origin if state else Origin("base", "", 0)
-                overrides = tuple(state.overrides) if state else ()
-                data = substitute(raw, file_nodes, path)
-                items.setdefault(kind, []).append(Item(kind, item_id, data, _plain(raw), origin, overrides))
-                if kind == "leaders":
-                    for card_index, card in enumerate(raw.get("cards") or []):
-                        where = merged.where(path + ("cards", card_index))
-                        pos = where[0].pos(where[1]) if where else None
-                        line = pos.line if pos is not None else origin.line
-                        card_origin = Origin(origin.pack, where[0].file if where else origin.file, line)
-                        items.setdefault("leader_cards", []).append(Item(
-                            "leader_cards", str(card.get("id")), data["cards"][card_index], _plain(card),
-                            card_origin, overrides, parent=item_id))
+        for entry in placed:
+            if entry.section:
+                continue
+            path, raw, kind = entry.path, entry.node, entry.kind
+            item_id = str(raw.get(id_key(kind, raw)))
+            state = states.get((kind, item_id))
+            origin = state.origin if state else Origin("base", "", 0)
+            overrides = tuple(state.overrides) if state else ()
+            data = substitute(raw, file_nodes, path)
+            items.setdefault(kind, []).append(Item(kind, item_id, data, _plain(raw), origin, overrides))
+            if kind == "leaders":
+                for card_index, card in enumerate(raw.get("cards") or []):
+                    where = merged.where(path + ("cards", card_index))
+                    pos = where[0].pos(where[1]) if where else None
+                    line = pos.line if pos is not None else origin.line
+                    card_origin = Origin(origin.pack, where[0].file if where else origin.file, line)
+                    items.setdefault("leader_cards", []).append(Item(
+                        "leader_cards", str(card.get("id")), data["cards"][card_index], _plain(card),
+                        card_origin, overrides, parent=item_id))
     game_merged = result.merged.get("game.yaml")
     game_raw = game_merged.data if game_merged else {}
     game = substitute(game_raw, nodes.get("game.yaml", {}))
     solo_merged = result.merged.get("solo.yaml")
-    solo = {k: _plain(v) for k, v in (solo_merged.data or {}).items() if k != "cards"} if solo_merged else {}
+    solo = {entry.path[0]: _plain(entry.node) for entry in entries(solo_merged.spec, solo_merged.data)
+            if entry.section} if solo_merged else {}
     digest = hashlib.sha256(json.dumps(_canonical(raw_all), sort_keys=True, separators=(",", ":"),
                                        ensure_ascii=False, default=str).encode("utf-8")).hexdigest()
     return Ruleset(game=game, hash=digest, packs=tuple(p.pack for p in result.packs[1:]), root=result.root,
@@ -546,9 +543,9 @@ def pack_of(path: Path) -> tuple[Path, str | None] | None:
     """(content root, pack id or None for base) of a content file or pack folder, if it is inside one."""
     path = path.resolve()
     for parent in [path] + list(path.parents):
-        if parent.name == "base" and parent.parent.joinpath("base").is_dir():
+        if parent.name == BASE_FOLDER and parent.parent.joinpath(BASE_FOLDER).is_dir():
             return parent.parent, None
-        if parent.parent.name in ("editions", "mods") and parent.parent.parent.joinpath("base").is_dir():
+        if parent.parent.name in dict(PACK_DIRS) and parent.parent.parent.joinpath(BASE_FOLDER).is_dir():
             return parent.parent.parent, parent.name
     return None
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from kcd.content.layout import FILES, FileSpec, id_key
+from kcd.content.layout import FILES, FileSpec, entries, id_key, spec_for
 from kcd.content.model import Origin
 from kcd.content.schema import did_you_mean
 from kcd.content.yamlsafe import YamlDoc
@@ -188,22 +188,11 @@ class Merger:
             data = found.doc.data
             merged = Merged(spec, data, {(): (found.doc, ())})
             self.files[spec.name] = merged
-            for group, kind in self._lists(spec, data):
-                seen: dict[str, tuple] = {}
-                for index, item in enumerate(group[1]):
-                    path = group[0] + (index,)
-                    self._register_base_item(found, kind, item, path, seen)
-
-    def _lists(self, spec: FileSpec, data: Any) -> list[tuple[tuple[tuple, list], str]]:
-        """The item lists of a file: ((path, list), kind)."""
-        out: list[tuple[tuple[tuple, list], str]] = []
-        if spec.shape == "list" and isinstance(data, list):
-            out.append((((), data), spec.kind or ""))
-        elif spec.shape == "groups" and isinstance(data, dict):
-            for key, kind in spec.groups:
-                if isinstance(data.get(key), list):
-                    out.append((((key,), data[key]), kind))
-        return out
+            seen: dict[str, dict[str, tuple]] = {}   # item kind -> id -> where first written
+            for entry in entries(spec, data):
+                if not entry.section:
+                    self._register_base_item(found, entry.kind, entry.node, entry.path,
+                                             seen.setdefault(entry.kind, {}))
 
     def _register_base_item(self, source: SourceFile, kind: str, item: Any, path: tuple,
                             seen: dict[str, tuple]) -> None:
@@ -227,7 +216,7 @@ class Merger:
     def add_pack(self, sources: list[SourceFile]) -> None:
         """Apply one overlay pack's files (each source names its pack)."""
         for source in sources:
-            spec = _spec(source.rel)
+            spec = spec_for(source.rel)
             if spec is None:
                 continue
             data = source.doc.data
@@ -453,12 +442,6 @@ class Merger:
             items[existing] = deep_merge(items[existing], patch)
         if source.pack not in state.overrides:
             state.overrides.append(source.pack)
-
-
-def _spec(rel: str) -> FileSpec | None:
-    from kcd.content.layout import spec_for
-
-    return spec_for(rel)
 
 
 def _get_in(data: Any, path: tuple) -> Any:

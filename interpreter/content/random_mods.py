@@ -187,7 +187,7 @@ def play_mod(root: Path, pack_id: str, rng: random.Random, decisions: int = 150)
     from kcd.content.bounds import effect_graph
     from kcd.content.loader import build
     from kcd.dsl.bounds import chain_bounds
-    from kcd.engine import Game, Refused, effects
+    from kcd.engine import Game, Refused, effects, modes
 
     try:
         ruleset = load_ruleset([f"mods/{pack_id}"], root=root)
@@ -205,12 +205,12 @@ def play_mod(root: Path, pack_id: str, rng: random.Random, decisions: int = 150)
 
     effects.run = run
     try:
-        solo = rng.random() < 0.25
-        count = 2 if solo else rng.randint(2, 4)
+        # a quarter of the games against Kiwibot, who plays the mod's cards its own way
+        mode = modes.select("solo" if rng.random() < 0.25 else "standard", None)
+        count = mode.player_count or rng.randint(2, 4)
         flocks = rng.sample(FLOCKS, count)
         sides = {f: rng.choice(("A", "B")) for f in flocks}
-        game = Game.new(ruleset, players=flocks, seed=rng.randrange(1 << 30), sides=sides,
-                        mode="solo" if solo else "standard")
+        game = Game.new(ruleset, players=flocks, seed=rng.randrange(1 << 30), sides=sides, mode=mode.name)
         while not game.is_over and outcome.decisions < decisions:
             assert game.pending is not None   # the game is not over
             applied = game.apply(rng.choice(game.pending.options).id)

@@ -1,4 +1,5 @@
-"""JSON Schema checking of content with readable, located messages; DSL field discovery via `x-dsl`."""
+"""The project's JSON Schemas in one `referencing.Registry` (content, protocol, save), content checking with
+readable, located messages, and DSL field discovery via `x-dsl`."""
 from __future__ import annotations
 
 import hashlib
@@ -13,7 +14,7 @@ from typing import Any, Iterator
 from kcd import paths
 
 # Bump when the way validity is decided changes (inlining, jsonschema major version): old cache entries lapse.
-_ENGINE_VERSION = "kcd-schema-1"
+_ENGINE_VERSION = "kcd-schema-2"
 
 # YAML 1.1 booleans that YAML 1.2 (and this loader) keep as strings.
 YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n", "Yes", "No", "On", "Off", "Y", "N", "YES", "NO", "ON", "OFF"}
@@ -34,58 +35,164 @@ class SchemaProblem:
     hint: str | None = None
 
 
-class Schemas:
-    """All JSON Schemas of a schemas folder, with a shared referencing registry and cached validators.
+# --- the one registry of the shipped schemas --------------------------------------------------------------
 
-    jsonschema is imported only when some data actually has to be validated: results are cached in memory
-    per (schema, data) and, for clean results, on disk (see `validated_cache`), so a content set that
-    validated before loads without paying for the jsonschema import.
+# Every schema file of a schemas folder is known by one URI: a content schema by its `$id`, a protocol message
+# schema (protocol/) by its `urn:kcd-protocol:` name. Only these two forms are ever looked up on disk.
+CONTENT_URI = "https://kiwi-chow-down.example/schemas/"
+PROTOCOL_URI = "urn:kcd-protocol:"
+PROTOCOL_FOLDER = "protocol"
+SUFFIX = ".schema.json"
+_FILE_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*\.schema\.json")
+
+
+def schema_uri(name: str) -> str:
+    """The URI of schema file `name` of a schemas folder (`nests.schema.json`, `protocol/reply.view.schema.json`)."""
+    folder, _, file = name.rpartition("/")
+    if folder == PROTOCOL_FOLDER:
+        return PROTOCOL_URI + file.removesuffix(SUFFIX)
+    if folder:
+        raise ValueError(f"not a schema of the schemas folder: {name!r}")
+    return CONTENT_URI + file
+
+
+def schema_file(uri: str) -> str | None:
+    """The schema file (relative to the schemas folder) that `uri` names, None for any other URI.
+
+    Only a plain file name of one of the two URI forms: never a folder, `..`, a file URL or a web address.
+    """
+    uri = uri.partition("#")[0]
+    if uri.startswith(CONTENT_URI):
+        name = uri[len(CONTENT_URI):]
+        return name if _FILE_NAME.fullmatch(name) else None
+    if uri.startswith(PROTOCOL_URI):
+        name = uri[len(PROTOCOL_URI):] + SUFFIX
+        return f"{PROTOCOL_FOLDER}/{name}" if _FILE_NAME.fullmatch(name) else None
+    return None
+
+
+def _schema_names(folder: Path) -> list[str]:
+    """The schema files of a schemas folder: its own, then protocol/'s, each sorted."""
+    names = [p.name for p in sorted(folder.glob("*" + SUFFIX)) if _FILE_NAME.fullmatch(p.name)]
+    names += [f"{PROTOCOL_FOLDER}/{p.name}" for p in sorted((folder / PROTOCOL_FOLDER).glob("*" + SUFFIX))
+              if _FILE_NAME.fullmatch(p.name)]
+    return names
+
+
+def _read_schema(folder: Path, name: str) -> bytes | None:
+    """The bytes of schema file `name` when it is a regular file inside `folder` (a link out of it is not read)."""
+    path = folder / name
+    try:
+        if path.is_file() and path.resolve().parent == (folder / name).parent.resolve():
+            return path.read_bytes()
+    except OSError:
+        pass
+    return None
+
+
+class Schemas:
+    """Every JSON Schema of a schemas folder (content, protocol/, the save's) in one `referencing.Registry`, with
+    cached validators and each schema with its references inlined.
+
+    The registry's retrieve function reads only the schema files of this folder (see `schema_file`): a
+    reference to anything else is unresolvable, never fetched. jsonschema and referencing are imported only when
+    some data actually has to be validated: results are cached in memory per (schema, data) and, for clean
+    results, on disk (see `validated_cache`), so a content set that validated before loads without paying for
+    the import.
     """
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.docs: dict[str, dict] = {}
-        # The fingerprint covers the schema files and the code that decides validity (this module).
+        self.folder = folder.resolve()
+        self.docs: dict[str, Any] = {}
+        # The fingerprint covers the content schema files and the code that decides validity (this module).
         digest = hashlib.sha256(_ENGINE_VERSION.encode() + Path(__file__).read_bytes())
-        for file in sorted(folder.glob("*.json")):
-            raw = file.read_bytes()
-            digest.update(file.name.encode() + b"\0" + raw + b"\0")
-            self.docs[file.name] = json.loads(raw.decode("utf-8"))
+        for name in _schema_names(self.folder):
+            raw = _read_schema(self.folder, name)
+            if raw is None:
+                continue
+            if "/" not in name:
+                digest.update(name.encode() + b"\0" + raw + b"\0")
+            self.docs[name] = json.loads(raw.decode("utf-8"))
         self.fingerprint = digest.hexdigest()
         self._registry: Any = None
+        self._inlined: dict[str, Any] = {}
         self._validators: dict[str, Any] = {}
         self._problems: dict[str, list[SchemaProblem]] = {}
-        # References are inlined once so validation does not resolve URIs at every value (several times
-        # faster); the registry still resolves any reference left in place (recursive ones).
-        self.inlined: dict[str, Any] = {name: self._inline(doc, name, ()) for name, doc in self.docs.items()}
         self._dsl_memo: dict[int, bool] = {}
 
     @property
     def registry(self) -> Any:
-        """A referencing.Registry of every schema file, by file name and by `$id`."""
+        """The referencing.Registry of every schema file, by its URI and its `$id`."""
         if self._registry is None:
             from referencing import Registry, Resource
             from referencing.jsonschema import DRAFT202012
 
-            resources = []
-            for name, doc in self.docs.items():
-                resource = Resource.from_contents(doc, default_specification=DRAFT202012)
-                resources.append((name, resource))
-                if isinstance(doc, dict) and isinstance(doc.get("$id"), str):
-                    resources.append((doc["$id"], resource))
-            self._registry = Registry().with_resources(resources)
+            # referencing builds its classes with attrs through a wrapper mypy does not see, so their keyword
+            # arguments (both documented) are unknown to it
+            self._registry = Registry(retrieve=self._retrieve).with_resources(  # type: ignore[call-arg]
+                (schema_uri(name), Resource.from_contents(doc, default_specification=DRAFT202012))
+                for name, doc in self.docs.items()).crawl()
         return self._registry
+
+    def _retrieve(self, uri: str) -> Any:
+        """A schema file of this folder named by `uri` (the registry asks for any URI it does not hold)."""
+        from referencing import Resource
+        from referencing.exceptions import NoSuchResource
+        from referencing.jsonschema import DRAFT202012
+
+        name = schema_file(uri)
+        raw = _read_schema(self.folder, name) if name is not None else None
+        if raw is None:
+            raise NoSuchResource(ref=uri)  # type: ignore[call-arg]   # see `registry`
+        return Resource.from_contents(json.loads(raw.decode("utf-8")), default_specification=DRAFT202012)
 
     def has(self, name: str) -> bool:
         """True when schema file `name` exists."""
         return name in self.docs
+
+    def base_uri(self, name: str) -> str:
+        """The URI references inside schema file `name` are resolved against: its `$id`, else its own URI."""
+        doc = self.docs.get(name)
+        own = doc.get("$id") if isinstance(doc, dict) else None
+        return own if isinstance(own, str) else schema_uri(name)
+
+    def inlined(self, name: str) -> Any:
+        """Schema file `name` with every reference that does not recurse replaced by its target (cached).
+
+        Validation then follows no reference, which makes it several times faster; a recursive reference
+        stays, made absolute, and the registry resolves it.
+        """
+        if name not in self._inlined:
+            self._inlined[name] = self._inline(self.docs[name], self.base_uri(name), ())
+        return self._inlined[name]
+
+    def follow(self, ref: str, base: str) -> tuple[Any, str]:
+        """The target of reference `ref` written in a schema whose base URI is `base`, and the target's base URI
+        (raises referencing's Unresolvable)."""
+        from urllib.parse import urldefrag, urljoin
+
+        resolved = self.registry.resolver(base_uri=base).lookup(ref)
+        return resolved.contents, (base if ref.startswith("#") else urldefrag(urljoin(base, ref))[0])
+
+    def resolve(self, schema: Any, base: str = "") -> tuple[Any, str]:
+        """Follow the `$ref` chain of a subschema; (schema, its base URI), or ({}, base) when it does not resolve."""
+        seen = 0
+        while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < 32:
+            from referencing.exceptions import Unresolvable
+
+            seen += 1
+            try:
+                schema, base = self.follow(schema["$ref"], base)
+            except Unresolvable:
+                return {}, base
+        return schema, base
 
     def validator(self, name: str) -> Any:
         """The compiled Draft 2020-12 validator of schema file `name` (cached)."""
         if name not in self._validators:
             from jsonschema import Draft202012Validator
 
-            self._validators[name] = Draft202012Validator(self.inlined[name], registry=self.registry)
+            self._validators[name] = Draft202012Validator(self.inlined(name), registry=self.registry)
         return self._validators[name]
 
     def check(self, name: str, data: Any) -> list[SchemaProblem]:
@@ -110,20 +217,29 @@ class Schemas:
         return problems
 
     def _inline(self, schema: Any, base: str, stack: tuple[str, ...]) -> Any:
-        """A copy of `schema` with every non-recursive `$ref` replaced by its target."""
+        """A copy of `schema` (written at base URI `base`) with every non-recursive `$ref` replaced by its target."""
         if isinstance(schema, list):
             return [self._inline(s, base, stack) for s in schema]
         if not isinstance(schema, dict):
             return schema
         ref = schema.get("$ref")
         if isinstance(ref, str):
-            target_base = ref.partition("#")[0].rsplit("/", 1)[-1] or base
-            key = f"{target_base}#{ref.partition('#')[2]}"
-            if key in stack or len(stack) > 16:
-                return {k: self._inline(v, base, stack) if k != "$ref" else v for k, v in schema.items()}
-            target, new_base = self._deref(ref, base)
-            inlined = self._inline(target, new_base, stack + (key,))
+            from urllib.parse import urljoin
+
+            from referencing.exceptions import Unresolvable
+
+            key = urljoin(base, ref)
             others = {k: self._inline(v, base, stack) for k, v in schema.items() if k != "$ref"}
+            found: tuple[Any, str] | None = None
+            if key not in stack and len(stack) <= 16:
+                try:
+                    found = self.follow(ref, base)
+                except Unresolvable:
+                    found = None
+            if found is None:
+                # left in place, absolute: it resolves the same from wherever the copy puts it
+                return {"$ref": key, **others}
+            inlined = self._inline(found[0], found[1], stack + (key,))
             if not others:
                 return inlined
             if isinstance(inlined, dict) and all(k in _ANNOTATIONS or k.startswith("x-") for k in others):
@@ -133,7 +249,7 @@ class Schemas:
                 for k, v in schema.items()}
 
     def _has_dsl(self, schema: Any) -> bool:
-        """True when `schema` (inlined) marks some value below it with `x-dsl`."""
+        """True when `schema` marks some value below it with `x-dsl`."""
         key = id(schema)
         found = self._dsl_memo.get(key)
         if found is None:
@@ -141,40 +257,18 @@ class Schemas:
             self._dsl_memo[key] = found
         return found
 
-    # --- resolving references while walking data (for x-dsl) ------------------------------------
-    def resolve(self, schema: Any, base: str) -> tuple[Any, str]:
-        """Follow `$ref` chains of a subschema; returns (schema, base file name)."""
-        seen = 0
-        while isinstance(schema, dict) and "$ref" in schema and seen < 32:
-            seen += 1
-            schema, base = self._deref(schema["$ref"], base)
-        return schema, base
-
-    def _deref(self, ref: str, base: str) -> tuple[Any, str]:
-        target, _, pointer = ref.partition("#")
-        name = target.rsplit("/", 1)[-1] if target else base
-        # A local `#/...` ref seen without knowing its file: try each schema file in turn.
-        candidates = [name] if name in self.docs else list(self.docs)
-        for candidate in candidates:
-            doc: Any = self.docs.get(candidate, {})
-            for part in [p for p in pointer.split("/") if p]:
-                part = part.replace("~1", "/").replace("~0", "~")
-                doc = doc.get(part) if isinstance(doc, dict) else None
-            if doc is not None:
-                return doc, candidate
-        return {}, name
-
     def dsl_fields(self, name: str, data: Any) -> list[tuple[tuple, str]]:
-        """(path, field kind) of every string value of `data` that the schema marks with `x-dsl`."""
+        """(path, field kind) of every string value of `data` that the schema marks with `x-dsl`.
+
+        The walk follows no `$ref`: an `x-dsl` mark is never behind one (tests/test_content_schema.py holds the
+        schemas to that), so loading content needs neither the registry nor jsonschema.
+        """
         found: list[tuple[tuple, str]] = []
-        self._walk(self.inlined.get(name, {}), name, data, (), found, 0)
+        self._walk(self.docs.get(name, {}), data, (), found, 0)
         return found
 
-    def _walk(self, schema: Any, base: str, data: Any, path: tuple, out: list, depth: int) -> None:
-        if depth > 64 or not isinstance(schema, dict):
-            return
-        schema, base = self.resolve(schema, base)
-        if not isinstance(schema, dict) or not self._has_dsl(schema):
+    def _walk(self, schema: Any, data: Any, path: tuple, out: list, depth: int) -> None:
+        if depth > 64 or not isinstance(schema, dict) or not self._has_dsl(schema):
             return
         kind = schema.get("x-dsl")
         if isinstance(kind, str):
@@ -183,10 +277,10 @@ class Schemas:
             return
         for key in ("allOf", "anyOf", "oneOf"):
             for branch in schema.get(key, ()) or ():
-                self._walk(branch, base, data, path, out, depth + 1)
+                self._walk(branch, data, path, out, depth + 1)
         for key in ("if", "then", "else"):
             if key in schema:
-                self._walk(schema[key], base, data, path, out, depth + 1)
+                self._walk(schema[key], data, path, out, depth + 1)
         if isinstance(data, dict):
             props = schema.get("properties", {}) or {}
             patterns = schema.get("patternProperties", {}) or {}
@@ -194,23 +288,23 @@ class Schemas:
             for key, value in data.items():
                 skey = str(key)
                 if skey in props:
-                    self._walk(props[skey], base, value, path + (key,), out, depth + 1)
+                    self._walk(props[skey], value, path + (key,), out, depth + 1)
                     continue
                 matched = False
                 for pattern, sub in patterns.items():
                     if _regex(pattern).search(skey):
                         matched = True
-                        self._walk(sub, base, value, path + (key,), out, depth + 1)
+                        self._walk(sub, value, path + (key,), out, depth + 1)
                 if not matched and isinstance(extra, dict):
-                    self._walk(extra, base, value, path + (key,), out, depth + 1)
+                    self._walk(extra, value, path + (key,), out, depth + 1)
         elif isinstance(data, list):
             prefix = schema.get("prefixItems", []) or []
             items = schema.get("items")
             for index, value in enumerate(data):
                 if index < len(prefix):
-                    self._walk(prefix[index], base, value, path + (index,), out, depth + 1)
+                    self._walk(prefix[index], value, path + (index,), out, depth + 1)
                 elif isinstance(items, dict):
-                    self._walk(items, base, value, path + (index,), out, depth + 1)
+                    self._walk(items, value, path + (index,), out, depth + 1)
 
 
 @lru_cache(maxsize=256)
@@ -224,7 +318,8 @@ _SCHEMAS: dict[str, Schemas] = {}
 
 
 def schemas_for(folder: Path | None = None) -> Schemas:
-    """The Schemas of `folder` (default: the shipped schemas), cached per process."""
+    """The Schemas of `folder` (default: the shipped schemas; the loader passes a copy beside a content folder),
+    cached per process: the one registry every validator of the project uses."""
     folder = (folder or paths.schemas_dir()).resolve()
     key = str(folder)
     if key not in _SCHEMAS:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Iterable
 
 from kcd import paths
+from kcd.content.layout import BASE_FOLDER
 from kcd.content.loader import _dedupe, available_packs, build, pack_of
 from kcd.diagnostics import Diagnostic, count_summary
 
@@ -44,7 +45,7 @@ class ValidationReport:
 
 
 def _is_root(path: Path) -> bool:
-    return (path / "base").is_dir()
+    return (path / BASE_FOLDER).is_dir()
 
 
 def _plan(path: Path) -> tuple[Path, list[tuple[str, ...]], Path | None] | None:

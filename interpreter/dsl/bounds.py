@@ -144,12 +144,19 @@ def _n_of(call: Call | Phrase) -> int:
 
 def _base(call: Call | Phrase, n: int, kiwi_tokens: int) -> int:
     prim = registry.BY_ID.get(call.primitive or "")
+    if prim is not None and prim.work_of is not None:   # the entry's own work hook
+        return prim.work_of(call, n, kiwi_tokens)
     work = prim.work if prim is not None else 1
     if work == "n":
         return n
     if work == "kiwi":
         return kiwi_tokens + 2
     return int(work)
+
+
+def _nest_factor(modifiers: frozenset[str]) -> int:
+    """How many times a flock with these modifiers gains each Nest benefit (R-ASYM-4: `give benefits twice`)."""
+    return max((registry.BY_ID[m].nest_benefits for m in modifiers if m in registry.BY_ID), default=1)
 
 
 def _walk_work(node: Node | None, call_work) -> int:
@@ -454,8 +461,8 @@ class _Search:
                     if got == "blocked":
                         continue
                     w, d, d_chain, w_chain = got if got is not None else self.value(target, season_change)
-                    if target[0] == "N" and self._twice(target):
-                        w = min(_CAP, 2 * w)
+                    if target[0] == "N":
+                        w = min(_CAP, self.nest_factor(target[2]) * w)
                     worst = max(worst, w)
                     values.append(w)
                     if 1 + extra + d > deep[0]:
@@ -563,13 +570,9 @@ class _Search:
                         stack.append((nxt, chain + (nxt,)))
         return None
 
-    def _twice(self, node: tuple) -> bool:
-        """A Nest benefit the `nest benefits twice` modifier doubles (R-ASYM-4)."""
-        return self.doubles_nests(node[2])
-
-    def doubles_nests(self, vf: tuple) -> bool:
-        """Whether the flock side gains Nest benefits twice (R-ASYM-4)."""
-        return "m-nest-twice" in self.g.sides[vf[0]].modifiers
+    def nest_factor(self, vf: tuple) -> int:
+        """How many times the flock side gains each Nest benefit: its modifiers' `nest_benefits` (R-ASYM-4)."""
+        return _nest_factor(self.g.sides[vf[0]].modifiers)
 
     def label(self, node: tuple, nxt: tuple | None = None) -> tuple[Effect, ...]:
         """The effect a chain node stands for: of several (any leader card, any Solo card on top), one that leads
@@ -632,7 +635,8 @@ def fingerprint(graph: EffectGraph) -> Any:
             tuple((a, tuple(eff(x) for x in xs)) for a, xs in sorted(graph.bonus.items())),
             tuple((eff(e.effect), e.runner, e.season_change, e.depth) for e in graph.entries),
             graph.track_from, graph.kiwi_tokens, graph.solo, MAX_WORK, MAX_CHAIN_DEPTH,
-            tuple((p.id, p.work, p.reach, p.bot_reach, p.emitted_by) for p in registry.PRIMITIVES))
+            tuple((p.id, p.work, p.reach, p.bot_reach, p.emitted_by, p.nest_benefits, p.work_of is not None)
+                  for p in registry.PRIMITIVES))
 
 
 def effect_bounds(graph: EffectGraph) -> list[BoundIssue]:
@@ -672,8 +676,8 @@ def _effect_bounds(graph: EffectGraph, limits: list[int] | None = None) -> list[
         if search.plain(entry.effect):
             # sets nothing off: its own work is its bound, whoever runs it
             work = local_work(entry.effect.node, graph.kiwi_tokens)
-            if entry.nest and any("m-nest-twice" in side.modifiers for side in graph.sides):
-                work *= 2
+            if entry.nest:
+                work *= max((_nest_factor(side.modifiers) for side in graph.sides), default=1)
             limits[0] = max(limits[0], work)
             limits[1] = max(limits[1], entry.depth)
             if work > MAX_WORK:
@@ -692,8 +696,8 @@ def _effect_bounds(graph: EffectGraph, limits: list[int] | None = None) -> list[
         search.build([r for r, _ in roots])
         for root, entry in roots:
             work, depth, deep_chain, heavy_chain = search.value(root, entry.season_change)
-            if entry.nest and search.doubles_nests(root[-1]):
-                work = min(_CAP, 2 * work)
+            if entry.nest:
+                work = min(_CAP, search.nest_factor(root[-1]) * work)
             if search.cycle is not None:
                 cycle = search.cycle   # its last node is its first again
                 cyc = tuple(e for i, node in enumerate(cycle[:-1])

@@ -8,35 +8,31 @@ Content over WORK_LIMIT is refused with a located `dsl-bound` issue, so validate
 from __future__ import annotations
 
 from kcd.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, ForEach, If, May, Not, Num, Objective, Phrase,
-                                 QCall, Repeat, Selector, Seq, Span, exprs)
-from kcd.dsl import parts
+                                 QCall, Repeat, Selector, Seq, Span, walk)
+from kcd.dsl import parts, registry
 from kcd.dsl.errors import Issue
+from kcd.dsl.primitive import CheckSite
 from kcd.dsl.types import ability_issues
 
-__all__ = ["after", "field_rules", "work", "quantity_max", "WORK_LIMIT", "MAX_ELEMENTS"]
+__all__ = ["after", "field_rules", "entry_issues", "work", "quantity_max", "WORK_LIMIT", "MAX_ELEMENTS"]
 
 # Upper bounds on what a selector of each kind can name: 4 flocks x 20 Kiwi tokens, 4 Leaders, 4 x 6 Nests,
 # every domain marker of the base game (56), the island's hexes (the largest layout has 4 sections of ~10
 # hexes; 64 leaves room for mods), 4 players.
 MAX_ELEMENTS = {"kiwi": 80, "leader": 4, "nest": 24, "marker": 56, "hex": 64, "player": 4}
 WORK_LIMIT = 1_000_000
+# the check hooks of the parts that have one (the `starting` reference), run over every bound field
+_PART_CHECKS = tuple(p.check for p in parts.PARTS if p.check is not None)
 
 
 def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
-    """Issues found on the bound tree as a whole (none when the field already has errors)."""
+    """Issues found on the bound tree as a whole (none when the field already has errors): the check hooks of the
+    entries it calls and of the parts that have one, then the work bound."""
     if issues or node is None:
         return []
-    out: list[Issue] = []
-    if field_kind == "modifier" and getattr(node, "primitive", None) == "m-dominance-weight":
-        out += _dominance_weight_issues(node)
-    if field_kind == "modifier" and getattr(node, "primitive", None) == "m-feed-discount":
-        what = node.arg("what")
-        if what.kind in ("leader", "nest", "marker"):
-            out.append(Issue("dsl-arg-type", f"only Kiwi are fed (R-FEED-1, R-LEAD-3), not {parts.kind_phrase(what.kind)}",
-                             what.span, "name Kiwi: `feeding my kiwi in grass hexes costs 1 fruit less`"))
-    if field_kind == "solo":   # what Kiwibot's verbs may be given (dsl/solo_check.py)
-        from kcd.dsl.solo_check import solo_issues
-        out += solo_issues(node)
+    out = entry_issues(node, field_kind, whole=False)
+    for check in _PART_CHECKS:
+        out += check(node, field_kind)
     cost = work(node)
     if cost > WORK_LIMIT:
         span = getattr(node, "span", Span(0, 0))
@@ -45,35 +41,28 @@ def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
     return out
 
 
-def _dominance_weight_issues(node: Phrase) -> list[Issue]:
-    """A dominance weight names pieces that count for dominance, and never asks who dominates: dominance reads the
-    weight, so a selector (or quantity) with `dominated by` would ask for the count it is part of."""
-    who, n = node.arg("who"), node.arg("n")
+def entry_issues(node, field_kind: str, whole: bool) -> list[Issue]:
+    """What the `check` hooks of the entries called in a bound tree find, call by call in text order."""
     out: list[Issue] = []
-    if who.kind == "marker":
-        out.append(Issue("dsl-arg-type", "domain markers do not count for dominance", who.span,
-                         "name Kiwi, Leaders or Nests: `my nests count 1 for dominance`"))
-    for part in (who, n):
-        for e in exprs(part):
-            for f in (e.filters if isinstance(e, Selector) else ()):
-                if f.op == "dominated":
-                    out.append(Issue("dsl-context", "a dominance weight cannot depend on dominance: `dominated by` "
-                                     "asks for the count this weight is part of", f.span,
-                                     "name the pieces by owner, size, terrain or where they stand: "
-                                     "`my kiwi in flower hexes count 2 for dominance`"))
+    before: list[Call | Phrase] = []
+    for sub in walk(node):
+        if not isinstance(sub, (Call, Phrase)) or not sub.primitive:
+            continue
+        prim = registry.BY_ID.get(sub.primitive)
+        if prim is not None and prim.check is not None:
+            out += prim.check(sub, CheckSite(field_kind, prim, whole, tuple(before)))
+        before.append(sub)
     return out
 
 
 def field_rules(node, field_kind: str) -> list[Issue]:
     """Rules of a whole content field (not of a fragment): a leader card's ability moves the Leader once,
-    first, and pushes only after that (R-LEAD-5/6); a Solo card segment's Kiwibot pushes come after a Kiwibot
-    move (R-SOLO-10). The loader applies them to every `ability` and `solo` field."""
-    if node is not None and field_kind == "solo":   # a Kiwibot push follows a Kiwibot move (dsl/solo_check.py)
-        from kcd.dsl.solo_check import segment_issues
-        return segment_issues(node)
-    if node is None or field_kind != "ability":
+    first, and pushes only after that (R-LEAD-5/6); then the entries' check hooks over the whole field (a Solo
+    card segment's Kiwibot pushes come after a Kiwibot move, R-SOLO-10). The loader applies them to every field."""
+    if node is None:
         return []
-    return ability_issues(node)
+    out = ability_issues(node) if field_kind == "ability" else []
+    return out + entry_issues(node, field_kind, whole=True)
 
 
 _SINGLE_REFS = frozenset({"here", "it", "landing", "starting", "chosen"})
@@ -115,7 +104,8 @@ def _expr_cost(e) -> int:
     if isinstance(e, Selector):
         return _sel_cost(e)
     if isinstance(e, QCall):
-        if e.name.text in ("largest", "smallest") and isinstance(e.args[0], Selector):
+        spec = parts.FUNCTIONS.get(e.name.text)
+        if spec is not None and "each" in spec.args and isinstance(e.args[0], Selector):
             return 1 + _sel_cost(e.args[0]) + _named(e.args[0]) * _expr_cost(e.args[1])   # the quantity once per element
         return 1 + sum(_expr_cost(a) for a in e.args)
     if isinstance(e, BinOp):
@@ -125,15 +115,10 @@ def _expr_cost(e) -> int:
     return 1
 
 
-# The most a player's holdings can reach, for quantities over them: every Fruit of a 4-player bag (designed bound:
-# the base bag holds 60), every domain marker, and Victory Points (a game scores far below it).
-_HOLDING_MAX = {"fruit": 120, "domain": MAX_ELEMENTS["marker"], "vp": 1000}
-
-
 def quantity_max(e) -> int:
-    """An upper bound on a quantity's value, before play: a number itself; `count` the most elements of its
-    selector's kind, `tokens` three per element (a Leader counts 3, R-SCARD-4), holdings their bound; `+`, `-`,
-    `min`, `max`, `largest`, `smallest` from their arguments' bounds."""
+    """An upper bound on a quantity's value, before play: a number itself; a function what its part's `bound` hook
+    says (dsl/parts.py: `count` the most elements of its selector's kind, `tokens` three per element, holdings
+    their bound, `min` ... from their arguments' bounds); `+`, `-` from their operands'."""
     if isinstance(e, int):
         return max(e, 0)
     if isinstance(e, Num):
@@ -141,20 +126,14 @@ def quantity_max(e) -> int:
     if isinstance(e, BinOp):
         return quantity_max(e.left) + (quantity_max(e.right) if e.op == "+" else 0)
     if isinstance(e, QCall):
-        name = e.name.text
-        if name in ("min", "max"):
-            a, b = quantity_max(e.args[0]), quantity_max(e.args[1])
-            return min(a, b) if name == "min" else max(a, b)
-        if name in ("largest", "smallest"):
-            return quantity_max(e.args[1])
-        sel = e.args[0] if e.args else None
-        n = _named(sel) if isinstance(sel, Selector) else 64
-        if name == "count":
-            return n
-        if name == "tokens":
-            return 3 * n
-        return _HOLDING_MAX.get(name, 1000) * (n if isinstance(sel, Selector) and sel.kind == "player" else 1)
+        spec = parts.FUNCTIONS.get(e.name.text)
+        if spec is not None and spec.bound is not None:
+            return spec.bound(e, _BOUNDS)
+        return 1000 * _BOUNDS.players(e)
     return 1000
+
+
+_BOUNDS = parts.QuantityBounds(quantity_max, _named, lambda kind: MAX_ELEMENTS.get(kind, 64))
 
 
 def work(node) -> int:

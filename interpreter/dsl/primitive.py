@@ -1,12 +1,51 @@
-"""Value types of the DSL registry: primitives, pattern slots and argument types."""
+"""Value types of the DSL registry: primitives, pattern slots, argument types and the hooks an entry carries."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any, Union
+
+from kcd.dsl.ast import Call, Phrase
+from kcd.dsl.errors import Issue
 
 # Where a primitive may be used: the DSL field kinds of SPEC.md.
 EFFECT_CONTEXTS = frozenset({"effect", "ability", "solo"})
+
+
+@dataclass(frozen=True)
+class CheckSite:
+    """Where a bound call is checked: its field kind, its entry, whether the tree is a whole content field (the
+    loader's field rules) rather than a fragment, and the bound calls before it in text order."""
+
+    field_kind: str
+    entry: "Primitive"
+    whole: bool = False
+    before: tuple[Union[Call, Phrase], ...] = ()
+
+
+# The hooks of an entry: what the checker, the rules-text renderer, the work bound and the interpreter do for it
+# beyond what its pattern, template and data say. Each is optional; the generic code calls it when it is given.
+# check: the misuses of a bound call the slot types cannot say (`bot feeds` names Kiwi); on a fragment
+# (`site.whole` False) and again on a whole field, where rules over the field's order apply (a push after a move).
+CheckHook = Callable[[Union[Call, Phrase], CheckSite], list[Issue]]
+# render: the rules text of a bound call, None to fill the entry's template.
+RenderHook = Callable[[Union[Call, Phrase]], Union[str, None]]
+# work: the verb steps one call takes by itself, given its `n` (the largest value a quantity can take) and a flock's
+# Kiwi tokens; without it the entry's `work` data says.
+WorkHook = Callable[[Union[Call, Phrase], int, int], int]
+# run: the engine procedure of a verb, (runtime, bound call, ctx) -> a procedure, for a verb the engine's verb
+# table (interpreter/engine/verb_table.py) does not register itself.
+RunHook = Callable[[Any, Any, Any], Any]
+# lower: (bound call, program builder) -> the instructions of the call, for the compiler of effects to programs.
+# The checker and renderer never read it.
+LowerHook = Callable[[Any, Any], Any]
+
+
+def _hook() -> Any:
+    """A hook field: not compared, hashed or shown (entries stay equal by their data)."""
+    return field(default=None, compare=False, hash=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -48,6 +87,16 @@ class Primitive:
     binds: tuple[tuple[str, str], ...] = ()
     # Modifiers: whether it may stand in an effect as `this action: <modifier>` (it holds while the rest runs).
     during: bool = False
+    # Modifiers: how many times the Nest benefits of a flock with it are gained (R-ASYM-4), for the work bound.
+    nest_benefits: int = 1
+    # The selector of pieces its reference example names, when the generic one (`every kiwi of an opponent`)
+    # reads badly for it (a Leader's weight, Nests' benefits).
+    example_pieces: str = ""
+    check: CheckHook | None = _hook()
+    render: RenderHook | None = _hook()
+    work_of: WorkHook | None = _hook()
+    run: RunHook | None = _hook()
+    lower: LowerHook | None = _hook()
 
     @cached_property
     def parts(self) -> tuple[str | Slot, ...]:
@@ -86,6 +135,18 @@ class Primitive:
         """The first literal word of the pattern."""
         first = self.parts[0]
         return first if isinstance(first, str) else ""
+
+
+def doc_example(prim: Primitive) -> str:
+    """The example a primitive's doc gives (`E.g. `...``), or ""."""
+    found = re.search(r"E\.g\. `([^`]*)`", prim.doc)
+    return found.group(1) if found else ""
+
+
+def kind_phrase(kind: str) -> str:
+    """A selector kind for messages: `kiwi`, `hexes`, `players` ..."""
+    return {"kiwi": "kiwi", "leader": "leaders", "nest": "nests", "marker": "markers", "piece": "pieces",
+            "hex": "hexes", "player": "players"}.get(kind, kind)
 
 
 _SLOT = re.compile(r"^\{(\w+):(\w+)(\+?)\}$")

@@ -4,6 +4,11 @@ A new primitive is one entry here plus, for verbs, its implementation in the eng
 (`interpreter/engine/effects.py` maps registry ids to procedures; a test checks every verb has one).
 Solo-mode (Kiwibot) primitives live in `registry_solo.py` and are joined in below.
 
+An entry carries its hooks (`primitive.Primitive`): `check` (misuses its slot types cannot say; the functions live
+beside the entries, `registry_hooks.py` and `solo_check.py`), `render` (its own rules text, `render_solo.py`),
+`work_of` (its work for the bound, else its `work` / `reach` data), `run` (an engine procedure) and `lower` (its
+instructions for the program compiler). The checker, renderer and bound call the hooks and name no entry.
+
 Templates are English rules text (`interpreter/dsl/render.py`): `{slot}` is the value (a fixed-value type
 such as `fruit_rule` shows its phrase from `primitive.TYPES`; a `+` list is joined "a, b and c"),
 `{slot:word}` a number in words ("three"), `{slot:or}` a list joined "a, b or c", `{slot:words}` a list as one
@@ -14,10 +19,15 @@ Wildcards and Season Card Guide (R-BUILD-4, R-WILD-1, R-SCARD-5); tests/test_dsl
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from kcd.dsl.primitive import TYPES, ArgType, Primitive, Slot
+from kcd.dsl.registry_hooks import dominance_weight_issues, feed_discount_issues
 from kcd.dsl.registry_solo import SOLO_PRIMITIVES
 
-__all__ = ["PRIMITIVES", "BY_ID", "TYPES", "ArgType", "Primitive", "Slot", "of_kind", "get", "CONTROL_WORDS"]
+__all__ = ["PRIMITIVES", "BY_ID", "TYPES", "ArgType", "Primitive", "Slot", "of_kind", "get", "CONTROL_WORDS",
+           "extended"]
 
 CONTROL_WORDS = ("choose", "or", "may", "repeat", "most", "least")
 
@@ -194,7 +204,8 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
       "in every dominance count: Builds, markings, Season cards. `my leader counts 4 for dominance`, `my kiwi in "
       "flower hexes count 2 for dominance`, `every leader of an opponent counts 1 for dominance`; when several powers name "
       "a piece, the last in seat order, then power order, counts. The selector cannot ask who dominates.",
-      "{who} {who|counts|each count} {n} for dominance", frozenset({"modifier"})),
+      "{who} {who|counts|each count} {n} for dominance", frozenset({"modifier"}), example_pieces="my leader",
+      check=dominance_weight_issues),
     P("m-immune", "modifier", "{who:pieces} cannot be pushed",
       "The pieces named (your Kiwi in hexes with your Nest ...) cannot be pushed by anyone: moves, abilities, explosions.",
       "{who} cannot be pushed", frozenset({"modifier"})),
@@ -207,15 +218,16 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
       "Your Feed actions on a Kiwi the selector names cost n fruit less, at least 1 (R-FEED-2): `feeding a kiwi costs 1 "
       "fruit less` (every Feed), `feeding my kiwi in grass hexes costs 1 fruit less`; several powers that name the "
       "Kiwi add up.",
-      "feeding {what} costs you {n} {n|Fruit|Fruits} less (at least 1)", frozenset({"modifier"})),
+      "feeding {what} costs you {n} {n|Fruit|Fruits} less (at least 1)", frozenset({"modifier"}),
+      example_pieces="my kiwi in grass hexes", check=feed_discount_issues),
     P("m-push-limit", "modifier", "{who:pieces} can push up to {n:int} kiwi",
       "A piece named (your Kiwi or Leader) that ends a move may push up to n smaller Kiwi instead of the game's push "
       "limit (R-PUSH-1): `my kiwi in flower hexes can push up to 3 kiwi`.",
-      "{who} can push up to {n} smaller Kiwi", frozenset({"modifier"}), during=True),
+      "{who} can push up to {n} smaller Kiwi", frozenset({"modifier"}), during=True, example_pieces="my kiwi"),
     P("m-push-same", "modifier", "{who:pieces} can push kiwi of equal size",
       "A piece named (your Kiwi or Leader) that ends a move may push Kiwi of its own size too (R-ASYM-5): "
       "`my pieces can push kiwi of equal size`.",
-      "{who} can push Kiwi of the same size", frozenset({"modifier"}), during=True),
+      "{who} can push Kiwi of the same size", frozenset({"modifier"}), during=True, example_pieces="my kiwi"),
     P("m-push-any", "modifier", "{who:pieces} can push kiwi of any size",
       "A piece named (your Kiwi or Leader) that ends a move may push Kiwi of any size, Leaders included (as a size-3 "
       "Kiwi, R-LEAD-1), instead of only smaller ones (R-PUSH-1). E.g. `my kiwi in flower hexes can push kiwi of any size`; for one "
@@ -224,7 +236,8 @@ CORE_PRIMITIVES: tuple[Primitive, ...] = (
     P("m-nest-twice", "modifier", "{what:pieces} give benefits twice",
       "The placement and season-change benefits of the Nests named are gained twice, Victory Points excluded "
       "(R-ASYM-4): `my nests give benefits twice`.",
-      "{what} give their benefits twice (Victory Points excluded)", frozenset({"modifier"})),
+      "{what} give their benefits twice (Victory Points excluded)", frozenset({"modifier"}), nest_benefits=2,
+      example_pieces="my nests"),
 )
 
 PRIMITIVES: tuple[Primitive, ...] = CORE_PRIMITIVES + SOLO_PRIMITIVES
@@ -240,3 +253,23 @@ def of_kind(kind: str) -> list[Primitive]:
 def get(primitive_id: str) -> Primitive:
     """The primitive with this id (KeyError if none)."""
     return BY_ID[primitive_id]
+
+
+_EXTENDED: list[tuple[Primitive, ...]] = []
+
+
+@contextmanager
+def extended(*entries: Primitive) -> Iterator[tuple[Primitive, ...]]:
+    """The registry with more entries while the block runs (a test's or a tool's own verbs), then as it was: the
+    checker, renderer and bound read the registry when they run, so an entry with its hooks is all they need."""
+    global PRIMITIVES
+    saved, saved_by_id = PRIMITIVES, dict(BY_ID)
+    PRIMITIVES = PRIMITIVES + tuple(entries)
+    _EXTENDED.append(PRIMITIVES)   # kept alive: the checker's tables are cached by the registry tuple's id
+    BY_ID.update({p.id: p for p in entries})
+    try:
+        yield PRIMITIVES
+    finally:
+        PRIMITIVES = saved
+        BY_ID.clear()
+        BY_ID.update(saved_by_id)

@@ -21,6 +21,11 @@ from __future__ import annotations
 from functools import partial
 
 from kcd.dsl.primitive import Primitive
+# The verbs' hooks: what the checker refuses beyond the slot types, and the rules text from Kiwibot's side.
+from kcd.dsl.render_solo import build_on_text, feed_text, move_text, push_text
+from kcd.dsl.solo_check import MOVES, feed_issues, move_issues, push_issues
+
+__all__ = ["SOLO_PRIMITIVES", "MOVES"]
 
 _SOLO = frozenset({"solo"})
 
@@ -38,12 +43,12 @@ SOLO_PRIMITIVES: tuple[Primitive, ...] = (
       "Kiwibot moves one of its pieces to an adjacent hex by the Moving Kiwi pattern (R-SOLO-11): one the selector "
       "names (the indicated Kiwi) that can push as the segment's pushes say, else any of its unmoved pieces; "
       "`kiwi` includes its Leader as a size-3 Kiwi (R-LEAD-1). E.g. `bot moves my kiwi of size 2`.",
-      "Kiwibot moves {what} to an adjacent hex", _SOLO),
+      "Kiwibot moves {what} to an adjacent hex", _SOLO, check=move_issues, render=move_text),
     P("bot-move-to", "verb", "bot moves {what:pieces} to {dest:hexes}",
       "As `bot moves <pieces>`, to an adjacent hex the destination names (every step of the pattern keeps to it); "
       "`the starting hex` is the hex the moving piece starts from. E.g. `bot moves my kiwi of size 1 to a "
       "flower hex`.",
-      "Kiwibot moves {what} to an adjacent {dest}", _SOLO),
+      "Kiwibot moves {what} to an adjacent {dest}", _SOLO, check=move_issues, render=move_text),
     P("bot-gather", "verb", "bot gathers",
       "If possible, every Kiwi moved in this segment ends in the same hex.",
       "if possible all these Kiwi end in the same hex", _SOLO, work="kiwi"),
@@ -55,13 +60,13 @@ SOLO_PRIMITIVES: tuple[Primitive, ...] = (
       "The piece Kiwibot just moved pushes up to n of the smaller pieces the selector names out of the hex it "
       "landed in, each where the Pushing player Kiwi pattern (the player's pieces) or the Pushing / placing "
       "Kiwibot Kiwi pattern (its own) says (R-SOLO-11). E.g. `bot pushes up to 2 of the kiwi of an opponent`.",
-      "it pushes {n} of {what}", _SOLO, work="n"),
+      "it pushes {n} of {what}", _SOLO, work="n", check=push_issues, render=push_text),
     # --- feeding (Kiwibot pays no fruit, still gains domain markers: R-SOLO-8) ------------------
     P("bot-feed", "verb", "bot feeds {what:pieces}",
       "Kiwibot feeds, for free, one Kiwi the selector names by the Feeding pattern (R-SOLO-11): of the size it "
       "names, else the next lower size, else size 1 (a size-3 Kiwi of another player explodes), hexes by the "
       "marker; it gains the feed's domain markers (R-SOLO-8). E.g. `bot feeds a kiwi of size 2 of an opponent`.",
-      "Kiwibot feeds {what}", _SOLO, reach=("track-any",)),
+      "Kiwibot feeds {what}", _SOLO, reach=("track-any",), check=feed_issues, render=feed_text),
     # --- building, placing, bonus actions -------------------------------------------------------
     P("bot-build", "verb", "bot builds nest {n:int}",
       "Kiwibot builds, for free, its next available Nest of flock-board column n (first row first) on a hex chosen by the Building pattern; with no valid hex or Nest it places 1 Kiwi and gains a bonus Move (R-SOLO-10).",
@@ -69,7 +74,8 @@ SOLO_PRIMITIVES: tuple[Primitive, ...] = (
     P("bot-build-on", "verb", "bot builds nest {n:int} on {where:hexes}",
       "As `bot builds nest <n>`, on a hex the selector names (the Building pattern picks among them; none: it "
       "places 1 Kiwi and gains a bonus Move). E.g. `bot builds nest 1 on a flower hex`.",
-      "Kiwibot builds its next Nest of column {n} on {where}", _SOLO, reach=("nest", "track", "bonus:move")),
+      "Kiwibot builds its next Nest of column {n} on {where}", _SOLO, reach=("nest", "track", "bonus:move"),
+      render=build_on_text),
     P("bot-place", "verb", "bot places {n:int} kiwi",
       "Kiwibot places n size-1 Kiwi, the hexes chosen by the Pushing/placing Kiwibot Kiwi pattern.",
       "Kiwibot places {n} size-1 Kiwi", _SOLO, work="n", reach=("track*n",)),
@@ -77,6 +83,3 @@ SOLO_PRIMITIVES: tuple[Primitive, ...] = (
       "Kiwibot gains a bonus action of type a: resolve that row's bonus segment of the top Solo card (R-SOLO-8).",
       "Kiwibot gains a bonus {a} action", _SOLO, reach=("bonus:{a}",)),
 )
-
-MOVES = frozenset({"bot-move", "bot-move-to"})
-"""The Kiwibot moves: a segment's pushes follow the move before them (R-SOLO-10)."""

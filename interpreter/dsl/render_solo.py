@@ -11,44 +11,55 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-# The renderer's own parts (a selector, a quantity, a sequence, a condition, a loop, a template), reused so a
-# segment reads as every other effect does, only told from Kiwibot's side. It registers in render.SIDE_TEXTS at
-# the end of this module (the package imports it), so render.py imports nothing of Kiwibot's.
+# The renderer's own parts (a selector, a quantity, a condition, a loop, a template), reused so a segment reads as
+# every other effect does, only told from Kiwibot's side. The verbs' entries (registry_solo.py) carry the text
+# hooks below, so the renderer has no case for any of them.
 from kcd.dsl.ast import BinOp, Call, Choose, ForEach, If, May, Num, Phrase, QCall, Repeat, Selector, Seq
-from kcd.dsl.registry import BY_ID
-from kcd.dsl.render import NO_BENEFIT, _capitalise, _cond, _each, _expand, _join, selector_text
-from kcd.dsl.render import _quantity as quantity_text
-from kcd.dsl.render import render as render_node
-from kcd.dsl.render import SIDE_TEXTS
+from kcd.dsl.phrases import NO_BENEFIT, _capitalise, _cond, _each, _expand, _join, selector_text
+from kcd.dsl.phrases import _quantity as quantity_text
 
-__all__ = ["text", "segment_text"]
+__all__ = ["move_text", "push_text", "feed_text", "build_on_text", "segment_text"]
 
 
-def text(call: Call | Phrase) -> str | None:
-    """The rules text of a Kiwibot verb with selectors, None for the others (their registry template says it)."""
-    prim = call.primitive
-    what = call.arg("what")
+def build_on_text(call: Call | Phrase) -> str | None:
+    """`bot builds nest <n> on <hexes>` from Kiwibot's side."""
     where = call.arg("where")
-    if prim == "bot-build-on" and isinstance(where, Selector):
-        n = call.arg("n", 1)
-        return f"Kiwibot builds its next Nest of column {_side(quantity_text(n))} on {_side(selector_text(where))}"
+    if not isinstance(where, Selector):
+        return None
+    n = call.arg("n", 1)
+    return f"Kiwibot builds its next Nest of column {_side(quantity_text(n))} on {_side(selector_text(where))}"
+
+
+def move_text(call: Call | Phrase) -> str | None:
+    """`bot moves <pieces> [to <hexes>]`: "Kiwibot moves a size-2 Kiwi to the adjacent hex where ..."."""
+    what = call.arg("what")
     if not isinstance(what, Selector):
         return None
-    if prim in ("bot-move", "bot-move-to"):
-        dest = call.arg("dest")
-        where = "an adjacent hex" if not isinstance(dest, Selector) else _dest(dest)
-        return f"Kiwibot moves {_mover(what)} to {where}"
-    if prim == "bot-push":
-        n = call.arg("n", 1)
-        return f"it pushes {_side(quantity_text(n))} of {_owned(what)}"
-    if prim == "bot-feed":
-        whose, bare = _whose(what)
-        if whose == "bot":
-            return f"Kiwibot increases the size of one of its {_bare_text(bare)} and gains 1 Domain marker"
-        if whose == "player":
-            return f"Kiwibot feeds one of your {_bare_text(bare)} and gains 2 Domain markers"
-        return f"Kiwibot feeds one of {_side(selector_text(what))} and gains the Feed's Domain markers"
-    return None
+    dest = call.arg("dest")
+    where = "an adjacent hex" if not isinstance(dest, Selector) else _dest(dest)
+    return f"Kiwibot moves {_mover(what)} to {where}"
+
+
+def push_text(call: Call | Phrase) -> str | None:
+    """`bot pushes up to <n> of <pieces>`: "it pushes 2 of your Kiwi"."""
+    what = call.arg("what")
+    if not isinstance(what, Selector):
+        return None
+    n = call.arg("n", 1)
+    return f"it pushes {_side(quantity_text(n))} of {_owned(what)}"
+
+
+def feed_text(call: Call | Phrase) -> str | None:
+    """`bot feeds <pieces>`, with the Domain markers the feed gains for whose Kiwi it is."""
+    what = call.arg("what")
+    if not isinstance(what, Selector):
+        return None
+    whose, bare = _whose(what)
+    if whose == "bot":
+        return f"Kiwibot increases the size of one of its {_bare_text(bare)} and gains 1 Domain marker"
+    if whose == "player":
+        return f"Kiwibot feeds one of your {_bare_text(bare)} and gains 2 Domain markers"
+    return f"Kiwibot feeds one of {_side(selector_text(what))} and gains the Feed's Domain markers"
 
 
 def _whose(sel: Selector) -> tuple[str | None, Selector]:
@@ -167,11 +178,12 @@ def segment_text(node) -> str:
 def _stmt(node) -> str:
     if isinstance(node, Seq):
         return _join([_stmt(s) for s in node.stmts])
+    from kcd.dsl.registry import BY_ID
     if isinstance(node, (Call, Phrase)) and node.primitive in BY_ID and BY_ID[node.primitive].contexts == _SOLO:
-        found = text(node)
+        prim = BY_ID[node.primitive]
+        found = prim.render(node) if prim.render is not None else None
         if found is not None:
             return found
-        prim = BY_ID[node.primitive]
         values = {name: (_side(quantity_text(v)) if isinstance(v, (QCall, BinOp, Num)) else v) for name, v in node.args}
         return _expand(prim.template, values, prim.slots)
     if isinstance(node, If):
@@ -182,11 +194,12 @@ def _stmt(node) -> str:
         each = _side(_each(node.sel))
         return f"{_stmt(node.body)} for {each}{cap}" if node.suffix else f"for {each}{cap}: {_stmt(node.body)}"
     if isinstance(node, May):
-        return f"if it can, {_stmt(node.body)}"   # Kiwibot always takes a benefit it may take (solo_answers.py)
+        return f"if it can, {_stmt(node.body)}"   # Kiwibot always takes a benefit it may take (modes/solo/answers.py)
     if isinstance(node, Repeat):
         return f"{ {1: 'once', 2: 'twice'}.get(node.count, f'{node.count} times') }: {_stmt(node.body)}"
     if isinstance(node, Choose):
         return "one of: " + "; or ".join(_stmt(o) for o in node.options)
+    from kcd.dsl.render import render as render_node
     return _does(render_node(node, sentence=False))
 
 
@@ -201,5 +214,3 @@ def _does(words: str) -> str:
     verb += "es" if verb.endswith(_ES) else "s"
     return f"Kiwibot {verb} {_side(rest)}".rstrip()
 
-
-SIDE_TEXTS[frozenset({"solo"})] = text   # Kiwibot verbs (context `solo` only) read from Kiwibot's side

@@ -7,7 +7,6 @@ read from the registries (`registry.py` for verbs/triggers/modifiers, `parts.py`
 from __future__ import annotations
 
 import difflib
-import re
 from dataclasses import dataclass, replace
 
 from kcd.dsl import parts, registry
@@ -15,7 +14,7 @@ from kcd.dsl.ast import (BinOp, Call, ChoosePlayer, During, Expr, Filter, ForEac
                                  Selector, Seq, Span, Word, exprs, walk)
 from kcd.dsl.align import align as _align
 from kcd.dsl.errors import Issue
-from kcd.dsl.primitive import Primitive, Slot, fits
+from kcd.dsl.primitive import Primitive, Slot, doc_example, fits
 
 
 
@@ -90,7 +89,7 @@ class Types:
                 parent_fs[-1] = replace(parent_fs[-1], arg=child)
 
         for f in sel.filters:
-            spec = parts.FILTERS[parts.FILTER_OF_OP[f.op]]
+            spec = parts.FILTER_BY_OP[f.op]
             at = next((i for i in range(len(chain) - 1, -1, -1) if chain[i][0].kind in spec.applies), None)
             if at is None:
                 inner = chain[-1][0]
@@ -135,13 +134,8 @@ class Types:
         noun = h.noun.text
         spec = parts.NOUNS[noun]
         kind = spec.names
-        owner = {"my": "me", "your": "me", "their": "subject"}.get(h.det or "")
-        if noun in ("opponent", "opponents"):
-            owner = "opponent"
-        elif noun == "me":
-            owner = "me"
-        elif noun == "anyone":
-            owner = "any"
+        det = parts.DETERMINERS.get(h.det or "")
+        owner = spec.owner or (det.owner if det is not None else "") or None   # the noun's own, else its determiner's
         ref = None
         if h.det == "their" and env.it is None:
             self.issue("dsl-context", "`their` names the player a `where` or `for each` is about, and there is none "
@@ -166,8 +160,9 @@ class Types:
             elif word in parts.REFERENCES:
                 if kind != "hex":
                     self.issue("dsl-arg-type", f"`{word}` names a hex: write `the {word} hex`", adj.span)
-                elif self.field_kind != "ability" and not (self.field_kind == "solo" and word == "starting"):
-                    # (a Kiwibot move's destination names `the starting hex` too: checked by dsl/solo_check.py)
+                elif self.field_kind not in parts.REFERENCES[word].contexts:
+                    # (where in a field it may stand, when not anywhere, its part's check hook says: a Kiwibot
+                    # move's destination names `the starting hex`, dsl/solo_check.py)
                     self.issue("dsl-context", f"`the {word} hex` exists only in a leader ability", adj.span,
                                "a Nest's or power's effect can name `this hex`")
                 ref = word
@@ -202,7 +197,7 @@ class Types:
             self.issue("dsl-arg-type", f"`within` takes a distance from 1 to {MAX_N}", f.span)
         assert f.arg is not None, f.op   # every other filter narrows by a selector (the parser)
         arg = self.head(f.arg, env)
-        spec = parts.FILTERS[parts.FILTER_OF_OP[f.op]]
+        spec = parts.FILTER_BY_OP[f.op]
         need = spec.args[0] if spec.args else "any"
         allowed = {"players": frozenset({"player"}), "pieces": parts.PIECE_KINDS,
                    "located": parts.PIECE_KINDS | {"hex"}}.get(need)
@@ -502,12 +497,6 @@ def _modifier_issue(node: Phrase, issues: list[Issue]) -> bool:
     return False
 
 
-def doc_example(prim: Primitive) -> str:
-    """The example a primitive's doc gives (`E.g. `...``), or ""."""
-    found = re.search(r"E\.g\. `([^`]*)`", prim.doc)
-    return found.group(1) if found else ""
-
-
 def bare_noun_issue(word: Word, allowed: tuple[Primitive, ...], issues: list[Issue]) -> bool:
     """A call that starts with a bare noun where a pattern starts with a selector (`leaders of an opponent count 1
     for dominance`): a selector in a call starts with a determiner, say so (True when reported)."""
@@ -560,11 +549,14 @@ def _text_of(node) -> str:
 def ability_issues(node) -> list[Issue]:
     """R-LEAD-5/6: an ability moves the Leader exactly once, first; pushes come after that movement."""
     calls = list(_calls_in_order(node))
-    moves = [c for c in calls if c.primitive in LEADER_MOVES]
+    # read off the registry as it is now (an entry added for a test or a tool counts as a shipped one does)
+    leader_moves = frozenset(p.id for p in registry.of_kind("verb") if p.head == "leader")
+    pushes = frozenset(p.id for p in registry.of_kind("verb") if p.head == "push")
+    moves = [c for c in calls if c.primitive in leader_moves]
     out: list[Issue] = []
     span = getattr(node, "span", Span(0, 0))
     if not moves:
-        names = ", ".join(f"`{registry.BY_ID[m].display}`" for m in sorted(LEADER_MOVES))
+        names = ", ".join(f"`{registry.BY_ID[m].display}`" for m in sorted(leader_moves))
         return [Issue("dsl-context", "a leader ability must move the Leader (R-LEAD-5)", span,
                       f"start with a Leader movement: {names}", rule="R-LEAD-5")]
     for extra in moves[1:]:
@@ -573,7 +565,7 @@ def ability_issues(node) -> list[Issue]:
                          f"`{registry.BY_ID[extra.primitive].display}`"))
     first = calls.index(moves[0])
     for c in calls[:first]:
-        if c.primitive in PUSHES:
+        if c.primitive in pushes:
             out.append(Issue("dsl-context", "a push before the Leader has moved: the ability pushes from where the "
                              "Leader goes", c.span, f"put the Leader movement "
                              f"`{registry.BY_ID[moves[0].primitive].display}` first"))

@@ -77,12 +77,13 @@ class Board:
 
 
 # islands by their hexes' ids and coordinates: the games of one layout share one Board (it never changes)
-_BOARDS: dict[tuple, Board] = {}
+_BOARDS: dict[tuple[tuple[str, tuple[int, int]], ...], Board] = {}
 
 
 def board_of(state: State) -> Board:
     """The (cached) geometry of the state's island."""
-    if state._board is None:
+    board: Board | None = state._board
+    if board is None:
         coords = {h.id: (h.q, h.r) for h in state.hexes.values()}
         key = tuple(coords.items())
         board = _BOARDS.get(key)
@@ -92,4 +93,4 @@ def board_of(state: State) -> Board:
                 _BOARDS.clear()
             _BOARDS[key] = board
         state._board = board
-    return state._board
+    return board

@@ -1,16 +1,15 @@
 """The Build action (R-BUILD-1..6): a hex without Nest, >= min tokens and dominance; row order; cost; benefits."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generator, Iterator
+from typing import Any, Iterator
 
 from kcd.dsl import ast
 from kcd.engine import action_types as A
 from kcd.engine import compose, dominance, effects, labels, payment
 from kcd.engine.context import Ctx, Runtime
 from kcd.engine.decisions import Steps, option, shared_option
-from kcd.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Signal, as_frame, drive,
-                                       register_frame, RETURN)
+from kcd.engine.frames import Done, FrameDataError, drive
+from kcd.engine.machine import Ask, Call, Emit, Env, ForEach, Label, Question, Return, program
 from kcd.engine.modifiers import param
 from kcd.engine.verb_table import TABLE
 
@@ -87,117 +86,130 @@ def possible(rt: Runtime, flock: str) -> bool:
     return next(_hexes(rt, flock), None) is not None
 
 
-@register_frame("build.build")
-@dataclass(eq=False)
-class BuildFrame(Frame):
-    """One Build action: hex, Nest, pay, place, placement benefit (R-BUILD-3), then the build triggers."""
+# --- the Build action as a program: hex, Nest, pay, place, placement benefit (R-BUILD-3), the build triggers ---
+def _ask_hex(rt: Runtime, env: Env) -> Question | None:
+    """The hex to build on (None: no Nest can be built, or nowhere)."""
+    flock = env["ctx"].flock
+    env["nests"] = nests = available_nests(rt, flock)
+    where = hexes(rt, flock) if nests else []
+    if not where:
+        return None
+    return Question(flock, "build-hex", "Choose a hex to build on",
+                    [shared_option(A.Build, (h,), ("Build on {}", (h,))) for h in where])
 
-    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})
-    ask_kinds = {1: {"build-hex": ("build",)}, 2: {"build-nest": ("nest",)}}
 
-    ctx: Ctx
-    nests: list = field(default_factory=list)
-    hex: str = ""
-    nest: str = ""
-    max_pc: ClassVar[int] = 6
+def _cannot_build(rt: Runtime, env: Env) -> tuple[str, dict]:
+    flock = env["ctx"].flock
+    return flock, {"flock": flock}
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask the hex; 1: ask the Nest; 2: pay; 3: place and benefit; 4: powers; 5: filtered triggers."""
-        ctx = self.ctx
-        flock = ctx.flock
-        pc = self.pc
-        if pc == 0:
-            self.nests = nests = available_nests(rt, flock)
-            where = hexes(rt, flock) if nests else []
-            if not where:
-                rt.emit("cannot-build", flock, flock=flock)
-                return RETURN
-            self.pc = 1
-            return Ask(flock, "build-hex", "Choose a hex to build on", [shared_option(A.Build, (h,), ("Build on {}", (h,))) for h in where])
-        if pc == 1:
-            self.hex = value.hex
-            self.pc = 2
-            return Ask(flock, "build-nest", "Choose a Nest",
-                       [option(A.Nest(n), labels.lazy(labels.nest_label, n, rt.rules.nests[n])) for n in self.nests])
-        if pc == 2:
-            self.nest = value.nest
-            self.pc = 3
-            return Call(payment.PayAllFrame(flock, tuple(payment.reqs_of(rt.rules.nests[self.nest].cost))))
-        if pc == 3:
-            hex_id, nest_id = self.hex, self.nest
-            rt.state.set_nest(hex_id, (flock, nest_id))
-            rt.state.flocks[flock].nests_built.append(nest_id)
-            rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
-            self.pc = 4
-            return Call(NestBenefitFrame.of(rt, ctx, rt.rules.nests[nest_id].on_place,
-                                            f"{nest_id} placement", hex_id))
-        if pc == 4:
-            self.pc = pc = 5
-            fire = effects.emit_call(rt, ctx, "t-build", self.hex)
-            if fire is not None:
-                return fire
-        if pc == 5:
-            self.pc = 6
-            return Call(compose.event_frame(rt, ctx, "build", self.hex))   # `build on <hexes>` triggers
-        return RETURN
 
-    def check(self, rt: Runtime) -> None:
-        """A loaded Build names Nests of the content, the chosen one unbuilt on a hex without a Nest until it is
-        placed, and then standing there."""
-        st = rt.state
-        built = st.flocks[self.ctx.flock].nests_built
-        if not all(isinstance(n, str) and n in rt.rules.nests and (self.pc >= 4 or n not in built) for n in self.nests):
-            raise FrameDataError("build.build: a Nest that cannot be built")
-        if self.pc >= 2 and self.hex not in st.hexes:
-            raise FrameDataError("build.build: a hex that cannot be built on")
-        if self.pc == 3 and (self.nest not in self.nests or st.hexes[self.hex].nest is not None):
-            raise FrameDataError("build.build: a Nest that cannot be built there")
-        if self.pc >= 4 and st.hexes[self.hex].nest != (self.ctx.flock, self.nest):
-            raise FrameDataError("build.build: the built Nest is not on its hex")
+def _ask_nest(rt: Runtime, env: Env) -> Question:
+    """The Nest to build on the chosen hex."""
+    env["hex"] = env.pop("on").hex
+    return Question(env["ctx"].flock, "build-nest", "Choose a Nest",
+                    [option(A.Nest(n), labels.lazy(labels.nest_label, n, rt.rules.nests[n])) for n in env["nests"]])
+
+
+def _pay_for_nest(rt: Runtime, env: Env) -> Any:
+    env["nest"] = nest = env.pop("picked").nest
+    return payment.pay_all_frame(env["ctx"].flock, payment.reqs_of(rt.rules.nests[nest].cost))
+
+
+def _place_nest(rt: Runtime, env: Env) -> Any:
+    """Place the paid Nest, then its placement benefit."""
+    ctx, hex_id, nest_id = env["ctx"], env["hex"], env["nest"]
+    flock = ctx.flock
+    rt.state.set_nest(hex_id, (flock, nest_id))
+    rt.state.flocks[flock].nests_built.append(nest_id)
+    rt.emit("build", flock, flock=flock, nest=nest_id, hex=hex_id)
+    return nest_benefit_frame(rt, ctx, rt.rules.nests[nest_id].on_place, f"{nest_id} placement", hex_id)
+
+
+def _build_powers(rt: Runtime, env: Env) -> Any:
+    """The builder's powers that listen to building (None: none)."""
+    return effects.emit_call(rt, env["ctx"], "t-build", env["hex"])
+
+
+def _build_triggers(rt: Runtime, env: Env) -> Any:
+    """`build on <hexes>` triggers."""
+    return compose.event_frame(rt, env["ctx"], "build", env["hex"])
+
+
+_PLACED = frozenset({"benefit", "powers", "triggers"})
+
+
+def _check_build(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded Build names Nests of the content, the chosen one unbuilt on a hex without a Nest until it is
+    placed, and then standing there."""
+    st = rt.state
+    built = st.flocks[env["ctx"].flock].nests_built
+    placed = at in _PLACED
+    nests, hex_id = env.get("nests", ()), env.get("hex", "")
+    if not all(isinstance(n, str) and n in rt.rules.nests and (placed or n not in built) for n in nests):
+        raise FrameDataError("build.build: a Nest that cannot be built")
+    if at != "hex" and hex_id not in st.hexes:
+        raise FrameDataError("build.build: a hex that cannot be built on")
+    if at == "pay" and (env.get("nest") not in nests or st.hexes[hex_id].nest is not None):
+        raise FrameDataError("build.build: a Nest that cannot be built there")
+    if placed and st.hexes[hex_id].nest != (env["ctx"].flock, env.get("nest")):
+        raise FrameDataError("build.build: the built Nest is not on its hex")
+
+
+BUILD = program(
+    "build.build", ("ctx",),
+    {"ctx": Ctx, "nests": list, "on": A.Build, "hex": str, "picked": A.Nest, "nest": str},
+    Ask("hex", _ask_hex, into="on", kinds={"build-hex": ("build",)}, otherwise="cannot"),
+    Ask("nest", _ask_nest, into="picked", kinds={"build-nest": ("nest",)}),
+    Call("pay", _pay_for_nest),
+    Call("benefit", _place_nest),
+    Call("powers", _build_powers),
+    Call("triggers", _build_triggers),
+    Return(),
+    Label("cannot"),
+    Emit("cannot-build", _cannot_build),
+    check=_check_build)
 
 
 def build(rt: Runtime, ctx: Ctx) -> Steps[Any]:
-    """One Build action: hex, Nest, pay, place, placement benefit (R-BUILD-3)."""
-    return (yield from drive(rt, BuildFrame(ctx)))
+    """One Build action: hex, Nest, pay, place, placement benefit (R-BUILD-3) (the program build.build)."""
+    return (yield from drive(rt, BUILD.start(ctx)))
 
 
-@register_frame("build.nest_benefit")
-@dataclass(eq=False)
-class NestBenefitFrame(Frame):
-    """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4);
-    `here` is the Nest's hex (`this hex` in its effect)."""
+# --- a Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4) ----
+# `here` is the Nest's hex (`this hex` in its effect)
+def _benefit_runs(rt: Runtime, env: Env) -> range:
+    """How often the benefit runs, read when it starts."""
+    here = env["here"]
+    return range(param(rt, env["ctx"].flock, "nest_benefit_times", ("nest", here) if here is not None else None))
 
-    asks: ClassVar[frozenset[int] | None] = frozenset()
 
-    ctx: Ctx
-    effect: Any
-    source: str
-    here: str | None
-    times: int = -1     # how often it runs, read when it starts
-    i: int = 0
+def _run_benefit(rt: Runtime, env: Env) -> Any:
+    ctx, here = env["ctx"], env["here"]
+    return effects.RunFrame(env["effect"], ctx.sub(no_vp=env["i"] > 0, depth=ctx.depth + 1, source=env["source"],
+                                                    here=here if here is not None else ctx.here))
 
-    @classmethod
-    def of(cls, rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Frame:
-        """The frame of a Nest benefit (one that returns at once for a Nest without one)."""
-        return Done() if effect is None else cls(ctx, effect, source, here)
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """Each run in turn."""
-        ctx = self.ctx
-        if self.times < 0:
-            self.times = param(rt, ctx.flock, "nest_benefit_times", ("nest", self.here) if self.here is not None else None)
-        if self.i >= self.times:
-            return RETURN
-        i = self.i
-        self.i += 1
-        return Call(effects.RunFrame(self.effect, ctx.sub(no_vp=i > 0, depth=ctx.depth + 1, source=self.source,
-                                                          here=self.here if self.here is not None else ctx.here)))
+NEST_BENEFIT = program(
+    "build.nest_benefit", ("ctx", "effect", "source", "here"),
+    {"ctx": Ctx, "effect": None, "source": str, "here": (str, type(None)), "i": int},
+    ForEach("i", _benefit_runs, (Call("run", _run_benefit),)))
+
+
+def nest_benefit_frame(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Any:
+    """The continuation of a Nest benefit (a frame that returns at once for a Nest without one). Run once, the
+    benefit is its effect's frame alone (how often it runs is read now, as the program would when it starts)."""
+    if effect is None:
+        return Done()
+    if param(rt, ctx.flock, "nest_benefit_times", ("nest", here) if here is not None else None) == 1:
+        return effects.RunFrame(effect, ctx.sub(no_vp=False, depth=ctx.depth + 1, source=source,
+                                                here=here if here is not None else ctx.here))
+    return NEST_BENEFIT.start(ctx, effect, source, here)
 
 
 def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Steps[Any]:
     """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4)."""
-    return (yield from drive(rt, NestBenefitFrame.of(rt, ctx, effect, source, here)))
+    return (yield from drive(rt, nest_benefit_frame(rt, ctx, effect, source, here)))
 
 
 TABLE.register("build", lambda rt, c, ctx: build(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock),
-               frame=lambda rt, c, ctx: BuildFrame(ctx))
+               frame=lambda rt, c, ctx: BUILD.start(ctx))

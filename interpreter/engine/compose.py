@@ -638,7 +638,7 @@ class PushOutFrame(_PhraseVerb):
             if self.budget > 0:
                 self.budget -= 1
             self.pc = 2
-            return Call(push.DoPushFrame(ctx.flock, value, True))
+            return Call(push.do_push_frame(ctx.flock, value, True))
         while self.i < len(self.hexes) and self.budget != 0:
             ask = self._ask_at(rt, node, self.hexes[self.i])
             if ask is None:
@@ -716,7 +716,7 @@ class PlaceOnFrame(_PhraseVerb):
             rt.emit("no-place-hex", ctx.flock, flock=ctx.flock)
             return Return()
         self.pc = 1
-        return Call(placing.TakeTokenFrame(ctx.flock, "a new Kiwi", None, True))
+        return Call(placing.take_token_frame(ctx.flock, "a new Kiwi", None, True))
 
 
 def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
@@ -779,7 +779,7 @@ class GrowSelFrame(_PhraseVerb):
             self.i += 1
             if el is not None and el[2].size < top:
                 kiwi = el[2]
-                return Call(placing.GrowOneFrame.of(el[1], kiwi, ctx, optional=kiwi.flock == ctx.flock))
+                return Call(placing.grow_one_frame(el[1], kiwi, ctx, optional=kiwi.flock == ctx.flock))
         return Return()
 
 

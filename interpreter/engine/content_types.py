@@ -222,7 +222,7 @@ class Solo:
     patterns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # R-SOLO-11: pattern id -> steps
 
 
-# The directions a Solo-mode marker side may list after `here`, clockwise on the table (R-SOLO-12; solo_marker.py
+# The directions a Solo-mode marker side may list after `here`, clockwise on the table (R-SOLO-12; modes/solo/marker.py
 # gives their axial steps).
 SOLO_MARKER_DIRECTIONS: tuple[str, ...] = ("e", "se", "sw", "w", "nw", "ne")
 

@@ -8,69 +8,62 @@ identical cards, face-down markers of one terrain); then one option may be pendi
 """
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, dataclass, field
-from typing import Any, Callable, Generator, Generic, Literal, Sequence, Tuple, TypeVar, Union, cast
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Callable, Generator, Generic, Literal, Protocol, Sequence, Tuple, TypeVar, Union, cast
 
 from kcd.engine.action_types import Action
 from kcd.engine.events import OWNER, render
-from kcd.engine.fastinit import fast_init
+from kcd.engine.fastinit import fast_init, frozen_slots
 
 
 # the kind of action an option carries, so `act = yield from ask_action(...)` is typed as the actions offered
 ActT = TypeVar("ActT", bound=Action, covariant=True)
 ActU = TypeVar("ActU", bound=Action)
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 
+class ActionKind(Protocol[ActT]):
+    """An action kind class with `id_of` (every kind but `may` and `pay`): builds its action from the field
+    values, and writes the action's id from them without building it."""
+
+    def __call__(self, *values: Any, **fields: Any) -> ActT: ...
+
+    def id_of(self, *values: Any, **fields: Any) -> str: ...
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Option(Generic[ActT]):
     """One legal answer: a stable readable id (the action in the grammar of docs/ACTIONS.md), a label, and the
-    typed action itself (`action.id() == id`). Frozen, and equal by id and label as a dataclass would be.
+    typed action itself (`action.id() == id`). Frozen, and equal by id and label.
 
-    A class with slots rather than a dataclass with a `__dict__`: options are shared between decisions and games
+    Its fields never change once made: `stored_label` is the label as given (a `Text`, which `label` reads as its
+    string each time), and `act` is the action or, for the widest kinds, (its kind class, its field values), which
+    `action` builds when read: a move decision offers dozens of options, only one is chosen and bots read no label,
+    so neither is built for the rest. With slots, not a `__dict__`: options are shared between decisions and games
     (`SharedOptionCaches`), so thousands live on in a process, and each is one object for the garbage collector to
     walk instead of two."""
 
-    __slots__ = ("id", "_label", "act")
     id: str
-    # the label as given (a `Text`) until first read, then its string
-    _label: "Text"
-    # the action, or (its kind class, its field values) until first read: a move decision offers dozens of
-    # options and only one is chosen, so the widest kinds build their action on demand (`lazy_option`)
-    act: "ActT | tuple | None"
-
-    def __init__(self, id: str, label: "Text", act: "ActT | tuple | None" = None) -> None:
-        _SET_ID(self, id)
-        _SET_LABEL(self, label)
-        _SET_ACT(self, act)
+    stored_label: "Text"
+    act: "ActT | tuple[ActionKind[ActT], tuple[Any, ...]] | None" = None
 
     @property
     def label(self) -> str:
-        """The label, built on first read (it may be given as a `Text`), then kept."""
-        value = self._label
-        if type(value) is not str:
-            value = _text(value)
-            _SET_LABEL(self, value)
-        return value
-
-    @property
-    def stored_label(self) -> "Text":
-        """The label as it is stored: its string once read, else the `Text` it was given (tests, tools)."""
-        return self._label
+        """The label's string (built from the stored `Text` on each read; bots and the game loop read none)."""
+        value = self.stored_label
+        return value if type(value) is str else _text(value)
 
     @property
     def action(self) -> "ActT | None":
-        """The typed action (docs/ACTIONS.md); `action.id() == id`."""
+        """The typed action (docs/ACTIONS.md); `action.id() == id`. Built on each read when stored as its kind
+        and values: equal every time, though not the same object."""
         act = self.act
         if isinstance(act, tuple):
-            act = act[0](*act[1])
-            _SET_ACT(self, act)   # built once; the option stays equal to itself
+            return act[0](*act[1])
         return act
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -83,30 +76,29 @@ class Option(Generic[ActT]):
     def __repr__(self) -> str:
         return f"Option(id={self.id!r}, label={self.label!r}, act={self.act!r})"
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (Option, (self.id, self.label, self.action))
 
 
-# the slots' own setters: the class is frozen to everyone else
-_SET_ID = Option.__dict__["id"].__set__
-_SET_LABEL = Option.__dict__["_label"].__set__
-_SET_ACT = Option.__dict__["act"].__set__
+frozen_slots(Option)
 
 
 # Labels, prompts and event texts are built only when read (a view, the CLI, the editor, a log): a move decision
 # offers dozens of options and only one is chosen, and bots never read a label. So `Option.label` and
 # `Decision.prompt` may be given as a `Text`: a plain string, `(template, args)` for `template.format(*args)`, or a
-# callable of no arguments; reading the attribute gives the string (built once, then kept), exactly the same text.
+# callable of no arguments; reading the attribute gives the string (a label on each read, a prompt once, then kept),
+# exactly the same text.
 # An arg of a template may itself be a callable (`labels.lazy(effects.describe, node)`): it is called when read.
 Text = Union[str, Tuple[str, Tuple[Any, ...]], Callable[[], str]]
 
 
-def _text(value: Any) -> str:
+def _text(value: Text) -> str:
     """The string of a `Text` (see above)."""
-    if type(value) is str:
+    if isinstance(value, str):
         return value
-    if type(value) is tuple:
-        return value[0].format(*[a() if callable(a) else a for a in value[1]])
+    if isinstance(value, tuple):
+        template, args = value
+        return template.format(*[a() if callable(a) else a for a in args])
     return value()
 
 
@@ -122,33 +114,33 @@ def _lazy(name: str) -> property:
 
 class SharedOptionCaches:
     """The caches of options the engine shares between decisions and games. An option is a value (frozen; its label
-    and action built once, when first read, the same for every reader), so where a key determines an option entirely
+    and action read the same for every reader), so where a key determines an option entirely
     (a Kiwi's Move to a neighbour, the Feed of a Kiwi) it is made once and offered again: making and freeing the
     options of wide decisions was most of a random game's allocations. Each cache is a plain dict (read with `get`,
     in the hot loops) written through `keep`, which starts it again when it holds its limit; `clear` empties them all
-    (tests that look at unread labels)."""
+    (tests that compare games played with the caches empty and full)."""
 
     def __init__(self) -> None:
-        self._caches: list[dict] = []
+        self._caches: list[dict[Any, Any]] = []
         self._limits: dict[int, int] = {}   # id(cache) -> its limit (the caches live as long as the process)
 
-    def new(self, limit: int) -> dict:
+    def new(self, limit: int) -> dict[Any, Any]:
         """A new bounded cache, registered (a module writes `_X = shared_option_caches.new(5_000)`)."""
-        cache: dict = {}
+        cache: dict[Any, Any] = {}
         self._caches.append(cache)
         self._limits[id(cache)] = limit
         return cache
 
-    def register(self, cache: dict) -> dict:
+    def register(self, cache: dict[K, V]) -> dict[K, V]:
         """Add a cache the module bounds itself (returned)."""
         self._caches.append(cache)
         return cache
 
-    def limit(self, cache: dict) -> int:
+    def limit(self, cache: dict[Any, Any]) -> int:
         """The limit of a cache made by `new`."""
         return self._limits[id(cache)]
 
-    def keep(self, cache: dict, key: Any, value: Any) -> Any:
+    def keep(self, cache: dict[K, V], key: K, value: V) -> V:
         """Store `value` under `key` in a cache made by `new` (emptying it first when it is full); `value` is returned."""
         if len(cache) >= self._limits[id(cache)]:
             cache.clear()
@@ -169,10 +161,10 @@ def option(action: ActU, label: Text) -> Option[ActU]:
     return Option(action.id(), label, action)   # a Text: `label` is built when read
 
 
-_SHARED = shared_option_caches.new(20_000)
+_SHARED: dict[tuple[ActionKind[Action], tuple[Any, ...], Text], Option[Any]] = shared_option_caches.new(20_000)
 
 
-def shared_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
+def shared_option(kind: ActionKind[ActU], values: tuple[Any, ...], label: Text) -> Option[ActU]:
     """`lazy_option(kind, values, label)`, the same option each time for the same arguments (`SharedOptionCaches`):
     for a label given as a string or a template with plain values, which the key then determines."""
     key = (kind, values, label)
@@ -180,10 +172,9 @@ def shared_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
     return shared_option_caches.keep(_SHARED, key, lazy_option(kind, values, label)) if found is None else found
 
 
-def lazy_option(kind: type[ActU], values: tuple, label: Text) -> Option[ActU]:
+def lazy_option(kind: ActionKind[ActU], values: tuple[Any, ...], label: Text) -> Option[ActU]:
     """`option(kind(*values), label)` without building the action until someone reads it."""
-    # every `_kind` kind has `id_of` (action_types.py); the label is a Text, built when read
-    return Option(kind.id_of(*values), label, (kind, values))   # type: ignore[attr-defined]
+    return Option(kind.id_of(*values), label, (kind, values))   # the label is a Text, built when read
 
 
 @fast_init
@@ -208,7 +199,7 @@ class Decision:
             found = self.__dict__["_index"] = distinct_index(self.options)
         return found
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data for views and JSON."""
         return {"player": self.player, "kind": self.kind, "prompt": self.prompt,
                 "options": [{"id": o.id, "label": o.label,
@@ -235,9 +226,9 @@ class Event:
     kind: str
     text: str            # given as None by `Runtime.emit`: rendered from `form` and `fields` when first read
     player: str | None = None
-    data: dict | None = field(default=None, hash=False)
+    data: dict[str, Any] | None = field(default=None, hash=False)
     form: str | None = field(default=None, compare=False)
-    fields: dict | None = field(default=None, hash=False, compare=False)
+    fields: dict[str, Any] | None = field(default=None, hash=False, compare=False)
 
     def text_for(self, viewer: str | None) -> str:
         """The text `viewer` (a flock, None for a spectator) may read: private fields only for the event's player."""
@@ -245,14 +236,14 @@ class Event:
             return self.text
         return render(self.form, self.fields or {}, viewer, self.player)
 
-    def to_data(self) -> dict:
+    def to_data(self) -> dict[str, Any]:
         """The event as typed data for tools: kind, form, player, fields (and `data` when present)."""
-        out = {"kind": self.kind, "form": self.form, "player": self.player, "fields": self.fields}
+        out: dict[str, Any] = {"kind": self.kind, "form": self.form, "player": self.player, "fields": self.fields}
         if self.data is not None:
             out["data"] = self.data
         return out
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain data (`data` only when the event has a payload, so plain log lines stay small)."""
         out: dict[str, Any] = {"kind": self.kind, "text": self.text, "player": self.player}
         if self.data is not None:
@@ -262,7 +253,7 @@ class Event:
 
 def _event_text(self: Event) -> str:
     """The full text (the event's own player and the owner's log): rendered from the form on first read."""
-    text = self.__dict__["text"]
+    text: str | None = self.__dict__["text"]
     if text is None:
         text = self.__dict__["text"] = render(self.form or "", self.fields or {}, OWNER, self.player)
     return text
@@ -271,19 +262,36 @@ def _event_text(self: Event) -> str:
 Event.text = property(_event_text, doc="The full text, rendered from the form's fields on first read.")   # type: ignore[assignment]
 
 
-@dataclass
+class RefusalCode(StrEnum):
+    """Why `apply`, `undo` or `redo` refused; a string (its value), so JSON and comparisons with the text work."""
+
+    GAME_OVER = "game-over"             # no decision is pending
+    MALFORMED = "malformed"             # not an option id at all
+    WRONG_PLAYER = "wrong-player"       # the decision is another player's
+    STALE = "stale"                     # an option of the decision before this one
+    ILLEGAL = "illegal"                 # not an option of this decision, or not as offered (typed actions)
+    NOTHING_TO_UNDO = "nothing-to-undo"
+    NOTHING_TO_REDO = "nothing-to-redo"
+    HISTORY = "history"                 # the history no longer replays
+    RANDOM_DRAW = "random-draw"         # undo: something was drawn at random since
+    REVEALED = "revealed"               # undo: something hidden was shown to the player since
+
+
+@frozen_slots   # one per `apply`: the quick constructor
+@dataclass(frozen=True, slots=True)
 class Applied:
     """The option was applied; the events it produced."""
 
-    events: list[Event] = field(default_factory=list)
+    events: list[Event]
     ok: Literal[True] = True   # the tag: `if result.ok` narrows `Applied | Refused` for the type checker
 
 
-@dataclass
+@frozen_slots
+@dataclass(frozen=True, slots=True)
 class Refused:
-    """The option was refused; nothing changed. code: wrong-player, stale, malformed, illegal, game-over."""
+    """The option was refused; nothing changed. Why (`code`) and in words (`message`)."""
 
-    code: str
+    code: RefusalCode
     message: str
     ok: Literal[False] = False
 

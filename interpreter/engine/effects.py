@@ -15,7 +15,7 @@ from kcd.engine import action_types as A
 from kcd.engine import labels, payment
 from kcd.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
 from kcd.engine.decisions import Option, Steps, option
-from kcd.engine.frames import (Ask, Call, Done, Frame, FrameDataError, GenFrame, Signal, as_frame, drive,
+from kcd.engine.frames import (Ask, Call, Done, Entry, Frame, FrameDataError, GenFrame, Signal, as_frame, drive,
                                        register_frame, RETURN)
 from kcd.engine.describe import describe
 from kcd.engine.verb_table import TABLE, Verb, count as _n
@@ -154,7 +154,7 @@ def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
     frame = verbs.frames.get(prim)
     if frame is not None and fn is verbs.run.get(prim):
         return Call(frame(rt, node, ctx))
-    return Call(as_frame(fn(rt, node, ctx)))   # the mode's verbs may be frames too (solo_verbs)
+    return Call(as_frame(fn(rt, node, ctx)))   # the mode's verbs may be frames too (modes/solo/verbs.py)
 
 
 def verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
@@ -236,7 +236,7 @@ class EmitFrame(Frame):
 
 
 # --- verbs ---------------------------------------------------------------------------------------
-def _gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Frame:
+def _gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Entry:
     """Draw n fruit at random (fewer if the bag runs out), then the fruit limit (R-LIMIT-1)."""
     fl = rt.state.flocks[ctx.flock]
     got = []
@@ -248,7 +248,7 @@ def _gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Frame:
         got.append(c)
     rt.emit("gain-fruit", ctx.flock, flock=ctx.flock, fruit=list(got))
     # the fruit limit (R-LIMIT-1) asks only when over it: under it, no frame to push
-    return payment.FruitLimitFrame(ctx.flock) if sum(fl.fruit.values()) > rt.rules.fruit_limit else Done()
+    return payment.fruit_limit_frame(ctx.flock) if sum(fl.fruit.values()) > rt.rules.fruit_limit else Done()
 
 
 def gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
@@ -313,11 +313,11 @@ def return_domain(rt: Runtime, ctx: Ctx, n: int) -> Steps[None]:
     return (yield from drive(rt, ReturnDomainFrame(ctx, n)))
 
 
-def _pay_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def _pay_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Entry:
     req = payment.req_of_call(call)
     if not payment.can_meet(rt.state.flocks[ctx.flock], req, rt.rules.fruits):
         raise _Unpaid()
-    return payment.PayFrame(ctx.flock, req)
+    return payment.pay_frame(ctx.flock, req)
 
 
 def _gain_vp_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
@@ -331,7 +331,7 @@ def _can_pay_call(rt: Runtime, call: ast.Call, ctx: Ctx) -> bool:
     return payment.can_meet(rt.state.flocks[ctx.flock], payment.req_of_call(call), rt.rules.fruits)
 
 
-def _verb(frame: Callable[[Runtime, ast.Call, Ctx], Frame]) -> Verb:
+def _verb(frame: Callable[[Runtime, ast.Call, Ctx], Entry]) -> Verb:
     """The generator form of a verb's frame (for callers that `yield from` a verb procedure)."""
     def procedure(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
         return (yield from drive(rt, frame(rt, call, ctx)))
@@ -339,7 +339,7 @@ def _verb(frame: Callable[[Runtime, ast.Call, Ctx], Frame]) -> Verb:
 
 
 # the gains and payments; the other rule modules register their own verbs (interpreter/engine/verb_table.py)
-_FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Frame]] = {
+_FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Entry]] = {
     "gain-fruit": lambda rt, c, ctx: _gain_fruit(rt, ctx, _n(c)),
     "gain-domain": lambda rt, c, ctx: _gain_domain(rt, ctx, _n(c)),
     "gain-vp": _gain_vp_frame,

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from dataclasses import FrozenInstanceError
+from typing import Any, TypeVar
+
+C = TypeVar("C", bound=type)
 
 
 def fast_init(cls: type) -> type:
@@ -28,4 +31,24 @@ def fast_slots_init(cls: type) -> type:
     body = "".join(f"    _s_{f.name}(self, {f.name})\n" for f in fields) or "    pass\n"
     exec(f"def __init__(self{params}):\n{body}", namespace)
     cls.__init__ = namespace["__init__"]   # type: ignore[misc]
+    return cls
+
+
+def _refuse_assignment(self: object, name: str, value: object) -> None:
+    """A frozen value: no attribute is assigned."""
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _refuse_deletion(self: object, name: str) -> None:
+    """A frozen value: no attribute is deleted."""
+    raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def frozen_slots(cls: C) -> C:
+    """A frozen dataclass with slots made ready: the `fast_slots_init` constructor, and every assignment or
+    deletion refused with FrozenInstanceError (Python 3.11's own __setattr__ of such a class answers one to a name
+    that is not a field with a TypeError: it names the class from before the slots were added)."""
+    fast_slots_init(cls)
+    setattr(cls, "__setattr__", _refuse_assignment)
+    setattr(cls, "__delattr__", _refuse_deletion)
     return cls

@@ -1,16 +1,15 @@
 """The Feed action (R-FEED-1..6): feed any non-Leader Kiwi, pay different fruit, grow or explode, gain markers."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generator
+from typing import Any
 
 from kcd.engine import compose, effects, payment, push
 from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Option, Steps, lazy_option, shared_option_caches
-from kcd.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, as_frame, drive, register_frame,
-                                       RETURN)
-from kcd.engine.placing import GrowOneFrame, kiwi_of, remove_from_hex
+from kcd.engine.frames import FrameDataError, drive
+from kcd.engine.machine import Ask, Call, Cont, Emit, Env, Label, Question, Return, program
+from kcd.engine.placing import grow_one_frame, kiwi_of, remove_from_hex
 from kcd.engine.powers import feed_discount, feed_discounts
 from kcd.engine.state import Kiwi
 from kcd.engine.verb_table import TABLE
@@ -79,49 +78,51 @@ def possible(rt: Runtime, flock: str) -> bool:
     return False
 
 
-@register_frame("feed.feed")
-@dataclass(eq=False)
-class FeedFrame(Frame):
-    """One Feed action: choose a Kiwi, pay its cost, then resolve the feed."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})
-    ask_kinds = {1: {"feed": ("feed",)}}
-
-    ctx: Ctx
-    hex: str = ""
-    kiwi: int = -1
-    max_pc: ClassVar[int] = 3
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask the Kiwi; 1: pay; 2: resolve."""
-        flock = self.ctx.flock
-        if self.pc == 0:
-            opts = targets(rt, flock)
-            if not opts:
-                rt.emit("cannot-feed", flock, flock=flock)
-                return RETURN
-            self.pc = 1
-            return Ask(flock, "feed", "Choose a Kiwi to feed", opts)
-        if self.pc == 1:
-            self.hex, kiwi = kiwi_of(rt, value)
-            self.kiwi = kiwi.id
-            self.pc = 2
-            return Call(payment.PayFrame(flock, cost(rt, kiwi.size, flock, kiwi.id)))
-        if self.pc == 2:
-            self.pc = 3
-            return Call(ResolveFrame(self.ctx, self.hex, self.kiwi))
-        return RETURN
+# --- the Feed action as a program ------------------------------------------------------------------------
+def _ask_kiwi(rt: Runtime, env: Env) -> Question | None:
+    """The Kiwi to feed (None: none is affordable)."""
+    flock = env["ctx"].flock
+    opts = targets(rt, flock)
+    return Question(flock, "feed", "Choose a Kiwi to feed", opts) if opts else None
 
 
-    def check(self, rt: Runtime) -> None:
-        """A loaded feed names a hex of the island once a Kiwi is chosen."""
-        if self.pc >= 2 and self.hex not in rt.state.hexes:
-            raise FrameDataError("feed.feed: not a hex of the island")
+def _cannot_feed(rt: Runtime, env: Env) -> tuple[str, dict]:
+    flock = env["ctx"].flock
+    return flock, {"flock": flock}
+
+
+def _pay_for_kiwi(rt: Runtime, env: Env) -> Cont:
+    """Pay the chosen Kiwi's cost (the Kiwi kept by hex and piece id)."""
+    flock = env["ctx"].flock
+    env["hex"], kiwi = kiwi_of(rt, env.pop("fed"))
+    env["kiwi"] = kiwi.id
+    return payment.pay_frame(flock, cost(rt, kiwi.size, flock, kiwi.id))
+
+
+def _resolve_fed(rt: Runtime, env: Env) -> Cont:
+    return RESOLVE.start(env["ctx"], env["hex"], env["kiwi"])
+
+
+def _check_feed(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded feed names a hex of the island once a Kiwi is chosen."""
+    if at != "kiwi" and env.get("hex") not in rt.state.hexes:
+        raise FrameDataError("feed.feed: not a hex of the island")
+
+
+FEED = program(
+    "feed.feed", ("ctx",), {"ctx": Ctx, "fed": A.Feed, "hex": str, "kiwi": int},
+    Ask("kiwi", _ask_kiwi, into="fed", kinds={"feed": ("feed",)}, otherwise="cannot"),
+    Call("pay", _pay_for_kiwi),
+    Call("resolve", _resolve_fed),
+    Return(),
+    Label("cannot"),
+    Emit("cannot-feed", _cannot_feed),
+    check=_check_feed)
 
 
 def feed(rt: Runtime, ctx: Ctx) -> Steps[Any]:
-    """One Feed action."""
-    return (yield from drive(rt, FeedFrame(ctx)))
+    """One Feed action: choose a Kiwi, pay its cost, then resolve the feed (the program `feed.feed`)."""
+    return (yield from drive(rt, FEED.start(ctx)))
 
 
 def _on(rt: Runtime, hex_id: str | None, kiwi_id: int) -> Kiwi | None:
@@ -133,71 +134,74 @@ def _on(rt: Runtime, hex_id: str | None, kiwi_id: int) -> Kiwi | None:
     return None
 
 
-@register_frame("feed.resolve")
-@dataclass(eq=False)
-class ResolveFrame(Frame):
-    """A paid (or, for Kiwibot, free) feed of a Kiwi by `ctx.flock`: grow or explode, then the feeder's markers.
-    The Kiwi is held by piece id (with its owner), and looked up on the hex when it is needed again."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()
-
-    ctx: Ctx
-    hex: str
-    kiwi: int
-    owner: str = ""
-    max_pc: ClassVar[int] = 4
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: grow or explode; 1: the feeder's markers; 2: powers; 3: filtered triggers."""
-        ctx, hex_id = self.ctx, self.hex
-        flock = ctx.flock
-        if self.pc == 0:
-            kiwi = _on(rt, hex_id, self.kiwi)
-            if kiwi is None:
-                raise EngineError(f"feed: no Kiwi {self.kiwi} on {hex_id}")
-            self.owner = owner = kiwi.flock
-            self.pc = 1
-            if kiwi.size >= rt.rules.max_size:
-                # R-FEED-5/6: explode; the tokens go to the owner's Reserve, no token is taken from the track
-                remove_from_hex(rt, hex_id, kiwi)
-                rt.state.flocks[owner].reserve_kiwi += kiwi.size
-                rt.emit("explode", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
-                # R-FEED-5: "pushes ALL the Kiwi in that hex"; decision: Leaders are Kiwi too and are pushed.
-                # Every piece leaves the hex: a Leader pushed off is not put back on the exploded hex (else
-                # "push all" would never empty it). Decision: from an edge hex a Kiwi may be pushed off the island
-                # here too, as in every push (R-PUSH-3)
-                return Call(push.PushAllFrame(flock, hex_id, None, True))
-            rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
-            # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
-            return Call(GrowOneFrame.of(hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
-                                        if owner != flock else ctx, why="the fed Kiwi"))
-        if self.pc == 1:
-            self.pc = 2
-            n = rt.rules.feed_domain_own if self.owner == flock else rt.rules.feed_domain_opponent   # R-FEED-4
-            return Call(effects._gain_domain(rt, ctx, n))
-        if self.pc == 2:
-            self.pc = 3
-            fire = effects.emit_call(rt, ctx, "t-feed", hex_id)
-            if fire is not None:
-                return fire
-        if self.pc == 3:
-            self.pc = 4
-            # triggers with filters (`feed <pieces>`): the fed Kiwi wherever it is now (an exploded one is no
-            # longer on the island, so no selector names it)
-            return Call(compose.event_frame(rt, ctx, "feed", hex_id, _on(rt, None, self.kiwi)))
-        return RETURN
+# --- resolving a feed: a paid (or, for Kiwibot, free) feed of a Kiwi by `ctx.flock` ----------------------------
+# The Kiwi is held by piece id (with its owner), and looked up on the hex when it is needed again.
+def _grow_or_explode(rt: Runtime, env: Env) -> Any:
+    """Grow the fed Kiwi, or explode it at its largest size."""
+    ctx, hex_id = env["ctx"], env["hex"]
+    flock = ctx.flock
+    kiwi = _on(rt, hex_id, env["kiwi"])
+    if kiwi is None:
+        raise EngineError(f"feed: no Kiwi {env['kiwi']} on {hex_id}")
+    env["owner"] = owner = kiwi.flock
+    if kiwi.size >= rt.rules.max_size:
+        # R-FEED-5/6: explode; the tokens go to the owner's Reserve, no token is taken from the track
+        remove_from_hex(rt, hex_id, kiwi)
+        rt.state.flocks[owner].reserve_kiwi += kiwi.size
+        rt.emit("explode", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
+        # R-FEED-5: "pushes ALL the Kiwi in that hex"; decision: Leaders are Kiwi too and are pushed.
+        # Every piece leaves the hex: a Leader pushed off is not put back on the exploded hex (else
+        # "push all" would never empty it). Decision: from an edge hex a Kiwi may be pushed off the island
+        # here too, as in every push (R-PUSH-3)
+        return push.push_all_frame(flock, hex_id, None, True)
+    rt.emit("feed", flock, flock=flock, owner=owner, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
+    # R-FEED-3: the owner stacks a token; the owner resolves any track benefit it uncovers
+    return grow_one_frame(hex_id, kiwi, Ctx(owner, depth=ctx.depth + 1, suppressed=ctx.suppressed)
+                          if owner != flock else ctx, why="the fed Kiwi")
 
 
-    def check(self, rt: Runtime) -> None:
-        """A loaded feed is on a hex of the island, of a Kiwi still there before it is resolved."""
-        if self.hex not in rt.state.hexes or self.pc == 0 and _on(rt, self.hex, self.kiwi) is None:
-            raise FrameDataError("feed.resolve: the fed Kiwi is not on its hex")
+def _feeder_markers(rt: Runtime, env: Env) -> Any:
+    """The feeder's domain markers (R-FEED-4): more for feeding its own Kiwi."""
+    ctx = env["ctx"]
+    n = rt.rules.feed_domain_own if env["owner"] == ctx.flock else rt.rules.feed_domain_opponent
+    return effects._gain_domain(rt, ctx, n)
+
+
+def _feed_powers(rt: Runtime, env: Env) -> Any:
+    """The feeder's powers that listen to feeding (None: none)."""
+    return effects.emit_call(rt, env["ctx"], "t-feed", env["hex"])
+
+
+def _feed_triggers(rt: Runtime, env: Env) -> Any:
+    """Triggers with filters (`feed <pieces>`): the fed Kiwi wherever it is now (an exploded one is no longer on
+    the island, so no selector names it)."""
+    return compose.event_frame(rt, env["ctx"], "feed", env["hex"], _on(rt, None, env["kiwi"]))
+
+
+def _check_resolve(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded feed is on a hex of the island, of a Kiwi still there before it is resolved."""
+    if env["hex"] not in rt.state.hexes or at == "start" and _on(rt, env["hex"], env["kiwi"]) is None:
+        raise FrameDataError("feed.resolve: the fed Kiwi is not on its hex")
+
+
+RESOLVE = program(
+    "feed.resolve", ("ctx", "hex", "kiwi"), {"ctx": Ctx, "hex": str, "kiwi": int, "owner": str},
+    Call("grow", _grow_or_explode),
+    Call("markers", _feeder_markers),
+    Call("powers", _feed_powers),
+    Call("triggers", _feed_triggers),
+    check=_check_resolve)
+
+
+def resolve_frame(ctx: Ctx, hex_id: str, kiwi_id: int) -> Cont:
+    """The continuation resolving a paid (or free) feed of the Kiwi `kiwi_id` on `hex_id` by `ctx.flock`."""
+    return RESOLVE.start(ctx, hex_id, kiwi_id)
 
 
 def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Steps[None]:
     """A paid (or, for Kiwibot, free) feed of `kiwi` by `ctx.flock`: grow or explode, then the feeder's markers."""
-    return (yield from drive(rt, ResolveFrame(ctx, hex_id, kiwi.id)))
+    return (yield from drive(rt, RESOLVE.start(ctx, hex_id, kiwi.id)))
 
 
 TABLE.register("feed", lambda rt, c, ctx: feed(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock),
-               frame=lambda rt, c, ctx: FeedFrame(ctx))
+               frame=lambda rt, c, ctx: FEED.start(ctx))

@@ -99,7 +99,7 @@ class NestBenefitsFrame(Frame):
             nest_id = value.nest
             self.left.remove(nest_id)
             here = next((h.id for h in rt.state.hexes.values() if h.nest == (flock, nest_id)), None)   # `this hex`
-            return Call(build.NestBenefitFrame.of(rt, self.ctx, rt.rules.nests[nest_id].on_season_change,
+            return Call(build.nest_benefit_frame(rt, self.ctx, rt.rules.nests[nest_id].on_season_change,
                                                   f"{nest_id} season change", here))
         if not self.left:
             # Decision R-SC-3: a flock's `at season change` powers fire right after its own Nest benefits

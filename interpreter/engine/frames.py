@@ -1,5 +1,9 @@
 """Explicit procedure frames: the running step as plain data, so a game can be copied and saved without replay.
 
+Procedures are being rewritten as programs of the rules machine (interpreter/engine/machine.py, docs/machine.md):
+their continuations (`machine.Cont`) sit on the same stack and the runner below drives them like frames; the
+game copies, saves and loads stacks of both with `machine.copy_stack`, `stack_to_data` and `stack_from_data`.
+
 A step procedure is a stack of frames. A `Frame` is a small state machine (`pc` says where it resumes) whose
 fields are plain data; `resume(rt, value)` runs it until it needs something and returns a signal:
 
@@ -28,7 +32,8 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Generator, Mapping, Sequence, Union
+from types import GeneratorType
+from typing import Any, Callable, ClassVar, Generator, Mapping, Protocol, Sequence, Union
 
 from kcd.dsl import ast
 from kcd.engine.action_types import Action, action_from_dict
@@ -61,7 +66,7 @@ class Ask:
 class Call:
     """Run `frame` (a Frame, a GenFrame, or a generator, which is wrapped) and resume with its return value."""
 
-    frame: Frame | Generator[Any, Any, Any]   # never None: a procedure with nothing to do returns Done()
+    frame: "Entry | Generator[Any, Any, Any]"   # never None: a procedure with nothing to do returns Done()
 
 
 @fast_slots_init
@@ -113,6 +118,20 @@ class Frame:
     def fail(self, rt: Runtime, exc: Exception) -> Signal:
         """A child frame raised `exc`: handle it (return a signal) or re-raise it (the default)."""
         raise exc
+
+
+class Resumable(Protocol):
+    """What the runner drives besides frames: a program's continuation (machine.Cont)."""
+
+    def resume(self, rt: Runtime, value: Any) -> Any:
+        """Run until an answer, a child's result or the end is needed (a Signal)."""
+
+    def fail(self, rt: Runtime, exc: Exception) -> Any:
+        """A child raised `exc`: handle or re-raise it."""
+
+
+# what a stack holds: a frame, or a program's continuation (machine.Cont)
+Entry = Union[Frame, Resumable]
 
 
 @dataclass(eq=False)
@@ -170,7 +189,7 @@ def _signal(out: Any) -> Signal:
         return RawAsk(out)
     if kind is Ask or kind is Call or kind is Return:
         return out   # a generator may yield a signal of its own
-    if isinstance(out, Frame):
+    if isinstance(out, Frame) or kind in ENTRY_TYPES:
         return Call(out)
     if isinstance(out, Generator):
         return Call(GenFrame(out))
@@ -178,11 +197,13 @@ def _signal(out: Any) -> Signal:
 
 
 register_frame("frames.done")(Done)
+# stack entries that are not Frames (machine.Cont registers itself): a generator may yield one to call it
+ENTRY_TYPES: set[type] = set()
 
 
-def as_frame(procedure: Any) -> Frame:
-    """A Frame for a step procedure: frames as they are, generators wrapped in a GenFrame."""
-    return procedure if isinstance(procedure, Frame) else GenFrame(procedure)
+def as_frame(procedure: Any) -> Entry:
+    """A stack entry for a step procedure: frames and continuations as they are, generators in a GenFrame."""
+    return procedure if isinstance(procedure, Frame) or type(procedure) in ENTRY_TYPES else GenFrame(procedure)
 
 
 # --- the runner ---------------------------------------------------------------------------------------
@@ -197,7 +218,7 @@ class Runner:
 
     __slots__ = ("rt", "stack", "budget", "limit", "result", "raw")
 
-    def __init__(self, rt: Runtime, stack: list[Frame], limit: int) -> None:
+    def __init__(self, rt: Runtime, stack: list[Entry], limit: int) -> None:
         self.rt = rt
         self.stack = stack
         self.limit = limit
@@ -234,7 +255,8 @@ class Runner:
                 if type(child) is Done:   # it would return its value at once: hand it over without pushing it
                     value = child.value
                     continue
-                stack.append(child if isinstance(child, Frame) else GenFrame(child))
+                # a frame or a program's continuation (machine.Cont) as it is; a generator wrapped
+                stack.append(GenFrame(child) if type(child) is GeneratorType else child)   # type: ignore[arg-type]
                 value = None
             elif type(sig) is Return:
                 stack.pop()
@@ -281,7 +303,7 @@ class Runner:
         raise exc
 
 
-def drive(rt: Runtime, frame: Frame) -> Generator[Decision, str, Any]:
+def drive(rt: Runtime, frame: Entry) -> Generator[Decision, str, Any]:
     """Run a frame inside a generator: yields each Decision, receives the option id, returns the frame's value.
 
     The old generator names of converted procedures are `drive` wrappers, so a caller that is itself a generator
@@ -296,7 +318,7 @@ def drive(rt: Runtime, frame: Frame) -> Generator[Decision, str, Any]:
     return runner.result
 
 
-def has_generators(stack: list[Frame]) -> bool:
+def has_generators(stack: "Sequence[Entry]") -> bool:
     """True when a generator frame is on the stack (then it can be neither copied nor saved)."""
     for f in stack:
         if type(f) is GenFrame:
@@ -490,13 +512,15 @@ def stack_to_data(stack: list[Frame], rules: Any) -> list[dict]:
     """The stack as JSON data: [{"kind", "pc", "fields"}]; Unsaveable when a frame cannot be written."""
     _, where = node_index(rules)
     refs: dict[int, int] = {}
-    out = []
-    for f in stack:
-        if type(f) is GenFrame:
-            raise Unsaveable("a generator frame is running")
-        fields = {k: _encode(v, where, refs) for k, v in f.__dict__.items() if k != "pc"}
-        out.append({"kind": f.kind, "pc": f.pc, "fields": fields})
-    return out
+    return [frame_to_data(f, where, refs) for f in stack]
+
+
+def frame_to_data(f: Frame, where: dict[int, int], refs: dict[int, int]) -> dict:
+    """One frame as {"kind", "pc", "fields"} (`where`: node addresses; `refs`: the stack's shared mutables)."""
+    if type(f) is GenFrame:
+        raise Unsaveable("a generator frame is running")
+    fields = {k: _encode(v, where, refs) for k, v in f.__dict__.items() if k != "pc"}
+    return {"kind": f.kind, "pc": f.pc, "fields": fields}
 
 
 def _encode(value: Any, where: dict[int, int], refs: dict[int, int]) -> Any:
@@ -547,33 +571,34 @@ def stack_from_data(data: Any, rules: Any) -> list[Frame]:
         raise FrameDataError("frames: expected a non-empty list")
     nodes, _ = node_index(rules)
     refs: dict[int, Any] = {}
-    out = []
-    for i, item in enumerate(data):
-        where = f"frames/{i}"
-        if not isinstance(item, dict) or set(item) != {"kind", "pc", "fields"}:
-            raise FrameDataError(f"{where}: expected an object with kind, pc and fields")
-        cls = FRAME_KINDS.get(item["kind"]) if isinstance(item["kind"], str) else None
-        if cls is None:
-            raise FrameDataError(f"{where}: unknown frame kind {str(item['kind'])[:40]!r}")
-        pc = item["pc"]
-        if type(pc) is not int or not 0 <= pc <= getattr(cls, "max_pc", 64):
-            raise FrameDataError(f"{where}/pc: {str(pc)[:20]} is not a step of {cls.kind}")
-        fields = item["fields"]
-        names = {f.name for f in dataclasses.fields(cls)} - {"pc"}
-        if not isinstance(fields, dict) or set(fields) != names:
-            raise FrameDataError(f"{where}/fields: {cls.kind} has the fields {', '.join(sorted(names))}")
-        frame = object.__new__(cls)
-        for f in dataclasses.fields(cls):
-            if f.name == "pc":
-                continue
-            value = _decode(fields[f.name], nodes, refs, f"{where}/fields/{f.name}")
-            allowed = _allowed(f.type)
-            if allowed is not None and not isinstance(value, allowed):
-                raise FrameDataError(f"{where}/fields/{f.name}: a {type(value).__name__}, not {f.type}")
-            frame.__dict__[f.name] = value
-        frame.pc = pc
-        out.append(frame)
-    return out
+    return [frame_from_data(item, f"frames/{i}", nodes, refs) for i, item in enumerate(data)]
+
+
+def frame_from_data(item: Any, where: str, nodes: list[Any], refs: dict[int, Any]) -> Frame:
+    """One frame from its data (`where`: its path in messages; `refs`: the stack's shared mutables so far)."""
+    if not isinstance(item, dict) or set(item) != {"kind", "pc", "fields"}:
+        raise FrameDataError(f"{where}: expected an object with kind, pc and fields")
+    cls = FRAME_KINDS.get(item["kind"]) if isinstance(item["kind"], str) else None
+    if cls is None:
+        raise FrameDataError(f"{where}: unknown frame kind {str(item['kind'])[:40]!r}")
+    pc = item["pc"]
+    if type(pc) is not int or not 0 <= pc <= getattr(cls, "max_pc", 64):
+        raise FrameDataError(f"{where}/pc: {str(pc)[:20]} is not a step of {cls.kind}")
+    fields = item["fields"]
+    names = {f.name for f in dataclasses.fields(cls)} - {"pc"}
+    if not isinstance(fields, dict) or set(fields) != names:
+        raise FrameDataError(f"{where}/fields: {cls.kind} has the fields {', '.join(sorted(names))}")
+    frame = object.__new__(cls)
+    for f in dataclasses.fields(cls):
+        if f.name == "pc":
+            continue
+        value = _decode(fields[f.name], nodes, refs, f"{where}/fields/{f.name}")
+        allowed = _allowed(f.type)
+        if allowed is not None and not isinstance(value, allowed):
+            raise FrameDataError(f"{where}/fields/{f.name}: a {type(value).__name__}, not {f.type}")
+        frame.__dict__[f.name] = value
+    frame.pc = pc
+    return frame
 
 
 _CONTAINERS = {"tuple": tuple, "set": set, "frozenset": frozenset}

@@ -24,9 +24,11 @@ where the count depends on something hidden (a hand, face-down markers: `frames.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import secrets
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from kcd.engine import flow, invariants, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
@@ -35,10 +37,11 @@ from kcd.engine.modes import standard as _standard, solo as _solo, vto as _vto  
 from kcd.engine.modes.base import Mode
 from kcd.engine.action_types import Action
 from kcd.engine.context import Ctx, EngineError, Runtime
-from kcd.engine.decisions import Applied, Decision, Event, Option, Refused
+from kcd.engine.decisions import Applied, Decision, Event, Option, RefusalCode, Refused
 from kcd.engine.events import public_label
-from kcd.engine.frames import (Frame, Runner, Uncopyable, Unsaveable, as_frame, copy_stack, has_generators,
-                                       stack_from_data, stack_to_data)
+from kcd.engine import machine
+from kcd.engine.frames import Entry, Frame, Runner, Uncopyable, Unsaveable, as_frame
+from kcd.engine.machine import copy_stack, has_generators, stack_from_data, stack_to_data
 from kcd.engine.pieces import action_problem
 from kcd.engine.rules import RulesError, compile_rules
 from kcd.engine.state import State
@@ -182,7 +185,7 @@ class Game:
                       "start": checkpoint.data() if checkpoint is not None else state.to_dict()}
         self._origin = origin                 # never changed once set: clones share it
         self._rt = Runtime(self.rules, state, list(events or []), mode)
-        self._stack: list[Frame] = []          # the running step (interpreter/engine/frames.py)
+        self._stack: list[Entry] = []          # the running step: frames and continuations (machine.py)
         self._runner = Runner(self._rt, self._stack, MAX_STEPS_PER_APPLY)
         self._pending: Decision | None = None
         self._previous: Decision | None = None
@@ -288,7 +291,13 @@ class Game:
         if data["setup"] is not None and sorted(data["setup"]["players"]) != sorted(data["state"]["seats"]):
             raise ValueError(f"save's setup does not replay to its state: the players {data['setup']['players']} "
                              f"are not the seats {data['state']['seats']}")
-        if data.get("frames") is not None:
+        # a format-3 save whose frames name procedures that are programs now: loaded by replaying its history
+        old = data["format"] < 4 and machine.names_programs(data.get("frames"))
+        if old:
+            Game.replayed_steps += 1
+            warnings.warn("a format-3 save of a running step the engine now runs as programs: its history is "
+                          "replayed once (save it again to write format 4)", OldSaveWarning, stacklevel=3)
+        if data.get("frames") is not None and not old:
             fast = cls._rebuild(ruleset, data, origin, states["state"])   # its checks, also when verified
             cls._check_step(ruleset, data, origin, states["checkpoint"], fast._rt.state)
             if not verify:
@@ -303,7 +312,9 @@ class Game:
                 frames = None if has_generators(game._stack) else stack_to_data(game._stack, game.rules)
             except Unsaveable:
                 frames = None
-            rebuilt_parts += [("frames", frames), ("pending", game._pending.to_dict() if game._pending else None)]
+            if not old:
+                rebuilt_parts.append(("frames", frames))
+            rebuilt_parts.append(("pending", game._pending.to_dict() if game._pending else None))
         for where, rebuilt in rebuilt_parts:
             difference = _first_difference(data[where], rebuilt, where)
             if difference:
@@ -369,19 +380,17 @@ class Game:
         stack = stack_from_data(data["frames"], rules) if data["frames"] else []
         for i, frame in enumerate(stack):
             _check_players(frame, state)
-            check = getattr(frame, "check", None)
-            if check is not None:
-                try:
-                    check(game._rt)
-                except ValueError as exc:   # a frame's own check names what is wrong; the save's field is added
-                    raise ValueError(f"save's frames/{i}: {exc}") from None
+            try:
+                machine.check_entry(frame, game._rt)
+            except ValueError as exc:   # a frame's own check names what is wrong; the save's field is added
+                raise ValueError(f"save's frames/{i}: {exc}") from None
         if state.over != (not stack) or state.over != (data.get("pending") is None):
             raise ValueError("save's frames and pending decision do not match its state: frames and a decision "
                              "while the game runs, neither once it is over")
         for i, frame in enumerate(stack):
-            waits = frame.asks is not None and frame.pc in frame.asks
-            if frame.asks is not None and waits != (i == len(stack) - 1):
-                raise ValueError(f"save's frames/{i} ({frame.kind}, step {frame.pc}) "
+            waits = machine.entry_waits(frame)
+            if waits is not None and waits != (i == len(stack) - 1):
+                raise ValueError(f"save's frames/{i} ({machine.entry_kind(frame)}, {machine.entry_step(frame)}) "
                                  f"{'waits for an answer below the top' if waits else 'is on top but asks nothing'}")
         game._stack = stack
         game._runner = Runner(game._rt, stack, MAX_STEPS_PER_APPLY)
@@ -391,9 +400,9 @@ class Game:
                 raise ValueError(f"save's pending decision: {problem}")
         if game._pending is not None:   # a decision of a kind the top frame asks at its step (`ask_kinds`)
             _check_asked(stack[-1], len(stack) - 1, game._pending)
-        if game._pending is not None and (answers := getattr(stack[-1], "check_answer", None)) is not None:
-            try:   # the asking frame's own check: the decision is the one it asks
-                answers(game._rt, game._pending)
+        if game._pending is not None:
+            try:   # the asking entry's own check: the decision is the one it asks
+                machine.check_pending(stack[-1], game._rt, game._pending)
             except ValueError as exc:
                 raise ValueError(f"save's pending decision: {exc}") from None
         previous = data.get("previous")
@@ -648,21 +657,23 @@ class Game:
 
     def _apply(self, option_id: str, player: str | None, action: Action | None = None) -> Applied | Refused:
         if self._pending is None:
-            return Refused("game-over", "the game is over")
+            return Refused(RefusalCode.GAME_OVER, "the game is over")
         pending = self._pending
         # an offered id is well formed (the engine writes them); only an id no option has is checked, and no
         # refused id is kept: a client may send any string
         chosen = pending.index().get(option_id) if isinstance(option_id, str) else None
         if chosen is None and (not isinstance(option_id, str) or not _ID.match(option_id)):
-            return Refused("malformed", f"not an option id: {quoted(option_id)}")
+            return Refused(RefusalCode.MALFORMED, f"not an option id: {quoted(option_id)}")
         if player is not None and player != pending.player:
-            return Refused("wrong-player", f"it is {quoted(pending.player)}'s decision, not {quoted(player)}'s")
+            return Refused(RefusalCode.WRONG_PLAYER, f"it is {quoted(pending.player)}'s decision, not {quoted(player)}'s")
         if chosen is None:
             if self._previous is not None and option_id in self._previous.index():
-                return Refused("stale", f"{quoted(option_id)} answered an earlier decision; now: {pending.prompt}")
-            return Refused("illegal", f"{quoted(option_id)} is not a legal option of {pending.kind}")
+                return Refused(RefusalCode.STALE,
+                               f"{quoted(option_id)} answered an earlier decision; now: {pending.prompt}")
+            return Refused(RefusalCode.ILLEGAL, f"{quoted(option_id)} is not a legal option of {pending.kind}")
         if action is not None and action != chosen.action:
-            return Refused("illegal", f"{quoted(option_id)} is offered, but not as {_differences(action, chosen.action)}")
+            return Refused(RefusalCode.ILLEGAL,
+                           f"{quoted(option_id)} is offered, but not as {_differences(action, chosen.action)}")
         events = self._rt.events
         start = len(events)
         self._previous = pending
@@ -687,14 +698,14 @@ class Game:
         never undo included; the step's frames are not enough alone, since a frame keeps no earlier values.
         """
         if not self._history:
-            return Refused("nothing-to-undo", "no decision to undo")
+            return Refused(RefusalCode.NOTHING_TO_UNDO, "no decision to undo")
         try:
             if len(self._since) >= 2:   # the decision before it is in this step too, so `_previous` is rebuilt
                 target = self._rewind(len(self._since) - 1)
             else:
                 target = Game._replay(self.ruleset, self._origin, self._history[:-1])
         except ValueError as exc:
-            return Refused("history", f"the history does not replay: {exc}")
+            return Refused(RefusalCode.HISTORY, f"the history does not replay: {exc}")
         assert target.pending is not None   # the decision being undone was asked there
         player = target.pending.player
         reason = information_since(target, self, player)
@@ -708,7 +719,7 @@ class Game:
     def redo(self) -> Applied | Refused:
         """Re-apply the last undone decision (`nothing-to-redo` when none); its events are returned."""
         if not self._redo:
-            return Refused("nothing-to-redo", "no undone decision to redo")
+            return Refused(RefusalCode.NOTHING_TO_REDO, "no undone decision to redo")
         result = self._apply(self._redo[-1], None)
         if result.ok:
             self._redo.pop()
@@ -768,7 +779,7 @@ class Game:
         return make_view(self._rt, player, self._pending)
 
     def to_json(self) -> str:
-        """The save (format 3, schemas/save.schema.json): format, content hash, seed and setup (or start state), the
+        """The save (format 4, schemas/save.schema.json): format, content hash, seed and setup (or start state), the
         whole history, the redo list, the running step's checkpoint, the state, and the running step itself (its
         frames and the pending decision; null while a generator procedure runs); deterministic text."""
         frames = pending = None
@@ -811,34 +822,41 @@ def _differences(given: Action, offered: "Action | None") -> str:
     """The fields in which a typed action differs from the offered option's (a refusal's words)."""
     if offered is None or type(given) is not type(offered):
         return f"a `{given.kind}` action (the option is a `{getattr(offered, 'kind', None)}` action)"
-    wrong = [f"{name} {quoted(mine)} (offered: {quoted(theirs)})" for name, mine, theirs in
-             ((k, v, getattr(offered, k)) for k, v in vars(given).items()) if mine != theirs]
+    pairs = ((f.name, getattr(given, f.name), getattr(offered, f.name)) for f in dataclasses.fields(given))
+    wrong = [f"{name} {quoted(mine)} (offered: {quoted(theirs)})" for name, mine, theirs in pairs if mine != theirs]
     return "given: " + "; ".join(wrong)
 
 
-def _check_players(frame: Frame, state: State) -> None:
-    """Every flock a loaded frame names (its `flock`/`owner` fields, each Ctx's flock) is playing."""
-    for name, value in frame.__dict__.items():
+class OldSaveWarning(UserWarning):
+    """A save of an older format was loaded by replaying its history (it loads; saving it again upgrades it)."""
+
+
+def _check_players(frame: Any, state: State) -> None:
+    """Every flock a loaded frame or continuation names (its `flock`/`owner` values, each Ctx's flock) is playing."""
+    for name, value in machine.entry_values(frame):
         flock = value.flock if isinstance(value, Ctx) else value if name in ("flock", "owner") and value else None
         if flock is not None and flock not in state.flocks:
-            raise ValueError(f"save's frame {frame.kind}: `{str(flock)[:40]}` is not playing")
+            raise ValueError(f"save's frame {machine.entry_kind(frame)}: `{str(flock)[:40]}` is not playing")
 
 
-def _check_asked(frame: Frame, i: int, decision: Decision) -> None:
-    """A loaded pending decision is of a kind the top frame asks at its step (`Frame.ask_kinds`), and each of its
-    options is an action that kind offers: a decision the frame cannot be waiting for is refused here, not when the
-    frame resumes with an answer of another kind. Frames that declare no `ask_kinds` (compose) check their own."""
-    if frame.ask_kinds is None:
+def _check_asked(frame: Any, i: int, decision: Decision) -> None:
+    """A loaded pending decision is of a kind the top entry asks where it waits (a program's Ask `kinds`, a frame's
+    `ask_kinds`), and each of its options is an action that kind offers: a decision the entry cannot be waiting for
+    is refused here, not when it resumes with an answer of another kind. Frames that declare no `ask_kinds`
+    (compose) check their own."""
+    at_step = machine.entry_ask_kinds(frame)
+    if at_step is None:
         return
-    at_step = frame.ask_kinds.get(frame.pc, {})
     actions = at_step.get(decision.kind)
+    kind = machine.entry_kind(frame)
     if actions is None:
-        raise ValueError(f"save's pending decision is a `{decision.kind[:40]}` decision, but frames/{i} ({frame.kind}, "
-                         f"step {frame.pc}) asks {' or '.join(f'`{k}`' for k in at_step) or 'nothing'} there")
+        raise ValueError(f"save's pending decision is a `{decision.kind[:40]}` decision, but frames/{i} ({kind}, "
+                         f"{machine.entry_step(frame)}) asks {' or '.join(f'`{k}`' for k in at_step) or 'nothing'} "
+                         "there")
     for n, o in enumerate(decision.options):
         if o.action is None or o.action.kind not in actions:
             raise ValueError(f"save's pending option {n + 1}: `{o.id[:40]}` is not an answer to a "
-                             f"`{decision.kind}` decision of {frame.kind}")
+                             f"`{decision.kind}` decision of {kind}")
 
 
 def _plain(mapping: dict | None) -> dict | None:

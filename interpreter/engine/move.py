@@ -1,8 +1,7 @@
 """Move actions (R-MOVE-1..4), the Leader's ability as a Move action (R-LEAD-2/5) and the leader verbs."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, cast
+from typing import Any, Callable, cast
 
 from kcd.dsl import ast
 from kcd.dsl.types import LEADER_MOVES
@@ -11,8 +10,8 @@ from kcd.engine.board import board_of
 from kcd.engine.context import Ability, Ctx, EngineError, Runtime
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Option, Steps, lazy_option, option, shared_option_caches
-from kcd.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
-                                       RETURN)
+from kcd.engine.frames import FrameDataError, drive
+from kcd.engine.machine import Ask, Call, Cont, Do, Env, If, Jump, Label, Question, Return, While, program
 from kcd.engine.placing import kiwi_of, verb_procedure
 from kcd.engine.verb_table import TABLE, count
 from kcd.memo import per_object
@@ -152,63 +151,65 @@ def can_move(rt: Runtime, ctx: Ctx) -> bool:
     return False
 
 
-@register_frame("move.action")
-@dataclass(eq=False)
-class MoveActionFrame(Frame):
-    """One Move action: move an unmoved Kiwi (then push) or use the Leader's ability. Returns False if none was
-    possible (or, when not `mandatory`, the player stopped)."""
+# --- the Move action as a program: ask, carry out the answer, then its pushes or the ability's effect ---------
+def _ask_move(rt: Runtime, env: Env) -> Question | None:
+    """The Move action to take (None: none is possible); a Move that is not mandatory may stop."""
+    ctx = env["ctx"]
+    opts = move_options(rt, ctx)
+    if not opts:
+        return None
+    if not env["mandatory"]:
+        opts.append(option(A.word("stop"), "Stop moving"))
+    return Question(ctx.flock, "move", "Take a Move action", opts)
 
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"move": ("move", "move-leader", "ability", "stop")}}
-    ctx: Ctx
-    mandatory: bool = True
-    max_pc: ClassVar[int] = 2
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask; 1: carry out the answer; 2: its pushes or ability are done."""
-        ctx = self.ctx
-        if self.pc == 2:
-            return Return(True)
-        if self.pc == 0:
-            opts = move_options(rt, ctx)
-            if not opts:
-                return Return(False)
-            if not self.mandatory:
-                opts.append(option(A.word("stop"), "Stop moving"))
-            self.pc = 1
-            return Ask(ctx.flock, "move", "Take a Move action", opts)
-        act = value
-        if act.kind == "stop":
-            return Return(False)
-        st = rt.state
-        flock = ctx.flock
-        self.pc = 2
-        if act.kind == "ability":
-            fl = st.flocks[flock]
-            assert fl.leader_hex is not None   # the ability was offered because the Leader is on the island
-            fl.leader_used = True           # R-LEAD-2: flip the card
-            ctx.turn.ability_used = True    # R-MOVE-4
-            rt.emit("ability", flock, flock=flock)
-            ability = rt.rules.leader_ability(fl.leader_card)
-            # a card whose `exceptions` set R-LEAD-5 aside may not move the Leader: it lands where it stands
-            stays = None if _moves_leader(ability) else fl.leader_hex
-            sub = ctx.sub(ability=Ability(start=fl.leader_hex, landing=stays), depth=ctx.depth + 1,
-                          source="leader ability")
-            return Call(effects.RunFrame(ability, sub))
-        dest = act.to
-        if isinstance(act, A.MoveLeader):
-            st.flocks[flock].leader_hex = dest
-            ctx.turn.leader_moved = True
-            rt.emit("move-leader", flock, flock=flock, hex=act.hex, to=dest)
-            # R-LEAD-1: the Leader moves as a size-3 Kiwi, so it may push like one
-            pushes = push.after_move_frame(rt, flock, dest, rt.rules.max_size, None, True, ctx.during or ())
-            return Return(True) if pushes is None else Call(pushes)
-        hex_id, kiwi = kiwi_of(rt, act)
-        st.move_kiwi(hex_id, dest, kiwi.id)
-        ctx.turn.moved.add(kiwi.id)
-        rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest, kiwi=kiwi.id)
-        pushes = push.after_move_frame(rt, flock, dest, kiwi.size, kiwi.id, False, ctx.during or ())
-        return Return(True) if pushes is None else Call(pushes)
+def _take_move(rt: Runtime, env: Env) -> Any:
+    """Carry out the chosen Move: the ability's effect, or the pushes after the move (None: nothing follows). No
+    Move possible, or the player stopped: none is taken (`moved` False)."""
+    ctx = env["ctx"]
+    act = env.pop("act", None)
+    if act is None or act.kind == "stop":
+        env["moved"] = False
+        return None
+    st = rt.state
+    flock = ctx.flock
+    if act.kind == "ability":
+        fl = st.flocks[flock]
+        assert fl.leader_hex is not None   # the ability was offered because the Leader is on the island
+        fl.leader_used = True           # R-LEAD-2: flip the card
+        ctx.turn.ability_used = True    # R-MOVE-4
+        rt.emit("ability", flock, flock=flock)
+        ability = rt.rules.leader_ability(fl.leader_card)
+        # a card whose `exceptions` set R-LEAD-5 aside may not move the Leader: it lands where it stands
+        stays = None if _moves_leader(ability) else fl.leader_hex
+        sub = ctx.sub(ability=Ability(start=fl.leader_hex, landing=stays), depth=ctx.depth + 1,
+                      source="leader ability")
+        return effects.RunFrame(ability, sub)
+    dest = act.to
+    if isinstance(act, A.MoveLeader):
+        st.flocks[flock].leader_hex = dest
+        ctx.turn.leader_moved = True
+        rt.emit("move-leader", flock, flock=flock, hex=act.hex, to=dest)
+        # R-LEAD-1: the Leader moves as a size-3 Kiwi, so it may push like one
+        return push.after_move_frame(rt, flock, dest, rt.rules.max_size, None, True, ctx.during or ())
+    hex_id, kiwi = kiwi_of(rt, act)
+    st.move_kiwi(hex_id, dest, kiwi.id)
+    ctx.turn.moved.add(kiwi.id)
+    rt.emit("move-kiwi", flock, flock=flock, size=kiwi.size, hex=hex_id, to=dest, kiwi=kiwi.id)
+    return push.after_move_frame(rt, flock, dest, kiwi.size, kiwi.id, False, ctx.during or ())
+
+
+def _moved(rt: Runtime, env: Env) -> bool:
+    return env.pop("moved", True)
+
+
+# One Move action: move an unmoved Kiwi (then push) or use the Leader's ability. Returns False if none was
+# possible (or, when not `mandatory`, the player stopped)
+MOVE_ACTION = program(
+    "move.action", ("ctx", "mandatory"), {"ctx": Ctx, "mandatory": bool, "act": A.Action, "moved": bool},
+    Ask("move", _ask_move, into="act", kinds={"move": ("move", "move-leader", "ability", "stop")}),
+    Call("after", _take_move),
+    Return(_moved))
 
 
 @per_object(256)
@@ -219,81 +220,77 @@ def _moves_leader(ability: Any) -> bool:
 
 def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Steps[Any]:
     """One Move action: move an unmoved Kiwi (then push) or use the Leader's ability. False if none possible."""
-    return (yield from drive(rt, MoveActionFrame(ctx, mandatory)))
+    return (yield from drive(rt, MOVE_ACTION.start(ctx, mandatory)))
 
 
-@register_frame("move.moves")
-@dataclass(eq=False)
-class MovesFrame(Frame):
-    """n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory); then, for the
-    `move N` verb, the flock's powers on `trigger` (R-ASYM-5: "play or gain Move actions")."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    ctx: Ctx
-    n: int
-    trigger: str = ""
-    max_pc: ClassVar[int] = 2
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the next Move action; 1: it was taken (or none was possible); 2: the powers are done."""
-        if self.pc == 2:
-            return RETURN
-        if self.pc == 1 and not value:
-            rt.emit("no-move", self.ctx.flock, flock=self.ctx.flock)
-            self.n = 0
-        if self.n <= 0:
-            self.pc = 2
-            fire = effects.emit_call(rt, self.ctx, self.trigger) if self.trigger else None
-            return RETURN if fire is None else fire
-        self.n -= 1
-        self.pc = 1
-        return Call(MoveActionFrame(self.ctx, True))
+# --- n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory); then, for the
+# `move N` verb, the flock's powers on `trigger` (R-ASYM-5: "play or gain Move actions") -----------------------
+def _move_again(rt: Runtime, env: Env) -> bool:
+    """Another Move action is due: one is left, and the last one was possible (else no more are taken, logged)."""
+    if not env.pop("moved", True):
+        flock = env["ctx"].flock
+        rt.emit("no-move", flock, flock=flock)
+        env["n"] = 0
+    return env["n"] > 0
 
 
-def moves(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
-    """n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory)."""
-    return (yield from drive(rt, MovesFrame(ctx, n)))
+def _next_move(rt: Runtime, env: Env) -> Cont:
+    env["n"] -= 1
+    return MOVE_ACTION.start(env["ctx"], True)
 
 
-@register_frame("move.extra")
-@dataclass(eq=False)
-class ExtraMovesFrame(Frame):
-    """R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"extra-move": ("extra",)}}
-    ctx: Ctx
-    reqs: tuple | None = None    # the cost's requirements, read when it starts
-    max_pc: ClassVar[int] = 3
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: start or ask again; 1: the answer; 2: paid, the Move action; 3: that Move is done."""
-        ctx = self.ctx
-        if self.pc == 1:
-            if value.choice == "stop":
-                return RETURN
-            self.pc = 2
-            return Call(payment.PayAllFrame(ctx.flock, self.reqs or ()))
-        if self.pc == 2:
-            self.pc = 3
-            return Call(MoveActionFrame(ctx, True))
-        fl = rt.state.flocks[ctx.flock]
-        if self.reqs is None:
-            side = rt.rules.flocks.get(ctx.flock, {}).get(fl.side)
-            cost = side.extra_move if side else None
-            if cost is None:
-                return RETURN
-            self.reqs = tuple(payment.reqs_of(cost))
-        if not (payment.can_pay(fl, list(self.reqs), rt.rules.fruits) and can_move(rt, ctx)):
-            return RETURN
-        self.pc = 1
-        return Ask(ctx.flock, "extra-move", "Pay for another Move action?",
-                   [option(A.Extra("move"), "Pay for another Move action"), option(A.Extra("stop"), "Stop")])
+def _move_powers(rt: Runtime, env: Env) -> Any:
+    """The powers listening to `trigger` (None: no trigger, or no power)."""
+    trigger = env["trigger"]
+    return effects.emit_call(rt, env["ctx"], trigger) if trigger else None
 
 
-def extra_moves(rt: Runtime, ctx: Ctx) -> Steps[Any]:
-    """R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished."""
-    return (yield from drive(rt, ExtraMovesFrame(ctx)))
+MOVES = program(
+    "move.moves", ("ctx", "n", "trigger"), {"ctx": Ctx, "n": int, "trigger": str, "moved": bool},
+    While(_move_again, (Call("move", _next_move, into="moved"),)),
+    Call("powers", _move_powers))
+
+
+# --- R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished ----------
+def _extra_cost(rt: Runtime, flock: str) -> tuple | None:
+    """The requirements of the flock side's extra-move cost (None: the side has no extra moves)."""
+    side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
+    cost = side.extra_move if side else None
+    return None if cost is None else tuple(payment.reqs_of(cost))
+
+
+def _ask_extra(rt: Runtime, env: Env) -> Question | None:
+    """Whether to pay for another Move action (None: no extra moves, or none can be paid or taken). The cost is
+    read when it starts."""
+    ctx = env["ctx"]
+    if "reqs" not in env:
+        env["reqs"] = _extra_cost(rt, ctx.flock)
+    reqs = env["reqs"]
+    if reqs is None or not (payment.can_pay(rt.state.flocks[ctx.flock], list(reqs), rt.rules.fruits)
+                            and can_move(rt, ctx)):
+        return None
+    return Question(ctx.flock, "extra-move", "Pay for another Move action?",
+                    [option(A.Extra("move"), "Pay for another Move action"), option(A.Extra("stop"), "Stop")])
+
+
+def _wants_extra(rt: Runtime, env: Env) -> bool:
+    return env.pop("extra").choice != "stop"
+
+
+def _pay_extra(rt: Runtime, env: Env) -> Any:
+    return payment.pay_all_frame(env["ctx"].flock, env["reqs"] or ())
+
+
+def _extra_move(rt: Runtime, env: Env) -> Cont:
+    return MOVE_ACTION.start(env["ctx"], True)
+
+
+EXTRA_MOVES = program(
+    "move.extra", ("ctx",), {"ctx": Ctx, "reqs": (tuple, type(None)), "extra": A.Extra},
+    Label("again"),
+    Ask("extra", _ask_extra, into="extra", kinds={"extra-move": ("extra",)}, otherwise="end"),
+    If(_wants_extra, (Call("pay", _pay_extra), Call("move", _extra_move), Jump("again"))),
+    Label("end"))
 
 
 # --- leader verbs (context ability) --------------------------------------------------------------
@@ -317,161 +314,152 @@ def _land(rt: Runtime, ctx: Ctx, landing: str, passed: list[str]) -> None:
     rt.emit("leader-lands", ctx.flock, flock=ctx.flock, hex=ab.start, to=landing)
 
 
-@register_frame("move.leader_straight")
-@dataclass(eq=False)
-class LeaderStraightFrame(Frame):
-    """The Leader moves exactly n hexes in one direction; the line stays on the island."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"leader-move": ("leader",)}}
-    ctx: Ctx
-    n: int
-    lines: dict = field(default_factory=dict)   # landing hex -> the hexes walked to it
-    max_pc: ClassVar[int] = 1
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask the landing hex; 1: land there."""
-        ctx = self.ctx
-        ab = _need_ability(ctx)
-        if self.pc == 1:
-            end = value.to
-            # R-LEAD-6 decision: the hexes "passed" are those strictly between start and landing
-            _land(rt, ctx, end, self.lines[end][:-1])
-            return RETURN
-        b = board_of(rt.state)
-        for d in range(6):
-            path = b.line(ab.start, d, self.n)
-            if path:
-                self.lines[path[-1]] = path
-        if not self.lines:
-            return RETURN
-        self.pc = 1
-        return Ask(ctx.flock, "leader-move", cast(str, ("Your Leader moves {} hexes in a straight line", (self.n,))),
-                   [option(A.LeaderTo(ab.start, end), (_LEADER_TO, (end,))) for end in self.lines])
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded straight Leader move names hexes of the island."""
-        hexes = rt.state.hexes
-        if not all(isinstance(p, list) and e in hexes and all(h in hexes for h in p) for e, p in self.lines.items()):
-            raise FrameDataError("move.leader_straight: not a hex of the island")
+# --- the Leader moves exactly n hexes in one direction; the line stays on the island ------------------------
+def _ask_straight(rt: Runtime, env: Env) -> Question | None:
+    """The landing hex of each straight line (None: no line of n hexes stays on the island)."""
+    ctx, n = env["ctx"], env["n"]
+    ab = _need_ability(ctx)
+    b = board_of(rt.state)
+    env["lines"] = lines = {}   # landing hex -> the hexes walked to it
+    for d in range(6):
+        path = b.line(ab.start, d, n)
+        if path:
+            lines[path[-1]] = path
+    if not lines:
+        return None
+    return Question(ctx.flock, "leader-move", cast(str, ("Your Leader moves {} hexes in a straight line", (n,))),
+                    [option(A.LeaderTo(ab.start, end), (_LEADER_TO, (end,))) for end in lines])
 
 
-def leader_straight(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
-    """The Leader moves exactly n hexes in one direction; the line stays on the island."""
-    return (yield from drive(rt, LeaderStraightFrame(ctx, n)))
+def _land_straight(rt: Runtime, env: Env) -> None:
+    end = env.pop("to").to
+    # R-LEAD-6 decision: the hexes "passed" are those strictly between start and landing
+    _land(rt, env["ctx"], end, env["lines"][end][:-1])
 
 
-@register_frame("move.leader_walk")
-@dataclass(eq=False)
-class LeaderWalkFrame(Frame):
-    """The Leader takes up to n steps to adjacent hexes and must end elsewhere than its start (R-LEAD-5)."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})   # the steps that wait for an answer
-    ask_kinds = {1: {"leader-move": ("step", "stop")}, 2: {"leader-move": ("step",)}}
-    ctx: Ctx
-    n: int
-    i: int = 0                  # steps asked so far
-    cur: str = ""
-    path: list = field(default_factory=list)
-    max_pc: ClassVar[int] = 2
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: start; 1: a step (or stop) was chosen; 2: the step forced back off the start."""
-        ctx = self.ctx
-        ab = _need_ability(ctx)
-        b = board_of(rt.state)
-        if self.pc == 0:
-            self.cur = ab.start
-        elif self.pc == 2:
-            self.cur = value.to
-            self.path.append(self.cur)
-            return self._land(rt, ab)
-        else:
-            if value.kind == "stop":
-                return self._after_walk(rt, ab, b)
-            self.cur = value.to
-            self.path.append(self.cur)
-        if self.i >= self.n:
-            return self._after_walk(rt, ab, b)
-        cur = self.cur
-        opts: list[Option[A.Action]] = [option(A.Step(cur, d), (_STEP, (d,))) for d in b.adjacent(cur)]
-        if self.i > 0 and cur != ab.start:
-            opts.append(option(A.word("stop"), "End the Leader's move here"))
-        self.i += 1
-        self.pc = 1
-        return Ask(ctx.flock, "leader-move", "Your Leader walks", opts)
-
-    def _after_walk(self, rt: Runtime, ab: Ability, b: Any) -> Signal:
-        if self.cur == ab.start:
-            # walked back to the start with no steps left: R-LEAD-5 demands a different hex; step once more
-            self.pc = 2
-            return Ask(self.ctx.flock, "leader-move", "Your Leader must end elsewhere",
-                       [option(A.Step(self.cur, d), (_STEP, (d,))) for d in b.adjacent(self.cur)])
-        return self._land(rt, ab)
-
-    def _land(self, rt: Runtime, ab: Ability) -> Signal:
-        cur = self.cur
-        passed: list[str] = []
-        for h in self.path[:-1]:
-            if h != ab.start and h != cur and h not in passed:
-                passed.append(h)
-        _land(rt, self.ctx, cur, passed)
-        return RETURN
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded Leader walk names hexes of the island."""
-        hexes = rt.state.hexes
-        if self.pc > 0 and self.cur not in hexes or not all(h in hexes for h in self.path):
-            raise FrameDataError("move.leader_walk: not a hex of the island")
+def _check_straight(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded straight Leader move names hexes of the island."""
+    hexes = rt.state.hexes
+    if not all(isinstance(p, list) and e in hexes and all(h in hexes for h in p)
+               for e, p in env.get("lines", {}).items()):
+        raise FrameDataError("move.leader_straight: not a hex of the island")
 
 
-def leader_walk(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
-    """The Leader takes up to n steps to adjacent hexes and must end elsewhere than its start (R-LEAD-5)."""
-    return (yield from drive(rt, LeaderWalkFrame(ctx, n)))
+LEADER_STRAIGHT = program(
+    "move.leader_straight", ("ctx", "n"), {"ctx": Ctx, "n": int, "lines": dict, "to": A.LeaderTo},
+    Ask("landing", _ask_straight, into="to", kinds={"leader-move": ("leader",)}, otherwise="end"),
+    Do(_land_straight),
+    Label("end"),
+    check=_check_straight)
 
 
-@register_frame("move.leader_jump")
-@dataclass(eq=False)
-class LeaderJumpFrame(Frame):
-    """The Leader lands on a hex at distance exactly n."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"leader-move": ("leader",)}}
-    ctx: Ctx
-    n: int
-    max_pc: ClassVar[int] = 1
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask the landing hex; 1: land there."""
-        ctx = self.ctx
-        ab = _need_ability(ctx)
-        b = board_of(rt.state)
-        if self.pc == 1:
-            end = value.to
-            # decision R-LEAD-5: a jump "passes" the hexes of the straight line between, when there is one
-            _land(rt, ctx, end, b.between(ab.start, end))
-            return RETURN
-        dests = [h for h in b.coords if b.distance(ab.start, h) == self.n]
-        if not dests:
-            return RETURN
-        self.pc = 1
-        return Ask(ctx.flock, "leader-move", cast(str, ("Your Leader jumps {} hexes", (self.n,))),
-                   [option(A.LeaderTo(ab.start, h), (_LEADER_TO, (h,))) for h in dests])
+# --- the Leader takes up to n steps to adjacent hexes and must end elsewhere than its start (R-LEAD-5) --------
+def _walk_from_start(rt: Runtime, env: Env) -> None:
+    env["i"] = 0                                   # steps asked so far
+    env["cur"] = _need_ability(env["ctx"]).start
+    env["path"] = []
 
 
-def leader_jump(rt: Runtime, ctx: Ctx, n: int) -> Steps[Any]:
-    """The Leader lands on a hex at distance exactly n."""
-    return (yield from drive(rt, LeaderJumpFrame(ctx, n)))
+def _steps_left(rt: Runtime, env: Env) -> bool:
+    return env["i"] < env["n"]
 
 
+def _ask_step(rt: Runtime, env: Env) -> Question:
+    """The next step (or, after a step off the start, the end of the walk)."""
+    ctx, cur = env["ctx"], env["cur"]
+    ab = _need_ability(ctx)
+    b = board_of(rt.state)
+    opts: list[Option[A.Action]] = [option(A.Step(cur, d), (_STEP, (d,))) for d in b.adjacent(cur)]
+    if env["i"] > 0 and cur != ab.start:
+        opts.append(option(A.word("stop"), "End the Leader's move here"))
+    env["i"] += 1
+    return Question(ctx.flock, "leader-move", "Your Leader walks", opts)
 
 
-_FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Frame]] = {
-    "move": lambda rt, c, ctx: MovesFrame(ctx, count(c), "t-gain-move"),
-    "extra-moves": lambda rt, c, ctx: ExtraMovesFrame(ctx),
-    "leader-straight": lambda rt, c, ctx: LeaderStraightFrame(ctx, count(c)),
-    "leader-walk": lambda rt, c, ctx: LeaderWalkFrame(ctx, count(c)),
-    "leader-jump": lambda rt, c, ctx: LeaderJumpFrame(ctx, count(c)),
+def _stepped(rt: Runtime, env: Env) -> None:
+    """The Leader steps to the hex chosen; stopping ends the walk (no step is asked again)."""
+    step = env.pop("step")
+    if step.kind == "stop":
+        env["i"] = env["n"]
+        return
+    env["cur"] = step.to
+    env["path"].append(step.to)
+
+
+def _ask_away(rt: Runtime, env: Env) -> Question | None:
+    """Walked back to the start with no steps left: R-LEAD-5 demands a different hex, so one step more (None:
+    the walk ends elsewhere)."""
+    ctx, cur = env["ctx"], env["cur"]
+    if cur != _need_ability(ctx).start:
+        return None
+    return Question(ctx.flock, "leader-move", "Your Leader must end elsewhere",
+                    [option(A.Step(cur, d), (_STEP, (d,))) for d in board_of(rt.state).adjacent(cur)])
+
+
+def _land_walk(rt: Runtime, env: Env) -> None:
+    """Land where the walk ends; the hexes passed are those walked through, never the start or the landing."""
+    ctx, cur = env["ctx"], env["cur"]
+    start = _need_ability(ctx).start
+    passed: list[str] = []
+    for h in env["path"][:-1]:
+        if h != start and h != cur and h not in passed:
+            passed.append(h)
+    _land(rt, ctx, cur, passed)
+
+
+def _check_walk(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded Leader walk names hexes of the island."""
+    hexes = rt.state.hexes
+    if env.get("cur") not in hexes or not all(h in hexes for h in env.get("path", ())):
+        raise FrameDataError("move.leader_walk: not a hex of the island")
+
+
+LEADER_WALK = program(
+    "move.leader_walk", ("ctx", "n"),
+    {"ctx": Ctx, "n": int, "i": int, "cur": str, "path": list, "step": A.Action},
+    Do(_walk_from_start),
+    While(_steps_left, (Ask("step", _ask_step, into="step", kinds={"leader-move": ("step", "stop")}),
+                        Do(_stepped))),
+    Ask("away", _ask_away, into="step", kinds={"leader-move": ("step",)}, otherwise="land"),
+    Do(_stepped),
+    Label("land"),
+    Do(_land_walk),
+    check=_check_walk)
+
+
+# --- the Leader lands on a hex at distance exactly n ---------------------------------------------------------
+def _ask_jump(rt: Runtime, env: Env) -> Question | None:
+    """The landing hex (None: no hex of the island is that far)."""
+    ctx, n = env["ctx"], env["n"]
+    ab = _need_ability(ctx)
+    b = board_of(rt.state)
+    dests = [h for h in b.coords if b.distance(ab.start, h) == n]
+    if not dests:
+        return None
+    return Question(ctx.flock, "leader-move", cast(str, ("Your Leader jumps {} hexes", (n,))),
+                    [option(A.LeaderTo(ab.start, h), (_LEADER_TO, (h,))) for h in dests])
+
+
+def _land_jump(rt: Runtime, env: Env) -> None:
+    ctx = env["ctx"]
+    end = env.pop("to").to
+    # decision R-LEAD-5: a jump "passes" the hexes of the straight line between, when there is one
+    _land(rt, ctx, end, board_of(rt.state).between(_need_ability(ctx).start, end))
+
+
+LEADER_JUMP = program(
+    "move.leader_jump", ("ctx", "n"), {"ctx": Ctx, "n": int, "to": A.LeaderTo},
+    Ask("landing", _ask_jump, into="to", kinds={"leader-move": ("leader",)}, otherwise="end"),
+    Do(_land_jump),
+    Label("end"))
+
+
+_FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Cont]] = {
+    "move": lambda rt, c, ctx: MOVES.start(ctx, count(c), "t-gain-move"),
+    "extra-moves": lambda rt, c, ctx: EXTRA_MOVES.start(ctx),
+    "leader-straight": lambda rt, c, ctx: LEADER_STRAIGHT.start(ctx, count(c)),
+    "leader-walk": lambda rt, c, ctx: LEADER_WALK.start(ctx, count(c)),
+    "leader-jump": lambda rt, c, ctx: LEADER_JUMP.start(ctx, count(c)),
 }
 for _id, _frame in _FRAMES.items():
     TABLE.register(_id, verb_procedure(_frame), (lambda rt, c, ctx: can_move(rt, ctx)) if _id == "move" else None,

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
-from typing import Any, ClassVar, Generator, Sequence
+from typing import Any, Sequence
 
 from kcd.dsl import ast
 from kcd.engine.context import EngineError, Runtime
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Option, Steps, option, shared_option_caches
-from kcd.engine.frames import (Ask, Call, Frame, FrameDataError, Signal, drive, register_frame,
-                                       register_value, RETURN)
+from kcd.engine.frames import Done, FrameDataError, drive, register_value
+from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, Question, While, program
 from kcd.engine.state import Flock
 from kcd.engine.view import reserves_revealed
 from kcd.memo import per_object
@@ -214,7 +214,7 @@ def can_pay(fl: Flock, reqs: Sequence[Req], fruits: list[str]) -> bool:
 _PAYS = shared_option_caches.new(2_000)
 
 
-def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]") -> Ask:
+def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]") -> Question:
     """The question how to meet `req` keeping `rest` payable (EngineError when it cannot be met)."""
     fl = rt.state.flocks[flock]
     opts: list[Option] = []
@@ -235,7 +235,7 @@ def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ..
     # terrains of the face-down markers (R-SETUP-4, R-PAY-1), whether markers can be used only on their number
     only = opts[0].action if len(opts) == 1 else None
     always = isinstance(only, A.Pay) and bool(only.markers) and not reserves_revealed(rt)
-    return Ask(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
+    return Question(flock, "pay", f"Pay {req.n} {'domain marker' if req.kind == 'domain' else 'fruit'}"
                      f"{'' if req.kind == 'domain' else ' (' + (', '.join(req.types) if req.types else req.rule) + ')'}",
                opts, always)
 
@@ -251,102 +251,109 @@ def _hand_over(rt: Runtime, flock: str, act: A.Pay) -> None:
     rt.emit("pay", flock, flock=flock, fruit=list(chosen.fruit), markers=list(chosen.markers))
 
 
-@register_frame("payment.pay")
-@dataclass(eq=False)
-class PayFrame(Frame):
-    """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})
-    ask_kinds = {1: {"pay": ("pay",)}}
-
-    flock: str
-    req: Req
-    rest: tuple = ()
-    max_pc: ClassVar[int] = 1
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded requirement is one the engine states."""
-        for req in (self.req, *self.rest):
-            if (not isinstance(req, Req) or req.kind not in ("fruit", "domain") or type(req.n) is not int
-                    or not 1 <= req.n <= 20 or req.rule not in ("any", "same", "different")
-                    or not all(t in rt.rules.fruits for t in req.types)):
-                raise FrameDataError("payment.pay: not a payment requirement")
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask; pc 1: pay what was chosen."""
-        if self.pc == 0:
-            self.pc = 1
-            return _pay_ask(rt, self.flock, self.req, self.rest)
-        _hand_over(rt, self.flock, value)
-        return RETURN
+def _check_reqs(rt: Runtime, reqs: Sequence[Any], name: str) -> None:
+    """Loaded requirements are ones the engine states."""
+    for req in reqs:
+        if (not isinstance(req, Req) or req.kind not in ("fruit", "domain") or type(req.n) is not int
+                or not 1 <= req.n <= 20 or req.rule not in ("any", "same", "different")
+                or not all(t in rt.rules.fruits for t in req.types)):
+            raise FrameDataError(f"{name}: not a payment requirement")
 
 
-@register_frame("payment.pay_all")
-@dataclass(eq=False)
-class PayAllFrame(Frame):
-    """Pay several requirements in order, each keeping the rest payable."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()
-
-    flock: str
-    reqs: tuple
-    i: int = 0
-
-    def check(self, rt: Runtime) -> None:
-        """Loaded requirements are payment requirements."""
-        if not self.reqs or not 0 <= self.i <= len(self.reqs):
-            raise FrameDataError("payment.pay_all: no such requirement")
-        PayFrame(self.flock, self.reqs[0], self.reqs[1:]).check(rt)
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """One PayFrame per requirement."""
-        if self.i >= len(self.reqs):
-            return RETURN
-        self.i += 1
-        return Call(PayFrame(self.flock, self.reqs[self.i - 1], self.reqs[self.i:]))
+# --- paying one requirement -------------------------------------------------------------------------------
+def _ask_pay(rt: Runtime, env: Env) -> Question:
+    return _pay_ask(rt, env["flock"], env["req"], env["rest"])
 
 
-@register_frame("payment.fruit_limit")
-@dataclass(eq=False)
-class FruitLimitFrame(Frame):
-    """Over the fruit limit, the player returns fruit of their choice until exactly at it (R-LIMIT-1).
+def _pay_chosen(rt: Runtime, env: Env) -> None:
+    _hand_over(rt, env["flock"], env["paid"])
 
-    Decision R-LIMIT-1: checked right after every gain, also outside the player's own turn (the flock
-    board says "at any time"), so nobody ever holds more than the limit once a gain has resolved.
-    """
 
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})
-    ask_kinds = {1: {"return-fruit": ("return-fruit",)}}
+def _check_pay(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded requirement is one the engine states."""
+    _check_reqs(rt, (env["req"], *env["rest"]), "payment.pay")
 
-    flock: str
-    max_pc: ClassVar[int] = 1
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 1: return the chosen fruit; then ask again while over the limit."""
-        fl = rt.state.flocks[self.flock]
-        limit = rt.rules.fruit_limit
-        if self.pc == 1:
-            colour = value.fruit
-            fl.fruit[colour] -= 1
-            rt.state.fruit_bag[colour] = rt.state.fruit_bag.get(colour, 0) + 1
-            rt.emit("fruit-limit", self.flock, flock=self.flock, fruit=colour, limit=limit)
-        if sum(fl.fruit.values()) <= limit:
-            return RETURN
-        self.pc = 1
-        return Ask(self.flock, "return-fruit", ("Over {} fruit: return one", (limit,)),
-                   [option(A.ReturnFruit(c), ("Return a {} fruit", (c,))) for c in rt.rules.fruits if fl.fruit.get(c, 0) > 0])
+# Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags
+PAY = program(
+    "payment.pay", ("flock", "req", "rest"), {"flock": str, "req": Req, "rest": tuple, "paid": A.Pay},
+    Ask("pay", _ask_pay, into="paid", kinds={"pay": ("pay",)}),
+    Do(_pay_chosen),
+    check=_check_pay)
+
+
+def pay_frame(flock: str, req: Req, rest: "Sequence[Req]" = ()) -> Cont:
+    """The continuation paying `req` for `flock`, keeping `rest` payable."""
+    return PAY.start(flock, req, tuple(rest))
+
+
+# --- paying several requirements in order --------------------------------------------------------------------
+def _req_indexes(rt: Runtime, env: Env) -> range:
+    return range(len(env["reqs"]))
+
+
+def _pay_one(rt: Runtime, env: Env) -> Cont:
+    reqs, i = env["reqs"], env["i"]
+    return PAY.start(env["flock"], reqs[i], reqs[i + 1:])
+
+
+def _check_pay_all(rt: Runtime, env: Env, at: str) -> None:
+    """Loaded requirements are payment requirements, the one being paid among them."""
+    reqs = env["reqs"]
+    if not reqs or not 0 <= env.get("i", 0) < len(reqs):
+        raise FrameDataError("payment.pay_all: no such requirement")
+    _check_reqs(rt, reqs, "payment.pay_all")
+
+
+# Pay several requirements in order, each keeping the rest payable
+PAY_ALL = program(
+    "payment.pay_all", ("flock", "reqs"), {"flock": str, "reqs": tuple, "i": int},
+    ForEach("i", _req_indexes, (Call("pay", _pay_one),)),
+    check=_check_pay_all)
+
+
+def pay_all_frame(flock: str, reqs: "Sequence[Req]") -> Any:
+    """The continuation paying `reqs` in order for `flock` (one requirement: paid alone, the common case)."""
+    if len(reqs) == 1:
+        return PAY.start(flock, reqs[0], ())
+    return PAY_ALL.start(flock, tuple(reqs)) if reqs else Done()
+
+
+# --- the fruit limit --------------------------------------------------------------------------------------
+# Over the fruit limit, the player returns fruit of their choice until exactly at it (R-LIMIT-1).
+# Decision R-LIMIT-1: checked right after every gain, also outside the player's own turn (the flock
+# board says "at any time"), so nobody ever holds more than the limit once a gain has resolved.
+def _over_limit(rt: Runtime, env: Env) -> bool:
+    return sum(rt.state.flocks[env["flock"]].fruit.values()) > rt.rules.fruit_limit
+
+
+def _ask_fruit(rt: Runtime, env: Env) -> Question:
+    flock = env["flock"]
+    fl = rt.state.flocks[flock]
+    return Question(flock, "return-fruit", ("Over {} fruit: return one", (rt.rules.fruit_limit,)),
+                    [option(A.ReturnFruit(c), ("Return a {} fruit", (c,))) for c in rt.rules.fruits
+                     if fl.fruit.get(c, 0) > 0])
+
+
+def _return_fruit(rt: Runtime, env: Env) -> None:
+    flock = env["flock"]
+    colour = env["back"].fruit
+    rt.state.flocks[flock].fruit[colour] -= 1
+    rt.state.fruit_bag[colour] = rt.state.fruit_bag.get(colour, 0) + 1
+    rt.emit("fruit-limit", flock, flock=flock, fruit=colour, limit=rt.rules.fruit_limit)
+
+
+FRUIT_LIMIT = program(
+    "payment.fruit_limit", ("flock",), {"flock": str, "back": A.ReturnFruit},
+    While(_over_limit, (Ask("fruit", _ask_fruit, into="back", kinds={"return-fruit": ("return-fruit",)}),
+                        Do(_return_fruit))))
+
+
+def fruit_limit_frame(flock: str) -> Cont:
+    """The continuation bringing `flock` back to the fruit limit (R-LIMIT-1)."""
+    return FRUIT_LIMIT.start(flock)
 
 
 def pay(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]" = ()) -> Steps[Any]:
-    """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags (PayFrame)."""
-    return (yield from drive(rt, PayFrame(flock, req, tuple(rest))))
-
-
-def pay_all(rt: Runtime, flock: str, reqs: list[Req]) -> Steps[Any]:
-    """Pay several requirements in order, each keeping the rest payable (PayAllFrame)."""
-    return (yield from drive(rt, PayAllFrame(flock, tuple(reqs))))
-
-
-def enforce_fruit_limit(rt: Runtime, flock: str) -> Steps[Any]:
-    """Over the fruit limit, the player returns fruit until at it (R-LIMIT-1, FruitLimitFrame)."""
-    return (yield from drive(rt, FruitLimitFrame(flock)))
+    """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags (the program payment.pay)."""
+    return (yield from drive(rt, PAY.start(flock, req, tuple(rest))))

@@ -2,15 +2,14 @@
 removing, and the Kiwi track benefits (R-TRACK-1/2)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, cast
+from typing import Any, Callable, cast
 
 from kcd.engine import effects
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Option, Steps, option, shared_option
-from kcd.engine.frames import (Ask, Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
-                                       RETURN)
+from kcd.engine.frames import Done, Frame, FrameDataError, drive
+from kcd.engine.machine import Ask, Call, Cont, Do, Env, If, Jump, Label, Question, Return, While, program
 from kcd.engine.state import Kiwi
 from kcd.engine.verb_table import TABLE, count
 
@@ -55,46 +54,42 @@ def kiwi_by_id(rt: Runtime, hex_id: str, kiwi_id: int) -> tuple[str, Kiwi]:
     raise EngineError(f"no Kiwi {kiwi_id} on the island")
 
 
-@register_frame("placing.take_island")
-@dataclass(eq=False)
-class TakeIslandFrame(Frame):
-    """The player picks one of their face-up island tokens; the Kiwi is downsized or removed (R-RES-2).
-
-    Returns False when the player, allowed to (`optional`), takes none.
-    """
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"take-token": ("take-token", "take-none")}}
-    flock: str
-    exclude: int | None
-    why: str
-    optional: bool = False
-    max_pc: ClassVar[int] = 1
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask; 1: take the token chosen (or none)."""
-        flock = self.flock
-        if self.pc == 0:
-            opts: list[Option[A.Action]] = [shared_option(A.TakeToken, (k.id, flock, k.size, h),
-                           ("Take a token from your size-{} Kiwi on {}", (k.size, h)))
-                    for h, k in rt.state.own_kiwi(flock) if k.id != self.exclude]
-            if self.optional:
-                opts.append(option(A.TakeNoToken(), "Take no token (the Kiwi is not placed)"))
-            self.pc = 1
-            return Ask(flock, "take-token", cast(str, ("No token on your track or in your Reserve: take one for {}",
-                                                       (self.why,))), opts)
-        if not isinstance(value, A.TakeToken):
-            rt.emit("no-token", flock, flock=flock)
-            return Return(False)
-        hex_id, kiwi = kiwi_of(rt, value)
-        rt.state.resize_kiwi(hex_id, kiwi.id, -1)   # a size-0 Kiwi leaves the hex
-        rt.emit("token", flock, flock=flock, hex=hex_id, kiwi=kiwi.id)
-        return Return(True)
+# --- the player picks one of their face-up island tokens; the Kiwi is downsized or removed (R-RES-2). Returns
+# False when the player, allowed to (`optional`), takes none -----------------------------------------------------
+def _ask_island_token(rt: Runtime, env: Env) -> Question:
+    flock, exclude = env["flock"], env["exclude"]
+    opts: list[Option[A.Action]] = [shared_option(A.TakeToken, (k.id, flock, k.size, h),
+                                                  ("Take a token from your size-{} Kiwi on {}", (k.size, h)))
+                                    for h, k in rt.state.own_kiwi(flock) if k.id != exclude]
+    if env["optional"]:
+        opts.append(option(A.TakeNoToken(), "Take no token (the Kiwi is not placed)"))
+    return Question(flock, "take-token", cast(str, ("No token on your track or in your Reserve: take one for {}",
+                                                     (env["why"],))), opts)
 
 
-def take_from_island(rt: Runtime, flock: str, exclude: int | None, why: str, optional: bool = False) -> Steps[Any]:
-    """The player picks one of their face-up island tokens (TakeIslandFrame); False when they take none."""
-    return (yield from drive(rt, TakeIslandFrame(flock, exclude, why, optional)))
+def _take_island_token(rt: Runtime, env: Env) -> None:
+    """Take the token chosen off its Kiwi (a size-0 Kiwi leaves the hex), or none."""
+    flock = env["flock"]
+    chosen = env.pop("token")
+    env["took"] = took = isinstance(chosen, A.TakeToken)
+    if not took:
+        rt.emit("no-token", flock, flock=flock)
+        return
+    hex_id, kiwi = kiwi_of(rt, chosen)
+    rt.state.resize_kiwi(hex_id, kiwi.id, -1)
+    rt.emit("token", flock, flock=flock, hex=hex_id, kiwi=kiwi.id)
+
+
+def _took(rt: Runtime, env: Env) -> bool:
+    return env["took"]
+
+
+TAKE_ISLAND = program(
+    "placing.take_island", ("flock", "exclude", "why", "optional"),
+    {"flock": str, "exclude": (int, type(None)), "why": str, "optional": bool, "token": A.Action, "took": bool},
+    Ask("token", _ask_island_token, into="token", kinds={"take-token": ("take-token", "take-none")}),
+    Do(_take_island_token),
+    Return(_took))
 
 
 _ISLAND = "island"   # `token_now`: the token must come from the island (the player is asked)
@@ -118,41 +113,45 @@ def token_now(rt: Runtime, flock: str, exclude: int | None) -> tuple | str | Non
     return _ISLAND if token_available(rt, flock, exclude) else None
 
 
-@register_frame("placing.take_token")
-@dataclass(eq=False)
-class TakeTokenFrame(Frame):
-    """Take the next token: track (returns the uncovered slot), else Reserve, else island. None if none.
-
-    The token is held in `Flock.supply` until the caller puts it down, so every component stays
-    accounted for while the player decides where it goes. `optional`: the island token may be refused.
-    """
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    flock: str
-    why: str
-    exclude: int | None = None
-    optional: bool = False
-    max_pc: ClassVar[int] = 1
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the track, the Reserve, or ask for an island token; 1: the island token was taken (or not)."""
-        flock = self.flock
-        if self.pc == 1:
-            if not value:
-                return Return(None)
-            rt.state.flocks[flock].supply += 1
-            return Return(("island", 0))
-        source = token_now(rt, flock, self.exclude)
-        if source != _ISLAND:
-            return Return(source)
-        self.pc = 1
-        return Call(TakeIslandFrame(flock, self.exclude, self.why, self.optional))
+# --- taking the next token: track (returns the uncovered slot), else Reserve, else island; None if none. The
+# token is held in `Flock.supply` until the caller puts it down, so every component stays accounted for while the
+# player decides where it goes. `optional`: the island token may be refused -------------------------------------
+def _token_from_island(rt: Runtime, env: Env) -> bool:
+    """Take the next token if no one is asked (env["source"]: track, Reserve, or None); True when it must come from
+    the island (the player is asked)."""
+    env["source"] = source = token_now(rt, env["flock"], env["exclude"])
+    return source == _ISLAND
 
 
-def take_token(rt: Runtime, flock: str, why: str, exclude: int | None = None, optional: bool = False) -> Steps[Any]:
-    """Take the next token: track (returns the uncovered slot), else Reserve, else island. None if none
-    (TakeTokenFrame)."""
-    return (yield from drive(rt, TakeTokenFrame(flock, why, exclude, optional)))
+def _take_from_island(rt: Runtime, env: Env) -> Cont:
+    return TAKE_ISLAND.start(env["flock"], env["exclude"], env["why"], env["optional"])
+
+
+def _island_source(rt: Runtime, env: Env) -> None:
+    """The island token taken is in hand (None: the player took none)."""
+    if env.pop("took"):
+        rt.state.flocks[env["flock"]].supply += 1
+        env["source"] = ("island", 0)
+    else:
+        env["source"] = None
+
+
+def _source(rt: Runtime, env: Env) -> Any:
+    return env["source"]
+
+
+TAKE_TOKEN = program(
+    "placing.take_token", ("flock", "why", "exclude", "optional"),
+    {"flock": str, "why": str, "exclude": (int, type(None)), "optional": bool, "source": (tuple, str, type(None)),
+     "took": bool},
+    If(_token_from_island, (Call("island", _take_from_island, into="took"), Do(_island_source))),
+    Return(_source))
+
+
+def take_token_frame(flock: str, why: str, exclude: int | None = None, optional: bool = False) -> Cont:
+    """The continuation taking the next token (the program placing.take_token): it returns where the token came
+    from (("track", slot), ("reserve", 0), ("island", 0)), or None when there is none (or none was taken)."""
+    return TAKE_TOKEN.start(flock, why, exclude, optional)
 
 
 def track_benefit_frame(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Frame | None:
@@ -184,53 +183,62 @@ def placeable_hexes(rt: Runtime, flock: str) -> list[str]:
     return [h for h in rt.state.hexes if h in mine]
 
 
-@register_frame("placing.place_one")
-@dataclass(eq=False)
-class PlaceOneFrame(Frame):
-    """Place one size-1 Kiwi (R-RES-2, R-RES-3), then any uncovered track benefit.
+# --- placing one size-1 Kiwi (R-RES-2, R-RES-3), then any uncovered track benefit. Decision R-RES-2: with the
+# track and Reserve empty the player "may" take an island token, so they may also decline (else a Kiwi would be
+# forced to hop to another hex, or a growth undone, for nothing) ------------------------------------------------
+def _new_kiwi_token_from_island(rt: Runtime, env: Env) -> bool:
+    """Take the track or Reserve token at once (env["source"]; None: none at all); True when it must come from the
+    island (a child asks)."""
+    env["source"] = source = token_now(rt, env["flock"], None)
+    return source == _ISLAND
 
-    Decision R-RES-2: with the track and Reserve empty the player "may" take an island token, so they may
-    also decline (else a Kiwi would be forced to hop to another hex, or a growth undone, for nothing).
-    """
 
-    asks: ClassVar[frozenset[int] | None] = frozenset({2})   # the steps that wait for an answer
-    ask_kinds = {2: {"place-kiwi": ("place",)}}
-    flock: str
-    ctx: Ctx
-    source: tuple | None = None    # where the token came from (take_token)
-    max_pc: ClassVar[int] = 3
+def _new_kiwi_from_island(rt: Runtime, env: Env) -> Cont:
+    return TAKE_TOKEN.start(env["flock"], "a new Kiwi", None, True)
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: take a token; 1: ask the hex; 2: place it and the track benefit; 3: done."""
-        flock = self.flock
-        if self.pc == 0:
-            self.pc = 1
-            value = token_now(rt, flock, None)   # the track or Reserve: no child frame needed
-            if value == _ISLAND:
-                return Call(TakeTokenFrame(flock, "a new Kiwi", None, True))
-        if self.pc == 1:
-            if value is None:
-                if not token_available(rt, flock):   # else the player declined an island token (logged)
-                    rt.emit("no-kiwi", flock, flock=flock)
-                return RETURN
-            self.source = value
-            self.pc = 2
-            return Ask(flock, "place-kiwi", "Place a size-1 Kiwi on a hex where you have Kiwi",
-                       [shared_option(A.Place, (h,), ("Place on {}", (h,))) for h in placeable_hexes(rt, flock)])
-        if self.pc == 2:
-            hex_id = value.hex
-            rt.state.flocks[flock].supply -= 1
-            new = rt.state.place_new_kiwi(hex_id, flock, 1)
-            rt.emit("place", flock, flock=flock, hex=hex_id, kiwi=new.id)
-            self.pc = 3
-            benefit = track_benefit_frame(rt, flock, self.source, self.ctx)
-            return RETURN if benefit is None else Call(benefit)
-        return RETURN
+
+def _ask_place_hex(rt: Runtime, env: Env) -> Question | None:
+    """The hex for the token in hand (None: no token)."""
+    if env["source"] is None:
+        return None
+    flock = env["flock"]
+    return Question(flock, "place-kiwi", "Place a size-1 Kiwi on a hex where you have Kiwi",
+                    [shared_option(A.Place, (h,), ("Place on {}", (h,))) for h in placeable_hexes(rt, flock)])
+
+
+def _place_new_kiwi(rt: Runtime, env: Env) -> Any:
+    """Place the Kiwi on the hex chosen, then the benefit of the track slot its token uncovered (None: none).
+    Without a token nothing is placed: logged when there is none at all (else the player declined an island
+    token)."""
+    flock = env["flock"]
+    on = env.pop("on", None)
+    if on is None:
+        if not token_available(rt, flock):
+            rt.emit("no-kiwi", flock, flock=flock)
+        return None
+    hex_id = on.hex
+    rt.state.flocks[flock].supply -= 1
+    new = rt.state.place_new_kiwi(hex_id, flock, 1)
+    rt.emit("place", flock, flock=flock, hex=hex_id, kiwi=new.id)
+    return track_benefit_frame(rt, flock, env["source"], env["ctx"])
+
+
+PLACE_ONE = program(
+    "placing.place_one", ("flock", "ctx"),
+    {"flock": str, "ctx": Ctx, "source": (tuple, str, type(None)), "on": A.Place},
+    If(_new_kiwi_token_from_island, (Call("token", _new_kiwi_from_island, into="source"),)),
+    Ask("hex", _ask_place_hex, into="on", kinds={"place-kiwi": ("place",)}),
+    Call("benefit", _place_new_kiwi))
+
+
+def place_one_frame(flock: str, ctx: Ctx) -> Cont:
+    """The continuation placing one size-1 Kiwi of `flock` (R-RES-2, R-RES-3), then its track benefit."""
+    return PLACE_ONE.start(flock, ctx)
 
 
 def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Steps[Any]:
-    """Place one size-1 Kiwi (R-RES-2, R-RES-3), then any uncovered track benefit (PlaceOneFrame)."""
-    return (yield from drive(rt, PlaceOneFrame(flock, ctx)))
+    """Place one size-1 Kiwi (R-RES-2, R-RES-3), then any uncovered track benefit (the program placing.place_one)."""
+    return (yield from drive(rt, PLACE_ONE.start(flock, ctx)))
 
 
 def growable(rt: Runtime, flock: str, skip: set[int]) -> list[tuple[str, Kiwi]]:
@@ -238,178 +246,172 @@ def growable(rt: Runtime, flock: str, skip: set[int]) -> list[tuple[str, Kiwi]]:
     return [(h, k) for h, k in rt.state.own_kiwi(flock) if k.size < rt.rules.max_size and k.id not in skip]
 
 
-@register_frame("placing.grow_one")
-@dataclass(eq=False)
-class GrowOneFrame(Frame):
-    """Stack one token on a Kiwi (R-FEED-3): track, else Reserve, else island; then the track benefit.
-
-    Decision R-TRACK-1: growing takes the next token like any other, so it uncovers track slots too.
-    `optional`: an island token may be refused (own growth effects, R-RES-2); a fed Kiwi's owner must stack
-    (R-FEED-3). The Kiwi is held by piece id (`kiwi`, its owner `owner`), found on `hex` when needed.
-    """
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    hex: str
-    kiwi: int
-    owner: str
-    ctx: Ctx
-    why: str = "growing"
-    optional: bool = False
-    max_pc: ClassVar[int] = 2
-
-    @classmethod
-    def of(cls, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing", optional: bool = False) -> "GrowOneFrame":
-        """The frame growing this Kiwi."""
-        return cls(hex_id, kiwi.id, kiwi.flock, ctx, why, optional)
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: take a token; 1: stack it and the track benefit; 2: done."""
-        owner = self.owner
-        if self.pc == 0:
-            self.pc = 1
-            value = token_now(rt, owner, self.kiwi)   # the track or Reserve: no child frame needed
-            if value == _ISLAND:
-                return Call(TakeTokenFrame(owner, self.why, self.kiwi, self.optional))
-        elif self.pc == 2:
-            return RETURN
-        where, kiwi = kiwi_by_id(rt, self.hex, self.kiwi)
-        if value is None:
-            if not token_available(rt, owner, exclude=kiwi.id):   # else the player declined (logged)
-                rt.emit("no-growth", owner, flock=owner, hex=self.hex, size=kiwi.size, kiwi=kiwi.id)
-            return RETURN
-        rt.state.flocks[owner].supply -= 1
-        kiwi = rt.state.resize_kiwi(where, kiwi.id, 1)
-        rt.emit("grow", owner, flock=owner, hex=self.hex, size=kiwi.size, kiwi=kiwi.id)
-        self.pc = 2
-        benefit = track_benefit_frame(rt, owner, value, self.ctx)
-        return RETURN if benefit is None else Call(benefit)
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded growth names hexes of the island and a Kiwi on the island."""
-        hexes = rt.state.hexes
-        if self.hex not in hexes or all(k.id != self.kiwi for h in hexes.values() for k in h.kiwi):
-            raise FrameDataError("placing.grow_one: not a hex of the island or the Kiwi is not on the island")
+# --- stacking one token on a Kiwi (R-FEED-3): track, else Reserve, else island; then the track benefit.
+# Decision R-TRACK-1: growing takes the next token like any other, so it uncovers track slots too. `optional`: an
+# island token may be refused (own growth effects, R-RES-2); a fed Kiwi's owner must stack (R-FEED-3). The Kiwi
+# is held by piece id (`kiwi`, its owner `owner`), found on `hex` when needed ------------------------------------
+def _growth_token_from_island(rt: Runtime, env: Env) -> bool:
+    """Take the track or Reserve token at once (env["source"]; None: none at all); True when it must come from the
+    island (a child asks)."""
+    env["source"] = source = token_now(rt, env["owner"], env["kiwi"])
+    return source == _ISLAND
 
 
-def grow_one(rt: Runtime, hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing",
-             optional: bool = False) -> Steps[Any]:
-    """Stack one token on a Kiwi (R-FEED-3), then the track benefit (GrowOneFrame)."""
-    return (yield from drive(rt, GrowOneFrame.of(hex_id, kiwi, ctx, why, optional)))
+def _growth_from_island(rt: Runtime, env: Env) -> Cont:
+    return TAKE_TOKEN.start(env["owner"], env["why"], env["kiwi"], env["optional"])
 
 
-@register_frame("placing.grow")
-@dataclass(eq=False)
-class GrowFrame(Frame):
-    """Increase by one the size of n different own Kiwi (as many as possible)."""
+def _grow_kiwi(rt: Runtime, env: Env) -> Any:
+    """Stack the token in hand, then the benefit of the track slot it uncovered (None: none, or no token)."""
+    owner, hex_id = env["owner"], env["hex"]
+    where, kiwi = kiwi_by_id(rt, hex_id, env["kiwi"])
+    source = env["source"]
+    if source is None:
+        if not token_available(rt, owner, exclude=kiwi.id):   # else the player declined (logged)
+            rt.emit("no-growth", owner, flock=owner, hex=hex_id, size=kiwi.size, kiwi=kiwi.id)
+        return None
+    rt.state.flocks[owner].supply -= 1
+    kiwi = rt.state.resize_kiwi(where, kiwi.id, 1)
+    rt.emit("grow", owner, flock=owner, hex=hex_id, size=kiwi.size, kiwi=kiwi.id)
+    return track_benefit_frame(rt, owner, source, env["ctx"])
 
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"grow-kiwi": ("grow",)}}
-    flock: str
-    n: int
-    ctx: Ctx
-    done: set = field(default_factory=set)   # piece ids already grown
-    max_pc: ClassVar[int] = 2
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask the next Kiwi; 1: grow it; 2: grown: the next one."""
-        flock = self.flock
-        if self.pc == 1:
-            hex_id, kiwi = kiwi_of(rt, value)
-            self.done.add(kiwi.id)
-            self.pc = 2
-            return Call(GrowOneFrame.of(hex_id, kiwi, self.ctx, optional=True))   # decision R-RES-2, as in place_one
-        if self.n <= 0:
-            return RETURN
-        self.n -= 1
-        cands = growable(rt, flock, self.done)
-        if not cands or not token_available(rt, flock):
-            return RETURN
-        self.pc = 1
-        return Ask(flock, "grow-kiwi", "Choose a Kiwi of yours to grow",
-                   [shared_option(A.Grow, (k.id, flock, k.size, h), ("Grow your size-{} Kiwi on {}", (k.size, h)))
-                    for h, k in cands])
+def _check_grow_one(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded growth names hexes of the island and a Kiwi on the island."""
+    hexes = rt.state.hexes
+    if env["hex"] not in hexes or all(k.id != env["kiwi"] for h in hexes.values() for k in h.kiwi):
+        raise FrameDataError("placing.grow_one: not a hex of the island or the Kiwi is not on the island")
+
+
+GROW_ONE = program(
+    "placing.grow_one", ("hex", "kiwi", "owner", "ctx", "why", "optional"),
+    {"hex": str, "kiwi": int, "owner": str, "ctx": Ctx, "why": str, "optional": bool,
+     "source": (tuple, str, type(None))},
+    If(_growth_token_from_island, (Call("token", _growth_from_island, into="source"),)),
+    Call("benefit", _grow_kiwi),
+    check=_check_grow_one)
+
+
+def grow_one_frame(hex_id: str, kiwi: Kiwi, ctx: Ctx, why: str = "growing", optional: bool = False) -> Cont:
+    """The continuation stacking one token on `kiwi` (on `hex_id`; its owner stacks), then the track benefit."""
+    # (the env built at once: the program has more parameters than `start` binds fastest)
+    return Cont(GROW_ONE, {"hex": hex_id, "kiwi": kiwi.id, "owner": kiwi.flock, "ctx": ctx, "why": why,
+                           "optional": optional})
+
+
+# --- increasing by one the size of n different own Kiwi (as many as possible) -----------------------------------
+def _ask_grow(rt: Runtime, env: Env) -> Question | None:
+    """The next Kiwi to grow (None: n grown, or none can grow)."""
+    n = env["n"]
+    if n <= 0:
+        return None
+    env["n"] = n - 1
+    flock = env["flock"]
+    cands = growable(rt, flock, env.get("done") or set())
+    if not cands or not token_available(rt, flock):
+        return None
+    return Question(flock, "grow-kiwi", "Choose a Kiwi of yours to grow",
+                    [shared_option(A.Grow, (k.id, flock, k.size, h), ("Grow your size-{} Kiwi on {}", (k.size, h)))
+                     for h, k in cands])
+
+
+def _grow_chosen(rt: Runtime, env: Env) -> Cont:
+    hex_id, kiwi = kiwi_of(rt, env.pop("grow"))
+    env.setdefault("done", set()).add(kiwi.id)   # piece ids already grown
+    return grow_one_frame(hex_id, kiwi, env["ctx"], optional=True)   # decision R-RES-2, as in place_one
+
+
+GROW = program(
+    "placing.grow", ("flock", "n", "ctx"), {"flock": str, "n": int, "ctx": Ctx, "done": set, "grow": A.Grow},
+    Label("next"),
+    Ask("kiwi", _ask_grow, into="grow", kinds={"grow-kiwi": ("grow",)}, otherwise="end"),
+    Call("grown", _grow_chosen),
+    Jump("next"),
+    Label("end"))
 
 
 def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Steps[Any]:
-    """Increase by one the size of n different own Kiwi (as many as possible; GrowFrame)."""
-    return (yield from drive(rt, GrowFrame(flock, n, ctx)))
+    """Increase by one the size of n different own Kiwi (as many as possible; the program placing.grow)."""
+    return (yield from drive(rt, GROW.start(flock, n, ctx)))
 
 
-@register_frame("placing.remove")
-@dataclass(eq=False)
-class RemoveFrame(Frame):
-    """Remove n own Kiwi (any size, never the Leader) from the island to the Reserve (R-TRACK-2)."""
+# --- removing n own Kiwi (any size, never the Leader) from the island to the Reserve (R-TRACK-2) -------------------
+def _ask_remove(rt: Runtime, env: Env) -> Question | None:
+    """The next Kiwi to remove (None: n removed, or none is left)."""
+    n = env["n"]
+    if n <= 0:
+        return None
+    env["n"] = n - 1
+    flock = env["flock"]
+    cands = rt.state.own_kiwi(flock)
+    if not cands:
+        return None
+    return Question(flock, "remove-kiwi", "Remove one of your Kiwi from the island",
+                    [option(A.Remove(k.id, flock, k.size, h), ("Remove your size-{} Kiwi on {}", (k.size, h)))
+                     for h, k in cands])
 
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"remove-kiwi": ("remove",)}}
-    flock: str
-    n: int
-    max_pc: ClassVar[int] = 1
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask the next Kiwi; 1: remove it."""
-        flock = self.flock
-        if self.pc == 1:
-            hex_id, kiwi = kiwi_of(rt, value)
-            remove_from_hex(rt, hex_id, kiwi)
-            rt.state.flocks[flock].reserve_kiwi += kiwi.size
-            rt.emit("remove", flock, flock=flock, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
-        if self.n <= 0:
-            return RETURN
-        self.n -= 1
-        cands = rt.state.own_kiwi(flock)
-        if not cands:
-            return RETURN
-        self.pc = 1
-        return Ask(flock, "remove-kiwi", "Remove one of your Kiwi from the island",
-                   [option(A.Remove(k.id, flock, k.size, h), ("Remove your size-{} Kiwi on {}", (k.size, h)))
-                    for h, k in cands])
+def _remove_chosen(rt: Runtime, env: Env) -> None:
+    flock = env["flock"]
+    hex_id, kiwi = kiwi_of(rt, env.pop("gone"))
+    remove_from_hex(rt, hex_id, kiwi)
+    rt.state.flocks[flock].reserve_kiwi += kiwi.size
+    rt.emit("remove", flock, flock=flock, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
+
+
+REMOVE = program(
+    "placing.remove", ("flock", "n"), {"flock": str, "n": int, "gone": A.Remove},
+    Label("next"),
+    Ask("kiwi", _ask_remove, into="gone", kinds={"remove-kiwi": ("remove",)}, otherwise="end"),
+    Do(_remove_chosen),
+    Jump("next"),
+    Label("end"))
 
 
 def remove(rt: Runtime, flock: str, n: int) -> Steps[Any]:
-    """Remove n own Kiwi (any size, never the Leader) from the island to the Reserve (RemoveFrame)."""
-    return (yield from drive(rt, RemoveFrame(flock, n)))
+    """Remove n own Kiwi (any size, never the Leader) from the island to the Reserve (the program placing.remove)."""
+    return (yield from drive(rt, REMOVE.start(flock, n)))
 
 
-@register_frame("placing.place")
-@dataclass(eq=False)
-class PlaceFrame(Frame):
-    """The `place N kiwi` verb: N Kiwi placed one after another."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    ctx: Ctx
-    n: int
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """One PlaceOneFrame per Kiwi."""
-        if self.n <= 0:
-            return RETURN
-        self.n -= 1
-        return Call(PlaceOneFrame(self.ctx.flock, self.ctx))
+# --- the `place N kiwi` verb: N Kiwi placed one after another -----------------------------------------------------
+def _places_left(rt: Runtime, env: Env) -> bool:
+    return env["n"] > 0
 
 
-def verb_procedure(frame: Callable[[Runtime, Any, Ctx], Frame]) -> Callable[[Runtime, Any, Ctx], Steps[Any]]:
-    """The generator form of a verb's frame (the verb table's procedure, for callers that `yield from` it)."""
+def _place_next(rt: Runtime, env: Env) -> Cont:
+    env["n"] -= 1
+    ctx = env["ctx"]
+    return PLACE_ONE.start(ctx.flock, ctx)
+
+
+PLACE = program(
+    "placing.place", ("ctx", "n"), {"ctx": Ctx, "n": int},
+    While(_places_left, (Call("kiwi", _place_next),)))
+
+
+def verb_procedure(frame: Callable[[Runtime, Any, Ctx], Any]) -> Callable[[Runtime, Any, Ctx], Steps[Any]]:
+    """The generator form of a verb's frame or continuation (the verb table's procedure, for callers that
+    `yield from` it)."""
     def procedure(rt: Runtime, call: Any, ctx: Ctx) -> Steps[Any]:
         return (yield from drive(rt, frame(rt, call, ctx)))
     return procedure
 
 
-def place_frame(ctx: Ctx, n: int) -> Frame:
-    """The frame placing n Kiwi (one Kiwi: its PlaceOneFrame itself)."""
-    return PlaceOneFrame(ctx.flock, ctx) if n == 1 else PlaceFrame(ctx, n)
+def place_frame(ctx: Ctx, n: int) -> Any:
+    """The continuation placing n Kiwi (one Kiwi: placing.place_one itself)."""
+    return PLACE_ONE.start(ctx.flock, ctx) if n == 1 else PLACE.start(ctx, n)
 
 
-def _place_frame(rt: Runtime, c: Any, ctx: Ctx) -> Frame:
+def _place_frame(rt: Runtime, c: Any, ctx: Ctx) -> Cont:
     return place_frame(ctx, count(c))
 
 
-def _grow_frame(rt: Runtime, c: Any, ctx: Ctx) -> Frame:
-    return GrowFrame(ctx.flock, count(c), ctx)
+def _grow_frame(rt: Runtime, c: Any, ctx: Ctx) -> Cont:
+    return GROW.start(ctx.flock, count(c), ctx)
 
 
-def _remove_frame(rt: Runtime, c: Any, ctx: Ctx) -> Frame:
-    return RemoveFrame(ctx.flock, count(c))
+def _remove_frame(rt: Runtime, c: Any, ctx: Ctx) -> Cont:
+    return REMOVE.start(ctx.flock, count(c))
 
 
 TABLE.register("place-kiwi", verb_procedure(_place_frame), frame=_place_frame)

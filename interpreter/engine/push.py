@@ -1,14 +1,14 @@
 """Pushing (R-PUSH-1..3, R-LEAD-4/5, R-FEED-5): one Kiwi or Leader at a time, to an adjacent hex or off the island."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, cast
+from typing import Any, cast
 
 from kcd.engine.board import board_of
 from kcd.engine.context import Runtime
 from kcd.engine import action_types as A
 from kcd.engine.decisions import Option, Steps, Text, option, shared_option
-from kcd.engine.frames import Ask, Call, Frame, FrameDataError, Signal, drive, register_frame, RETURN
+from kcd.engine.frames import Done, FrameDataError, drive
+from kcd.engine.machine import Ask, Call, Cont, Do, Env, Jump, Label, Question, program
 from kcd.engine.modifiers import param
 from kcd.engine.placing import kiwi_of, remove_from_hex
 from kcd.engine.powers import immune, push_limit
@@ -78,13 +78,13 @@ _PUSH_LEADER = "Push the {0} Leader to {2}"
 _PUSH_LEADER_OFF = "Push the {0} Leader off the island"
 
 
-def _edge_ask(rt: Runtime, pusher: str, action: A.PushLeader, leave_origin: bool) -> Ask:
+def _edge_ask(rt: Runtime, pusher: str, action: A.PushLeader, leave_origin: bool) -> Question:
     """R-LEAD-4: a Leader pushed off is never removed; the pusher picks any edge hex. R-LEAD-5: a push by an
     ability must land elsewhere than the origin, so there the origin is excluded."""
     flock, origin = action.flock, action.hex
     edges = [h for h in board_of(rt.state).edge_hexes() if not (leave_origin and h == origin)]
-    return Ask(pusher, "place-leader", cast(str, ("Place the {} Leader on an edge hex", (flock,))),
-               [option(A.Edge(flock, h), ("Place the {} Leader on {}", (flock, h))) for h in edges])
+    return Question(pusher, "place-leader", cast(str, ("Place the {} Leader on an edge hex", (flock,))),
+                    [option(A.Edge(flock, h), ("Place the {} Leader on {}", (flock, h))) for h in edges])
 
 
 def _leader_to(rt: Runtime, pusher: str, action: A.PushLeader, dest: str) -> None:
@@ -93,44 +93,49 @@ def _leader_to(rt: Runtime, pusher: str, action: A.PushLeader, dest: str) -> Non
     rt.emit("push-leader", pusher, flock=pusher, leader=action.flock, hex=action.hex, to=dest)
 
 
-@register_frame("push.do")
-@dataclass(eq=False)
-class DoPushFrame(Frame):
-    """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher."""
+# --- carrying out a push action; a Leader pushed off is placed on an edge hex by the pusher ------------------
+def _push_or_ask_edge(rt: Runtime, env: Env) -> Question | None:
+    """Where a Leader pushed off the island lands; any other push is carried out at once (None: nothing to
+    ask)."""
+    pusher, action = env["pusher"], env["action"]
+    if isinstance(action, A.PushLeader):
+        if action.to == OFF:
+            return _edge_ask(rt, pusher, action, env["leave_origin"])
+        _leader_to(rt, pusher, action, action.to)
+        return None
+    hex_id, kiwi = kiwi_of(rt, action)
+    push_kiwi(rt, pusher, hex_id, kiwi, action.to)
+    return None
 
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"place-leader": ("edge",)}}
-    pusher: str
-    action: Any
-    leave_origin: bool
-    max_pc: ClassVar[int] = 1
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: push (or ask where a Leader pushed off lands); 1: it lands there."""
-        action = self.action
-        if self.pc == 1:
-            _leader_to(rt, self.pusher, action, value.to)
-            return RETURN
-        if isinstance(action, A.PushLeader):
-            if action.to == OFF:
-                self.pc = 1
-                return _edge_ask(rt, self.pusher, action, self.leave_origin)
-            _leader_to(rt, self.pusher, action, action.to)
-            return RETURN
-        hex_id, kiwi = kiwi_of(rt, action)
-        push_kiwi(rt, self.pusher, hex_id, kiwi, action.to)
-        return RETURN
+def _to_edge(rt: Runtime, env: Env) -> None:
+    _leader_to(rt, env["pusher"], env["action"], env.pop("edge").to)
 
-    def check(self, rt: Runtime) -> None:
-        """A loaded push names hexes of the island."""
-        hexes = rt.state.hexes
-        if getattr(self.action, 'hex', None) not in hexes or self.action.kind not in ('push', 'push-leader'):
-            raise FrameDataError("push.do: not a hex of the island or not a push")
+
+def _check_do(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded push names hexes of the island."""
+    action = env["action"]
+    if getattr(action, 'hex', None) not in rt.state.hexes or action.kind not in ('push', 'push-leader'):
+        raise FrameDataError("push.do: not a hex of the island or not a push")
+
+
+DO_PUSH = program(
+    "push.do", ("pusher", "action", "leave_origin"),
+    {"pusher": str, "action": A.Action, "leave_origin": bool, "edge": A.Edge},
+    Ask("edge", _push_or_ask_edge, into="edge", kinds={"place-leader": ("edge",)}, otherwise="end"),
+    Do(_to_edge),
+    Label("end"),
+    check=_check_do)
+
+
+def do_push_frame(pusher: str, action: A.Action, leave_origin: bool) -> Cont:
+    """The continuation carrying out a push action (a Leader pushed off: the pusher places it on an edge hex)."""
+    return DO_PUSH.start(pusher, action, leave_origin)
 
 
 def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -> Steps[Any]:
-    """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher (DoPushFrame)."""
-    return (yield from drive(rt, DoPushFrame(pusher, action, leave_origin)))
+    """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher (the program push.do)."""
+    return (yield from drive(rt, DO_PUSH.start(pusher, action, leave_origin)))
 
 
 def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> None:
@@ -157,152 +162,149 @@ def push_reach(rt: Runtime, flock: str, mover_size: int, mover: tuple | None = N
 
 
 def after_move_frame(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
-                     mover_leader: bool, during: tuple = ()) -> "AfterMoveFrame | None":
-    """The pushes after a move (AfterMoveFrame), or None when the mover may push nothing (a size-1 Kiwi). Under a
-    `this action:` (`during`) what the mover may push is read now, with those modifiers."""
+                     mover_leader: bool, during: tuple = ()) -> Cont | None:
+    """The pushes after a move (the program push.after_move), or None when the mover may push nothing (a size-1
+    Kiwi). What the mover may push (R-ASYM-5 same size) and how many pushes (`push limit N`, else limits.push) are
+    read now, under a `this action:` (`during`) with its modifiers."""
     if push_reach(rt, flock, mover_size, None, during) < 1:
         return None
-    frame = AfterMoveFrame(flock, hex_id, mover_size, mover_id, mover_leader)
-    if during:
-        mover = ("leader", flock) if mover_leader else ("kiwi", mover_id)
-        frame.limit = push_reach(rt, flock, mover_size, mover, during)
-        frame.left = push_limit(rt, flock, mover, during)
-    return frame
+    mover = ("leader", flock) if mover_leader else ("kiwi", mover_id)   # what a modifier names
+    # (the env built at once: the program has more parameters than `start` binds fastest)
+    return Cont(AFTER_MOVE, {"flock": flock, "hex": hex_id, "mover_id": mover_id, "mover_leader": mover_leader,
+                             "limit": push_reach(rt, flock, mover_size, mover, during),
+                             "left": push_limit(rt, flock, mover, during)})
 
 
-@register_frame("push.after_move")
-@dataclass(eq=False)
-class AfterMoveFrame(Frame):
-    """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time. The mover
-    never pushes itself: the options name its twin, if it has one, by piece id."""
+# --- R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time. The mover
+# never pushes itself: the options name its twin, if it has one, by piece id ------------------------------------
+def _ask_push_after(rt: Runtime, env: Env) -> Question | None:
+    """The next push, or stop (None: it may push nothing, no push is left, or nothing can be pushed)."""
+    limit, left = env["limit"], env["left"]
+    if limit < 1 or left <= 0:
+        return None
+    env["left"] = left - 1
+    flock, hex_id = env["flock"], env["hex"]
+    opts = push_options(rt, hex_id, limit, skip_leader=flock if env["mover_leader"] else None,
+                        mover=env["mover_id"], cause="moves")
+    if not opts:
+        return None
+    opts.append(option(A.word("stop"), "Stop pushing"))
+    return Question(flock, "push", cast(str, ("Push a smaller Kiwi out of {}?", (hex_id,))), opts)
 
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"push": ("push", "push-leader", "stop")}}
-    flock: str
-    hex: str
-    mover_size: int
-    mover_id: int | None
-    mover_leader: bool
-    limit: int = -1      # the largest size it may push, read when it starts (R-ASYM-5 same size)
-    left: int = 0        # pushes left (`push limit N`, else limits.push)
-    max_pc: ClassVar[int] = 2
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: start; 1: the answer (stop, or a push); 2: a Leader's push is done: the next one."""
-        flock = self.flock
-        if self.pc == 0:
-            if self.limit < 0:   # (after_move_frame read it already under a `this action:`)
-                mover = ("leader", flock) if self.mover_leader else ("kiwi", self.mover_id)   # what a modifier names
-                self.limit = push_reach(rt, flock, self.mover_size, mover)
-                self.left = push_limit(rt, flock, mover)
-            if self.limit < 1:
-                return RETURN
-        elif self.pc == 1:
-            if value.kind == "stop":
-                return RETURN
-            if value.kind == "push-leader":
-                self.pc = 2
-                return Call(DoPushFrame(flock, value, False))
-            hex_id, kiwi = kiwi_of(rt, value)
-            push_kiwi(rt, flock, hex_id, kiwi, value.to)
-        if self.left <= 0:
-            return RETURN
-        self.left -= 1
-        opts = push_options(rt, self.hex, self.limit, skip_leader=flock if self.mover_leader else None,
-                            mover=self.mover_id, cause="moves")
-        if not opts:
-            return RETURN
-        opts.append(option(A.word("stop"), "Stop pushing"))
-        self.pc = 1
-        return Ask(flock, "push", cast(str, ("Push a smaller Kiwi out of {}?", (self.hex,))), opts)
+def _push_after(rt: Runtime, env: Env) -> Cont | None:
+    """Push the piece chosen: a Kiwi at once, a Leader as push.do (it may ask where it lands). Stopping leaves no
+    push (None: nothing to call)."""
+    value = env.pop("push")
+    flock = env["flock"]
+    if value.kind == "stop":
+        env["left"] = 0
+        return None
+    if value.kind == "push-leader":
+        return DO_PUSH.start(flock, value, False)
+    hex_id, kiwi = kiwi_of(rt, value)
+    push_kiwi(rt, flock, hex_id, kiwi, value.to)
+    return None
 
-    def check(self, rt: Runtime) -> None:
-        """A loaded push after a move names hexes of the island and its mover stands there."""
-        hexes = rt.state.hexes
-        if self.hex not in hexes or (self.mover_id is not None
-                                     and all(k.id != self.mover_id for k in hexes[self.hex].kiwi)):
-            raise FrameDataError("push.after_move: not a hex of the island or the mover is not on it")
+
+def _check_after_move(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded push after a move names hexes of the island and its mover stands there."""
+    hexes = rt.state.hexes
+    hex_id, mover_id = env["hex"], env["mover_id"]
+    if hex_id not in hexes or (mover_id is not None and all(k.id != mover_id for k in hexes[hex_id].kiwi)):
+        raise FrameDataError("push.after_move: not a hex of the island or the mover is not on it")
+
+
+AFTER_MOVE = program(
+    "push.after_move", ("flock", "hex", "mover_id", "mover_leader", "limit", "left"),
+    {"flock": str, "hex": str, "mover_id": (int, type(None)), "mover_leader": bool, "limit": int, "left": int,
+     "push": A.Action},
+    Label("next"),
+    Ask("push", _ask_push_after, into="push", kinds={"push": ("push", "push-leader", "stop")}, otherwise="end"),
+    Call("pushed", _push_after),
+    Jump("next"),
+    Label("end"),
+    check=_check_after_move)
 
 
 def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
                mover_leader: bool) -> Steps[Any]:
     """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time."""
-    return (yield from drive(rt, AfterMoveFrame(flock, hex_id, mover_size, mover_id, mover_leader)))
+    return (yield from drive(rt, after_move_frame(rt, flock, hex_id, mover_size, mover_id, mover_leader) or Done()))
 
 
-@register_frame("push.all")
-@dataclass(eq=False)
-class PushAllFrame(Frame):
-    """Push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (R-FEED-5, R-LEAD-5)."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"push": ("push", "push-leader")}}
-    pusher: str
-    hex: str
-    skip_leader: str | None
-    leave_origin: bool
-    max_pc: ClassVar[int] = 2
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask the next push; 1: push it; 2: a Leader's push is done."""
-        if self.pc == 1:
-            self.pc = 2
-            return Call(DoPushFrame(self.pusher, value, self.leave_origin))
-        opts = push_options(rt, self.hex, None, self.skip_leader, cause="explosions")   # only R-FEED-5 pushes all
-        if not opts:
-            return RETURN
-        self.pc = 1
-        return Ask(self.pusher, "push", cast(str, ("Push every Kiwi out of {}", (self.hex,))), opts)
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded push names hexes of the island."""
-        hexes = rt.state.hexes
-        if self.hex not in hexes:
-            raise FrameDataError("push.all: not a hex of the island")
+# --- push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (R-FEED-5, R-LEAD-5) --
+def _ask_push_all(rt: Runtime, env: Env) -> Question | None:
+    """The next piece to push (None: the hex is empty of what can be pushed)."""
+    hex_id = env["hex"]
+    opts = push_options(rt, hex_id, None, env["skip_leader"], cause="explosions")   # only R-FEED-5 pushes all
+    if not opts:
+        return None
+    return Question(env["pusher"], "push", cast(str, ("Push every Kiwi out of {}", (hex_id,))), opts)
 
 
-def push_all(rt: Runtime, pusher: str, hex_id: str, skip_leader: str | None, leave_origin: bool) -> Steps[Any]:
-    """Push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (PushAllFrame)."""
-    return (yield from drive(rt, PushAllFrame(pusher, hex_id, skip_leader, leave_origin)))
+def _push_one_of_all(rt: Runtime, env: Env) -> Cont:
+    return DO_PUSH.start(env["pusher"], env.pop("push"), env["leave_origin"])
 
 
-@register_frame("push.some")
-@dataclass(eq=False)
-class PushSomeFrame(Frame):
-    """Push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option."""
-
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-    ask_kinds = {1: {"push": ("push", "push-leader", "stop")}}
-    pusher: str
-    hex: str
-    n: int
-    skip_leader: str | None
-    max_pc: ClassVar[int] = 2
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask the next push; 1: stop, or push it; 2: that push is done."""
-        if self.pc == 1:
-            if value.kind == "stop":
-                return RETURN
-            self.pc = 2
-            return Call(DoPushFrame(self.pusher, value, True))
-        if self.n <= 0:
-            return RETURN
-        self.n -= 1
-        opts = push_options(rt, self.hex, None, self.skip_leader)
-        if not opts:
-            return RETURN
-        opts.append(option(A.word("stop"), "Stop pushing"))
-        self.pc = 1
-        return Ask(self.pusher, "push", cast(str, ("Push a Kiwi out of {}?", (self.hex,))), opts)
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded push names hexes of the island."""
-        hexes = rt.state.hexes
-        if self.hex not in hexes:
-            raise FrameDataError("push.some: not a hex of the island")
+def _check_push_all(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded push names hexes of the island."""
+    if env["hex"] not in rt.state.hexes:
+        raise FrameDataError("push.all: not a hex of the island")
 
 
-def push_some(rt: Runtime, pusher: str, hex_id: str, n: int, skip_leader: str | None) -> Steps[Any]:
-    """Push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option (PushSomeFrame)."""
-    return (yield from drive(rt, PushSomeFrame(pusher, hex_id, n, skip_leader)))
+PUSH_ALL = program(
+    "push.all", ("pusher", "hex", "skip_leader", "leave_origin"),
+    {"pusher": str, "hex": str, "skip_leader": (str, type(None)), "leave_origin": bool, "push": A.Action},
+    Label("next"),
+    Ask("push", _ask_push_all, into="push", kinds={"push": ("push", "push-leader")}, otherwise="end"),
+    Call("pushed", _push_one_of_all),
+    Jump("next"),
+    Label("end"),
+    check=_check_push_all)
+
+
+def push_all_frame(pusher: str, hex_id: str, skip_leader: str | None, leave_origin: bool) -> Cont:
+    """The continuation pushing every Kiwi and Leader out of a hex, each where the pusher chooses (R-FEED-5)."""
+    return PUSH_ALL.start(pusher, hex_id, skip_leader, leave_origin)
+
+
+# --- push up to n Kiwi of any size (Leaders included) out of a hex, with a stop option ---------------------------
+def _check_push_some(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded push names hexes of the island."""
+    if env["hex"] not in rt.state.hexes:
+        raise FrameDataError("push.some: not a hex of the island")
+
+
+def _ask_push_some(rt: Runtime, env: Env) -> Question | None:
+    """The next push, or stop (None: n pushed, or nothing can be pushed)."""
+    n = env["n"]
+    if n <= 0:
+        return None
+    env["n"] = n - 1
+    hex_id = env["hex"]
+    opts = push_options(rt, hex_id, None, env["skip_leader"])
+    if not opts:
+        return None
+    opts.append(option(A.word("stop"), "Stop pushing"))
+    return Question(env["pusher"], "push", cast(str, ("Push a Kiwi out of {}?", (hex_id,))), opts)
+
+
+def _push_some_chosen(rt: Runtime, env: Env) -> Cont | None:
+    """The push chosen, as push.do; stopping leaves no push (None: nothing to call)."""
+    value = env.pop("push")
+    if value.kind == "stop":
+        env["n"] = 0
+        return None
+    return DO_PUSH.start(env["pusher"], value, True)
+
+
+PUSH_SOME = program(
+    "push.some", ("pusher", "hex", "n", "skip_leader"),
+    {"pusher": str, "hex": str, "n": int, "skip_leader": (str, type(None)), "push": A.Action},
+    Label("next"),
+    Ask("push", _ask_push_some, into="push", kinds={"push": ("push", "push-leader", "stop")}, otherwise="end"),
+    Call("pushed", _push_some_chosen),
+    Jump("next"),
+    Label("end"),
+    check=_check_push_some)

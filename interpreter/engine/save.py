@@ -19,8 +19,8 @@ from kcd.engine.decisions import Decision, Option
 from kcd.engine.rules import Rules
 from kcd.engine.state import State
 
-FORMAT = 3
-FORMATS = (2, 3)      # format 2 (no frames) still loads: its history is replayed
+FORMAT = 4
+FORMATS = (2, 3, 4)   # 2 (no frames) loads by replaying its history; 3 too when its frames name a program
 MAX_TEXT = 4_000_000          # characters: a finished 4-player save is about 20 KB
 _MAX_MESSAGE = 240
 

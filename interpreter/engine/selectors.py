@@ -7,9 +7,9 @@ flock)`. A Scope says who "me" is and what the references name (the ability's he
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
-from kcd.dsl import ast
+from kcd.dsl import ast, parts
 from kcd.engine import dominance
 from kcd.engine.board import board_of
 from kcd.engine.state import State
@@ -288,51 +288,86 @@ def narrow(st: State, sel: ast.Selector, els: list[Element], sc: Scope) -> list[
     return _narrowed(st, sel, out, sc, None, sel.owner)
 
 
-def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
-    op = f.op
-    if op == "size":
-        return [e for e in els if e[0] == "kiwi" and e[2].size == f.n]
-    if op == "where":
-        c = f.cond
-        assert c is not None   # `where` always has its condition (the parser)
-        if isinstance(c, ast.BinOp) and c.op in _CMP and isinstance(c.right, ast.Num):
-            table = _hex_table(st, c.left, sc, els)
-            if table is not None:   # `hexes where count(my kiwi in it) = 1`: every hex's count in one pass
-                cmp, bound = _CMP[c.op], c.right.value
-                return [e for e in els if cmp(table.get(e[1], 0), bound)]
-        return [e for e in els if holds(st, c, sc.at(e))]
-    assert f.arg is not None, op   # every other filter narrows by a selector (dsl/parts.py)
-    arg = select(st, f.arg, sc)
-    if op == "owner":
-        who = {e[2] for e in arg if e[0] == "player"}
-        return [e for e in els if owner_of(e) in who]
-    if op == "dominated":
-        who = {e[2] for e in arg if e[0] == "player"}
-        # in an objective, "hexes dominated by" is R-SCARD-5's hexes with dominance: counted as game.yaml
-        # `season_cards.dominated_hexes` says (the `dominated_hexes` purpose), as the `hex-dominance` query does
-        purpose = "dominated_hexes" if sc.purpose == "objective" else sc.purpose
-        if sc.memo is not None:   # an objective on one state: every hex's dominant flock in one pass, once
-            top = dominant_table(st, purpose, sc.memo)
-            return [e for e in els if e[1] is not None and top.get(e[1]) in who]
-        if len(els) > 1 and dominance.weighted(st):   # weights of flock powers: worked out once for the island
-            owners = dominance.dominant_all(st, purpose)
-            return [e for e in els if e[1] is not None and owners[e[1]] in who]
-        return [e for e in els if e[1] is not None and dominance.dominant(st, e[1], purpose) in who]
-    where = _hexes(arg)
-    if op == "in":
-        return [e for e in els if e[1] in where]
-    if op == "with":
-        return [e for e in els if e[1] in where]
-    if op == "without":
-        return [e for e in els if e[1] not in where]
+def _size(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
+    return [e for e in els if e[0] == "kiwi" and e[2].size == f.n]
+
+
+def _where(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
+    c = f.cond
+    assert c is not None   # `where` always has its condition (the parser)
+    if isinstance(c, ast.BinOp) and c.op in _CMP and isinstance(c.right, ast.Num):
+        table = _hex_table(st, c.left, sc, els)
+        if table is not None:   # `hexes where count(my kiwi in it) = 1`: every hex's count in one pass
+            cmp, bound = _CMP[c.op], c.right.value
+            return [e for e in els if cmp(table.get(e[1], 0), bound)]
+    return [e for e in els if holds(st, c, sc.at(e))]
+
+
+def _arg(st: State, f: ast.Filter, sc: Scope) -> list[Element]:
+    """The elements a filter's own selector names."""
+    assert f.arg is not None, f.op   # every filter but `of size` and `where` narrows by a selector (dsl/parts.py)
+    return select(st, f.arg, sc)
+
+
+def _owner(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
+    who = {e[2] for e in _arg(st, f, sc) if e[0] == "player"}
+    return [e for e in els if owner_of(e) in who]
+
+
+def _dominated(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
+    who = {e[2] for e in _arg(st, f, sc) if e[0] == "player"}
+    # in an objective, "hexes dominated by" is R-SCARD-5's hexes with dominance: counted as game.yaml
+    # `season_cards.dominated_hexes` says (the `dominated_hexes` purpose), as the `hex-dominance` query does
+    purpose = "dominated_hexes" if sc.purpose == "objective" else sc.purpose
+    if sc.memo is not None:   # an objective on one state: every hex's dominant flock in one pass, once
+        top = dominant_table(st, purpose, sc.memo)
+        return [e for e in els if e[1] is not None and top.get(e[1]) in who]
+    if len(els) > 1 and dominance.weighted(st):   # weights of flock powers: worked out once for the island
+        owners = dominance.dominant_all(st, purpose)
+        return [e for e in els if e[1] is not None and owners[e[1]] in who]
+    return [e for e in els if e[1] is not None and dominance.dominant(st, e[1], purpose) in who]
+
+
+def _in(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
+    where = _hexes(_arg(st, f, sc))
+    return [e for e in els if e[1] in where]
+
+
+def _without(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
+    where = _hexes(_arg(st, f, sc))
+    return [e for e in els if e[1] not in where]
+
+
+def _adjacent(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
+    where = _hexes(_arg(st, f, sc))
     b = board_of(st)
-    if op == "adjacent":
-        near = {n for h in where for n in b.adjacent(h)}
-        return [e for e in els if e[1] in near]
-    if op == "within":
-        n = f.n or 0   # `within N` always has its N (the parser)
-        return [e for e in els if e[1] is not None and any(b.distance(e[1], h) <= n for h in where)]
-    raise ValueError(f"unknown filter `{op}`")
+    near = {n for h in where for n in b.adjacent(h)}
+    return [e for e in els if e[1] in near]
+
+
+def _within(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
+    where = _hexes(_arg(st, f, sc))
+    b = board_of(st)
+    n = f.n or 0   # `within N` always has its N (the parser)
+    return [e for e in els if e[1] is not None and any(b.distance(e[1], h) <= n for h in where)]
+
+
+FilterFn = Callable[[State, ast.Filter, list[Element], Scope], list[Element]]
+# The engine's evaluation of each filter part of the parts registry, by part name; `with` keeps the hexes holding
+# a piece named, as `in` keeps the pieces standing in a hex named.
+_EVALUATE: dict[str, FilterFn] = {"of size": _size, "of": _owner, "in": _in, "adjacent to": _adjacent,
+                                  "within": _within, "with": _in, "without": _without, "dominated by": _dominated,
+                                  "where": _where}
+# parsed filter op -> evaluation, read off the parts registry (a part's own `run` hook first): a filter part with
+# neither fails here, at import, not in play
+FILTERS: dict[str, FilterFn] = {p.op: p.run or _EVALUATE[p.name] for p in parts.FILTERS.values()}
+
+
+def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Element]:
+    run = FILTERS.get(f.op)
+    if run is None:
+        raise ValueError(f"unknown filter `{f.op}`")
+    return run(st, f, els, sc)
 
 
 # (id(params), purpose) -> (params, its weights as a key): a game's states share one params dict (dominance._SETUPS)

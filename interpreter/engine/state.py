@@ -55,7 +55,7 @@ class Kiwi(_KiwiSlots):
     def __new__(cls, id: int, flock: str, size: int) -> "Kiwi":
         return _kiwi(id, flock, size)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Kiwi], tuple[int, str, int]]:
         return (Kiwi, (self.id, self.flock, self.size))
 
 
@@ -77,7 +77,7 @@ class Hex(_HexSlots):
                 nest: tuple[str, str] | None = None, domain: tuple[str, str] | None = None) -> "Hex":
         return _hex(id, q, r, terrain, tuple(kiwi), nest, domain)
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Hex], tuple[Any, ...]]:
         return (Hex, (self.id, self.q, self.r, self.terrain, self.kiwi, self.nest, self.domain))
 
 
@@ -175,15 +175,15 @@ class State:
     over: bool = False
     variant: str | None = None       # None: the standard game; "vto": Variable Turn Order (R-VTO-1..5)
     # solo mode against Kiwibot (R-SOLO-1..12), None in the standard game: flat plain data (strings, ints,
-    # lists of strings), see interpreter/engine/solo.py `SoloState` for the keys
-    solo: dict | None = None
+    # lists of strings), see interpreter/engine/modes/solo/state.py `SoloState` for the keys
+    solo: dict[str, Any] | None = None
     # the mode's name when the state itself must say it (a mode added as a plug-in); None for the built-in
     # modes, which their own data shows (interpreter/engine/modes `for_state`)
     mode: str | None = None
     # rule values pure functions need without the ruleset: dominance weights, nest values, size limit,
     # scoring (copied from game.yaml / nests.yaml when the game is created)
-    params: dict = field(default_factory=dict)
-    _board: Any = field(default=None, repr=False, compare=False)
+    params: dict[str, Any] = field(default_factory=dict)
+    _board: Any = field(default=None, repr=False, compare=False)   # kcd.engine.board.board_of's, which imports this
 
     # --- randomness -----------------------------------------------------------------------
     def rand_below(self, n: int) -> int:
@@ -193,7 +193,7 @@ class State:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return (z ^ (z >> 31)) % n
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Shuffle a list in place with the state's RNG (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
             j = self.rand_below(i + 1)
@@ -331,7 +331,7 @@ class State:
         return sum(k.size for h in self.hexes.values() for k in h.kiwi if k.flock == flock)
 
     # --- JSON -----------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data."""
         return {
             # an empty stack without the inner comprehension (most hexes; checkpoints take this often)
@@ -356,7 +356,7 @@ class State:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "State":
+    def from_dict(cls, data: dict[str, Any]) -> "State":
         """Rebuild a state from `to_dict` output."""
         hexes = {}
         for hid, q, r, terrain, kiwi, nest, domain in data["hexes"]:
@@ -419,6 +419,6 @@ def _flock_copier() -> Any:
 _copy_flock = _flock_copier()
 
 
-def _copy_solo(solo: dict) -> dict:
+def _copy_solo(solo: dict[str, Any]) -> dict[str, Any]:
     """An own copy of the solo data (its lists change during play; checkpoints must not)."""
     return {k: list(v) if isinstance(v, list) else v for k, v in solo.items()}

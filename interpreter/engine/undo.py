@@ -8,24 +8,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcd.engine.decisions import RefusalCode
 
-def information_since(before: Any, after: Any, player: str) -> tuple[str, str] | None:
+
+def information_since(before: Any, after: Any, player: str) -> tuple[RefusalCode, str] | None:
     """(reason code, message) when going from game `before` to game `after` drew randomness or showed
     `player` something hidden; None when undoing is fair."""
     old, new = before.state, after.state
     if old.rng != new.rng:
-        return "random-draw", "something was drawn at random since that decision (the RNG moved)"
+        return RefusalCode.RANDOM_DRAW, "something was drawn at random since that decision (the RNG moved)"
     if old.flocks[player].deck != new.flocks[player].deck:
-        return "revealed", f"{player} drew a card since that decision"
+        return RefusalCode.REVEALED, f"{player} drew a card since that decision"
     shown = after.rt.mode.revealed(old, new)   # what the mode turns up (solo: Kiwibot's cards, Solo cards)
     if shown is not None:
-        return "revealed", shown
+        return RefusalCode.REVEALED, shown
     seen_before, seen_now = before.view(player), after.view(player)
     for flock, shown in seen_now["flocks"].items():
         if set(shown) - set(seen_before["flocks"].get(flock, {})):
-            return "revealed", f"{flock}'s hidden reserve was revealed to {player} since that decision"
+            return RefusalCode.REVEALED, f"{flock}'s hidden reserve was revealed to {player} since that decision"
     hidden_before = [c["id"] == "facedown" for c in seen_before["season_cards"]]
     hidden_now = [c["id"] == "facedown" for c in seen_now["season_cards"]]
     if hidden_before != hidden_now:
-        return "revealed", "a Season card was turned up since that decision"
+        return RefusalCode.REVEALED, "a Season card was turned up since that decision"
     return None

@@ -9,7 +9,7 @@ module that registers, so a game always has them all.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from kcd.dsl import ast
 from kcd.engine.decisions import Steps
@@ -48,6 +48,14 @@ class VerbTable:
             self.frames[verb_id] = frame
         else:
             self.frames.pop(verb_id, None)
+
+    def adopt(self, entries: Iterable[Any]) -> None:
+        """Register the `run` hook of every registry entry that has one and no procedure yet: a verb whose entry
+        carries its engine procedure needs no module of the engine to name it."""
+        for entry in entries:
+            run = getattr(entry, "run", None)
+            if run is not None and entry.id not in self.run:
+                self.register(entry.id, run)
 
     def register_composed(self, procedure: Composed, possible: ComposedCheck) -> None:
         """Hand effects.run the compositional layer's nodes (interpreter/engine/compose.py)."""

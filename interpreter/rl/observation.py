@@ -40,7 +40,7 @@ from kcd.engine.events import FORMS
 from kcd.engine.game import Game
 from kcd.engine.rules import compile_rules
 from kcd.engine.setup import island_hexes
-from kcd.engine.solo_state import solo_of
+from kcd.engine.modes.solo.state import solo_of
 from kcd.rl.actions import ActionSpace, action_space, space_of
 
 HISTORY = 16

@@ -34,13 +34,13 @@ import random
 from typing import Any
 
 import numpy as np
-import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+import pyspiel
 
 from kcd.determinize import determinize
 from kcd.engine.game import Game
 from kcd.rl.actions import ActionSpace, action_space
 from kcd.rl.observation import ObservationSpace, observation_space
-from kcd.rl.pettingzoo import _ruleset, seats_for
+from kcd.rl.pettingzoo import ENGINE_MODES, _ruleset, game_mode, learners_of, seats_for
 from kcd.rl.rewards import returns
 from kcd.sim import MAX_DECISIONS
 
@@ -76,11 +76,13 @@ class KiwiChowDownGame(pyspiel.Game):
         self.flocks = seats_for(self.ruleset, players, mode)
         self.space: ActionSpace = action_space(self.ruleset, len(self.flocks))
         self.obs: ObservationSpace = observation_space(self.ruleset, len(self.flocks))
-        solo = mode == "solo"
+        # against the engine's own seat (solo: Kiwibot) the learners' returns need not sum to zero
+        against_engine = len(self.flocks) > players
         info = pyspiel.GameInfo(
             num_distinct_actions=self.space.num_distinct_actions, max_chance_outcomes=0, num_players=players,
-            min_utility=-1.0, max_utility=1.0, utility_sum=None if solo else 0.0, max_game_length=MAX_DECISIONS)
-        game_type = _game_type(pyspiel.GameType.Utility.GENERAL_SUM) if solo else _GAME_TYPE
+            min_utility=-1.0, max_utility=1.0, utility_sum=None if against_engine else 0.0,
+            max_game_length=MAX_DECISIONS)
+        game_type = _game_type(pyspiel.GameType.Utility.GENERAL_SUM) if against_engine else _GAME_TYPE
         super().__init__(game_type, info, params)
         self._seeds = np.random.default_rng(int(params["seed"]))
         self._observer_seeds = np.random.default_rng([int(params["seed"]), 1])
@@ -153,8 +155,7 @@ class KiwiChowDownState(pyspiel.State):
         """Deal this state's game."""
         kiwi: KiwiChowDownGame = self._kiwi.value
         game = self._box.game = Game.new(kiwi.ruleset, players=list(kiwi.flocks), seed=seed,
-                                         mode="solo" if kiwi.mode == "solo" else "standard",
-                                         variant="vto" if kiwi.mode == "vto" else None)
+                                         mode=ENGINE_MODES[kiwi.mode][0], variant=ENGINE_MODES[kiwi.mode][1])
         self._trails = tuple((self._observed(p),) for p in range(len(self._learners())))
         return game
 
@@ -162,9 +163,9 @@ class KiwiChowDownState(pyspiel.State):
         """The flocks of OpenSpiel's players 0..n-1 (solo: the player alone)."""
         kiwi: KiwiChowDownGame = self._kiwi.value
         st = self.engine.readonly_state if self._box.game is not None else None
-        if kiwi.mode == "solo":
-            return [st.solo["player"]] if st is not None and st.solo is not None else [kiwi.flocks[0]]
-        return list(st.seats) if st is not None else list(kiwi.flocks)
+        if st is not None:
+            return learners_of(self.engine)
+        return game_mode(kiwi.mode).deciders(kiwi.flocks)
 
     def _observed(self, player: int) -> str:
         """A digest of what `player` observes now (their observation tensor)."""

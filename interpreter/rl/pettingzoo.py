@@ -24,14 +24,18 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
+from pettingzoo import AECEnv
 
+from kcd.engine import modes
 from kcd.engine.game import Game
 from kcd.rl.actions import ActionSpace, action_space
 from kcd.rl.observation import ObservationSpace, observation_space
 from kcd.rl.rewards import returns, vp_difference
 
-MODES = ("standard", "vto", "solo")
+# An environment's `mode`: a registered mode, or a variant by its own name (`vto`: the standard mode's variant),
+# as the engine's (mode, variant)
+ENGINE_MODES: dict[str, tuple[str, str | None]] = {m.variant or m.name: (m.name, m.variant) for m in modes.all_modes()}
+MODES = tuple(ENGINE_MODES)
 OBS_HIGH = 255.0   # every tensor value is a count or a flag; no count of the game comes near it
 
 
@@ -51,15 +55,34 @@ _RULESETS: dict[tuple[str, ...], Any] = {}
 def seats_for(ruleset: Any, players: int, mode: str) -> list[str]:
     """The flocks of a game: the default seat order's first `players` (solo: the player and Kiwibot's flock)."""
     from kcd.sim import default_flocks
-    if mode not in MODES:
-        raise ValueError(f"unknown mode `{mode}`: use one of {', '.join(MODES)}")
-    if mode == "solo":
-        if players != 1:
-            raise ValueError(f"a solo game has one player against Kiwibot: players=1, got {players}")
-        return default_flocks(ruleset, 2)
+    chosen = game_mode(mode)
+    if chosen.player_count is not None:   # a fixed cast: only the deciding seats learn (solo: the player)
+        learners = learner_count(chosen)
+        if players != learners:
+            raise ValueError(f"a {mode} game is {chosen.seats_text}: players={learners}, got {players}")
+        return default_flocks(ruleset, chosen.player_count)
     if not 2 <= players <= 4:
         raise ValueError(f"players must be 2, 3 or 4 for mode `{mode}`, got {players}")
     return default_flocks(ruleset, players)
+
+
+def game_mode(mode: str) -> Any:
+    """The engine's mode (kcd.engine.modes) of an environment's `mode`; ValueError naming the known ones."""
+    if mode not in ENGINE_MODES:
+        raise ValueError(f"unknown mode `{mode}`: use one of {', '.join(MODES)}")
+    return modes.select(*ENGINE_MODES[mode])
+
+
+def learner_count(chosen: Any) -> int:
+    """How many seats of a fixed-cast mode a person or a bot decides for (solo: 1, the engine plays Kiwibot)."""
+    return sum(role.decides for role in chosen.seat_roles(chosen.player_count or 0))
+
+
+def learners_of(game: Game) -> list[str]:
+    """The flocks that decide, in seat order (the engine plays the others: solo's Kiwibot)."""
+    st = game.readonly_state
+    engine = game.mode.engine_flocks(st)
+    return [f for f in st.seats if f not in engine]
 
 
 class KiwiChowDownEnv(AECEnv):
@@ -75,7 +98,8 @@ class KiwiChowDownEnv(AECEnv):
         self.ruleset = ruleset if ruleset is not None else _ruleset(tuple(packs))
         self.mode = mode
         if players is None:
-            players = 1 if mode == "solo" else 2
+            chosen = game_mode(mode)
+            players = learner_count(chosen) if chosen.player_count is not None else 2
         self.flocks = seats_for(self.ruleset, players, mode)
         self.render_mode = render_mode
         self.shaped, self.shaping = shaped, float(shaping)
@@ -108,13 +132,9 @@ class KiwiChowDownEnv(AECEnv):
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         game_seed = int(self._seeds.integers(0, 2 ** 63))
-        self.game = Game.new(self.ruleset, players=list(self.flocks), seed=game_seed, mode=self.mode_name,
-                             variant="vto" if self.mode == "vto" else None)
-        st = self.game.readonly_state
-        if st.solo is not None:
-            learners = [st.solo["player"]]
-        else:
-            learners = list(st.seats)
+        name, variant = ENGINE_MODES[self.mode]
+        self.game = Game.new(self.ruleset, players=list(self.flocks), seed=game_seed, mode=name, variant=variant)
+        learners = learners_of(self.game)
         self._flock_of = dict(zip(self.possible_agents, learners))
         self._agent_of = {f: a for a, f in self._flock_of.items()}
         self.agents = list(self.possible_agents)
@@ -130,7 +150,7 @@ class KiwiChowDownEnv(AECEnv):
     @property
     def mode_name(self) -> str:
         """The engine's mode of the game (`vto` is the standard mode's variant)."""
-        return "solo" if self.mode == "solo" else "standard"
+        return ENGINE_MODES[self.mode][0]
 
     def _select(self) -> None:
         """The agent whose decision is pending (the first agent once the game is over)."""

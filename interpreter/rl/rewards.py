@@ -30,14 +30,14 @@ def returns(game: Game) -> dict[str, float]:
         return {order[0]: 1.0}
     value = [1.0 - 2.0 * i / (n - 1) for i in range(n)]
     scores = score(st)
-    solo = st.solo is not None
+    # against the engine's own seat (solo: Kiwibot, who wins VP ties, R-SOLO-6) the mode's ranking decided ties
+    by_mode = bool(game.mode.engine_flocks(st))
     key = {f: (scores[f]["total"], tiebreak(st, f)) for f in order}
     out: dict[str, float] = {}
     i = 0
     while i < n:
         j = i + 1
-        # solo games: the ranking already decided the tie (Kiwibot wins VP ties, R-SOLO-6)
-        while not solo and j < n and key[order[j]] == key[order[i]]:
+        while not by_mode and j < n and key[order[j]] == key[order[i]]:
             j += 1
         share = sum(value[i:j]) / (j - i)
         for f in order[i:j]:

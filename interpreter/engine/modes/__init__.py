@@ -36,6 +36,37 @@ def names() -> list[str]:
     return list(_MODES)
 
 
+def all_modes() -> list[Any]:
+    """Every registered mode, then every registered variant, in registration order."""
+    return [*_MODES.values(), *_VARIANTS.values()]
+
+
+def option_owner(rules: Any, name: str) -> Any:
+    """The registered mode whose own setup options (`Mode.setup_options`) include `name`, or None."""
+    return next((m for m in all_modes() if name in {o.name for o in m.setup_options(rules)}), None)
+
+
+def score_label(column: str) -> str:
+    """A readable name of a score column of any registered mode (`Mode.score_label`), e.g. solo's `solo`."""
+    owner = next((m for m in all_modes() if column in m.score_columns()), None) or _MODES["standard"]
+    return owner.score_label(column)
+
+
+def view_roles(view: dict) -> dict[str, str]:
+    """{flock: role label} of a view, from the mode whose part it holds ({} when every flock is a player)."""
+    return next((roles for m in all_modes() if (roles := m.view_roles(view))), {})
+
+
+def view_flock_extras(view: dict, flock_view: dict) -> dict[str, str]:
+    """The extra columns of one flock's row, from the mode whose part the view holds."""
+    return next((extra for m in all_modes() if (extra := m.view_flock_extras(view, flock_view))), {})
+
+
+def view_panel(view: dict) -> list[tuple[str, str]]:
+    """The (what, value) rows of the mode's own part of a view ([] for the standard game)."""
+    return next((rows for m in all_modes() if (rows := m.view_panel(view))), [])
+
+
 def select(name: str, variant: str | None) -> Any:
     """The mode `Game.new(mode=name, variant=variant)` plays, or ModeError naming what exists."""
     mode = _MODES.get(name) if isinstance(name, str) else None

@@ -9,10 +9,18 @@ A mode overrides only what differs. The engine calls it at these points, and now
              verbs, None: the core verbs), `token_taker` (who takes a flock's next token without asking)
   results    `view_extras`, `score_extras`, `ranking`
   saves      `check_save` (invariants of its own data), `extra_cards`, `revealed` (what undo must not take back)
+
+The apps (CLI, simulation, editor, service) ask the mode how to present and set up a game, and nowhere ask
+which mode it is: `label`, `available`, `player_count` / `default_players`, `seats_text`, `takes_variants`,
+`rotates_seats`, `seat_roles` / `deciders` / `engine_seats` / `engine_flocks`, `score_columns` / `score_label`,
+`setup_options` and `check_options`, `season_cards_of`, and for a view `view_roles`, `view_flock_extras`,
+`view_panel`; a determinization asks `hidden_card_slots` and `resample_hidden`.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Generator, Union
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Generator, Sequence, Union
 
 from kcd.engine import actions, flow, marking, modes, setup
 from kcd.engine.context import EngineError, Runtime
@@ -24,6 +32,35 @@ from kcd.engine.state import State
 # a step procedure: an explicit frame (interpreter/engine/frames.py) or a generator (run as a GenFrame)
 Procedure = Union[Frame, Generator[Any, Any, Any]]
 Step = Callable[[Runtime, int], "Procedure | None"]
+
+
+@dataclass(frozen=True)
+class SeatRole:
+    """What one seat of a mode is to a front-end: its role id (the service's seat kind for a seat the engine
+    plays), how it is named, and whether a player (a person or a bot) decides for it."""
+
+    id: str
+    label: str
+    decides: bool = True
+
+
+PLAYER = SeatRole("player", "player")
+
+
+@dataclass(frozen=True)
+class SetupOption:
+    """A Game.new keyword a mode takes beyond the shared ones; None (not given) deals it from the game's seed."""
+
+    name: str                   # the Game.new keyword, e.g. "solo_side"
+    label: str                  # how a front-end names it, e.g. "Solo-mode marker side"
+    help: str                   # one line for a form or a command-line option
+    choices: tuple[str, ...]    # the values this content offers
+
+
+# A score row's VP sources (R-END-2) and its total, in the order a table shows them; a mode may add its own.
+SCORE_COLUMNS: tuple[str, ...] = ("domain", "nests", "season_cards", "total")
+# How many players a mode that takes any count seats when none is asked for.
+DEFAULT_PLAYERS = 4
 
 
 class Mode:
@@ -41,6 +78,80 @@ class Mode:
                                        "actions": self.actions_step, "season_card": self.season_card_step,
                                        "domain_marking": self.marking_step}
 
+    # --- presentation to the apps ----------------------------------------------------------------------
+    label: ClassVar[str] = "Standard game"    # the mode in a menu
+    player_count: ClassVar[int | None] = None  # the only player count the mode takes, or None (the content's)
+    # what its `player_count` flocks are, for a message refusing another count ("<name> mode is <seats_text>")
+    seats_text: ClassVar[str] = ""
+    takes_variants: ClassVar[bool] = True     # a variant may be asked for with it (`with_variant`)
+    rotates_seats: ClassVar[bool] = True      # a simulation rotates the flocks' seats game by game
+
+    def available(self, rules: Rules) -> bool:
+        """Whether this content offers the mode (a front-end lists only those)."""
+        return True
+
+    def default_players(self) -> int:
+        """How many players a front-end seats when none is asked for."""
+        return self.player_count or DEFAULT_PLAYERS
+
+    def seat_roles(self, count: int) -> tuple[SeatRole, ...]:
+        """The role of each of `count` players as Game.new takes them (`players`), in that order."""
+        return (PLAYER,) * count
+
+    def deciders(self, players: Sequence[str]) -> list[str]:
+        """The flocks a person or a bot decides for (the others the engine plays)."""
+        return [f for f, role in zip(players, self.seat_roles(len(players))) if role.decides]
+
+    def engine_seats(self, players: Sequence[str]) -> list[str]:
+        """The flocks the engine plays itself (they never have a pending decision)."""
+        return [f for f, role in zip(players, self.seat_roles(len(players))) if not role.decides]
+
+    def engine_flocks(self, st: State) -> list[str]:
+        """The flocks of a game in progress that the engine plays itself (never a pending decision)."""
+        return []
+
+    def season_cards_of(self, st: State, season: int) -> list[str]:
+        """The Season cards resolved in one season (R-SCARD-1: one per season)."""
+        return st.season_cards[season - 1:season]
+
+    def view_roles(self, view: dict) -> dict[str, str]:
+        """{flock: role label} from a view (`view_extras`) when the mode seats roles other than players, else {}."""
+        return {}
+
+    def view_flock_extras(self, view: dict, flock_view: dict) -> dict[str, str]:
+        """Columns of the mode's own for one flock's row in a table of a view (`flock_view`: its part of the view)."""
+        return {}
+
+    def view_panel(self, view: dict) -> list[tuple[str, str]]:
+        """The mode's own part of a view (`view_extras`) as (what, value) rows for a panel; [] without one."""
+        return []
+
+    def hidden_card_slots(self, st: State, flock: str) -> list[list[str]] | None:
+        """The lists holding a flock's unseen cards when the mode keeps them its own way (a determinization deals
+        them again as one pool), or None: the flock's ordinary hand, deck and face-down played cards."""
+        return None
+
+    def resample_hidden(self, st: State, rules: Rules, rng: random.Random) -> None:
+        """Deal the mode's own hidden parts of a state again from `rng`, in place (a determinization)."""
+
+    def score_columns(self) -> tuple[str, ...]:
+        """The columns of a score row (`Game.scores()`) in table order, `total` last."""
+        return SCORE_COLUMNS
+
+    def score_label(self, column: str) -> str:
+        """A readable name of a score column: `season_cards` -> "Season cards"."""
+        return {"domain": "Domain markers", "nests": "Nests", "season_cards": "Season cards"}.get(
+            column, column.replace("_", " ").capitalize())
+
+    def setup_options(self, rules: Rules) -> tuple[SetupOption, ...]:
+        """The mode's own Game.new keywords with the values this content offers."""
+        return ()
+
+    def check_options(self, rules: Rules, options: dict) -> str | None:
+        """Why the values of the mode's own setup options (`options`: keyword -> value, None: not given) cannot
+        set up this mode with this content, or None; Game.new refuses the same (a front-end asks first)."""
+        return None if self.available(rules) else f"this content does not offer {self.title}"
+
     # --- choosing the mode ----------------------------------------------------------------------------
     def with_variant(self, variant: "Mode") -> "Mode":
         """The mode played when a variant is asked for with this mode (refused unless the mode says so)."""
@@ -50,8 +161,11 @@ class Mode:
     def prepare(self, rules: Rules, players: list[str], seed: int, leaders: dict | None,
                 options: dict) -> tuple[list[str], dict | None]:
         """Check the mode's own Game.new arguments (`options`); the players in seat order and the Leaders."""
-        if options.get("solo_side") is not None:
-            raise setup.SetupError("solo_side is only for mode='solo'")
+        own = {o.name for o in self.setup_options(rules)}
+        for name, value in options.items():   # another mode's own option (solo_side)
+            owner = modes.option_owner(rules, name)
+            if value is not None and name not in own and owner is not None:
+                raise setup.SetupError(f"{name} is only for mode='{owner.name}'")
         return players, leaders
 
     def check(self, rules: Rules, players: list[str]) -> None:
@@ -191,4 +305,5 @@ class Mode:
 
     def __repr__(self) -> str:
         return f"<mode {self.name}{'/' + self.variant if self.variant else ''}>"
+
 

@@ -1,18 +1,27 @@
-"""Solo against Kiwibot (R-SOLO-1..12) as a mode: the procedures are interpreter/engine/solo.py (and its
-solo_*.py parts); this module plugs them into setup, the flow, decisions, views, scores and saves."""
+"""Solo against Kiwibot (R-SOLO-1..12) as a mode: the procedures are procedures.py of this package (and its
+other modules); this module plugs them into setup, the flow, decisions, views, scores and saves, and presents
+the mode to the apps (the player and Kiwibot's seats, the `solo` score column, the marker side option)."""
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Callable
 
-from kcd.engine import modes, solo
+from kcd.engine import modes
+from kcd.engine.modes.solo import hidden
+from kcd.engine.modes.solo import procedures as solo
 from kcd.engine.context import Runtime
 from kcd.engine.decisions import Decision
-from kcd.engine.modes.base import Mode, Procedure
+from kcd.engine.modes.base import PLAYER, SCORE_COLUMNS, Mode, Procedure, SeatRole, SetupOption
 from kcd.engine.rules import Rules
 from kcd.engine.setup import SetupError
-from kcd.engine.solo_state import is_bot, solo_of
+from kcd.engine.modes.solo.state import is_bot, solo_of
 from kcd.engine.state import State
+
+# Kiwibot's seat: the engine plays it, it never has a pending decision (R-SOLO-7); its id is the service's seat kind
+KIWIBOT = SeatRole("kiwibot", "Kiwibot", decides=False)
+# Kiwibot's endgame VP for its unplaced domain markers (R-SOLO-6), a score column of its own before the total
+MARKERS_COLUMN = "solo"
 
 
 class Solo(Mode):
@@ -20,6 +29,87 @@ class Solo(Mode):
 
     name = solo.MODE
     title = "solo against Kiwibot"
+    label = "Solo (against Kiwibot)"
+    player_count = 2
+    seats_text = "two flocks, the player and Kiwibot (R-SOLO-1)"
+    takes_variants = False
+    rotates_seats = False   # the roles are what a solo simulation measures: each game keeps them
+
+    # --- presentation to the apps ---------------------------------------------------------------------
+    def available(self, rules: Rules) -> bool:
+        """The content has solo.yaml with its Solo-mode marker sides."""
+        return rules.solo is not None and bool(rules.solo.sides)
+
+    def seat_roles(self, count: int) -> tuple[SeatRole, ...]:
+        """players=[player, kiwibot] (R-SOLO-1)."""
+        return ((PLAYER, KIWIBOT) + (PLAYER,) * max(0, count - 2))[:count]
+
+    def engine_flocks(self, st: State) -> list[str]:
+        """Kiwibot's flock (R-SOLO-7)."""
+        return [solo_of(st)["bot"]]
+
+    def season_cards_of(self, st: State, season: int) -> list[str]:
+        """R-SOLO-4/5: `per_season` Season cards each season."""
+        return solo.season_cards_of(st, season)
+
+    def view_roles(self, view: dict) -> dict[str, str]:
+        """Kiwibot's flock and the player's, from the view's `solo` part."""
+        data = view.get("solo") or {}
+        if not data:
+            return {}
+        flocks = [*(view.get("flocks") or {}), *(f for f in (data.get("player"), data.get("kiwibot")) if f)]
+        return {f: KIWIBOT.label if f == data.get("kiwibot") else PLAYER.label for f in flocks}
+
+    def view_flock_extras(self, view: dict, flock_view: dict) -> dict[str, str]:
+        """The Season cards a flock kept (R-SOLO-5)."""
+        return {"kept Season cards": ", ".join(flock_view.get("kept_season_cards") or [])} if view.get("solo") else {}
+
+    def view_panel(self, view: dict) -> list[tuple[str, str]]:
+        """Kiwibot, the marker side, the top Solo card, cards left and discarded, Kiwibot's cards set aside
+        (R-SOLO-1/2/9/12)."""
+        data = view.get("solo")
+        if not data:
+            return []
+        discarded = data.get("solo_cards_discarded") or []
+        return [("Kiwibot", str(data.get("kiwibot"))), ("Player", str(data.get("player"))),
+                ("Solo-mode marker side", str(data.get("marker_side"))),
+                ("Top Solo card", str(data.get("solo_card") or "(none left)")),
+                ("Solo cards left", str(data.get("solo_cards_left", 0))),
+                ("Solo cards discarded", ", ".join(discarded) or "(none)"),
+                ("Kiwibot's cards set aside", str(data.get("set_aside_count", 0)))]
+
+    def hidden_card_slots(self, st: State, flock: str) -> list[list[str]] | None:
+        """Kiwibot's deck and its set-aside cards are one unknown pool (R-SOLO-1/7)."""
+        return [st.flocks[flock].deck, solo_of(st)["set_aside"]] if flock == solo_of(st)["bot"] else None
+
+    def resample_hidden(self, st: State, rules: Rules, rng: random.Random) -> None:
+        """The Solo cards under the top one (R-SOLO-2), then the face-down Season cards (R-SOLO-4)."""
+        hidden.deal_solo_pile(st, rules, rng)
+        hidden.deal_season_cards(st, rules, rng)
+
+    def score_columns(self) -> tuple[str, ...]:
+        """Kiwibot's unplaced markers score in a column of their own (R-SOLO-6)."""
+        return SCORE_COLUMNS[:-1] + (MARKERS_COLUMN, SCORE_COLUMNS[-1])
+
+    def score_label(self, column: str) -> str:
+        """R-SOLO-6: the `solo` column is Kiwibot's unplaced markers."""
+        return "Kiwibot's unplaced markers" if column == MARKERS_COLUMN else super().score_label(column)
+
+    def setup_options(self, rules: Rules) -> tuple[SetupOption, ...]:
+        """The Solo-mode marker side (R-SOLO-12), dealt from the seed when not given."""
+        sides = tuple(rules.solo.sides) if rules.solo is not None else ()
+        return (SetupOption("solo_side", "Solo-mode marker side",
+                            "The side of the Solo-mode marker Kiwibot's searches follow (R-SOLO-12).", sides),)
+
+    def check_options(self, rules: Rules, options: dict) -> str | None:
+        """The content must have solo.yaml's marker sides, and a side asked for must be one of them."""
+        known = list(rules.solo.sides) if rules.solo is not None else []
+        side = options.get("solo_side")
+        if not known:
+            return "this content has no solo mode (no Solo-mode marker sides in solo.yaml)"
+        if side is not None and side not in known:
+            return f"unknown solo side `{side}`; known sides: {', '.join(known)}"
+        return None
 
     def with_variant(self, variant: Mode) -> Mode:
         """Solo takes no variant."""
@@ -61,19 +151,19 @@ class Solo(Mode):
     # --- flow ----------------------------------------------------------------------------------------
     def turn(self, rt: Runtime, flock: str) -> Procedure:
         """R-SOLO-7: Kiwibot reveals a card and resolves the Solo card instead of playing a hand."""
-        return solo.BotTurnFrame(flock) if is_bot(rt.state, flock) else super().turn(rt, flock)
+        return solo.BOT_TURN.start(flock) if is_bot(rt.state, flock) else super().turn(rt, flock)  # type: ignore[return-value]
 
     def season_card(self, rt: Runtime) -> Procedure:
         """R-SOLO-5: the player against Kiwibot on each of the season's cards."""
-        return solo.SeasonCardStepFrame()
+        return solo.SEASON_CARD_STEP.start()  # type: ignore[return-value]
 
     def marking_turn(self, rt: Runtime, flock: str) -> Procedure:
         """R-SOLO-11: Kiwibot marks by its pattern."""
-        return solo.MarkingTurnFrame(flock) if is_bot(rt.state, flock) else super().marking_turn(rt, flock)
+        return solo.MARKING_TURN.start(flock) if is_bot(rt.state, flock) else super().marking_turn(rt, flock)  # type: ignore[return-value]
 
     def after_marking(self, rt: Runtime) -> Procedure | None:
         """R-SOLO-9: after everyone marked, the top Solo card is discarded."""
-        return solo.DiscardSoloCardFrame()
+        return solo.DISCARD_SOLO_CARD.start()  # type: ignore[return-value]
 
     def on_season_change(self, rt: Runtime) -> None:
         """R-SOLO-4: the season's face-down Season cards are flipped."""

@@ -1,7 +1,7 @@
 """The Variable Turn Order variant (R-VTO-1..5): a turn tracker on the Season board and a Wake up phase.
 
 A game plays it when created with `Game.new(..., variant="vto")` (stored as `State.variant`); the mode
-interpreter/engine/modes/vto.py plugs these procedures into the flow. The slots
+interpreter/engine/modes/vto/__init__.py plugs these procedures into the flow. The slots
 and their effects are content (turn_order.yaml `tracker`); the season's phases are `Rules.vto_phases`,
 read from game.yaml `variants.vto.phases` (content without that list does not offer the variant).
 Turn order itself is `State.turn_order()`, which sorts by the tracker slots the flocks hold (R-VTO-4).

@@ -2,8 +2,8 @@
 placing its Kiwi, building, feeding / growing and taking Kiwi tokens. Hexes are tried in the Solo-mode
 marker's order (R-SOLO-12); each pattern's steps come from solo.yaml `patterns`, in content order.
 
-The Moving Kiwi pattern lives with Kiwibot's moves (solo_moves.py), Marking Domain with its marking
-(solo_marking.py).
+The Moving Kiwi pattern lives with Kiwibot's moves (moves.py), Marking Domain with its marking
+(marking.py).
 """
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from kcd.engine.content_types import SOLO_STEPS
 from kcd.engine.context import Runtime
 from kcd.engine.modifiers import param
 from kcd.engine.selectors import Element, Scope, narrow, select
-from kcd.engine.solo_marker import marker_order, rank
-from kcd.engine.solo_state import is_bot, pattern_steps, solo_of
+from kcd.engine.modes.solo.marker import marker_order, rank
+from kcd.engine.modes.solo.state import is_bot, pattern_steps, solo_of
 from kcd.engine.state import Kiwi, State
 
 OFF = push.OFF

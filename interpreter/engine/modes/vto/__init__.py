@@ -1,12 +1,13 @@
 """Variable Turn Order (R-VTO-1..5) as a mode: the standard game with a turn tracker and a Wake up phase.
 
-The procedures are interpreter/engine/vto.py; this module plugs them into the flow. Turn order follows the
+The procedures are procedures.py of this package; this module plugs them into the flow. Turn order follows the
 tracker through `State.turn_order()` (R-VTO-4), which reads the tracker slots the flocks hold.
 """
 from __future__ import annotations
 
 
-from kcd.engine import modes, vto
+from kcd.engine import modes
+from kcd.engine.modes.vto import procedures as vto
 from kcd.engine.context import Runtime
 from kcd.engine.modes.base import Procedure
 from kcd.engine.modes.standard import Standard
@@ -22,10 +23,15 @@ class VariableTurnOrder(Standard):
     name = "standard"
     variant = vto.VARIANT
     title = "Variable Turn Order"
+    label = "Variable Turn Order"
 
     def __init__(self) -> None:
         super().__init__()
         self.steps[vto.WAKE_UP] = self.wake_up_step
+
+    def available(self, rules: Rules) -> bool:
+        """The content offers the variant's phases (game.yaml `variants.vto.phases`, R-VTO-1)."""
+        return bool(rules.vto_phases)
 
     def check(self, rules: Rules, players: list[str]) -> None:
         """R-VTO-1: the content must offer the variant's phases and a tracker slot per player."""

@@ -6,7 +6,7 @@ segment's moves gather into one hex or scatter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable
 
 from kcd.dsl import ast
 from kcd.dsl.registry_solo import MOVES
@@ -15,13 +15,12 @@ from kcd.engine.action_types import PushLeader
 from kcd.engine.board import board_of
 from kcd.engine.compose import MAX_AMOUNT
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine.decisions import Steps
-from kcd.engine.frames import (Call, Done, Frame, FrameDataError, Return, Signal, drive, register_frame,
-                                       register_mutable)
+from kcd.engine.frames import Done, Frame, FrameDataError, register_mutable
+from kcd.engine.machine import Call, Cont, Env, While, program
 from kcd.engine.selectors import Scope, narrow, quantity
-from kcd.engine.solo_marker import marker_order
-from kcd.engine.solo_patterns import LeaderMover, best_push, element, push_limit, pushable
-from kcd.engine.solo_state import pattern_steps
+from kcd.engine.modes.solo.marker import marker_order
+from kcd.engine.modes.solo.patterns import LeaderMover, best_push, element, push_limit, pushable
+from kcd.engine.modes.solo.state import pattern_steps
 from kcd.engine.state import Kiwi
 
 Mover = Kiwi | LeaderMover
@@ -214,70 +213,58 @@ def move_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     return Done()
 
 
-def bot_move(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
-    """Kiwibot moves one Kiwi (its Leader included, R-LEAD-1) to an adjacent hex (R-SOLO-10)."""
-    return (yield from drive(rt, move_frame(rt, call, ctx)))
+def _push_more(rt: Runtime, env: Env) -> bool:
+    return env["n"] > 0
 
 
-@register_frame("solo.push")
-@dataclass(eq=False)
-class BotPushFrame(Frame):
-    """The piece just moved pushes up to n of the smaller pieces the selector names (R-SOLO-10/11); a Leader
-    pushes as the size-3 Kiwi it moved as (R-LEAD-1).
-
-    Decision R-SOLO-10: the pushes after one move never exceed `limits.push` (R-PUSH-1) in total. A pushed Kiwi
-    is moved as the very piece chosen (by piece id, never a twin of the mover); a Leader pushed off the island
-    goes to an edge hex (R-LEAD-4, DoPushFrame).
-    """
-
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    ctx: Ctx
-    whose: ast.Selector    # the pieces it may push (a node of the compiled rules)
-    n: int
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """One push after another; a Leader's push is a child frame (it may ask where the Leader lands)."""
-        ctx = self.ctx
-        seg: Segment | None = ctx.segment
-        if seg is None or seg.last is None:
-            return Return()
-        hex_id, mover_id, mover_size = seg.last
-        limit = push_limit(rt, ctx.flock, mover_size)
-        while self.n > 0:
-            self.n -= 1
-            if seg.pushed >= rt.rules.push_count:
-                return Return()
-            found = best_push(rt, hex_id, pushable(rt, hex_id, self.whose, _scope(ctx), limit, mover_id))
-            if found is None:
-                return Return()
-            seg.pushed += 1
-            piece, dest = found
-            if piece[0] == "leader":
-                return Call(push.DoPushFrame(ctx.flock, PushLeader(piece[1], hex_id, dest), False))
-            push.push_kiwi(rt, ctx.flock, hex_id, piece[1], dest)
-        return Return()
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded push names the pieces it pushes by a selector."""
-        if not isinstance(self.whose, ast.Selector) or type(self.n) is not int or self.n < 0:
-            raise FrameDataError("solo.push: not a Kiwibot push")
+def _push_next(rt: Runtime, env: Env) -> Any:
+    """One push: a Kiwi pushed at once, a Leader's push a child (it may ask where the Leader lands); no push
+    left (none after a move, the pushes' limit reached, nothing to push) ends the pushes (`n` 0)."""
+    ctx = env["ctx"]
+    seg: Segment | None = ctx.segment
+    if seg is None or seg.last is None:
+        env["n"] = 0
+        return None
+    env["n"] -= 1
+    if seg.pushed >= rt.rules.push_count:
+        env["n"] = 0
+        return None
+    hex_id, mover_id, mover_size = seg.last
+    limit = push_limit(rt, ctx.flock, mover_size)
+    found = best_push(rt, hex_id, pushable(rt, hex_id, env["whose"], _scope(ctx), limit, mover_id))
+    if found is None:
+        env["n"] = 0
+        return None
+    seg.pushed += 1
+    piece, dest = found
+    if piece[0] == "leader":
+        return push.do_push_frame(ctx.flock, PushLeader(piece[1], hex_id, dest), False)
+    push.push_kiwi(rt, ctx.flock, hex_id, piece[1], dest)
+    return None
 
 
-def push_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
-    """The Kiwibot push verb as a frame."""
-    return BotPushFrame(ctx, call.arg("what"), amount(rt, call.arg("n", 1), ctx))
+def _check_push(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded push names the pieces it pushes by a selector."""
+    if type(env["n"]) is not int or env["n"] < 0:
+        raise FrameDataError("solo.push: not a Kiwibot push")
 
 
-def bot_push(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
-    """The piece just moved pushes up to n smaller pieces (R-SOLO-10/11, BotPushFrame)."""
-    return (yield from drive(rt, push_frame(rt, call, ctx)))
+# The piece just moved pushes up to n of the smaller pieces the selector `whose` names (R-SOLO-10/11); a Leader
+# pushes as the size-3 Kiwi it moved as (R-LEAD-1).
+# Decision R-SOLO-10: the pushes after one move never exceed `limits.push` (R-PUSH-1) in total. A pushed Kiwi is
+# moved as the very piece chosen (by piece id, never a twin of the mover); a Leader pushed off the island goes to
+# an edge hex (R-LEAD-4, push.do_push_frame).
+BOT_PUSH = program(
+    "solo.push", ("ctx", "whose", "n"), {"ctx": Ctx, "whose": ast.Selector, "n": int},
+    While(_push_more, (Call("leader", _push_next),)),
+    check=_check_push)
+
+
+def push_frame(rt: Runtime, call: Node, ctx: Ctx) -> Cont:
+    """The Kiwibot push verb as a program."""
+    return BOT_PUSH.start(ctx, call.arg("what"), amount(rt, call.arg("n", 1), ctx))
 
 
 def gather_scatter_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
     """gather / scatter: read ahead by `plan`; nothing to do when reached."""
     return Done()
-
-
-def bot_gather_scatter(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
-    """gather / scatter: read ahead by `plan`; nothing to do when reached."""
-    return (yield from drive(rt, Done()))

@@ -8,9 +8,9 @@ from kcd.engine import action_types as A
 from kcd.engine import placing
 from kcd.engine.context import Runtime
 from kcd.engine.decisions import Decision
-from kcd.engine.solo_marker import rank
-from kcd.engine.solo_patterns import Piece, feed_target, own_step, push_key
-from kcd.engine.solo_state import is_bot, solo_of
+from kcd.engine.modes.solo.marker import rank
+from kcd.engine.modes.solo.patterns import Piece, feed_target, own_step, push_key
+from kcd.engine.modes.solo.state import is_bot, solo_of
 
 
 def _push_of(rt: Runtime, action: A.Action) -> tuple[Piece, str, str] | None:
@@ -70,6 +70,6 @@ def answer(rt: Runtime, decision: Decision) -> str:
     # decision R-SOLO-11 "benefits Kiwibot most" for the rest (choose, return a marker, payments, advanced
     # setup, where a Leader pushed off lands): the first option offered, or the first hex by the marker when
     # the options name hexes. Kiwibot is never asked to take a token, cover or place a marker, or pick a
-    # build hex: its own procedures do those by the patterns (solo_patterns, solo_marking, solo_verbs)
+    # build hex: its own procedures do those by the patterns (patterns, marking, verbs)
     hexed = [o for o in ids if hex_of(o) in ranks]
     return by_hex(hexed) if hexed else ids[0]

@@ -1,0 +1,697 @@
+"""The rules machine: procedures as programs of a few instruction kinds, continuations as plain data.
+
+A `Program` is a named sequence of instructions (frozen dataclasses, built once at import by `program`):
+
+    Ask(name, build, into, kinds, otherwise)   ask a decision: `build(rt, env)` gives a `Question` or None
+    Call(name, build, into)                    run a child procedure: `build(rt, env)` gives it, or None
+    Do(fn)                                     a state update: `fn(rt, env)`, returns None
+    Emit(form, build)                          an event: `build(rt, env)` gives (player, fields)
+    If(cond, then, orelse)                     `cond(rt, env)` chooses a branch
+    ForEach(var, items, body)                  the body once per item of `items(rt, env)`, the item in env[var]
+    While(cond, body)                          the body while `cond(rt, env)` holds
+    Label(name) / Jump(label)                  a place in the program, and a jump to it
+    Return(value)                              end the program; `value(rt, env)` (or None) goes to the caller
+
+A running program is a `Cont` (continuation): the program, where it resumes, and an environment `env`, a plain
+dict of the values frames.py can copy and save (atoms, containers, Ctx/Turn/Ability and registered mutables,
+actions, options, registered values, DSL nodes of the rules). The runner (frames.Runner) runs a `Cont` like any
+frame: `resume(rt, value)` runs instructions until an Ask or a Call suspends it, then the answer (the chosen
+option's action) or the child's return value is stored into the env name the suspending instruction gives
+(`into`). A save names the program by its id and the resume point by the `name` of the Ask or Call it waits on,
+never by a number: reordering other instructions keeps saves loadable. See docs/machine.md.
+
+Each program is compiled once into "threaded code": a tuple of plain functions, one per instruction (consecutive
+Do and Emit merged into one), each called as `op(rt, env)` and returning None (go on), an int (jump there), a
+signal (a Question or a Return: suspend or return) or a child to call (suspend). A Do, an Ask without `otherwise`
+and a Call without `into` are their own builder function, so running one is one call.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+
+from kcd.engine import frames as F
+from kcd.engine.context import EngineError, Runtime
+from kcd.engine.frames import Ask as Question          # what an Ask's builder returns
+from kcd.engine.frames import FrameDataError, GenFrame, RETURN, has_generators
+
+Env = dict
+# the types an env name may hold (checked on load); None: any saveable value
+Types = Union[type, tuple, None]
+
+__all__ = ["Ask", "Call", "Do", "Emit", "If", "ForEach", "While", "Label", "Jump", "Return", "Program", "Cont",
+           "Question", "program", "PROGRAMS", "copy_stack", "has_generators", "stack_to_data", "stack_from_data",
+           "OldFrames"]
+
+
+# --- instructions -------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Ask:
+    """Ask a decision: `build(rt, env)` returns the `Question` (a frames.Ask) or None when there is nothing to ask
+    (then the program goes on at the Label `otherwise`, or at the next instruction when it is None; env[`into`] is
+    not set then). The answer, the chosen option's action, is stored in env[`into`] (None: dropped). `kinds`: the
+    decision kinds this Ask may ask and the action kinds of their options, {decision kind: (action kind, ...)},
+    checked when a save is loaded."""
+
+    name: str
+    build: Callable[[Runtime, Env], "Question | None"]
+    into: str | None = None
+    kinds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    otherwise: str | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    """Run a child procedure: `build(rt, env)` returns a Cont (a program's `start`), a legacy Frame (frames.Done
+    included), a frames.Call signal (its frame is run), or None (nothing to run: go on at once, env[`into`] set to
+    None). The child's return value is stored in env[`into`]."""
+
+    name: str
+    build: Callable[[Runtime, Env], Any]
+    into: str | None = None
+
+
+@dataclass(frozen=True)
+class Do:
+    """A state update: `fn(rt, env)` changes the state or the env and returns None."""
+
+    fn: Callable[[Runtime, Env], None]
+
+
+@dataclass(frozen=True)
+class Emit:
+    """An event of `form` (events.FORMS): `build(rt, env)` returns (player, {field: value})."""
+
+    form: str
+    build: Callable[[Runtime, Env], tuple[str | None, dict]]
+
+
+@dataclass(frozen=True)
+class If:
+    """`then` when `cond(rt, env)` holds, else `orelse`."""
+
+    cond: Callable[[Runtime, Env], bool]
+    then: tuple = ()
+    orelse: tuple = ()
+
+
+@dataclass(frozen=True)
+class ForEach:
+    """`body` once for each item of `items(rt, env)` (read once, when the loop starts), the item in env[`var`].
+    The items and the position are kept in env as "`var`.items" and "`var`.i" (saved like any env value)."""
+
+    var: str
+    items: Callable[[Runtime, Env], Iterable[Any]]
+    body: tuple = ()
+
+
+@dataclass(frozen=True)
+class While:
+    """`body` again and again while `cond(rt, env)` holds (checked before each round)."""
+
+    cond: Callable[[Runtime, Env], bool]
+    body: tuple = ()
+
+
+@dataclass(frozen=True)
+class Label:
+    """A place a Jump or an Ask's `otherwise` goes to."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Jump:
+    """Go on at the Label `label`."""
+
+    label: str
+
+
+@dataclass(frozen=True)
+class Return:
+    """End the program: `value(rt, env)` (None: no value) goes to the caller."""
+
+    value: Callable[[Runtime, Env], Any] | None = None
+
+
+Instruction = Union[Ask, Call, Do, Emit, If, ForEach, While, Label, Jump, Return]
+START = "start"   # the resume point of a program that has not run yet
+_END = ("end",)   # in `Program.stores`: resuming here returns at once (a plain Return follows)
+
+
+# --- programs -----------------------------------------------------------------------------------------
+PROGRAMS: dict[str, "Program"] = {}
+
+
+@dataclass(frozen=True, eq=False)
+class Program:
+    """A procedure: `id` (stable, in saves), its parameters, the types of every env name, its instructions, an
+    optional `check(rt, env, at)` of a loaded continuation against the loaded state (FrameDataError when wrong),
+    an optional `catch(rt, env, exc)` for an exception a child raised: it re-raises, or returns the Label to go
+    on at (None: the program returns), as a `try` around the call would, and an optional
+    `check_answer(rt, env, at, decision)` of a loaded pending decision (the question recomputed from the state)."""
+
+    id: str
+    params: tuple[str, ...]
+    vars: Mapping[str, Types]
+    body: tuple
+    check: Callable[[Runtime, Env, str], None] | None = None
+    catch: Callable[[Runtime, Env, Exception], "str | None"] | None = None
+    # optional: refuse a loaded pending decision that is not the one the program asks at `at` (FrameDataError)
+    check_answer: Callable[[Runtime, Env, str, Any], None] | None = None
+    # compiled (by `program`): the threaded code, per resume index the env name its value goes to, and the labels
+    code: tuple = ()
+    stores: tuple = ()
+    resume_at: Mapping[str, int] = field(default_factory=dict)     # Ask/Call name -> resume index
+    label_of: Mapping[int, str] = field(default_factory=dict)      # resume index -> Ask/Call name
+    asks: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)   # Ask name -> its kinds
+    labels: Mapping[str, int] = field(default_factory=dict)        # Label name -> index
+
+    def start(self, *args: Any) -> "Cont":
+        """A continuation of this program at its start, its parameters bound to `args` (replaced, per program, by
+        `_starter`'s faster function of the same meaning)."""
+        params = self.params
+        if len(args) != len(params):
+            raise EngineError(f"{self.id} takes {len(params)} values ({', '.join(params)}), not {len(args)}")
+        return Cont(self, dict(zip(params, args)))
+
+
+def program(id: str, params: Sequence[str], vars: Mapping[str, Types], *body: Instruction,
+            check: Callable[[Runtime, Env, str], None] | None = None,
+            catch: Callable[[Runtime, Env, Exception], "str | None"] | None = None,
+            check_answer: Callable[[Runtime, Env, str, Any], None] | None = None) -> Program:
+    """Build, compile and register the program `id` (import time): `params` name the values `start` binds, `vars`
+    gives the type of every env name (params included; loop variables too); `check`, `catch` and `check_answer`
+    as in Program."""
+    if id in PROGRAMS:
+        raise ValueError(f"program `{id}` is defined twice")
+    missing = [p for p in params if p not in vars]
+    if missing:
+        raise ValueError(f"program `{id}`: no type for the parameters {', '.join(missing)}")
+    all_vars = dict(vars)
+    flat: list[Any] = []
+    _flatten(id, body, flat, all_vars, [0])
+    code, stores, resume_at, asks, labels = _compile(id, flat, all_vars)
+    prog = Program(id, tuple(params), all_vars, tuple(body), check, catch, check_answer, code, stores, resume_at,
+                   {i: n for n, i in resume_at.items()}, asks, labels)
+    object.__setattr__(prog, "start", _starter(prog))
+    PROGRAMS[id] = prog
+    return prog
+
+
+def _starter(prog: Program) -> Callable[..., "Cont"]:
+    """`prog.start` for its number of parameters: the env built directly (a procedure starts for every call)."""
+    new = object.__new__
+    params = prog.params
+    if len(params) == 1:
+        (a,) = params
+
+        def start1(x: Any) -> Cont:
+            c = new(Cont)
+            c.program, c.at, c.env = prog, 0, {a: x}
+            return c
+        return start1
+    if len(params) == 2:
+        a, b = params
+
+        def start2(x: Any, y: Any) -> Cont:
+            c = new(Cont)
+            c.program, c.at, c.env = prog, 0, {a: x, b: y}
+            return c
+        return start2
+    if len(params) == 3:
+        a, b, d = params
+
+        def start3(x: Any, y: Any, z: Any) -> Cont:
+            c = new(Cont)
+            c.program, c.at, c.env = prog, 0, {a: x, b: y, d: z}
+            return c
+        return start3
+    return Program.start.__get__(prog)
+
+
+def _flatten(pid: str, body: Sequence[Any], out: list[Any], vars: dict, fresh: list[int]) -> None:
+    """Structured instructions lowered to a flat list of Ask, Call, Do, Emit, Label, Return and the jumps
+    ("jump", label), ("unless", cond, label), ("when", cond, label) and the loop steps ("first", ...) and
+    ("again", ...)."""
+    for ins in body:
+        kind = type(ins)
+        for fn in (getattr(ins, n, None) for n in ("build", "fn", "cond", "items", "value")):
+            if fn is not None and not _named_function(fn):
+                raise ValueError(f"program `{pid}`: {getattr(fn, '__qualname__', fn)!r} in {kind.__name__} is not a "
+                                 "module-level named function (a compiled machine maps them by name)")
+        if kind is If:
+            fresh[0] += 1
+            other, end = f"#else{fresh[0]}", f"#end{fresh[0]}"
+            out.append(("unless", ins.cond, other))
+            _flatten(pid, ins.then, out, vars, fresh)
+            if ins.orelse:
+                out.append(("jump", end))
+            out.append(Label(other))
+            if ins.orelse:
+                _flatten(pid, ins.orelse, out, vars, fresh)
+                out.append(Label(end))
+        elif kind is While:
+            # tested before the first round and after each (one op a round): unless; body; when -> body
+            fresh[0] += 1
+            top, end = f"#loop{fresh[0]}", f"#done{fresh[0]}"
+            out.append(("unless", ins.cond, end))
+            out.append(Label(top))
+            _flatten(pid, ins.body, out, vars, fresh)
+            out.append(("when", ins.cond, top))
+            out.append(Label(end))
+        elif kind is ForEach:
+            # the first item taken when the loop starts, each next one after the body (one op a round)
+            fresh[0] += 1
+            top, end = f"#each{fresh[0]}", f"#over{fresh[0]}"
+            if ins.var not in vars:
+                raise ValueError(f"program `{pid}`: no type for the loop variable {ins.var}")
+            items, index = f"{ins.var}.items", f"{ins.var}.i"
+            vars[items], vars[index] = tuple, int
+            out.append(("first", ins.items, ins.var, items, index, end))
+            out.append(Label(top))
+            _flatten(pid, ins.body, out, vars, fresh)
+            out.append(("again", ins.var, items, index, top))
+            out.append(Label(end))
+        elif kind is Jump:
+            out.append(("jump", ins.label))
+        elif kind in (Ask, Call, Do, Emit, Label, Return):
+            out.append(ins)
+        else:
+            raise ValueError(f"program `{pid}`: {ins!r} is not an instruction")
+
+
+def _named_function(fn: Any) -> bool:
+    """True for a function defined at a module's top level (no lambda, no closure, no method)."""
+    name = getattr(fn, "__name__", "")
+    return callable(fn) and name != "<lambda>" and getattr(fn, "__qualname__", "") == name
+
+
+def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tuple, tuple, dict[str, int], dict,
+                                                                          dict[str, int]]:
+    """The threaded code of a flat program: one function per instruction, runs of Do/Emit merged into one (a label
+    between them keeps them apart), and an implicit Return at the end."""
+    # pass 1: group into ops and find where each label lands
+    groups: list[list[Any]] = []
+    labels: dict[str, int] = {}
+    for ins in flat:
+        if type(ins) is Label:
+            if ins.name in labels:
+                raise ValueError(f"program `{pid}`: label {ins.name} is defined twice")
+            labels[ins.name] = len(groups)
+            groups.append([])       # a fresh group starts at a label (it may stay empty: dropped below)
+            continue
+        mergeable = type(ins) in (Do, Emit)
+        if mergeable and groups and groups[-1] and all(type(g) in (Do, Emit) for g in groups[-1]):
+            groups[-1].append(ins)
+        else:
+            groups.append([ins])
+    groups.append([Return()])
+    # drop empty groups, mapping labels to the next real op
+    index: list[int] = []
+    n = 0
+    for g in groups:
+        index.append(n)
+        if g:
+            n += 1
+    labels = {k: index[v] for k, v in labels.items()}
+    ops = [g for g in groups if g]
+
+    def target(name: str) -> int:
+        if name not in labels:
+            raise ValueError(f"program `{pid}`: no label {name}")
+        return labels[name]
+
+    code: list[Callable] = []
+    stores: list[Any] = [None]   # per resume index: the env name, None, or _END
+    resume_at: dict[str, int] = {START: 0}
+    asks: dict[str, Mapping[str, tuple[str, ...]]] = {}
+    for i, g in enumerate(ops):
+        ins = g[0]
+        store = None
+        if len(g) > 1 or type(ins) in (Do, Emit):
+            code.append(_updates(g))
+        elif type(ins) is Ask:
+            _named(pid, ins.name, resume_at, i + 1)
+            asks[ins.name] = dict(ins.kinds)
+            if not ins.kinds or not all(ins.kinds.values()):
+                raise ValueError(f"program `{pid}`: Ask {ins.name} declares no decision and action kinds")
+            code.append(ins.build if ins.otherwise is None else _ask(ins.build, target(ins.otherwise)))
+            store = ins.into
+        elif type(ins) is Call:
+            _named(pid, ins.name, resume_at, i + 1)
+            code.append(ins.build if ins.into is None else _call_into(ins.build, ins.into))
+            store = ins.into
+        elif type(ins) is Return:
+            code.append(_return(ins.value))
+        elif ins[0] == "jump":
+            code.append(_jump(target(ins[1])))
+        elif ins[0] == "unless":
+            code.append(_unless(ins[1], target(ins[2])))
+        elif ins[0] == "when":
+            code.append(_when(ins[1], target(ins[2])))
+        elif ins[0] == "first":
+            code.append(_first(ins[1], ins[2], ins[3], ins[4], target(ins[5])))
+        elif ins[0] == "again":
+            code.append(_again(ins[1], ins[2], ins[3], target(ins[4])))
+        else:
+            raise ValueError(f"program `{pid}`: cannot compile {ins!r}")
+        if store is not None and store not in vars:
+            raise ValueError(f"program `{pid}`: no type for {store}")
+        stores.append(store)
+    # resuming right before a plain Return (the answer or value dropped) returns at once, without calling it
+    for i, g in enumerate(ops):
+        if i and stores[i] is None and type(g[0]) is Return and g[0].value is None and len(g) == 1 \
+                and type(ops[i - 1][0]) in (Ask, Call) and len(ops[i - 1]) == 1:
+            stores[i] = _END
+    return tuple(code), tuple(stores[:len(code)]), resume_at, asks, labels
+
+
+def _named(pid: str, name: str, resume_at: dict[str, int], at: int) -> None:
+    if name in resume_at:
+        raise ValueError(f"program `{pid}`: the name {name} is used twice")
+    resume_at[name] = at
+
+
+def _updates(group: list[Any]) -> Callable[[Runtime, Env], None]:
+    """One op for a run of Do and Emit: a lone Do is its own function (a Do returns None)."""
+    steps = [ins.fn if type(ins) is Do else _emit(ins.form, ins.build) for ins in group]
+    if len(steps) == 1:
+        return steps[0]
+    if len(steps) == 2:
+        first, second = steps
+
+        def two(rt: Runtime, env: Env) -> None:
+            first(rt, env)
+            second(rt, env)
+        return two
+    run = tuple(steps)
+
+    def many(rt: Runtime, env: Env) -> None:
+        for step in run:
+            step(rt, env)
+    return many
+
+
+def _emit(form: str, build: Callable[[Runtime, Env], tuple[str | None, dict]]) -> Callable[[Runtime, Env], None]:
+    def op(rt: Runtime, env: Env) -> None:
+        player, fields = build(rt, env)
+        rt.emit(form, player, None, **fields)
+    return op
+
+
+def _ask(build: Callable[[Runtime, Env], Any], otherwise: int) -> Callable[[Runtime, Env], Any]:
+    def ask_or(rt: Runtime, env: Env) -> Any:
+        q = build(rt, env)
+        return q if q is not None else otherwise
+    return ask_or
+
+
+def _call_into(build: Callable[[Runtime, Env], Any], into: str) -> Callable[[Runtime, Env], Any]:
+    def call_into(rt: Runtime, env: Env) -> Any:
+        child = build(rt, env)
+        if child is None:
+            env[into] = None
+        return child
+    return call_into
+
+
+def _return(value: Callable[[Runtime, Env], Any] | None) -> Callable[[Runtime, Env], Any]:
+    if value is None:
+        def done(rt: Runtime, env: Env) -> Any:
+            return RETURN
+        return done
+    ReturnSignal = F.Return
+
+    def give(rt: Runtime, env: Env) -> Any:
+        return ReturnSignal(value(rt, env))
+    return give
+
+
+def _jump(to: int) -> Callable[[Runtime, Env], int]:
+    def jump(rt: Runtime, env: Env) -> int:
+        return to
+    return jump
+
+
+def _unless(cond: Callable[[Runtime, Env], bool], to: int) -> Callable[[Runtime, Env], int | None]:
+    def unless(rt: Runtime, env: Env) -> int | None:
+        return None if cond(rt, env) else to
+    return unless
+
+
+def _when(cond: Callable[[Runtime, Env], bool], to: int) -> Callable[[Runtime, Env], int | None]:
+    def when(rt: Runtime, env: Env) -> int | None:
+        return to if cond(rt, env) else None
+    return when
+
+
+def _first(items: Callable[[Runtime, Env], Iterable[Any]], var: str, key: str, index: str,
+           end: int) -> Callable[[Runtime, Env], int | None]:
+    def first(rt: Runtime, env: Env) -> int | None:
+        env[key] = seq = tuple(items(rt, env))
+        if not seq:
+            return end
+        env[var] = seq[0]
+        env[index] = 1
+        return None
+    return first
+
+
+def _again(var: str, key: str, index: str, body: int) -> Callable[[Runtime, Env], int | None]:
+    def again(rt: Runtime, env: Env) -> int | None:
+        i = env[index]
+        seq = env[key]
+        if i >= len(seq):
+            return None
+        env[var] = seq[i]
+        env[index] = i + 1
+        return body
+    return again
+
+
+# --- continuations ------------------------------------------------------------------------------------
+CallSignal = F.Call
+ReturnSignal = F.Return
+
+
+class Cont:
+    """A running program: `program`, the index `at` it resumes at, and its environment `env` (plain data)."""
+
+    __slots__ = ("program", "at", "env")
+
+    def __init__(self, program: Program, env: Env, at: int = 0) -> None:
+        self.program = program
+        self.env = env
+        self.at = at
+
+    @property
+    def kind(self) -> str:
+        """The program's id (a frame's `kind`, in messages)."""
+        return self.program.id
+
+    @property
+    def label(self) -> str:
+        """The name of the Ask or Call the continuation waits on ("start" before it runs)."""
+        return self.program.label_of[self.at]
+
+    def resume(self, rt: Runtime, value: Any) -> Any:
+        """Store `value` where the suspending instruction says, then run until an Ask, a Call or a Return."""
+        prog = self.program
+        env = self.env
+        at = self.at
+        name = prog.stores[at]
+        if name is not None:
+            if name is _END:
+                return RETURN
+            env[name] = value
+        code = prog.code
+        while True:
+            r = code[at](rt, env)
+            if r is None:
+                at += 1
+                continue
+            kind = type(r)
+            if kind is int:
+                at = r
+                continue
+            self.at = at + 1
+            if kind is Question or kind is ReturnSignal or kind is CallSignal:
+                return r
+            return CallSignal(r)   # a Call's child (a Cont, a Frame, a generator)
+
+    def fail(self, rt: Runtime, exc: Exception) -> Any:
+        """A child raised `exc`: the program's `catch` re-raises it or names the Label to go on at (None: return);
+        without a `catch` it goes on to the caller."""
+        catch = self.program.catch
+        if catch is None:
+            raise exc
+        label = catch(rt, self.env, exc)
+        if label is None:
+            return RETURN
+        self.at = self.program.labels[label]
+        return self.resume(rt, None)
+
+    def __repr__(self) -> str:
+        return f"Cont({self.program.id} at {self.label}, {self.env!r})"
+
+
+# --- the stack as data: copy, save, load, check ---------------------------------------------------------
+def copy_stack(stack: list) -> list:
+    """Independent copies of a stack of continuations and legacy frames (one memo: shared Ctx/Turn/Ability stay
+    shared); frames.Uncopyable while a generator runs."""
+    memo: dict[int, Any] = {}
+    out: list[Any] = []
+    new = object.__new__
+    copy = F._copy
+    for f in stack:
+        kind = type(f)
+        if kind is Cont:
+            twin = new(Cont)
+            twin.program = f.program
+            twin.at = f.at
+            twin.env = copy(f.env, memo)
+        elif kind is GenFrame:
+            raise F.Uncopyable("a generator frame is running")
+        else:
+            twin = new(kind)
+            twin.__dict__ = F._copy_fields(f.__dict__, memo, kind)
+        out.append(twin)
+    return out
+
+
+def stack_to_data(stack: list, rules: Any) -> list[dict]:
+    """The stack as JSON data: a continuation as {"program", "at", "env"}, a legacy frame as {"kind", "pc",
+    "fields"}; frames.Unsaveable when an entry cannot be written."""
+    _, where = F.node_index(rules)
+    refs: dict[int, int] = {}
+    encode = F._encode
+    out = []
+    for f in stack:
+        if type(f) is Cont:
+            out.append({"program": f.program.id, "at": f.program.label_of[f.at],
+                        "env": {k: encode(v, where, refs) for k, v in f.env.items()}})
+        else:
+            out.append(F.frame_to_data(f, where, refs))
+    return out
+
+
+class OldFrames(FrameDataError):
+    """A save's legacy frame names a procedure that is a program now: the save is loaded by replaying it."""
+
+
+def stack_from_data(data: Any, rules: Any) -> list:
+    """A stack from `stack_to_data` output, checked: known programs at one of their Ask/Call names, env names of
+    the program with values of their types; legacy frames as frames.stack_from_data checks them. OldFrames when a
+    legacy frame names a program (a format-3 save of a converted procedure)."""
+    if not isinstance(data, list) or not data:
+        raise FrameDataError("frames: expected a non-empty list")
+    nodes, _ = F.node_index(rules)
+    refs: dict[int, Any] = {}
+    out: list[Any] = []
+    for i, item in enumerate(data):
+        where = f"frames/{i}"
+        if isinstance(item, dict) and "program" in item:
+            out.append(_cont_from_data(item, where, nodes, refs))
+        else:
+            if isinstance(item, dict) and item.get("kind") in PROGRAMS and item.get("kind") not in F.FRAME_KINDS:
+                raise OldFrames(f"{where}: `{item['kind']}` is a program now, not a frame")
+            out.append(F.frame_from_data(item, where, nodes, refs))
+    return out
+
+
+def _cont_from_data(item: dict, where: str, nodes: list[Any], refs: dict[int, Any]) -> Cont:
+    if set(item) != {"program", "at", "env"}:
+        raise FrameDataError(f"{where}: expected an object with program, at and env")
+    pid = item["program"]
+    prog = PROGRAMS.get(pid) if isinstance(pid, str) else None
+    if prog is None:
+        raise FrameDataError(f"{where}/program: unknown program {str(pid)[:40]!r}")
+    at = item["at"]
+    if not isinstance(at, str) or at not in prog.resume_at or at == START:
+        raise FrameDataError(f"{where}/at: {str(at)[:40]!r} is not an Ask or Call of {pid}")
+    env = item["env"]
+    if not isinstance(env, dict):
+        raise FrameDataError(f"{where}/env: expected an object")
+    unknown = [k for k in env if k not in prog.vars]
+    if unknown:
+        raise FrameDataError(f"{where}/env: {pid} has no value {str(unknown[0])[:40]!r} "
+                             f"(its names: {', '.join(prog.vars)})")
+    missing = [p for p in prog.params if p not in env]
+    if missing:
+        raise FrameDataError(f"{where}/env: {pid} needs {', '.join(missing)}")
+    decoded: dict[str, Any] = {}
+    for name, raw in env.items():
+        value = F._decode(raw, nodes, refs, f"{where}/env/{name}")
+        allowed = prog.vars[name]
+        if allowed is not None and not isinstance(value, allowed):
+            raise FrameDataError(f"{where}/env/{name}: a {type(value).__name__}, not {_type_name(allowed)}")
+        decoded[name] = value
+    return Cont(prog, decoded, prog.resume_at[at])
+
+
+def _type_name(allowed: Any) -> str:
+    kinds = allowed if isinstance(allowed, tuple) else (allowed,)
+    return " | ".join(k.__name__ for k in kinds)
+
+
+def names_programs(data: Any) -> bool:
+    """True when saved legacy frames (format 3) name a procedure that is a program now (load them by replay)."""
+    return isinstance(data, list) and any(isinstance(item, dict) and item.get("kind") in PROGRAMS
+                                          and item.get("kind") not in F.FRAME_KINDS for item in data)
+
+
+def entry_kind(entry: Any) -> str:
+    """A stack entry's name in messages: the program id or the frame kind."""
+    return entry.program.id if type(entry) is Cont else entry.kind
+
+
+def entry_step(entry: Any) -> str:
+    """Where a stack entry waits, in messages: "at <name>" or "step <pc>"."""
+    return f"at {entry.label}" if type(entry) is Cont else f"step {entry.pc}"
+
+
+def entry_waits(entry: Any) -> bool | None:
+    """True when the entry waits for the answer to its Ask, False when it waits for a child (None: undeclared)."""
+    if type(entry) is Cont:
+        return entry.label in entry.program.asks
+    return None if entry.asks is None else entry.pc in entry.asks
+
+
+def entry_ask_kinds(entry: Any) -> Mapping[str, tuple[str, ...]] | None:
+    """The decision kinds (and their options' action kinds) the entry may be waiting for (None: undeclared)."""
+    if type(entry) is Cont:
+        return entry.program.asks.get(entry.label, {})
+    return None if entry.ask_kinds is None else entry.ask_kinds.get(entry.pc, {})
+
+
+def entry_values(entry: Any) -> Iterable[tuple[str, Any]]:
+    """The named values of a stack entry: a continuation's env, a frame's fields."""
+    return entry.env.items() if type(entry) is Cont else entry.__dict__.items()
+
+
+def check_entry(entry: Any, rt: Runtime) -> None:
+    """The entry's own check against the loaded state (a program's `check`, a frame's `check`), if it has one."""
+    if type(entry) is Cont:
+        if entry.program.check is not None:
+            entry.program.check(rt, entry.env, entry.label)
+        return
+    check = getattr(entry, "check", None)
+    if check is not None:
+        check(rt)
+
+
+def check_pending(entry: Any, rt: Runtime, decision: Any) -> None:
+    """The top entry's own check that a loaded pending decision is the one it asks (a program's `check_answer`, a
+    frame's `check_answer`), if it has one."""
+    if type(entry) is Cont:
+        if entry.program.check_answer is not None:
+            entry.program.check_answer(rt, entry.env, entry.label, decision)
+        return
+    answers = getattr(entry, "check_answer", None)
+    if answers is not None:
+        answers(rt, decision)
+
+
+F.ENTRY_TYPES.add(Cont)
+
