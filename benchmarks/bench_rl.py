@@ -18,6 +18,7 @@ import argparse
 import random
 import time
 from statistics import median
+from typing import Any, Iterable
 
 import numpy as np
 
@@ -44,11 +45,18 @@ def aec_rate(games: int, players: int, seed: int) -> tuple[float, int]:
     from kcd.rl.pettingzoo import env
     e = env(players=players)
     rng = random.Random(seed)   # the agent's own choice: Python's RNG (numpy's Generator costs microseconds a call)
-    e.reset(seed=seed - 1)   # warm caches (the action and observation spaces, option ids)
-    steps = 0
+    aec_games(e, rng, [seed - 1])   # warm caches (the spaces, option ids), as the engine's figure plays a game first
     cpu = time.process_time()
-    for i in range(games):
-        e.reset(seed=seed + i)
+    steps = aec_games(e, rng, range(seed, seed + games))
+    return games / (time.process_time() - cpu), steps
+
+
+def aec_games(e: Any, rng: random.Random, seeds: Iterable[int]) -> int:
+    """Random-agent games through an AEC environment, one a seed: `last()` (the observation and the mask) at
+    every step, a legal index sampled from the mask; the steps played."""
+    steps = 0
+    for seed in seeds:
+        e.reset(seed=seed)
         for _ in e.agent_iter():
             obs, reward, terminated, truncated, info = e.last()
             if terminated or truncated:
@@ -57,7 +65,7 @@ def aec_rate(games: int, players: int, seed: int) -> tuple[float, int]:
             legal = np.flatnonzero(obs["action_mask"].view(np.bool_))   # 0/1 bytes: a bool view, 15x faster
             e.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
-    return games / (time.process_time() - cpu), steps
+    return steps
 
 
 def openspiel_rate(name: str, games: int, seed: int, params: dict | None = None) -> tuple[float, int]:

@@ -15,6 +15,7 @@ import pytest
 from kcd.content import load_ruleset
 from kcd.determinize import resample
 from kcd.engine import Game, decisions
+from kcd.engine.board import DIRECTIONS
 from kcd.rl import action_space, information_state_tensor, observation_space, observation_tensor
 
 GAMES = [("2p", {"players": ["red", "green"], "seed": 21}),
@@ -136,3 +137,137 @@ def test_a_bad_player_is_a_clear_error() -> None:
     game = Game.new(ruleset(), players=["red", "green"], seed=1)
     with pytest.raises(ValueError, match="unknown player `teal`"):
         observation_tensor(game, "teal")
+
+
+def _reference_observation(space: Any, game: Game, player: str) -> np.ndarray:
+    """`player`'s observation built plainly from the state and the published layout (the names of `planes` and
+    `vector_fields`, the module docstring), every entry from scratch: what the kept board must equal."""
+    st, rules = game.readonly_state, game.rules
+    order = space.seat_order(game, player)
+    seat = {f: s for s, f in enumerate(order)}
+    n = space.n_hexes
+    out = np.zeros(space.size, np.float32)
+    plane = {name: i for i, name in enumerate(space.planes)}
+    at = {name: start for name, start, _ in space.vector_fields}
+    on_island = {(st.hexes[h].q, st.hexes[h].r) for h in space.hexes}
+    for i, hid in enumerate(space.hexes):
+        h = st.hexes[hid]
+        out[plane[f"terrain/{h.terrain}"] * n + i] = 1
+        if any((h.q + dq, h.r + dr) not in on_island for dq, dr in DIRECTIONS):
+            out[plane["edge"] * n + i] = 1
+        for k in h.kiwi:
+            out[plane[f"kiwi/{seat[k.flock]}/{k.size}"] * n + i] += 1
+        if h.nest is not None:
+            out[plane[f"nest/{seat[h.nest[0]]}/{h.nest[1]}"] * n + i] = 1
+        if h.domain is not None:
+            out[plane[f"marker/{seat[h.domain[0]]}"] * n + i] = 1
+    reveal = st.season >= rules.seasons and st.phase in ("domain_marking", "over")
+    bot = st.solo["bot"] if st.solo is not None else None
+    turn, first, pending = st.turn_order(), st.seats[st.first], game.pending
+    for s, f in enumerate(order):
+        fl = st.flocks[f]
+
+        def put(name: str, offset: int = 0, value: float = 1) -> None:
+            out[at[f"seat{s}/{name}"] + offset] = value
+
+        if fl.leader_hex is None:
+            put("leader_off")
+        else:
+            out[plane[f"leader/{s}"] * n + space.hexes.index(fl.leader_hex)] = 1
+        put("flock", space.flocks.index(fl.id))
+        put("side", space.sides.index(fl.side))
+        if fl.leader in space.leaders:
+            put("leader", space.leaders.index(fl.leader))
+        if fl.leader_card in space.leader_cards:
+            put("leader_card", space.leader_cards.index(fl.leader_card))
+        put("leader_used", 0, float(fl.leader_used))
+        for c, colour in enumerate(rules.fruits):
+            put("fruit", c, fl.fruit.get(colour, 0))
+        put("domain_count", 0, len(fl.domain))
+        if s == 0 or reveal:   # the observer's own markers by terrain; everyone's in the last Domain Marking
+            for t, terrain in enumerate(rules.terrains):
+                put("domain", t, fl.domain.count(terrain))
+        put("hand_count", 0, len(fl.hand))
+        put("deck_count", 0, len(fl.deck))
+        shown = fl.played if s == 0 else [c for j, c in enumerate(fl.played) if j not in fl.facedown]
+        for c, card in enumerate(space.cards):
+            put("discard", c, fl.discard.count(card))
+            put("played", c, shown.count(card))
+        put("facedown", 0, len(fl.facedown))
+        for name in ("track", "reserve_kiwi", "supply", "covers", "season_vp", "on_tracker"):
+            put(name, 0, getattr(fl, name))
+        for nest in fl.nests_built:
+            put("nests_built", space.nests.index(nest))
+        for card in fl.kept_season_cards:
+            put("kept_season_cards", space.season_cards.index(card))
+        for name in ("tracker_slot", "tracker_prev"):
+            value = getattr(fl, name)
+            put(name, 0 if value is None else 1 + space.slots.index(value))
+        put("first", 0, float(f == first))
+        if f in turn:
+            put("turn_place", turn.index(f))
+        put("deciding", 0, float(pending is not None and pending.player == f))
+        put("kiwibot", 0, float(f == bot))
+    for c, card in enumerate(space.cards):
+        out[at["hand"] + c] = st.flocks[player].hand.count(card)
+    out[at["season"] + min(st.season, rules.seasons)] = 1
+    if st.phase in space.phases:
+        out[at["phase"] + space.phases.index(st.phase)] = 1
+    width, shown_cards = len(space.season_cards) + 1, len(st.season_cards)
+    if st.solo is not None:
+        data = st.solo
+        shown_cards = int(data["flipped"]) * int(data["per_season"])
+        if data["pile"]:
+            out[at["solo/card"] + space.solo_cards.index(data["pile"][0])] = 1
+        out[at["solo/left"]] = len(data["pile"])
+        for card in data["discarded"]:
+            out[at["solo/discarded"] + space.solo_cards.index(card)] = 1
+        out[at["solo/set_aside"]] = len(data["set_aside"])
+        if data["side"] in space.marker_sides:
+            out[at["solo/marker_side"] + space.marker_sides.index(data["side"])] = 1
+    for j, card in enumerate(st.season_cards[:space.season_slots]):
+        out[at["season_cards"] + j * width + (space.season_cards.index(card) if j < shown_cards else width - 1)] = 1
+    for c, colour in enumerate(rules.fruits):
+        out[at["fruit_bag"] + c] = st.fruit_bag.get(colour, 0)
+    return out
+
+
+def _reference_mask(space: Any, game: Game, player: str) -> np.ndarray:
+    """The action mask built plainly: 1 at `action_index` of each pending option's action, for the decider only."""
+    mask = np.zeros(space.num_distinct_actions, np.int8)
+    pending = game.pending
+    if pending is not None and pending.player == player:
+        for option in pending.options:
+            mask[space.action_index(option.action)] = 1
+    return mask
+
+
+@pytest.mark.parametrize("kwargs", [{"players": 2}, {"players": 4}, {"players": 3, "mode": "vto"}, {"mode": "solo"}],
+                         ids=["2p", "4p", "3p-vto", "solo"])
+def test_the_environments_observation_and_mask_are_the_plain_reference_at_every_step(kwargs: dict) -> None:
+    """Random games through the PettingZoo environment: at every step, the deciding agent's observation tensor and
+    action mask (`last()`) and another agent's (`observe`) equal the reference built from scratch from the state and
+    the published layout, so the fast path (a kept board, rewritten where the state changed) hides nothing and
+    shows nothing more."""
+    pytest.importorskip("pettingzoo")
+    from kcd.rl.pettingzoo import env
+    e = env(**kwargs)
+    play = random.Random(11)
+    steps = 0
+    for seed in (1, 2):
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            obs, _, terminated, truncated, _ = e.last()
+            flock = e._flock_of[agent]
+            assert np.array_equal(obs["observation"], _reference_observation(e.obs_space, e.game, flock)), steps
+            assert np.array_equal(obs["action_mask"], _reference_mask(e.space, e.game, flock)), steps
+            other = play.choice(e.possible_agents)
+            seen = e.observe(other)
+            assert np.array_equal(seen["observation"], _reference_observation(e.obs_space, e.game, e._flock_of[other]))
+            assert np.array_equal(seen["action_mask"], _reference_mask(e.space, e.game, e._flock_of[other]))
+            if terminated or truncated:
+                e.step(None)
+                continue
+            e.step(play.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            steps += 1
+    assert steps > 100

@@ -30,7 +30,7 @@ form (`view`'s log), so this adds memory of what happened, never a hidden value.
 from __future__ import annotations
 
 from itertools import compress
-from operator import attrgetter, is_not
+from operator import is_not, itemgetter, ne
 from typing import Any
 
 import numpy as np
@@ -45,12 +45,38 @@ from kcd.rl.actions import ActionSpace, action_space, space_of
 
 HISTORY = 16
 _NONE_SLOT = 0
-# every Flock field a seat's parts read: its plain values first, then its lists and dicts (compared by value, so the
-# board keeps copies of them)
-_FLOCK = attrgetter("id", "leader_hex", "side", "leader", "leader_card", "leader_used", "track", "reserve_kiwi", "supply",
-                    "covers", "season_vp", "on_tracker", "tracker_slot", "tracker_prev", "fruit", "deck", "hand",
-                    "played", "facedown", "domain", "discard", "nests_built", "kept_season_cards")
+
+
+def _flock_values(fl: Any) -> tuple:
+    """Every Flock field a seat's parts read: its plain values first, then its lists and dicts (compared by value,
+    so the board keeps copies of them). Written out: the interpreter reads a slot attribute named in the code
+    about twice as fast as `operator.attrgetter` does (it runs for every seat at every observation)."""
+    return (fl.id, fl.leader_hex, fl.side, fl.leader, fl.leader_card, fl.leader_used, fl.track, fl.reserve_kiwi,
+            fl.supply, fl.covers, fl.season_vp, fl.on_tracker, fl.tracker_slot, fl.tracker_prev, fl.fruit, fl.deck,
+            fl.hand, fl.played, fl.facedown, fl.domain, fl.discard, fl.nests_built, fl.kept_season_cards)
+
+
 _FLOCK_VALUES = 14
+_ASK = object()   # `_updated`'s pending decision not given: it asks the game
+_SLOT: Any = itemgetter(12)    # `_flock_values`'s tracker slot (of a seat seen: never None)
+# which of `_flock_values`'s fields differ, as bits (`_updated`), and the fields each part of a seat is made of
+_BITS = tuple(1 << i for i in range(23))
+_ALL_FIELDS = (1 << 23) - 1
+_MARKS = sum(_BITS[i] for i in (0, 1, 2, 3, 4, 5, 12, 13))   # flock, Leader's place, side, Leader and card, tracker
+_SCALARS = sum(_BITS[i] for i in (6, 7, 8, 9, 10, 11))       # track .. tracker tokens
+_FRUIT, _DECK, _HAND = _BITS[14], _BITS[15], _BITS[16]       # the deck shows as its size only
+_COUNTS = _SCALARS | _FRUIT | _DECK
+_PLAYED = _BITS[17] | _BITS[18]                              # played cards and which are face down
+_DOMAIN = _BITS[19]
+_RECORD = _BITS[20] | _BITS[21] | _BITS[22]                  # discard pile, Nests built, Season cards kept
+
+
+def _solo_signature(data: dict[str, Any]) -> tuple:
+    """What `ObservationSpace._game_entries` reads of a solo game's data (Kiwibot, the Solo pile's top and size,
+    the discarded Solo cards, the set-aside count, the marker side, the Season cards turned up)."""
+    pile = data["pile"]
+    return (data["bot"], data["flipped"], data["per_season"], pile[0] if pile else None, len(pile),
+            tuple(data["discarded"]), len(data["set_aside"]), data["side"])
 
 
 class _Layout:
@@ -79,7 +105,7 @@ class _Board:
     any game of the space may be observed next (a clone, a resampled twin)."""
 
     __slots__ = ("flat", "view", "seats", "index", "hexes", "written", "marks", "cards", "hands", "domains", "records",
-                 "game", "decider", "bag", "flocks", "reveal")
+                 "game", "decider", "bag", "flocks", "reveal", "seat_list")
 
     def __init__(self, flat: np.ndarray, seats: tuple[str, ...], hexes: int) -> None:
         self.flat = flat
@@ -87,9 +113,10 @@ class _Board:
         # stores (typed Any: typeshed's memoryview takes bytes values only)
         self.view: Any = flat.data
         self.seats = seats
+        self.seat_list = list(seats)   # compared with the state's seats (a list) as it is
         self.index = {f: a for a, f in enumerate(seats)}
         self.hexes: tuple[Any, ...] = (None,) * hexes
-        self.written: dict[int, tuple[int, ...]] = {}   # hex column -> the indices it wrote
+        self.written: list[tuple[int, ...]] = [()] * hexes   # by hex column, the indices it wrote
         # per seat, the indices each of its parts wrote (`_updated`; its counts have fixed indices)
         self.marks: list[tuple[int, ...]] = [()] * len(seats)
         self.cards: list[tuple[int, ...]] = [()] * len(seats)   # its played cards (face up, face down)
@@ -99,7 +126,7 @@ class _Board:
         self.game: tuple[tuple, tuple[int, ...]] | None = None
         self.decider: tuple[int | None, tuple[int, ...]] | None = None   # (its seat, written)
         self.bag: tuple[dict[str, int], tuple[int, ...]] | None = None   # (the fruit bag, written)
-        self.flocks: list[tuple | None] = [None] * len(seats)   # each flock's `_FLOCK` values as last seen (copies)
+        self.flocks: list[tuple | None] = [None] * len(seats)   # each flock's `_flock_values` as last seen (copies)
         self.reveal = False
 
 
@@ -224,11 +251,16 @@ class ObservationSpace:
         self._board_base = np.zeros(self._board_size, np.float32)
         self._board_base[self._static] = 1.0
         self._board: _Board | None = None
-        # each seat's count entries (`_updated`): its scalars in _FLOCK's order, its fruit by colour, its deck size
+        # each seat's count entries (`_updated`): its scalars in `_flock_values` order, its fruit, its deck size
         self._counts_at = [(tuple(at[name] for name in ("track", "reserve_kiwi", "supply", "covers", "season_vp",
                                                           "on_tracker")),
                             tuple((c, at["fruit"] + i) for c, i in self._fruit_code.items()), at["deck_count"])
                            for at in self._seat]
+        self._hand_count_at = [at["hand_count"] for at in self._seat]
+        self._card_code = self._codes["card"]
+        self._facedown_at = [at["facedown"] for at in self._seat]
+        self._played_at = [at["played"] for at in self._seat]
+        self._private_played = [b + len(self._terrain_code) for b in self._private]
         self._gathers = [self._gather_of(r) for r in range(p)]
 
     def _gather_of(self, r: int) -> np.ndarray:
@@ -265,132 +297,148 @@ class ObservationSpace:
         i = seats.index(player)
         return seats[i:] + seats[:i]
 
-    def _hex_entries(self, h: Any, i: int, seat: dict[str, int]) -> tuple[list[int], tuple[int, ...],
-                                                                          tuple[float, ...]]:
-        """What hex `h` (place `i`) adds to the planes: indices of value 1, indices with counts (identical Kiwi,
-        twins)."""
-        kiwi = self._kiwi
-        stacks = h.kiwi
-        twins: tuple[int, ...] = ()
-        counts: tuple[float, ...] = ()
-        if len(stacks) == 1:   # most hexes hold one Kiwi or none
-            k = stacks[0]
-            ones = [kiwi[seat[k.flock]][k.size - 1] + i]
-        elif not stacks:
-            ones = []
-        else:
-            here: dict[int, int] = {}
-            for k in stacks:
-                j = kiwi[seat[k.flock]][k.size - 1] + i
-                here[j] = here.get(j, 0) + 1
-            ones = [j for j, n in here.items() if n == 1]
-            twins = tuple(j for j, n in here.items() if n > 1)
-            counts = tuple(float(here[j]) for j in twins)
-        if h.nest is not None:
-            ones.append(self._nest[seat[h.nest[0]]][h.nest[1]] + i)
-        if h.domain is not None:
-            ones.append(self._marker[seat[h.domain[0]]] + i)
-        return ones, twins, counts
-
-    def _updated(self, game: Game) -> _Board:
-        """The board (`_Board`), up to date with `game`."""
+    def _updated(self, game: Game, pending: Any = _ASK) -> _Board:
+        """The board (`_Board`), up to date with `game` (`pending`: its pending decision, when the caller has it)."""
         st = game.readonly_state
         hexes = tuple(st.hexes.values())
         board = self._board
-        if board is None or board.seats != tuple(st.seats) or len(board.hexes) != len(hexes):
+        if board is None or board.seat_list != st.seats or len(board.hexes) != len(hexes):
             board = self._board = _Board(self._board_base.copy(), tuple(st.seats), len(hexes))
         flat = board.view
-        # the island: only hexes that are other objects than last time (a decision changes a few at most; the
-        # comparison runs in C)
+        # the island: only hexes that are other objects than last time (a decision changes a few at most). The
+        # tuples compare in C, identical hexes at once, so most decisions (no hex changed) pass in one comparison;
+        # hexes equal by value hold the same entries, so one such is rightly passed over too
         before = board.hexes
-        if any(map(is_not, hexes, before)):
-            written, hex_at, index, kiwi = board.written, self._hex_at, board.index, self._kiwi
+        if hexes != before:
+            written, hex_at, index, kiwi, nests, markers = (board.written, self._hex_at, board.index, self._kiwi,
+                                                            self._nest, self._marker)
             for h in compress(hexes, map(is_not, hexes, before)):
                 i = hex_at[h.id]
                 stacks = h.kiwi
-                if len(stacks) > 1 or h.nest is not None or h.domain is not None:
-                    written[i] = _rewrite(flat, written.get(i, ()), *self._hex_entries(h, i, index))
-                    continue
-                # most hexes hold one Kiwi or none, and no Nest or marker: `_hex_entries` and `_rewrite` written out
-                for j in written.get(i, ()):
+                for j in written[i]:
                     flat[j] = 0.0
-                if stacks:
+                # what the hex adds to the planes, stored at once: 1 for each Kiwi by seat and size (identical Kiwi
+                # counted), its Nest's and its marker's seat
+                if len(stacks) == 1:   # most hexes hold one Kiwi or none
                     k = stacks[0]
                     j = kiwi[index[k.flock]][k.size - 1] + i
                     flat[j] = 1.0
-                    written[i] = (j,)
+                    now: tuple[int, ...] = (j,)
+                elif stacks:   # identical Kiwi (flock and size) are counted
+                    here: dict[int, int] = {}
+                    for k in stacks:
+                        j = kiwi[index[k.flock]][k.size - 1] + i
+                        here[j] = here.get(j, 0) + 1
+                    for j, n in here.items():
+                        flat[j] = n
+                    now = tuple(here)
                 else:
-                    written[i] = ()
+                    now = ()
+                nest, domain = h.nest, h.domain
+                if nest is not None:
+                    j = nests[index[nest[0]]][nest[1]] + i
+                    flat[j] = 1.0
+                    now += (j,)
+                if domain is not None:
+                    j = markers[index[domain[0]]] + i
+                    flat[j] = 1.0
+                    now += (j,)
+                written[i] = now
             board.hexes = hexes
         # each seat's part: rewritten when what it is made of (its signature) differs from last time
         reveal = st.season >= self._seasons and st.phase in ("domain_marking", "over")   # R-END-1
         flocks = st.flocks
-        marks, cards_, hands, domains, records = board.marks, board.cards, board.hands, board.domains, board.records
-        slots: list[Any] = []
-        slot = slots.append
         flocks_seen = board.flocks
         same_reveal = board.reveal == reveal
+        moved = False   # a flock rewritten
         for a, f in enumerate(board.seats):
             fl = flocks[f]
             # first the whole flock at once, in C: what it reads now against copies of it as last seen (most
             # decisions change one flock at most)
-            now = _FLOCK(fl)
-            slot(now[12])   # its tracker slot
-            last: Any = flocks_seen[a]   # None before its first sight (then `fresh`)
-            if same_reveal and last == now:
+            now_ = _flock_values(fl)
+            last: Any = flocks_seen[a]   # None before its first sight
+            if same_reveal and last == now_:
                 continue
-            flocks_seen[a] = (*now[:_FLOCK_VALUES], *[v.copy() for v in now[_FLOCK_VALUES:]])
-            # then its parts, each rewritten when the fields it is made of differ from the copy of last time (most
-            # decisions change a count or two and no list)
-            fresh = last is None
+            moved = True
+            # its lists and dicts copied (written out: a third of the time of a `methodcaller` mapped over them)
+            fruit, deck, hand, played, facedown, domain, discard, built, kept = now_[_FLOCK_VALUES:]
+            flocks_seen[a] = (*now_[:_FLOCK_VALUES], fruit.copy(), deck.copy(), hand.copy(), played.copy(),
+                              facedown.copy(), domain.copy(), discard.copy(), built.copy(), kept.copy())
+            # then its parts, each rewritten when a field it is made of differs from the copy of last time (most
+            # decisions change a count or two and no list): which fields differ, as bits, compared in C
+            changed = _ALL_FIELDS if last is None else sum(compress(_BITS, map(ne, last, now_)))
             # its marks: flock, Leader's place, side, Leader, Leader card, card used, tracker slots
-            if fresh or last[:6] != now[:6] or last[12:14] != now[12:14]:
-                marks[a] = _rewrite(flat, marks[a], *self._seat_marks(fl, a))
-            # its counts (track, reserve, supply, covers, season VP, tracker tokens, fruit, deck size): each at an
-            # index of its own, all stored, zeros too
-            if fresh or last[6:12] != now[6:12] or last[14] != now[14] or len(last[15]) != len(now[15]):
+            if changed & _MARKS:
+                board.marks[a] = _rewrite(flat, board.marks[a], *self._seat_marks(fl, a))
+            # its counts (track, reserve, supply, covers, season VP, tracker tokens; fruit; deck size): each at an
+            # index of its own, stored by group, zeros too
+            if changed & _COUNTS:
                 scalars_at, fruit_at, deck_at = self._counts_at[a]
-                for j, n in zip(scalars_at, now[6:12]):
-                    flat[j] = float(n)
-                fruit = fl.fruit
-                for c, j in fruit_at:
-                    flat[j] = float(fruit.get(c, 0))
-                flat[deck_at] = float(len(fl.deck))
+                if changed & _SCALARS:
+                    for j, n in zip(scalars_at, now_[6:12]):
+                        flat[j] = n
+                if changed & _FRUIT:
+                    fruit = fl.fruit
+                    for c, j in fruit_at:
+                        flat[j] = fruit.get(c, 0)
+                if changed & _DECK:
+                    flat[deck_at] = len(fl.deck)
             # its hand; its played cards; its markers in reserve; its record (discard, Nests, Season cards)
-            if fresh or last[16] != now[16]:
-                hands[a] = _rewrite(flat, hands[a], *self._seat_hand(fl, a))
-            if fresh or last[17:19] != now[17:19]:
-                cards_[a] = _rewrite(flat, cards_[a], *self._seat_played(fl, a))
-            if fresh or board.reveal != reveal or last[19] != now[19]:
-                domains[a] = _rewrite(flat, domains[a], *self._seat_domain(fl, a, reveal))
-            if fresh or last[20:23] != now[20:23]:
-                records[a] = _rewrite(flat, records[a], *self._seat_record(fl, a))
+            if changed & _HAND:
+                board.hands[a] = self._write_hand(flat, board.hands[a], fl.hand, a)
+            if changed & _PLAYED:
+                board.cards[a] = self._write_played(flat, board.cards[a], fl, a)
+            if changed & _DOMAIN or not same_reveal:
+                board.domains[a] = self._write_domain(flat, board.domains[a], fl, a, reveal)
+            if changed & _RECORD:
+                board.records[a] = self._write_record(flat, board.records[a], fl, a)
         board.reveal = reveal
-        # the game's part: its signature is what `_game_entries` reads (a solo game's data: always rebuilt)
         # the fruit bag: a part of its own (it changes with every fruit taken, the rest of the game's part seldom)
         kept_bag = board.bag
         if kept_bag is None or kept_bag[0] != st.fruit_bag:
             bag, code = self._fruit_bag, self._fruit_code
-            items = [(c, n) for c, n in st.fruit_bag.items() if n]
-            board.bag = (dict(st.fruit_bag), _rewrite(flat, kept_bag[1] if kept_bag is not None else (), (),
-                                                      [bag + code[c] for c, _ in items], [float(n) for _, n in items]))
-        sig = (st.first, st.season, st.phase, tuple(st.season_cards), tuple(slots), st.solo is None)
+            if kept_bag is not None:
+                for j in kept_bag[1]:
+                    flat[j] = 0.0
+            written_bag = []
+            for c, n in st.fruit_bag.items():
+                if n:
+                    j = bag + code[c]
+                    flat[j] = n
+                    written_bag.append(j)
+            board.bag = (dict(st.fruit_bag), tuple(written_bag))
+        # the game's part: its signature is what `_game_entries` reads (who decides and the bag aside)
+        # (built only when a part of it may differ: a flock rewritten may have moved on the turn tracker)
         kept_game = board.game
-        if kept_game is None or kept_game[0] != sig or st.solo is not None:
-            board.game = (sig, _rewrite(flat, kept_game[1] if kept_game is not None else (),
-                                        *self._game_entries(game, board.seats)))
+        kept_sig = kept_game[0] if kept_game is not None else None
+        if (kept_sig is None or moved or st.solo is not None or kept_sig[0] != st.first or kept_sig[1] != st.season
+                or kept_sig[2] != st.phase or kept_sig[3] != st.season_cards):
+            sig = (st.first, st.season, st.phase, st.season_cards.copy(), tuple(map(_SLOT, flocks_seen)),
+                   None if st.solo is None else _solo_signature(st.solo))
+            if kept_sig != sig:
+                board.game = (sig, _rewrite(flat, kept_game[1] if kept_game is not None else (),
+                                            *self._game_entries(game, board.seats)))
         # who decides: a part of its own (it changes every turn, the rest of the game's part seldom)
-        pending = game.pending
+        if pending is _ASK:
+            pending = game.pending
         decider = board.index.get(pending.player) if pending is not None else None
         kept_decider = board.decider
         if kept_decider is None or kept_decider[0] != decider:
-            board.decider = (decider, _rewrite(flat, kept_decider[1] if kept_decider is not None else (),
-                                               () if decider is None else (self._seat_bases[decider][-2],), (), ()))
+            if kept_decider is not None:
+                for j in kept_decider[1]:
+                    flat[j] = 0.0
+            if decider is None:
+                board.decider = (None, ())
+            else:
+                j = self._seat_bases[decider][-2]
+                flat[j] = 1.0
+                board.decider = (decider, (j,))
         return board
 
-    def _gather(self, game: Game, player: str) -> np.ndarray:
-        """`player`'s observation: the board up to date, turned to the player (a new array)."""
-        board = self._updated(game)
+    def _gather(self, game: Game, player: str, pending: Any = _ASK) -> np.ndarray:
+        """`player`'s observation: the board up to date, turned to the player (a new array; `pending` as
+        `_updated`)."""
+        board = self._updated(game, pending)
         seat = board.index.get(player)
         if seat is None:
             self.seat_order(game, player)   # a clear error for an unknown player
@@ -421,93 +469,109 @@ class ObservationSpace:
         one(at["tracker_prev"] + (_NONE_SLOT if fl.tracker_prev is None else 1 + slot_code[fl.tracker_prev]))
         return ones, [], []
 
-    def _seat_hand(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's hand at seat `a`, as `_seat_values`: the hand size, then the hand by card (its
-        private part)."""
-        hand = fl.hand
+    def _write_hand(self, flat: Any, old: tuple[int, ...], hand: list[str], a: int) -> tuple[int, ...]:
+        """Rewrite a flock's hand at seat `a`, stored at once: clear what it wrote last time (`old`), write the hand
+        size and the hand by card (its private part); the indices now written."""
+        for j in old:
+            flat[j] = 0.0
         if not hand:
-            return [], [], []
-        counted = [self._seat[a]["hand_count"]]
-        counts = [float(len(hand))]
-        b_hand = self._private_hand[a]
-        card = self._codes["card"]
+            return ()
+        j = self._hand_count_at[a]
+        flat[j] = len(hand)
+        written = [j]
+        b_hand, card = self._private_hand[a], self._card_code
         for c in set(hand):
-            counted.append(b_hand + card[c])
-            counts.append(float(hand.count(c)))
-        return [], counted, counts
+            j = b_hand + card[c]
+            flat[j] = hand.count(c)
+            written.append(j)
+        return tuple(written)
 
-    def _seat_played(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's played cards at seat `a`, as `_seat_values`: the played cards as everyone sees
-        them and the face-down count, then the played cards face down included (its private part)."""
+    def _write_played(self, flat: Any, old: tuple[int, ...], fl: Any, a: int) -> tuple[int, ...]:
+        """Rewrite a flock's played cards at seat `a`, as `_write_hand`: the played cards as everyone sees them and
+        the face-down count, then the played cards face down included (its private part)."""
+        for j in old:
+            flat[j] = 0.0
         played = fl.played
         if not played:
-            return [], [], []
-        counted: list[int] = []
-        counts: list[float] = []
-        count, value = counted.append, counts.append
-        card = self._codes["card"]
-        at = self._seat[a]
+            return ()
+        written: list[int] = []
+        card = self._card_code
         facedown = fl.facedown
         if facedown:
-            count(at["facedown"])
-            value(float(len(facedown)))
+            j = self._facedown_at[a]
+            flat[j] = len(facedown)
+            written.append(j)
             # R-ACT-2: a face-down card shows as a card to its owner only (its private part)
             shown = [c for j, c in enumerate(played) if j not in facedown]
         else:
             shown = played
-        b_played = at["played"]
+        base = self._played_at[a]
         for c in set(shown):
-            count(b_played + card[c])
-            value(float(shown.count(c)))
-        b_played = self._private[a] + len(self._terrain_code)
+            j = base + card[c]
+            flat[j] = shown.count(c)
+            written.append(j)
+        base = self._private_played[a]
         for c in set(played):
-            count(b_played + card[c])
-            value(float(played.count(c)))
-        return [], counted, counts
+            j = base + card[c]
+            flat[j] = played.count(c)
+            written.append(j)
+        return tuple(written)
 
-    def _seat_domain(self, fl: Any, a: int, reveal: bool) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's domain markers in reserve at seat `a`: their count, by terrain for everyone
-        when `reveal` (R-END-1), and by terrain in its private part."""
-        counted: list[int] = []
-        counts: list[float] = []
+    def _write_domain(self, flat: Any, old: tuple[int, ...], fl: Any, a: int, reveal: bool) -> tuple[int, ...]:
+        """Rewrite a flock's domain markers in reserve at seat `a`, as `_write_hand`: their count, by terrain for
+        everyone when `reveal` (R-END-1), and by terrain in its private part."""
+        for j in old:
+            flat[j] = 0.0
         domain = fl.domain
-        if domain:
-            at = self._seat[a]
-            counted.append(at["domain_count"])
-            counts.append(float(len(domain)))
-            terrain_code, private = self._terrain_code, self._private[a]
-            for t in set(domain):
-                n = float(domain.count(t))
-                if reveal:
-                    counted.append(at["domain"] + terrain_code[t])
-                    counts.append(n)
-                counted.append(private + terrain_code[t])
-                counts.append(n)
-        return [], counted, counts
-
-    def _seat_record(self, fl: Any, a: int) -> tuple[list[int], list[int], list[float]]:
-        """The entries of a flock's discard pile, Nests built and Season cards kept at seat `a`."""
-        ones: list[int] = []
-        counted: list[int] = []
-        counts: list[float] = []
-        codes = self._codes
-        card, nest_code, season_card = codes["card"], codes["nest"], codes["season_card"]
+        if not domain:
+            return ()
         at = self._seat[a]
-        pile, b_discard = fl.discard, at["discard"]
-        for c in set(pile):
-            counted.append(b_discard + card[c])
-            counts.append(float(pile.count(c)))
-        b_nests = at["nests_built"]
-        for nid in fl.nests_built:
-            ones.append(b_nests + nest_code[nid])
-        b_kept = at["kept_season_cards"]
-        for c in fl.kept_season_cards:
-            ones.append(b_kept + season_card[c])
-        return ones, counted, counts
+        j = at["domain_count"]
+        flat[j] = len(domain)
+        written = [j]
+        terrain_code, private, shown = self._terrain_code, self._private[a], at["domain"]
+        for t in set(domain):
+            n = domain.count(t)
+            code = terrain_code[t]
+            if reveal:
+                flat[shown + code] = n
+                written.append(shown + code)
+            flat[private + code] = n
+            written.append(private + code)
+        return tuple(written)
+
+    def _write_record(self, flat: Any, old: tuple[int, ...], fl: Any, a: int) -> tuple[int, ...]:
+        """Rewrite a flock's discard pile (by card), Nests built and Season cards kept at seat `a`, as
+        `_write_hand`."""
+        for j in old:
+            flat[j] = 0.0
+        written: list[int] = []
+        codes = self._codes
+        at = self._seat[a]
+        pile = fl.discard
+        if pile:
+            base, card = at["discard"], self._card_code
+            for c in set(pile):
+                j = base + card[c]
+                flat[j] = pile.count(c)
+                written.append(j)
+        if fl.nests_built:
+            base, nest_code = at["nests_built"], codes["nest"]
+            for nid in fl.nests_built:
+                j = base + nest_code[nid]
+                flat[j] = 1.0
+                written.append(j)
+        if fl.kept_season_cards:
+            base, season_card = at["kept_season_cards"], codes["season_card"]
+            for c in fl.kept_season_cards:
+                j = base + season_card[c]
+                flat[j] = 1.0
+                written.append(j)
+        return tuple(written)
 
     def _game_entries(self, game: Game, order: tuple[str, ...]) -> tuple[list[int], list[int], list[Any]]:
         """The non-zero entries of the game's part of the vector and of each seat's first, turn place and Kiwibot
-        flags (as `_seat_values`; who decides and the fruit bag are parts of their own)."""
+        flags (as `_rewrite` takes them; who decides and the fruit bag are parts of their own)."""
         st = game.readonly_state
         ones: list[int] = []
         counted: list[int] = []

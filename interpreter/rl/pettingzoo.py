@@ -171,8 +171,9 @@ class KiwiChowDownEnv(AECEnv):
             for i in self.space._indices(pending):
                 buf[i] = 1
         mask = np.frombuffer(buf, np.int8)
-        # `ObservationSpace.observation_tensor` is its `_gather` (one call less on every step)
-        return {"observation": self.obs_space._gather(game, flock), "action_mask": mask}
+        # `ObservationSpace.observation_tensor` is its `_gather` (one call less on every step), handed the pending
+        # decision read here
+        return {"observation": self.obs_space._gather(game, flock, pending), "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """The current agent's observation (None unless `observe`), cumulative reward, terminated, truncated and
@@ -189,13 +190,22 @@ class KiwiChowDownEnv(AECEnv):
             return
         game = self.game
         assert game is not None, "reset() first"
-        chosen = self.space.option_from_index(int(action), game)
+        # `ActionSpace.option_from_index` and `_select` written out (every step runs them)
+        pending = game.pending
+        if pending is None:
+            chosen = self.space.option_from_index(int(action), game)   # its ValueError
+        else:
+            try:
+                chosen = pending.options[self.space._indices(pending).index(int(action))]
+            except ValueError:
+                chosen = self.space.option_from_index(int(action), game)   # its ValueError, naming the index
         self._cumulative_rewards[agent] = 0.0
         result = game.apply(chosen.id)   # the option's id: no action to build and write out again
         if not result.ok:   # an engine refusal of a legal action would be an engine bug
             raise RuntimeError(f"the engine refused {chosen.id}: {result}")
-        self._select()
-        if not self.shaped and not game.is_over:
+        pending = game.pending   # None once the game is over
+        self.agent_selection = self._agent_of[pending.player] if pending is not None else self.agents[0]
+        if not self.shaped and pending is not None:
             # nobody is rewarded (most steps): `rewards` stays the dict of zeros and nothing accumulates
             if self._zero_rewards is not self.rewards:
                 self.rewards = self._zero_rewards = dict.fromkeys(self.agents, 0.0)
