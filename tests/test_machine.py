@@ -281,3 +281,18 @@ def test_the_generator_names_kept_for_callers_drive_the_programs() -> None:
     env = game._stack[-1].env
     gen = payment.pay(game._rt, env["flock"], env["req"], env["rest"])
     assert next(gen).kind == "pay"
+
+
+def test_a_format_4_save_with_a_converted_procedure_as_a_frame_is_refused() -> None:
+    """In format 4 a converted procedure is only ever a program: its old frame form is named as such."""
+    case = json.loads(SAVES.read_text())["build.build"]
+    data = dict(case["save"], format=4)
+    with pytest.raises(ValueError, match=r"frames/2: `build.build` is a program now, not a frame"):
+        Game.from_json(ruleset(), json.dumps(data))
+
+
+def test_a_resume_right_before_a_plain_return_returns_without_running_it() -> None:
+    """The compiled form: after the last Call of feed.resolve the continuation returns at once."""
+    from kcd.engine import feed
+    assert feed.RESOLVE.stores[feed.RESOLVE.resume_at["triggers"]] is machine._END
+    assert feed.FEED.stores[feed.FEED.resume_at["kiwi"]] == "fed"

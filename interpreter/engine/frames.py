@@ -1,5 +1,9 @@
 """Explicit procedure frames: the running step as plain data, so a game can be copied and saved without replay.
 
+Procedures are being rewritten as programs of the rules machine (interpreter/engine/machine.py, docs/machine.md):
+their continuations (`machine.Cont`) sit on the same stack and the runner below drives them like frames; the
+game copies, saves and loads stacks of both with `machine.copy_stack`, `stack_to_data` and `stack_from_data`.
+
 A step procedure is a stack of frames. A `Frame` is a small state machine (`pc` says where it resumes) whose
 fields are plain data; `resume(rt, value)` runs it until it needs something and returns a signal:
 
