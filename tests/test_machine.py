@@ -109,6 +109,8 @@ def test_programs_refuse_bad_definitions() -> None:
         program("test.bad3", (), {}, Jump("nowhere"))
     with pytest.raises(ValueError, match="declares no decision"):
         program("test.bad4", (), {}, Ask("a", _ask_colour))
+    with pytest.raises(ValueError, match="is not a module-level named function"):
+        program("test.bad5", (), {}, Do(lambda rt, env: None))
     with pytest.raises(ValueError, match="defined twice"):
         program("test.toy", ("upto",), {"upto": int})
     with pytest.raises(TypeError):
@@ -147,9 +149,7 @@ _FAILING = program("test.failing", (), {}, Do(_boom))
 
 def test_a_program_catches_what_a_child_raises_and_goes_on_at_a_label() -> None:
     """`catch` names the Label to go on at (as a `try` around the call); what it re-raises goes to the caller."""
-    catching = program("test.catching", (), {"caught": bool},
-                       Call("risky", _failing_child), Return(), Label("after"), Return(_caught_value), catch=_caught)
-    runner = Runner(None, [catching.start()], 100)   # type: ignore[arg-type]
+    runner = Runner(None, [_CATCHING.start()], 100)   # type: ignore[arg-type]
     assert runner.run(None) is None and runner.result is True
     uncaught = Runner(None, [_TOY_CHILD.start("x")], 100)   # type: ignore[arg-type]
     with pytest.raises(TypeError):
@@ -158,6 +158,10 @@ def test_a_program_catches_what_a_child_raises_and_goes_on_at_a_label() -> None:
 
 def _caught_value(rt: Any, env: dict) -> Any:
     return env["caught"]
+
+
+_CATCHING = program("test.catching", (), {"caught": bool},
+                    Call("risky", _failing_child), Return(), Label("after"), Return(_caught_value), catch=_caught)
 
 
 # --- in games: the stack, clone, save and load ---------------------------------------------------------------
@@ -296,3 +300,22 @@ def test_a_resume_right_before_a_plain_return_returns_without_running_it() -> No
     from kcd.engine import feed
     assert feed.RESOLVE.stores[feed.RESOLVE.resume_at["triggers"]] is machine._END
     assert feed.FEED.stores[feed.FEED.resume_at["kiwi"]] == "fed"
+
+
+def _not_this_one(rt: Any, env: dict, at: str, decision: Any) -> None:
+    from kcd.engine.frames import FrameDataError
+    raise FrameDataError(f"payment.pay: the pending {decision.kind} decision is not the one it asks at {at}")
+
+
+def test_a_program_check_answer_refuses_a_loaded_pending_decision() -> None:
+    """A program's `check_answer` sees the loaded pending decision and where the program waits."""
+    from kcd.engine import payment
+    text = _game_at("payment.pay").to_json()
+    object.__setattr__(payment.PAY, "check_answer", _not_this_one)
+    try:
+        with pytest.raises(ValueError, match="save's pending decision: payment.pay: the pending pay decision is "
+                                             "not the one it asks at pay"):
+            Game.from_json(ruleset(), text)
+    finally:
+        object.__setattr__(payment.PAY, "check_answer", None)
+    assert Game.from_json(ruleset(), text).pending.kind == "pay"

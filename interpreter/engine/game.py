@@ -399,9 +399,9 @@ class Game:
                 raise ValueError(f"save's pending decision: {problem}")
         if game._pending is not None:   # a decision of a kind the top frame asks at its step (`ask_kinds`)
             _check_asked(stack[-1], len(stack) - 1, game._pending)
-        if game._pending is not None and (answers := getattr(stack[-1], "check_answer", None)) is not None:
-            try:   # the asking frame's own check: the decision is the one it asks
-                answers(game._rt, game._pending)
+        if game._pending is not None:
+            try:   # the asking entry's own check: the decision is the one it asks
+                machine.check_pending(stack[-1], game._rt, game._pending)
             except ValueError as exc:
                 raise ValueError(f"save's pending decision: {exc}") from None
         previous = data.get("previous")

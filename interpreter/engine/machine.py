@@ -147,8 +147,9 @@ PROGRAMS: dict[str, "Program"] = {}
 class Program:
     """A procedure: `id` (stable, in saves), its parameters, the types of every env name, its instructions, an
     optional `check(rt, env, at)` of a loaded continuation against the loaded state (FrameDataError when wrong),
-    and an optional `catch(rt, env, exc)` for an exception a child raised: it re-raises, or returns the Label to go
-    on at (None: the program returns), as a `try` around the call would."""
+    an optional `catch(rt, env, exc)` for an exception a child raised: it re-raises, or returns the Label to go
+    on at (None: the program returns), as a `try` around the call would, and an optional
+    `check_answer(rt, env, at, decision)` of a loaded pending decision (the question recomputed from the state)."""
 
     id: str
     params: tuple[str, ...]
@@ -156,6 +157,8 @@ class Program:
     body: tuple
     check: Callable[[Runtime, Env, str], None] | None = None
     catch: Callable[[Runtime, Env, Exception], "str | None"] | None = None
+    # optional: refuse a loaded pending decision that is not the one the program asks at `at` (FrameDataError)
+    check_answer: Callable[[Runtime, Env, str, Any], None] | None = None
     # compiled (by `program`): the threaded code, per resume index the env name its value goes to, and the labels
     code: tuple = ()
     stores: tuple = ()
@@ -175,9 +178,11 @@ class Program:
 
 def program(id: str, params: Sequence[str], vars: Mapping[str, Types], *body: Instruction,
             check: Callable[[Runtime, Env, str], None] | None = None,
-            catch: Callable[[Runtime, Env, Exception], "str | None"] | None = None) -> Program:
+            catch: Callable[[Runtime, Env, Exception], "str | None"] | None = None,
+            check_answer: Callable[[Runtime, Env, str, Any], None] | None = None) -> Program:
     """Build, compile and register the program `id` (import time): `params` name the values `start` binds, `vars`
-    gives the type of every env name (params included; loop variables too); `check` and `catch` as in Program."""
+    gives the type of every env name (params included; loop variables too); `check`, `catch` and `check_answer`
+    as in Program."""
     if id in PROGRAMS:
         raise ValueError(f"program `{id}` is defined twice")
     missing = [p for p in params if p not in vars]
@@ -187,7 +192,7 @@ def program(id: str, params: Sequence[str], vars: Mapping[str, Types], *body: In
     flat: list[Any] = []
     _flatten(id, body, flat, all_vars, [0])
     code, stores, resume_at, asks, labels = _compile(id, flat, all_vars)
-    prog = Program(id, tuple(params), all_vars, tuple(body), check, catch, code, stores, resume_at,
+    prog = Program(id, tuple(params), all_vars, tuple(body), check, catch, check_answer, code, stores, resume_at,
                    {i: n for n, i in resume_at.items()}, asks, labels)
     object.__setattr__(prog, "start", _starter(prog))
     PROGRAMS[id] = prog
@@ -231,6 +236,10 @@ def _flatten(pid: str, body: Sequence[Any], out: list[Any], vars: dict, fresh: l
     ("again", ...)."""
     for ins in body:
         kind = type(ins)
+        for fn in (getattr(ins, n, None) for n in ("build", "fn", "cond", "items", "value")):
+            if fn is not None and not _named_function(fn):
+                raise ValueError(f"program `{pid}`: {getattr(fn, '__qualname__', fn)!r} in {kind.__name__} is not a "
+                                 "module-level named function (a compiled machine maps them by name)")
         if kind is If:
             fresh[0] += 1
             other, end = f"#else{fresh[0]}", f"#end{fresh[0]}"
@@ -270,6 +279,12 @@ def _flatten(pid: str, body: Sequence[Any], out: list[Any], vars: dict, fresh: l
             out.append(ins)
         else:
             raise ValueError(f"program `{pid}`: {ins!r} is not an instruction")
+
+
+def _named_function(fn: Any) -> bool:
+    """True for a function defined at a module's top level (no lambda, no closure, no method)."""
+    name = getattr(fn, "__name__", "")
+    return callable(fn) and name != "<lambda>" and getattr(fn, "__qualname__", "") == name
 
 
 def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tuple, tuple, dict[str, int], dict,
@@ -672,6 +687,18 @@ def check_entry(entry: Any, rt: Runtime) -> None:
     check = getattr(entry, "check", None)
     if check is not None:
         check(rt)
+
+
+def check_pending(entry: Any, rt: Runtime, decision: Any) -> None:
+    """The top entry's own check that a loaded pending decision is the one it asks (a program's `check_answer`, a
+    frame's `check_answer`), if it has one."""
+    if type(entry) is Cont:
+        if entry.program.check_answer is not None:
+            entry.program.check_answer(rt, entry.env, entry.label, decision)
+        return
+    answers = getattr(entry, "check_answer", None)
+    if answers is not None:
+        answers(rt, decision)
 
 
 def is_entry(value: Any) -> bool:
