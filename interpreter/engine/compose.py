@@ -36,8 +36,8 @@ from kcd.engine.powers import immune, table
 from kcd.engine.selectors import Element, Scope, holds, live, plain, quantity, select
 from kcd.engine.verb_table import TABLE
 
-__all__ = ["frame_of", "possible", "scope", "emit_event", "event_frame", "Lowering", "VERB_PARAMS", "VERB_VARS",
-           "MAX_AMOUNT"]
+__all__ = ["frame_of", "possible", "scope", "amount", "phrase_of", "emit_event", "event_frame", "Lowering",
+           "VERB_PARAMS", "VERB_VARS", "MAX_AMOUNT"]
 
 MAX_AMOUNT = 99   # a quantity given to a verb is capped like an `int` literal
 
@@ -49,7 +49,8 @@ def scope(rt: Runtime, ctx: Ctx, purpose: str = "default") -> Scope:
                  starting=ab.start if ab else None, passed=tuple(ab.passed) if ab else (), purpose=purpose)
 
 
-def _amount(rt: Runtime, value, ctx: Ctx) -> int:
+def amount(rt: Runtime, value, ctx: Ctx) -> int:
+    """A verb's quantity (a number, or a quantity of the language evaluated now), capped at MAX_AMOUNT."""
     return min(MAX_AMOUNT, quantity(rt.state, value, scope(rt, ctx)))
 
 
@@ -114,7 +115,7 @@ def _for_each_els(rt: Runtime, env: Env) -> list:
     node, ctx = env["node"], env["ctx"]
     els = select(rt.state, node.sel, scope(rt, ctx))
     if node.cap is not None:
-        els = els[:_amount(rt, node.cap, ctx)]
+        els = els[:amount(rt, node.cap, ctx)]
     return [plain(e) for e in els]
 
 
@@ -333,7 +334,7 @@ def _concrete(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> ast.Call | None:
     args = []
     for name, value in node.args:
         if isinstance(value, (ast.QCall, ast.BinOp, ast.Num)):
-            value = _amount(rt, value, ctx)
+            value = amount(rt, value, ctx)
             if value <= 0:
                 return None
         args.append((name, value))
@@ -432,8 +433,9 @@ def _named(rt: Runtime, env: Env, sel: ast.Selector, kinds: tuple[str, ...] = ("
     return [e for e in select(rt.state, sel, scope(rt, env["ctx"])) if e[0] in kinds]
 
 
-def _node(env: Env) -> Any:
-    """The phrase with its chosen players filled in."""
+def phrase_of(env: Env) -> Any:
+    """The phrase a verb program runs (its env's `node`) with its chosen players filled in: read its selectors and
+    quantities from this, on every instruction (the node in the env is the one written, saved by its address)."""
     return _fixed(env["node"], env["chosen"])
 
 
@@ -524,7 +526,7 @@ _EACH_TO = {"push-to": _EachTo("push", "push", _push_kept, _push_dests, _push_ac
 
 def _pick_question(rt: Runtime, env: Env, how: _EachTo) -> Question | None:
     """Which piece (`a ...` naming several), else None."""
-    sel = _node(env).arg("what")
+    sel = phrase_of(env).arg("what")
     els = _named(rt, env, sel)
     if sel.quant != "one" or len(els) < 2:
         return None
@@ -535,7 +537,7 @@ def _pick_question(rt: Runtime, env: Env, how: _EachTo) -> Question | None:
 
 def _dest_question(rt: Runtime, env: Env, how: _EachTo, el: tuple) -> Question | None:
     """Where this piece goes (None: nowhere, it stays)."""
-    dests = how.dests(rt, el, _node(env), env["ctx"])
+    dests = how.dests(rt, el, phrase_of(env), env["ctx"])
     if not dests:
         return None
     word = how.verb.capitalize()
@@ -547,7 +549,7 @@ def _dest_question(rt: Runtime, env: Env, how: _EachTo, el: tuple) -> Question |
 def _ask_piece(rt: Runtime, env: Env) -> Question | None:
     """Which piece, when `a ...` names several; else every piece named is kept (None)."""
     how = _EACH_TO[env["node"].primitive]
-    sel = _node(env).arg("what")
+    sel = phrase_of(env).arg("what")
     els = _named(rt, env, sel)
     if sel.quant == "one" and len(els) > 1:
         verb = how.verb
@@ -560,7 +562,7 @@ def _ask_piece(rt: Runtime, env: Env) -> Question | None:
 
 def _keep_picked(rt: Runtime, env: Env) -> None:
     how = _EACH_TO[env["node"].primitive]
-    _, by_action = _pick_options(_named(rt, env, _node(env).arg("what")), how.verb)
+    _, by_action = _pick_options(_named(rt, env, phrase_of(env).arg("what")), how.verb)
     env["els"] = how.kept(rt, env["ctx"], [by_action[env.pop("picked")]])
     env["i"] = 0
 
@@ -668,9 +670,9 @@ MOVE_TO = _each_to("compose.move_to", _EACH_TO["move-to"], (A.MoveToKiwi, A.Move
 # left in that hex; `push up to n of ...` pushes at most n in all and may stop. The Leader whose ability this is
 # never pushes itself (R-LEAD-6: "all the other Kiwi").
 def _push_out_start(rt: Runtime, env: Env) -> None:
-    node, ctx = _node(env), env["ctx"]
+    node, ctx = phrase_of(env), env["ctx"]
     env["hexes"] = list(dict.fromkeys(_dest_hexes(rt, node.arg("where"), ctx)))
-    env["budget"] = _amount(rt, node.arg("n"), ctx) if node.arg("n") is not None else -1
+    env["budget"] = amount(rt, node.arg("n"), ctx) if node.arg("n") is not None else -1
     env["i"] = 0
 
 
@@ -678,7 +680,7 @@ def _push_out_question(rt: Runtime, env: Env, hex_id: str) -> Question | None:
     """The pushes of the pieces named out of this hex (None: none is left there)."""
     ctx = env["ctx"]
     skip = ctx.flock if ctx.ability is not None else None
-    named = select(rt.state, _node(env).arg("what"), scope(rt, ctx))
+    named = select(rt.state, phrase_of(env).arg("what"), scope(rt, ctx))
     kiwi = {e[2].id for e in named if e[0] == "kiwi" and e[1] == hex_id}
     leaders = {e[2] for e in named if e[0] == "leader" and e[1] == hex_id}
     opts = [o for o in push.push_options(rt, hex_id, None, skip, cause=_cause(ctx))
@@ -751,7 +753,7 @@ PUSH_OUT = program(
 # n size-1 Kiwi, each on a hex the selector names; tokens as in R-RES-2 (an island token may be refused), each then
 # uncovering its track slot's benefit (R-TRACK-1).
 def _place_count(rt: Runtime, env: Env) -> None:
-    env["left"] = _amount(rt, _node(env).arg("n"), env["ctx"])
+    env["left"] = amount(rt, phrase_of(env).arg("n"), env["ctx"])
     env["hexes"] = []
 
 
@@ -761,7 +763,7 @@ def _none_left(rt: Runtime, env: Env) -> bool:
 
 def _place_where(rt: Runtime, env: Env) -> None:
     env["left"] -= 1
-    env["hexes"] = _dest_hexes(rt, _node(env).arg("where"), env["ctx"])
+    env["hexes"] = _dest_hexes(rt, phrase_of(env).arg("where"), env["ctx"])
 
 
 def _no_hex(rt: Runtime, env: Env) -> bool:
@@ -783,7 +785,7 @@ def _no_token(rt: Runtime, env: Env) -> bool:
 
 def _place_question(rt: Runtime, env: Env) -> Question:
     """The hex for the token taken (an island token may change nothing: then the hexes named before it)."""
-    hexes = _dest_hexes(rt, _node(env).arg("where"), env["ctx"]) or env["hexes"]
+    hexes = _dest_hexes(rt, phrase_of(env).arg("where"), env["ctx"]) or env["hexes"]
     return Question(env["ctx"].flock, "place-kiwi", "Place a size-1 Kiwi",
                     [option(A.Place(h), ("Place on {}", (h,))) for h in hexes])
 
@@ -845,7 +847,7 @@ PLACE_ON = program(
 # at the size limit stays.
 def _growing(rt: Runtime, env: Env) -> tuple[Question | None, list]:
     """The Kiwi that grow, or the question which one (`a kiwi ...` naming several that can)."""
-    sel = _node(env).arg("what")
+    sel = phrase_of(env).arg("what")
     top = rt.rules.max_size
     els = [e for e in select(rt.state, sel, scope(rt, env["ctx"])) if e[0] == "kiwi" and e[2].size < top]
     if sel.quant == "one" and len(els) > 1:
@@ -867,7 +869,7 @@ def _ask_grow(rt: Runtime, env: Env) -> Question | None:
 
 
 def _keep_grown(rt: Runtime, env: Env) -> None:
-    _, by_action = _pick_options(_named(rt, env, _node(env).arg("what"), ("kiwi",)), "grow")
+    _, by_action = _pick_options(_named(rt, env, phrase_of(env).arg("what"), ("kiwi",)), "grow")
     env["els"] = [plain(by_action[env.pop("picked")])]
     env["i"] = 0
 
@@ -959,7 +961,7 @@ _ACTS = {"shrink-sel": ("shrink", _shrink_els), "remove-sel": ("remove", _remove
 def _act_question(rt: Runtime, env: Env, els: list) -> Question | None:
     """Which Kiwi (`a kiwi ...` naming several), else None."""
     verb = _ACTS[env["node"].primitive][0]
-    if _node(env).arg("what").quant != "one" or len(els) < 2:
+    if phrase_of(env).arg("what").quant != "one" or len(els) < 2:
         return None
     return Question(env["ctx"].flock, verb, ("Choose what to {}", (verb,)),
                     _pick_options(els, verb, verb.capitalize())[0])
@@ -967,17 +969,17 @@ def _act_question(rt: Runtime, env: Env, els: list) -> Question | None:
 
 def _ask_act(rt: Runtime, env: Env) -> Question | None:
     """Which Kiwi, when `a kiwi ...` names several; else (None) every Kiwi named."""
-    return _act_question(rt, env, _named(rt, env, _node(env).arg("what"), ("kiwi",)))
+    return _act_question(rt, env, _named(rt, env, phrase_of(env).arg("what"), ("kiwi",)))
 
 
 def _act_picked(rt: Runtime, env: Env) -> None:
     verb, act = _ACTS[env["node"].primitive]
-    _, by_action = _pick_options(_named(rt, env, _node(env).arg("what"), ("kiwi",)), verb)
+    _, by_action = _pick_options(_named(rt, env, phrase_of(env).arg("what"), ("kiwi",)), verb)
     act(rt, [by_action[env.pop("picked")]], env["ctx"])
 
 
 def _act_all(rt: Runtime, env: Env) -> None:
-    _ACTS[env["node"].primitive][1](rt, _named(rt, env, _node(env).arg("what"), ("kiwi",)), env["ctx"])
+    _ACTS[env["node"].primitive][1](rt, _named(rt, env, phrase_of(env).arg("what"), ("kiwi",)), env["ctx"])
 
 
 def _check_act(rt: Runtime, env: Env, at: str) -> None:
@@ -1004,7 +1006,7 @@ ACT_ON_KIWI = program(
 # --- `swap <piece> with <piece>`: exchange the hexes of two pieces (the player picks each when several are named) -----
 def _which(rt: Runtime, env: Env, verb: str) -> tuple[Question | None, list]:
     """The pieces `a` (verb swap) or `b` (swap-with) names, and the question which, when several."""
-    els = _named(rt, env, _node(env).arg("a" if verb == "swap" else "b"))
+    els = _named(rt, env, phrase_of(env).arg("a" if verb == "swap" else "b"))
     if len(els) < 2:
         return None, els
     return Question(env["ctx"].flock, verb, "Choose a piece to swap", _pick_options(els, verb, "Swap")[0]), els
@@ -1019,7 +1021,7 @@ def _ask_first(rt: Runtime, env: Env) -> Question | None:
 
 
 def _keep_first(rt: Runtime, env: Env) -> None:
-    _, by_action = _pick_options(_named(rt, env, _node(env).arg("a")), "swap")
+    _, by_action = _pick_options(_named(rt, env, phrase_of(env).arg("a")), "swap")
     env["first"] = plain(by_action[env.pop("picked")])
 
 
@@ -1036,7 +1038,7 @@ def _ask_second(rt: Runtime, env: Env) -> Question | None:
 
 
 def _keep_second(rt: Runtime, env: Env) -> None:
-    _, by_action = _pick_options(_named(rt, env, _node(env).arg("b")), "swap-with")
+    _, by_action = _pick_options(_named(rt, env, phrase_of(env).arg("b")), "swap-with")
     env["second"] = plain(by_action[env.pop("other")])
 
 
@@ -1086,7 +1088,7 @@ SWAP = program(
 
 # --- `return n fruit`: up to n fruit of the player's choice go back to the bag, one at a time -------------------
 def _fruit_count(rt: Runtime, env: Env) -> None:
-    env["left"] = _amount(rt, env["call"].arg("n"), env["ctx"])
+    env["left"] = amount(rt, env["call"].arg("n"), env["ctx"])
 
 
 def _fruit_left(rt: Runtime, env: Env) -> bool:
@@ -1158,7 +1160,7 @@ def _jump_question(rt: Runtime, env: Env) -> Question | None:
     ab = ctx.ability
     if ab is None:
         raise EngineError("a leader verb ran outside a Leader ability")
-    dests = [h for h in _dest_hexes(rt, _node(env).arg("dest"), ctx) if h != ab.start]
+    dests = [h for h in _dest_hexes(rt, phrase_of(env).arg("dest"), ctx) if h != ab.start]
     if not dests:
         return None
     return Question(ctx.flock, "leader-move", "Your Leader jumps",
