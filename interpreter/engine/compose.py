@@ -1234,7 +1234,7 @@ for _verb, _lower in (("push-to", _lower_push_to), ("push-out", _lower_push_out)
                       ("place-on", _lower_place_on), ("grow-sel", _lower_grow), ("shrink-sel", _lower_act),
                       ("remove-sel", _lower_act), ("move-to", _lower_move_to), ("swap", _lower_swap),
                       ("leader-jump-to", _lower_jump_to)):
-    TABLE.register(_verb, verb_procedure(cast(Any, phrase_frame)), frame=phrase_frame)
+    TABLE.register(_verb, verb_procedure(cast(Any, phrase_frame)))   # (a phrase runs through its lowering)
     TABLE.register_lowering(_verb, _lower)
 TABLE.register("return-fruit", verb_procedure(cast(Any, _return_fruit_frame)), _can_return_fruit, frame=_return_fruit_frame)
 TABLE.register_lowering("return-fruit", _lower_return_fruit)
@@ -1255,11 +1255,11 @@ def event_frame(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> A
     """The continuation firing every flock's compositional triggers on an engine event (`feed` of the Kiwi `target`
     in `hex_id`, `build` on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on
     <hexes>`); nothing to fire: a frame that returns at once."""
-    ids = _EVENT_TRIGGERS.get(kind, ())
     powers = table(rt.rules)
-    if not any(t in powers for t in ids):
-        return Done()
-    return EMIT_EVENT.start(kind, hex_id, target.id if target is not None else None, ctx)
+    for t in _EVENT_TRIGGERS.get(kind, ()):
+        if t in powers:
+            return EMIT_EVENT.start(kind, hex_id, target.id if target is not None else None, ctx)
+    return Done()
 
 
 def _next_power(rt: Runtime, env: Env) -> bool:
