@@ -1,9 +1,14 @@
 """A new verb is one registry entry plus its hook functions: defined here alone, it is bound and checked, rendered,
-listed by the reference and bounded, with no other file of the engine touched (its hooks `check`, `render`,
-`work_of`). Playing it in a game is not shown: its `run` hook reaches the engine's verb table (shown), but a verb
-with selector slots is run by the compositional interpreter, which is to read the entry's `lower` hook once effects
-compile to programs."""
+listed by the reference and bounded (its hooks `check`, `render`, `work_of`), and played in a game through its one
+lowering function (`lower`: the program of the rules machine that runs a phrase of it), with no file of the engine
+touched."""
 from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from test_engine_support import drive
 
 from kcd.dsl import registry
 from kcd.dsl.ast import Call, Phrase, Selector
@@ -13,7 +18,14 @@ from kcd.dsl.compose_check import field_rules
 from kcd.dsl.errors import Issue
 from kcd.dsl.primitive import CheckSite, Primitive
 from kcd.dsl.render import reference, render
+from kcd.engine import action_types as A
+from kcd.engine import compose, effects
+from kcd.engine.context import Ctx, EngineError
+from kcd.engine.decisions import option
+from kcd.engine.machine import Ask, Do, ForEach, Label, Question, program
+from kcd.engine.selectors import select
 from kcd.engine.verb_table import VerbTable
+from kcd.position import load_position
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"))
 
@@ -46,10 +58,47 @@ def _gift_run(rt, call, ctx):
     return iter(())
 
 
+# --- the verb's lowering: the program that runs a phrase of it (its env: the phrase, its chosen players, ctx) ----
+def _gift_each(rt, env):
+    """Each player named, once per fruit given."""
+    phrase, ctx = compose.phrase_of(env), env["ctx"]
+    who = [e[2] for e in select(rt.state, phrase.arg("who"), compose.scope(rt, ctx)) if e[0] == "player"]
+    return who * compose.amount(rt, phrase.arg("n"), ctx)
+
+
+def _ask_gift(rt, env):
+    """Which fruit goes to this player (None: the giver has none left)."""
+    giver = env["ctx"].flock
+    colours = sorted(c for c, k in rt.state.flocks[giver].fruit.items() if k > 0)
+    if not colours:
+        return None
+    return Question(giver, "gift-fruit", ("Give {} a fruit", (env["to"],)),
+                    [option(A.GiveFruit(c), ("Give a {} fruit", (c,))) for c in colours])
+
+
+def _give(rt, env):
+    fruit = env.pop("given").fruit
+    rt.state.flocks[env["ctx"].flock].fruit[fruit] -= 1
+    rt.state.flocks[env["to"]].fruit[fruit] += 1
+
+
+GIFT_PROGRAM = program(
+    "test.gift_fruit", compose.VERB_PARAMS, {**compose.VERB_VARS, "to": str, "given": A.GiveFruit},
+    ForEach("to", _gift_each, (Ask("fruit", _ask_gift, into="given", kinds={"gift-fruit": ("give-fruit",)},
+                                   otherwise="none"),
+                               Do(_give),
+                               Label("none"))))
+
+
+def _gift_lower(call, site):
+    """A phrase of the verb runs its program."""
+    return site.start(GIFT_PROGRAM)
+
+
 GIFT = Primitive("gift-fruit", "verb", "gift {n:int} fruit to {who:players}",
                  "Give n fruit of your choice to each player named. E.g. `gift 1 fruit to an opponent`",
                  "give {n} {n|Fruit|Fruits} of your choice to {who}", work="n",
-                 check=_gift_issues, render=_gift_text, work_of=_gift_work, run=_gift_run)
+                 check=_gift_issues, render=_gift_text, work_of=_gift_work, run=_gift_run, lower=_gift_lower)
 
 
 def test_a_new_verb_is_bound_checked_and_rendered_from_its_entry_alone() -> None:
@@ -88,11 +137,36 @@ def test_a_new_verb_is_bounded_by_its_work_hook() -> None:
 
 
 def test_a_new_verbs_run_hook_reaches_the_verb_table() -> None:
-    """The engine's verb table adopts the procedure an entry carries, for a verb no engine module registers."""
+    """The engine's verb table adopts the procedure and the lowering an entry carries, for a verb no engine module
+    registers."""
     table = VerbTable()
     with registry.extended(GIFT):
         table.adopt(registry.PRIMITIVES)
-    assert table.run["gift-fruit"] is _gift_run
+    assert table.run["gift-fruit"] is _gift_run and table.lower["gift-fruit"] is _gift_lower
+
+
+def test_a_new_verb_is_played_in_a_game_through_its_lowering() -> None:
+    """The effect runs in a game's runtime: the phrase's verb is lowered by the entry's `lower` hook to its program,
+    which asks the giver one decision per fruit (a single choice is taken at once) and gives the fruit."""
+    game = load_position(Path(__file__).parent / "golden" / "positions" / "compose" / "cards.yaml")
+    rt = game.rt
+    teal, green = rt.state.flocks["teal"], rt.state.flocks["green"]
+    teal.fruit.update(red=2, blue=1)
+    with registry.extended(GIFT):
+        node, issues = compile_field("gift 2 fruit to an opponent; gain 1 vp", "effect", CTX)
+        assert issues == []
+        vp = teal.season_vp
+        _, asked = drive(effects.run(rt, node, Ctx("teal")), ["return-fruit:blue"])
+    # blue first; then red is the only fruit left: that choice is taken at once
+    assert [(d.kind, d.player, d.prompt) for d in asked] == [("gift-fruit", "teal", "Give green a fruit")]
+    assert [o.label for o in asked[0].options] == ["Give a blue fruit", "Give a red fruit"]
+    assert (teal.fruit["red"], teal.fruit["blue"], green.fruit["red"], green.fruit["blue"]) == (1, 0, 1, 1)
+    assert teal.season_vp == vp + 1
+    # a verb with neither a lowering of the engine nor a `lower` hook is not run as a phrase
+    with registry.extended(replace(GIFT, lower=None)):
+        node, _ = compile_field("gift 1 fruit to an opponent", "effect", CTX)
+        with pytest.raises(EngineError, match="no engine procedure"):
+            drive(effects.run(rt, node, Ctx("teal")))
 
 
 def test_a_new_leader_movement_counts_in_the_ability_rules() -> None:

@@ -38,8 +38,9 @@ WorkHook = Callable[[Union[Call, Phrase], int, int], int]
 # run: the engine procedure of a verb, (runtime, bound call, ctx) -> a procedure, for a verb the engine's verb
 # table (interpreter/engine/verb_table.py) does not register itself.
 RunHook = Callable[[Any, Any, Any], Any]
-# lower: (bound call, program builder) -> the instructions of the call, for the compiler of effects to programs.
-# The checker and renderer never read it.
+# lower: (bound phrase, its chosen players filled in; a compose.Lowering: the phrase as written, the chosen players,
+# the context) -> the continuation of the rules machine's program that runs it (`site.start(PROGRAM)`), or None:
+# how a phrase of a verb on selectors is run (interpreter/engine/compose.py). The checker and renderer never read it.
 LowerHook = Callable[[Any, Any], Any]
 
 

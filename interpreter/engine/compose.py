@@ -1,35 +1,43 @@
 """The interpreter of the compositional DSL: `if`, `for each`, phrases (verbs on selectors), event triggers
-with filters and parameterised modifiers. Hooked into effects.run / effects.possible, feed, build and push.
+with filters and parameterised modifiers, as programs of the rules machine (interpreter/engine/machine.py).
 
-A selection that leaves a choice asks the player one small decision at a time (`decisions.ask`): which
-piece, then where. Work is bounded before play (interpreter/dsl/compose_check.py) and by the state: a
-`for each` walks a snapshot of the elements its selector named when it started.
+Each statement kind and each verb on selectors is one program (its id the statement's or the verb's, e.g.
+`compose.push_to`), whose env holds the DSL node as written (a node of the rules, saved by its address) and the
+context. A statement is lowered to its program by `frame_of` (effects.run hands this module the nodes of
+ast.COMPOSED); a phrase's verb by its lowering, the `lower` hook of its registry entry or the function this module
+registers for an engine verb (`VerbTable.lower`): (the phrase with its chosen players filled in, a `Lowering`) ->
+the continuation that runs it. So a new verb on selectors is one registry entry plus one lowering function.
 
-Every procedure is an explicit frame (interpreter/engine/frames.py) holding plain data. Labels and prompts are Texts
-(a template and plain values), built when read. A frame loaded from a save is checked (`check`): its node is a node
-of its kind, its elements, hexes, players and counters are well formed and at a step it can be at (`asks`: the steps
-that wait for an answer); the frame that asked the pending decision recomputes what it asks there from the loaded
-state (`asked`), and `check_answer` refuses a pending decision that is not that one (another kind, player or options).
+A selection that leaves a choice asks the player one small decision at a time: which piece, then where. Work is
+bounded before play (interpreter/dsl/compose_check.py) and by the state: a `for each` walks a snapshot of the
+elements its selector named when it started. Labels and prompts are Texts (a template and plain values), built when
+read. A continuation loaded from a save is checked (`check`): its node is a node of its kind, its elements, hexes,
+players and counters are well formed for where it waits; the program that asked the pending decision recomputes
+what it asks there from the loaded state, and `check_answer` refuses a pending decision that is not that one
+(another kind, player or options).
 """
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from dataclasses import dataclass, replace
+from typing import Any, Callable, cast
 
-from kcd.dsl import ast
+from kcd.dsl import ast, registry
 from kcd.engine import action_types as A
 from kcd.engine import effects, move, placing, push
 from kcd.engine.board import board_of
+from kcd.engine.compose_load import check_ctx, check_index, check_question, need, well_formed
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
-from kcd.engine.compose_load import AskingFrame, check_ctx, check_index, need, well_formed
-from kcd.engine.decisions import Option, Steps, option
-from kcd.engine.frames import Ask, Call, Done, Frame, GenFrame, Return, Signal, drive, register_frame
+from kcd.engine.decisions import Decision, Option, Steps, option
+from kcd.engine.frames import Done, drive
+from kcd.engine.machine import (Ask, Call, Cont, Do, Emit, Env, ForEach, If, Jump, Label, Program, Question, Return,
+                                While, program)
+from kcd.engine.placing import verb_procedure
 from kcd.engine.powers import immune, table
 from kcd.engine.selectors import Element, Scope, holds, live, plain, quantity, select
 from kcd.engine.verb_table import TABLE
 
-__all__ = ["run", "frame_of", "possible", "scope", "emit_event", "event_frame", "MAX_AMOUNT"]
+__all__ = ["frame_of", "possible", "scope", "amount", "phrase_of", "emit_event", "event_frame", "Lowering",
+           "VERB_PARAMS", "VERB_VARS", "MAX_AMOUNT"]
 
 MAX_AMOUNT = 99   # a quantity given to a verb is capped like an `int` literal
 
@@ -41,175 +49,147 @@ def scope(rt: Runtime, ctx: Ctx, purpose: str = "default") -> Scope:
                  starting=ab.start if ab else None, passed=tuple(ab.passed) if ab else (), purpose=purpose)
 
 
-def _amount(rt: Runtime, value, ctx: Ctx) -> int:
+def amount(rt: Runtime, value, ctx: Ctx) -> int:
+    """A verb's quantity (a number, or a quantity of the language evaluated now), capped at MAX_AMOUNT."""
     return min(MAX_AMOUNT, quantity(rt.state, value, scope(rt, ctx)))
 
 
-def run(rt: Runtime, node, ctx: Ctx) -> Steps[Any]:
-    """Execute an `if`, `for each` or phrase for `ctx.flock` (its frame: `frame_of`)."""
-    return (yield from drive(rt, frame_of(rt, node, ctx)))
+def _run(rt: Runtime, body: Any, ctx: Ctx) -> Any:
+    """The procedure running an effect node (a statement's body) for `ctx.flock`."""
+    return effects.run_frame(rt, body, ctx)
 
 
-def frame_of(rt: Runtime, node, ctx: Ctx) -> Frame:
-    """The frame that executes an `if`, `for each` or phrase (effects.run_frame pushes it)."""
-    if isinstance(node, ast.If):
-        return IfFrame(node, ctx)
-    if isinstance(node, ast.ForEach):
-        return ForEachFrame(node, ctx)
-    if isinstance(node, ast.Phrase):
-        return PhraseFrame(node, ctx)
-    if isinstance(node, ast.ChoosePlayer):
-        return ChoosePlayerFrame(node, ctx)
-    if isinstance(node, ast.During):
-        return DuringFrame(node, ctx)
+def frame_of(rt: Runtime, node, ctx: Ctx) -> Cont:
+    """The continuation executing an `if`, `for each`, `choose <players>`, `this action:` or phrase (the statement
+    lowered to its program; effects.run pushes it)."""
+    prog = _STATEMENTS.get(type(node))
+    if prog is not None:
+        return prog.start(node, ctx)
+    if type(node) is ast.Phrase:
+        return PHRASE.start(node, ctx, [])
     raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
 
 
-@dataclass(eq=False)
-class _OneBodyFrame(Frame, ABC):
-    """A statement that runs one body once (or none): which, and in which context, is the statement's `branch`."""
-
-    node: Any
-    ctx: Ctx
-    max_pc: ClassVar[int] = 1
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-    node_type: ClassVar[type]
-    what: ClassVar[str]
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded frame runs a node of its statement."""
-        need(isinstance(self.node, self.node_type), self, f"not {self.what}")
-        check_ctx(rt, self, self.ctx)
-
-    @abstractmethod
-    def branch(self, rt: Runtime) -> tuple[Any, Ctx] | None:
-        """The body to run now and its context (None: nothing to run)."""
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: run the body; 1: done."""
-        if self.pc == 1:
-            return Return()
-        self.pc = 1
-        found = self.branch(rt)
-        return Call(effects.run_frame(rt, *found)) if found is not None else Return()
+def _check_statement(rt: Runtime, env: Env, pid: str, node_type: type, what: str) -> None:
+    need(isinstance(env["node"], node_type), pid, f"not {what}")
+    check_ctx(rt, pid, env["ctx"])
 
 
-@register_frame("compose.if")
-@dataclass(eq=False)
-class IfFrame(_OneBodyFrame):
-    """`if <condition> { } else { }`: the branch the condition picks now."""
-
-    node_type: ClassVar[type] = ast.If
-    what: ClassVar[str] = "an `if`"
-
-    def branch(self, rt: Runtime) -> tuple[Any, Ctx] | None:
-        """The branch the condition picks now."""
-        node = self.node
-        body = node.then if holds(rt.state, node.cond, scope(rt, self.ctx)) else node.orelse
-        return (body, self.ctx) if body is not None else None
+# --- `if` and `this action:`: one body, once or not at all ---------------------------------------------
+def _if_body(rt: Runtime, env: Env) -> Any:
+    """The branch the condition picks now (None: no branch)."""
+    node, ctx = env["node"], env["ctx"]
+    body = node.then if holds(rt.state, node.cond, scope(rt, ctx)) else node.orelse
+    return _run(rt, body, ctx) if body is not None else None
 
 
-@register_frame("compose.for_each")
-@dataclass(eq=False)
-class ForEachFrame(Frame):
-    """`for each <selector> { }`: the body once per element the selector named when it started (a snapshot, kept
-    as plain data: a Kiwi by its id); over players the element player does the body."""
-
-    node: Any
-    ctx: Ctx
-    els: list | None = None
-    i: int = 0
-    max_pc: ClassVar[int] = 0
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded `for each` runs a `for each` node over elements of the game."""
-        need(isinstance(self.node, ast.ForEach), self, "not a `for each`")
-        check_ctx(rt, self, self.ctx)
-        need(self.els is None or all(well_formed(rt.state, e) for e in self.els), self,
-              "an element that is not of the game")
-        check_index(self, self.els, self.i)
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """The next element's body."""
-        node, ctx = self.node, self.ctx
-        if self.els is None:
-            els = select(rt.state, node.sel, scope(rt, ctx))
-            if node.cap is not None:
-                els = els[:_amount(rt, node.cap, ctx)]
-            self.els = [plain(e) for e in els]
-        if self.i >= len(self.els):
-            return Return()
-        el = self.els[self.i]
-        self.i += 1
-        if el[0] == "player":   # "each opponent ... returns": the element player does the body
-            sub = Ctx(el[2], suppressed=ctx.suppressed, depth=ctx.depth + 1, source=ctx.source, it=el, here=ctx.here)
-        else:
-            sub = ctx.sub(it=el, depth=ctx.depth + 1)
-        return Call(effects.run_frame(rt, node.body, sub))
+def _check_if(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded `if` runs an `if` node."""
+    _check_statement(rt, env, "compose.if", ast.If, "an `if`")
 
 
-def _player_ask(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Ask | None:
+IF = program("compose.if", ("node", "ctx"), {"node": None, "ctx": Ctx},
+             Call("body", _if_body), check=_check_if)
+
+
+def _during_body(rt: Runtime, env: Env) -> Any:
+    """`this action: <modifier>; ...`: the statements after it run with the modifier added to the context's
+    (`Ctx.during`), which the rules it changes read where they apply (push.after_move_frame)."""
+    node, ctx = env["node"], env["ctx"]
+    body = node.body
+    return _run(rt, body, ctx.sub(during=(ctx.during or ()) + (node.modifier,))) if body is not None else None
+
+
+def _check_during(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded `this action:` runs such a node."""
+    _check_statement(rt, env, "compose.during", ast.During, "a `this action:`")
+
+
+DURING = program("compose.during", ("node", "ctx"), {"node": None, "ctx": Ctx},
+                 Call("body", _during_body), check=_check_during)
+
+
+# --- `for each <selector> { }` -------------------------------------------------------------------------
+def _for_each_els(rt: Runtime, env: Env) -> list:
+    """The elements the selector names when the loop starts (a snapshot, as plain data: a Kiwi by its id)."""
+    node, ctx = env["node"], env["ctx"]
+    els = select(rt.state, node.sel, scope(rt, ctx))
+    if node.cap is not None:
+        els = els[:amount(rt, node.cap, ctx)]
+    return [plain(e) for e in els]
+
+
+def _for_each_body(rt: Runtime, env: Env) -> Any:
+    """The body for one element; over players the element player does it."""
+    node, ctx, el = env["node"], env["ctx"], env["el"]
+    if el[0] == "player":   # "each opponent ... returns": the element player does the body
+        sub = Ctx(el[2], suppressed=ctx.suppressed, depth=ctx.depth + 1, source=ctx.source, it=el, here=ctx.here)
+    else:
+        sub = ctx.sub(it=el, depth=ctx.depth + 1)
+    return _run(rt, node.body, sub)
+
+
+def _check_for_each(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded `for each` runs a `for each` node over elements of the game."""
+    pid = "compose.for_each"
+    _check_statement(rt, env, pid, ast.ForEach, "a `for each`")
+    els = env.get("el.items")
+    need(els is None or type(els) is tuple and all(well_formed(rt.state, e) for e in els), pid,
+         "an element that is not of the game")
+    check_index(pid, els, env.get("el.i", 0))
+
+
+FOR_EACH = program("compose.for_each", ("node", "ctx"), {"node": None, "ctx": Ctx, "el": tuple},
+                   ForEach("el", _for_each_els, (Call("body", _for_each_body),)), check=_check_for_each)
+
+
+# --- `choose <players> { }` ------------------------------------------------------------------------------
+def _player_ask(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> Question | None:
     """The acting player's choice of one of the players the selector names (None: it names nobody)."""
     who = [e[2] for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "player"]
     if not who:
         return None
-    return Ask(ctx.flock, "choose-player", "Choose a player",
-               [option(A.ChoosePlayer(f), ("Choose {}", (f,))) for f in who])
+    return Question(ctx.flock, "choose-player", "Choose a player",
+                    [option(A.ChoosePlayer(f), ("Choose {}", (f,))) for f in who])
 
 
-@register_frame("compose.choose_player")
-@dataclass(eq=False)
-class ChoosePlayerFrame(AskingFrame):
-    """`choose <players> { }`: the acting player picks one of the players named (a decision of their own, seen by
-    everyone as any choice of a player is), then does the body with `them` that player; nobody named: nothing."""
-
-    node: Any
-    ctx: Ctx
-    max_pc: ClassVar[int] = 2
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded choice runs a `choose <players>` node."""
-        need(isinstance(self.node, ast.ChoosePlayer), self, "not a `choose <players>`")
-        check_ctx(rt, self, self.ctx)
-
-    def asked(self, rt: Runtime) -> Ask | None:
-        """pc 1: which player (None: the selector names nobody)."""
-        return _player_ask(rt, self.node.sel, self.ctx) if self.pc == 1 else None
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask which player; 1: the body for the one picked; 2: done."""
-        if self.pc == 2:
-            return Return()
-        if self.pc == 1:
-            self.pc = 2
-            el = ("player", None, value.flock)
-            return Call(effects.run_frame(rt, self.node.body, self.ctx.sub(it=el, depth=self.ctx.depth + 1)))
-        self.pc = 1
-        ask = self.asked(rt)
-        if ask is None:
-            self.pc = 2
-            return Return()
-        return ask
+_PLAYER_KINDS = {"choose-player": ("choose-player",)}
 
 
-@register_frame("compose.during")
-@dataclass(eq=False)
-class DuringFrame(_OneBodyFrame):
-    """`this action: <modifier>; ...`: the statements after it run with the modifier added to the context's
-    (`Ctx.during`), which the rules it changes read where they apply (push.after_move_frame)."""
-
-    node_type: ClassVar[type] = ast.During
-    what: ClassVar[str] = "a `this action:`"
-
-    def branch(self, rt: Runtime) -> tuple[Any, Ctx] | None:
-        """The statements after it, with the modifier."""
-        ctx = self.ctx
-        body = self.node.body
-        return (body, ctx.sub(during=(ctx.during or ()) + (self.node.modifier,))) if body is not None else None
+def _ask_player(rt: Runtime, env: Env) -> Question | None:
+    """Which of the players named (None: nobody)."""
+    return _player_ask(rt, env["node"].sel, env["ctx"])
 
 
+def _chosen_body(rt: Runtime, env: Env) -> Any:
+    """The body, with `them` the player picked."""
+    ctx = env["ctx"]
+    el = ("player", None, env.pop("picked").flock)
+    return _run(rt, env["node"].body, ctx.sub(it=el, depth=ctx.depth + 1))
+
+
+def _check_choose_player(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded choice runs a `choose <players>` node."""
+    _check_statement(rt, env, "compose.choose_player", ast.ChoosePlayer, "a `choose <players>`")
+
+
+def _answer_choose_player(rt: Runtime, env: Env, at: str, decision: Decision) -> None:
+    """The pending decision is the choice of a player it asks now."""
+    check_question("compose.choose_player", at, _ask_player(rt, env), decision)
+
+
+CHOOSE_PLAYER = program(
+    "compose.choose_player", ("node", "ctx"), {"node": None, "ctx": Ctx, "picked": A.ChoosePlayer},
+    Ask("player", _ask_player, into="picked", kinds=_PLAYER_KINDS, otherwise="nobody"),
+    Call("body", _chosen_body),
+    Label("nobody"),
+    check=_check_choose_player, check_answer=_answer_choose_player)
+
+_STATEMENTS: dict[type, Program] = {ast.If: IF, ast.ForEach: FOR_EACH, ast.ChoosePlayer: CHOOSE_PLAYER,
+                                    ast.During: DURING}
+
+
+# --- phrases: the chosen players, then the verb ------------------------------------------------------------
 def _chosen_sels(node: ast.Phrase) -> list[ast.Selector]:
     """The `a chosen <player>` selectors of a phrase, in the order the player is asked about them."""
     out: list[ast.Selector] = []
@@ -242,71 +222,111 @@ def _fixed(node: ast.Phrase, chosen: list) -> ast.Phrase:
     return replace(node, args=tuple((n, fix(v) if isinstance(v, ast.Selector) else v) for n, v in node.args))
 
 
-def _check_chosen(rt: Runtime, frame: Frame, node: Any, chosen: list, done: bool) -> None:
+
+
+def _check_chosen(rt: Runtime, pid: str, node: Any, chosen: Any, done: bool) -> None:
     """A loaded phrase's node is a phrase, and its chosen players are playing (or "": nobody), all of them picked
     (`done`) or some still to pick."""
-    need(isinstance(node, ast.Phrase), frame, "not a phrase")
+    need(isinstance(node, ast.Phrase), pid, "not a phrase")
     wanted = len(_chosen_sels(node))
-    need(all(type(f) is str and (f == "" or f in rt.state.flocks) for f in chosen), frame,
-          "a chosen player who is not playing")
-    need(len(chosen) == wanted if done else len(chosen) < wanted, frame,
-          f"{len(chosen)} chosen players for {wanted} choices")
+    need(type(chosen) is list and all(type(f) is str and (f == "" or f in rt.state.flocks) for f in chosen), pid,
+         "a chosen player who is not playing")
+    need(len(chosen) == wanted if done else len(chosen) < wanted, pid,
+         f"{len(chosen)} chosen players for {wanted} choices")
 
 
-@register_frame("compose.phrase")
-@dataclass(eq=False)
-class PhraseFrame(AskingFrame):
-    """A phrase: first the player picks each `a chosen opponent`, then the verb runs on the selectors (its frame,
-    or its generator procedure), or, for a first-language verb given quantities, on the numbers they give now."""
+@dataclass(frozen=True)
+class Lowering:
+    """What a verb's lowering is handed besides the phrase: the phrase as written (a node of the rules), the players
+    picked for its `a chosen ...` selectors and the context. `start(prog)` is the continuation of a verb program
+    (parameters VERB_PARAMS) running the phrase."""
 
-    node: Any
+    node: ast.Phrase
+    chosen: list
     ctx: Ctx
-    chosen: list = field(default_factory=list)
-    max_pc: ClassVar[int] = 2
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
 
-    def check(self, rt: Runtime) -> None:
-        """A loaded phrase: its players chosen so far (all of them once its verb runs)."""
-        _check_chosen(rt, self, self.node, self.chosen, self.pc == 2)
-        check_ctx(rt, self, self.ctx)
+    def start(self, prog: Program) -> Cont:
+        """The continuation of `prog` running this phrase."""
+        return prog.start(self.node, self.chosen, self.ctx)
 
-    def asked(self, rt: Runtime) -> Ask | None:
-        """The player to pick for the next `a chosen ...` (None: nobody to pick)."""
-        pending = _chosen_sels(self.node)
-        if len(self.chosen) >= len(pending):
-            return None
-        return _player_ask(rt, replace(pending[len(self.chosen)], ref=None), self.ctx)
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask the next chosen player, or run the verb; 1: the player picked; 2: done."""
-        if self.pc == 2:
-            return Return()
-        ctx = self.ctx
-        if self.pc == 1:
-            self.chosen.append(value.flock)
-            self.pc = 0
-        pending = _chosen_sels(self.node)
-        while len(self.chosen) < len(pending):
-            ask = self.asked(rt)
-            if ask is None:
-                self.chosen.append("")
-                continue
-            self.pc = 1
+# a verb program's parameters and their types: the phrase as written, its chosen players, the context
+VERB_PARAMS = ("node", "chosen", "ctx")
+VERB_VARS: dict[str, Any] = {"node": None, "chosen": list, "ctx": Ctx}
+
+
+def _lowering(rt: Runtime, prim: str) -> Callable[[Any, Lowering], Any] | None:
+    """The lowering of a verb: the engine's (VerbTable.lower), else its registry entry's `lower` hook."""
+    lower = rt.verbs.lower.get(prim)
+    if lower is None:
+        entry = registry.BY_ID.get(prim)
+        lower = entry.lower if entry is not None else None
+    return lower
+
+
+def _ask_chosen(rt: Runtime, env: Env) -> Question | None:
+    """The player for the next `a chosen ...` (one naming nobody is "", and the next is asked); None once every one
+    is picked."""
+    chosen = env["chosen"]
+    pending = _chosen_sels(env["node"])
+    while len(chosen) < len(pending):
+        ask = _player_ask(rt, replace(pending[len(chosen)], ref=None), env["ctx"])
+        if ask is not None:
             return ask
-        self.pc = 2
-        node = _fixed(self.node, self.chosen)
-        prim = node.primitive or ""
-        fn = PHRASES.get(prim)
-        if fn is not None and any(isinstance(v, ast.Selector) for _, v in node.args):
-            make = PHRASE_FRAMES.get(prim)
-            return Call(make(self.node, list(self.chosen), ctx) if make is not None else GenFrame(fn(rt, node, ctx)))
-        verb = rt.verbs.run.get(prim)
-        if verb is None:
-            raise EngineError(f"no engine procedure for DSL verb `{node.primitive}`")
-        call = _concrete(rt, node, ctx)
-        if call is None:
-            return Return()
-        return effects.verb_call(rt, call, ctx)   # as effects.run does: the mode's own way too (Kiwibot's, R-SOLO-8)
+        chosen.append("")
+    return None
+
+
+def _keep_chosen(rt: Runtime, env: Env) -> None:
+    env["chosen"].append(env.pop("picked").flock)
+
+
+def _phrase_verb(rt: Runtime, env: Env) -> Any:
+    """The verb on the selectors (its lowering), or, for a first-language verb given quantities, on the numbers
+    they give now (as effects.run does: the mode's own way of it too, Kiwibot's, R-SOLO-8)."""
+    node, ctx, chosen = env["node"], env["ctx"], env["chosen"]
+    prim = node.primitive or ""
+    lower = _lowering(rt, prim)
+    fixed = _fixed(node, chosen)
+    if lower is not None:
+        return lower(fixed, Lowering(node, list(chosen), ctx))
+    if rt.verbs.run.get(prim) is None:
+        raise EngineError(f"no engine procedure for DSL verb `{node.primitive}`")
+    call = _concrete(rt, fixed, ctx)
+    if call is None:
+        return None
+    return effects.verb_call(rt, call, ctx)
+
+
+def _check_phrase(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded phrase: its players chosen so far (all of them once its verb runs)."""
+    _check_chosen(rt, "compose.phrase", env["node"], env["chosen"], at == "verb")
+    check_ctx(rt, "compose.phrase", env["ctx"])
+
+
+def _answer_phrase(rt: Runtime, env: Env, at: str, decision: Decision) -> None:
+    """The pending decision is the choice of the next chosen player."""
+    pending = _chosen_sels(env["node"])
+    chosen = env["chosen"]
+    ask = _player_ask(rt, replace(pending[len(chosen)], ref=None), env["ctx"]) if len(chosen) < len(pending) else None
+    check_question("compose.phrase", at, ask, decision)
+
+
+PHRASE = program(
+    "compose.phrase", ("node", "ctx", "chosen"), {"node": None, "ctx": Ctx, "chosen": list,
+                                                  "picked": A.ChoosePlayer},
+    Label("choose"),
+    Ask("player", _ask_chosen, into="picked", kinds=_PLAYER_KINDS, otherwise="verb"),
+    Do(_keep_chosen),
+    Jump("choose"),
+    Label("verb"),
+    Call("verb", _phrase_verb),
+    check=_check_phrase, check_answer=_answer_phrase)
+
+
+def phrase_frame(rt: Runtime, node: Any, ctx: Ctx) -> Cont:
+    """The continuation running a phrase for `ctx.flock` (a verb on selectors, as the verb table's frame)."""
+    return PHRASE.start(node, ctx, [])
 
 
 def _concrete(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> ast.Call | None:
@@ -314,11 +334,12 @@ def _concrete(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> ast.Call | None:
     args = []
     for name, value in node.args:
         if isinstance(value, (ast.QCall, ast.BinOp, ast.Num)):
-            value = _amount(rt, value, ctx)
+            value = amount(rt, value, ctx)
             if value <= 0:
                 return None
         args.append((name, value))
     return ast.Call(node.words, node.span, node.primitive, tuple(args))
+
 
 
 def possible(rt: Runtime, node, ctx: Ctx) -> bool:
@@ -331,8 +352,9 @@ def possible(rt: Runtime, node, ctx: Ctx) -> bool:
     if isinstance(node, ast.During):
         return node.body is None or effects.possible(rt, node.body, ctx.sub(during=(ctx.during or ()) + (node.modifier,)))
     if isinstance(node, ast.Phrase):
-        if node.primitive in PHRASES:
-            check = PHRASE_POSSIBLE.get(node.primitive)
+        prim = node.primitive or ""
+        if _lowering(rt, prim) is not None:   # a lowered verb: its own check on the phrase, if it has one
+            check = rt.verbs.possible.get(prim)
             return True if check is None else check(rt, node, ctx)
         call = _concrete(rt, node, ctx)
         return True if call is None else effects.possible(rt, call, ctx)
@@ -398,26 +420,6 @@ def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
     return [e[1] for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "hex"]
 
 
-@dataclass(eq=False)
-class _PhraseVerb(AskingFrame):
-    """A verb of a phrase as a frame: the phrase as written (a node of the rules, saved by its address), the
-    players picked for its `a chosen ...` selectors, and the context."""
-
-    node: Any
-    chosen: list
-    ctx: Ctx
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded verb runs a phrase of its own verb, with all its chosen players picked."""
-        _check_chosen(rt, self, self.node, self.chosen, True)
-        need(PHRASE_FRAMES.get(self.node.primitive or "") is type(self), self, "a phrase of another verb")
-        check_ctx(rt, self, self.ctx)
-
-    def named(self, rt: Runtime, sel: ast.Selector, kinds: tuple[str, ...] = ("kiwi", "leader")) -> list:
-        """The elements of these kinds the selector names now."""
-        return [e for e in select(rt.state, sel, scope(rt, self.ctx)) if e[0] in kinds]
-
-
 def _now(rt: Runtime, ref) -> tuple | None:
     """A plain element as it stands now: None when the piece left the hex it was named in."""
     el = live(rt.state, ref)
@@ -426,144 +428,23 @@ def _now(rt: Runtime, ref) -> tuple | None:
     return el
 
 
-@dataclass(eq=False)
-class _EachToFrame(_PhraseVerb, ABC):
-    """Take each piece named (`a ...`: the player first picks which) to a hex the destination names, one small
-    decision per piece: the steps `push <pieces> to <hexes>` and `move <pieces> to <hexes>` share. A piece that left
-    its hex, or has no hex to go to, stays."""
-
-    els: list | None = None
-    i: int = 0
-    max_pc: ClassVar[int] = 2
-    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})   # the steps that wait for an answer
-    verb: ClassVar[str]         # the picking action's verb and the labels' first word
-    ask_kind: ClassVar[str]     # the kind of the decision where a piece goes
-
-    def kept(self, rt: Runtime, els: list) -> list:
-        """The named elements the verb acts on, as plain data."""
-        return [plain(e) for e in els]
-
-    @abstractmethod
-    def dests(self, rt: Runtime, el: tuple, node: Any) -> list[str]:
-        """The hexes this piece may go to (none: it stays)."""
-
-    @abstractmethod
-    def act(self, el: tuple, dest: str) -> A.Action:
-        """The action taking this piece to `dest`."""
-
-    @abstractmethod
-    def apply(self, rt: Runtime, el: tuple, dest: str) -> None:
-        """Take the piece to the hex chosen."""
-
-    def stays(self, rt: Runtime, el: tuple) -> None:
-        """The piece has no hex to go to (it stays)."""
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded step: the pieces named (Kiwi and Leaders of the game), the one asked about still in its hex."""
-        super().check(rt)
-        els = self.els
-        need(els is None or all(well_formed(rt.state, e, ("kiwi", "leader")) for e in els), self,
-              "a piece that is not of the game")
-        check_index(self, els, self.i)
-        need(self.pc != 1 or els is None, self, "a piece to pick after the pieces were named")
-        need(self.pc != 2 or els is not None and self.i > 0 and _now(rt, els[self.i - 1]) is not None, self,
-              "no piece to ask about")
-
-    def _pick_ask(self, els: list) -> Ask:
-        return Ask(self.ctx.flock, self.verb, ("Choose what to {}", (self.verb,)),
-                   _pick_options(els, self.verb, self.verb.capitalize())[0])
-
-    def _dest_ask(self, rt: Runtime, el: tuple, node: Any) -> Ask | None:
-        """Where this piece goes (None: nowhere, it stays)."""
-        dests = self.dests(rt, el, node)
-        if not dests:
-            return None
-        word = self.verb.capitalize()
-        return Ask(self.ctx.flock, self.ask_kind, _piece_text(el, "{} ", "", (word,)),
-                   [option(self.act(el, d), _piece_text(el, "{} ", " to {}", (word,), (d,))) for d in dests])
-
-    def asked(self, rt: Runtime) -> Ask | None:
-        """pc 1: which piece; 2: where the last one goes."""
-        node = _fixed(self.node, self.chosen)
-        if self.pc == 1:
-            sel = node.arg("what")
-            els = self.named(rt, sel)
-            return self._pick_ask(els) if sel.quant == "one" and len(els) > 1 else None
-        el = _now(rt, self.els[self.i - 1]) if self.pc == 2 and self.els else None
-        return self._dest_ask(rt, el, node) if el is not None else None
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: start, or the next piece; 1: the piece picked; 2: where the last one goes."""
-        node = _fixed(self.node, self.chosen)
-        sel = node.arg("what")
-        if self.pc == 2:
-            assert self.els is not None   # pc 2 asked about one of them
-            asked = _now(rt, self.els[self.i - 1])
-            assert asked is not None   # asked just now: it is still there
-            self.apply(rt, asked, value.to)
-        elif self.pc == 1:
-            _, by_action = _pick_options(self.named(rt, sel), self.verb)
-            self.els = self.kept(rt, [by_action[value]])
-        elif self.els is None:
-            els = self.named(rt, sel)
-            if sel.quant == "one" and len(els) > 1:
-                self.pc = 1
-                return self._pick_ask(els)
-            self.els = self.kept(rt, els)
-        els = self.els
-        while self.i < len(els):
-            el = _now(rt, els[self.i])
-            self.i += 1
-            if el is None:
-                continue
-            ask = self._dest_ask(rt, el, node)
-            if ask is None:
-                self.stays(rt, el)
-                continue
-            self.pc = 2
-            return ask
-        return Return()
+def _named(rt: Runtime, env: Env, sel: ast.Selector, kinds: tuple[str, ...] = ("kiwi", "leader")) -> list:
+    """The elements of these kinds the selector names now."""
+    return [e for e in select(rt.state, sel, scope(rt, env["ctx"])) if e[0] in kinds]
 
 
-@register_frame("compose.push_to")
-@dataclass(eq=False)
-class PushToFrame(_EachToFrame):
-    """Push each piece named, one at a time, to an adjacent hex the destination names (R-PUSH-2); pieces that
-    cannot be pushed (`... cannot be pushed` powers) are left out."""
+def phrase_of(env: Env) -> Any:
+    """The phrase a verb program runs (its env's `node`) with its chosen players filled in: read its selectors and
+    quantities from this, on every instruction (the node in the env is the one written, saved by its address)."""
+    return _fixed(env["node"], env["chosen"])
 
-    verb: ClassVar[str] = "push"
-    ask_kind: ClassVar[str] = "push"
 
-    def kept(self, rt: Runtime, els: list) -> list:
-        """The named pieces no power shields."""
-        shield = immune(rt, _cause(self.ctx))
-        if shield is not None:
-            els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
-        return [plain(e) for e in els]
-
-    def dests(self, rt: Runtime, el: tuple, node: Any) -> list[str]:
-        """The adjacent hexes the destination names."""
-        allowed = set(_dest_hexes(rt, node.arg("dest"), self.ctx))
-        return [d for d in board_of(rt.state).adjacent(el[1]) if d in allowed and d != el[1]]
-
-    def stays(self, rt: Runtime, el: tuple) -> None:
-        """No hex to push it to: it stays, and the log says so."""
-        rt.emit("push-stays", self.ctx.flock, flock=self.ctx.flock, piece=_label(el))
-
-    def act(self, el: tuple, dest: str) -> A.Action:
-        """A push of this Kiwi or Leader."""
-        kind, origin, thing = el
-        return A.PushKiwi(thing.id, thing.flock, thing.size, origin, dest) if kind == "kiwi" else A.PushLeader(thing, origin, dest)
-
-    def apply(self, rt: Runtime, el: tuple, dest: str) -> None:
-        """Push it (R-PUSH-2)."""
-        kind, origin, thing = el
-        flock = self.ctx.flock
-        if kind == "kiwi":
-            push.push_kiwi(rt, flock, origin, thing, dest)
-        else:
-            rt.state.flocks[thing].leader_hex = dest
-            rt.emit("push-leader", flock, flock=flock, leader=thing, hex=origin, to=dest)
+def _check_verb(rt: Runtime, env: Env, pid: str, verbs: tuple[str, ...]) -> None:
+    """A loaded verb runs a phrase of its own verb, with all its chosen players picked."""
+    node = env["node"]
+    _check_chosen(rt, pid, node, env["chosen"], True)
+    need(node.primitive in verbs, pid, "a phrase of another verb")
+    check_ctx(rt, pid, env["ctx"])
 
 
 def _cause(ctx: Ctx) -> str:
@@ -571,224 +452,479 @@ def _cause(ctx: Ctx) -> str:
     return "abilities" if ctx.ability is not None else "effects"
 
 
-def _push_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
-    """Push each piece named to an adjacent hex the destination names (PushToFrame)."""
-    return (yield from drive(rt, PushToFrame(node, [], ctx)))
+# --- `push <pieces> to <hexes>` and `move <pieces> to <hexes>`: each piece named to a hex named ---------------
+# Each piece named (`a ...`: the player first picks which) goes to a hex the destination names, one small decision
+# per piece; a piece that left its hex, or has no hex to go to, stays.
+@dataclass(frozen=True)
+class _EachTo:
+    """How one of the two verbs takes a piece: its picking verb (and the labels' first word), the kind of the
+    decision where a piece goes, and its functions."""
+
+    verb: str
+    ask_kind: str
+    kept: Callable[[Runtime, Ctx, list], list]                   # the elements it acts on, as plain data
+    dests: Callable[[Runtime, tuple, Any, Ctx], list]             # the hexes a piece may go to (none: it stays)
+    act: Callable[[tuple, str], A.Action]                        # the action taking a piece to a hex
+    apply: Callable[[Runtime, tuple, str, str], None]             # take it there
+    stays: Callable[[Runtime, tuple, str], None] | None = None   # it has no hex to go to
 
 
-@register_frame("compose.push_out")
-@dataclass(eq=False)
-class PushOutFrame(_PhraseVerb):
-    """Push the pieces named out of the hexes named, hex by hex in the order named, one at a time, each where the
-    player picks (an adjacent hex, or off the island from an edge hex: R-PUSH-2/3, R-LEAD-4/5), until none of them
-    is left in that hex; `push up to n of ...` pushes at most n in all and may stop. The Leader whose ability this
-    is never pushes itself (R-LEAD-6: "all the other Kiwi")."""
+def _push_kept(rt: Runtime, ctx: Ctx, els: list) -> list:
+    """The named pieces no power shields (`... cannot be pushed`)."""
+    shield = immune(rt, _cause(ctx))
+    if shield is not None:
+        els = [e for e in els if not (e[2].id in shield[0] if e[0] == "kiwi" else e[2] in shield[1])]
+    return [plain(e) for e in els]
 
-    hexes: list | None = None
-    i: int = 0
-    budget: int = -1     # pushes left (`push up to n`); -1: no limit
-    max_pc: ClassVar[int] = 2
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
 
-    def check(self, rt: Runtime) -> None:
-        """A loaded push out of hexes of the island, at one of them, with pushes left as its phrase allows."""
-        super().check(rt)
-        hexes = self.hexes
-        need(hexes is None or all(type(h) is str and h in rt.state.hexes for h in hexes), self,
-              "not a hex of the island")
-        check_index(self, hexes, self.i)
-        need(self.pc == 0 or hexes is not None and self.i < len(hexes), self, "no hex to push out of")
-        upto = self.node.arg("n") is not None
-        need(hexes is None or (0 <= self.budget <= MAX_AMOUNT if upto else self.budget == -1), self,
-              f"{self.budget} pushes left")
+def _push_dests(rt: Runtime, el: tuple, node: Any, ctx: Ctx) -> list[str]:
+    """The adjacent hexes the destination names (R-PUSH-2)."""
+    allowed = set(_dest_hexes(rt, node.arg("dest"), ctx))
+    return [d for d in board_of(rt.state).adjacent(el[1]) if d in allowed and d != el[1]]
 
-    def asked(self, rt: Runtime) -> Ask | None:
-        """pc 1: which piece to push out of the hex it is at (or, `up to n`, stop)."""
-        if self.pc != 1 or self.hexes is None or self.budget == 0:
-            return None
-        return self._ask_at(rt, _fixed(self.node, self.chosen), self.hexes[self.i])
 
-    def _ask_at(self, rt: Runtime, node: Any, hex_id: str) -> Ask | None:
-        """The pushes of the pieces named out of this hex (None: none is left there)."""
-        ctx = self.ctx
-        skip = ctx.flock if ctx.ability is not None else None
-        named = select(rt.state, node.arg("what"), scope(rt, ctx))
-        kiwi = {e[2].id for e in named if e[0] == "kiwi" and e[1] == hex_id}
-        leaders = {e[2] for e in named if e[0] == "leader" and e[1] == hex_id}
-        opts = [o for o in push.push_options(rt, hex_id, None, skip, cause=_cause(ctx))
-                if (a := o.action) is not None
-                and (a.flock in leaders if isinstance(a, A.PushLeader) else a.kiwi in kiwi)]
-        if not opts:
-            return None
-        if self.budget < 0:
-            return Ask(ctx.flock, "push", ("Push every Kiwi out of {}", (hex_id,)), opts)
-        opts.append(option(A.word("stop"), "Stop pushing"))
-        return Ask(ctx.flock, "push", ("Push a Kiwi out of {}?", (hex_id,)), opts)
+def _push_act(el: tuple, dest: str) -> A.Action:
+    kind, origin, thing = el
+    return A.PushKiwi(thing.id, thing.flock, thing.size, origin, dest) if kind == "kiwi" else A.PushLeader(thing, origin, dest)
 
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: start, or the next push; 1: the player's answer; 2: that push is done."""
-        ctx = self.ctx
-        node = _fixed(self.node, self.chosen)
-        if self.hexes is None:
-            self.hexes = list(dict.fromkeys(_dest_hexes(rt, node.arg("where"), ctx)))
-            self.budget = _amount(rt, node.arg("n"), ctx) if node.arg("n") is not None else -1
-        if self.pc == 1:
-            if value.kind == "stop":
-                return Return()
-            if self.budget > 0:
-                self.budget -= 1
-            self.pc = 2
-            return Call(push.do_push_frame(ctx.flock, value, True))
-        while self.i < len(self.hexes) and self.budget != 0:
-            ask = self._ask_at(rt, node, self.hexes[self.i])
-            if ask is None:
-                self.i += 1
-                continue
-            self.pc = 1
+
+def _push_apply(rt: Runtime, el: tuple, dest: str, flock: str) -> None:
+    kind, origin, thing = el
+    if kind == "kiwi":
+        push.push_kiwi(rt, flock, origin, thing, dest)
+    else:
+        rt.state.flocks[thing].leader_hex = dest
+        rt.emit("push-leader", flock, flock=flock, leader=thing, hex=origin, to=dest)
+
+
+def _push_stays(rt: Runtime, el: tuple, flock: str) -> None:
+    """No hex to push it to: it stays, and the log says so."""
+    rt.emit("push-stays", flock, flock=flock, piece=_label(el))
+
+
+def _move_kept(rt: Runtime, ctx: Ctx, els: list) -> list:
+    return [plain(e) for e in els]
+
+
+def _move_dests(rt: Runtime, el: tuple, node: Any, ctx: Ctx) -> list[str]:
+    """Any hex the destination names but its own (no push)."""
+    return [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != el[1]]
+
+
+def _move_act(el: tuple, dest: str) -> A.Action:
+    kind, origin, thing = el
+    return A.MoveToKiwi(thing.id, thing.flock, thing.size, origin, dest) if kind == "kiwi" else A.MoveToLeader(thing, origin, dest)
+
+
+def _move_apply(rt: Runtime, el: tuple, dest: str, flock: str) -> None:
+    _relocate(rt, el, dest, flock)
+
+
+_EACH_TO = {"push-to": _EachTo("push", "push", _push_kept, _push_dests, _push_act, _push_apply, _push_stays),
+            "move-to": _EachTo("move", "move-to", _move_kept, _move_dests, _move_act, _move_apply)}
+
+
+def _pick_question(rt: Runtime, env: Env, how: _EachTo) -> Question | None:
+    """Which piece (`a ...` naming several), else None."""
+    sel = phrase_of(env).arg("what")
+    els = _named(rt, env, sel)
+    if sel.quant != "one" or len(els) < 2:
+        return None
+    verb = how.verb
+    return Question(env["ctx"].flock, verb, ("Choose what to {}", (verb,)),
+                    _pick_options(els, verb, verb.capitalize())[0])
+
+
+def _dest_question(rt: Runtime, env: Env, how: _EachTo, el: tuple) -> Question | None:
+    """Where this piece goes (None: nowhere, it stays)."""
+    dests = how.dests(rt, el, phrase_of(env), env["ctx"])
+    if not dests:
+        return None
+    word = how.verb.capitalize()
+    act = how.act
+    return Question(env["ctx"].flock, how.ask_kind, _piece_text(el, "{} ", "", (word,)),
+                    [option(act(el, d), _piece_text(el, "{} ", " to {}", (word,), (d,))) for d in dests])
+
+
+def _ask_piece(rt: Runtime, env: Env) -> Question | None:
+    """Which piece, when `a ...` names several; else every piece named is kept (None)."""
+    how = _EACH_TO[env["node"].primitive]
+    sel = phrase_of(env).arg("what")
+    els = _named(rt, env, sel)
+    if sel.quant == "one" and len(els) > 1:
+        verb = how.verb
+        return Question(env["ctx"].flock, verb, ("Choose what to {}", (verb,)),
+                        _pick_options(els, verb, verb.capitalize())[0])
+    env["els"] = how.kept(rt, env["ctx"], els)
+    env["i"] = 0
+    return None
+
+
+def _keep_picked(rt: Runtime, env: Env) -> None:
+    how = _EACH_TO[env["node"].primitive]
+    _, by_action = _pick_options(_named(rt, env, phrase_of(env).arg("what")), how.verb)
+    env["els"] = how.kept(rt, env["ctx"], [by_action[env.pop("picked")]])
+    env["i"] = 0
+
+
+def _ask_dest(rt: Runtime, env: Env) -> Question | None:
+    """Where the next piece still in its hex goes (one with nowhere to go stays); None once every piece is done."""
+    how = _EACH_TO[env["node"].primitive]
+    els = env["els"]
+    i = env["i"]
+    while i < len(els):
+        el = _now(rt, els[i])
+        i += 1
+        if el is None:
+            continue
+        ask = _dest_question(rt, env, how, el)
+        if ask is None:
+            if how.stays is not None:
+                how.stays(rt, el, env["ctx"].flock)
+            continue
+        env["i"] = i
+        return ask
+    env["i"] = i
+    return None
+
+
+def _take(rt: Runtime, env: Env) -> None:
+    """Take the piece asked about to the hex chosen."""
+    how = _EACH_TO[env["node"].primitive]
+    asked = _now(rt, env["els"][env["i"] - 1])
+    assert asked is not None   # asked just now: it is still there
+    how.apply(rt, asked, env.pop("to").to, env["ctx"].flock)
+
+
+def _check_each_to(rt: Runtime, env: Env, at: str, pid: str, verb: str) -> None:
+    """A loaded step: the pieces named (Kiwi and Leaders of the game), the one asked about still in its hex."""
+    _check_verb(rt, env, pid, (verb,))
+    els = env.get("els")
+    need(els is None or type(els) is list and all(well_formed(rt.state, e, ("kiwi", "leader")) for e in els), pid,
+         "a piece that is not of the game")
+    check_index(pid, els, env.get("i", 0))
+    need(at != "piece" or els is None, pid, "a piece to pick after the pieces were named")
+    need(at != "dest" or els is not None and env.get("i", 0) > 0 and _now(rt, els[env["i"] - 1]) is not None, pid,
+         "no piece to ask about")
+
+
+def _answer_each_to(rt: Runtime, env: Env, at: str, decision: Decision, pid: str) -> None:
+    """The pending decision is which piece, or where the last one goes, as asked now."""
+    how = _EACH_TO[env["node"].primitive]
+    if at == "piece":
+        ask = _pick_question(rt, env, how)
+    else:
+        el = _now(rt, env["els"][env["i"] - 1])
+        ask = _dest_question(rt, env, how, el) if el is not None else None
+    check_question(pid, at, ask, decision)
+
+
+def _check_push_to(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded `push <pieces> to <hexes>`."""
+    _check_each_to(rt, env, at, "compose.push_to", "push-to")
+
+
+def _answer_push_to(rt: Runtime, env: Env, at: str, decision: Decision) -> None:
+    """Its pending decision is the one it asks now."""
+    _answer_each_to(rt, env, at, decision, "compose.push_to")
+
+
+def _check_move_to(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded `move <pieces> to <hexes>`."""
+    _check_each_to(rt, env, at, "compose.move_to", "move-to")
+
+
+def _answer_move_to(rt: Runtime, env: Env, at: str, decision: Decision) -> None:
+    """Its pending decision is the one it asks now."""
+    _answer_each_to(rt, env, at, decision, "compose.move_to")
+
+
+_PICKS = ("pick-kiwi", "pick-leader")
+_EACH_TO_VARS = {**VERB_VARS, "els": list, "i": int, "picked": (A.PickKiwi, A.PickLeader)}
+
+
+def _each_to(pid: str, how: _EachTo, moves: tuple[type, ...], kinds: tuple[str, ...],
+             check: Callable[[Runtime, Env, str], None], answer: Callable[[Runtime, Env, str, Decision], None]) -> Program:
+    """The program of one of the two verbs (the same instructions, its own decision kinds and checks)."""
+    return program(
+        pid, VERB_PARAMS, {**_EACH_TO_VARS, "to": moves},
+        Ask("piece", _ask_piece, into="picked", kinds={how.verb: _PICKS}, otherwise="each"),
+        Do(_keep_picked),
+        Label("each"),
+        Ask("dest", _ask_dest, into="to", kinds={how.ask_kind: kinds}, otherwise="done"),
+        Do(_take),
+        Jump("each"),
+        Label("done"),
+        check=check, check_answer=answer)
+
+
+PUSH_TO = _each_to("compose.push_to", _EACH_TO["push-to"], (A.PushKiwi, A.PushLeader), ("push", "push-leader"),
+                   _check_push_to, _answer_push_to)
+MOVE_TO = _each_to("compose.move_to", _EACH_TO["move-to"], (A.MoveToKiwi, A.MoveToLeader),
+                   ("move-to", "move-to-leader"), _check_move_to, _answer_move_to)
+
+
+# --- `push <pieces> out of <hexes>` (`push up to n of ...`) -------------------------------------------------
+# The pieces named are pushed out of the hexes named, hex by hex in the order named, one at a time, each where the
+# player picks (an adjacent hex, or off the island from an edge hex: R-PUSH-2/3, R-LEAD-4/5), until none of them is
+# left in that hex; `push up to n of ...` pushes at most n in all and may stop. The Leader whose ability this is
+# never pushes itself (R-LEAD-6: "all the other Kiwi").
+def _push_out_start(rt: Runtime, env: Env) -> None:
+    node, ctx = phrase_of(env), env["ctx"]
+    env["hexes"] = list(dict.fromkeys(_dest_hexes(rt, node.arg("where"), ctx)))
+    env["budget"] = amount(rt, node.arg("n"), ctx) if node.arg("n") is not None else -1
+    env["i"] = 0
+
+
+def _push_out_question(rt: Runtime, env: Env, hex_id: str) -> Question | None:
+    """The pushes of the pieces named out of this hex (None: none is left there)."""
+    ctx = env["ctx"]
+    skip = ctx.flock if ctx.ability is not None else None
+    named = select(rt.state, phrase_of(env).arg("what"), scope(rt, ctx))
+    kiwi = {e[2].id for e in named if e[0] == "kiwi" and e[1] == hex_id}
+    leaders = {e[2] for e in named if e[0] == "leader" and e[1] == hex_id}
+    opts = [o for o in push.push_options(rt, hex_id, None, skip, cause=_cause(ctx))
+            if (a := o.action) is not None
+            and (a.flock in leaders if isinstance(a, A.PushLeader) else a.kiwi in kiwi)]
+    if not opts:
+        return None
+    if env["budget"] < 0:
+        return Question(ctx.flock, "push", ("Push every Kiwi out of {}", (hex_id,)), opts)
+    opts.append(option(A.word("stop"), "Stop pushing"))
+    return Question(ctx.flock, "push", ("Push a Kiwi out of {}?", (hex_id,)), opts)
+
+
+def _ask_push_out(rt: Runtime, env: Env) -> Question | None:
+    """The next push, out of the first hex named with a piece named left in it (None: done, or no push left)."""
+    hexes = env["hexes"]
+    while env["i"] < len(hexes) and env["budget"] != 0:
+        ask = _push_out_question(rt, env, hexes[env["i"]])
+        if ask is not None:
             return ask
-        return Return()
+        env["i"] += 1
+    return None
 
 
-def _push_out(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
-    """Push the pieces named out of the hexes named (PushOutFrame; `node` has its chosen players filled in)."""
-    return (yield from drive(rt, PushOutFrame(node, [], ctx)))
+def _stopped(rt: Runtime, env: Env) -> bool:
+    return env["pushed"].kind == "stop"
 
 
-@register_frame("compose.place_on")
-@dataclass(eq=False)
-class PlaceOnFrame(_PhraseVerb):
-    """Place n size-1 Kiwi, each on a hex the selector names; tokens as in R-RES-2 (an island token may be
-    refused), each then uncovering its track slot's benefit (R-TRACK-1)."""
-
-    left: int = -1
-    hexes: list = field(default_factory=list)
-    source: Any = None   # where the token came from (placing.TakeTokenFrame): ("track", slot), ("reserve", 0) ...
-    max_pc: ClassVar[int] = 3
-    asks: ClassVar[frozenset[int] | None] = frozenset({2})   # the steps that wait for an answer
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded placing: Kiwi left to place, hexes of the island, and at step 2 a token in hand to place."""
-        super().check(rt)
-        need(-1 <= self.left <= MAX_AMOUNT, self, f"{self.left} Kiwi left")
-        need(all(type(h) is str and h in rt.state.hexes for h in self.hexes), self, "not a hex of the island")
-        source = self.source
-        need(source is None or type(source) is tuple and len(source) == 2 and type(source[0]) is str
-              and type(source[1]) is int, self, "not where a token comes from")
-        need(self.pc != 2 or source is not None and rt.state.flocks[self.ctx.flock].supply > 0, self,
-              "no token taken to place")
-
-    def asked(self, rt: Runtime) -> Ask | None:
-        """pc 2: the hex for the token taken."""
-        return self._ask_hex(rt, _fixed(self.node, self.chosen)) if self.pc == 2 else None
-
-    def _ask_hex(self, rt: Runtime, node: Any) -> Ask:
-        hexes = _dest_hexes(rt, node.arg("where"), self.ctx) or self.hexes   # an island token may change nothing
-        return Ask(self.ctx.flock, "place-kiwi", "Place a size-1 Kiwi",
-                   [option(A.Place(h), ("Place on {}", (h,))) for h in hexes])
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the next Kiwi: take a token; 1: the token taken, ask the hex; 2: place it; 3: its track benefit
-        ran, next."""
-        ctx = self.ctx
-        node = _fixed(self.node, self.chosen)
-        if self.pc == 1:
-            if value is None:
-                return Return()
-            self.source = value
-            self.pc = 2
-            return self._ask_hex(rt, node)
-        if self.pc == 2:
-            hex_id = value.hex
-            rt.state.flocks[ctx.flock].supply -= 1
-            new = rt.state.place_new_kiwi(hex_id, ctx.flock, 1)
-            rt.emit("place", ctx.flock, flock=ctx.flock, hex=hex_id, kiwi=new.id)
-            self.pc = 3
-            benefit = placing.track_benefit_frame(rt, ctx.flock, self.source, ctx)
-            if benefit is not None:   # none uncovered: on to the next Kiwi at once (pc 3's work)
-                return Call(benefit)
-        if self.left < 0:
-            self.left = _amount(rt, node.arg("n"), ctx)
-        if self.left <= 0:
-            return Return()
-        self.left -= 1
-        self.hexes = _dest_hexes(rt, node.arg("where"), ctx)
-        if not self.hexes:
-            rt.emit("no-place-hex", ctx.flock, flock=ctx.flock)
-            return Return()
-        self.pc = 1
-        return Call(placing.take_token_frame(ctx.flock, "a new Kiwi", None, True))
+def _push_one(rt: Runtime, env: Env) -> Any:
+    """The push chosen (one of the budget's)."""
+    if env["budget"] > 0:
+        env["budget"] -= 1
+    return push.do_push_frame(env["ctx"].flock, env.pop("pushed"), True)
 
 
-def _place_on(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
-    """Place n size-1 Kiwi, each on a hex the selector names (PlaceOnFrame)."""
-    return (yield from drive(rt, PlaceOnFrame(node, [], ctx)))
+def _check_push_out(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded push out of hexes of the island, at one of them, with pushes left as its phrase allows."""
+    pid = "compose.push_out"
+    _check_verb(rt, env, pid, ("push-out", "push-out-upto"))
+    hexes: Any = env.get("hexes")
+    need(type(hexes) is list and all(type(h) is str and h in rt.state.hexes for h in hexes), pid,
+         "not a hex of the island")
+    check_index(pid, hexes, env.get("i"))
+    need(env["i"] < len(hexes), pid, "no hex to push out of")
+    budget = env.get("budget")
+    upto = env["node"].arg("n") is not None
+    need(type(budget) is int and (0 <= budget <= MAX_AMOUNT if upto else budget == -1), pid, f"{budget} pushes left")
 
 
-@register_frame("compose.grow")
-@dataclass(eq=False)
-class GrowSelFrame(_PhraseVerb):
-    """Grow each Kiwi named by one (its owner stacks a token, R-FEED-3); `a kiwi ...`: the one the player picks;
-    a Kiwi at the size limit stays."""
-
-    els: list | None = None
-    i: int = 0
-    max_pc: ClassVar[int] = 2
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded growth: Kiwi of the game, still to pick at step 1."""
-        super().check(rt)
-        need(self.els is None or all(well_formed(rt.state, e, ("kiwi",)) for e in self.els), self,
-              "a Kiwi that is not of the game")
-        check_index(self, self.els, self.i)
-        need(self.pc != 1 or self.els is None, self, "a Kiwi to pick after the Kiwi were named")
-
-    def _growing(self, rt: Runtime, sel: ast.Selector) -> tuple[Ask | None, list]:
-        """The Kiwi that grow, or the question which one (`a kiwi ...` naming several that can)."""
-        top = rt.rules.max_size
-        els = [e for e in select(rt.state, sel, scope(rt, self.ctx)) if e[0] == "kiwi" and e[2].size < top]
-        if sel.quant == "one" and len(els) > 1:
-            every = self.named(rt, sel, ("kiwi",))
-            if len(every) > 1:
-                opts, _ = _pick_options(every, "grow", "Grow")
-                return Ask(self.ctx.flock, "grow", "Choose what to grow", opts), every
-            els = every
-        return None, els
-
-    def asked(self, rt: Runtime) -> Ask | None:
-        """pc 1: which Kiwi grows."""
-        return self._growing(rt, _fixed(self.node, self.chosen).arg("what"))[0] if self.pc == 1 else None
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the Kiwi named (or ask which); 1: the one picked; 2: the next Kiwi grows."""
-        ctx = self.ctx
-        top = rt.rules.max_size
-        sel = _fixed(self.node, self.chosen).arg("what")
-        if self.pc == 1:
-            _, by_action = _pick_options(self.named(rt, sel, ("kiwi",)), "grow")
-            self.els = [plain(by_action[value])]
-        elif self.els is None:
-            ask, els = self._growing(rt, sel)
-            if ask is not None:
-                self.pc = 1
-                return ask
-            self.els = [plain(e) for e in els]
-        self.pc = 2
-        while self.i < len(self.els):
-            el = live(rt.state, self.els[self.i])
-            self.i += 1
-            if el is not None and el[2].size < top:
-                kiwi = el[2]
-                return Call(placing.grow_one_frame(el[1], kiwi, ctx, optional=kiwi.flock == ctx.flock))
-        return Return()
+def _answer_push_out(rt: Runtime, env: Env, at: str, decision: Decision) -> None:
+    """The pending decision is the push out of the hex it is at (or, `up to n`, stop)."""
+    ask = _push_out_question(rt, env, env["hexes"][env["i"]]) if env["budget"] != 0 else None
+    check_question("compose.push_out", at, ask, decision)
 
 
+PUSH_OUT = program(
+    "compose.push_out", VERB_PARAMS,
+    {**VERB_VARS, "hexes": list, "i": int, "budget": int, "pushed": (A.PushKiwi, A.PushLeader, A.KINDS["stop"])},
+    Do(_push_out_start),
+    Label("next"),
+    Ask("piece", _ask_push_out, into="pushed", kinds={"push": ("push", "push-leader", "stop")}, otherwise="done"),
+    If(_stopped, (Return(),)),
+    Call("push", _push_one),
+    Jump("next"),
+    Label("done"),
+    check=_check_push_out, check_answer=_answer_push_out)
 
-def _grow(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
-    """Grow each Kiwi named by one (GrowSelFrame)."""
-    return (yield from drive(rt, GrowSelFrame(node, [], ctx)))
+
+# --- `place n kiwi on <hexes>` -------------------------------------------------------------------------------
+# n size-1 Kiwi, each on a hex the selector names; tokens as in R-RES-2 (an island token may be refused), each then
+# uncovering its track slot's benefit (R-TRACK-1).
+def _place_count(rt: Runtime, env: Env) -> None:
+    env["left"] = amount(rt, phrase_of(env).arg("n"), env["ctx"])
+    env["hexes"] = []
 
 
+def _none_left(rt: Runtime, env: Env) -> bool:
+    return env["left"] <= 0
+
+
+def _place_where(rt: Runtime, env: Env) -> None:
+    env["left"] -= 1
+    env["hexes"] = _dest_hexes(rt, phrase_of(env).arg("where"), env["ctx"])
+
+
+def _no_hex(rt: Runtime, env: Env) -> bool:
+    return not env["hexes"]
+
+
+def _no_place_hex(rt: Runtime, env: Env) -> tuple[str, dict]:
+    flock = env["ctx"].flock
+    return flock, {"flock": flock}
+
+
+def _take_token(rt: Runtime, env: Env) -> Any:
+    return placing.take_token_frame(env["ctx"].flock, "a new Kiwi", None, True)
+
+
+def _no_token(rt: Runtime, env: Env) -> bool:
+    return env["source"] is None
+
+
+def _place_question(rt: Runtime, env: Env) -> Question:
+    """The hex for the token taken (an island token may change nothing: then the hexes named before it)."""
+    hexes = _dest_hexes(rt, phrase_of(env).arg("where"), env["ctx"]) or env["hexes"]
+    return Question(env["ctx"].flock, "place-kiwi", "Place a size-1 Kiwi",
+                    [option(A.Place(h), ("Place on {}", (h,))) for h in hexes])
+
+
+def _place_kiwi(rt: Runtime, env: Env) -> None:
+    flock = env["ctx"].flock
+    hex_id = env.pop("placed").hex
+    rt.state.flocks[flock].supply -= 1
+    new = rt.state.place_new_kiwi(hex_id, flock, 1)
+    rt.emit("place", flock, flock=flock, hex=hex_id, kiwi=new.id)
+
+
+def _track_benefit(rt: Runtime, env: Env) -> Any:
+    """The benefit of the track slot the token uncovered (None: none)."""
+    ctx = env["ctx"]
+    return placing.track_benefit_frame(rt, ctx.flock, env.pop("source"), ctx)
+
+
+def _check_place_on(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded placing: Kiwi left to place, hexes of the island, and while asking a token in hand to place."""
+    pid = "compose.place_on"
+    _check_verb(rt, env, pid, ("place-on",))
+    left = env.get("left")
+    need(type(left) is int and 0 <= left <= MAX_AMOUNT, pid, f"{left} Kiwi left")
+    hexes = env.get("hexes")
+    need(type(hexes) is list and all(type(h) is str and h in rt.state.hexes for h in hexes), pid,
+         "not a hex of the island")
+    source = env.get("source")
+    need(source is None or type(source) is tuple and len(source) == 2 and type(source[0]) is str
+         and type(source[1]) is int, pid, "not where a token comes from")
+    need(at != "hex" or source is not None and rt.state.flocks[env["ctx"].flock].supply > 0, pid,
+         "no token taken to place")
+
+
+def _answer_place_on(rt: Runtime, env: Env, at: str, decision: Decision) -> None:
+    """The pending decision is the hex for the token taken."""
+    check_question("compose.place_on", at, _place_question(rt, env), decision)
+
+
+PLACE_ON = program(
+    "compose.place_on", VERB_PARAMS,
+    {**VERB_VARS, "left": int, "hexes": list, "source": tuple, "placed": A.Place},
+    Do(_place_count),
+    Label("next"),
+    If(_none_left, (Return(),)),
+    Do(_place_where),
+    If(_no_hex, (Emit("no-place-hex", _no_place_hex), Return())),
+    Call("token", _take_token, into="source"),
+    If(_no_token, (Return(),)),
+    Ask("hex", _place_question, into="placed", kinds={"place-kiwi": ("place",)}),
+    Do(_place_kiwi),
+    Call("benefit", _track_benefit),
+    Jump("next"),
+    check=_check_place_on, check_answer=_answer_place_on)
+
+
+# --- `grow <pieces>` ------------------------------------------------------------------------------------------
+# Each Kiwi named grows by one (its owner stacks a token, R-FEED-3); `a kiwi ...`: the one the player picks; a Kiwi
+# at the size limit stays.
+def _growing(rt: Runtime, env: Env) -> tuple[Question | None, list]:
+    """The Kiwi that grow, or the question which one (`a kiwi ...` naming several that can)."""
+    sel = phrase_of(env).arg("what")
+    top = rt.rules.max_size
+    els = [e for e in select(rt.state, sel, scope(rt, env["ctx"])) if e[0] == "kiwi" and e[2].size < top]
+    if sel.quant == "one" and len(els) > 1:
+        every = _named(rt, env, sel, ("kiwi",))
+        if len(every) > 1:
+            opts, _ = _pick_options(every, "grow", "Grow")
+            return Question(env["ctx"].flock, "grow", "Choose what to grow", opts), every
+        els = every
+    return None, els
+
+
+def _ask_grow(rt: Runtime, env: Env) -> Question | None:
+    """Which Kiwi grows (`a kiwi ...` naming several); else every Kiwi that can is kept (None)."""
+    ask, els = _growing(rt, env)
+    if ask is None:
+        env["els"] = [plain(e) for e in els]
+        env["i"] = 0
+    return ask
+
+
+def _keep_grown(rt: Runtime, env: Env) -> None:
+    _, by_action = _pick_options(_named(rt, env, phrase_of(env).arg("what"), ("kiwi",)), "grow")
+    env["els"] = [plain(by_action[env.pop("picked")])]
+    env["i"] = 0
+
+
+def _grown_all(rt: Runtime, env: Env) -> bool:
+    """Past the Kiwi that left or reached the size limit: none is left to grow."""
+    els, top = env["els"], rt.rules.max_size
+    i = env["i"]
+    while i < len(els):
+        el = live(rt.state, els[i])
+        if el is not None and el[2].size < top:
+            break
+        i += 1
+    env["i"] = i
+    return i >= len(els)
+
+
+def _grow_next(rt: Runtime, env: Env) -> Any:
+    """The next Kiwi grows (its owner's growth; the acting player's own may be refused)."""
+    ctx = env["ctx"]
+    el = live(rt.state, env["els"][env["i"]])
+    assert el is not None   # just found by _grown_all
+    env["i"] += 1
+    kiwi = el[2]
+    return placing.grow_one_frame(el[1], kiwi, ctx, optional=kiwi.flock == ctx.flock)
+
+
+def _check_grow(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded growth: Kiwi of the game, still to pick while asking."""
+    pid = "compose.grow"
+    _check_verb(rt, env, pid, ("grow-sel",))
+    els = env.get("els")
+    need(els is None or type(els) is list and all(well_formed(rt.state, e, ("kiwi",)) for e in els), pid,
+         "a Kiwi that is not of the game")
+    check_index(pid, els, env.get("i", 0))
+    need(at != "kiwi" or els is None, pid, "a Kiwi to pick after the Kiwi were named")
+
+
+def _answer_grow(rt: Runtime, env: Env, at: str, decision: Decision) -> None:
+    """The pending decision is which Kiwi grows."""
+    check_question("compose.grow", at, _growing(rt, env)[0], decision)
+
+
+GROW = program(
+    "compose.grow", VERB_PARAMS, {**VERB_VARS, "els": list, "i": int, "picked": A.PickKiwi},
+    Ask("kiwi", _ask_grow, into="picked", kinds={"grow": ("pick-kiwi",)}, otherwise="each"),
+    Do(_keep_grown),
+    Label("each"),
+    If(_grown_all, (Return(),)),
+    Call("grow", _grow_next),
+    Jump("each"),
+    check=_check_grow, check_answer=_answer_grow)
+
+
+# --- `shrink <pieces>` / `remove <pieces>`: every Kiwi named, or (`a kiwi ...`) the one the player picks ---------
 def _shrink_els(rt: Runtime, els: list, ctx: Ctx) -> None:
     """Shrink each Kiwi by one; the token goes to its owner's Reserve, a size-0 Kiwi leaves."""
     for _, hex_id, kiwi in els:
@@ -808,53 +944,6 @@ def _remove_els(rt: Runtime, els: list, ctx: Ctx) -> None:
             rt.emit("remove-piece", ctx.flock, flock=ctx.flock, owner=kiwi.flock, size=kiwi.size, hex=hex_id, kiwi=kiwi.id)
 
 
-_ACTS = {"shrink-sel": ("shrink", _shrink_els), "remove-sel": ("remove", _remove_els)}
-
-
-@register_frame("compose.act_on_kiwi")
-@dataclass(eq=False)
-class ActOnKiwiFrame(_PhraseVerb):
-    """`shrink <pieces>` / `remove <pieces>`: every Kiwi named, or (`a kiwi ...`) the one the player picks."""
-
-    max_pc: ClassVar[int] = 1
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-
-    def _ask(self, verb: str, sel: ast.Selector, els: list) -> Ask | None:
-        """Which Kiwi (`a kiwi ...` naming several), else None."""
-        if sel.quant != "one" or len(els) < 2:
-            return None
-        return Ask(self.ctx.flock, verb, ("Choose what to {}", (verb,)), _pick_options(els, verb, verb.capitalize())[0])
-
-    def asked(self, rt: Runtime) -> Ask | None:
-        """pc 1: which Kiwi."""
-        node = _fixed(self.node, self.chosen)
-        sel = node.arg("what")
-        return self._ask(_ACTS[node.primitive or ""][0], sel, self.named(rt, sel, ("kiwi",))) if self.pc == 1 else None
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the Kiwi named (or ask which); 1: the one picked."""
-        node = _fixed(self.node, self.chosen)
-        verb, act = _ACTS[node.primitive or ""]
-        sel = node.arg("what")
-        els = self.named(rt, sel, ("kiwi",))
-        if self.pc == 1:
-            _, by_action = _pick_options(els, verb)
-            els = [by_action[value]]
-        elif (ask := self._ask(verb, sel, els)) is not None:
-            self.pc = 1
-            return ask
-        act(rt, els, self.ctx)
-        return Return()
-
-
-def _shrink(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
-    """Shrink each Kiwi named by one (ActOnKiwiFrame)."""
-    return (yield from drive(rt, ActOnKiwiFrame(node, [], ctx)))
-
-
-def _remove(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
-    """Remove each Kiwi named to its owner's Reserve (ActOnKiwiFrame)."""
-    return (yield from drive(rt, ActOnKiwiFrame(node, [], ctx)))
 
 
 def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
@@ -866,222 +955,289 @@ def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
     rt.emit("move-piece", who, flock=who, piece=_label(el), to=dest)
 
 
-@register_frame("compose.move_to")
-@dataclass(eq=False)
-class MoveToFrame(_EachToFrame):
-    """Move each piece named to a hex the destination names (no push); `a ...`: the one the player picks."""
-
-    verb: ClassVar[str] = "move"
-    ask_kind: ClassVar[str] = "move-to"
-
-    def dests(self, rt: Runtime, el: tuple, node: Any) -> list[str]:
-        """Any hex the destination names but its own."""
-        return [h for h in _dest_hexes(rt, node.arg("dest"), self.ctx) if h != el[1]]
-
-    def act(self, el: tuple, dest: str) -> A.Action:
-        """A move of this Kiwi or Leader."""
-        kind, origin, thing = el
-        return A.MoveToKiwi(thing.id, thing.flock, thing.size, origin, dest) if kind == "kiwi" else A.MoveToLeader(thing, origin, dest)
-
-    def apply(self, rt: Runtime, el: tuple, dest: str) -> None:
-        """Move it."""
-        _relocate(rt, el, dest, self.ctx.flock)
+_ACTS = {"shrink-sel": ("shrink", _shrink_els), "remove-sel": ("remove", _remove_els)}
 
 
-def _move_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
-    """Move each piece named to a hex the destination names (MoveToFrame)."""
-    return (yield from drive(rt, MoveToFrame(node, [], ctx)))
+def _act_question(rt: Runtime, env: Env, els: list) -> Question | None:
+    """Which Kiwi (`a kiwi ...` naming several), else None."""
+    verb = _ACTS[env["node"].primitive][0]
+    if phrase_of(env).arg("what").quant != "one" or len(els) < 2:
+        return None
+    return Question(env["ctx"].flock, verb, ("Choose what to {}", (verb,)),
+                    _pick_options(els, verb, verb.capitalize())[0])
 
 
-@register_frame("compose.swap")
-@dataclass(eq=False)
-class SwapFrame(_PhraseVerb):
-    """Exchange the hexes of two pieces (the player picks each when several are named)."""
-
-    first: Any = None    # the first piece (plain), once known
-    max_pc: ClassVar[int] = 2
-    asks: ClassVar[frozenset[int] | None] = frozenset({1, 2})   # the steps that wait for an answer
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded swap: the first piece is of the game, and known when the second is asked."""
-        super().check(rt)
-        need(self.first is None or well_formed(rt.state, self.first, ("kiwi", "leader")), self,
-              "a piece that is not of the game")
-        need(self.pc != 2 or self.first is not None, self, "no first piece")
-
-    def _which(self, rt: Runtime, node: Any, verb: str) -> tuple[Ask | None, list]:
-        """The pieces `a` (verb swap) or `b` (swap-with) names, and the question which, when several."""
-        els = self.named(rt, node.arg("a" if verb == "swap" else "b"))
-        if len(els) < 2:
-            return None, els
-        return Ask(self.ctx.flock, verb, "Choose a piece to swap", _pick_options(els, verb, "Swap")[0]), els
-
-    def asked(self, rt: Runtime) -> Ask | None:
-        """pc 1: the first piece; 2: the second."""
-        return self._which(rt, _fixed(self.node, self.chosen), "swap" if self.pc == 1 else "swap-with")[0]
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: the first piece (or ask); 1: the first picked, now the second (or ask); 2: the second picked."""
-        ctx = self.ctx
-        node = _fixed(self.node, self.chosen)
-        if self.pc == 0:
-            ask, els = self._which(rt, node, "swap")
-            if ask is not None:
-                self.pc = 1
-                return ask
-            if not els:
-                return Return()
-            value, self.pc = None, 1
-            self.first = plain(els[0])
-        if self.pc == 1:
-            if value is not None:
-                _, by_action = _pick_options(self.named(rt, node.arg("a")), "swap")
-                self.first = plain(by_action[value])
-            ask, els = self._which(rt, node, "swap-with")
-            if ask is not None:
-                self.pc = 2
-                return ask
-            if not els:
-                return Return()
-            second = els[0]
-        else:
-            _, by_action = _pick_options(self.named(rt, node.arg("b")), "swap-with")
-            second = by_action[value]
-        first = live(rt.state, self.first)
-        if first is None or second[1] == first[1]:
-            return Return()
-        _relocate(rt, first, second[1], ctx.flock)
-        _relocate(rt, second, first[1], ctx.flock)
-        return Return()
+def _ask_act(rt: Runtime, env: Env) -> Question | None:
+    """Which Kiwi, when `a kiwi ...` names several; else (None) every Kiwi named."""
+    return _act_question(rt, env, _named(rt, env, phrase_of(env).arg("what"), ("kiwi",)))
 
 
-def _swap(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
-    """Exchange the hexes of two pieces (SwapFrame)."""
-    return (yield from drive(rt, SwapFrame(node, [], ctx)))
+def _act_picked(rt: Runtime, env: Env) -> None:
+    verb, act = _ACTS[env["node"].primitive]
+    _, by_action = _pick_options(_named(rt, env, phrase_of(env).arg("what"), ("kiwi",)), verb)
+    act(rt, [by_action[env.pop("picked")]], env["ctx"])
 
 
-@register_frame("compose.return_fruit")
-@dataclass(eq=False)
-class ReturnFruitFrame(AskingFrame):
-    """Return up to n fruit of the player's choice to the bag, one at a time."""
-
-    call: Any
-    ctx: Ctx
-    left: int = -1
-    max_pc: ClassVar[int] = 1
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded `return n fruit`, with fruit left to return."""
-        need(isinstance(self.call, (ast.Phrase, ast.Call)) and self.call.primitive == "return-fruit", self,
-              "not a `return ... fruit`")
-        need(-1 <= self.left <= MAX_AMOUNT and (self.pc == 0 or self.left >= 0), self, f"{self.left} fruit left")
-        check_ctx(rt, self, self.ctx)
-
-    def asked(self, rt: Runtime) -> Ask | None:
-        """pc 1: which fruit (None: the player has none)."""
-        colours = sorted(c for c, k in rt.state.flocks[self.ctx.flock].fruit.items() if k > 0)
-        if self.pc != 1 or not colours:
-            return None
-        return Ask(self.ctx.flock, "return-fruit", "Return a fruit to the bag",
-                   [option(A.GiveFruit(c), ("Return a {} fruit", (c,))) for c in colours])
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: start, or ask for the next fruit; 1: return the fruit picked."""
-        ctx = self.ctx
-        fl = rt.state.flocks[ctx.flock]
-        if self.left < 0:
-            self.left = _amount(rt, self.call.arg("n"), ctx)
-        if self.pc == 1:
-            c = value.fruit
-            fl.fruit[c] -= 1
-            rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
-            rt.emit("return-fruit", ctx.flock, flock=ctx.flock, fruit=c)
-        if self.left <= 0:
-            return Return()
-        self.left -= 1
-        self.pc = 1
-        ask = self.asked(rt)
-        return ask if ask is not None else Return()
+def _act_all(rt: Runtime, env: Env) -> None:
+    _ACTS[env["node"].primitive][1](rt, _named(rt, env, phrase_of(env).arg("what"), ("kiwi",)), env["ctx"])
 
 
-def _return_fruit(rt: Runtime, node: ast.Phrase | ast.Call, ctx: Ctx) -> Steps[Any]:
-    """Return up to n fruit of the player's choice to the bag (ReturnFruitFrame)."""
-    return (yield from drive(rt, ReturnFruitFrame(node, ctx)))
+def _check_act(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded `shrink` or `remove` of pieces."""
+    _check_verb(rt, env, "compose.act_on_kiwi", tuple(_ACTS))
 
 
-@register_frame("compose.jump_to")
-@dataclass(eq=False)
-class JumpToFrame(_PhraseVerb):
-    """The Leader lands on a chosen hex the selector names, other than its start (R-LEAD-5)."""
-
-    max_pc: ClassVar[int] = 2
-    asks: ClassVar[frozenset[int] | None] = frozenset({1})   # the steps that wait for an answer
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded jump runs inside a Leader ability."""
-        super().check(rt)
-        need(self.ctx.ability is not None, self, "a Leader jump outside a Leader ability")
-
-    def asked(self, rt: Runtime) -> Ask | None:
-        """pc 1: the landing hex."""
-        return self._ask(rt) if self.pc == 1 else None
-
-    def _ask(self, rt: Runtime) -> Ask | None:
-        ctx = self.ctx
-        ab = ctx.ability
-        assert ab is not None   # resume and check refuse a jump outside an ability
-        dests = [h for h in _dest_hexes(rt, _fixed(self.node, self.chosen).arg("dest"), ctx) if h != ab.start]
-        if not dests:
-            return None
-        return Ask(ctx.flock, "leader-move", "Your Leader jumps",
-                   [option(A.LeaderTo(ab.start, h), ("Leader to {}", (h,))) for h in dests])
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """pc 0: ask the landing hex; 1: land there; 2: done."""
-        ctx = self.ctx
-        ab = ctx.ability
-        if ab is None:
-            raise EngineError("a leader verb ran outside a Leader ability")
-        if self.pc == 2:
-            return Return()
-        if self.pc == 1:
-            self.pc = 2
-            move.land(rt, ctx, value.to, board_of(rt.state).between(ab.start, value.to))
-            return Return()
-        ask = self._ask(rt)
-        if ask is None:
-            return Return()
-        self.pc = 1
-        return ask
+def _answer_act(rt: Runtime, env: Env, at: str, decision: Decision) -> None:
+    """The pending decision is which Kiwi, as asked now."""
+    check_question("compose.act_on_kiwi", at, _ask_act(rt, env), decision)
 
 
-def _jump_to(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Steps[Any]:
-    """The Leader lands on a chosen hex the selector names (JumpToFrame)."""
-    return (yield from drive(rt, JumpToFrame(node, [], ctx)))
+ACT_ON_KIWI = program(
+    "compose.act_on_kiwi", VERB_PARAMS, {**VERB_VARS, "picked": A.PickKiwi},
+    Ask("kiwi", _ask_act, into="picked", kinds={"shrink": ("pick-kiwi",), "remove": ("pick-kiwi",)},
+        otherwise="every"),
+    Do(_act_picked),
+    Return(),
+    Label("every"),
+    Do(_act_all),
+    check=_check_act, check_answer=_answer_act)
 
 
-PHRASES = {
-    "push-to": _push_to, "push-out": _push_out, "push-out-upto": _push_out, "place-on": _place_on, "grow-sel": _grow, "shrink-sel": _shrink, "remove-sel": _remove,
-    "move-to": _move_to, "swap": _swap, "return-fruit": _return_fruit, "leader-jump-to": _jump_to,
-}
-PHRASE_POSSIBLE = {
-    "return-fruit": lambda rt, n, ctx: sum(rt.state.flocks[ctx.flock].fruit.values()) > 0,
-}
+# --- `swap <piece> with <piece>`: exchange the hexes of two pieces (the player picks each when several are named) -----
+def _which(rt: Runtime, env: Env, verb: str) -> tuple[Question | None, list]:
+    """The pieces `a` (verb swap) or `b` (swap-with) names, and the question which, when several."""
+    els = _named(rt, env, phrase_of(env).arg("a" if verb == "swap" else "b"))
+    if len(els) < 2:
+        return None, els
+    return Question(env["ctx"].flock, verb, "Choose a piece to swap", _pick_options(els, verb, "Swap")[0]), els
 
 
-# phrases written as frames: (the phrase as written, the chosen players, ctx) -> the frame
-PHRASE_FRAMES = {"push-out": PushOutFrame, "push-out-upto": PushOutFrame, "push-to": PushToFrame,
-                 "leader-jump-to": JumpToFrame, "place-on": PlaceOnFrame, "grow-sel": GrowSelFrame,
-                 "shrink-sel": ActOnKiwiFrame, "remove-sel": ActOnKiwiFrame, "move-to": MoveToFrame,
-                 "swap": SwapFrame}
-# verbs whose calls (numbers only) have a frame: (runtime, call, ctx) -> the frame
-_CALL_FRAMES = {"return-fruit": lambda rt, c, ctx: ReturnFruitFrame(c, ctx)}
+def _ask_first(rt: Runtime, env: Env) -> Question | None:
+    """The first piece, when several are named; else (None) the one named, if any."""
+    ask, els = _which(rt, env, "swap")
+    if ask is None and els:
+        env["first"] = plain(els[0])
+    return ask
 
-# registry verb id -> procedure in the engine's verb table (a phrase or a first-language call); if, for each
-# and phrases are the node kinds effects.run hands this module through the table (as frames)
-for _verb, _procedure in PHRASES.items():
-    TABLE.register(_verb, _procedure, PHRASE_POSSIBLE.get(_verb), frame=_CALL_FRAMES.get(_verb))
+
+def _keep_first(rt: Runtime, env: Env) -> None:
+    _, by_action = _pick_options(_named(rt, env, phrase_of(env).arg("a")), "swap")
+    env["first"] = plain(by_action[env.pop("picked")])
+
+
+def _no_first(rt: Runtime, env: Env) -> bool:
+    return "first" not in env
+
+
+def _ask_second(rt: Runtime, env: Env) -> Question | None:
+    """The second piece, when several are named; else (None) the one named, if any."""
+    ask, els = _which(rt, env, "swap-with")
+    if ask is None and els:
+        env["second"] = plain(els[0])
+    return ask
+
+
+def _keep_second(rt: Runtime, env: Env) -> None:
+    _, by_action = _pick_options(_named(rt, env, phrase_of(env).arg("b")), "swap-with")
+    env["second"] = plain(by_action[env.pop("other")])
+
+
+def _exchange(rt: Runtime, env: Env) -> None:
+    """The two pieces exchange hexes (unless the first left, or both are on one hex)."""
+    second = env.pop("second", None)
+    if second is None:
+        return
+    first, second = live(rt.state, env["first"]), live(rt.state, second)
+    if first is None or second is None or second[1] == first[1]:
+        return
+    flock = env["ctx"].flock
+    _relocate(rt, first, second[1], flock)
+    _relocate(rt, second, first[1], flock)
+
+
+def _check_swap(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded swap: the first piece is of the game, and known when the second is asked."""
+    pid = "compose.swap"
+    _check_verb(rt, env, pid, ("swap",))
+    first = env.get("first")
+    need(first is None or well_formed(rt.state, first, ("kiwi", "leader")), pid, "a piece that is not of the game")
+    need(at != "second" or first is not None, pid, "no first piece")
+
+
+def _answer_swap(rt: Runtime, env: Env, at: str, decision: Decision) -> None:
+    """The pending decision is the first piece, or the second, as asked now."""
+    check_question("compose.swap", at, _which(rt, env, "swap" if at == "first" else "swap-with")[0], decision)
+
+
+_PIECE_PICKS = ("pick-kiwi", "pick-leader")
+SWAP = program(
+    "compose.swap", VERB_PARAMS, {**VERB_VARS, "first": tuple, "second": tuple, "picked": (A.PickKiwi, A.PickLeader),
+                                  "other": (A.PickKiwi, A.PickLeader)},
+    Ask("first", _ask_first, into="picked", kinds={"swap": _PIECE_PICKS}, otherwise="named"),
+    Do(_keep_first),
+    Jump("second"),
+    Label("named"),
+    If(_no_first, (Return(),)),
+    Label("second"),
+    Ask("second", _ask_second, into="other", kinds={"swap-with": _PIECE_PICKS}, otherwise="swap"),
+    Do(_keep_second),
+    Label("swap"),
+    Do(_exchange),
+    check=_check_swap, check_answer=_answer_swap)
+
+
+# --- `return n fruit`: up to n fruit of the player's choice go back to the bag, one at a time -------------------
+def _fruit_count(rt: Runtime, env: Env) -> None:
+    env["left"] = amount(rt, env["call"].arg("n"), env["ctx"])
+
+
+def _fruit_left(rt: Runtime, env: Env) -> bool:
+    return env["left"] > 0
+
+
+def _fruit_question(rt: Runtime, env: Env) -> Question | None:
+    """Which fruit (None: the player has none)."""
+    flock = env["ctx"].flock
+    colours = sorted(c for c, k in rt.state.flocks[flock].fruit.items() if k > 0)
+    if not colours:
+        return None
+    return Question(flock, "return-fruit", "Return a fruit to the bag",
+                    [option(A.GiveFruit(c), ("Return a {} fruit", (c,))) for c in colours])
+
+
+def _ask_fruit(rt: Runtime, env: Env) -> Question | None:
+    """The next fruit to return (None: the player has none left)."""
+    env["left"] -= 1
+    return _fruit_question(rt, env)
+
+
+def _return_one(rt: Runtime, env: Env) -> None:
+    flock = env["ctx"].flock
+    c = env.pop("fruit").fruit
+    rt.state.flocks[flock].fruit[c] -= 1
+    rt.state.fruit_bag[c] = rt.state.fruit_bag.get(c, 0) + 1
+    rt.emit("return-fruit", flock, flock=flock, fruit=c)
+
+
+def _check_return_fruit(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded `return n fruit`, with fruit left to return."""
+    pid = "compose.return_fruit"
+    call = env["call"]
+    need(isinstance(call, (ast.Phrase, ast.Call)) and call.primitive == "return-fruit", pid, "not a `return ... fruit`")
+    left = env.get("left")
+    need(type(left) is int and 0 <= left <= MAX_AMOUNT, pid, f"{left} fruit left")
+    check_ctx(rt, pid, env["ctx"])
+
+
+def _answer_return_fruit(rt: Runtime, env: Env, at: str, decision: Decision) -> None:
+    """The pending decision is which fruit, as asked now."""
+    check_question("compose.return_fruit", at, _fruit_question(rt, env), decision)
+
+
+RETURN_FRUIT = program(
+    "compose.return_fruit", ("call", "ctx"), {"call": None, "ctx": Ctx, "left": int, "fruit": A.GiveFruit},
+    Do(_fruit_count),
+    While(_fruit_left, (Ask("fruit", _ask_fruit, into="fruit", kinds={"return-fruit": ("give-fruit",)},
+                            otherwise="done"),
+                        Do(_return_one))),
+    Label("done"),
+    check=_check_return_fruit, check_answer=_answer_return_fruit)
+
+
+def _return_fruit_frame(rt: Runtime, call: Any, ctx: Ctx) -> Cont:
+    """The continuation returning a `return n fruit` call's fruit."""
+    return RETURN_FRUIT.start(call, ctx)
+
+
+def _can_return_fruit(rt: Runtime, call: Any, ctx: Ctx) -> bool:
+    return sum(rt.state.flocks[ctx.flock].fruit.values()) > 0
+
+
+# --- `leader jumps to <hexes>`: the Leader lands on a chosen hex the selector names, other than its start (R-LEAD-5) -
+def _jump_question(rt: Runtime, env: Env) -> Question | None:
+    """The landing hex (None: the selector names none but the start)."""
+    ctx = env["ctx"]
+    ab = ctx.ability
+    if ab is None:
+        raise EngineError("a leader verb ran outside a Leader ability")
+    dests = [h for h in _dest_hexes(rt, phrase_of(env).arg("dest"), ctx) if h != ab.start]
+    if not dests:
+        return None
+    return Question(ctx.flock, "leader-move", "Your Leader jumps",
+                    [option(A.LeaderTo(ab.start, h), ("Leader to {}", (h,))) for h in dests])
+
+
+def _land(rt: Runtime, env: Env) -> None:
+    ctx = env["ctx"]
+    to = env.pop("to").to
+    move.land(rt, ctx, to, board_of(rt.state).between(ctx.ability.start, to))
+
+
+def _check_jump(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded jump runs inside a Leader ability."""
+    pid = "compose.jump_to"
+    _check_verb(rt, env, pid, ("leader-jump-to",))
+    need(env["ctx"].ability is not None, pid, "a Leader jump outside a Leader ability")
+
+
+def _answer_jump(rt: Runtime, env: Env, at: str, decision: Decision) -> None:
+    """The pending decision is the landing hex, as asked now."""
+    check_question("compose.jump_to", at, _jump_question(rt, env), decision)
+
+
+JUMP_TO = program(
+    "compose.jump_to", VERB_PARAMS, {**VERB_VARS, "to": A.LeaderTo},
+    Ask("hex", _jump_question, into="to", kinds={"leader-move": ("leader",)}, otherwise="nowhere"),
+    Do(_land),
+    Label("nowhere"),
+    check=_check_jump, check_answer=_answer_jump)
+
+
+# --- the lowerings of the engine's verbs on selectors (a verb of a mod: its registry entry's `lower` hook) ---------
+def _lower_push_to(call: ast.Phrase, site: Lowering) -> Cont:
+    return site.start(PUSH_TO)
+
+
+def _lower_push_out(call: ast.Phrase, site: Lowering) -> Cont:
+    return site.start(PUSH_OUT)
+
+
+def _lower_place_on(call: ast.Phrase, site: Lowering) -> Cont:
+    return site.start(PLACE_ON)
+
+
+def _lower_grow(call: ast.Phrase, site: Lowering) -> Cont:
+    return site.start(GROW)
+
+
+def _lower_act(call: ast.Phrase, site: Lowering) -> Cont:
+    return site.start(ACT_ON_KIWI)
+
+
+def _lower_move_to(call: ast.Phrase, site: Lowering) -> Cont:
+    return site.start(MOVE_TO)
+
+
+def _lower_swap(call: ast.Phrase, site: Lowering) -> Cont:
+    return site.start(SWAP)
+
+
+def _lower_jump_to(call: ast.Phrase, site: Lowering) -> Cont:
+    return site.start(JUMP_TO)
+
+
+def _lower_return_fruit(call: ast.Phrase, site: Lowering) -> Cont:
+    return RETURN_FRUIT.start(site.node, site.ctx)   # its amount is read when it starts
+
+
+for _verb, _lower in (("push-to", _lower_push_to), ("push-out", _lower_push_out), ("push-out-upto", _lower_push_out),
+                      ("place-on", _lower_place_on), ("grow-sel", _lower_grow), ("shrink-sel", _lower_act),
+                      ("remove-sel", _lower_act), ("move-to", _lower_move_to), ("swap", _lower_swap),
+                      ("leader-jump-to", _lower_jump_to)):
+    TABLE.register(_verb, verb_procedure(cast(Any, phrase_frame)))   # (a phrase runs through its lowering)
+    TABLE.register_lowering(_verb, _lower)
+TABLE.register("return-fruit", verb_procedure(cast(Any, _return_fruit_frame)), _can_return_fruit, frame=_return_fruit_frame)
+TABLE.register_lowering("return-fruit", _lower_return_fruit)
 TABLE.register_composed(frame_of, possible)
 
 
@@ -1095,72 +1251,84 @@ def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> St
     return (yield from drive(rt, event_frame(rt, ctx, kind, hex_id, target)))
 
 
-def event_frame(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Frame:
-    """The frame firing every flock's compositional triggers on an engine event (`feed` of the Kiwi `target` in
-    `hex_id`, `build` on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on
+def event_frame(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Any:
+    """The continuation firing every flock's compositional triggers on an engine event (`feed` of the Kiwi `target`
+    in `hex_id`, `build` on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on
     <hexes>`); nothing to fire: a frame that returns at once."""
-    ids = _EVENT_TRIGGERS.get(kind, ())
     powers = table(rt.rules)
-    if not any(t in powers for t in ids):
-        return Done()
-    return EmitEventFrame(kind, hex_id, target.id if target is not None else None, ctx)
+    for t in _EVENT_TRIGGERS.get(kind, ()):
+        if t in powers:
+            return EMIT_EVENT.start(kind, hex_id, target.id if target is not None else None, ctx)
+    return Done()
 
 
-@register_frame("compose.emit_event")
-@dataclass(eq=False)
-class EmitEventFrame(Frame):
-    """Fire the matching compositional triggers of every flock, in seat order and power order (emit_event)."""
-
-    event: str
-    hex: str
-    target: int | None
-    ctx: Ctx
-    fi: int = 0          # the flock (seat index) and power index to look at next
-    pi: int = 0
-    max_pc: ClassVar[int] = 0
-    asks: ClassVar[frozenset[int] | None] = frozenset()   # it never asks itself
-
-    def check(self, rt: Runtime) -> None:
-        """A loaded event names an event with triggers, a hex of the island and a seat and power to look at."""
-        need(self.event in _EVENT_TRIGGERS and self.hex in rt.state.hexes, self, "not an event on a hex of the island")
-        need(0 <= self.fi <= len(rt.state.seats) and self.pi >= 0, self, "not a seat and power to look at")
-        check_ctx(rt, self, self.ctx)
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """The next power that fires: its effect."""
-        ctx, hex_id, ids = self.ctx, self.hex, _EVENT_TRIGGERS.get(self.event, ())
-        seats = rt.state.seats
-        while self.fi < len(seats):
-            flock = seats[self.fi]
-            side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
-            side_powers = side.powers if side is not None else []
-            while self.pi < len(side_powers):
-                power = side_powers[self.pi]
-                self.pi += 1
-                trigger = power.trigger
-                if trigger is None or trigger not in ids or trigger in ctx.suppressed:
+def _next_power(rt: Runtime, env: Env) -> bool:
+    """Find the next power that fires, in seat order and power order (`fi`, `pi`: where to look next); False: none."""
+    ctx, hex_id, ids = env["ctx"], env["hex"], _EVENT_TRIGGERS.get(env["event"], ())
+    seats = rt.state.seats
+    fi, pi = env["fi"], env["pi"]
+    while fi < len(seats):
+        flock = seats[fi]
+        side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
+        side_powers = side.powers if side is not None else []
+        while pi < len(side_powers):
+            power = side_powers[pi]
+            pi += 1
+            trigger = power.trigger
+            if trigger is None or trigger not in ids or trigger in ctx.suppressed:
+                continue
+            when = power.when
+            assert when is not None   # a power's trigger is its `when`'s primitive (rules._flock)
+            sc = Scope(flock, here=hex_id)
+            by = when.arg("who")
+            if by is None:
+                if ctx.flock != flock:
                     continue
-                when = power.when
-                assert when is not None   # a power's trigger is its `when`'s primitive (rules._flock)
-                sc = Scope(flock, here=hex_id)
-                by = when.arg("who")
-                if by is None:
-                    if ctx.flock != flock:
-                        continue
-                elif not any(e[2] == ctx.flock for e in select(rt.state, by, sc) if e[0] == "player"):
-                    continue
-                what = when.arg("what")
-                if what is not None and not any(e[0] == "kiwi" and e[2].id == self.target
-                                                for e in select(rt.state, what, sc)):
-                    continue
-                where = when.arg("where")
-                if where is not None and hex_id not in {e[1] for e in select(rt.state, where, sc)}:
-                    continue
-                rt.emit("power", flock, flock=flock, trigger=self.event)
-                sub = Ctx(flock, turn=ctx.turn if flock == ctx.flock else Turn(),
-                          suppressed=ctx.suppressed | {trigger}, depth=ctx.depth + 1,
-                          source=f"power {power.trigger}", here=hex_id)
-                return Call(effects.run_frame(rt, power.effect, sub))
-            self.fi += 1
-            self.pi = 0
-        return Return()
+            elif not any(e[2] == ctx.flock for e in select(rt.state, by, sc) if e[0] == "player"):
+                continue
+            what = when.arg("what")
+            if what is not None and not any(e[0] == "kiwi" and e[2].id == env["target"]
+                                            for e in select(rt.state, what, sc)):
+                continue
+            where = when.arg("where")
+            if where is not None and hex_id not in {e[1] for e in select(rt.state, where, sc)}:
+                continue
+            env["fi"], env["pi"] = fi, pi
+            return True
+        fi += 1
+        pi = 0
+    env["fi"], env["pi"] = fi, pi
+    return False
+
+
+def _fire_power(rt: Runtime, env: Env) -> Any:
+    """The power found fires: its effect, for its flock."""
+    ctx, hex_id = env["ctx"], env["hex"]
+    flock = rt.state.seats[env["fi"]]
+    power = rt.rules.flocks[flock][rt.state.flocks[flock].side].powers[env["pi"] - 1]
+    rt.emit("power", flock, flock=flock, trigger=env["event"])
+    sub = Ctx(flock, turn=ctx.turn if flock == ctx.flock else Turn(), suppressed=ctx.suppressed | {power.trigger},
+              depth=ctx.depth + 1, source=f"power {power.trigger}", here=hex_id)
+    return _run(rt, power.effect, sub)
+
+
+def _no_power_yet(rt: Runtime, env: Env) -> None:
+    env["fi"] = env["pi"] = 0
+
+
+def _check_emit_event(rt: Runtime, env: Env, at: str) -> None:
+    """A loaded event names an event with triggers, a hex of the island and a seat and power to look at."""
+    pid = "compose.emit_event"
+    need(env["event"] in _EVENT_TRIGGERS and env["hex"] in rt.state.hexes, pid, "not an event on a hex of the island")
+    fi, pi = env.get("fi"), env.get("pi")
+    need(type(fi) is int and type(pi) is int and 0 <= fi < len(rt.state.seats) and pi > 0, pid,
+         "not a seat and power to look at")
+    check_ctx(rt, pid, env["ctx"])
+
+
+EMIT_EVENT = program(
+    "compose.emit_event", ("event", "hex", "target", "ctx"),
+    {"event": str, "hex": str, "target": (int, type(None)), "ctx": Ctx, "fi": int, "pi": int},
+    Do(_no_power_yet),
+    While(_next_power, (Call("power", _fire_power),)),
+    check=_check_emit_event)

@@ -1,22 +1,21 @@
-"""Checks of compose frames loaded from a save: the plain data they may hold, and the question the
-frame that asked the pending decision asks (interpreter/engine/compose.py).
+"""Checks of compose continuations loaded from a save: the plain data they may hold, and the question the program
+that asked the pending decision asks (interpreter/engine/compose.py).
 
-A save's frames are checked by frames.stack_from_data (kinds, fields, simple types) and then by each frame's own
-`check(rt)` against the loaded state; Game.from_json then hands the pending decision to the top frame's
-`check_answer`. Nothing changes the state between a question and its answer, so a compose frame recomputes its
-question from the state (`asked`) and a pending decision that is not that one (another kind, player or options) is
-refused: resuming the frame with it would fail deep in play instead.
+A save's continuations are checked by machine.stack_from_data (program ids, resume points, env names and types) and
+then by each program's own `check(rt, env, at)` against the loaded state; Game.from_json then hands the pending
+decision to the top program's `check_answer`. Nothing changes the state between a question and its answer, so a
+compose program recomputes its question from the state and a pending decision that is not that one (another kind,
+player or options) is refused: resuming the program with it would fail deep in play instead.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from kcd.engine.context import Ctx, Runtime
 from kcd.engine.decisions import Decision, distinct
-from kcd.engine.frames import Ask, Frame, FrameDataError
+from kcd.engine.frames import Ask, FrameDataError
 
-__all__ = ["AskingFrame", "check_ctx", "check_index", "need", "well_formed"]
+__all__ = ["check_ctx", "check_index", "check_question", "need", "well_formed"]
 
 _KINDS = ("kiwi", "leader", "nest", "marker", "hex", "player")
 
@@ -42,39 +41,31 @@ def well_formed(st: Any, el: Any, kinds: tuple[str, ...] = _KINDS) -> bool:
             and thing[0] in st.flocks)
 
 
-def need(ok: bool, frame: Frame, what: str) -> None:
-    """Refuse a loaded frame whose data is not what it can hold."""
+def need(ok: bool, program: str, what: str) -> None:
+    """Refuse a loaded continuation of `program` whose data is not what it can hold."""
     if not ok:
-        raise FrameDataError(f"{frame.kind}: {what}")
+        raise FrameDataError(f"{program}: {what}")
 
 
-def check_ctx(rt: Runtime, frame: Frame, ctx: Ctx) -> None:
+def check_ctx(rt: Runtime, program: str, ctx: Ctx) -> None:
     """The context's `it`, `this hex` and Leader ability name the island's hexes and pieces."""
     hexes = rt.state.hexes
-    need(ctx.it is None or well_formed(rt.state, ctx.it), frame, "`it` is not an element of the game")
-    need(ctx.here is None or ctx.here in hexes, frame, "`this hex` is not a hex of the island")
+    need(ctx.it is None or well_formed(rt.state, ctx.it), program, "`it` is not an element of the game")
+    need(ctx.here is None or ctx.here in hexes, program, "`this hex` is not a hex of the island")
     ab = ctx.ability
     need(ab is None or ab.start in hexes and (ab.landing is None or ab.landing in hexes)
-         and all(h in hexes for h in ab.passed), frame, "the Leader ability names hexes off the island")
+         and all(h in hexes for h in ab.passed), program, "the Leader ability names hexes off the island")
 
 
-def check_index(frame: Frame, items: list | None, i: int) -> None:
+def check_index(program: str, items: Any, i: Any) -> None:
     """`i` counts the items already done (0 before a snapshot is taken)."""
-    need(0 <= i <= (len(items) if items is not None else 0), frame, f"step {i} of {len(items or ())} items")
+    need(type(i) is int and 0 <= i <= (len(items) if items is not None else 0), program,
+         f"step {i} of {len(items or ())} items")
 
 
-@dataclass(eq=False)
-class AskingFrame(Frame):
-    """A compose frame that asks: at a step of `asks`, `asked(rt)` is what it asks there, recomputed from the state
-    (nothing changes the state between a question and its answer, so a loaded save can be checked against it)."""
-
-    def asked(self, rt: Runtime) -> Ask | None:
-        """The question this frame waits for the answer to at its step (None: it cannot be waiting)."""
-        raise NotImplementedError(f"{type(self).__name__} has no asked")
-
-    def check_answer(self, rt: Runtime, decision: Decision) -> None:
-        """Refuse a loaded pending decision that is not the one this frame asks now (kind, player, options)."""
-        ask = self.asked(rt)
-        need(ask is not None and ask.kind == decision.kind and ask.player == decision.player
-             and [o.id for o in distinct(tuple(ask.options))] == decision.option_ids(), self,
-             f"the pending {decision.kind[:40]} decision is not the one it asks at step {self.pc}")
+def check_question(program: str, at: str, ask: Ask | None, decision: Decision) -> None:
+    """Refuse a loaded pending decision that is not the question `ask` the program asks now at `at` (kind, player,
+    options)."""
+    need(ask is not None and ask.kind == decision.kind and ask.player == decision.player
+         and [o.id for o in distinct(tuple(ask.options))] == decision.option_ids(), program,
+         f"the pending {decision.kind[:40]} decision is not the one it asks at {at}")

@@ -718,5 +718,15 @@ def check_pending(entry: Any, rt: Runtime, decision: Any) -> None:
         answers(rt, decision)
 
 
+def is_entry(value: Any) -> bool:
+    """True for what a stack holds: a continuation or a legacy frame."""
+    return type(value) is Cont or isinstance(value, Frame)
+
+
+def wrap(child: Any) -> Any:
+    """A stack entry for a child procedure: continuations and frames as they are, generators in a GenFrame."""
+    return GenFrame(child) if type(child) is GeneratorType else child
+
+
 F.ENTRY_TYPES.add(Cont)
 

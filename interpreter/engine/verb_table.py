@@ -1,7 +1,7 @@
 """The one table of the effect language's engine verbs: DSL verb id -> procedure, and -> "possible now" check.
 
 Each rule module registers its own verbs here (effects.py the gains and payments, placing.py placing and
-growing, move.py moves and pushes, build.py, feed.py, marking.py, compose.py the compositional layer's verbs and nodes), and the runtime is handed the table
+growing, move.py moves and pushes, build.py, feed.py, marking.py, compose.py the compositional layer's verbs, their lowerings and nodes), and the runtime is handed the table
 (`Runtime.verbs`), which `effects.run` reads. So the effect interpreter imports no rule module and no rule
 module has to import it back lazily: the engine has no import circle. interpreter/engine/verbs.py imports every
 module that registers, so a game always has them all.
@@ -34,6 +34,9 @@ class VerbTable:
     # verbs written as explicit frames (interpreter/engine/frames.py): (runtime, call, ctx) -> Frame; effects.run
     # pushes the frame instead of running the generator procedure, so the step stays copyable
     frames: dict[str, Callable[[Any, ast.Call, Any], Any]] = field(default_factory=dict)
+    # the lowerings of the verbs on selectors: (phrase with its chosen players filled in, compose.Lowering) -> the
+    # continuation running it; a registry entry's `lower` hook is one (compose.py reads an entry's hook itself too)
+    lower: dict[str, Callable[[Any, Any], Any]] = field(default_factory=dict)
     # the compositional layer's nodes (`if`, `for each`, phrases: ast.COMPOSED), run and checked by compose.py
     composed_run: Composed | None = None
     composed_possible: ComposedCheck | None = None
@@ -49,13 +52,20 @@ class VerbTable:
         else:
             self.frames.pop(verb_id, None)
 
+    def register_lowering(self, verb_id: str, lower: Callable[[Any, Any], Any]) -> None:
+        """Add (or replace) the lowering of a verb on selectors (compose.py runs a phrase of it through it)."""
+        self.lower[verb_id] = lower
+
     def adopt(self, entries: Iterable[Any]) -> None:
-        """Register the `run` hook of every registry entry that has one and no procedure yet: a verb whose entry
-        carries its engine procedure needs no module of the engine to name it."""
+        """Register the `run` and `lower` hooks of every registry entry that has them and no procedure or lowering
+        yet: a verb whose entry carries them needs no module of the engine to name it."""
         for entry in entries:
             run = getattr(entry, "run", None)
             if run is not None and entry.id not in self.run:
                 self.register(entry.id, run)
+            lower = getattr(entry, "lower", None)
+            if lower is not None and entry.id not in self.lower:
+                self.register_lowering(entry.id, lower)
 
     def register_composed(self, procedure: Composed, possible: ComposedCheck) -> None:
         """Hand effects.run the compositional layer's nodes (interpreter/engine/compose.py)."""
