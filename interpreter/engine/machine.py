@@ -29,11 +29,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+from types import GeneratorType
 
 from kcd.engine import frames as F
 from kcd.engine.context import EngineError, Runtime
 from kcd.engine.frames import Ask as Question          # what an Ask's builder returns
-from kcd.engine.frames import FrameDataError, GenFrame, RETURN, has_generators
+from kcd.engine.frames import FrameDataError, Frame, GenFrame, RETURN, has_generators
 
 Env = dict
 # the types an env name may hold (checked on load); None: any saveable value
