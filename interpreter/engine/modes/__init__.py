@@ -101,10 +101,5 @@ def for_data(data: dict) -> Any:
 
 def for_state(state: Any) -> Any:
     """The mode a State is played in (as `for_data`, read off the live state)."""
-    if state.mode is not None:
-        return for_data({"mode": state.mode})
-    if state.solo is not None:
-        return _MODES["solo"]
-    if state.variant is not None:
-        return for_data({"variant": state.variant})
-    return _MODES["standard"]
+    # a State's fields are named as its JSON form's keys
+    return for_data(vars(state))
