@@ -90,6 +90,9 @@ class Mode:
     name: ClassVar[str] = "standard"
     variant: ClassVar[str | None] = None   # the variant name (`Game.new(variant=...)`, `State.variant`) or None
     title: ClassVar[str] = "the standard game"
+    # the State field that holds the mode's own data, if any: a save without a `mode` name (older saves) that has
+    # it set is a game of this mode
+    data_field: ClassVar[str | None] = None
     # Kiwibot's way of DSL verbs in solo: None means the core verbs (a plain attribute: effects.run reads it
     # on every verb, so it costs one lookup, not a call)
     verb_for: Callable | None = None

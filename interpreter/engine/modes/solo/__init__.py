@@ -30,6 +30,7 @@ class Solo(Mode):
 
     name = solo.MODE
     title = "solo against Kiwibot"
+    data_field = "solo"   # State.solo (SoloState)
     label = "Solo (against Kiwibot)"
     player_count = 2
     seats_text = "two flocks, the player and Kiwibot (R-SOLO-1)"
