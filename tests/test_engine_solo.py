@@ -15,6 +15,7 @@ from test_engine_support import dsl, markers, put, ruleset, rules
 
 from kcd.engine import Game
 from kcd.engine.modes.solo import procedures as solo
+from kcd.engine.modes.solo.state import solo_rules
 from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.engine.frames import drive
 from kcd.engine.game import OldSaveWarning
@@ -110,8 +111,8 @@ def test_R_SOLO_2_solo_cards_random_ascending_face_up_and_marker_side() -> None:
         g = solo_game(seed=seed)
         pile = g.state.solo["pile"]
         numbers = [rules().solo_cards[c].number for c in pile]
-        assert len(pile) == rules().solo_mode().setup.solo_cards == 4 and numbers == sorted(numbers)
-        assert len(set(pile)) == 4 and g.state.solo["side"] in rules().solo_mode().sides
+        assert len(pile) == solo_rules(rules()).setup.solo_cards == 4 and numbers == sorted(numbers)
+        assert len(set(pile)) == 4 and g.state.solo["side"] in solo_rules(rules()).sides
         piles.add(tuple(pile))
         view = g.view(PLAYER)["solo"]
         assert view["solo_card"] == pile[0] and view["solo_cards_left"] == 4

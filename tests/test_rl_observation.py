@@ -216,15 +216,16 @@ def _reference_observation(space: Any, game: Game, player: str) -> np.ndarray:
     width, shown_cards = len(space.season_cards) + 1, len(st.season_cards)
     if st.solo is not None:
         data = st.solo
+        solo_cards, marker_sides = tuple(rules.solo_cards), tuple(rules.solo.sides)   # content order
         shown_cards = int(data["flipped"]) * int(data["per_season"])
         if data["pile"]:
-            out[at["solo/card"] + space.solo_cards.index(data["pile"][0])] = 1
+            out[at["solo/card"] + solo_cards.index(data["pile"][0])] = 1
         out[at["solo/left"]] = len(data["pile"])
         for card in data["discarded"]:
-            out[at["solo/discarded"] + space.solo_cards.index(card)] = 1
+            out[at["solo/discarded"] + solo_cards.index(card)] = 1
         out[at["solo/set_aside"]] = len(data["set_aside"])
-        if data["side"] in space.marker_sides:
-            out[at["solo/marker_side"] + space.marker_sides.index(data["side"])] = 1
+        if data["side"] in marker_sides:
+            out[at["solo/marker_side"] + marker_sides.index(data["side"])] = 1
     for j, card in enumerate(st.season_cards[:space.season_slots]):
         out[at["season_cards"] + j * width + (space.season_cards.index(card) if j < shown_cards else width - 1)] = 1
     for c, colour in enumerate(rules.fruits):

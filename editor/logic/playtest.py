@@ -310,13 +310,13 @@ def vp_source_name(source: str) -> str:
 def vp_chart(summary: Mapping[str, Any], labels: Labels = Labels()) -> alt.Chart:
     """Mean VP per player by source (domain markers, Nests, Season cards; R-END-2); in solo games per role,
     player against Kiwibot, with Kiwibot's endgame VP (R-SOLO-6) as its own source."""
-    solo = summary.get("solo")
-    if solo:
+    versus = summary.get("solo")   # the summary's player-vs-Kiwibot section (solo simulations only)
+    if versus:
         frame = pd.DataFrame([{"source": vp_source_name(k), "vp": float(v),
                                "who": "Kiwibot" if role == "kiwibot" else "player"}
-                              for role, sources in solo["mean_vp"].items() for k, v in sources.items() if k != "total"])
-        player = labels.colours.get(next(iter(solo.get("player_flocks") or []), ""), NEUTRAL)
-        bot = labels.colours.get(next(iter(solo.get("kiwibot_flocks") or []), ""), TIE_COLOUR)
+                              for role, sources in versus["mean_vp"].items() for k, v in sources.items() if k != "total"])
+        player = labels.colours.get(next(iter(versus.get("player_flocks") or []), ""), NEUTRAL)
+        bot = labels.colours.get(next(iter(versus.get("kiwibot_flocks") or []), ""), TIE_COLOUR)
         return alt.Chart(frame).mark_bar().encode(
             y=alt.Y("source:N", title=None, sort=None, axis=_ROW_AXIS), yOffset="who:N",
             x=alt.X("vp:Q", title="mean VP"),

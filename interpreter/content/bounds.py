@@ -85,7 +85,7 @@ def effect_graph(files: dict[str, Merged], compiled: CompiledFields) -> EffectGr
     return EffectGraph(sides, nests, abilities, bonus, entries,
                        track_from=start if isinstance(start, int) and not isinstance(start, bool) else 3,
                        kiwi_tokens=tokens if isinstance(tokens, int) and not isinstance(tokens, bool) else 20,
-                       solo=solo)
+                       bot_runs=solo)
 
 
 def _sides(r: _Reader, entries: list[Entry]) -> list[FlockSide]:

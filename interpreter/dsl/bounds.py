@@ -93,7 +93,8 @@ class EffectGraph:
     entries: list[Entry]
     track_from: int = 3
     kiwi_tokens: int = 20
-    solo: bool = False                      # the content has a solo mode: Kiwibot may run effects
+    bot_runs: bool = False                  # a mode of the content lets the engine play a flock (Kiwibot): it
+                                            # may run effects, each flock's as its own bot's
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,7 @@ class _Search:
         _FLOCK_OF.clear()
         _FLOCK_OF.update({i: side.flock or side.label for i, side in enumerate(graph.sides)})
         self.vfs = [(i, False) for i in range(len(graph.sides))]
-        if graph.solo:
+        if graph.bot_runs:
             self.vfs += [(i, True) for i in range(len(graph.sides))]
         self.fires: dict[str, list[str]] = {}   # verb id -> trigger ids it fires
         for prim in registry.PRIMITIVES:
@@ -634,7 +635,7 @@ def fingerprint(graph: EffectGraph) -> Any:
             tuple(eff(e) for e in graph.nests), tuple(eff(e) for e in graph.abilities),
             tuple((a, tuple(eff(x) for x in xs)) for a, xs in sorted(graph.bonus.items())),
             tuple((eff(e.effect), e.runner, e.season_change, e.depth) for e in graph.entries),
-            graph.track_from, graph.kiwi_tokens, graph.solo, MAX_WORK, MAX_CHAIN_DEPTH,
+            graph.track_from, graph.kiwi_tokens, graph.bot_runs, MAX_WORK, MAX_CHAIN_DEPTH,
             tuple((p.id, p.work, p.reach, p.bot_reach, p.emitted_by, p.nest_benefits, p.work_of is not None)
                   for p in registry.PRIMITIVES))
 

@@ -121,12 +121,6 @@ class Rules:
         card = self.leader_cards.get(card_id or "")
         return card.ability if card is not None else None
 
-    def solo_mode(self) -> Solo:
-        """solo.yaml's compiled setup, marker and patterns (RulesError when the content has no solo mode)."""
-        if self.solo is None:
-            raise RulesError("solo mode needs content/base/solo.yaml with Solo cards, `setup`, `marker` and `patterns`")
-        return self.solo
-
 
 # the compiled Rules of each live ruleset: dropped with it (interpreter/memo.py PerOwner)
 _CACHE = PerOwner()

@@ -350,9 +350,9 @@ class State:
             "rng": self.rng, "first": self.first, "season": self.season, "phase": self.phase, "step": self.step,
             "season_cards": list(self.season_cards), "next_kiwi": self.next_kiwi, "over": self.over, "variant": self.variant,
             "params": self.params,
-            # only solo games carry the key, so a standard game's JSON is unchanged
-            **({"solo": _copy_solo(self.solo)} if self.solo is not None else {}),
-            **({"mode": self.mode} if self.mode is not None else {}),
+            # a mode's own data and the mode's name: only games that set them carry the keys, so a standard
+            # game's JSON is unchanged
+            **{key: _copy_data(value) for key in _MODE_FIELDS if (value := getattr(self, key)) is not None},
         }
 
     @classmethod
@@ -374,7 +374,7 @@ class State:
                    season=data["season"], phase=data["phase"], step=data["step"],
                    season_cards=list(data["season_cards"]), next_kiwi=data["next_kiwi"], over=data["over"],
                    variant=data.get("variant"), params=data.get("params", {}),
-                   solo=_copy_solo(data["solo"]) if data.get("solo") is not None else None,
+                   solo=_copy_data(data.get("solo")),
                    mode=data.get("mode"))
 
     def copy(self) -> "State":
@@ -395,8 +395,7 @@ class State:
         d["fruit_bag"] = self.fruit_bag.copy()
         d["domain_bag"] = self.domain_bag.copy()
         d["season_cards"] = self.season_cards.copy()
-        if self.solo is not None:
-            d["solo"] = _copy_solo(self.solo)
+        d["solo"] = _copy_data(self.solo)
         return twin
 
 
@@ -419,6 +418,13 @@ def _flock_copier() -> Any:
 _copy_flock = _flock_copier()
 
 
-def _copy_solo(solo: dict[str, Any]) -> dict[str, Any]:
-    """An own copy of the solo data (its lists change during play; checkpoints must not)."""
-    return {k: list(v) if isinstance(v, list) else v for k, v in solo.items()}
+def _copy_data(data: Any) -> Any:
+    """An own copy of a mode's plain data (its lists change during play; checkpoints must not); a name or None
+    as it is."""
+    if not isinstance(data, dict):
+        return data
+    return {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
+
+
+# the State fields a mode sets for its own games (None in the others), saved in this order after the shared ones
+_MODE_FIELDS = ("solo", "mode")

@@ -37,10 +37,11 @@ import numpy as np
 
 from kcd.engine.board import DIRECTIONS
 from kcd.engine.events import FORMS
+from kcd.engine import modes
 from kcd.engine.game import Game
+from kcd.engine.modes.base import Observed
 from kcd.engine.rules import compile_rules
 from kcd.engine.setup import island_hexes
-from kcd.engine.modes.solo.state import solo_of
 from kcd.rl.actions import ActionSpace, action_space, space_of
 
 HISTORY = 16
@@ -69,14 +70,6 @@ _COUNTS = _SCALARS | _FRUIT | _DECK
 _PLAYED = _BITS[17] | _BITS[18]                              # played cards and which are face down
 _DOMAIN = _BITS[19]
 _RECORD = _BITS[20] | _BITS[21] | _BITS[22]                  # discard pile, Nests built, Season cards kept
-
-
-def _solo_signature(data: dict[str, Any]) -> tuple:
-    """What `ObservationSpace._game_entries` reads of a solo game's data (Kiwibot, the Solo pile's top and size,
-    the discarded Solo cards, the set-aside count, the marker side, the Season cards turned up)."""
-    pile = data["pile"]
-    return (data["bot"], data["flipped"], data["per_season"], pile[0] if pile else None, len(pile),
-            tuple(data["discarded"]), len(data["set_aside"]), data["side"])
 
 
 class _Layout:
@@ -159,15 +152,13 @@ class ObservationSpace:
         self.nests = tuple(rules.nests)
         self.cards = tuple(rules.cards)
         self.season_cards = tuple(rules.season_cards)
-        self.solo_cards = tuple(rules.solo_cards)
         self.leaders = tuple(rules.leaders)
         self.leader_cards = tuple(rules.leader_cards)
         self.sides = tuple(sorted({s for sides in rules.flocks.values() for s in sides}))
         self.slots = tuple(sorted(rules.tracker))
         self.phases = tuple(dict.fromkeys(["setup", *rules.phases, *rules.vto_phases, "over"]))
-        per = rules.solo.setup.season_cards_per_season if rules.solo is not None else 1
-        self.season_slots = max(rules.season_cards_per_game, rules.seasons * per)
-        self.marker_sides = tuple(rules.solo.sides) if rules.solo is not None else ()
+        # the layout is the same whichever mode is played: every registered mode's Season card slots and parts
+        self.season_slots = max(mode.season_card_slots(rules) for mode in modes.all_modes())
         p, size = players, rules.max_size
         # planes
         self.planes: list[str] = []
@@ -216,11 +207,14 @@ class ObservationSpace:
         self._phase = lay.add("phase", len(self.phases))
         self._season_card = lay.add("season_cards", self.season_slots * (len(self.season_cards) + 1))
         self._fruit_bag = lay.add("fruit_bag", len(rules.fruits))
-        self._solo_card = lay.add("solo/card", len(self.solo_cards))
-        self._solo_left = lay.add("solo/left", 1)
-        self._solo_discarded = lay.add("solo/discarded", len(self.solo_cards))
-        self._solo_set_aside = lay.add("solo/set_aside", 1)
-        self._solo_side = lay.add("solo/marker_side", len(self.marker_sides))
+        # a mode's own parts (its Observed.parts by name): where each starts and, for flags, each value's place
+        self._mode_parts: dict[str, tuple[int, dict[str, int] | None]] = {}
+        for mode in modes.all_modes():
+            for part in mode.observation_parts(rules):
+                if part.name not in self._mode_parts:
+                    start = lay.add(part.name, 1 if part.values is None else len(part.values))
+                    self._mode_parts[part.name] = (start, None if part.values is None else
+                                                   {v: i for i, v in enumerate(part.values)})
         self.vector_fields = lay.fields
         self.size = lay.size
         self.shape = (self.size,)
@@ -233,8 +227,7 @@ class ObservationSpace:
         self._codes = {name: {v: i for i, v in enumerate(values)} for name, values in [
             ("flock", self.flocks), ("side", self.sides), ("leader", self.leaders), ("leader_card", self.leader_cards),
             ("card", self.cards), ("nest", self.nests), ("season_card", self.season_cards),
-            ("solo_card", self.solo_cards), ("slot", self.slots), ("phase", self.phases),
-            ("marker_side", self.marker_sides)]}
+            ("slot", self.slots), ("phase", self.phases)]}
         self._seasons = rules.seasons
         self._static = np.array(static, dtype=np.intp)
         names = ("flock", "side", "leader", "leader_card", "leader_used", "leader_off", "fruit", "domain_count",
@@ -411,13 +404,13 @@ class ObservationSpace:
         # (built only when a part of it may differ: a flock rewritten may have moved on the turn tracker)
         kept_game = board.game
         kept_sig = kept_game[0] if kept_game is not None else None
-        if (kept_sig is None or moved or st.solo is not None or kept_sig[0] != st.first or kept_sig[1] != st.season
+        observed = game.mode.observed(st)   # the mode's own data: may differ after any decision
+        if (kept_sig is None or moved or observed is not None or kept_sig[0] != st.first or kept_sig[1] != st.season
                 or kept_sig[2] != st.phase or kept_sig[3] != st.season_cards):
-            sig = (st.first, st.season, st.phase, st.season_cards.copy(), tuple(map(_SLOT, flocks_seen)),
-                   None if st.solo is None else _solo_signature(st.solo))
+            sig = (st.first, st.season, st.phase, st.season_cards.copy(), tuple(map(_SLOT, flocks_seen)), observed)
             if kept_sig != sig:
                 board.game = (sig, _rewrite(flat, kept_game[1] if kept_game is not None else (),
-                                            *self._game_entries(game, board.seats)))
+                                            *self._game_entries(game, board.seats, observed)))
         # who decides: a part of its own (it changes every turn, the rest of the game's part seldom)
         if pending is _ASK:
             pending = game.pending
@@ -569,16 +562,18 @@ class ObservationSpace:
                 written.append(j)
         return tuple(written)
 
-    def _game_entries(self, game: Game, order: tuple[str, ...]) -> tuple[list[int], list[int], list[Any]]:
+    def _game_entries(self, game: Game, order: tuple[str, ...],
+                      observed: Observed | None) -> tuple[list[int], list[int], list[Any]]:
         """The non-zero entries of the game's part of the vector and of each seat's first, turn place and Kiwibot
-        flags (as `_rewrite` takes them; who decides and the fruit bag are parts of their own)."""
+        flags (as `_rewrite` takes them; who decides and the fruit bag are parts of their own); `observed`: the
+        mode's own data (`Mode.observed`)."""
         st = game.readonly_state
         ones: list[int] = []
         counted: list[int] = []
         counts: list[float] = []
         one, count, value = ones.append, counted.append, counts.append
         codes = self._codes
-        bot = solo_of(st)["bot"] if st.solo is not None else None
+        bots = observed.engine_flocks if observed is not None else ()
         turn = st.turn_order()
         first = st.seats[st.first]
         for s, f in enumerate(order):
@@ -587,29 +582,27 @@ class ObservationSpace:
                 one(b_first)
             if f in turn:
                 one(b_turn_place + turn.index(f))
-            if f == bot:
+            if f in bots:
                 one(b_kiwibot)
         one(self._season + min(st.season, self._seasons))
         phase = codes["phase"].get(st.phase)
         if phase is not None:
             one(self._phase + phase)
         shown_cards = len(st.season_cards)
-        if st.solo is not None:
-            data = solo_of(st)
-            shown_cards = int(data["flipped"]) * int(data["per_season"])
-            top = data["pile"]
-            if top:
-                one(self._solo_card + codes["solo_card"][top[0]])
-                count(self._solo_left)
-                value(float(len(top)))
-            for c in data["discarded"]:
-                one(self._solo_discarded + codes["solo_card"][c])
-            if data["set_aside"]:
-                count(self._solo_set_aside)
-                value(float(len(data["set_aside"])))
-            side = codes["marker_side"].get(data["side"])
-            if side is not None:
-                one(self._solo_side + side)
+        if observed is not None:
+            shown_cards = observed.season_cards_shown
+            parts = self._mode_parts
+            for name, shown in observed.parts:
+                start, code = parts[name]
+                if code is None:
+                    if shown:
+                        count(start)
+                        value(float(shown))
+                else:
+                    for v in shown:
+                        place = code.get(v)
+                        if place is not None:
+                            one(start + place)
         width = len(self.season_cards) + 1
         season_card = codes["season_card"]
         for j, c in enumerate(st.season_cards[:self.season_slots]):

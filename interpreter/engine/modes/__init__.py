@@ -82,15 +82,17 @@ def select(name: str, variant: str | None) -> Any:
 
 
 def for_data(data: dict) -> Any:
-    """The mode of a state's JSON form (`State.to_dict`): its `mode` name when it has one, else the
-    built-in mode its data shows (solo data, a variant, or the standard game), so older saves still load."""
+    """The mode of a state's JSON form (`State.to_dict`): its `mode` name when it has one, else the mode whose
+    own data it holds (`Mode.data_field`), else its variant, else the standard game, so older saves still load."""
     name = data.get("mode")
     if name is not None:
         if name not in _MODES:
             raise ModeError(f"unknown mode `{name}` (registered: {', '.join(_MODES)})")
         return _MODES[name]
-    if data.get("solo") is not None:
-        return _MODES["solo"]
+    for mode in _MODES.values():
+        key = getattr(mode, "data_field", None)
+        if key is not None and data.get(key) is not None:
+            return mode
     variant = data.get("variant")
     if variant is not None:
         if variant not in _VARIANTS:
@@ -101,10 +103,5 @@ def for_data(data: dict) -> Any:
 
 def for_state(state: Any) -> Any:
     """The mode a State is played in (as `for_data`, read off the live state)."""
-    if state.mode is not None:
-        return for_data({"mode": state.mode})
-    if state.solo is not None:
-        return _MODES["solo"]
-    if state.variant is not None:
-        return for_data({"variant": state.variant})
-    return _MODES["standard"]
+    # a State's fields are named as its JSON form's keys
+    return for_data(vars(state))

@@ -8,6 +8,7 @@ A mode overrides only what differs. The engine calls it at these points, and now
   decisions  `answer` (a decision the mode answers at once, e.g. Kiwibot's), `verb_for` (its own way of DSL
              verbs, None: the core verbs), `token_taker` (who takes a flock's next token without asking)
   results    `view_extras`, `score_extras`, `ranking`
+  learning   `observation_parts`, `season_card_slots`, `observed` (the RL observation's part of the mode)
   saves      `check_save` (invariants of its own data), `extra_cards`, `revealed` (what undo must not take back)
 
 The apps (CLI, simulation, editor, service) ask the mode how to present and set up a game, and nowhere ask
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Generator, Sequence, Union
+from typing import Any, Callable, ClassVar, Generator, NamedTuple, Sequence, Union
 
 from kcd.engine import actions, flow, marking, modes, setup
 from kcd.engine.context import EngineError, Runtime
@@ -65,12 +66,33 @@ SCORE_COLUMNS: tuple[str, ...] = ("domain", "nests", "season_cards", "total")
 DEFAULT_PLAYERS = 4
 
 
+@dataclass(frozen=True)
+class ObservedPart:
+    """A range a mode adds to the RL observation vector (interpreter/rl/observation.py): a flag per value of
+    `values`, or, when `values` is None, one count."""
+
+    name: str                           # the range's name in the published layout, e.g. "solo/card"
+    values: tuple[str, ...] | None = None
+
+
+class Observed(NamedTuple):
+    """What the RL observation shows of a mode's own data in one state (compared whole, to skip a state that
+    shows the same)."""
+
+    engine_flocks: tuple[str, ...]      # the flocks the engine plays (their seats' "kiwibot" flag)
+    season_cards_shown: int             # how many of `State.season_cards` are face up; the rest show face down
+    parts: tuple[tuple[str, Any], ...]  # (ObservedPart name, the values flagged (a tuple) or the count)
+
+
 class Mode:
     """One way to play the game. Subclass, override what differs, and `modes.register(YourMode())`."""
 
     name: ClassVar[str] = "standard"
     variant: ClassVar[str | None] = None   # the variant name (`Game.new(variant=...)`, `State.variant`) or None
     title: ClassVar[str] = "the standard game"
+    # the State field that holds the mode's own data, if any: a save without a `mode` name (older saves) that has
+    # it set is a game of this mode
+    data_field: ClassVar[str | None] = None
     # Kiwibot's way of DSL verbs in solo: None means the core verbs (a plain attribute: effects.run reads it
     # on every verb, so it costs one lookup, not a call)
     verb_for: Callable | None = None
@@ -303,6 +325,21 @@ class Mode:
 
     def revealed(self, old: State, new: State) -> str | None:
         """Why undo from `new` back to `old` would take back something the mode turned up, or None."""
+        return None
+
+    # --- the RL observation ---------------------------------------------------------------------------
+    def observation_parts(self, rules: Rules) -> tuple[ObservedPart, ...]:
+        """The ranges the mode adds to the RL observation vector, in order (every observation space holds
+        those of every registered mode, so the layout is the same whichever mode is played)."""
+        return ()
+
+    def season_card_slots(self, rules: Rules) -> int:
+        """How many Season cards a game of the mode may have out (the observation's Season card slots)."""
+        return max(rules.season_cards_per_game, rules.seasons)
+
+    def observed(self, st: State) -> Observed | None:
+        """The mode's own public data in `st` as the observation shows it; None: the mode adds nothing (no
+        flock played by the engine, every Season card out face up). Called on every observation: keep it cheap."""
         return None
 
     def __repr__(self) -> str:

@@ -12,7 +12,8 @@ from kcd.engine.modes.solo import hidden
 from kcd.engine.modes.solo import procedures as solo
 from kcd.engine.context import Runtime
 from kcd.engine.decisions import Decision
-from kcd.engine.modes.base import PLAYER, SCORE_COLUMNS, Mode, Procedure, SeatRole, SetupOption
+from kcd.engine.modes.base import (PLAYER, SCORE_COLUMNS, Mode, Observed, ObservedPart, Procedure, SeatRole,
+                                   SetupOption)
 from kcd.engine.rules import Rules
 from kcd.engine.setup import SetupError
 from kcd.engine.modes.solo.state import is_bot, solo_of
@@ -29,6 +30,7 @@ class Solo(Mode):
 
     name = solo.MODE
     title = "solo against Kiwibot"
+    data_field = "solo"   # State.solo (SoloState)
     label = "Solo (against Kiwibot)"
     player_count = 2
     seats_text = "two flocks, the player and Kiwibot (R-SOLO-1)"
@@ -288,6 +290,29 @@ class Solo(Mode):
                 or solo_of(old)["flipped"] != solo_of(new)["flipped"] or solo_of(old)["set_aside"] != solo_of(new)["set_aside"]):
             return "a Kiwibot card, Solo card or Season card was turned up since that decision"
         return None
+
+    # --- the RL observation ---------------------------------------------------------------------------
+    def observation_parts(self, rules: Rules) -> tuple[ObservedPart, ...]:
+        """The top Solo card, the cards left in the pile, the discarded ones, Kiwibot's set-aside count and the
+        Solo-mode marker side (R-SOLO-2/7/9/12)."""
+        cards = tuple(rules.solo_cards)
+        return (ObservedPart("solo/card", cards), ObservedPart("solo/left"), ObservedPart("solo/discarded", cards),
+                ObservedPart("solo/set_aside"),
+                ObservedPart("solo/marker_side", tuple(rules.solo.sides) if rules.solo is not None else ()))
+
+    def season_card_slots(self, rules: Rules) -> int:
+        """`per_season` Season cards each season (R-SOLO-4)."""
+        per = rules.solo.setup.season_cards_per_season if rules.solo is not None else 1
+        return max(rules.season_cards_per_game, rules.seasons * per)
+
+    def observed(self, st: State) -> Observed:
+        """Kiwibot's flock, the Season cards face up (R-SOLO-4) and the parts of `observation_parts`."""
+        data = solo_of(st)
+        pile = data["pile"]
+        return Observed((data["bot"],), int(data["flipped"]) * int(data["per_season"]),
+                        (("solo/card", (pile[0],) if pile else ()), ("solo/left", len(pile)),
+                         ("solo/discarded", tuple(data["discarded"])), ("solo/set_aside", len(data["set_aside"])),
+                         ("solo/marker_side", (data["side"],))))
 
 
 SOLO = modes.register(Solo())

@@ -46,7 +46,7 @@ from kcd.engine.modes.solo.moves import Segment, choose_move, plan
 from kcd.engine.selectors import Scope
 from kcd.engine.modes.solo.patterns import STEPS, best_push, build_hex, feed_choice, feed_target, pushable, take_token
 from kcd.engine.modes.solo.patterns import cover as _cover   # the name tests use
-from kcd.engine.modes.solo.state import SoloState, is_bot, solo_of
+from kcd.engine.modes.solo.state import SoloState, is_bot, solo_of, solo_rules
 from kcd.engine.content_types import SOLO_ROWS
 from kcd.engine.rules import Rules
 from kcd.engine.modes.solo.verbs import describe_segment, next_nest, segment_frame, verb_for
@@ -83,17 +83,17 @@ def seats(rules: Rules, players: list[str]) -> list[str]:
     if len(players) != 2 or players[0] == players[1]:
         raise SoloError(f"a solo game takes players=[player_flock, kiwibot_flock], got {players}")
     player, bot = players
-    return [bot, player] if rules.solo_mode().setup.kiwibot_seat == 1 else [player, bot]
+    return [bot, player] if solo_rules(rules).setup.kiwibot_seat == 1 else [player, bot]
 
 
 def season_card_count(rules: Rules) -> int:
     """How many Season cards a solo game deals: `per_season` face down per season (R-SOLO-4)."""
-    return rules.season_cards_per_game * rules.solo_mode().setup.season_cards_per_season
+    return rules.season_cards_per_game * solo_rules(rules).setup.season_cards_per_season
 
 
 def setup_state(rules: Rules, st: State, player: str, bot: str, side: str | None) -> None:
     """Kiwibot's deck with a card set aside (R-SOLO-1), the Solo card pile (R-SOLO-2), the marker side."""
-    spec_solo = rules.solo_mode()
+    spec_solo = solo_rules(rules)
     setup = spec_solo.setup
     fl = st.flocks[bot]
     # Kiwibot has no hand: its cards are revealed from the deck (R-SOLO-7)
@@ -123,7 +123,7 @@ def setup_state(rules: Rules, st: State, player: str, bot: str, side: str | None
 def setup_extra_frame(rt: Runtime) -> Frame:
     """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
     bot = solo_of(rt.state)["bot"]
-    return effects.run_frame(rt, rt.rules.solo_mode().setup.kiwibot_setup, Ctx(bot, source="solo setup"))
+    return effects.run_frame(rt, solo_rules(rt.rules).setup.kiwibot_setup, Ctx(bot, source="solo setup"))
 
 
 # --- Kiwibot's turn (R-SOLO-7) -------------------------------------------------------------------------------
@@ -186,7 +186,7 @@ def _reshuffle(rt: Runtime, bot: str) -> None:
     cards = fl.discard + solo_of(st)["set_aside"]
     fl.discard = []
     st.shuffle(cards)
-    n = min(rt.rules.solo_mode().setup.set_aside, max(len(cards) - 1, 0))
+    n = min(solo_rules(rt.rules).setup.set_aside, max(len(cards) - 1, 0))
     solo_of(st)["set_aside"] = [cards.pop() for _ in range(n)]
     fl.deck = cards
     rt.emit("kiwibot-shuffle", bot, flock=bot, set_aside=n)

@@ -4,6 +4,8 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from kcd.engine.context import EngineError, Runtime
+from kcd.engine.content_types import Solo
+from kcd.engine.rules import Rules, RulesError
 from kcd.engine.state import State
 
 
@@ -35,6 +37,13 @@ class SoloState(TypedDict):
     domain_per_vp: int
 
 
+def solo_rules(rules: Rules) -> Solo:
+    """solo.yaml's compiled setup, marker and patterns (RulesError when the content has no solo mode)."""
+    if rules.solo is None:
+        raise RulesError("solo mode needs content/base/solo.yaml with Solo cards, `setup`, `marker` and `patterns`")
+    return rules.solo
+
+
 def solo_of(st: State) -> dict[str, Any]:
     """The solo data of a solo game's state (`SoloState` keys; an EngineError in any other game)."""
     if st.solo is None:
@@ -49,4 +58,4 @@ def is_bot(st: State, flock: str) -> bool:
 
 def pattern_steps(rt: Runtime, pattern: str) -> list[str]:
     """The steps of one Kiwibot pattern of solo.yaml, in content order (R-SOLO-11)."""
-    return list(rt.rules.solo_mode().patterns.get(pattern, ()))
+    return list(solo_rules(rt.rules).patterns.get(pattern, ()))
