@@ -8,12 +8,12 @@ import pytest
 from test_engine_support import ruleset
 
 from kcd.engine import Game
-from kcd.engine.frames import GenFrame
+from kcd.engine.machine import Cont
 from kcd.engine.modes.solo.moves import Segment
 
 
 def _segment_on_stack(game: Game) -> bool:
-    return any(isinstance(getattr(getattr(f, "ctx", None), "segment", None), Segment) for f in game._stack)
+    return any(isinstance(getattr(v, "segment", None), Segment) for f in game._stack for v in f.env.values())
 
 
 def _same_future(a: Game, b: Game, rng: random.Random, steps: int) -> None:
@@ -44,7 +44,7 @@ def test_every_decision_copies_and_saves_without_replay(players, kw):
         rng = random.Random(seed)
         n = 0
         while not game.is_over:
-            assert not any(type(f) is GenFrame for f in game._stack), [type(f).__name__ for f in game._stack]
+            assert all(type(f) is Cont for f in game._stack), [type(f).__name__ for f in game._stack]
             if n % 9 == 0:
                 twin, loaded = game.clone(), Game.from_json(ruleset(), game.to_json())
                 _same_future(twin, game.clone(), random.Random(n), 12)

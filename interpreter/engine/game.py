@@ -40,8 +40,9 @@ from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.engine.decisions import Applied, Decision, Event, Option, RefusalCode, Refused
 from kcd.engine.events import public_label
 from kcd.engine import machine
-from kcd.engine.frames import Entry, Frame, Runner, Uncopyable, Unsaveable, as_frame
-from kcd.engine.machine import copy_stack, has_generators, stack_from_data, stack_to_data
+from kcd.engine.frames import Uncopyable, Unsaveable
+from kcd.engine.machine import Cont as Entry
+from kcd.engine.machine import Runner, copy_stack, stack_from_data, stack_to_data
 from kcd.engine.pieces import action_problem
 from kcd.engine.rules import RulesError, compile_rules
 from kcd.engine.state import State
@@ -309,7 +310,7 @@ class Game:
                                                 ("state", game._rt.state.to_dict())]
         if data.get("frames") is not None:
             try:
-                frames = None if has_generators(game._stack) else stack_to_data(game._stack, game.rules)
+                frames = stack_to_data(game._stack, game.rules)
             except Unsaveable:
                 frames = None
             if not old:
@@ -347,7 +348,7 @@ class Game:
                 if isinstance(result, Refused):
                     raise save.SaveError(f"save's history/{start + i}, {quoted(option_id)}, is not an option of the "
                                          f"running step from its checkpoint: {result.code}: {result.message}")
-            frames = None if has_generators(twin._stack) else stack_to_data(twin._stack, twin.rules)
+            frames = stack_to_data(twin._stack, twin.rules)
         except save.SaveError:
             raise
         except (Unsaveable, *_REPLAY_ERRORS) as exc:
@@ -477,11 +478,10 @@ class Game:
         the original's states.
         """
         twin = None
-        if not has_generators(self._stack):
-            try:
-                twin = self._copy(events)
-            except Uncopyable:
-                pass
+        try:
+            twin = self._copy(events)
+        except Uncopyable:
+            pass
         if twin is None:
             Game.replayed_steps += 1
             twin = self._rewind(len(self._since), events)
@@ -506,7 +506,6 @@ class Game:
         twin._rt = Runtime(self.rules, state, log, rt.mode, rt.verbs)
         twin._stack = stack
         twin._runner = Runner(twin._rt, stack, MAX_STEPS_PER_APPLY)
-        twin._runner.raw = self._runner.raw
         twin._pending, twin._previous = self._pending, self._previous
         twin._known_checkpoint = None
         twin._checkpoint = self._checkpoint                     # never changed once taken: shared
@@ -587,7 +586,7 @@ class Game:
                 self._checkpoint_events = len(rt.events)
                 self._since = []
                 self._loaded_step = False
-                stack.append(as_frame(procedure))
+                stack.append(procedure)
                 value = None
             decision = runner.run(value)
             if decision is None:   # the step's procedure returned
@@ -680,7 +679,7 @@ class Game:
         self._since.append(option_id)
         self._history.append(option_id)
         # the value the asking frame resumes with, from the option just looked up (`Runner.value_of`)
-        self._advance(option_id, option_id if self._runner.raw else chosen.action)
+        self._advance(option_id, chosen.action)
         return Applied(events[start:])
 
     # --- undo and redo --------------------------------------------------------------------------
@@ -783,11 +782,10 @@ class Game:
         whole history, the redo list, the running step's checkpoint, the state, and the running step itself (its
         frames and the pending decision; null while a generator procedure runs); deterministic text."""
         frames = pending = None
-        if not has_generators(self._stack):
-            try:
-                frames = stack_to_data(self._stack, self.rules)
-            except Unsaveable:
-                frames = None
+        try:
+            frames = stack_to_data(self._stack, self.rules)
+        except Unsaveable:
+            frames = None
         if frames is None:
             Game.replayed_steps += 1   # loading this save will replay its history
         elif self._pending is not None:
