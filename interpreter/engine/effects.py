@@ -2,8 +2,8 @@
 
 Unknown nodes or verbs are errors, never no-ops. `repeat` is bounded by its literal (and MAX_REPEAT),
 effect nesting and trigger chains by MAX_DEPTH, and a trigger's effect never re-fires the trigger
-that ran it (it is added to `Ctx.suppressed`). The procedures are programs (interpreter/engine/machine.py);
-their old names are generators that drive them, for callers that are generators themselves.
+that ran it (it is added to `Ctx.suppressed`). The procedures are programs (interpreter/engine/machine.py):
+`run_frame` gives the continuation that executes a node.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ and the copying and encoding of their environments (interpreter/engine/machine.p
 
 A continuation's `resume(rt, value)` returns one of three signals to the runner (`machine.Runner`):
 
-    Ask(player, kind, prompt, options)   ask a player (decisions.ask_action's semantics: see `machine.Runner`)
+    Ask(player, kind, prompt, options)   ask a player (see `machine.Runner`)
     Call(frame)                          run a child continuation; its return value comes back as `value`
     Return(value)                        the program is done; `value` goes to its caller
 
@@ -69,7 +69,7 @@ RETURN = Return()
 
 # --- copying ------------------------------------------------------------------------------------------
 class Uncopyable(Exception):
-    """A frame holds something that is not plain data (a generator, a State object): replay instead."""
+    """A continuation holds something that is not plain data (a State object, ...): replay instead."""
 
 
 _ATOMS = frozenset({type(None), bool, int, str, float})

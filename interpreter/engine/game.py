@@ -74,9 +74,10 @@ _NEVER = 1 << 62
 
 
 class Checkpoint:
-    """The state at the running step's start, read only by undo within a step, clones that replay and saves. Taking it at every step start was a tenth of a random game, so most steps do not: a
-    checkpoint not taken at once names the last one taken (`base`) and the decisions since (`history[base.start:
-    start]`), and is built when first read by replaying them from it (exact: the flow is a function of the state,
+    """The state at the running step's start, read only by undo within a step, clones that replay and saves.
+    Taking it at every step start was a tenth of a random game, so most steps do not: a checkpoint not taken at once
+    names the last one taken (`base`) and the decisions since (`history[base.start:start]`), and is built
+    when first read by replaying them from it (exact: the flow is a function of the state,
     whose RNG it holds, and of the decisions). A game takes it at once when someone else may hold its state (see
     `Game._touched`), at its first step, and every CHECKPOINT_EVERY decisions. One taken at once is a private
     `State.copy()` (cheaper than its `to_dict()` data, which is written only when a save or a comparison reads it);
@@ -569,7 +570,8 @@ class Game:
                     self._known_checkpoint = None
                     flow.advance(rt)
                     continue
-                # a checkpoint at each step start: undo within the step, clones that replay and saves read it; most are built only when read (see `Checkpoint`)
+                # a checkpoint at each step start: undo within the step, clones that replay and saves read it;
+                # most are built only when read (see `Checkpoint`)
                 known, self._known_checkpoint = self._known_checkpoint, None
                 if known is None:
                     n = len(self._history)

@@ -565,7 +565,7 @@ class Cont:
 class Runner:
     """Drives a stack of continuations until a real decision or until the stack is empty.
 
-    Ask semantics (exactly decisions.ask_action's): no options is an EngineError; options with identical ids are
+    Ask semantics: no options is an EngineError; options with identical ids are
     one choice (the first is kept); a single distinct option is answered at once without asking, unless the Ask
     says `always` (the option count depends on hidden facts). Anything else stops the run with a Decision;
     `value_of(decision, option_id)` is the value the asking continuation resumes with.
