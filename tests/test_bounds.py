@@ -19,6 +19,7 @@ from kcd.dsl.bounds import MAX_CHAIN_DEPTH, MAX_WORK, chain_bounds, local_work
 from kcd.dsl.checker import compile_field, CheckContext
 from kcd.engine import Game, effects
 from kcd.engine.context import MAX_DEPTH, Ctx, EngineError
+from test_engine_support import steps
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"))
 
@@ -175,7 +176,8 @@ def test_the_engine_limit_is_the_checkers_and_stays_as_a_defence() -> None:
     r = rules()
     state = new_state(r, ["red", "green"], 1, None, None, None, "first-game")
     node, _ = compile_field("gain 1 fruit", "effect", CTX)
-    gen = effects.run(Runtime(r, state), node, Ctx("red", depth=MAX_DEPTH + 1, source="a hand-built chain"))
+    rt = Runtime(r, state)
+    gen = steps(rt, effects.run_frame(rt, node, Ctx("red", depth=MAX_DEPTH + 1, source="a hand-built chain")))
     with pytest.raises(EngineError, match=f"effect nesting deeper than {MAX_DEPTH}"):
         next(gen)
 

@@ -7,7 +7,7 @@ import copy
 from dataclasses import replace
 from pathlib import Path
 
-from test_engine_support import drive
+from test_engine_support import drive, steps
 
 from kcd.dsl import CheckContext, compile_field
 from kcd.engine import effects, push
@@ -39,24 +39,23 @@ def _sizes(rt, hex_id: str, flock: str) -> list[int]:
 
 def test_grow_shrink_and_remove_act_on_what_the_selector_names() -> None:
     rt = _rt()
-    drive(effects.run(rt, _dsl("grow my kiwi in hexes with a nest of size 1"), Ctx("teal")))
+    drive(steps(rt, effects.run_frame(rt, _dsl("grow my kiwi in hexes with a nest of size 1"), Ctx("teal"))))
     # `of size 1` narrows the Kiwi (a Nest has no size): only B's two size-1 Kiwi grow, not A's size-2 ones
     assert _sizes(rt, "B", "teal") == [2, 2] and _sizes(rt, "A", "teal") == [2, 2]
-    drive(effects.run(rt, _dsl("shrink every kiwi of an opponent in flower hexes"), Ctx("teal")))
+    drive(steps(rt, effects.run_frame(rt, _dsl("shrink every kiwi of an opponent in flower hexes"), Ctx("teal"))))
     assert _sizes(rt, "A", "green") == [1]
     reserve = rt.state.flocks["green"].reserve_kiwi
-    drive(effects.run(rt, _dsl("remove a kiwi of an opponent in a hex adjacent to this hex"),
-                      Ctx("teal", here="D")), ["remove:green/2@C"])
+    drive(steps(rt, effects.run_frame(rt, _dsl("remove a kiwi of an opponent in a hex adjacent to this hex"), Ctx("teal", here="D"))), ["remove:green/2@C"])
     assert _sizes(rt, "C", "green") == [1] and rt.state.flocks["green"].reserve_kiwi == reserve + 2
 
 
 def test_move_and_swap_relocate_pieces_without_pushing() -> None:
     rt = _rt()
-    _, asked = drive(effects.run(rt, _dsl("move my leader to a hex without my kiwi"), Ctx("teal")), [])
+    _, asked = drive(steps(rt, effects.run_frame(rt, _dsl("move my leader to a hex without my kiwi"), Ctx("teal"))), [])
     assert asked == [] and rt.state.flocks["teal"].leader_hex == "D"   # only D lacks teal Kiwi, and it is there
-    drive(effects.run(rt, _dsl("move my leader to a flower hex"), Ctx("teal")), ["moveto:leader-teal@D->E"])
+    drive(steps(rt, effects.run_frame(rt, _dsl("move my leader to a flower hex"), Ctx("teal"))), ["moveto:leader-teal@D->E"])
     assert rt.state.flocks["teal"].leader_hex == "E"
-    drive(effects.run(rt, _dsl("swap my leader for a kiwi of an opponent in sand hexes"), Ctx("teal")),
+    drive(steps(rt, effects.run_frame(rt, _dsl("swap my leader for a kiwi of an opponent in sand hexes"), Ctx("teal"))),
           ["swap-with:green/2@C"])
     assert rt.state.flocks["teal"].leader_hex == "C" and _sizes(rt, "E", "green") == [2]
     assert _sizes(rt, "C", "green") == [1]
@@ -64,7 +63,7 @@ def test_move_and_swap_relocate_pieces_without_pushing() -> None:
 
 def test_place_on_puts_kiwi_on_the_chosen_hex_even_without_own_presence() -> None:
     rt = _rt()
-    _, asked = drive(effects.run(rt, _dsl("place 2 kiwi on a hex dominated by an opponent"), Ctx("teal")),
+    _, asked = drive(steps(rt, effects.run_frame(rt, _dsl("place 2 kiwi on a hex dominated by an opponent"), Ctx("teal"))),
                      ["place:C", "place:D"])
     assert [d.kind for d in asked] == ["place-kiwi", "place-kiwi"]
     assert _sizes(rt, "C", "teal") == [1, 1] and _sizes(rt, "D", "teal") == [1]
@@ -72,11 +71,11 @@ def test_place_on_puts_kiwi_on_the_chosen_hex_even_without_own_presence() -> Non
 
 def test_quantities_in_verbs_and_for_each_over_players() -> None:
     rt = _rt()
-    drive(effects.run(rt, _dsl("gain min(count(hexes dominated by me), 2) vp"), Ctx("teal")))
+    drive(steps(rt, effects.run_frame(rt, _dsl("gain min(count(hexes dominated by me), 2) vp"), Ctx("teal"))))
     assert rt.state.flocks["teal"].season_vp == 2
-    drive(effects.run(rt, _dsl("gain max(count(my nests) - 5, 0) fruit"), Ctx("teal")))   # 1 - 5 is 0: nothing
+    drive(steps(rt, effects.run_frame(rt, _dsl("gain max(count(my nests) - 5, 0) fruit"), Ctx("teal"))))   # 1 - 5 is 0: nothing
     assert sum(rt.state.flocks["teal"].fruit.values()) == 0
-    drive(effects.run(rt, _dsl("for each player { gain 1 vp }"), Ctx("teal")))
+    drive(steps(rt, effects.run_frame(rt, _dsl("for each player { gain 1 vp }"), Ctx("teal"))))
     assert rt.state.flocks["teal"].season_vp == 3 and rt.state.flocks["green"].season_vp == 1
 
 
@@ -86,7 +85,7 @@ def test_a_trigger_with_by_fires_on_another_players_action() -> None:
     rt.state.flocks["green"].side = "B"
     rt.rules.flocks["green"]["B"] = replace(rt.rules.flocks["green"]["B"], powers=(Power("t-feed-by", _dsl("gain 1 vp"), None,
                                                   when=_dsl("feed my kiwi by an opponent", "trigger")),))
-    gen = effects.run(rt, _dsl("feed"), Ctx("teal"))
+    gen = steps(rt, effects.run_frame(rt, _dsl("feed"), Ctx("teal")))
     try:
         d = next(gen)
         while True:
@@ -103,8 +102,8 @@ def test_build_on_fires_only_on_the_named_hexes() -> None:
     rt.state.flocks["teal"].side = "B"
     rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(Power("t-build-on", _dsl("gain 1 vp"), None,
                                                  when=_dsl("build on a hex adjacent to my leader", "trigger")),))
-    drive(compose.emit_event(rt, Ctx("teal"), "build", "C"))     # C is next to teal's Leader on D
-    drive(compose.emit_event(rt, Ctx("teal"), "build", "A"))
+    drive(steps(rt, compose.event_frame(rt, Ctx("teal"), "build", "C")))     # C is next to teal's Leader on D
+    drive(steps(rt, compose.event_frame(rt, Ctx("teal"), "build", "A")))
     assert rt.state.flocks["teal"].season_vp == 1
 
 
@@ -115,7 +114,7 @@ def test_push_limit_modifier_caps_the_pushes_after_a_move() -> None:
     rt.state.flocks["teal"].side = "B"
     rt.rules.flocks["teal"]["B"] = replace(rt.rules.flocks["teal"]["B"], powers=(Power(None, None, "m-push-limit",
                                                  modifier_node=_dsl("my kiwi can push up to 1 kiwi", "modifier")),))
-    _, asked = drive(push.after_move(rt, "teal", "A", 3, mover.id, False), ["push:green/1@A->B"])
+    _, asked = drive(steps(rt, push.after_move_frame(rt, "teal", "A", 3, mover.id, False)), ["push:green/1@A->B"])
     assert len(asked) == 1 and _sizes(rt, "A", "green") == [2]
 
 
@@ -141,7 +140,7 @@ def test_R_PUSH_1_a_modifier_changes_the_push_rules_only_for_the_pieces_its_sele
 def test_a_chosen_player_is_asked_when_the_verb_runs_and_refused_outside_a_verb() -> None:
     """`remove every kiwi of a chosen opponent in sand hexes`: teal picks the opponent, then all its Kiwi go."""
     rt = _rt()
-    _, asked = drive(effects.run(rt, _dsl("remove every kiwi of a chosen player in sand hexes"), Ctx("teal")),
+    _, asked = drive(steps(rt, effects.run_frame(rt, _dsl("remove every kiwi of a chosen player in sand hexes"), Ctx("teal"))),
                      ["player:green"])
     assert [(d.kind, d.player) for d in asked] == [("choose-player", "teal")]
     assert _sizes(rt, "C", "green") == [] and _sizes(rt, "C", "teal") == [1]
@@ -180,7 +179,7 @@ def test_it_names_the_loop_element_in_a_verb() -> None:
     """`for each hex with my nest { place 1 kiwi on it }`: one Kiwi on each hex holding a teal Nest."""
     rt = _rt()
     rt.state.set_nest("E", ("teal", "tree-1"))
-    drive(effects.run(rt, _dsl("for each hex with my nest { place 1 kiwi on it }"), Ctx("teal")))
+    drive(steps(rt, effects.run_frame(rt, _dsl("for each hex with my nest { place 1 kiwi on it }"), Ctx("teal"))))
     assert _sizes(rt, "B", "teal") == [1, 1, 1] and _sizes(rt, "E", "teal") == [1, 1]
 
 

@@ -13,6 +13,7 @@ from kcd.dsl.compose_check import WORK_LIMIT, work
 from kcd.engine import effects
 from kcd.engine.context import Ctx
 from kcd.position import load_position
+from test_engine_support import steps
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
 POSITION = Path(__file__).parent / "golden" / "positions" / "compose" / "cards.yaml"
@@ -103,7 +104,7 @@ def test_random_compositions_check_cleanly_or_report_and_valid_ones_play(stmts: 
         return
     assert work(node) <= WORK_LIMIT
     game = load_position(POSITION)
-    gen = effects.run(game.rt, node, Ctx("teal"))
+    gen = steps(game.rt, effects.run_frame(game.rt, node, Ctx("teal")))
     asked = 0
     try:
         d = next(gen)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from test_engine_support import blank_runtime, drive, dsl, fruit, markers, now, put
+from test_engine_support import blank_runtime, drive, dsl, fruit, markers, now, put, steps
 
 from kcd.engine import build, effects, feed, move, placing
 from kcd.engine.context import Ctx, Turn
@@ -17,7 +17,7 @@ def test_R_MOVE_1_move_card_two_mandatory_moves():
     """R-MOVE-1: a Move card gives two Move actions and both must be taken (no stop option)."""
     rt = blank_runtime(leader_hexes={"red": "A1", "green": "B4"})
     put(rt, "A7", "red", 1)
-    _, asked = drive(effects.run(rt, rt.rules.action_effect["move"], _ctx()),
+    _, asked = drive(steps(rt, effects.run_frame(rt, rt.rules.action_effect["move"], _ctx())),
                      ["move:red/1@A7->A8", "move:leader@A1->A2"])
     assert all("stop" not in d.option_ids() for d in asked)
     assert rt.state.flocks["red"].leader_hex == "A2"
@@ -42,7 +42,7 @@ def test_R_MOVE_3_extra_moves_cost_flock_fruit():
     fruit(rt, "red", **{req.types[0]: 2, "blue" if "blue" not in req.types else "red": 2})
     answers = ["move:red/1@A7->A8", "move:red/1@A7->A8", "extra:move",
                "move:red/1@A7->A6"]
-    drive(effects.run(rt, rt.rules.action_effect["move"], _ctx()), answers)
+    drive(steps(rt, effects.run_frame(rt, rt.rules.action_effect["move"], _ctx())), answers)
     assert rt.state.flocks["red"].fruit[req.types[0]] == 0
     # no more fruit of the right types: no further extra-move question
     assert len(rt.state.hexes["A8"].kiwi) == 2 and len(rt.state.hexes["A6"].kiwi) == 1
@@ -53,11 +53,11 @@ def test_R_MOVE_4_no_kiwi_twice_leader_move_or_ability():
     rt = blank_runtime(leader_hexes={"red": "A5", "green": "B4"})
     k = put(rt, "A1", "red", 1)
     ctx = _ctx()
-    drive(move.move_action(rt, ctx), ["move:red/1@A1->A2"])
+    drive(steps(rt, move.MOVE_ACTION.start(ctx, True)), ["move:red/1@A1->A2"])
     assert k.id in ctx.turn.moved
     ids = {o.id for o in move.move_options(rt, ctx)}
     assert not any(i.startswith("move:red/1@A2") for i in ids)
-    drive(move.move_action(rt, ctx), ["move:leader@A5->A6"])
+    drive(steps(rt, move.MOVE_ACTION.start(ctx, True)), ["move:leader@A5->A6"])
     assert move.move_options(rt, ctx) == []      # Leader moved: no ability either
 
 
@@ -69,7 +69,7 @@ def test_R_PUSH_1_push_up_to_two_smaller_own_included():
     put(rt, "A7", "red", 2)
     put(rt, "A7", "green", 1)
     put(rt, "A7", "green", 3)                    # same size: cannot be pushed
-    _, asked = drive(move.move_action(rt, _ctx()),
+    _, asked = drive(steps(rt, move.MOVE_ACTION.start(_ctx(), True)),
                      ["move:red/3@A6->A7", "push:red/2@A7->A3", "push:green/1@A7->A11"])
     push_ids = asked[1].option_ids()
     assert "stop" in push_ids and not any("green/3" in i for i in push_ids)
@@ -85,7 +85,7 @@ def test_R_PUSH_2_pushed_kiwi_do_not_push_and_stop():
     pushed = put(rt, "A7", "red", 2)
     put(rt, "A3", "green", 1)
     ctx = _ctx()
-    _, asked = drive(move.move_action(rt, ctx), ["move:red/3@A6->A7", "push:red/2@A7->A3"])
+    _, asked = drive(steps(rt, move.MOVE_ACTION.start(ctx, True)), ["move:red/3@A6->A7", "push:red/2@A7->A3"])
     assert len(rt.state.hexes["A3"].kiwi) == 2   # the pushed size-2 did not push the green size-1
     assert pushed.id not in ctx.turn.moved
 
@@ -95,7 +95,7 @@ def test_R_PUSH_3_pushed_off_goes_to_reserve():
     rt = blank_runtime(leader_hexes={"red": "A9", "green": "B4"})
     put(rt, "A6", "red", 3)
     put(rt, "A1", "green", 2)
-    drive(move.move_action(rt, _ctx()), ["move:red/3@A6->A1", "push:green/2@A1->off"])
+    drive(steps(rt, move.MOVE_ACTION.start(_ctx(), True)), ["move:red/3@A6->A1", "push:green/2@A1->off"])
     assert rt.state.flocks["green"].reserve_kiwi == 2
     assert all(k.flock != "green" for k in rt.state.hexes["A1"].kiwi)
 
@@ -107,7 +107,7 @@ def test_R_ASYM_5_yellow_same_size_push_and_extra_move():
     put(rt, "A7", "green", 2)
     put(rt, "A10", "yellow", 1)
     ctx = Ctx("yellow", turn=Turn())
-    _, asked = drive(effects.run(rt, dsl("move 1"), ctx),
+    _, asked = drive(steps(rt, effects.run_frame(rt, dsl("move 1"), ctx)),
                      ["move:yellow/2@A6->A7", "push:green/2@A7->A8", "move:yellow/1@A10->A9"])
     assert [k.flock for k in rt.state.hexes["A8"].kiwi] == ["green"]
     assert len(ctx.turn.moved) == 2               # one gained Move + one more from the power
@@ -144,12 +144,12 @@ def test_R_FEED_3_R_FEED_4_owner_stacks_feeder_gains_markers():
     rt = blank_runtime()
     k = put(rt, "A7", "green", 1)
     fruit(rt, "red", red=1, green=1)
-    drive(feed.feed(rt, _ctx()), [])
+    drive(steps(rt, feed.FEED.start(_ctx())), [])
     assert now(rt, k).size == 2 and rt.state.flocks["green"].track == 7
     assert len(rt.state.flocks["red"].domain) == 2
     own = put(rt, "A8", "red", 1)
     fruit(rt, "red", red=1, green=1)
-    drive(feed.feed(rt, _ctx()), ["feed:red/1@A8", "pay:red,green"])
+    drive(steps(rt, feed.FEED.start(_ctx())), ["feed:red/1@A8", "pay:red,green"])
     assert now(rt, own).size == 2 and rt.state.flocks["red"].track == 7
     assert len(rt.state.flocks["red"].domain) == 3          # +1 for an own Kiwi
 
@@ -161,7 +161,7 @@ def test_R_FEED_5_R_FEED_6_explosion_reserve_push_all_no_track():
     put(rt, "A7", "red", 1)
     fruit(rt, "red", red=1, green=1, yellow=1, blue=1)
     answers = ["feed:green/3@A7", "push:red/1@A7->A8", "push:leader-green@A7->A6"]
-    drive(feed.feed(rt, _ctx()), answers)
+    drive(steps(rt, feed.FEED.start(_ctx())), answers)
     assert rt.state.flocks["green"].reserve_kiwi == 3 and rt.state.flocks["green"].track == 8
     assert rt.state.hexes["A7"].kiwi == () and rt.state.flocks["green"].leader_hex == "A6"
 
@@ -201,7 +201,7 @@ def test_R_BUILD_3_R_BUILD_4_placement_benefit_and_nests_listed():
     put(rt, "A7", "red", 2)
     fruit(rt, "red", blue=2)
     cave = next(n for n in rt.rules.flock_nests if rt.rules.nests[n].type == "cave" and rt.rules.nests[n].row == 1)
-    drive(build.build(rt, _ctx()), ["build:A7", f"nest:{cave}", "place:A7"])
+    drive(steps(rt, build.BUILD.start(_ctx())), ["build:A7", f"nest:{cave}", "place:A7"])
     assert rt.state.hexes["A7"].nest == ("red", cave)
     assert rt.state.flocks["red"].fruit["blue"] == 0
     assert [k.size for k in rt.state.hexes["A7"].kiwi] == [2, 1]
@@ -234,12 +234,12 @@ def test_R_RES_2_R_RES_3_place_from_track_then_reserve_then_island():
     rt = blank_runtime(leader_hexes={"red": "A1", "green": "B4"}, phase="season_change")
     big = put(rt, "A7", "red", 2)
     fl = rt.state.flocks["red"]
-    _, asked = drive(placing.place_one(rt, "red", _ctx()), ["place:A7"])
+    _, asked = drive(steps(rt, placing.PLACE_ONE.start("red", _ctx())), ["place:A7"])
     assert set(asked[0].option_ids()) == {"place:A1", "place:A7"} and fl.track == 7
     fl.track, fl.reserve_kiwi = 0, 1
-    drive(placing.place_one(rt, "red", _ctx()), ["place:A1"])
+    drive(steps(rt, placing.PLACE_ONE.start("red", _ctx())), ["place:A1"])
     assert fl.reserve_kiwi == 0
-    drive(placing.place_one(rt, "red", _ctx()), ["take:red/2@A7", "place:A1"])
+    drive(steps(rt, placing.PLACE_ONE.start("red", _ctx())), ["take:red/2@A7", "place:A1"])
     assert now(rt, big).size == 1 and [k.size for k in rt.state.hexes["A1"].kiwi] == [1, 1]
 
 
@@ -264,14 +264,14 @@ def test_R_TRACK_1_benefit_from_slot_three_not_in_season_change():
     track.update({1: dsl("gain 1 fruit"), 3: dsl("gain 1 fruit"), 4: dsl("gain 1 fruit"), 5: dsl("gain 1 fruit")})
     rt.rules.flocks = dict(rt.rules.flocks, red={"A": Side(None, track, [])})
     fl = rt.state.flocks["red"]
-    drive(placing.place_one(rt, "red", _ctx()))      # slot 1: before slot 3, nothing
-    drive(placing.place_one(rt, "red", _ctx()))      # slot 2
+    drive(steps(rt, placing.PLACE_ONE.start("red", _ctx())))      # slot 1: before slot 3, nothing
+    drive(steps(rt, placing.PLACE_ONE.start("red", _ctx())))      # slot 2
     assert sum(fl.fruit.values()) == 0
     rt.state.phase = "season_change"
-    drive(placing.place_one(rt, "red", _ctx()))      # slot 3 in Season Change: nothing, and never again
+    drive(steps(rt, placing.PLACE_ONE.start("red", _ctx())))      # slot 3 in Season Change: nothing, and never again
     assert sum(fl.fruit.values()) == 0
     rt.state.phase = "actions"
-    drive(placing.place_one(rt, "red", _ctx()))      # slot 4: its benefit at once
+    drive(steps(rt, placing.PLACE_ONE.start("red", _ctx())))      # slot 4: its benefit at once
     assert sum(fl.fruit.values()) == 1 and fl.track == 4
 
 
@@ -279,7 +279,7 @@ def test_R_TRACK_2_removed_tokens_go_to_reserve():
     """R-TRACK-2: tokens removed from the island go to the Reserve, never back to the track."""
     rt = blank_runtime(leader_hexes={"red": "A1", "green": "B4"})
     put(rt, "A7", "red", 2)
-    drive(placing.remove(rt, "red", 1), [])
+    drive(steps(rt, placing.REMOVE.start("red", 1)), [])
     fl = rt.state.flocks["red"]
     assert fl.reserve_kiwi == 2 and fl.track == 8
 
@@ -289,7 +289,7 @@ def test_grow_uncovers_track_and_skips_size_limit():
     rt = blank_runtime(leader_hexes={"red": "A1", "green": "B4"})
     put(rt, "A7", "red", 3)
     k = put(rt, "A6", "red", 1)
-    drive(placing.grow(rt, "red", 2, _ctx()), [])
+    drive(steps(rt, placing.GROW.start("red", 2, _ctx())), [])
     assert now(rt, k).size == 2 and rt.state.flocks["red"].track == 7
 
 
@@ -303,7 +303,7 @@ def test_R_LEAD_6_chopan_moves_three_and_pushes_all_passed():
     ctx = _ctx()
     answers = ["ability", "push:green/3@A6->A1",
                "push:red/1@A7->A3", "push:leader-green@A7->A11"]
-    drive(move.move_action(rt, ctx), answers)
+    drive(steps(rt, move.MOVE_ACTION.start(ctx, True)), answers)
     st = rt.state
     assert st.flocks["red"].leader_hex == "A8" and st.flocks["red"].leader_used
     assert st.hexes["A6"].kiwi == () and st.hexes["A7"].kiwi == () and st.flocks["green"].leader_hex == "A11"
@@ -314,7 +314,7 @@ def test_R_LEAD_2_ability_once_per_season_as_move_action():
     rt = blank_runtime(leader_hexes={"red": "A5", "green": "B4"})
     rt.state.flocks["red"].leader_card = "chopan-1"
     ctx = _ctx()
-    drive(move.move_action(rt, ctx), ["ability"])      # the only straight line is chosen automatically
+    drive(steps(rt, move.MOVE_ACTION.start(ctx, True)), ["ability"])      # the only straight line is chosen automatically
     assert rt.state.flocks["red"].leader_used
     assert "ability" not in {o.id for o in move.move_options(rt, Ctx("red", turn=Turn()))}
 
@@ -323,7 +323,7 @@ def test_R_LEAD_4_leader_pushed_off_placed_on_edge_by_pusher():
     """R-LEAD-4: a Leader is never removed; pushed off, the pusher places it on an edge hex of their choice."""
     rt = blank_runtime(players=("yellow", "green"), sides={"yellow": "B"}, leader_hexes={"yellow": "B4", "green": "A1"})
     put(rt, "A6", "yellow", 3)
-    _, asked = drive(move.move_action(rt, Ctx("yellow", turn=Turn())),
+    _, asked = drive(steps(rt, move.MOVE_ACTION.start(Ctx("yellow", turn=Turn()), True)),
                      ["move:yellow/3@A6->A1", "push:leader-green@A1->off", "edge:green->B11"])
     edges = asked[-1].option_ids()
     assert "edge:green->A6" not in edges and "edge:green->A7" not in edges
@@ -336,7 +336,7 @@ def test_R_LEAD_5_ability_ends_elsewhere_pushes_any_size_to_other_hexes():
     rt.state.flocks["red"].leader_card = "chopan-2"      # moves 2 straight; push up to 2 of the pieces out of the landing hex
     put(rt, "A7", "green", 3)
     ctx = _ctx()
-    _, asked = drive(move.move_action(rt, ctx), ["ability", "push:green/3@A7->A3"])
+    _, asked = drive(steps(rt, move.MOVE_ACTION.start(ctx, True)), ["ability", "push:green/3@A7->A3"])
     assert rt.state.flocks["red"].leader_hex == "A7"
     assert not any(d.kind == "leader-move" for d in asked)   # one legal line only: answered automatically
 
@@ -353,7 +353,7 @@ def test_R_LEAD_5_every_leader_card_runs(card):
     put(rt, "A2", "green", 1)
     import random
     r = random.Random(1)
-    gen = move.move_action(rt, _ctx())
+    gen = steps(rt, move.MOVE_ACTION.start(_ctx(), True))
     d = next(gen)
     try:
         d = gen.send("ability")

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_engine_support import ruleset
+from test_engine_support import ruleset, steps
 
 from kcd.engine import Game
 from kcd.engine.modes.solo import procedures as solo
@@ -155,7 +155,7 @@ def test_pushes_after_a_move_name_the_movers_twin_by_piece_id() -> None:
     dest = board_of(rt.state).adjacent(a)[0]
     chosen = next(o for o in opts if o.action.to == dest)
     assert chosen.id == f"push:green/1@{a}->{dest}"
-    drive(push.do_push(rt, "red", chosen.action, leave_origin=False))
+    drive(steps(rt, push.DO_PUSH.start("red", chosen.action, False)))
     assert rt.state.hexes[a].kiwi == (mover,) and rt.state.hexes[dest].kiwi == (twin,)
     assert push.push_options(rt, a, 1, mover=mover.id) == []
 

@@ -1,7 +1,7 @@
 """Engine audit against the rulebook: each test pins a divergence that was found and fixed (rule id in the name)."""
 from __future__ import annotations
 
-from test_engine_support import blank_runtime, drive, fruit, markers, now, put, ruleset
+from test_engine_support import blank_runtime, drive, fruit, markers, now, put, ruleset, steps
 
 from kcd.engine import Game, feed, marking, placing
 from kcd.engine.context import Ctx, Turn
@@ -23,7 +23,7 @@ def test_R_DM_2_control_nest_alone_gives_dominance_for_marking():
     markers(rt, "green", "flower")
     assert marking.markable(rt, "red") == ["A7"]
     assert marking.markable(rt, "green") == []
-    drive(marking.mark(rt, _ctx(), optional=True), ["mark:A7", "cover:track"])
+    drive(steps(rt, marking.MARK.start(_ctx(), True)), ["mark:A7", "cover:track"])
     assert rt.state.hexes["A7"].domain == ("red", "flower")
 
 
@@ -33,7 +33,7 @@ def test_R_FEED_5_explosion_leader_pushed_off_not_put_back_on_the_exploded_hex()
     rt = blank_runtime(leader_hexes={"red": "B4", "green": "A1"})     # A1 is an edge hex
     put(rt, "A1", "green", 3)
     fruit(rt, "red", red=1, green=1, yellow=1, blue=1)
-    _, asked = drive(feed.feed(rt, _ctx()), ["push:leader-green@A1->off", "edge:green->A5"])
+    _, asked = drive(steps(rt, feed.FEED.start(_ctx())), ["push:leader-green@A1->off", "edge:green->A5"])
     edges = asked[-1].option_ids()
     assert "edge:green->A1" not in edges and "edge:green->A2" in edges
     assert rt.state.flocks["green"].leader_hex == "A5" and rt.state.hexes["A1"].kiwi == ()
@@ -48,12 +48,12 @@ def test_R_RES_2_island_token_may_be_declined_for_own_placing_and_growing():
     small = put(rt, "A3", "red", 1)
     fl = rt.state.flocks["red"]
     fl.track = fl.reserve_kiwi = 0
-    _, asked = drive(placing.place_one(rt, "red", _ctx()), ["take:none"])
+    _, asked = drive(steps(rt, placing.PLACE_ONE.start("red", _ctx())), ["take:none"])
     assert set(asked[0].option_ids()) == {"take:red/2@A7", "take:red/1@A3", "take:none"}
     assert now(rt, big).size == 2 and now(rt, small).size == 1 and rt.state.island_tokens("red") == 3 and fl.supply == 0
-    drive(placing.grow(rt, "red", 1, _ctx()), ["grow:red/1@A3", "take:none"])
+    drive(steps(rt, placing.GROW.start("red", 1, _ctx())), ["grow:red/1@A3", "take:none"])
     assert now(rt, small).size == 1 and now(rt, big).size == 2
-    drive(placing.place_one(rt, "red", _ctx()), ["take:red/2@A7", "place:A3"])
+    drive(steps(rt, placing.PLACE_ONE.start("red", _ctx())), ["take:red/2@A7", "place:A3"])
     assert now(rt, big).size == 1 and [k.size for k in rt.state.hexes["A3"].kiwi] == [1, 1]
 
 
@@ -66,7 +66,7 @@ def test_R_FEED_3_fed_kiwi_owner_must_stack_an_island_token():
     fl = rt.state.flocks["red"]
     fl.track = fl.reserve_kiwi = 0
     fruit(rt, "green", red=1, green=1)
-    _, asked = drive(feed.feed(rt, _ctx("green")), ["feed:red/1@A6", "take:red/1@A3"])
+    _, asked = drive(steps(rt, feed.FEED.start(_ctx("green"))), ["feed:red/1@A6", "take:red/1@A3"])
     assert asked[-1].player == "red" and "take:none" not in asked[-1].option_ids()
     assert [k.size for k in rt.state.hexes["A6"].kiwi] == [2] and rt.state.hexes["A3"].kiwi == ()
 

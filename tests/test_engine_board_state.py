@@ -1,7 +1,7 @@
 """Engine: board geometry, state JSON, dominance (R-DOM-1/2, R-BUILD-5, R-LEAD-1) and payment (R-PAY-1)."""
 from __future__ import annotations
 
-from test_engine_support import blank_runtime, drive, fruit, markers, put
+from test_engine_support import blank_runtime, drive, fruit, markers, put, steps
 
 from kcd.engine import dominance, payment
 from kcd.engine.board import board_of
@@ -81,7 +81,7 @@ def test_R_PAY_1_domain_markers_stand_in_for_fruit():
     assert ids == ["pay:red,marker-sand"]
     bag_before = dict(rt.state.fruit_bag), dict(rt.state.domain_bag)
     # asked though one way is left: it uses a marker, whose terrain the others do not know (R-SETUP-4)
-    drive(payment.pay(rt, "red", req), ["pay:red,marker-sand"])
+    drive(steps(rt, payment.PAY.start("red", req, tuple(()))), ["pay:red,marker-sand"])
     assert rt.state.flocks["red"].fruit["red"] == 0 and rt.state.flocks["red"].domain == []
     assert rt.state.fruit_bag["red"] == bag_before[0]["red"] + 1
     assert rt.state.domain_bag["sand"] == bag_before[1]["sand"] + 1

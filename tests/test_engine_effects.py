@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_engine_support import blank_runtime, drive, dsl, fruit
+from test_engine_support import blank_runtime, drive, dsl, fruit, steps
 
 from kcd.dsl import ast
 from kcd.dsl.registry import CORE_PRIMITIVES
@@ -34,9 +34,9 @@ def test_unknown_verb_and_node_are_errors_not_noops():
     rt = blank_runtime()
     bogus = ast.Call(words=(), span=ast.Span(0, 0), primitive="no-such-verb")
     with pytest.raises(EngineError):
-        drive(effects.run(rt, bogus, Ctx("red")))
+        drive(steps(rt, effects.run_frame(rt, bogus, Ctx("red"))))
     with pytest.raises(EngineError):
-        drive(effects.run(rt, dsl("most count(my nests)", "objective"), Ctx("red")))
+        drive(steps(rt, effects.run_frame(rt, dsl("most count(my nests)", "objective"), Ctx("red"))))
     with pytest.raises(EngineError):
         queries.evaluate(rt.state, bogus, "red")
 
@@ -44,17 +44,17 @@ def test_unknown_verb_and_node_are_errors_not_noops():
 def test_repeat_runs_body_n_times_and_is_bounded():
     """`repeat N` runs its body N times; a literal above the bound is refused."""
     rt = blank_runtime()
-    drive(effects.run(rt, dsl("repeat 3 { gain 1 fruit }"), Ctx("red")))
+    drive(steps(rt, effects.run_frame(rt, dsl("repeat 3 { gain 1 fruit }"), Ctx("red"))))
     assert sum(rt.state.flocks["red"].fruit.values()) == 3
     big = ast.Repeat(10_000, dsl("gain 1 fruit"), ast.Span(0, 0))
     with pytest.raises(EngineError):
-        drive(effects.run(rt, big, Ctx("red")))
+        drive(steps(rt, effects.run_frame(rt, big, Ctx("red"))))
 
 
 def test_trigger_does_not_refire_itself_and_depth_bounded():
     """A trigger's effect does not re-fire the trigger that ran it (Green gains 1 more, not forever)."""
     rt = blank_runtime(players=("green", "red"), sides={"green": "B"})
-    gen = effects.run(rt, dsl("gain 1 domain"), Ctx("green"))
+    gen = steps(rt, effects.run_frame(rt, dsl("gain 1 domain"), Ctx("green")))
     fired = 0
     try:
         d = next(gen)
@@ -65,18 +65,18 @@ def test_trigger_does_not_refire_itself_and_depth_bounded():
     fired = sum(1 for e in rt.events if e.kind == "power")
     assert fired == 1
     with pytest.raises(EngineError):
-        drive(effects.run(rt, dsl("gain 1 fruit"), Ctx("red", depth=99)))
+        drive(steps(rt, effects.run_frame(rt, dsl("gain 1 fruit"), Ctx("red", depth=99))))
 
 
 def test_choose_offers_only_possible_options_and_may_skips_impossible():
     """`choose` offers the options that can be performed; `may` with an impossible body asks nothing."""
     rt = blank_runtime()
-    _, asked = drive(effects.run(rt, dsl("choose { pay 1 fruit any; gain 1 vp } or { gain 1 fruit }"), Ctx("red")))
+    _, asked = drive(steps(rt, effects.run_frame(rt, dsl("choose { pay 1 fruit any; gain 1 vp } or { gain 1 fruit }"), Ctx("red"))))
     assert asked == [] and sum(rt.state.flocks["red"].fruit.values()) == 1
-    _, asked = drive(effects.run(rt, dsl("may { pay 3 fruit same }"), Ctx("red")))
+    _, asked = drive(steps(rt, effects.run_frame(rt, dsl("may { pay 3 fruit same }"), Ctx("red"))))
     assert asked == []
     fruit(rt, "red", blue=2)
-    _, asked = drive(effects.run(rt, dsl("choose { pay 1 fruit any; gain 1 vp } or { gain 1 fruit }"), Ctx("red")),
+    _, asked = drive(steps(rt, effects.run_frame(rt, dsl("choose { pay 1 fruit any; gain 1 vp } or { gain 1 fruit }"), Ctx("red"))),
                      ["choice:1"])
     assert rt.state.flocks["red"].season_vp == 1 and asked[0].kind == "choose"
 
@@ -84,7 +84,7 @@ def test_choose_offers_only_possible_options_and_may_skips_impossible():
 def test_unpayable_cost_skips_rest_of_sequence():
     """A mandatory payment that cannot be made cancels the rest of that effect (e.g. `pay ...; gain ...`)."""
     rt = blank_runtime()
-    drive(effects.run(rt, dsl("pay 1 domain; gain 3 fruit"), Ctx("red")))
+    drive(steps(rt, effects.run_frame(rt, dsl("pay 1 domain; gain 3 fruit"), Ctx("red"))))
     assert sum(rt.state.flocks["red"].fruit.values()) == 0
 
 

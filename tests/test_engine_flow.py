@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_engine_support import blank_runtime, drive, dsl, fruit, markers, put, rules, ruleset, totals
+from test_engine_support import blank_runtime, drive, dsl, fruit, markers, put, rules, ruleset, totals, steps
 
 from kcd.engine import Game, actions, flow, marking, scoring
 from kcd.engine.context import Ctx, Turn
@@ -121,12 +121,12 @@ def test_R_SC_1_R_SC_2_season_change_passes_marker_discards_flips_leader():
     """R-SC-1: the first Season Change changes nothing; R-SC-2: later ones pass the First Player marker,
     discard played cards and turn a used Leader card face up."""
     rt = blank_runtime(phase="season_change", season=1)
-    drive(flow.season_change_start(rt))
+    drive(steps(rt, flow.SEASON_CHANGE_START.start()))
     assert rt.state.first == 0
     fl = rt.state.flocks["red"]
     fl.played, fl.leader_used = ["move", "feed", "build"], True
     rt.state.season = 2
-    drive(flow.season_change_start(rt))
+    drive(steps(rt, flow.SEASON_CHANGE_START.start()))
     assert rt.state.first == 1 and rt.state.turn_order() == ["green", "red"]
     assert fl.played == [] and fl.discard == ["move", "feed", "build"] and not fl.leader_used
 
@@ -136,7 +136,7 @@ def test_R_SC_3_nest_benefits_in_chosen_order_not_turn_nest():
     rt = blank_runtime(phase="season_change", season=2, leader_hexes={"red": "A1", "green": "B4"})
     tree = [n for n in rt.rules.flock_nests if rt.rules.nests[n].type == "tree"]
     rt.state.flocks["red"].nests_built = list(tree)
-    _, asked = drive(flow.nest_benefits(rt, "red"), [f"nest:{tree[1]}"])
+    _, asked = drive(steps(rt, flow.nest_benefits_frame(rt, "red")), [f"nest:{tree[1]}"])
     assert set(asked[0].option_ids()) == {f"nest:{n}" for n in tree}
     gained = sum(rt.state.flocks["red"].fruit.values())
     assert gained == 5      # Tree 2 + Tree (second row) 3 fruit (R-BUILD-4)
@@ -162,7 +162,7 @@ def test_R_ACT_2_facedown_no_effect_may_draw_fruit():
     fl = rt.state.flocks["red"]
     fl.hand = ["move", "feed", "build"]
     card = "move"
-    _, asked = drive(actions.turn(rt, "red"), [f"card:{card}", "facedown", "may:yes"])
+    _, asked = drive(steps(rt, actions.turn_frame(rt, "red")), [f"card:{card}", "facedown", "may:yes"])
     assert "facedown" in asked[1].option_ids()
     assert sum(fl.fruit.values()) == 1 and fl.played == [card] and len(fl.hand) == 3
 
@@ -181,7 +181,7 @@ def test_R_LIMIT_1_hand_three_fruit_ten_player_returns():
     rt = blank_runtime()
     fruit(rt, "red", red=9)
     from kcd.engine import effects
-    _, asked = drive(effects.run(rt, dsl("gain 3 fruit"), Ctx("red")), ["return:red", "return:red"])
+    _, asked = drive(steps(rt, effects.run_frame(rt, dsl("gain 3 fruit"), Ctx("red"))), ["return:red", "return:red"])
     assert sum(rt.state.flocks["red"].fruit.values()) == 10 and asked[0].kind == "return-fruit"
     assert rt.rules.hand == 3
 
@@ -194,10 +194,10 @@ def test_R_WILD_1_wildcard_as_action_or_benefit():
     fl.hand = [wild, "move", "feed"]
     modes = {o.id for o in actions.modes(rt, wild, Ctx("red", turn=Turn()))}
     assert modes == {"as:move", "benefit", "facedown"}     # nothing to build or feed with no fruit
-    drive(actions.turn(rt, "red"), [f"card:{wild}", "benefit"])
+    drive(steps(rt, actions.turn_frame(rt, "red")), [f"card:{wild}", "benefit"])
     assert sum(fl.fruit.values()) == 4
     fl.hand = [wild, "move", "feed"]
-    drive(actions.turn(rt, "red"), [f"card:{wild}", "as:move", "move:leader@A1->A2"])
+    drive(steps(rt, actions.turn_frame(rt, "red")), [f"card:{wild}", "as:move", "move:leader@A1->A2"])
     assert sum(fl.fruit.values()) == 4 and fl.leader_hex == "A2"
 
 
@@ -213,7 +213,7 @@ def test_R_SCARD_1_victor_left_others_right_in_turn_order():
     """R-SCARD-1: the player beating all others gains the victor benefit; all others the right one."""
     rt = _season_rt("most-nests")
     rt.state.set_nest("A7", ("green", "tree-1"))
-    drive(flow.season_card(rt))
+    drive(steps(rt, flow.SEASON_CARD.start()))
     st = rt.state
     assert st.flocks["green"].season_vp == 1
     assert len(st.flocks["red"].domain) == 1 and len(st.flocks["purple"].domain) == 1 and not st.flocks["green"].domain
@@ -224,7 +224,7 @@ def test_R_SCARD_2_tie_tied_may_take_right_rest_nothing():
     rt = _season_rt("most-nests")
     rt.state.set_nest("A7", ("green", "tree-1"))
     rt.state.set_nest("A8", ("red", "tree-1"))
-    _, asked = drive(flow.season_card(rt), ["take", "decline"])
+    _, asked = drive(steps(rt, flow.SEASON_CARD.start()), ["take", "decline"])
     assert [d.player for d in asked] == ["red", "green"]
     st = rt.state
     assert len(st.flocks["red"].domain) == 1 and not st.flocks["green"].domain and not st.flocks["purple"].domain
@@ -234,7 +234,7 @@ def test_R_SCARD_3_victor_keeps_vp_card():
     """R-SCARD-3: a victor who gains Victory Points keeps the card for the endgame."""
     rt = _season_rt("most-nests")
     rt.state.set_nest("A7", ("purple", "tree-1"))
-    drive(flow.season_card(rt))
+    drive(steps(rt, flow.SEASON_CARD.start()))
     assert rt.state.flocks["purple"].kept_season_cards == ["most-nests"]
     assert scoring.score(rt.state)["purple"]["season_cards"] == 1
 
@@ -260,7 +260,7 @@ def test_R_SCARD_5_every_season_card_resolves(card_id):
     put(rt, "B10", "purple", 1)
     markers(rt, "green", "sand", "grass")
     fruit(rt, "red", red=3, green=3, blue=3)
-    gen = flow.season_card(rt)
+    gen = steps(rt, flow.SEASON_CARD.start())
     r = random.Random(1)
     try:
         d = next(gen)
@@ -293,7 +293,7 @@ def test_R_DM_3_cover_token_from_any_source_no_track_benefit():
     markers(rt, "red", "flower")
     fl = rt.state.flocks["red"]
     fl.track, fl.reserve_kiwi = 3, 1     # the next slot has a benefit, yet covering gives none
-    _, asked = drive(marking.mark(rt, Ctx("red"), optional=True), ["mark:A7", "cover:track"])
+    _, asked = drive(steps(rt, marking.MARK.start(Ctx("red"), True)), ["mark:A7", "cover:track"])
     assert set(asked[1].option_ids()) == {"cover:reserve", "cover:track", "cover:red/2@A7"}
     assert fl.track == 2 and fl.covers == 1 and sum(fl.fruit.values()) == 0 and not fl.domain
     assert rt.state.hexes["A7"].domain == ("red", "flower") and rt.state.island_tokens("red") == 2
@@ -305,13 +305,13 @@ def test_R_DM_1_R_END_1_one_marker_then_all_in_last_season():
     put(rt, "A7", "red", 1)
     put(rt, "A10", "red", 1)
     markers(rt, "red", "flower", "flower")
-    drive(marking.marking_turn(rt, "red"), ["mark:A7", "cover:track"])
+    drive(steps(rt, marking.marking_turn_frame(rt, "red")), ["mark:A7", "cover:track"])
     assert rt.state.flocks["red"].domain == ["flower"]
     rt2 = blank_runtime(phase="domain_marking", season=4, leader_hexes={"red": "B4", "green": "B11"})
     put(rt2, "A7", "red", 1)
     put(rt2, "A10", "red", 1)
     markers(rt2, "red", "flower", "flower")
-    drive(marking.marking_turn(rt2, "red"), ["mark:A7", "cover:track", "mark:A10", "cover:track"])
+    drive(steps(rt2, marking.marking_turn_frame(rt2, "red")), ["mark:A7", "cover:track", "mark:A10", "cover:track"])
     assert rt2.state.flocks["red"].domain == []
     assert Game.from_state(ruleset(), rt2.state).view("green")["flocks"]["red"]["domain"] == []   # revealed
 
@@ -321,7 +321,7 @@ def test_R_DM_5_empty_domain_bag_gives_nothing():
     rt = blank_runtime()
     rt.state.domain_bag = {t: 0 for t in rt.state.domain_bag}
     from kcd.engine import effects
-    drive(effects.run(rt, dsl("gain 2 domain"), Ctx("red")))
+    drive(steps(rt, effects.run_frame(rt, dsl("gain 2 domain"), Ctx("red"))))
     assert rt.state.flocks["red"].domain == []
 
 
@@ -342,7 +342,7 @@ def test_R_ASYM_2_red_pays_fruit_for_second_marker():
     markers(rt, "red", "flower", "flower")
     fruit(rt, "red", blue=1)
     # the second marker is asked even with one hex left: whether a flower marker fits is red's secret (R-SETUP-4)
-    drive(marking.marking_turn(rt, "red"), ["mark:A7", "cover:track", "may:yes", "pay:blue", "mark:A10", "cover:track"])
+    drive(steps(rt, marking.marking_turn_frame(rt, "red")), ["mark:A7", "cover:track", "may:yes", "pay:blue", "mark:A10", "cover:track"])
     assert rt.state.hexes["A10"].domain == ("red", "flower") and rt.state.flocks["red"].fruit["blue"] == 0
 
 
@@ -350,7 +350,7 @@ def test_R_ASYM_3_green_gains_one_more_then_returns_one():
     """R-ASYM-3: Green side B takes one more marker whenever gaining markers, then returns one (no re-trigger)."""
     rt = blank_runtime(players=("green", "red"), sides={"green": "B"})
     from kcd.engine import effects
-    gen = effects.run(rt, dsl("gain 2 domain"), Ctx("green"))
+    gen = steps(rt, effects.run_frame(rt, dsl("gain 2 domain"), Ctx("green")))
     r = random.Random(0)
     try:
         d = next(gen)
@@ -369,11 +369,11 @@ def test_R_ASYM_4_purple_nest_benefits_twice_without_vp():
                        leader_hexes={"purple": "A1", "red": "B4"})
     tree = next(n for n in rt.rules.flock_nests if rt.rules.nests[n].type == "tree" and rt.rules.nests[n].row == 1)
     rt.state.flocks["purple"].nests_built = [tree]
-    drive(flow.nest_benefits(rt, "purple"))
+    drive(steps(rt, flow.nest_benefits_frame(rt, "purple")))
     assert sum(rt.state.flocks["purple"].fruit.values()) == 4
     from kcd.engine import build
     rt.state.flocks["purple"].season_vp = 0
-    drive(build.nest_benefit(rt, Ctx("purple"), dsl("gain 1 vp"), "test"))
+    drive(steps(rt, build.nest_benefit_frame(rt, Ctx("purple"), dsl("gain 1 vp"), "test")))
     assert rt.state.flocks["purple"].season_vp == 1
 
 
@@ -406,5 +406,5 @@ def test_R_ASYM_2_red_power_needs_a_first_marker():
     put(rt, "A7", "red", 1)
     markers(rt, "red", "flower")
     fruit(rt, "red", blue=1)
-    drive(marking.marking_turn(rt, "red"), ["pass"])
+    drive(steps(rt, marking.marking_turn_frame(rt, "red")), ["pass"])
     assert not any(e.kind == "power" for e in rt.events) and rt.state.flocks["red"].fruit["blue"] == 1

@@ -8,7 +8,7 @@ import pytest
 from test_engine_support import ruleset
 
 from kcd.engine import Game
-from kcd.engine.frames import GenFrame
+from kcd.engine.machine import Cont
 from kcd.engine.modes.solo.moves import Segment
 
 
@@ -45,7 +45,7 @@ def test_every_decision_copies_and_saves_without_replay(players, kw):
         rng = random.Random(seed)
         n = 0
         while not game.is_over:
-            assert not any(type(f) is GenFrame for f in game._stack), [type(f).__name__ for f in game._stack]
+            assert all(type(f) is Cont for f in game._stack), [type(f).__name__ for f in game._stack]
             if n % 9 == 0:
                 twin, loaded = game.clone(), Game.from_json(ruleset(), game.to_json())
                 _same_future(twin, game.clone(), random.Random(n), 12)

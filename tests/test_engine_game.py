@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_engine_support import play_random, ruleset, totals
+from test_engine_support import play_random, ruleset, totals, steps
 
 from kcd.content import load_ruleset
 from kcd.engine import Game, Refused
@@ -196,7 +196,7 @@ def test_new_yaml_nest_built_and_season_card_resolved_directly(tmp_path: Path):
     g = Game.new(rs, ["red", "green"], seed=3)
     rt = g.rt
     where = build_mod.hexes(rt, "red")[0]
-    gen = build_mod.build(rt, Ctx("red"))
+    gen = steps(rt, build_mod.BUILD.start(Ctx("red")))
     d = next(gen)
     try:
         while True:
@@ -211,7 +211,7 @@ def test_new_yaml_nest_built_and_season_card_resolved_directly(tmp_path: Path):
     assert scoring.score(rt.state)["red"]["nests"] == 2
     rt.state.season_cards[0] = "most-grass-x"
     rt.state.phase = "season_card"
-    gen = flow.season_card(rt)
+    gen = steps(rt, flow.SEASON_CARD.start())
     for _ in gen:
         raise AssertionError("no decision expected")
     assert any(e.text.startswith("most-grass-x") for e in rt.events)

@@ -182,7 +182,7 @@ def test_non_text_and_huge_text_are_value_errors() -> None:
     (["setup", "variant"], "chaos", "setup/variant"),
     (["step_start"], 10_000, "step_start"),
     (["state", "flocks", 0, "fruit", "red"], 3, "fruit"),
-    (["frames"], [{"kind": "no-such-frame", "pc": 0, "fields": {}}], "unknown frame kind"),
+    (["frames"], [{"program": "no-such-program", "at": "x", "env": {}}], "unknown program"),
     (["pending"], None, "frames and pending decision do not match"),
     (["format"], 5, "format 2 or 3 or 4"),
 ])

@@ -11,13 +11,12 @@ import random
 from pathlib import Path
 
 import pytest
-from test_engine_support import dsl, markers, put, ruleset, rules
+from test_engine_support import dsl, markers, put, ruleset, rules, steps
 
 from kcd.engine import Game
 from kcd.engine.modes.solo import procedures as solo
 from kcd.engine.modes.solo.state import solo_rules
 from kcd.engine.context import Ctx, Runtime, Turn
-from kcd.engine.frames import drive
 from kcd.engine.game import OldSaveWarning
 from kcd.engine.scoring import score
 from kcd.engine.setup import SetupError, new_state
@@ -128,8 +127,8 @@ def test_R_SOLO_3_kiwibot_first_player_first_nest_no_fruit_two_extra_markers() -
     st = new_state(r, [PLAYER, BOT], 9, None, None, None, "first-game", game_mode="solo")
     assert st.seats[0] == BOT and st.first == 0 and st.flocks[BOT].seat == 1 and st.flocks[PLAYER].seat == 2
     rt = Runtime(r, st)
-    from kcd.engine.setup import setup_step
-    run(rt, setup_step(rt))
+    from kcd.engine.setup import SETUP_STEP
+    run(rt, steps(rt, SETUP_STEP.start()))
     assert sum(st.flocks[BOT].fruit.values()) == 0
     # turn-order-1 gives 1 marker, setup.kiwibot_setup 2 more; the player takes turn-order-2 (3 fruit, 1 marker)
     assert len(st.flocks[BOT].domain) == 3
@@ -191,7 +190,7 @@ def test_R_SOLO_7_empty_deck_reshuffles_all_cards_and_sets_one_aside() -> None:
     fl.played = fl.played[:2]
     fl.discard += []
     before = sorted(fl.discard + st.solo["set_aside"])
-    run(rt, drive(rt, solo.BOT_TURN.start(BOT)))
+    run(rt, steps(rt, solo.BOT_TURN.start(BOT)))
     assert len(st.solo["set_aside"]) == 1
     assert sorted(fl.deck + st.solo["set_aside"] + fl.played[2:]) == before
     assert len(fl.played) == 3 and fl.discard == []
@@ -213,7 +212,7 @@ def test_R_SOLO_8_kiwibot_gains_no_fruit_and_a_gained_move_is_a_bonus_move() -> 
     bag = dict(rt.state.fruit_bag)
     put(rt, "A7", BOT, 2)
     put(rt, "A2", PLAYER, 1)
-    run(rt, solo.effects.run(rt, dsl("gain 2 fruit; move 1"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("gain 2 fruit; move 1"), bot_ctx())))
     assert sum(rt.state.flocks[BOT].fruit.values()) == 0 and rt.state.fruit_bag == bag
     texts = [e.text for e in rt.events if e.kind == "kiwibot"]
     assert any("bonus move" in t for t in texts)
@@ -227,9 +226,9 @@ def test_R_SOLO_8_feeds_and_builds_without_paying() -> None:
     put(rt, "A7", BOT, 1, 1)
     put(rt, "A8", PLAYER, 1)
     st.flocks[PLAYER].track = 8   # slot 1 uncovered: no track benefit
-    run(rt, solo.effects.run(rt, dsl("bot feeds a kiwi of size 1 of an opponent", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot feeds a kiwi of size 1 of an opponent", "solo"), bot_ctx())))
     assert kiwi_at(rt, "A8", PLAYER) == [2] and len(st.flocks[BOT].domain) == 2   # R-FEED-4: an opponent's Kiwi
-    run(rt, solo.effects.run(rt, dsl("bot builds nest 1", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot builds nest 1", "solo"), bot_ctx())))
     # A6 (Leader, 3 tokens) comes first in the marker search from Kiwibot's Leader
     assert st.hexes["A6"].nest == (BOT, "tree-1") and st.flocks[BOT].nests_built == ["tree-1"]
 
@@ -240,7 +239,7 @@ def test_R_SOLO_8_bonus_action_resolves_the_rows_bonus_segment() -> None:
     rt.state.solo["pile"] = ["solo-1", "solo-2"]   # solo-1 build bonus: place 3 Kiwi
     put(rt, "A7", BOT, 1)
     before = rt.state.island_tokens(BOT)
-    run(rt, solo.effects.run(rt, dsl("bot bonus build", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot bonus build", "solo"), bot_ctx())))
     assert rt.state.island_tokens(BOT) == before + 3
 
 
@@ -250,13 +249,13 @@ def test_R_SOLO_10_feed_takes_the_lower_size_when_the_indicated_one_is_missing()
     st = rt.state
     put(rt, "A9", PLAYER, 1)
     put(rt, "A10", PLAYER, 1)
-    run(rt, solo.effects.run(rt, dsl("bot feeds a kiwi of size 2 of an opponent", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot feeds a kiwi of size 2 of an opponent", "solo"), bot_ctx())))
     # the marker search from A6 reaches A10 (se) before A9 (sw)
     assert kiwi_at(rt, "A10", PLAYER) == [2] and kiwi_at(rt, "A9", PLAYER) == [1]
     put(rt, "A1", PLAYER, 3)
     put(rt, "A1", BOT, 1)
     reserve = st.flocks[PLAYER].reserve_kiwi
-    run(rt, solo.effects.run(rt, dsl("bot feeds a kiwi of size 3 of an opponent", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot feeds a kiwi of size 3 of an opponent", "solo"), bot_ctx())))
     assert st.hexes["A1"].kiwi == () and st.flocks[PLAYER].reserve_kiwi == reserve + 3
 
 
@@ -267,7 +266,7 @@ def test_R_SOLO_10_build_without_hex_places_a_kiwi_and_gains_a_bonus_move() -> N
     put(rt, "A7", BOT, 1)
     put(rt, "A7", PLAYER, 2)
     tokens = st.island_tokens(BOT)
-    run(rt, solo.effects.run(rt, dsl("bot builds nest 2", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot builds nest 2", "solo"), bot_ctx())))
     assert st.flocks[BOT].nests_built == [] and st.island_tokens(BOT) == tokens + 1
     assert any("bonus move" in e.text for e in rt.events if e.kind == "kiwibot")
 
@@ -278,10 +277,10 @@ def test_R_SOLO_10_build_takes_the_next_nest_of_the_column_first_row_first() -> 
     for h in ("A7", "A3", "A4"):
         put(rt, h, BOT, 2)
     assert solo.next_nest(rt, BOT, 2) == "control-1"
-    run(rt, solo.effects.run(rt, dsl("bot builds nest 2", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot builds nest 2", "solo"), bot_ctx())))
     assert solo.next_nest(rt, BOT, 2) == "control-2"
     # control-1's placement Move is a bonus Move (R-SOLO-8); then the second row goes where Kiwibot still may build
-    run(rt, solo.effects.run(rt, dsl("bot builds nest 2", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot builds nest 2", "solo"), bot_ctx())))
     assert rt.state.hexes["A6"].nest == (BOT, "control-1")
     assert rt.state.flocks[BOT].nests_built == ["control-1", "control-2"]
     assert sum(1 for h in rt.state.hexes.values() if h.nest == (BOT, "control-2")) == 1
@@ -294,7 +293,7 @@ def test_R_SOLO_10_move_segment_resolves_once_with_its_pushes() -> None:
     st = rt.state
     put(rt, "A6", BOT, 2)
     put(rt, "A2", PLAYER, 1)
-    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 2; bot pushes up to 1 of the kiwi of an opponent", "solo"), bot_ctx())))
+    run(rt, steps(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 2; bot pushes up to 1 of the kiwi of an opponent", "solo"), bot_ctx())))
     assert kiwi_at(rt, "A2", BOT) == [2] and kiwi_at(rt, "A2", PLAYER) == []
     assert st.flocks[PLAYER].reserve_kiwi == 1   # A2 is an edge hex: off the island first (R-SOLO-11)
     assert kiwi_at(rt, "A6", BOT) == []
@@ -343,13 +342,13 @@ def test_R_LEAD_1_R_SOLO_11_kiwibot_moves_its_leader_as_a_size_3_kiwi_and_it_pus
     st = rt.state
     put(rt, "A2", PLAYER, 1)          # A2 is adjacent to A6 and an edge hex
     ctx = bot_ctx()
-    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 3; bot pushes up to 1 of the kiwi of an opponent", "solo"), ctx)))
+    run(rt, steps(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 3; bot pushes up to 1 of the kiwi of an opponent", "solo"), ctx)))
     assert st.flocks[BOT].leader_hex == "A2" and ctx.turn.leader_moved
     assert kiwi_at(rt, "A2", PLAYER) == [] and st.flocks[PLAYER].reserve_kiwi == 1   # pushed off (R-SOLO-11)
     assert solo.marker_order(st)[0] == "A2"   # the bot-side marker starts at Kiwibot's Leader (R-SOLO-12)
     assert any(e.text == f"{BOT} moves the Leader from A6 to A2" for e in rt.events)
     # R-MOVE-4: the same turn's next size-3 move finds no other size-3 piece
-    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 3", "solo"), ctx)))
+    run(rt, steps(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 3", "solo"), ctx)))
     assert st.flocks[BOT].leader_hex == "A2"
 
 
@@ -360,9 +359,9 @@ def test_R_LEAD_1_R_SOLO_11_a_kiwi_token_in_the_leaders_hex_moves_before_the_lea
     st = rt.state
     put(rt, "A6", BOT, 1)
     ctx = bot_ctx()
-    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 2 to a sand hex", "solo"), ctx)))   # no size 2: step 3, any size
+    run(rt, steps(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 2 to a sand hex", "solo"), ctx)))   # no size 2: step 3, any size
     assert kiwi_at(rt, "A5", BOT) == [1] and st.flocks[BOT].leader_hex == "A6"
-    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 2 to a sand hex", "solo"), ctx)))   # the token moved: the Leader goes
+    run(rt, steps(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 2 to a sand hex", "solo"), ctx)))   # the token moved: the Leader goes
     assert st.flocks[BOT].leader_hex == "A5" and kiwi_at(rt, "A5", BOT) == [1]
 
 
@@ -371,12 +370,12 @@ def test_R_SOLO_11_gather_and_scatter_steer_the_second_move() -> None:
     rt = blank_solo()
     put(rt, "A7", BOT, 1)
     put(rt, "A5", BOT, 1)
-    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 1; bot moves my kiwi of size 1; bot gathers", "solo"), bot_ctx())))
+    run(rt, steps(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 1; bot moves my kiwi of size 1; bot gathers", "solo"), bot_ctx())))
     assert kiwi_at(rt, "A6", BOT) == [1, 1]
     rt = blank_solo()
     put(rt, "A7", BOT, 1)
     put(rt, "A5", BOT, 1)
-    run(rt, drive(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 1; bot moves my kiwi of size 1; bot scatters", "solo"), bot_ctx())))
+    run(rt, steps(rt, solo.segment_frame(rt, dsl("bot moves my kiwi of size 1; bot moves my kiwi of size 1; bot scatters", "solo"), bot_ctx())))
     where = [h for h in rt.state.hexes if kiwi_at(rt, h, BOT)]
     assert len(where) == 2 and "A7" not in where and "A5" not in where
 
@@ -399,7 +398,7 @@ def test_R_SOLO_10_a_same_size_pusher_pushes_the_player_s_leader_then_goes_on_pu
     put(rt, "A6", "yellow", 3)
     put(rt, "A2", PLAYER, 1)
     segment = dsl("bot moves my kiwi of size 3; bot pushes up to 2 of the kiwi of an opponent", "solo")
-    run(rt, drive(rt, solo.segment_frame(rt, segment, Ctx("yellow", turn=Turn(), source="test"))))
+    run(rt, steps(rt, solo.segment_frame(rt, segment, Ctx("yellow", turn=Turn(), source="test"))))
     assert [e.form for e in rt.events] == ["move-kiwi", "push-leader", "push-off"]
     assert st.flocks[PLAYER].leader_hex == "A9" and kiwi_at(rt, "A2", "yellow") == [3]
     assert kiwi_at(rt, "A2", PLAYER) == [] and st.flocks[PLAYER].reserve_kiwi == 1
@@ -434,11 +433,11 @@ def test_R_SOLO_11_placing_kiwibot_kiwi_makes_pairs_then_triads() -> None:
     st.set_nest("A9", (BOT, "tree-1"))   # a single Kiwi under a Nest: a pair, but not in a free hex
     put(rt, "A11", BOT, 1)              # a single Kiwi in a free hex: the pattern's first step
     st.flocks[BOT].track = 8   # slots 1-3: no benefit that places or grows Kiwi
-    run(rt, solo.effects.run(rt, dsl("bot places 1 kiwi", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot places 1 kiwi", "solo"), bot_ctx())))
     assert kiwi_at(rt, "A11", BOT) == [1, 1]
-    run(rt, solo.effects.run(rt, dsl("bot places 1 kiwi", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot places 1 kiwi", "solo"), bot_ctx())))
     assert kiwi_at(rt, "A9", BOT) == [1, 2]
-    run(rt, solo.effects.run(rt, dsl("bot places 1 kiwi", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot places 1 kiwi", "solo"), bot_ctx())))
     assert kiwi_at(rt, "A7", BOT) == [1, 1, 1]
 
 
@@ -478,12 +477,12 @@ def test_R_SOLO_11_marking_reveals_until_a_marker_fits_else_gains_one() -> None:
     markers(rt, BOT, "grass", "sand")   # A6 (Leader) is mountain; A1 flower
     put(rt, "A1", BOT, 1)
     fl.reserve_kiwi = 1
-    run(rt, drive(rt, solo.MARKING_TURN.start(BOT)))
+    run(rt, steps(rt, solo.MARKING_TURN.start(BOT)))
     # no fitting marker: none placed, one more is drawn instead (the bag may give any terrain)
     assert len(fl.domain) == 3 and {"grass", "sand"} <= set(fl.domain)
     assert sum(1 for h in st.hexes.values() if h.domain) == 0
     fl.domain = ["flower"]
-    run(rt, drive(rt, solo.MARKING_TURN.start(BOT)))
+    run(rt, steps(rt, solo.MARKING_TURN.start(BOT)))
     assert st.hexes["A1"].domain == (BOT, "flower") and fl.covers == 1 and fl.reserve_kiwi == 0
 
 
@@ -492,7 +491,7 @@ def test_R_SOLO_11_no_dominated_hex_no_marker_gained() -> None:
     rt = blank_solo(bot_leader=None, phase="domain_marking")
     fl = rt.state.flocks[BOT]
     before = list(fl.domain)
-    run(rt, drive(rt, solo.MARKING_TURN.start(BOT)))
+    run(rt, steps(rt, solo.MARKING_TURN.start(BOT)))
     assert fl.domain == before
 
 
@@ -500,7 +499,7 @@ def test_R_SOLO_11_explosion_pushes_player_pieces_by_the_pattern() -> None:
     """R-SOLO-11/R-FEED-5: Kiwibot's explosion pushes every piece; the player's go off the island first."""
     rt = blank_solo()
     put(rt, "A2", PLAYER, 3, 1)
-    run(rt, solo.effects.run(rt, dsl("bot feeds a kiwi of size 3 of an opponent", "solo"), bot_ctx()))
+    run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot feeds a kiwi of size 3 of an opponent", "solo"), bot_ctx())))
     assert rt.state.hexes["A2"].kiwi == () and rt.state.flocks[PLAYER].reserve_kiwi == 4
 
 
@@ -529,7 +528,7 @@ def _season_position(cards: list[str]) -> Runtime:
 def test_R_SOLO_5_kiwibot_wins_ties_and_keeps_both_cards() -> None:
     """R-SOLO-5: lose both (ties go to Kiwibot): Kiwibot keeps both cards and takes both left benefits."""
     rt = _season_position(["most-size3", "most-single-hex"])   # Leaders only: 1-1 and 3-3, both ties
-    run(rt, drive(rt, solo.SEASON_CARD_STEP.start()))
+    run(rt, steps(rt, solo.SEASON_CARD_STEP.start()))
     bot = rt.state.flocks[BOT]
     assert bot.kept_season_cards == ["most-size3", "most-single-hex"] and bot.season_vp == 1 + 2
     assert rt.state.flocks[PLAYER].season_vp == 0
@@ -541,7 +540,7 @@ def test_R_SOLO_5_player_wins_one_each_takes_the_card_won() -> None:
     """R-SOLO-5: win one: the player takes its left benefit, Kiwibot keeps the other and takes its left benefit."""
     rt = _season_position(["most-size3", "most-single-hex"])
     put(rt, "A1", PLAYER, 3)   # two size-3 (Leader + Kiwi) against one; single hex stays 3-3
-    run(rt, drive(rt, solo.SEASON_CARD_STEP.start()))
+    run(rt, steps(rt, solo.SEASON_CARD_STEP.start()))
     player, bot = rt.state.flocks[PLAYER], rt.state.flocks[BOT]
     assert player.season_vp == 1 and player.kept_season_cards == ["most-size3"]   # R-SCARD-3 reminder
     assert bot.season_vp == 2 and bot.kept_season_cards == ["most-single-hex"]
@@ -553,7 +552,7 @@ def test_R_SOLO_5_player_wins_both_chooses_one_kiwibot_takes_the_other_and_disca
     """R-SOLO-5: win both: the player chooses one card's left benefit; Kiwibot takes the other's and discards it."""
     rt = _season_position(["most-size3", "most-single-hex"])
     put(rt, "B7", PLAYER, 3)   # Leader + size-3 on one hex: 6 tokens, and two size-3
-    run(rt, drive(rt, solo.SEASON_CARD_STEP.start()), answers=["season-card:most-single-hex"])
+    run(rt, steps(rt, solo.SEASON_CARD_STEP.start()), answers=["season-card:most-single-hex"])
     player, bot = rt.state.flocks[PLAYER], rt.state.flocks[BOT]
     assert player.season_vp == 2 and player.kept_season_cards == ["most-single-hex"]
     assert bot.season_vp == 1 and bot.kept_season_cards == []
@@ -566,7 +565,7 @@ def test_R_SOLO_5_right_benefits_are_ignored() -> None:
     rt.state.set_nest("A1", (PLAYER, "tree-1"))
     rt.state.flocks[PLAYER].nests_built = ["tree-1"]
     markers_before = len(rt.state.flocks[BOT].domain)
-    run(rt, drive(rt, solo.SEASON_CARD_STEP.start()))
+    run(rt, steps(rt, solo.SEASON_CARD_STEP.start()))
     # the player wins most-nests (1 VP); Kiwibot wins the flower tie (left: 1 marker) but gets no right benefit
     assert rt.state.flocks[PLAYER].season_vp == 1
     assert len(rt.state.flocks[BOT].domain) <= markers_before + 1

@@ -1,7 +1,8 @@
 """Shared helpers for the engine tests (no tests here): the shipped ruleset, hand-built states, a driver.
 
 `blank_runtime` builds a real game state (setup done by the engine) and empties the island so a test
-can place exactly the pieces it needs; `drive` runs an engine procedure answering its decisions.
+can place exactly the pieces it needs; `steps` runs a program's continuation by hand (a generator of its
+decisions) and `drive` answers them.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import random
 from kcd.content import load_ruleset
 from kcd.engine import Game
 from kcd.engine.context import Runtime
+from kcd.engine.machine import Runner
 from kcd.engine.rules import compile_rules
 from kcd.engine.setup import new_state
 
@@ -71,8 +73,22 @@ def markers(rt: Runtime, flock: str, *terrains: str) -> None:
     rt.state.flocks[flock].domain.sort()
 
 
+def steps(rt, entry):
+    """Run a program's continuation (or None: nothing to run) to its end inside a generator: yields each Decision,
+    receives the chosen option's id, returns the program's value (tests answer decisions one by one)."""
+    if entry is None:
+        return None
+    runner = Runner(rt, [entry], 1 << 62)
+    decision = runner.run(None)
+    while decision is not None:
+        answer = yield decision
+        decision = runner.run(decision.action_of(answer))
+    return runner.result
+
+
 def drive(gen, answers=()):
-    """Run an engine generator, answering each decision in order; returns (result, decisions asked)."""
+    """Run a `steps` generator (a program run by hand), answering each decision in order; returns (result,
+    decisions asked)."""
     answers = list(answers)
     asked = []
     try:

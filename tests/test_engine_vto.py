@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_engine_support import blank_runtime, drive, fruit, markers, play_random, ruleset, rules, totals
+from test_engine_support import blank_runtime, drive, fruit, markers, play_random, ruleset, rules, totals, steps
 
 from kcd.engine import Game
 from kcd.engine.modes.vto import procedures as vto
@@ -122,17 +122,17 @@ def test_R_VTO_3_slot_costs_paid_only_if_possible():
     rt = blank_runtime(phase="wake_up", season=2)
     effect = rt.rules.tracker[6].effect
     fruit(rt, "red", blue=1)
-    drive(vto.run_if_possible(rt, effect, Ctx("red")))
+    drive(steps(rt, vto.RUN_IF_POSSIBLE.start(effect, Ctx("red"))))
     fl = rt.state.flocks["red"]
     assert sum(fl.fruit.values()) == 0 and fl.domain == []
     assert any("cannot pay" in e.text for e in rt.events)
     markers(rt, "green", "sand", "sand")
     # each payment is asked though one way is left: the markers' terrains are green's secret (R-SETUP-4)
-    _, asked = drive(vto.run_if_possible(rt, effect, Ctx("green")), ["pay:marker-sand", "pay:marker-sand"])
+    _, asked = drive(steps(rt, vto.RUN_IF_POSSIBLE.start(effect, Ctx("green"))), ["pay:marker-sand", "pay:marker-sand"])
     assert [d.kind for d in asked] == ["pay", "pay"]
     # the domain marker pays the marker; the remaining one stands in for the fruit (R-PAY-1)
     assert rt.state.flocks["green"].domain == []
-    drive(vto.run_if_possible(rt, effect, Ctx("green")))   # nothing left: nothing paid, no error
+    drive(steps(rt, vto.RUN_IF_POSSIBLE.start(effect, Ctx("green"))))   # nothing left: nothing paid, no error
 
 
 def test_R_VTO_3_wake_up_passes_marker_and_moves_to_a_different_slot():

@@ -1,17 +1,20 @@
-"""The frame protocol (interpreter/engine/frames.py): Ask / Call / Return, failures handed to the parent,
-generator frames yielding frames, `drive`, the generic memo copy, and frames as save data."""
+"""The runner's protocol (interpreter/engine/machine.py) and the values a continuation holds
+(interpreter/engine/frames.py): Ask / Call / Return, failures handed to the caller's `catch`, the generic memo
+copy of a stack, and a stack as save data."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
-from test_engine_support import rules
+from test_engine_support import rules, steps
 
 from kcd.engine import action_types as A
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
-from kcd.engine.decisions import ask_action, option
-from kcd.engine.frames import (Ask, Call, Frame, FrameDataError, GenFrame, Return, Runner, Uncopyable,
-                                       copy_stack, drive, register_frame, stack_from_data, stack_to_data)
+from kcd.engine.decisions import option
+from kcd.engine.frames import FrameDataError, Uncopyable
+from kcd.engine.machine import (Ask, Call, Do, Question, Return, Runner, Done, copy_stack, program, stack_from_data,
+                                stack_to_data, step)
 from kcd.engine.setup import new_state
 
 
@@ -19,57 +22,65 @@ class _Boom(Exception):
     pass
 
 
-@register_frame("test.pick")
-@dataclass(eq=False)
-class _Pick(Frame):
-    """Ask twice (the second a single option, answered at once), return both answers."""
-
-    ctx: Ctx
-    got: list
-
-    def resume(self, rt, value):
-        if self.pc == 0:
-            self.pc = 1
-            return Ask(self.ctx.flock, "pick", "Pick", [option(A.word("take"), "A"), option(A.word("decline"), "B"),
-                                                        option(A.word("take"), "A again")])
-        if self.pc == 1:
-            self.got.append(value.kind)
-            self.pc = 2
-            return Ask(self.ctx.flock, "only", "Only", [option(A.word("stop"), "C")])
-        self.got.append(value.kind)
-        return Return(tuple(self.got))
+def _ask_pick(rt: Any, env: dict) -> Question:
+    return Question(env["ctx"].flock, "pick", "Pick", [option(A.word("take"), "A"), option(A.word("decline"), "B"),
+                                                      option(A.word("take"), "A again")])
 
 
-@register_frame("test.parent")
-@dataclass(eq=False)
-class _Parent(Frame):
-    """Call a _Pick, then a failing generator; catch its failure like a `try` around `yield from`."""
-
-    ctx: Ctx
-    result: tuple = ()
-    caught: bool = False
-
-    def resume(self, rt, value):
-        if self.pc == 0:
-            self.pc = 1
-            return Call(_Pick(self.ctx, []))
-        if self.pc == 1:
-            self.result = value
-            self.pc = 2
-            return Call(GenFrame(_failing()))
-        return Return(self.result)
-
-    def fail(self, rt, exc):
-        if not isinstance(exc, _Boom):
-            raise exc
-        self.caught = True
-        return Return(self.result)
+def _ask_only(rt: Any, env: dict) -> Question:
+    return Question(env["ctx"].flock, "only", "Only", [option(A.word("stop"), "C")])
 
 
-def _failing():
-    act = yield from ask_action("red", "gen", "Generator asks", [option(A.word("play"), "X"), option(A.word("pass"), "Y")])
-    assert act.kind in ("play", "pass")
+def _keep(rt: Any, env: dict) -> None:
+    env["got"].append(env.pop("answer").kind)
+
+
+def _got(rt: Any, env: dict) -> Any:
+    return tuple(env["got"])
+
+
+# ask twice (the second a single option, answered at once), return both answers
+_PICK = program("test.pick", ("ctx", "got"), {"ctx": Ctx, "got": list, "answer": None},
+                Ask("pick", _ask_pick, into="answer", kinds={"pick": ("take", "decline")}), Do(_keep),
+                Ask("only", _ask_only, into="answer", kinds={"only": ("stop",)}), Do(_keep),
+                Return(_got))
+
+
+def _ask_gen(rt: Any, env: dict) -> Question:
+    return Question("red", "gen", "Asks", [option(A.word("play"), "X"), option(A.word("pass"), "Y")])
+
+
+def _raise_boom(rt: Any, env: dict) -> None:
     raise _Boom()
+
+
+_FAILING = program("test.failing_after_ask", (), {"answer": None},
+                   Ask("gen", _ask_gen, into="answer", kinds={"gen": ("play", "pass")}), Do(_raise_boom))
+
+
+def _pick_child(rt: Any, env: dict) -> Any:
+    return _PICK.start(env["ctx"], [])
+
+
+def _failing_child(rt: Any, env: dict) -> Any:
+    return _FAILING.start()
+
+
+def _result(rt: Any, env: dict) -> Any:
+    return env["result"]
+
+
+def _catch_boom(rt: Any, env: dict, exc: Exception) -> str | None:
+    if not isinstance(exc, _Boom):
+        raise exc
+    env["caught"] = True
+    return None
+
+
+# call a pick, then a failing child; catch its failure like a `try` around the call
+_PARENT = program("test.parent", ("ctx",), {"ctx": Ctx, "result": tuple, "caught": bool},
+                  Call("pick", _pick_child, into="result"), Call("fail", _failing_child), Return(_result),
+                  catch=_catch_boom)
 
 
 def _rt() -> Runtime:
@@ -77,73 +88,89 @@ def _rt() -> Runtime:
     return Runtime(r, new_state(r, ["red", "green"], 1, None, None, None, "first-game"))
 
 
-def test_runner_asks_dedupes_answers_single_options_and_hands_failures_to_the_parent() -> None:
-    """Identical ids are one choice; a single distinct option is not asked; a child's exception reaches fail()."""
+def test_runner_asks_dedupes_answers_single_options_and_hands_failures_to_the_caller() -> None:
+    """Identical ids are one choice; a single distinct option is not asked; a child's exception reaches `catch`."""
     rt = _rt()
-    stack: list[Frame] = [_Parent(Ctx("red"))]
+    parent = _PARENT.start(Ctx("red"))
+    stack = [parent]
     runner = Runner(rt, stack, 1000)
     d = runner.run(None)
     assert d.kind == "pick" and d.option_ids() == ["take", "decline"]
     d = runner.run(runner.value_of(d, "decline"))
-    assert d.kind == "gen" and runner.raw            # the generator's own Decision: answered with the id
+    assert d.kind == "gen" and d.option_ids() == ["play", "pass"]
     assert runner.run(runner.value_of(d, "play")) is None
-    assert runner.result == ("decline", "stop") and not stack
+    assert parent.env["caught"] is True and not stack
+    assert runner.result is None   # the catch returned: no value
 
 
-def test_drive_runs_a_frame_inside_a_generator_and_no_options_is_an_engine_error() -> None:
-    """The old generator names of converted procedures are `drive` wrappers."""
-    gen = drive(_rt(), _Pick(Ctx("red"), []))
+def test_step_runs_to_the_next_decision_or_done_and_no_options_is_an_engine_error() -> None:
+    """`step(rules, rt, stack, answer)` gives the next Decision or Done with the bottom program's value."""
+    rt = _rt()
+    stack = [_PICK.start(Ctx("red"), [])]
+    d = step(rt.rules, rt, stack)
+    assert d.kind == "pick"
+    done = step(rt.rules, rt, stack, d.action_of("take"))
+    assert done == Done(("take", "stop")) and not stack
+    gen = steps(rt, _PICK.start(Ctx("red"), []))
     d = next(gen)
     with pytest.raises(StopIteration) as stop:
         gen.send("take")
     assert d.kind == "pick" and stop.value.value == ("take", "stop")
-
-    @dataclass(eq=False)
-    class Empty(Frame):
-        def resume(self, rt, value):
-            return Ask("red", "none", "Nothing", [])
     with pytest.raises(EngineError, match="no legal option for none"):
-        next(drive(_rt(), Empty()))
+        next(steps(rt, _EMPTY.start()))
 
 
-def test_copy_keeps_shared_contexts_shared_and_refuses_generators_and_objects() -> None:
-    """One memo for the whole stack: two frames sharing a Ctx (and its Turn) share the copy."""
+def _ask_nothing(rt: Any, env: dict) -> Question:
+    return Question("red", "none", "Nothing", [])
+
+
+_EMPTY = program("test.empty", (), {}, Ask("none", _ask_nothing, kinds={"none": ("take",)}))
+
+
+def test_copy_keeps_shared_contexts_shared_and_refuses_objects() -> None:
+    """One memo for the whole stack: two continuations sharing a Ctx (and its Turn) share the copy."""
     ctx = Ctx("red", turn=Turn(moved={3}))
-    a, b = _Pick(ctx, [1]), _Pick(ctx, [2])
-    a.pc = 1
+    a, b = _PICK.start(ctx, [1]), _PICK.start(ctx, [2])
+    a.at = 1
     twin_a, twin_b = copy_stack([a, b])
-    assert twin_a.ctx is twin_b.ctx and twin_a.ctx is not ctx and twin_a.ctx.turn is not ctx.turn
-    assert twin_a.pc == 1 and twin_a.got == [1] and twin_a.got is not a.got
-    twin_a.ctx.turn.moved.add(4)
+    assert twin_a.env["ctx"] is twin_b.env["ctx"] and twin_a.env["ctx"] is not ctx
+    assert twin_a.env["ctx"].turn is not ctx.turn
+    assert twin_a.at == 1 and twin_a.env["got"] == [1] and twin_a.env["got"] is not a.env["got"]
+    twin_a.env["ctx"].turn.moved.add(4)
     assert ctx.turn.moved == {3}
     with pytest.raises(Uncopyable):
-        copy_stack([GenFrame(_failing())])
-    with pytest.raises(Uncopyable):
-        copy_stack([_Pick(ctx, [object()])])
+        copy_stack([_PICK.start(ctx, [object()])])
 
 
-def test_frames_round_trip_as_data_and_bad_data_is_a_value_error() -> None:
-    """stack_to_data / stack_from_data: kinds, pcs, fields, shared contexts, actions; anything else refused."""
+def test_a_stack_round_trips_as_data_and_bad_data_is_a_value_error() -> None:
+    """stack_to_data / stack_from_data: programs, resume names, env values, shared contexts, actions, nodes;
+    anything else refused."""
     r = rules()
     ctx = Ctx("red", turn=Turn(moved={1, 2}), suppressed=frozenset({"t-feed"}), depth=2, source="s")
     node = r.cards[next(iter(r.cards))].effect or r.facedown
-    stack = [_Parent(ctx, result=(A.word("take"),)), _Pick(ctx, [A.Card("move"), node, {"k": (1, 2)}])]
-    stack[1].pc = 2
-    data = stack_to_data(stack, r)
+    parent = _PARENT.start(ctx)
+    parent.at = _PARENT.resume_at["pick"]
+    parent.env["result"] = (A.word("take"),)
+    pick = _PICK.start(ctx, [A.Card("move"), node, {"k": (1, 2)}])
+    pick.at = _PICK.resume_at["only"]
+    data = stack_to_data([parent, pick], r)
     again = stack_from_data(data, r)
-    assert [type(f) for f in again] == [_Parent, _Pick] and again[1].pc == 2
-    assert again[0].ctx is again[1].ctx and again[0].ctx.turn.moved == {1, 2}
-    assert again[1].got[1] is node and again[1].got[0] == A.Card("move") and again[1].got[2] == {"k": (1, 2)}
+    assert [c.program for c in again] == [_PARENT, _PICK] and again[1].label == "only"
+    assert again[0].env["ctx"] is again[1].env["ctx"] and again[0].env["ctx"].turn.moved == {1, 2}
+    got = again[1].env["got"]
+    assert got[1] is node and got[0] == A.Card("move") and got[2] == {"k": (1, 2)}
     assert stack_to_data(again, r) == data
-    for bad in ([], [{"kind": "nope", "pc": 0, "fields": {}}], [{**data[0], "pc": -1}],
-                [{**data[0], "fields": {}}], [{**data[1], "fields": {**data[1]["fields"], "got": [{"$": "node", "a": 10 ** 9}]}}],
-                [{**data[0], "fields": {**data[0]["fields"], "ctx": {"$": "ctx", "r": 0, "v": {"flock": 3}}}}]):
+    for bad in ([], [{"program": "nope", "at": "pick", "env": {}}], [{**data[0], "at": "start"}],
+                [{**data[0], "env": {}}],
+                [{**data[1], "env": {**data[1]["env"], "got": [{"$": "node", "a": 10 ** 9}]}}],
+                [{**data[0], "env": {**data[0]["env"], "ctx": {"$": "ctx", "r": 0, "v": {"flock": 3}}}}],
+                [{"kind": "nope", "pc": 0}]):
         with pytest.raises(FrameDataError):
             stack_from_data(bad, r)
 
 
 def test_a_registered_mutable_class_is_copied_with_the_memo_and_saved() -> None:
-    """register_mutable: shared between frames, shared in the copy and after a save; refused names."""
+    """register_mutable: shared between continuations, shared in the copy and after a save; refused names."""
     from kcd.engine.frames import register_mutable
 
     @register_mutable("test.plan")
@@ -152,10 +179,12 @@ def test_a_registered_mutable_class_is_copied_with_the_memo_and_saved() -> None:
         steps: list
 
     plan = Plan([1, 2])
-    a, b = _Pick(Ctx("red"), [plan]), _Pick(Ctx("red"), [plan])
+    a, b = _PICK.start(Ctx("red"), [plan]), _PICK.start(Ctx("red"), [plan])
+    a.at = b.at = _PICK.resume_at["pick"]
     twin_a, twin_b = copy_stack([a, b])
-    assert twin_a.got[0] is twin_b.got[0] and twin_a.got[0] is not plan and twin_a.got[0].steps == [1, 2]
+    assert twin_a.env["got"][0] is twin_b.env["got"][0] and twin_a.env["got"][0] is not plan
+    assert twin_a.env["got"][0].steps == [1, 2]
     again = stack_from_data(stack_to_data([a, b], rules()), rules())
-    assert again[0].got[0] is again[1].got[0] and again[0].got[0].steps == [1, 2]
+    assert again[0].env["got"][0] is again[1].env["got"][0] and again[0].env["got"][0].steps == [1, 2]
     with pytest.raises(ValueError):
         register_mutable("ctx")(Plan)

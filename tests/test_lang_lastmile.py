@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_engine_support import blank_runtime, drive, markers, put
+from test_engine_support import blank_runtime, drive, markers, put, steps
 
 from kcd.content import load_ruleset
 from kcd.content.loader import build, ruleset_from, validate_text
@@ -46,7 +46,7 @@ def test_R_SC_3_at_season_change_fires_after_the_flocks_own_nest_benefits() -> N
     has none in the mod, so none are asked)."""
     rt = _game().rt
     before = rt.state.flocks["kea"].season_vp
-    _, asked = drive(flow.nest_benefits(rt, "kea"))
+    _, asked = drive(steps(rt, flow.nest_benefits_frame(rt, "kea")))
     assert asked == []
     assert rt.state.flocks["kea"].season_vp == before + 1
     assert len(_powers(rt, "season-change")) == 1
@@ -57,7 +57,7 @@ def test_R_SC_3_the_condition_reads_the_flocks_state() -> None:
     rt = _game().rt
     for h in ("C", "G"):
         rt.state.set_kiwi(h, ())
-    drive(flow.nest_benefits(rt, "kea"))
+    drive(steps(rt, flow.nest_benefits_frame(rt, "kea")))
     assert rt.state.flocks["kea"].season_vp == 0 and len(_powers(rt, "season-change")) == 1
 
 
@@ -80,7 +80,7 @@ def test_R_ASYM_2_domain_marking_this_hex_is_the_hex_marked() -> None:
     rt = _game().rt
     fl = rt.state.flocks["kea"]
     held = len(fl.domain)
-    drive(marking.marking_turn(rt, "kea"), ["mark:B", "cover:reserve"])
+    drive(steps(rt, marking.marking_turn_frame(rt, "kea")), ["mark:B", "cover:reserve"])
     assert rt.state.hexes["B"].domain == ("kea", "grass")
     assert len(fl.domain) == held - 1 + 1   # one placed, one gained by the power
     assert len(_powers(rt, "domain-marking")) == 1
@@ -90,10 +90,10 @@ def test_R_ASYM_2_domain_marking_elsewhere_pays_nothing_and_placing_nothing_fire
     rt = _game().rt
     fl = rt.state.flocks["kea"]
     held = len(fl.domain)
-    drive(marking.marking_turn(rt, "kea"), ["mark:C", "cover:reserve"])   # sand, no Nest there
+    drive(steps(rt, marking.marking_turn_frame(rt, "kea")), ["mark:C", "cover:reserve"])   # sand, no Nest there
     assert len(fl.domain) == held - 1 and len(_powers(rt, "domain-marking")) == 1
     rt = _game().rt
-    drive(marking.marking_turn(rt, "kea"), ["pass"])   # R-DM-1: a marker is optional; none placed: no power
+    drive(steps(rt, marking.marking_turn_frame(rt, "kea")), ["pass"])   # R-DM-1: a marker is optional; none placed: no power
     assert _powers(rt, "domain-marking") == []
 
 
@@ -102,11 +102,11 @@ def test_R_BUILD_1_build_this_hex_is_the_hex_built_on() -> None:
     from kcd.engine import build
     rt = _game().rt
     fl = rt.state.flocks["kea"]
-    drive(build.build(rt, Ctx("kea")), ["build:C", "nest:tree-1", "pay:red,red"])
+    drive(steps(rt, build.BUILD.start(Ctx("kea"))), ["build:C", "nest:tree-1", "pay:red,red"])
     assert rt.state.hexes["C"].nest == ("kea", "tree-1")
     assert sum(fl.fruit.values()) == 2   # paid 2 red; tree-1's placement 1 fruit; the power 1 fruit
     rt = _game().rt
-    drive(build.build(rt, Ctx("kea")), ["build:A", "nest:tree-1", "pay:red,red"])   # one kea Kiwi on A: no fruit from the power
+    drive(steps(rt, build.BUILD.start(Ctx("kea"))), ["build:A", "nest:tree-1", "pay:red,red"])   # one kea Kiwi on A: no fruit from the power
     assert sum(rt.state.flocks["kea"].fruit.values()) == 1
 
 
@@ -151,7 +151,7 @@ def test_choose_an_opponent_is_the_acting_players_decision_and_them_does_the_ver
                                  "effect", CTX)
     assert issues == []
     rt = _three()
-    _, asked = drive(effects.run(rt, node, Ctx("red")), ["player:yellow", "return:sand"])
+    _, asked = drive(steps(rt, effects.run_frame(rt, node, Ctx("red"))), ["player:yellow", "return:sand"])
     assert [(d.player, d.kind) for d in asked] == [("red", "choose-player"), ("yellow", "return-domain")]
     assert set(asked[0].option_ids()) == {"player:green", "player:yellow"}
     assert rt.state.flocks["yellow"].domain == ["grass"] and rt.state.flocks["green"].domain == ["flower"]
@@ -161,13 +161,13 @@ def test_choose_an_opponent_is_the_acting_players_decision_and_them_does_the_ver
 def test_choose_a_player_named_by_nobody_does_nothing_and_one_is_still_asked() -> None:
     node, _ = compile_field("choose an opponent where domain(them) > 2 { them loses 1 domain }", "effect", CTX)
     rt = _three()
-    _, asked = drive(effects.run(rt, node, Ctx("red")), [])
+    _, asked = drive(steps(rt, effects.run_frame(rt, node, Ctx("red"))), [])
     assert asked == []
     node, _ = compile_field("choose an opponent where domain(them) > 0 { them returns 1 fruit }", "effect", CTX)
     rt = _three()
     rt.state.flocks["yellow"].domain = []
     rt.state.flocks["green"].fruit["red"] = 1
-    _, asked = drive(effects.run(rt, node, Ctx("red")), [])   # one player named: no choice to ask; green has one fruit
+    _, asked = drive(steps(rt, effects.run_frame(rt, node, Ctx("red"))), [])   # one player named: no choice to ask; green has one fruit
     assert asked == [] and sum(rt.state.flocks["green"].fruit.values()) == 0
 
 
@@ -210,12 +210,12 @@ def test_R_PUSH_1_this_action_lets_a_moved_kiwi_push_any_size_for_that_action_on
     benefit = rules.cards["wild-fruit"].benefit
     assert render(benefit) == "For this action, your Kiwi can push Kiwi of any size: gain 1 Move action"
     rt = _game().rt
-    _, asked = drive(effects.run(rt, benefit, Ctx("kea")), ["move:kea/1@C->D", "push:green/3@D->C", "stop"])
+    _, asked = drive(steps(rt, effects.run_frame(rt, benefit, Ctx("kea"))), ["move:kea/1@C->D", "push:green/3@D->C", "stop"])
     assert asked[1].kind == "push" and "push:green/3@D->C" in asked[1].option_ids()
     assert [k.size for k in rt.state.hexes["C"].kiwi if k.flock == "green"] == [3]
     rt = _game().rt
     node, _ = compile_field("move 1", "effect", CTX)
-    _, asked = drive(effects.run(rt, node, Ctx("kea")), ["move:kea/1@C->D"])
+    _, asked = drive(steps(rt, effects.run_frame(rt, node, Ctx("kea"))), ["move:kea/1@C->D"])
     assert len(asked) == 1   # a size-1 Kiwi pushes nothing (R-PUSH-1): no push asked
 
 
@@ -236,7 +236,7 @@ def test_R_LEAD_5_an_ability_set_aside_in_content_does_not_move_the_leader() -> 
     (the landing hex is where it stands); the ability is still once a season (R-LEAD-2)."""
     rt = _game().rt
     ctx = Ctx("kea")
-    _, asked = drive(move.move_action(rt, ctx, True), ["ability", "push:green/3@D->C"])
+    _, asked = drive(steps(rt, move.MOVE_ACTION.start(ctx, True)), ["ability", "push:green/3@D->C"])
     assert rt.state.flocks["kea"].leader_hex == "D" and rt.state.flocks["kea"].leader_used
     assert [k.size for k in rt.state.hexes["C"].kiwi if k.flock == "green"] == [3]
     assert sum(rt.state.flocks["kea"].fruit.values()) == 3   # and it gained its fruit
@@ -358,7 +358,7 @@ def test_R_LEAD_5_no_push_offers_a_pieces_own_hex() -> None:
         for opt in push.push_options(rt, hex_id, None):
             assert opt.action.to != hex_id
     node, _ = compile_field("push every kiwi of an opponent to a hex", "effect", CTX)
-    gen = effects.run(rt, node, Ctx("red"))
+    gen = steps(rt, effects.run_frame(rt, node, Ctx("red")))
     d = next(gen)
     dests = [o.action.to for o in d.options]
     assert d.kind == "push" and d.options[0].action.hex not in dests and len(dests) == len(set(dests))
@@ -368,8 +368,7 @@ def test_R_LEAD_5_no_push_offers_a_pieces_own_hex() -> None:
     if d.kind == "push" and d.options[0].action.hex == origin:   # the twin Kiwi may go to the same hex
         assert first.split("->")[1] in [o.id.split("->")[1] for o in d.options]
     edge = push.do_push_frame("red", A.PushLeader("green", "A2", push.OFF), True)
-    from kcd.engine.frames import drive as run_frame
-    asked = next(run_frame(rt, edge))
+    asked = next(steps(rt, edge))
     assert "A2" not in [o.action.to for o in asked.options]
 
 
@@ -468,7 +467,7 @@ def test_R_FEED_1_feed_this_hex_is_the_fed_kiwis_hex() -> None:
         rt = build_game(ruleset, parse_position(read_document(POSITION), ruleset)).rt
         kiwi = rt.state.hexes[hex_id].kiwi[0]
         before = sum(rt.state.flocks["kea"].fruit.values())
-        drive(feed.resolve(rt, Ctx("kea"), hex_id, kiwi))
+        drive(steps(rt, feed.RESOLVE.start(Ctx("kea"), hex_id, kiwi.id)))
         assert sum(rt.state.flocks["kea"].fruit.values()) == before + gained, hex_id
         assert len(_powers(rt, "feed")) == 1
 
@@ -487,5 +486,5 @@ def test_R_PUSH_1_can_push_kiwi_of_any_size_as_a_flock_power_names_its_pieces() 
         from kcd.position import build_game, parse_position, read_document
         rt = build_game(ruleset, parse_position(read_document(POSITION), ruleset)).rt
         node, _ = compile_field("move 1", "effect", CTX)
-        _, asked = drive(effects.run(rt, node, Ctx("kea")), ["move:kea/1@C->D"] + (["stop"] if pushes else []))
+        _, asked = drive(steps(rt, effects.run_frame(rt, node, Ctx("kea"))), ["move:kea/1@C->D"] + (["stop"] if pushes else []))
         assert (len(asked) == 2 and "push:green/3@D->C" in asked[1].option_ids()) is pushes, terrain

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_engine_support import ruleset
+from test_engine_support import ruleset, steps
 
 from kcd.engine import Game, machine
 from kcd.engine import action_types as A
 from kcd.engine.decisions import option
-from kcd.engine.frames import Runner
+from kcd.engine.machine import Runner
 from kcd.engine.game import OldSaveWarning
 from kcd.engine.machine import (Ask, Call, Do, Emit, ForEach, If, Jump, Label, Question, Return, While,
                                 program)
@@ -278,12 +278,12 @@ def test_every_program_names_types_for_its_env_and_kinds_for_its_asks() -> None:
         assert prog.resume_at["start"] == 0 and not hasattr(prog, "pc")
 
 
-def test_the_generator_names_kept_for_callers_drive_the_programs() -> None:
-    """`payment.pay` (kept for generator callers and tests) runs the program payment.pay through frames.drive."""
+def test_a_program_runs_by_hand_through_the_test_helper() -> None:
+    """The program payment.pay, started by hand and run by the tests' `steps`, asks what the game's copy asks."""
     from kcd.engine import payment
     game = _game_at("payment.pay")
     env = game._stack[-1].env
-    gen = payment.pay(game._rt, env["flock"], env["req"], env["rest"])
+    gen = steps(game._rt, payment.PAY.start(env["flock"], env["req"], tuple(env["rest"])))
     assert next(gen).kind == "pay"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_engine_support import drive
+from test_engine_support import drive, steps
 
 from kcd.content import load_ruleset
 from kcd.engine import dominance, effects, flow, placing, queries
@@ -51,7 +51,7 @@ def test_R_LEAD_5_R_PUSH_2_walk_up_to_2_and_push_opponents_size1_kiwi_to_hexes_w
     rt = game.rt
     ability = rt.rules.leader_cards["kotare-1"].ability
     assert ability_possible(rt, "teal", ability)
-    _, asked = drive(effects.run(rt, ability, Ctx("teal", ability=Ability(start="A"), depth=1)),
+    _, asked = drive(steps(rt, effects.run_frame(rt, ability, Ctx("teal", ability=Ability(start="A"), depth=1))),
                      ["stop", "push:green/1@B->A", "push:green/1@B->D"])
     assert rt.state.flocks["teal"].leader_hex == "B"
     assert [d.kind for d in asked] == ["leader-move", "push", "push"]
@@ -69,7 +69,7 @@ def test_R_LEAD_5_jump_within_3_to_a_hex_without_kiwi_and_place_a_kiwi_there() -
     ability = rt.rules.leader_cards["kotare-2"].ability
     assert ability_possible(rt, "teal", ability)
     track = rt.state.flocks["teal"].track
-    _, asked = drive(effects.run(rt, ability, Ctx("teal", ability=Ability(start="A"), depth=1)), ["leader:A->C"])
+    _, asked = drive(steps(rt, effects.run_frame(rt, ability, Ctx("teal", ability=Ability(start="A"), depth=1))), ["leader:A->C"])
     assert sorted(o.id for o in asked[0].options) == ["leader:A->C", "leader:A->E"]
     assert rt.state.flocks["teal"].leader_hex == "C"
     assert _kiwi(rt, "C") == {"teal": [1]}
@@ -100,13 +100,13 @@ def test_R_FEED_4_feeding_an_opponents_kiwi_gains_1_fruit_and_feeding_ones_own_d
     """`when: feed a kiwi of an opponent` / `do: gain 1 fruit`: 3 fruit - 2 paid + 1 gained = 2."""
     game = _game("teal_powers.yaml")
     rt = game.rt
-    _auto(effects.run(rt, effects_node(rt, "feed"), Ctx("teal")),
+    _auto(steps(rt, effects.run_frame(rt, effects_node(rt, "feed"), Ctx("teal"))),
           lambda d: "feed:green/1@A" if d.kind == "feed" else d.option_ids()[0])
     assert sum(rt.state.flocks["teal"].fruit.values()) == 2
     assert [e.text for e in rt.events if e.kind == "power"] == ["teal's power fires (feed)"]
     game = _game("teal_powers.yaml")
     rt = game.rt
-    _auto(effects.run(rt, effects_node(rt, "feed"), Ctx("teal")),
+    _auto(steps(rt, effects.run_frame(rt, effects_node(rt, "feed"), Ctx("teal"))),
           lambda d: "feed:teal/1@B" if d.kind == "feed" else d.option_ids()[0])
     assert sum(rt.state.flocks["teal"].fruit.values()) == 1
     assert not [e for e in rt.events if e.kind == "power"]
@@ -140,12 +140,12 @@ def test_R_SC_3_cave_nest_gains_a_marker_when_2_own_kiwi_share_its_hex() -> None
     rt = _game("cards.yaml").rt
     assert rt.state.flocks["teal"].nests_built == ["cave-1"]
     before = len(rt.state.flocks["teal"].domain)
-    _auto(flow.nest_benefits(rt, "teal"))
+    _auto(steps(rt, flow.nest_benefits_frame(rt, "teal")))
     assert len(rt.state.flocks["teal"].domain) == before + 1
     rt = _game("cards.yaml").rt
     kiwi = next(k for k in rt.state.hexes["B"].kiwi if k.flock == "teal")
     rt.state.move_kiwi("B", "E", kiwi.id)
-    _auto(flow.nest_benefits(rt, "teal"))
+    _auto(steps(rt, flow.nest_benefits_frame(rt, "teal")))
     assert len(rt.state.flocks["teal"].domain) == before
 
 
@@ -153,18 +153,18 @@ def test_R_WILD_1_wildcard_benefit_a_marker_per_dominated_hex_at_most_2() -> Non
     """Teal dominates A, B and E: three hexes, capped at 2 markers."""
     rt = _game("cards.yaml").rt
     assert sorted(h for h, f in dominance.dominant_all(rt.state).items() if f == "teal") == ["A", "B", "E"]
-    _auto(effects.run(rt, rt.rules.cards["wild-domain"].benefit, Ctx("teal")))
+    _auto(steps(rt, effects.run_frame(rt, rt.rules.cards["wild-domain"].benefit, Ctx("teal"))))
     assert len(rt.state.flocks["teal"].domain) == 2
 
 
 def test_R_TRACK_1_track_slot_gains_a_vp_with_3_nests_on_the_island() -> None:
     rt = _game("cards.yaml").rt
     rt.state.flocks["teal"].side = "B"
-    _auto(placing.track_benefit(rt, "teal", ("track", 3), Ctx("teal")))
+    _auto(steps(rt, placing.track_benefit_frame(rt, "teal", ("track", 3), Ctx("teal"))))
     assert rt.state.flocks["teal"].season_vp == 0     # one Nest only
     for h, nest in (("C", "tree-1"), ("E", "control-1")):
         rt.state.set_nest(h, ("teal", nest))
-    _auto(placing.track_benefit(rt, "teal", ("track", 3), Ctx("teal")))
+    _auto(steps(rt, placing.track_benefit_frame(rt, "teal", ("track", 3), Ctx("teal"))))
     assert rt.state.flocks["teal"].season_vp == 1
 
 
@@ -178,7 +178,7 @@ def test_R_VTO_5_tracker_slot_pay_1_fruit_then_each_richer_opponent_returns_1_of
     rt = _game("cards.yaml").rt
     _give(rt, "teal", red=2)
     _give(rt, "green", blue=2, yellow=1)
-    asked = _auto(effects.run(rt, rt.rules.tracker[6].effect, Ctx("teal")),
+    asked = _auto(steps(rt, effects.run_frame(rt, rt.rules.tracker[6].effect, Ctx("teal"))),
                   lambda d: "return-fruit:yellow" if d.kind == "return-fruit" else d.option_ids()[0])
     assert sum(rt.state.flocks["teal"].fruit.values()) == 1
     assert rt.state.flocks["green"].fruit == {**rt.state.flocks["green"].fruit, "blue": 2, "yellow": 0}
@@ -186,7 +186,7 @@ def test_R_VTO_5_tracker_slot_pay_1_fruit_then_each_richer_opponent_returns_1_of
     rt = _game("cards.yaml").rt
     _give(rt, "teal", red=2)
     _give(rt, "green", blue=1)
-    _auto(effects.run(rt, rt.rules.tracker[6].effect, Ctx("teal")))
+    _auto(steps(rt, effects.run_frame(rt, rt.rules.tracker[6].effect, Ctx("teal"))))
     assert sum(rt.state.flocks["green"].fruit.values()) == 1   # not more than teal's 1 after paying: keeps it
 
 

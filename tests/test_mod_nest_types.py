@@ -6,7 +6,7 @@ import functools
 import random
 from pathlib import Path
 
-from test_engine_support import drive, fruit, put
+from test_engine_support import drive, fruit, put, steps
 
 from kcd.content import load_ruleset, validate_text
 from kcd.engine import Game, build
@@ -59,7 +59,7 @@ def test_R_BUILD_2_a_mods_nest_type_is_built_row_by_row() -> None:
     rt.state.flocks["red"].nests_built.append("reed-2")
     assert "reed-3" in build.available_nests(rt, "red")
     before = score(rt.state)["red"]["nests"]
-    drive(build.build(rt, Ctx("red")), ["nest:reed-3"])   # A1 is the only hex: asked at once
+    drive(steps(rt, build.BUILD.start(Ctx("red"))), ["nest:reed-3"])   # A1 is the only hex: asked at once
     assert rt.state.hexes["A1"].nest == ("red", "reed-3")
     assert sorted(k.size for k in rt.state.hexes["A1"].kiwi if k.flock == "red") == [1, 3]   # its on_place
     assert rt.state.flocks["red"].fruit["red"] == 0                                             # 3 identical paid

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_engine_support import drive
+from test_engine_support import drive, steps
 from test_mod_compose import invariant_problems
 
 from kcd.content import load_ruleset
@@ -120,7 +120,7 @@ def test_R_FEED_2_feeding_own_kiwi_on_grass_costs_1_fruit_less() -> None:
     rt = _game().rt
     assert [o.id for o in feed.targets(rt, "moss")] == ["feed:moss/1@D"]
     assert feed.possible(rt, "moss")
-    drive(effects.run(rt, _node(rt, "feed", "effect")[0], Ctx("moss")))   # one target, one way to pay: no decision
+    drive(steps(rt, effects.run_frame(rt, _node(rt, "feed", "effect")[0], Ctx("moss"))))   # one target, one way to pay: no decision
     assert sum(rt.state.flocks["moss"].fruit.values()) == 0
     assert [k.size for k in rt.state.hexes["D"].kiwi] == [2]
     rt.state.flocks["moss"].side = "A"   # no discount on side A: nothing is affordable with 1 fruit

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_engine_support import drive
+from test_engine_support import drive, steps
 
 from kcd.dsl import registry
 from kcd.dsl.ast import Call, Phrase, Selector
@@ -156,7 +156,7 @@ def test_a_new_verb_is_played_in_a_game_through_its_lowering() -> None:
         node, issues = compile_field("gift 2 fruit to an opponent; gain 1 vp", "effect", CTX)
         assert issues == []
         vp = teal.season_vp
-        _, asked = drive(effects.run(rt, node, Ctx("teal")), ["return-fruit:blue"])
+        _, asked = drive(steps(rt, effects.run_frame(rt, node, Ctx("teal"))), ["return-fruit:blue"])
     # blue first; then red is the only fruit left: that choice is taken at once
     assert [(d.kind, d.player, d.prompt) for d in asked] == [("gift-fruit", "teal", "Give green a fruit")]
     assert [o.label for o in asked[0].options] == ["Give a blue fruit", "Give a red fruit"]
@@ -166,7 +166,7 @@ def test_a_new_verb_is_played_in_a_game_through_its_lowering() -> None:
     with registry.extended(replace(GIFT, lower=None)):
         node, _ = compile_field("gift 1 fruit to an opponent", "effect", CTX)
         with pytest.raises(EngineError, match="no engine procedure"):
-            drive(effects.run(rt, node, Ctx("teal")))
+            drive(steps(rt, effects.run_frame(rt, node, Ctx("teal"))))
 
 
 def test_a_new_leader_movement_counts_in_the_ability_rules() -> None:

@@ -21,7 +21,7 @@ from kcd.dsl.render import render
 from kcd.engine import Game
 from kcd.engine.modes.solo import procedures as solo
 from kcd.engine.context import Ctx, Runtime, Turn
-from kcd.engine.frames import drive
+from test_engine_support import steps
 from kcd.engine.rules import compile_rules
 from kcd.engine.setup import new_state
 
@@ -82,7 +82,7 @@ def segment(row: str, column: int):
 
 def resolve(rt: Runtime, node) -> None:
     """Resolve a segment for Kiwibot; every question it is asked answered by its patterns (R-SOLO-11)."""
-    gen = drive(rt, solo.segment_frame(rt, node, Ctx(BOT, turn=Turn(), source="test")))
+    gen = steps(rt, solo.segment_frame(rt, node, Ctx(BOT, turn=Turn(), source="test")))
     try:
         d = next(gen)
         while True:
@@ -374,7 +374,7 @@ def test_any_validated_segment_plays_in_any_position(parts: list[str], seed: int
             break
         game.apply(rng.choice(game.pending.options).id)
     rt = Runtime(game.rt.rules, game.rt.state.copy())
-    gen = drive(rt, solo.segment_frame(rt, node, Ctx(BOT, turn=Turn(), source="fuzz")))
+    gen = steps(rt, solo.segment_frame(rt, node, Ctx(BOT, turn=Turn(), source="fuzz")))
     asked = 0
     try:
         d = next(gen)

@@ -197,13 +197,13 @@ def play_mod(root: Path, pack_id: str, rng: random.Random, decisions: int = 150)
     _, bound_depth = chain_bounds(effect_graph(result.merged, result.compiled))
     outcome = Outcome(True, bound_depth=bound_depth)
     seen = [0]
-    original = effects.run
+    original = effects.run_frame   # what starts every effect (the effects modules look it up when they run one)
 
     def run(rt: Any, node: Any, ctx: Any) -> Any:
         seen[0] = max(seen[0], ctx.depth)
         return original(rt, node, ctx)
 
-    effects.run = run
+    effects.run_frame = run
     try:
         # a quarter of the games against Kiwibot, who plays the mod's cards its own way
         mode = modes.select("solo" if rng.random() < 0.25 else "standard", None)
@@ -221,7 +221,7 @@ def play_mod(root: Path, pack_id: str, rng: random.Random, decisions: int = 150)
     except Exception as err:  # the point of the exercise: anything valid content makes the engine raise
         outcome.failure = f"{type(err).__name__}: {err}"
     finally:
-        effects.run = original
+        effects.run_frame = original
     outcome.max_depth = seen[0]
     if outcome.failure is None and outcome.max_depth > outcome.bound_depth:
         outcome.failure = f"nesting {outcome.max_depth} is over the checker's bound {outcome.bound_depth}"

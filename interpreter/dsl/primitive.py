@@ -35,8 +35,9 @@ RenderHook = Callable[[Union[Call, Phrase]], Union[str, None]]
 # work: the verb steps one call takes by itself, given its `n` (the largest value a quantity can take) and a flock's
 # Kiwi tokens; without it the entry's `work` data says.
 WorkHook = Callable[[Union[Call, Phrase], int, int], int]
-# run: the engine procedure of a verb, (runtime, bound call, ctx) -> a procedure, for a verb the engine's verb
-# table (interpreter/engine/verb_table.py) does not register itself.
+# run: the engine procedure of a verb, (runtime, bound call, ctx) -> the continuation of the rules machine's program
+# that does it (`PROGRAM.start(...)`), or None when there is nothing to do, for a verb the engine's verb table
+# (interpreter/engine/verb_table.py) does not register itself.
 RunHook = Callable[[Any, Any, Any], Any]
 # lower: (bound phrase, its chosen players filled in; a compose.Lowering: the phrase as written, the chosen players,
 # the context) -> the continuation of the rules machine's program that runs it (`site.start(PROGRAM)`), or None:

@@ -6,7 +6,7 @@ Solo-mode (Kiwibot) primitives live in `registry_solo.py` and are joined in belo
 
 An entry carries its hooks (`primitive.Primitive`): `check` (misuses its slot types cannot say; the functions live
 beside the entries, `registry_hooks.py` and `solo_check.py`), `render` (its own rules text, `render_solo.py`),
-`work_of` (its work for the bound, else its `work` / `reach` data), `run` (an engine procedure) and `lower` (its
+`work_of` (its work for the bound, else its `work` / `reach` data), `run` (the continuation doing it) and `lower` (its
 instructions for the program compiler). The checker, renderer and bound call the hooks and name no entry.
 
 Templates are English rules text (`interpreter/dsl/render.py`): `{slot}` is the value (a fixed-value type

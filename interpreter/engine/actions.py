@@ -7,8 +7,8 @@ from typing import Any
 from kcd.engine import effects, labels
 from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, Steps, option, shared_option_caches
-from kcd.engine.frames import FrameDataError, drive
+from kcd.engine.decisions import Option, option, shared_option_caches
+from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, Label, Question, program
 
 
@@ -156,8 +156,3 @@ TURN = program(
 def turn_frame(rt: Runtime, flock: str) -> Cont:
     """The continuation of one player's Actions turn (R-ACT-1)."""
     return TURN.start(flock, Ctx(flock, turn=Turn(), source="action card"))
-
-
-def turn(rt: Runtime, flock: str) -> Steps[Any]:
-    """One player's turn in the Actions phase (R-ACT-1)."""
-    return (yield from drive(rt, turn_frame(rt, flock)))

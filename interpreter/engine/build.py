@@ -7,8 +7,8 @@ from kcd.dsl import ast
 from kcd.engine import action_types as A
 from kcd.engine import compose, dominance, effects, labels, payment
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine.decisions import Steps, option, shared_option
-from kcd.engine.frames import Done, FrameDataError, drive
+from kcd.engine.decisions import option, shared_option
+from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Emit, Env, ForEach, Label, Question, Return, program
 from kcd.engine.modifiers import param
 from kcd.engine.verb_table import TABLE
@@ -170,11 +170,6 @@ BUILD = program(
     check=_check_build)
 
 
-def build(rt: Runtime, ctx: Ctx) -> Steps[Any]:
-    """One Build action: hex, Nest, pay, place, placement benefit (R-BUILD-3) (the program build.build)."""
-    return (yield from drive(rt, BUILD.start(ctx)))
-
-
 # --- a Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4) ----
 # `here` is the Nest's hex (`this hex` in its effect)
 def _benefit_runs(rt: Runtime, env: Env) -> range:
@@ -199,17 +194,11 @@ def nest_benefit_frame(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: s
     """The continuation of a Nest benefit (a frame that returns at once for a Nest without one). Run once, the
     benefit is its effect's frame alone (how often it runs is read now, as the program would when it starts)."""
     if effect is None:
-        return Done()
+        return None
     if param(rt, ctx.flock, "nest_benefit_times", ("nest", here) if here is not None else None) == 1:
         return effects.run_frame(rt, effect, ctx.sub(no_vp=False, depth=ctx.depth + 1, source=source,
                                                 here=here if here is not None else ctx.here))
     return NEST_BENEFIT.start(ctx, effect, source, here)
 
 
-def nest_benefit(rt: Runtime, ctx: Ctx, effect: ast.Node | None, source: str, here: str | None = None) -> Steps[Any]:
-    """A Nest benefit, twice under the `nest benefits twice` modifier, the second time without VP (R-ASYM-4)."""
-    return (yield from drive(rt, nest_benefit_frame(rt, ctx, effect, source, here)))
-
-
-TABLE.register("build", lambda rt, c, ctx: build(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock),
-               frame=lambda rt, c, ctx: BUILD.start(ctx))
+TABLE.register("build", lambda rt, c, ctx: BUILD.start(ctx), lambda rt, c, ctx: possible(rt, ctx.flock))

@@ -19,7 +19,7 @@ what it asks there from the loaded state, and `check_answer` refuses a pending d
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, cast
+from typing import Any, Callable
 
 from kcd.dsl import ast, registry
 from kcd.engine import action_types as A
@@ -27,16 +27,14 @@ from kcd.engine import effects, move, placing, push
 from kcd.engine.board import board_of
 from kcd.engine.compose_load import check_ctx, check_index, check_question, need, well_formed
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
-from kcd.engine.decisions import Decision, Option, Steps, option
-from kcd.engine.frames import Done, drive
+from kcd.engine.decisions import Decision, Option, option
 from kcd.engine.machine import (Ask, Call, Cont, Do, Emit, Env, ForEach, If, Jump, Label, Program, Question, Return,
                                 While, program)
-from kcd.engine.placing import verb_procedure
 from kcd.engine.powers import immune, table
 from kcd.engine.selectors import Element, Scope, holds, live, plain, quantity, select
 from kcd.engine.verb_table import TABLE
 
-__all__ = ["frame_of", "possible", "scope", "amount", "phrase_of", "emit_event", "event_frame", "Lowering",
+__all__ = ["frame_of", "possible", "scope", "amount", "phrase_of", "event_frame", "Lowering",
            "VERB_PARAMS", "VERB_VARS", "MAX_AMOUNT"]
 
 MAX_AMOUNT = 99   # a quantity given to a verb is capped like an `int` literal
@@ -1234,9 +1232,9 @@ for _verb, _lower in (("push-to", _lower_push_to), ("push-out", _lower_push_out)
                       ("place-on", _lower_place_on), ("grow-sel", _lower_grow), ("shrink-sel", _lower_act),
                       ("remove-sel", _lower_act), ("move-to", _lower_move_to), ("swap", _lower_swap),
                       ("leader-jump-to", _lower_jump_to)):
-    TABLE.register(_verb, verb_procedure(cast(Any, phrase_frame)))   # (a phrase runs through its lowering)
+    TABLE.register(_verb, phrase_frame)   # (a phrase runs through its lowering)
     TABLE.register_lowering(_verb, _lower)
-TABLE.register("return-fruit", verb_procedure(cast(Any, _return_fruit_frame)), _can_return_fruit, frame=_return_fruit_frame)
+TABLE.register("return-fruit", _return_fruit_frame, _can_return_fruit)
 TABLE.register_lowering("return-fruit", _lower_return_fruit)
 TABLE.register_composed(frame_of, possible)
 
@@ -1244,11 +1242,6 @@ TABLE.register_composed(frame_of, possible)
 # --- event triggers with filters ----------------------------------------------------------------------
 
 _EVENT_TRIGGERS = {"feed": ("t-feed-of", "t-feed-by"), "build": ("t-build-on", "t-build-by")}
-
-
-def emit_event(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Steps[Any]:
-    """Fire every flock's compositional triggers on an engine event (event_frame, as a generator)."""
-    return (yield from drive(rt, event_frame(rt, ctx, kind, hex_id, target)))
 
 
 def event_frame(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Any:
@@ -1259,7 +1252,7 @@ def event_frame(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> A
     for t in _EVENT_TRIGGERS.get(kind, ()):
         if t in powers:
             return EMIT_EVENT.start(kind, hex_id, target.id if target is not None else None, ctx)
-    return Done()
+    return None
 
 
 def _next_power(rt: Runtime, env: Env) -> bool:

@@ -1,8 +1,8 @@
 """Decision values: what a player is asked (Decision, Option) and what `apply` answers (Applied, Refused).
 
-Procedures are generators: they `yield from ask_action(...)`, which yields the Decision, receives the chosen
-option id and returns that option's typed action (interpreter/engine/action_types.py). A question with
-a single legal option is answered automatically (it is not a decision), so a pending Decision offers at least
+Procedures are programs of the rules machine (interpreter/engine/machine.py): an Ask's question becomes a Decision,
+and the procedure resumes with the chosen option's typed action (interpreter/engine/action_types.py). A question
+with a single legal option is answered automatically (it is not a decision), so a pending Decision offers at least
 two options, except where whether to ask must not tell others something hidden (`frames.Ask.always`: a hand of
 identical cards, face-down markers of one terrain); then one option may be pending.
 """
@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, Generator, Generic, Literal, Protocol, Sequence, Tuple, TypeVar, Union, cast
+from typing import Any, Callable, Generic, Literal, Protocol, Sequence, Tuple, TypeVar, Union
 
 from kcd.engine.action_types import Action
 from kcd.engine.events import OWNER, render
 from kcd.engine.fastinit import fast_init, frozen_slots
 
 
-# the kind of action an option carries, so `act = yield from ask_action(...)` is typed as the actions offered
+# the kind of action an option carries, so an answer read from an option is typed as the actions offered
 ActT = TypeVar("ActT", bound=Action, covariant=True)
 ActU = TypeVar("ActU", bound=Action)
-T = TypeVar("T")
 K = TypeVar("K")
 V = TypeVar("V")
 
@@ -297,10 +296,6 @@ class Refused:
 
 
 
-# A rule procedure: a generator that yields the Decisions it asks, is sent the chosen option ids and returns T.
-Steps = Generator[Decision, str, T]
-
-
 def distinct(options: "Sequence[Option[ActU]]") -> tuple[Option[ActU], ...]:
     """The options with each id once, the first kept: options repeat when identical Kiwi stand together, and
     they are the same choice."""
@@ -315,19 +310,3 @@ def distinct_index(options: "Sequence[Option[ActU]]") -> dict[str, Option[ActU]]
         for o in options:
             index.setdefault(o.id, o)
     return index
-
-
-def ask_action(player: str, kind: str, prompt: Text, options: Sequence[Option[ActU]]) -> Generator[Decision, str, ActU]:
-    """Ask a player to choose; returns the chosen option's action (the first option with the chosen id:
-    identical Kiwi in one hex share an id and are one choice). A single choice is answered without asking."""
-    if not options:
-        raise AssertionError(f"no legal option for {kind}")
-    chosen = options[0]
-    if len(options) > 1:
-        unique = distinct(options)
-        if len(unique) > 1:
-            answer = yield Decision(player, kind, cast(str, prompt), unique)   # a Text: built when read
-            chosen = {o.id: o for o in unique}[answer]
-    action = chosen.action
-    assert action is not None, f"option {chosen.id} of {kind} has no action"
-    return action

@@ -2,8 +2,8 @@
 
 Unknown nodes or verbs are errors, never no-ops. `repeat` is bounded by its literal (and MAX_REPEAT),
 effect nesting and trigger chains by MAX_DEPTH, and a trigger's effect never re-fires the trigger
-that ran it (it is added to `Ctx.suppressed`). The procedures are programs (interpreter/engine/machine.py);
-their old names are generators that drive them, for callers that are generators themselves.
+that ran it (it is added to `Ctx.suppressed`). The procedures are programs (interpreter/engine/machine.py):
+`run_frame` gives the continuation that executes a node.
 """
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from kcd.dsl import ast
 from kcd.engine import action_types as A
 from kcd.engine import labels, payment
 from kcd.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
-from kcd.engine.decisions import Option, Steps, option
+from kcd.engine.decisions import Option, option
 from kcd.engine.frames import Call as CallSignal
-from kcd.engine.frames import Done, Entry, Frame, FrameDataError, Signal, as_frame, drive
+from kcd.engine.frames import FrameDataError, Signal
+from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, Label, Question, While, program
 from kcd.engine.describe import describe
 from kcd.engine.verb_table import TABLE, Verb, count as _n
@@ -73,7 +74,7 @@ def _run_stmt(rt: Runtime, env: Env) -> Any:
     if stmt is env["node"]:
         if rt.verbs.composed_run is None:
             raise EngineError("the compositional layer is not registered (import kcd.engine.verbs)")
-        return as_frame(rt.verbs.composed_run(rt, stmt, ctx))
+        return rt.verbs.composed_run(rt, stmt, ctx)
     return run_frame(rt, stmt, ctx)
 
 
@@ -171,11 +172,6 @@ def run_frame(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Any:
     return _run_start(node, ctx)
 
 
-def run(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Steps[Any]:
-    """Execute an effect node for `ctx.flock` (the program effects.run)."""
-    return (yield from drive(rt, run_frame(rt, node, ctx)))
-
-
 @per_object(4096)
 def _choice_options(node: ast.Choose) -> list[Option[A.Action]]:
     """The option of each branch of a `choose`, built once per node and shared by its questions
@@ -193,8 +189,8 @@ def _may_options(node: ast.May) -> tuple[Any, Option[A.Action], Option[A.Action]
 
 
 def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> CallSignal:
-    """Run a verb: its frame when it has one (pushed on the stack, so the step stays copyable), else its
-    generator procedure (the mode's own way of the verb, or a verb not written as a frame)."""
+    """Run a verb: the continuation of its program (the mode's own way of the verb when it has one), pushed on the
+    stack."""
     if ctx.depth > MAX_DEPTH:
         raise EngineError(f"effect nesting deeper than {MAX_DEPTH} ({ctx.source})")
     prim = node.primitive or ""
@@ -205,10 +201,7 @@ def _verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> CallSignal:
         fn = mode_verb(rt, node, ctx, fn)
     if fn is None:
         raise EngineError(f"no engine procedure for DSL verb `{node.primitive}` ({describe(node)})")
-    frame = verbs.frames.get(prim)
-    if frame is not None and fn is verbs.run.get(prim):
-        return CallSignal(frame(rt, node, ctx))
-    return CallSignal(as_frame(fn(rt, node, ctx)))   # the mode's verbs may be frames too (modes/solo/verbs.py)
+    return CallSignal(fn(rt, node, ctx))
 
 
 def verb_call(rt: Runtime, node: ast.Call, ctx: Ctx) -> Signal:
@@ -283,7 +276,7 @@ EMIT = program(
 
 
 # --- verbs ---------------------------------------------------------------------------------------
-def _gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Entry:
+def _gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Entry | None:
     """Draw n fruit at random (fewer if the bag runs out), then the fruit limit (R-LIMIT-1)."""
     fl = rt.state.flocks[ctx.flock]
     got = []
@@ -295,10 +288,10 @@ def _gain_fruit(rt: Runtime, ctx: Ctx, n: int) -> Entry:
         got.append(c)
     rt.emit("gain-fruit", ctx.flock, flock=ctx.flock, fruit=list(got))
     # the fruit limit (R-LIMIT-1) asks only when over it: under it, no frame to push
-    return payment.fruit_limit_frame(ctx.flock) if sum(fl.fruit.values()) > rt.rules.fruit_limit else Done()
+    return payment.fruit_limit_frame(ctx.flock) if sum(fl.fruit.values()) > rt.rules.fruit_limit else None
 
 
-def _gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Entry:
+def _gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Entry | None:
     """Draw n domain markers into the private reserve; an empty bag gives nothing (R-DM-5)."""
     fl = rt.state.flocks[ctx.flock]
     got = 0
@@ -310,7 +303,7 @@ def _gain_domain(rt: Runtime, ctx: Ctx, n: int) -> Entry:
         got += 1
     fl.domain.sort()
     rt.emit("gain-domain", ctx.flock, flock=ctx.flock, count=got)
-    return EMIT.start(ctx, "t-gain-domain") if got else Done()
+    return EMIT.start(ctx, "t-gain-domain") if got else None
 
 
 # --- up to n markers of the player's choice returned to the bag ----------------------------------------------
@@ -343,33 +336,26 @@ RETURN_DOMAIN = program(
                         Do(_return_marker))))
 
 
-def _pay_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Entry:
+def _pay_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Entry | None:
     req = payment.req_of_call(call)
     if not payment.can_meet(rt.state.flocks[ctx.flock], req, rt.rules.fruits):
         raise _Unpaid()
     return payment.pay_frame(ctx.flock, req)
 
 
-def _gain_vp_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Frame:
+def _gain_vp_frame(rt: Runtime, call: ast.Call, ctx: Ctx) -> Entry | None:
     if not ctx.no_vp:   # R-ASYM-4: doubled Nest benefits exclude Victory Points
         rt.state.flocks[ctx.flock].season_vp += _n(call)
         rt.emit("gain-vp", ctx.flock, flock=ctx.flock, vp=_n(call))
-    return Done()
+    return None
 
 
 def _can_pay_call(rt: Runtime, call: ast.Call, ctx: Ctx) -> bool:
     return payment.can_meet(rt.state.flocks[ctx.flock], payment.req_of_call(call), rt.rules.fruits)
 
 
-def _verb(frame: Callable[[Runtime, ast.Call, Ctx], Entry]) -> Verb:
-    """The generator form of a verb's frame (for callers that `yield from` a verb procedure)."""
-    def procedure(rt: Runtime, call: ast.Call, ctx: Ctx) -> Steps[Any]:
-        return (yield from drive(rt, frame(rt, call, ctx)))
-    return procedure
-
-
 # the gains and payments; the other rule modules register their own verbs (interpreter/engine/verb_table.py)
-_FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Entry]] = {
+_FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Entry | None]] = {
     "gain-fruit": lambda rt, c, ctx: _gain_fruit(rt, ctx, _n(c)),
     "gain-domain": lambda rt, c, ctx: _gain_domain(rt, ctx, _n(c)),
     "gain-vp": _gain_vp_frame,
@@ -377,6 +363,6 @@ _FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Entry]] = {
     **{verb: _pay_frame for verb in ("pay-fruit", "pay-fruit-of", "pay-domain")},
 }
 for _id, _frame in _FRAMES.items():
-    TABLE.register(_id, _verb(_frame), _can_pay_call if _id.startswith("pay-") else None, frame=_frame)
+    TABLE.register(_id, _frame, _can_pay_call if _id.startswith("pay-") else None)
 VERBS: dict[str, Verb] = TABLE.run      # the table, by its old names
 POSSIBLE: dict[str, Callable[[Runtime, ast.Call, Ctx], bool]] = TABLE.possible

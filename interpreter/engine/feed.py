@@ -6,8 +6,8 @@ from typing import Any
 from kcd.engine import compose, effects, payment, push
 from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, Steps, lazy_option, shared_option_caches
-from kcd.engine.frames import FrameDataError, drive
+from kcd.engine.decisions import Option, lazy_option, shared_option_caches
+from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Emit, Env, Label, Question, Return, program
 from kcd.engine.placing import grow_one_frame, kiwi_of, remove_from_hex
 from kcd.engine.powers import feed_discount, feed_discounts
@@ -120,11 +120,6 @@ FEED = program(
     check=_check_feed)
 
 
-def feed(rt: Runtime, ctx: Ctx) -> Steps[Any]:
-    """One Feed action: choose a Kiwi, pay its cost, then resolve the feed (the program `feed.feed`)."""
-    return (yield from drive(rt, FEED.start(ctx)))
-
-
 def _on(rt: Runtime, hex_id: str | None, kiwi_id: int) -> Kiwi | None:
     """The Kiwi with this piece id on this hex (None: on any hex), or None when it is not there."""
     for h in ([rt.state.hexes[hex_id]] if hex_id is not None else rt.state.hexes.values()):
@@ -198,10 +193,4 @@ def resolve_frame(ctx: Ctx, hex_id: str, kiwi_id: int) -> Cont:
     return RESOLVE.start(ctx, hex_id, kiwi_id)
 
 
-def resolve(rt: Runtime, ctx: Ctx, hex_id: str, kiwi: Kiwi) -> Steps[None]:
-    """A paid (or, for Kiwibot, free) feed of `kiwi` by `ctx.flock`: grow or explode, then the feeder's markers."""
-    return (yield from drive(rt, RESOLVE.start(ctx, hex_id, kiwi.id)))
-
-
-TABLE.register("feed", lambda rt, c, ctx: feed(rt, ctx), lambda rt, c, ctx: possible(rt, ctx.flock),
-               frame=lambda rt, c, ctx: FEED.start(ctx))
+TABLE.register("feed", lambda rt, c, ctx: FEED.start(ctx), lambda rt, c, ctx: possible(rt, ctx.flock))

@@ -11,14 +11,14 @@ from typing import Any
 from kcd.engine import action_types as A
 from kcd.engine import build, effects, labels, queries
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine.decisions import Steps, option
-from kcd.engine.frames import Frame, FrameDataError, drive
+from kcd.engine.decisions import option
+from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Emit, Env, ForEach, If, Question, Return, While, program
 
 
-def step_procedure(rt: Runtime) -> "Cont | Frame | Steps[Any] | None":
-    """The procedure (a program's continuation, a frame or a generator) of the current step, or None when the
-    current phase is finished (the game's mode says)."""
+def step_procedure(rt: Runtime) -> "Cont | None":
+    """The procedure (a program's continuation) of the current step, or None when the current phase is finished
+    (the game's mode says)."""
     return rt.mode.step(rt)
 
 
@@ -65,12 +65,6 @@ def _season_change_start(rt: Runtime, env: Env) -> None:
 
 
 SEASON_CHANGE_START = program("flow.season_change_start", (), {}, Do(_season_change_start))
-
-
-def season_change_start(rt: Runtime) -> Steps[None]:
-    """R-SC-1: the first Season Change only flips the Turn Order nests. R-SC-2: later ones pass the First
-    Player marker, discard the played cards and turn used Leader cards face up."""
-    return (yield from drive(rt, SEASON_CHANGE_START.start()))
 
 
 # --- R-SC-3: the season-change benefit of every built Nest, in the order the player chooses -------------------
@@ -122,11 +116,6 @@ def nest_benefits_frame(rt: Runtime, flock: str) -> Cont:
     fl = rt.state.flocks[flock]
     left = [n for n in fl.nests_built if rt.rules.nests[n].on_season_change is not None]
     return NEST_BENEFITS.start(flock, left, Ctx(flock, source="season change"))
-
-
-def nest_benefits(rt: Runtime, flock: str) -> Steps[None]:
-    """R-SC-3: the season-change benefit of every built Nest, in the order the player chooses."""
-    return (yield from drive(rt, nest_benefits_frame(rt, flock)))
 
 
 # --- the season's card (R-SCARD-1..3): the victor's benefit (a VP card is kept), the others'; on a tie each tied
@@ -244,8 +233,3 @@ SEASON_CARD = program(
     ForEach("tied", _tied, (Ask("tie", _ask_tie, into="answer", kinds={"season-tie": ("take", "decline")}),
                             Call("take", _take_others))),
     check=_check_season_card)
-
-
-def season_card(rt: Runtime) -> Steps[None]:
-    """Resolve the season's card (R-SCARD-1..3)."""
-    return (yield from drive(rt, SEASON_CARD.start()))

@@ -1,44 +1,30 @@
-"""Explicit procedure frames: the running step as plain data, so a game can be copied and saved without replay.
+"""What the rules machine's continuations hold, as plain data: the signals a continuation returns to the runner,
+and the copying and encoding of their environments (interpreter/engine/machine.py, docs/machine.md).
 
-Procedures are being rewritten as programs of the rules machine (interpreter/engine/machine.py, docs/machine.md):
-their continuations (`machine.Cont`) sit on the same stack and the runner below drives them like frames; the
-game copies, saves and loads stacks of both with `machine.copy_stack`, `stack_to_data` and `stack_from_data`.
+A continuation's `resume(rt, value)` returns one of three signals to the runner (`machine.Runner`):
 
-A step procedure is a stack of frames. A `Frame` is a small state machine (`pc` says where it resumes) whose
-fields are plain data; `resume(rt, value)` runs it until it needs something and returns a signal:
+    Ask(player, kind, prompt, options)   ask a player (see `machine.Runner`)
+    Call(frame)                          run a child continuation; its return value comes back as `value`
+    Return(value)                        the program is done; `value` goes to its caller
 
-    Ask(player, kind, prompt, options)   ask a player (decisions.ask_action's semantics: see `Runner`)
-    Call(frame)                          run a child frame; its return value comes back as `value`
-    Return(value)                        this frame is done; `value` goes to its parent
-
-`resume` is called first with None, then with the chosen option's typed action (after Ask) or the child's return
-value (after Call). When `resume` raises, the runner pops the frame and calls `parent.fail(rt, exc)` (default:
-re-raise), so a parent may catch an exception of its children as a `try` around `yield from` did.
-
-Generator procedures still run: a `GenFrame` wraps one. A generator may `yield` a Decision (it gets the chosen
-option id back, as `ask_action` always did), an `Ask` (it gets the action), or a Frame (the runner runs it and
-sends back its return value). A converted procedure keeps its old name as a generator (`drive` runs a frame
-inside a generator, so unconverted callers and tests that drive generators by hand do not change).
-
-What a frame may hold, so that `copy_stack` and `to_data` are generic: None, bools, ints, strs; lists, tuples,
+What an environment may hold, so that copying and saving are generic: None, bools, ints, strs; lists, tuples,
 dicts, sets and frozensets of those; `Ctx`, `Turn` and `Ability` and classes registered with `register_mutable`
-(copied with a memo, so frames sharing one still share it in the copy); DSL AST nodes of the compiled rules (shared, never copied; saved by their address
-in the rules, `node_index`); typed Actions, Options and Decisions, and value classes registered with
-`register_value` (frozen: shared). Nothing else: no generators, no Runtime, no State objects (read them from
-`rt` on each resume). A frame holding anything else cannot be copied or saved: the game then falls back to
-replaying the step (see interpreter/engine/game.py), which stays correct, only slower.
+(copied with a memo, so continuations sharing one still share it in the copy); DSL AST nodes of the compiled
+rules (shared, never copied; saved by their address in the rules, `node_index`); typed Actions, Options and
+Decisions, and value classes registered with `register_value` (frozen: shared). Nothing else: no Runtime, no
+State objects (read them from `rt` on each resume). Holding anything else is an error of the program
+(Uncopyable, Unsaveable).
 """
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
-from types import GeneratorType
-from typing import Any, Callable, ClassVar, Generator, Mapping, Protocol, Sequence, Union
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence, Union
 
 from kcd.dsl import ast
 from kcd.engine.action_types import Action, action_from_dict
-from kcd.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Runtime, Turn
-from kcd.engine.decisions import Decision, Option, Text, distinct_index
+from kcd.engine.context import MAX_DEPTH, Ability, Ctx, Turn
+from kcd.engine.decisions import Decision, Option, Text
 from kcd.engine.fastinit import fast_slots_init
 from kcd.memo import PerOwner
 
@@ -47,7 +33,7 @@ from kcd.memo import PerOwner
 @fast_slots_init
 @dataclass(frozen=True, slots=True)
 class Ask:
-    """Ask `player` to choose one of `options`; the frame is resumed with the chosen option's action.
+    """Ask `player` to choose one of `options`; the continuation is resumed with the chosen option's action.
 
     `always`: ask even when a single option is left. A question with one option is answered at once, so everyone
     sees that it was not asked; where the number of options depends on something hidden from others (a hand, the
@@ -64,271 +50,26 @@ class Ask:
 @fast_slots_init
 @dataclass(frozen=True, slots=True)
 class Call:
-    """Run `frame` (a Frame, a GenFrame, or a generator, which is wrapped) and resume with its return value."""
+    """Run `frame` (a machine.Cont) and resume with its return value."""
 
-    frame: "Entry | Generator[Any, Any, Any]"   # never None: a procedure with nothing to do returns Done()
+    frame: Any   # a machine.Cont, or None: nothing to run (the caller resumes at once with None)
 
 
 @fast_slots_init
 @dataclass(frozen=True, slots=True)
 class Return:
-    """The frame is done; `value` goes to its parent."""
+    """The program is done; `value` goes to its caller."""
 
     value: Any = None
 
 
-Signal = Union[Ask, Call, Return, "RawAsk"]
+Signal = Union[Ask, Call, Return]
 # `Return()`, shared: signals are frozen, and most frames end with no value (one allocation fewer each time)
 RETURN = Return()
 
-# --- frames -------------------------------------------------------------------------------------------
-# step -> decision kind -> the action kinds of its options (`Frame.ask_kinds`)
-AskKinds = Mapping[int, Mapping[str, tuple[str, ...]]]
-FRAME_KINDS: dict[str, type["Frame"]] = {}
-
-
-def register_frame(name: str) -> Callable[[type["Frame"]], type["Frame"]]:
-    """Class decorator: the frame's kind name in saves (stable, lower-case, e.g. "payment.pay")."""
-    def decorate(cls: type["Frame"]) -> type["Frame"]:
-        if name in FRAME_KINDS and FRAME_KINDS[name] is not cls:
-            raise ValueError(f"frame kind `{name}` is registered twice")
-        cls.kind = name
-        FRAME_KINDS[name] = cls
-        return cls
-    return decorate
-
-
-@dataclass(eq=False)
-class Frame:
-    """One running procedure. Subclasses are `@dataclass(eq=False)` with plain-data fields and `resume`."""
-
-    kind: ClassVar[str] = ""
-    # the steps at which the frame waits for the answer to its Ask (None: not declared). A loaded stack must have
-    # its top frame at one of them and every other frame elsewhere (each waits for its child)
-    asks: ClassVar["frozenset[int] | None"] = None
-    # per step of `asks`, the decision kinds asked there and the action kinds of their options (None: not declared;
-    # compose frames check theirs with `check_answer`). A loaded pending decision must be one of them (Game._rebuild)
-    ask_kinds: ClassVar["AskKinds | None"] = None
-    pc: int = field(default=0, kw_only=True)
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """Run until the frame needs an answer, a child's result, or is done."""
-        raise NotImplementedError(f"{type(self).__name__} has no resume")
-
-    def fail(self, rt: Runtime, exc: Exception) -> Signal:
-        """A child frame raised `exc`: handle it (return a signal) or re-raise it (the default)."""
-        raise exc
-
-
-class Resumable(Protocol):
-    """What the runner drives besides frames: a program's continuation (machine.Cont)."""
-
-    def resume(self, rt: Runtime, value: Any) -> Any:
-        """Run until an answer, a child's result or the end is needed (a Signal)."""
-
-    def fail(self, rt: Runtime, exc: Exception) -> Any:
-        """A child raised `exc`: handle or re-raise it."""
-
-
-# what a stack holds: a frame, or a program's continuation (machine.Cont)
-Entry = Union[Frame, Resumable]
-
-
-@dataclass(eq=False)
-class Done(Frame):
-    """A procedure whose work is already done when it is called: it returns `value` at once."""
-
-    value: Any = None
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """Return at once."""
-        return RETURN if self.value is None else Return(self.value)
-
-
-class GenFrame(Frame):
-    """A generator procedure on the stack (the compatibility path; it can be neither copied nor saved)."""
-
-    kind = "generator"
-
-    def __init__(self, gen: Generator[Any, Any, Any]) -> None:
-        self.gen = gen
-        self.pc = 0
-
-    def resume(self, rt: Runtime, value: Any) -> Signal:
-        """Send `value` into the generator; what it yields becomes the signal."""
-        try:
-            out = self.gen.send(value)
-        except StopIteration as stop:
-            return Return(stop.value)
-        return RawAsk(out) if type(out) is Decision else _signal(out)
-
-    def fail(self, rt: Runtime, exc: Exception) -> Signal:
-        """Throw the child's exception into the generator (its `try` around `yield from` sees it)."""
-        try:
-            return _signal(self.gen.throw(exc))
-        except StopIteration as stop:
-            return Return(stop.value)
-
-    def __repr__(self) -> str:
-        return f"GenFrame({getattr(self.gen, '__qualname__', self.gen)})"
-
-
-class RawAsk:
-    """A Decision a generator yielded itself (a GenFrame's signal): it is answered with the option id, not the
-    action."""
-
-    __slots__ = ("decision",)
-
-    def __init__(self, decision: Decision) -> None:
-        self.decision = decision
-
-
-def _signal(out: Any) -> Signal:
-    kind = type(out)
-    if kind is Decision:
-        return RawAsk(out)
-    if kind is Ask or kind is Call or kind is Return:
-        return out   # a generator may yield a signal of its own
-    if isinstance(out, Frame) or kind in ENTRY_TYPES:
-        return Call(out)
-    if isinstance(out, Generator):
-        return Call(GenFrame(out))
-    raise EngineError(f"a procedure yielded {type(out).__name__}, not a Decision, Ask or Frame")
-
-
-register_frame("frames.done")(Done)
-# stack entries that are not Frames (machine.Cont registers itself): a generator may yield one to call it
-ENTRY_TYPES: set[type] = set()
-
-
-def as_frame(procedure: Any) -> Entry:
-    """A stack entry for a step procedure: frames and continuations as they are, generators in a GenFrame."""
-    return procedure if isinstance(procedure, Frame) or type(procedure) in ENTRY_TYPES else GenFrame(procedure)
-
-
-# --- the runner ---------------------------------------------------------------------------------------
-class Runner:
-    """Drives a stack of frames until a real decision or until the stack is empty.
-
-    Ask semantics (exactly decisions.ask_action's): no options is an EngineError; options with identical ids are
-    one choice (the first is kept); a single distinct option is answered at once without asking, unless the Ask
-    says `always` (the option count depends on hidden facts). Anything else
-    stops the run with a Decision; `answer(option_id)` is the value the asking frame resumes with.
-    """
-
-    __slots__ = ("rt", "stack", "budget", "limit", "result", "raw")
-
-    def __init__(self, rt: Runtime, stack: list[Entry], limit: int) -> None:
-        self.rt = rt
-        self.stack = stack
-        self.limit = limit
-        self.budget = limit
-        self.result: Any = None     # the return value of the last frame popped off an emptied stack
-        self.raw = False            # the pending decision came from a generator: answer it with the id
-
-    def value_of(self, decision: Decision, option_id: str) -> Any:
-        """The value the asking frame resumes with: the option's action (an Ask) or its id (a raw Decision)."""
-        return option_id if self.raw else decision.action_of(option_id)
-
-    def tick(self) -> None:
-        """Count one unit of work against the limit (flow steps count too)."""
-        self.budget -= 1
-        if self.budget < 0:
-            raise EngineError(f"no decision after {self.limit} steps: the state or content loops")
-
-    def run(self, value: Any) -> Decision | None:
-        """Resume the top frame with `value` and go on until a Decision (returned) or an empty stack (None)."""
-        rt = self.rt
-        stack = self.stack
-        budget = self.budget   # tick(), inlined with a local count: this loop runs for every resumption
-        while True:
-            budget -= 1
-            if budget < 0:
-                raise EngineError(f"no decision after {self.limit} steps: the state or content loops")
-            top = stack[-1]
-            try:
-                sig = top.resume(rt, value)
-            except Exception as exc:   # noqa: BLE001 - handed to the parent frame, as `try` across `yield from`
-                sig = self._unwind(exc)
-            if type(sig) is Call:
-                child = sig.frame
-                if type(child) is Done:   # it would return its value at once: hand it over without pushing it
-                    value = child.value
-                    continue
-                # a frame or a program's continuation (machine.Cont) as it is; a generator wrapped
-                stack.append(GenFrame(child) if type(child) is GeneratorType else child)   # type: ignore[arg-type]
-                value = None
-            elif type(sig) is Return:
-                stack.pop()
-                value = sig.value
-                if not stack:
-                    self.result = value
-                    self.budget = budget
-                    return None
-            elif type(sig) is Ask:
-                options = sig.options
-                if not options:
-                    raise EngineError(f"no legal option for {sig.kind}")
-                chosen = options[0]
-                if len(options) > 1 or sig.always:
-                    index = distinct_index(options)
-                    if len(index) > 1 or sig.always:
-                        self.raw = False
-                        self.budget = budget
-                        # the prompt is a Text, built when read
-                        decision = Decision(sig.player, sig.kind, sig.prompt,   # type: ignore[arg-type]
-                                            tuple(index.values()))
-                        decision.__dict__["_index"] = index   # Decision.index(), already built
-                        return decision
-                value = chosen.action
-                if value is None:
-                    raise EngineError(f"option {chosen.id} of {sig.kind} has no action")
-            elif type(sig) is RawAsk:
-                self.raw = True
-                self.budget = budget
-                return sig.decision
-            else:
-                raise EngineError(f"frame {type(top).__name__} returned {type(sig).__name__}, not Ask, Call or Return")
-
-    def _unwind(self, exc: Exception) -> Signal:
-        """Pop the failed frame and let the parents handle `exc`; re-raise it when none does."""
-        stack = self.stack
-        stack.pop()
-        while stack:
-            try:
-                return stack[-1].fail(self.rt, exc)
-            except Exception as again:   # noqa: BLE001 - the parent re-raised: on to its parent
-                exc = again
-                stack.pop()
-        raise exc
-
-
-def drive(rt: Runtime, frame: Entry) -> Generator[Decision, str, Any]:
-    """Run a frame inside a generator: yields each Decision, receives the option id, returns the frame's value.
-
-    The old generator names of converted procedures are `drive` wrappers, so a caller that is itself a generator
-    (`yield from payment.pay(...)`) and tests that drive a procedure by hand work unchanged. A converted caller
-    uses `Call(TheFrame(...))` instead, so the frame lands on the game's stack, where it can be copied.
-    """
-    runner = Runner(rt, [frame], 1 << 62)
-    decision = runner.run(None)
-    while decision is not None:
-        answer = yield decision
-        decision = runner.run(runner.value_of(decision, answer))
-    return runner.result
-
-
-def has_generators(stack: "Sequence[Entry]") -> bool:
-    """True when a generator frame is on the stack (then it can be neither copied nor saved)."""
-    for f in stack:
-        if type(f) is GenFrame:
-            return True
-    return False
-
-
 # --- copying ------------------------------------------------------------------------------------------
 class Uncopyable(Exception):
-    """A frame holds something that is not plain data (a generator, a State object): replay instead."""
+    """A continuation holds something that is not plain data (a State object, ...): replay instead."""
 
 
 _ATOMS = frozenset({type(None), bool, int, str, float})
@@ -453,21 +194,6 @@ def _copy_fields(source: dict[str, Any], memo: dict[int, Any], kind: type) -> di
     return out
 
 
-def copy_stack(stack: list[Frame]) -> list[Frame]:
-    """Independent copies of explicit frames (one memo: shared Ctx/Turn/Ability stay shared); Uncopyable else."""
-    memo: dict[int, Any] = {}
-    out = []
-    new = object.__new__
-    for f in stack:
-        kind = type(f)
-        if kind is GenFrame:
-            raise Uncopyable("a generator frame is running")
-        twin = new(kind)
-        twin.__dict__ = _copy_fields(f.__dict__, memo, kind)
-        out.append(twin)
-    return out
-
-
 # --- saving: frames as JSON data ----------------------------------------------------------------------
 # (nodes, addresses) of each live Rules, dropped with it (interpreter/memo.py PerOwner): it was kept for every
 # Rules a process ever saved with
@@ -513,21 +239,6 @@ class Unsaveable(Exception):
     """A frame holds something a save cannot name (a node built during play, an object): save the replay."""
 
 
-def stack_to_data(stack: list[Frame], rules: Any) -> list[dict]:
-    """The stack as JSON data: [{"kind", "pc", "fields"}]; Unsaveable when a frame cannot be written."""
-    _, where = node_index(rules)
-    refs: dict[int, int] = {}
-    return [frame_to_data(f, where, refs) for f in stack]
-
-
-def frame_to_data(f: Frame, where: dict[int, int], refs: dict[int, int]) -> dict:
-    """One frame as {"kind", "pc", "fields"} (`where`: node addresses; `refs`: the stack's shared mutables)."""
-    if type(f) is GenFrame:
-        raise Unsaveable("a generator frame is running")
-    fields = {k: _encode(v, where, refs) for k, v in f.__dict__.items() if k != "pc"}
-    return {"kind": f.kind, "pc": f.pc, "fields": fields}
-
-
 def _encode(value: Any, where: dict[int, int], refs: dict[int, int]) -> Any:
     kind = type(value)
     if kind in _ATOMS:
@@ -569,54 +280,7 @@ class FrameDataError(ValueError):
     """Saved frames that do not describe frames of this engine (the message says where)."""
 
 
-def stack_from_data(data: Any, rules: Any) -> list[Frame]:
-    """Frames from `stack_to_data` output, checked: known kinds, exactly their fields, values of allowed types.
-    (Game.from_json then calls each frame's optional `check(rt)` against the loaded state.)"""
-    if not isinstance(data, list) or not data:
-        raise FrameDataError("frames: expected a non-empty list")
-    nodes, _ = node_index(rules)
-    refs: dict[int, Any] = {}
-    return [frame_from_data(item, f"frames/{i}", nodes, refs) for i, item in enumerate(data)]
-
-
-def frame_from_data(item: Any, where: str, nodes: list[Any], refs: dict[int, Any]) -> Frame:
-    """One frame from its data (`where`: its path in messages; `refs`: the stack's shared mutables so far)."""
-    if not isinstance(item, dict) or set(item) != {"kind", "pc", "fields"}:
-        raise FrameDataError(f"{where}: expected an object with kind, pc and fields")
-    cls = FRAME_KINDS.get(item["kind"]) if isinstance(item["kind"], str) else None
-    if cls is None:
-        raise FrameDataError(f"{where}: unknown frame kind {str(item['kind'])[:40]!r}")
-    pc = item["pc"]
-    if type(pc) is not int or not 0 <= pc <= getattr(cls, "max_pc", 64):
-        raise FrameDataError(f"{where}/pc: {str(pc)[:20]} is not a step of {cls.kind}")
-    fields = item["fields"]
-    names = {f.name for f in dataclasses.fields(cls)} - {"pc"}
-    if not isinstance(fields, dict) or set(fields) != names:
-        raise FrameDataError(f"{where}/fields: {cls.kind} has the fields {', '.join(sorted(names))}")
-    frame = object.__new__(cls)
-    for f in dataclasses.fields(cls):
-        if f.name == "pc":
-            continue
-        value = _decode(fields[f.name], nodes, refs, f"{where}/fields/{f.name}")
-        allowed = _allowed(f.type)
-        if allowed is not None and not isinstance(value, allowed):
-            raise FrameDataError(f"{where}/fields/{f.name}: a {type(value).__name__}, not {f.type}")
-        frame.__dict__[f.name] = value
-    frame.pc = pc
-    return frame
-
-
 _CONTAINERS = {"tuple": tuple, "set": set, "frozenset": frozenset}
-_TYPE_NAMES = {"str": str, "int": int, "bool": bool, "list": list, "tuple": tuple, "dict": dict, "set": set,
-               "None": type(None), "Ctx": Ctx, "Turn": Turn, "Ability": Ability}
-
-
-def _allowed(annotation: Any) -> tuple[type, ...] | None:
-    """The types a field annotated `annotation` (a string such as "str | None") may hold; None: any."""
-    parts = [p.strip() for p in str(annotation).split("|")]
-    if not all(p in _TYPE_NAMES for p in parts):
-        return None
-    return tuple(_TYPE_NAMES[p] for p in parts)
 
 
 def _decode(value: Any, nodes: list[Any], refs: dict[int, Any], where: str) -> Any:

@@ -12,13 +12,12 @@ and every decision since: `history`. The same origin and history always give the
 them, and `kcd replay` (and `from_json(verify=True)`) rebuild a game by replaying them.
 
 Flow: the state names the current step (season, phase, step index: one player's turn, one Season Change
-part, ...). The running step is a stack of explicit frames (interpreter/engine/frames.py): plain data, so
-`clone` copies the state and the stack and `to_json` writes the stack with the pending decision, which
-`from_json` reads back with checks; nothing is replayed. A procedure not written as frames runs as a generator
-frame, which can be neither copied nor saved: while one is on the stack, `clone` restores the checkpoint taken
-at the step's start and replays the step's decisions (exact, since all randomness comes from the RNG inside
-the state), and a save holds no frames, so loading it replays the history. `Game.replayed_steps` counts these
-fallbacks.
+part, ...). The running step is a stack of program continuations (interpreter/engine/machine.py): plain data,
+so `clone` copies the state and the stack and `to_json` writes the stack with the pending decision, which
+`from_json` reads back with checks; nothing is replayed. Only a format-2 or format-3 save (no frames, or frames of
+the engine before the rules machine) and a stack holding a value that cannot be copied or saved are rebuilt by
+replaying decisions (exact, since all randomness comes from the RNG inside the state); `Game.replayed_steps`
+counts these replays.
 A question with one legal answer is answered automatically, so a pending Decision has >= 2 options, except
 where the count depends on something hidden (a hand, face-down markers: `frames.Ask.always`, docs/SECURITY.md).
 """
@@ -40,8 +39,9 @@ from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.engine.decisions import Applied, Decision, Event, Option, RefusalCode, Refused
 from kcd.engine.events import public_label
 from kcd.engine import machine
-from kcd.engine.frames import Entry, Frame, Runner, Uncopyable, Unsaveable, as_frame
-from kcd.engine.machine import copy_stack, has_generators, stack_from_data, stack_to_data
+from kcd.engine.frames import Uncopyable, Unsaveable
+from kcd.engine.machine import Cont as Entry
+from kcd.engine.machine import Runner, copy_stack, stack_from_data, stack_to_data
 from kcd.engine.pieces import action_problem
 from kcd.engine.rules import RulesError, compile_rules
 from kcd.engine.state import State
@@ -58,7 +58,7 @@ FORMAT = save.FORMAT
 # a refusal quotes at most this much of the id it refuses (an id may be any string a client sends, 100 KB too)
 QUOTED_ID = 80
 _UNSET: Any = object()   # `_advance` without a value handed over
-# flow steps and generator resumptions one `apply` may run: far above any real turn (a few hundred), so
+# flow steps and resumptions one `apply` may run: far above any real turn (a few hundred), so
 # only a broken state or content could reach it, and then `apply` stops with an EngineError, never loops
 MAX_STEPS_PER_APPLY = 200_000
 # what a save's replay may raise besides ValueError when its values are wrong (all become ValueError)
@@ -74,10 +74,10 @@ _NEVER = 1 << 62
 
 
 class Checkpoint:
-    """The state at the running step's start, read only by the generator fallback, undo within a step, clones that
-    replay and saves. Taking it at every step start was a tenth of a random game, so most steps do not: a
-    checkpoint not taken at once names the last one taken (`base`) and the decisions since (`history[base.start:
-    start]`), and is built when first read by replaying them from it (exact: the flow is a function of the state,
+    """The state at the running step's start, read only by undo within a step, clones that replay and saves.
+    Taking it at every step start was a tenth of a random game, so most steps do not: a checkpoint not taken at once
+    names the last one taken (`base`) and the decisions since (`history[base.start:start]`), and is built
+    when first read by replaying them from it (exact: the flow is a function of the state,
     whose RNG it holds, and of the decisions). A game takes it at once when someone else may hold its state (see
     `Game._touched`), at its first step, and every CHECKPOINT_EVERY decisions. One taken at once is a private
     `State.copy()` (cheaper than its `to_dict()` data, which is written only when a save or a comparison reads it);
@@ -161,7 +161,7 @@ class Game:
     """One game of Kiwi Chow Down driven by decisions."""
 
     # how many times `clone`, `to_json`/`from_json` or `undo` had to replay decisions to rebuild a running step
-    # (a generator frame was running): the conversions to explicit frames still missing show here
+    # (an old save loaded, or a stack holding a value that cannot be copied or saved)
     replayed_steps: int = 0
 
     def __init__(self, ruleset: Any, state: State, events: list[Event] | None = None, *,
@@ -185,7 +185,7 @@ class Game:
                       "start": checkpoint.data() if checkpoint is not None else state.to_dict()}
         self._origin = origin                 # never changed once set: clones share it
         self._rt = Runtime(self.rules, state, list(events or []), mode)
-        self._stack: list[Entry] = []          # the running step: frames and continuations (machine.py)
+        self._stack: list[Entry] = []          # the running step: continuations (machine.py)
         self._runner = Runner(self._rt, self._stack, MAX_STEPS_PER_APPLY)
         self._pending: Decision | None = None
         self._previous: Decision | None = None
@@ -250,9 +250,9 @@ class Game:
         Checked in order, each bounded in time: the JSON (size, depth, integers only), the schema
         (schemas/save.schema.json), the content hash, the engine's invariants on every state it holds
         (interpreter/engine/save.py), then the running step is rebuilt from the saved frames and pending
-        decision, each frame checked against the state (no replay). Events are not saved: the log is rebuilt
-        from the history when first read. A save without frames (format 2, or saved while a generator
-        procedure ran) is rebuilt by replaying the history from its origin, which must reach the saved
+        decision, each continuation checked against the state (no replay). Events are not saved: the log is rebuilt
+        from the history when first read. A save without frames (format 2, or a stack no save can name) or with
+        format-3 frames is rebuilt by replaying the history from its origin, which must reach the saved
         checkpoint and state exactly; `verify=True` does that for every save (and compares the frames too),
         so a save whose history does not lead to its state is refused (`kcd replay` reports where).
         """
@@ -291,7 +291,7 @@ class Game:
         if data["setup"] is not None and sorted(data["setup"]["players"]) != sorted(data["state"]["seats"]):
             raise ValueError(f"save's setup does not replay to its state: the players {data['setup']['players']} "
                              f"are not the seats {data['state']['seats']}")
-        # a format-3 save whose frames name procedures that are programs now: loaded by replaying its history
+        # a format-3 save of frames (their kinds are program ids now): loaded by replaying its history
         old = data["format"] < 4 and machine.names_programs(data.get("frames"))
         if old:
             Game.replayed_steps += 1
@@ -309,7 +309,7 @@ class Game:
                                                 ("state", game._rt.state.to_dict())]
         if data.get("frames") is not None:
             try:
-                frames = None if has_generators(game._stack) else stack_to_data(game._stack, game.rules)
+                frames = stack_to_data(game._stack, game.rules)
             except Unsaveable:
                 frames = None
             if not old:
@@ -347,7 +347,7 @@ class Game:
                 if isinstance(result, Refused):
                     raise save.SaveError(f"save's history/{start + i}, {quoted(option_id)}, is not an option of the "
                                          f"running step from its checkpoint: {result.code}: {result.message}")
-            frames = None if has_generators(twin._stack) else stack_to_data(twin._stack, twin.rules)
+            frames = stack_to_data(twin._stack, twin.rules)
         except save.SaveError:
             raise
         except (Unsaveable, *_REPLAY_ERRORS) as exc:
@@ -464,8 +464,8 @@ class Game:
         return game
 
     def clone(self, events: bool = True, *, keep_rng: bool = True, rng: "random.Random | None" = None) -> "Game":
-        """An independent copy at the same point: the state and the running step's frames are copied (no replay);
-        while a generator frame runs (a procedure not yet written as frames), the step is replayed instead.
+        """An independent copy at the same point: the state and the running step's continuations are copied (no
+        replay; a stack holding a value that cannot be copied is replayed from the step's checkpoint instead).
 
         events=False does not copy the event log (a lookahead that never reads the history, e.g. a bot
         trying options, saves the copy): the copy's log holds only the events since the step's start.
@@ -477,11 +477,10 @@ class Game:
         the original's states.
         """
         twin = None
-        if not has_generators(self._stack):
-            try:
-                twin = self._copy(events)
-            except Uncopyable:
-                pass
+        try:
+            twin = self._copy(events)
+        except Uncopyable:
+            pass
         if twin is None:
             Game.replayed_steps += 1
             twin = self._rewind(len(self._since), events)
@@ -506,7 +505,6 @@ class Game:
         twin._rt = Runtime(self.rules, state, log, rt.mode, rt.verbs)
         twin._stack = stack
         twin._runner = Runner(twin._rt, stack, MAX_STEPS_PER_APPLY)
-        twin._runner.raw = self._runner.raw
         twin._pending, twin._previous = self._pending, self._previous
         twin._known_checkpoint = None
         twin._checkpoint = self._checkpoint                     # never changed once taken: shared
@@ -553,8 +551,8 @@ class Game:
     def _advance(self, answer: str | None, value: Any = _UNSET) -> None:
         """Run the flow until the next real decision or the end (at most MAX_STEPS_PER_APPLY steps).
 
-        The running step is the frame stack (interpreter/engine/frames.py); `answer` is the option id chosen for
-        the pending decision, handed to the frame that asked as its action (or as the id, to a generator)."""
+        The running step is the stack of continuations (interpreter/engine/machine.py); `answer` is the option id
+        chosen for the pending decision, handed to the continuation that asked as its action."""
         rt = self._rt
         stack = self._stack
         runner = self._runner   # drives `stack`; a fresh budget for this apply
@@ -572,8 +570,8 @@ class Game:
                     self._known_checkpoint = None
                     flow.advance(rt)
                     continue
-                # a checkpoint at each step start: the fallback (a generator frame is running), undo within the
-                # step and saves read it; most are built only when read (see `Checkpoint`)
+                # a checkpoint at each step start: undo within the step, clones that replay and saves read it;
+                # most are built only when read (see `Checkpoint`)
                 known, self._known_checkpoint = self._known_checkpoint, None
                 if known is None:
                     n = len(self._history)
@@ -587,7 +585,7 @@ class Game:
                 self._checkpoint_events = len(rt.events)
                 self._since = []
                 self._loaded_step = False
-                stack.append(as_frame(procedure))
+                stack.append(procedure)
                 value = None
             decision = runner.run(value)
             if decision is None:   # the step's procedure returned
@@ -680,7 +678,7 @@ class Game:
         self._since.append(option_id)
         self._history.append(option_id)
         # the value the asking frame resumes with, from the option just looked up (`Runner.value_of`)
-        self._advance(option_id, option_id if self._runner.raw else chosen.action)
+        self._advance(option_id, chosen.action)
         return Applied(events[start:])
 
     # --- undo and redo --------------------------------------------------------------------------
@@ -781,13 +779,12 @@ class Game:
     def to_json(self) -> str:
         """The save (format 4, schemas/save.schema.json): format, content hash, seed and setup (or start state), the
         whole history, the redo list, the running step's checkpoint, the state, and the running step itself (its
-        frames and the pending decision; null while a generator procedure runs); deterministic text."""
+        continuations and the pending decision; null for a stack no save can name); deterministic text."""
         frames = pending = None
-        if not has_generators(self._stack):
-            try:
-                frames = stack_to_data(self._stack, self.rules)
-            except Unsaveable:
-                frames = None
+        try:
+            frames = stack_to_data(self._stack, self.rules)
+        except Unsaveable:
+            frames = None
         if frames is None:
             Game.replayed_steps += 1   # loading this save will replay its history
         elif self._pending is not None:

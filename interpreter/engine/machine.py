@@ -14,8 +14,8 @@ A `Program` is a named sequence of instructions (frozen dataclasses, built once 
 
 A running program is a `Cont` (continuation): the program, where it resumes, and an environment `env`, a plain
 dict of the values frames.py can copy and save (atoms, containers, Ctx/Turn/Ability and registered mutables,
-actions, options, registered values, DSL nodes of the rules). The runner (frames.Runner) runs a `Cont` like any
-frame: `resume(rt, value)` runs instructions until an Ask or a Call suspends it, then the answer (the chosen
+actions, options, registered values, DSL nodes of the rules). The runner (`Runner`, and `step` on it, below) drives
+a stack of them: `resume(rt, value)` runs instructions until an Ask or a Call suspends it, then the answer (the chosen
 option's action) or the child's return value is stored into the env name the suspending instruction gives
 (`into`). A save names the program by its id and the resume point by the `name` of the Ask or Call it waits on,
 never by a number: reordering other instructions keeps saves loadable. See docs/machine.md.
@@ -29,20 +29,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence, Union
-from types import GeneratorType
 
 from kcd.engine import frames as F
 from kcd.engine.context import EngineError, Runtime
+from kcd.engine.decisions import Decision, distinct_index
 from kcd.engine.frames import Ask as Question          # what an Ask's builder returns
-from kcd.engine.frames import FrameDataError, Frame, GenFrame, RETURN, has_generators
+from kcd.engine.frames import FrameDataError, RETURN
 
 Env = dict
 # the types an env name may hold (checked on load); None: any saveable value
 Types = Union[type, tuple, None]
 
 __all__ = ["Ask", "Call", "Do", "Emit", "If", "ForEach", "While", "Label", "Jump", "Return", "Program", "Cont",
-           "Question", "program", "PROGRAMS", "copy_stack", "has_generators", "stack_to_data", "stack_from_data",
-           "OldFrames"]
+           "Question", "program", "PROGRAMS", "copy_stack", "stack_to_data", "stack_from_data", "OldFrames",
+           "Runner", "step", "Done"]
 
 
 # --- instructions -------------------------------------------------------------------------------------
@@ -63,9 +63,9 @@ class Ask:
 
 @dataclass(frozen=True)
 class Call:
-    """Run a child procedure: `build(rt, env)` returns a Cont (a program's `start`), a legacy Frame (frames.Done
-    included), a frames.Call signal (its frame is run), or None (nothing to run: go on at once, env[`into`] set to
-    None). The child's return value is stored in env[`into`]."""
+    """Run a child procedure: `build(rt, env)` returns a Cont (a program's `start`), a frames.Call signal (its
+    continuation is run), or None (nothing to run: go on at once, env[`into`] set to None). The child's return
+    value is stored in env[`into`]."""
 
     name: str
     build: Callable[[Runtime, Env], Any]
@@ -543,7 +543,7 @@ class Cont:
             self.at = at + 1
             if kind is Question or kind is ReturnSignal or kind is CallSignal:
                 return r
-            return CallSignal(r)   # a Call's child (a Cont, a Frame, a generator)
+            return CallSignal(r)   # a Call's child (a Cont)
 
     def fail(self, rt: Runtime, exc: Exception) -> Any:
         """A child raised `exc`: the program's `catch` re-raises it or names the Label to go on at (None: return);
@@ -561,55 +561,156 @@ class Cont:
         return f"Cont({self.program.id} at {self.label}, {self.env!r})"
 
 
+# --- the runner ---------------------------------------------------------------------------------------
+class Runner:
+    """Drives a stack of continuations until a real decision or until the stack is empty.
+
+    Ask semantics: no options is an EngineError; options with identical ids are
+    one choice (the first is kept); a single distinct option is answered at once without asking, unless the Ask
+    says `always` (the option count depends on hidden facts). Anything else stops the run with a Decision;
+    `value_of(decision, option_id)` is the value the asking continuation resumes with.
+    """
+
+    __slots__ = ("rt", "stack", "budget", "limit", "result")
+
+    def __init__(self, rt: Runtime, stack: list["Cont"], limit: int) -> None:
+        self.rt = rt
+        self.stack = stack
+        self.limit = limit
+        self.budget = limit
+        self.result: Any = None     # the return value of the last continuation popped off an emptied stack
+
+    @staticmethod
+    def value_of(decision: Decision, option_id: str) -> Any:
+        """The value the asking continuation resumes with: the chosen option's action."""
+        return decision.action_of(option_id)
+
+    def tick(self) -> None:
+        """Count one unit of work against the limit (flow steps count too)."""
+        self.budget -= 1
+        if self.budget < 0:
+            raise EngineError(f"no decision after {self.limit} steps: the state or content loops")
+
+    def run(self, value: Any) -> Decision | None:
+        """Resume the top continuation with `value` and go on until a Decision (returned) or an empty stack
+        (None)."""
+        rt = self.rt
+        stack = self.stack
+        budget = self.budget   # tick(), inlined with a local count: this loop runs for every resumption
+        while True:
+            budget -= 1
+            if budget < 0:
+                raise EngineError(f"no decision after {self.limit} steps: the state or content loops")
+            top = stack[-1]
+            try:
+                sig = top.resume(rt, value)
+            except Exception as exc:   # noqa: BLE001 - handed to the caller's `catch`, as a `try` around a call
+                sig = self._unwind(exc)
+            kind = type(sig)
+            if kind is CallSignal:
+                child = sig.frame
+                if child is None:   # nothing to run: the caller goes on at once
+                    value = None
+                    continue
+                stack.append(child)
+                value = None
+            elif kind is ReturnSignal:
+                stack.pop()
+                value = sig.value
+                if not stack:
+                    self.result = value
+                    self.budget = budget
+                    return None
+            elif kind is Question:
+                options = sig.options
+                if not options:
+                    raise EngineError(f"no legal option for {sig.kind}")
+                chosen = options[0]
+                if len(options) > 1 or sig.always:
+                    index = distinct_index(options)
+                    if len(index) > 1 or sig.always:
+                        self.budget = budget
+                        # the prompt is a Text, built when read
+                        decision = Decision(sig.player, sig.kind, sig.prompt,
+                                            tuple(index.values()))
+                        decision.__dict__["_index"] = index   # Decision.index(), already built
+                        return decision
+                value = chosen.action
+                if value is None:
+                    raise EngineError(f"option {chosen.id} of {sig.kind} has no action")
+            else:
+                raise EngineError(f"{top!r} returned {kind.__name__}, not Ask, Call or Return")
+
+    def _unwind(self, exc: Exception) -> Any:
+        """Pop the failed continuation and let the callers handle `exc`; re-raise it when none does."""
+        stack = self.stack
+        stack.pop()
+        while stack:
+            try:
+                return stack[-1].fail(self.rt, exc)
+            except Exception as again:   # noqa: BLE001 - the caller re-raised: on to its caller
+                exc = again
+                stack.pop()
+        raise exc
+
+
+# what `step` returns when the stack is empty: the return value of the program at its bottom
+@dataclass(frozen=True)
+class Done:
+    """The stack ran empty: `value` is what the bottom program returned."""
+
+    value: Any = None
+
+
+def step(rules: Any, rt: Runtime, stack: list["Cont"], answer: Any = None, limit: int = 1 << 62) -> "Decision | Done":
+    """Run `stack` (continuations, the running one last) with `answer` (None to start, else the chosen option's
+    action) until the next decision (returned; the stack holds where it waits) or until it is empty (Done with the
+    bottom program's return value). `rules` is the runtime's rules (`rt.rules`), named for the reader."""
+    if rules is not rt.rules:
+        raise EngineError("step: the rules are not the runtime's")
+    runner = Runner(rt, stack, limit)
+    decision = runner.run(answer)
+    return Done(runner.result) if decision is None else decision
+
+
 # --- the stack as data: copy, save, load, check ---------------------------------------------------------
 def copy_stack(stack: list) -> list:
-    """Independent copies of a stack of continuations and legacy frames (one memo: shared Ctx/Turn/Ability stay
-    shared); frames.Uncopyable while a generator runs."""
+    """Independent copies of a stack of continuations (one memo: shared Ctx/Turn/Ability stay shared)."""
     memo: dict[int, Any] = {}
     out: list[Any] = []
     new = object.__new__
     copy = F._copy
     as_is = F._AS_IS
     for f in stack:
-        kind = type(f)
-        if kind is Cont:
-            twin = new(Cont)
-            twin.program = f.program
-            twin.at = f.at
-            twin.env = {k: v if type(v) in as_is else copy(v, memo) for k, v in f.env.items()}
-        elif kind is GenFrame:
-            raise F.Uncopyable("a generator frame is running")
-        else:
-            twin = new(kind)
-            twin.__dict__ = F._copy_fields(f.__dict__, memo, kind)
+        twin = new(Cont)
+        twin.program = f.program
+        twin.at = f.at
+        twin.env = {k: v if type(v) in as_is else copy(v, memo) for k, v in f.env.items()}
         out.append(twin)
     return out
 
 
 def stack_to_data(stack: list, rules: Any) -> list[dict]:
-    """The stack as JSON data: a continuation as {"program", "at", "env"}, a legacy frame as {"kind", "pc",
-    "fields"}; frames.Unsaveable when an entry cannot be written."""
+    """The stack as JSON data: each continuation as {"program", "at", "env"}; frames.Unsaveable when one cannot be
+    written."""
     _, where = F.node_index(rules)
     refs: dict[int, int] = {}
     encode = F._encode
     out = []
     for f in stack:
-        if type(f) is Cont:
-            out.append({"program": f.program.id, "at": f.program.label_of[f.at],
-                        "env": {k: encode(v, where, refs) for k, v in f.env.items()}})
-        else:
-            out.append(F.frame_to_data(f, where, refs))
+        out.append({"program": f.program.id, "at": f.program.label_of[f.at],
+                    "env": {k: encode(v, where, refs) for k, v in f.env.items()}})
     return out
 
 
 class OldFrames(FrameDataError):
-    """A save's legacy frame names a procedure that is a program now: the save is loaded by replaying it."""
+    """A save's frames are a format-3 stack of frames ({"kind", "pc", "fields"}; their kinds are program ids now):
+    the save is loaded by replaying it."""
 
 
 def stack_from_data(data: Any, rules: Any) -> list:
     """A stack from `stack_to_data` output, checked: known programs at one of their Ask/Call names, env names of
-    the program with values of their types; legacy frames as frames.stack_from_data checks them. OldFrames when a
-    legacy frame names a program (a format-3 save of a converted procedure)."""
+    the program with values of their types. OldFrames for a format-3 frame ({"kind", "pc", "fields"})."""
     if not isinstance(data, list) or not data:
         raise FrameDataError("frames: expected a non-empty list")
     nodes, _ = F.node_index(rules)
@@ -617,12 +718,11 @@ def stack_from_data(data: Any, rules: Any) -> list:
     out: list[Any] = []
     for i, item in enumerate(data):
         where = f"frames/{i}"
-        if isinstance(item, dict) and "program" in item:
-            out.append(_cont_from_data(item, where, nodes, refs))
-        else:
-            if isinstance(item, dict) and item.get("kind") in PROGRAMS and item.get("kind") not in F.FRAME_KINDS:
-                raise OldFrames(f"{where}: `{item['kind']}` is a program now, not a frame")
-            out.append(F.frame_from_data(item, where, nodes, refs))
+        if _old_frame(item):
+            raise OldFrames(f"{where}: `{str(item['kind'])[:40]}` is a program now, not a frame")
+        if not isinstance(item, dict) or "program" not in item:
+            raise FrameDataError(f"{where}: expected an object with program, at and env")
+        out.append(_cont_from_data(item, where, nodes, refs))
     return out
 
 
@@ -661,73 +761,49 @@ def _type_name(allowed: Any) -> str:
     return " | ".join(k.__name__ for k in kinds)
 
 
+def _old_frame(item: Any) -> bool:
+    """True for a format-3 frame: {"kind", "pc", "fields"} (its kind is a program id or "frames.done" now)."""
+    return isinstance(item, dict) and set(item) == {"kind", "pc", "fields"} and isinstance(item["kind"], str)
+
+
 def names_programs(data: Any) -> bool:
-    """True when saved legacy frames (format 3) name a procedure that is a program now (load them by replay)."""
-    return isinstance(data, list) and any(isinstance(item, dict) and item.get("kind") in PROGRAMS
-                                          and item.get("kind") not in F.FRAME_KINDS for item in data)
+    """True when saved frames are format-3 frames, each {"kind", "pc", "fields"}: the save loads by replay."""
+    return isinstance(data, list) and any(_old_frame(item) for item in data)
 
 
-def entry_kind(entry: Any) -> str:
-    """A stack entry's name in messages: the program id or the frame kind."""
-    return entry.program.id if type(entry) is Cont else entry.kind
+def entry_kind(entry: "Cont") -> str:
+    """A stack entry's name in messages: its program id."""
+    return entry.program.id
 
 
-def entry_step(entry: Any) -> str:
-    """Where a stack entry waits, in messages: "at <name>" or "step <pc>"."""
-    return f"at {entry.label}" if type(entry) is Cont else f"step {entry.pc}"
+def entry_step(entry: "Cont") -> str:
+    """Where a stack entry waits, in messages: "at <name>"."""
+    return f"at {entry.label}"
 
 
-def entry_waits(entry: Any) -> bool | None:
-    """True when the entry waits for the answer to its Ask, False when it waits for a child (None: undeclared)."""
-    if type(entry) is Cont:
-        return entry.label in entry.program.asks
-    return None if entry.asks is None else entry.pc in entry.asks
+def entry_waits(entry: "Cont") -> bool:
+    """True when the continuation waits for the answer to its Ask, False when it waits for a child."""
+    return entry.label in entry.program.asks
 
 
-def entry_ask_kinds(entry: Any) -> Mapping[str, tuple[str, ...]] | None:
-    """The decision kinds (and their options' action kinds) the entry may be waiting for (None: undeclared)."""
-    if type(entry) is Cont:
-        return entry.program.asks.get(entry.label, {})
-    return None if entry.ask_kinds is None else entry.ask_kinds.get(entry.pc, {})
+def entry_ask_kinds(entry: "Cont") -> Mapping[str, tuple[str, ...]]:
+    """The decision kinds (and their options' action kinds) the continuation may be waiting for."""
+    return entry.program.asks.get(entry.label, {})
 
 
-def entry_values(entry: Any) -> Iterable[tuple[str, Any]]:
-    """The named values of a stack entry: a continuation's env, a frame's fields."""
-    return entry.env.items() if type(entry) is Cont else entry.__dict__.items()
+def entry_values(entry: "Cont") -> Iterable[tuple[str, Any]]:
+    """The named values of a continuation: its env."""
+    return entry.env.items()
 
 
-def check_entry(entry: Any, rt: Runtime) -> None:
-    """The entry's own check against the loaded state (a program's `check`, a frame's `check`), if it has one."""
-    if type(entry) is Cont:
-        if entry.program.check is not None:
-            entry.program.check(rt, entry.env, entry.label)
-        return
-    check = getattr(entry, "check", None)
-    if check is not None:
-        check(rt)
+def check_entry(entry: "Cont", rt: Runtime) -> None:
+    """The program's own check of a loaded continuation against the loaded state, if it has one."""
+    if entry.program.check is not None:
+        entry.program.check(rt, entry.env, entry.label)
 
 
-def check_pending(entry: Any, rt: Runtime, decision: Any) -> None:
-    """The top entry's own check that a loaded pending decision is the one it asks (a program's `check_answer`, a
-    frame's `check_answer`), if it has one."""
-    if type(entry) is Cont:
-        if entry.program.check_answer is not None:
-            entry.program.check_answer(rt, entry.env, entry.label, decision)
-        return
-    answers = getattr(entry, "check_answer", None)
-    if answers is not None:
-        answers(rt, decision)
-
-
-def is_entry(value: Any) -> bool:
-    """True for what a stack holds: a continuation or a legacy frame."""
-    return type(value) is Cont or isinstance(value, Frame)
-
-
-def wrap(child: Any) -> Any:
-    """A stack entry for a child procedure: continuations and frames as they are, generators in a GenFrame."""
-    return GenFrame(child) if type(child) is GeneratorType else child
-
-
-F.ENTRY_TYPES.add(Cont)
-
+def check_pending(entry: "Cont", rt: Runtime, decision: Any) -> None:
+    """The program's own check that a loaded pending decision is the one it asks (`check_answer`), if it has
+    one."""
+    if entry.program.check_answer is not None:
+        entry.program.check_answer(rt, entry.env, entry.label, decision)

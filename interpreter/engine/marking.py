@@ -6,8 +6,8 @@ from typing import Any
 from kcd.engine import dominance, effects
 from kcd.engine.context import Ctx, Runtime
 from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, Steps, option, shared_option
-from kcd.engine.frames import FrameDataError, drive
+from kcd.engine.decisions import Option, option, shared_option
+from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, Label, Question, Return, While, program
 from kcd.engine.placing import kiwi_of, token_available
 from kcd.engine.verb_table import TABLE
@@ -81,11 +81,6 @@ MARK = program(
     Return(_marked),
     Label("not asked"),
     Return(_none_marked))
-
-
-def mark(rt: Runtime, ctx: Ctx, optional: bool) -> Steps[Any]:
-    """Place one marker (or pass when optional). Returns the hex marked (False when none was placed)."""
-    return (yield from drive(rt, MARK.start(ctx, optional)))
 
 
 # --- the marker put down and covered with a token from track, Reserve or island, as chosen (R-DM-3) ------------
@@ -177,11 +172,5 @@ def marking_turn_frame(rt: Runtime, flock: str) -> Cont:
     return MARKING_TURN.start(Ctx(flock, source="domain marking"), per[idx] if per else 1, 0)
 
 
-def marking_turn(rt: Runtime, flock: str) -> Steps[Any]:
-    """A flock's Domain Marking: one marker in seasons 1-3, as many as possible in the last (R-DM-1, R-END-1)."""
-    return (yield from drive(rt, marking_turn_frame(rt, flock)))
-
-
-TABLE.register("mark-domain", lambda rt, c, ctx: mark(rt, ctx, optional=False),
-               lambda rt, c, ctx: asked(rt, ctx.flock, markable(rt, ctx.flock), not reserves_revealed(rt)),
-               frame=lambda rt, c, ctx: MARK.start(ctx, False))
+TABLE.register("mark-domain", lambda rt, c, ctx: MARK.start(ctx, False),
+               lambda rt, c, ctx: asked(rt, ctx.flock, markable(rt, ctx.flock), not reserves_revealed(rt)))

@@ -9,10 +9,10 @@ from kcd.engine import effects, payment, powers, push
 from kcd.engine.board import board_of
 from kcd.engine.context import Ability, Ctx, EngineError, Runtime
 from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, Steps, lazy_option, option, shared_option_caches
-from kcd.engine.frames import FrameDataError, drive
+from kcd.engine.decisions import Option, lazy_option, option, shared_option_caches
+from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, If, Jump, Label, Question, Return, While, program
-from kcd.engine.placing import kiwi_of, verb_procedure
+from kcd.engine.placing import kiwi_of
 from kcd.engine.verb_table import TABLE, count
 from kcd.memo import per_object
 
@@ -216,11 +216,6 @@ MOVE_ACTION = program(
 def _moves_leader(ability: Any) -> bool:
     """Whether an ability's effect has a Leader movement (R-LEAD-5; every ability but one set aside by content)."""
     return any(getattr(n, "primitive", None) in LEADER_MOVES for n in ast.walk(ability)) if ability is not None else True
-
-
-def move_action(rt: Runtime, ctx: Ctx, mandatory: bool = True) -> Steps[Any]:
-    """One Move action: move an unmoved Kiwi (then push) or use the Leader's ability. False if none possible."""
-    return (yield from drive(rt, MOVE_ACTION.start(ctx, mandatory)))
 
 
 # --- n Move actions, each taken while one is possible (R-MOVE-1: both free moves are mandatory); then, for the
@@ -462,5 +457,4 @@ _FRAMES: dict[str, Callable[[Runtime, ast.Call, Ctx], Cont]] = {
     "leader-jump": lambda rt, c, ctx: LEADER_JUMP.start(ctx, count(c)),
 }
 for _id, _frame in _FRAMES.items():
-    TABLE.register(_id, verb_procedure(_frame), (lambda rt, c, ctx: can_move(rt, ctx)) if _id == "move" else None,
-                   frame=_frame)
+    TABLE.register(_id, _frame, (lambda rt, c, ctx: can_move(rt, ctx)) if _id == "move" else None)

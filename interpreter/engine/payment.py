@@ -8,8 +8,8 @@ from typing import Any, Sequence
 from kcd.dsl import ast
 from kcd.engine.context import EngineError, Runtime
 from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, Steps, option, shared_option_caches
-from kcd.engine.frames import Done, FrameDataError, drive, register_value
+from kcd.engine.decisions import Option, option, shared_option_caches
+from kcd.engine.frames import FrameDataError, register_value
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, Question, While, program
 from kcd.engine.state import Flock
 from kcd.engine.view import reserves_revealed
@@ -316,7 +316,7 @@ def pay_all_frame(flock: str, reqs: "Sequence[Req]") -> Any:
     """The continuation paying `reqs` in order for `flock` (one requirement: paid alone, the common case)."""
     if len(reqs) == 1:
         return PAY.start(flock, reqs[0], ())
-    return PAY_ALL.start(flock, tuple(reqs)) if reqs else Done()
+    return PAY_ALL.start(flock, tuple(reqs)) if reqs else None
 
 
 # --- the fruit limit --------------------------------------------------------------------------------------
@@ -352,8 +352,3 @@ FRUIT_LIMIT = program(
 def fruit_limit_frame(flock: str) -> Cont:
     """The continuation bringing `flock` back to the fruit limit (R-LIMIT-1)."""
     return FRUIT_LIMIT.start(flock)
-
-
-def pay(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]" = ()) -> Steps[Any]:
-    """Ask how to meet `req` (keeping `rest` payable) and hand the items to the bags (the program payment.pay)."""
-    return (yield from drive(rt, PAY.start(flock, req, tuple(rest))))

@@ -2,13 +2,14 @@
 removing, and the Kiwi track benefits (R-TRACK-1/2)."""
 from __future__ import annotations
 
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 from kcd.engine import effects
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
 from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, Steps, option, shared_option
-from kcd.engine.frames import Done, Frame, FrameDataError, drive
+from kcd.engine.decisions import Option, option, shared_option
+from kcd.engine.frames import FrameDataError
+from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, If, Jump, Label, Question, Return, While, program
 from kcd.engine.state import Kiwi
 from kcd.engine.verb_table import TABLE, count
@@ -154,7 +155,7 @@ def take_token_frame(flock: str, why: str, exclude: int | None = None, optional:
     return TAKE_TOKEN.start(flock, why, exclude, optional)
 
 
-def track_benefit_frame(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Frame | None:
+def track_benefit_frame(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Entry | None | None:
     """Benefit of a just-uncovered track slot, from slot `benefits_from_slot` on, never in Season Change (R-TRACK-1):
     the frame that runs it (logged now), or None when there is none."""
     if not source or source[0] != "track":
@@ -170,11 +171,6 @@ def track_benefit_frame(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx)
     rt.emit("track", flock, flock=flock, slot=slot)
     return effects.run_frame(rt, benefit, Ctx(flock, turn=ctx.turn if ctx.flock == flock else Turn(),
                                          suppressed=ctx.suppressed, depth=ctx.depth + 1, source=f"track slot {slot}"))
-
-
-def track_benefit(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Steps[Any]:
-    """Benefit of a just-uncovered track slot, from slot `benefits_from_slot` on, never in Season Change (R-TRACK-1)."""
-    return (yield from drive(rt, track_benefit_frame(rt, flock, source, ctx) or Done()))
 
 
 def placeable_hexes(rt: Runtime, flock: str) -> list[str]:
@@ -234,11 +230,6 @@ PLACE_ONE = program(
 def place_one_frame(flock: str, ctx: Ctx) -> Cont:
     """The continuation placing one size-1 Kiwi of `flock` (R-RES-2, R-RES-3), then its track benefit."""
     return PLACE_ONE.start(flock, ctx)
-
-
-def place_one(rt: Runtime, flock: str, ctx: Ctx) -> Steps[Any]:
-    """Place one size-1 Kiwi (R-RES-2, R-RES-3), then any uncovered track benefit (the program placing.place_one)."""
-    return (yield from drive(rt, PLACE_ONE.start(flock, ctx)))
 
 
 def growable(rt: Runtime, flock: str, skip: set[int]) -> list[tuple[str, Kiwi]]:
@@ -330,11 +321,6 @@ GROW = program(
     Label("end"))
 
 
-def grow(rt: Runtime, flock: str, n: int, ctx: Ctx) -> Steps[Any]:
-    """Increase by one the size of n different own Kiwi (as many as possible; the program placing.grow)."""
-    return (yield from drive(rt, GROW.start(flock, n, ctx)))
-
-
 # --- removing n own Kiwi (any size, never the Leader) from the island to the Reserve (R-TRACK-2) -------------------
 def _ask_remove(rt: Runtime, env: Env) -> Question | None:
     """The next Kiwi to remove (None: n removed, or none is left)."""
@@ -368,11 +354,6 @@ REMOVE = program(
     Label("end"))
 
 
-def remove(rt: Runtime, flock: str, n: int) -> Steps[Any]:
-    """Remove n own Kiwi (any size, never the Leader) from the island to the Reserve (the program placing.remove)."""
-    return (yield from drive(rt, REMOVE.start(flock, n)))
-
-
 # --- the `place N kiwi` verb: N Kiwi placed one after another -----------------------------------------------------
 def _places_left(rt: Runtime, env: Env) -> bool:
     return env["n"] > 0
@@ -387,14 +368,6 @@ def _place_next(rt: Runtime, env: Env) -> Cont:
 PLACE = program(
     "placing.place", ("ctx", "n"), {"ctx": Ctx, "n": int},
     While(_places_left, (Call("kiwi", _place_next),)))
-
-
-def verb_procedure(frame: Callable[[Runtime, Any, Ctx], Any]) -> Callable[[Runtime, Any, Ctx], Steps[Any]]:
-    """The generator form of a verb's frame or continuation (the verb table's procedure, for callers that
-    `yield from` it)."""
-    def procedure(rt: Runtime, call: Any, ctx: Ctx) -> Steps[Any]:
-        return (yield from drive(rt, frame(rt, call, ctx)))
-    return procedure
 
 
 def place_frame(ctx: Ctx, n: int) -> Any:
@@ -414,8 +387,6 @@ def _remove_frame(rt: Runtime, c: Any, ctx: Ctx) -> Cont:
     return REMOVE.start(ctx.flock, count(c))
 
 
-TABLE.register("place-kiwi", verb_procedure(_place_frame), frame=_place_frame)
-TABLE.register("grow-kiwi", verb_procedure(_grow_frame), lambda rt, c, ctx: bool(growable(rt, ctx.flock, set())),
-               frame=_grow_frame)
-TABLE.register("remove-kiwi", verb_procedure(_remove_frame), lambda rt, c, ctx: bool(rt.state.own_kiwi(ctx.flock)),
-               frame=_remove_frame)
+TABLE.register("place-kiwi", _place_frame)
+TABLE.register("grow-kiwi", _grow_frame, lambda rt, c, ctx: bool(growable(rt, ctx.flock, set())))
+TABLE.register("remove-kiwi", _remove_frame, lambda rt, c, ctx: bool(rt.state.own_kiwi(ctx.flock)))

@@ -6,8 +6,8 @@ from typing import Any, cast
 from kcd.engine.board import board_of
 from kcd.engine.context import Runtime
 from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, Steps, Text, option, shared_option
-from kcd.engine.frames import Done, FrameDataError, drive
+from kcd.engine.decisions import Option, Text, option, shared_option
+from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, Jump, Label, Question, program
 from kcd.engine.modifiers import param
 from kcd.engine.placing import kiwi_of, remove_from_hex
@@ -133,11 +133,6 @@ def do_push_frame(pusher: str, action: A.Action, leave_origin: bool) -> Cont:
     return DO_PUSH.start(pusher, action, leave_origin)
 
 
-def do_push(rt: Runtime, pusher: str, action: A.Action, *, leave_origin: bool) -> Steps[Any]:
-    """Carry out a push action; a Leader pushed off is placed on an edge hex by the pusher (the program push.do)."""
-    return (yield from drive(rt, DO_PUSH.start(pusher, action, leave_origin)))
-
-
 def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> None:
     """Move this very Kiwi from its hex to `dest`, or off the island into its owner's Reserve (R-PUSH-2/3)."""
     st = rt.state
@@ -225,12 +220,6 @@ AFTER_MOVE = program(
     Jump("next"),
     Label("end"),
     check=_check_after_move)
-
-
-def after_move(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
-               mover_leader: bool) -> Steps[Any]:
-    """R-PUSH-1: the Kiwi that ended its move may push up to `limits.push` smaller Kiwi, one at a time."""
-    return (yield from drive(rt, after_move_frame(rt, flock, hex_id, mover_size, mover_id, mover_leader) or Done()))
 
 
 # --- push every Kiwi and Leader out of a hex, one at a time, each where the pusher chooses (R-FEED-5, R-LEAD-5) --

@@ -7,8 +7,8 @@ from typing import Any
 from kcd.engine import effects, modes, powers
 from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.engine import action_types as A
-from kcd.engine.decisions import Steps, option
-from kcd.engine.frames import FrameDataError, as_frame, drive
+from kcd.engine.decisions import option
+from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, If, Label, Question, Return, While, program
 from kcd.engine.placing import kiwi_of
 from kcd.engine.content_types import AdvancedStep, Layout
@@ -176,7 +176,7 @@ def _turn_nest_setup(rt: Runtime, env: Env) -> Any:
 
 def _setup_extra(rt: Runtime, env: Env) -> Any:
     """The mode's extra setup, e.g. R-SOLO-3: Kiwibot's extra markers."""
-    return as_frame(rt.mode.setup_extra(rt))
+    return (rt.mode.setup_extra(rt))
 
 
 def _advanced_steps(rt: Runtime, env: Env) -> range:
@@ -199,7 +199,7 @@ def _to_reserve(rt: Runtime, env: Env) -> None:
 
 def _setup_end(rt: Runtime, env: Env) -> Any:
     """The mode's last setup steps, e.g. R-VTO-2: the turn tracker tokens."""
-    return as_frame(rt.mode.setup_end(rt))
+    return (rt.mode.setup_end(rt))
 
 
 SETUP_STEP = program(
@@ -209,11 +209,6 @@ SETUP_STEP = program(
     ForEach("spec", _advanced_steps, (Call("advanced", _run_advanced),)),
     Do(_to_reserve),
     Call("end", _setup_end))
-
-
-def setup_step(rt: Runtime) -> Steps[Any]:
-    """Turn Order nest resources (R-SETUP-4), then the advanced placement steps if chosen (R-SETUP-6)."""
-    return (yield from drive(rt, SETUP_STEP.start()))
 
 
 def _hex_ok(st: State, flock: str, hex_id: str, rule: str) -> bool:

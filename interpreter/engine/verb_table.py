@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from kcd.dsl import ast
-from kcd.engine.decisions import Steps
 
-# (runtime, bound node, ctx) -> procedure (its result is not read) / can it be done now. The runtime and the ctx
+# (runtime, bound node, ctx) -> the continuation of the program that does the verb, or None when nothing is left
+# to do (its result is not read) / can it be done now. The runtime and the ctx
 # are context.py's Runtime and Ctx, left Any because context.py imports this module (the engine has no import
 # circle); the node is the ast.Call of a first-language verb or, for the compositional verbs, an ast.Phrase.
-Verb = Callable[[Any, Any, Any], Steps[object]]
+Verb = Callable[[Any, Any, Any], Any]
 Check = Callable[[Any, Any, Any], bool]
-# (runtime, node, ctx) -> the frame that executes an `if`, `for each` or phrase (a frames.Frame, left Any as the
-# runtime is: frames.py imports context.py)
+# (runtime, node, ctx) -> the continuation that executes an `if`, `for each` or phrase (a machine.Cont, left Any
+# as the runtime is)
 Composed = Callable[[Any, ast.Node, Any], Any]
 ComposedCheck = Callable[[Any, ast.Node, Any], bool]
 
@@ -31,9 +31,6 @@ class VerbTable:
 
     run: dict[str, Verb] = field(default_factory=dict)
     possible: dict[str, Check] = field(default_factory=dict)
-    # verbs written as explicit frames (interpreter/engine/frames.py): (runtime, call, ctx) -> Frame; effects.run
-    # pushes the frame instead of running the generator procedure, so the step stays copyable
-    frames: dict[str, Callable[[Any, ast.Call, Any], Any]] = field(default_factory=dict)
     # the lowerings of the verbs on selectors: (phrase with its chosen players filled in, compose.Lowering) -> the
     # continuation running it; a registry entry's `lower` hook is one (compose.py reads an entry's hook itself too)
     lower: dict[str, Callable[[Any, Any], Any]] = field(default_factory=dict)
@@ -41,16 +38,12 @@ class VerbTable:
     composed_run: Composed | None = None
     composed_possible: ComposedCheck | None = None
 
-    def register(self, verb_id: str, procedure: Verb, possible: Check | None = None,
-                 frame: Callable[[Any, ast.Call, Any], Any] | None = None) -> None:
-        """Add (or replace) one verb's procedure, its check and its frame (the procedure is its generator form)."""
+    def register(self, verb_id: str, procedure: Verb, possible: Check | None = None) -> None:
+        """Add (or replace) one verb's procedure (it gives the program continuation to run, or None) and its
+        check."""
         self.run[verb_id] = procedure
         if possible is not None:
             self.possible[verb_id] = possible
-        if frame is not None:
-            self.frames[verb_id] = frame
-        else:
-            self.frames.pop(verb_id, None)
 
     def register_lowering(self, verb_id: str, lower: Callable[[Any, Any], Any]) -> None:
         """Add (or replace) the lowering of a verb on selectors (compose.py runs a phrase of it through it)."""

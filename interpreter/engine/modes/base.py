@@ -21,19 +21,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Generator, NamedTuple, Sequence, Union
+from typing import Any, Callable, ClassVar, NamedTuple, Sequence
 
 from kcd.engine import actions, flow, marking, modes, setup
 from kcd.engine.context import EngineError, Runtime
 from kcd.engine.decisions import Decision
-from kcd.engine.frames import Done, Frame
 from kcd.engine.machine import Cont
 from kcd.engine.rules import Rules
 from kcd.engine.state import State
 
-# a step procedure: a program's continuation (interpreter/engine/machine.py), an explicit frame
-# (interpreter/engine/frames.py) or a generator (run as a GenFrame)
-Procedure = Union[Frame, Cont, Generator[Any, Any, Any]]
+# a step procedure: a program's continuation (interpreter/engine/machine.py)
+Procedure = Cont
 Step = Callable[[Runtime, int], "Procedure | None"]
 
 
@@ -208,13 +206,14 @@ class Mode:
         if modes.for_state(st) is not self:
             st.mode = self.name
 
-    def setup_extra(self, rt: Runtime) -> "Procedure":
-        """Setup steps after the Turn Order nests' resources (R-SETUP-4): a frame or a generator."""
-        return Done()
+    def setup_extra(self, rt: Runtime) -> "Procedure | None":
+        """Setup steps after the Turn Order nests' resources (R-SETUP-4): a continuation, or None (none)."""
+        return None
 
-    def setup_end(self, rt: Runtime) -> "Procedure":
-        """Setup steps after every token waits in its place (the last of the setup phase): a frame or a generator."""
-        return Done()
+    def setup_end(self, rt: Runtime) -> "Procedure | None":
+        """Setup steps after every token waits in its place (the last of the setup phase): a continuation, or None
+        (none)."""
+        return None
 
     # --- flow -----------------------------------------------------------------------------------------
     def phases(self, rules: Rules) -> list[str]:
@@ -344,5 +343,3 @@ class Mode:
 
     def __repr__(self) -> str:
         return f"<mode {self.name}{'/' + self.variant if self.variant else ''}>"
-
-

@@ -146,7 +146,7 @@ class Solo(Mode):
         """Kiwibot's deck, the Solo card pile and the marker side (R-SOLO-1/2)."""
         solo.setup_state(rules, st, players[0], players[1], options.get("solo_side"))
 
-    def setup_extra(self, rt: Runtime) -> Procedure:
+    def setup_extra(self, rt: Runtime) -> "Procedure | None":
         """R-SOLO-3: Kiwibot's extra markers."""
         return solo.setup_extra_frame(rt)
 

@@ -15,7 +15,8 @@ from kcd.engine.action_types import PushLeader
 from kcd.engine.board import board_of
 from kcd.engine.compose import MAX_AMOUNT
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine.frames import Done, Frame, FrameDataError, register_mutable
+from kcd.engine.frames import FrameDataError, register_mutable
+from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Call, Cont, Env, While, program
 from kcd.engine.selectors import Scope, narrow, quantity
 from kcd.engine.modes.solo.marker import marker_order
@@ -207,10 +208,10 @@ def move_now(rt: Runtime, call: Node, ctx: Ctx) -> None:
         seg.dests.append(dest)
 
 
-def move_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+def move_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
     """The Kiwibot move verbs as a frame: the move is made at once (nothing is asked)."""
     move_now(rt, call, ctx)
-    return Done()
+    return None
 
 
 def _push_more(rt: Runtime, env: Env) -> bool:
@@ -265,6 +266,6 @@ def push_frame(rt: Runtime, call: Node, ctx: Ctx) -> Cont:
     return BOT_PUSH.start(ctx, call.arg("what"), amount(rt, call.arg("n", 1), ctx))
 
 
-def gather_scatter_frame(rt: Runtime, call: Node, ctx: Ctx) -> Frame:
+def gather_scatter_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
     """gather / scatter: read ahead by `plan`; nothing to do when reached."""
-    return Done()
+    return None

@@ -37,7 +37,8 @@ from kcd.engine import effects, labels, queries
 from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.engine import action_types as A
 from kcd.engine.decisions import option
-from kcd.engine.frames import Frame, FrameDataError
+from kcd.engine.frames import FrameDataError
+from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Ask, Call, Do, Env, ForEach, If, Jump, Label, Question, Return, program
 from kcd.engine.modes.solo.answers import answer
 from kcd.engine.modes.solo.marker import CLOCKWISE, DIRECTIONS, marker_order
@@ -120,7 +121,7 @@ def setup_state(rules: Rules, st: State, player: str, bot: str, side: str | None
     st.solo = dict(solo)
 
 
-def setup_extra_frame(rt: Runtime) -> Frame:
+def setup_extra_frame(rt: Runtime) -> Entry | None:
     """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
     bot = solo_of(rt.state)["bot"]
     return effects.run_frame(rt, solo_rules(rt.rules).setup.kiwibot_setup, Ctx(bot, source="solo setup"))

@@ -10,8 +10,8 @@ from kcd.engine import build as build_mod
 from kcd.engine import effects, placing
 from kcd.engine import feed as feed_mod
 from kcd.engine.context import Ctx, EngineError, Runtime
-from kcd.engine.decisions import Steps
-from kcd.engine.frames import Done, Entry, FrameDataError, drive
+from kcd.engine.frames import FrameDataError
+from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Call, Cont, Do, Env, If, Return, While, program
 from kcd.engine.modes.solo.marking import mark_now
 from kcd.engine.modes.solo.moves import Node, amount, gather_scatter_frame, move_frame, plan, push_frame
@@ -21,7 +21,7 @@ from kcd.engine.modes.solo.state import is_bot, solo_of
 from kcd.engine.verb_table import TABLE
 from kcd.memo import per_object
 
-Verb = Callable[[Runtime, Node, Ctx], Entry]
+Verb = Callable[[Runtime, Node, Ctx], "Entry | None"]
 
 
 # a segment of the compiled rules is told once per process: hashing its whole tree on every Kiwibot turn would
@@ -33,18 +33,18 @@ def describe_segment(node: Any) -> str:
     return text
 
 
-def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Entry:
+def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Entry | None:
     """Resolve a Solo card segment for Kiwibot (R-SOLO-10): its effect, with the segment read ahead (`plan`)."""
     if node is None:
-        return Done()
+        return None
     return effects.run_frame(rt, node, ctx.sub(segment=plan(node, rt, ctx), depth=ctx.depth + 1))
 
 
-def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Entry:
+def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Entry | None:
     """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8); logged now."""
     pile = solo_of(rt.state)["pile"]
     if not pile:
-        return Done()
+        return None
     segment = rt.rules.solo_cards[pile[0]].sections[action][3]
     rt.emit("kiwibot-bonus", ctx.flock, flock=ctx.flock, action=action, segment=describe_segment(segment))
     return segment_frame(rt, segment, ctx)
@@ -73,13 +73,13 @@ BONUSES = program(
 
 
 # --- feeding (R-SOLO-10 Feed) -------------------------------------------------------------------------------------
-def feed_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
+def feed_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
     """Kiwibot feeds for free, still gaining the feed's domain markers (R-SOLO-8/10; R-FEED-3..5)."""
     bot = ctx.flock
     found = feed_choice(rt, call.arg("what"), Scope(bot, it=ctx.it, here=ctx.here))
     if found is None:
         rt.emit("kiwibot-no-feed", bot, flock=bot)   # decision: no feed, no markers
-        return Done()
+        return None
     hex_id, kiwi = found
     return feed_mod.resolve_frame(ctx, hex_id, kiwi.id)   # as a paid feed, without the payment (R-SOLO-8)
 
@@ -174,20 +174,20 @@ def build_frame(rt: Runtime, call: Node, ctx: Ctx) -> Cont:
     return BOT_BUILD.start(ctx, amount(rt, call.arg("n", 1), ctx), call.arg("where"))
 
 
-def place_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
+def place_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
     """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in answers.py)."""
     return placing.place_frame(ctx, amount(rt, call.arg("n", 1), ctx))
 
 
-def bonus_verb_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
+def bonus_verb_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
     """A bonus action of the Solo card (R-SOLO-8)."""
     return bonus_frame(rt, ctx, str(call.arg("a")))
 
 
 # --- Kiwibot's own way of some core verbs (R-SOLO-8) ---------------------------------------------------------
-def _no_fruit(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
+def _no_fruit(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
     rt.emit("kiwibot-no-fruit", ctx.flock, flock=ctx.flock)   # R-SOLO-3/8
-    return Done()
+    return None
 
 
 def _bonus_moves(rt: Runtime, call: Node, ctx: Ctx) -> Cont:
@@ -195,16 +195,16 @@ def _bonus_moves(rt: Runtime, call: Node, ctx: Ctx) -> Cont:
     return BONUSES.start(ctx, "move", int(call.arg("n", 1)), "t-gain-move")
 
 
-def _skip(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
+def _skip(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
     # R-SOLO-8: Kiwibot never pays for extra Moves (a Nest or track benefit may offer them). It never uses its
     # Leader's ability either, which needs no override: ability verbs run only from a Leader card played in
     # an ordinary Actions turn, and Kiwibot's turns reveal cards instead (bot_turn)
-    return Done()
+    return None
 
 
-def _mark(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
+def _mark(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
     mark_now(rt, ctx)
-    return Done()
+    return None
 
 
 # every Kiwibot verb and override returns a frame (effects runs it on the stack)
@@ -222,14 +222,11 @@ BOT_OVERRIDES: dict[str, Verb] = {
 def _kiwibot_only(prim: str, make: Verb) -> Verb:
     """A Kiwibot verb as the engine's verb table runs it (a phrase with selectors or quantities goes there, not
     through the mode's `verb_for`): refused for anyone but Kiwibot."""
-    def frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry:
+    def frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
         if not is_bot(rt.state, ctx.flock):
             raise EngineError(f"the Kiwibot verb `{effects.describe(call)}` ran for {ctx.flock}, not Kiwibot")
         return make(rt, call, ctx)
-
-    def procedure(rt: Runtime, call: Node, ctx: Ctx) -> Steps[Any]:
-        return (yield from drive(rt, frame(rt, call, ctx)))
-    TABLE.register(prim, procedure, frame=frame)
+    TABLE.register(prim, frame)
     return frame
 
 

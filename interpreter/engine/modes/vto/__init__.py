@@ -14,7 +14,6 @@ from kcd.engine.modes.standard import Standard
 from kcd.engine.rules import Rules
 from kcd.engine.setup import SetupError
 from kcd.engine.state import State
-from kcd.engine.decisions import Steps
 
 
 class VariableTurnOrder(Standard):

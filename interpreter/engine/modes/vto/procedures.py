@@ -14,8 +14,7 @@ from kcd.dsl import ast
 from kcd.engine import effects, labels
 from kcd.engine.context import Ctx, Runtime
 from kcd.engine import action_types as A
-from kcd.engine.decisions import Steps, option
-from kcd.engine.frames import drive
+from kcd.engine.decisions import option
 from kcd.engine.machine import Ask, Call, Cont, Do, Emit, Env, ForEach, If, Question, Return, program
 
 VARIANT = "vto"
@@ -66,11 +65,6 @@ RUN_IF_POSSIBLE = program(
     If(_is_seq, (ForEach("stmt", _stmts, (Call("stmt", _run_stmt),)), Return())),
     If(_unpayable, (Emit("tracker-cannot-pay", _cannot_pay), Return())),
     Call("effect", _run_effect))
-
-
-def run_if_possible(rt: Runtime, node: ast.Node | None, ctx: Ctx) -> Steps[Any]:
-    """Run a slot effect; each payment in it is made only if possible (R-VTO-3, the program vto.run_if_possible)."""
-    return (yield from drive(rt, RUN_IF_POSSIBLE.start(node, ctx)))
 
 
 # --- taking a tracker slot ------------------------------------------------------------------------------------
