@@ -36,7 +36,7 @@ def well_formed(st: Any, el: Any, kinds: tuple[str, ...] = _KINDS) -> bool:
     if kind == "leader":
         return type(thing) is str and thing in st.flocks
     if kind == "hex":
-        return thing == hex_id
+        return bool(thing == hex_id)
     return (type(thing) in (tuple, list) and len(thing) == 2 and all(type(t) is str for t in thing)
             and thing[0] in st.flocks)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kcd.dsl import ast
 from kcd.dsl.bounds import MAX_CHAIN_DEPTH
 from kcd.engine import modes
 from kcd.engine.decisions import Event
@@ -51,7 +52,7 @@ class Ctx:
     here: str | None = None                    # `this hex`: the hex of the Nest or event whose effect runs
     # modifiers of `this action:` holding for this effect (bound nodes); None, not (), when none: a frame copies and
     # saves None as it is, with no work (a Ctx is copied with every frame)
-    during: tuple | None = None
+    during: tuple[ast.Call, ...] | None = None
 
     def sub(self, **changes: Any) -> "Ctx":
         """A copy with some fields changed (turn facts stay shared): `dataclasses.replace`, written out (effects
@@ -89,7 +90,7 @@ class Runtime:
         if self.mode is None:
             self.mode = modes.for_state(self.state)
 
-    def emit(self, form: str, player: str | None = None, data: dict | None = None, **fields: Any) -> None:
+    def emit(self, form: str, player: str | None = None, data: dict[str, Any] | None = None, **fields: Any) -> None:
         """Append an event of `form` (interpreter/engine/events.py FORMS) with its typed fields."""
         # the text (events.render for OWNER) is rendered when first read (Event.text): the game loop never needs it
         self.events.append(Event(FORMS[form].kind, None, player, data, form, fields))   # type: ignore[arg-type]

@@ -7,7 +7,7 @@ from kcd.dsl import ast, render
 
 
 @functools.lru_cache(maxsize=4096)
-def _rendered(node) -> str:
+def _rendered(node: ast.Node) -> str:
     try:
         return render(node)
     except Exception:  # a label must never stop the game; fall back to the words as written
@@ -24,7 +24,7 @@ def describe(node: ast.Node | None) -> str:
         return _words(node)
 
 
-def _words(node) -> str:
+def _words(node: ast.Node | None) -> str:
     """The node's words as written."""
     if node is None:
         return "nothing"

@@ -13,14 +13,14 @@ with it); weights of flock powers, read on the whole state, are never kept.
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from kcd.engine.state import Hex, State, remember
 
 _DEFAULT = {"kiwi": "size", "leader": 3, "nests": True}
 
 
-def weights(state: State, purpose: str = "default") -> dict:
+def weights(state: State, purpose: str = "default") -> dict[str, Any]:
     """The counting weights for a purpose: default, build, marking or objective."""
     table = state.params.get("dominance", {})
     return table.get(purpose) or table.get("default") or _DEFAULT
@@ -30,10 +30,10 @@ def weights(state: State, purpose: str = "default") -> dict:
 # hex): N}. Their selectors are evaluated by interpreter/engine/powers.py, which sets this hook: selectors sit above
 # this module (their `dominated by` filter reads it), so it cannot import them. The checker refuses a dominance
 # weight whose selector asks who dominates, so the hook never needs the counts it feeds.
-scoped: Callable[[State], dict[tuple, int]] | None = None
+scoped: Callable[[State], dict[tuple[str, Any], int]] | None = None
 
 
-def _scoped(state: State) -> dict[tuple, int]:
+def _scoped(state: State) -> dict[tuple[str, Any], int]:
     """The state's piece weights from dominance-weight powers (the hook above)."""
     if scoped is None:
         raise RuntimeError("dominance weights of flock powers need kcd.engine.powers imported")
@@ -57,7 +57,7 @@ def _counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
 
 
 def _weighted_counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader: int,
-                     nest_values: dict[str, int] | None, over: dict[tuple, int]) -> dict[str, int]:
+                     nest_values: dict[str, int] | None, over: dict[tuple[str, Any], int]) -> dict[str, int]:
     """`_counts` where the pieces dominance-weight powers name count their own weight (`over`, from `scoped`)."""
     out: dict[str, int] = {}
     for k in h.kiwi:
@@ -75,7 +75,7 @@ def _weighted_counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader:
 # (params dict, purpose) -> its setup: a game's states share one params dict (its clones and checkpoints too),
 # so the weights are read once per game and purpose. The entry holds the dict itself, so its id is not reused
 # while cached; a few games at a time are live in one process.
-_SETUPS: dict[tuple[int, str], tuple[dict, tuple[bool, int, dict[str, int] | None, bool]]] = {}
+_SETUPS: dict[tuple[int, str], tuple[dict[str, Any], tuple[bool, int, dict[str, int] | None, bool]]] = {}
 
 
 def _setup(state: State, purpose: str) -> tuple[bool, int, dict[str, int] | None, bool]:
@@ -150,12 +150,13 @@ def dominant(state: State, hex_id: str, purpose: str = "default") -> str | None:
     return _kept(h, here, setup)
 
 
-def _kept(h: Hex, here: list[str] | None, setup: tuple) -> str | None:
+def _kept(h: Hex, here: list[str] | None, setup: tuple[bool, int, dict[str, int] | None, bool]) -> str | None:
     """The dominant flock of a hex with several pieces under `setup` (`_setup`, without flock-power weights) with
     the Leaders `here`, kept on the Hex (`Hex.memo`, one entry that `dominant` and `dominant_all` share)."""
     memo = h.memo
     if memo is not None and memo[0] is setup and memo[1] == here:
-        return memo[2]
+        kept: str | None = memo[2]   # the slot holds (setup, here, the flock _kept found)
+        return kept
     top = leader_of(_counts(h, here or (), setup[0], setup[1], setup[2]))
     remember(h, (setup, here, top))
     return top

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcd.dsl import ast
+
 from kcd.engine.context import EngineError
 from kcd.engine.powers import names, node_names
 
@@ -23,7 +25,7 @@ MODIFIERS: dict[str, dict[str, Any]] = {
 DEFAULTS: dict[str, Any] = {"push_same_size": False, "push_any_size": False, "nest_benefit_times": 1}
 
 
-def param(rt: Any, flock: str, name: str, piece: tuple | None = None, during: tuple = ()) -> Any:
+def param(rt: Any, flock: str, name: str, piece: tuple[str, Any] | None = None, during: tuple[ast.Call, ...] = ()) -> Any:
     """The value of a rule parameter for one flock, after its modifiers. `piece` is what the rule is applied to
     (`("kiwi", id)` / `("leader", flock)`: the piece that pushes; `("nest", hex)`: the Nest whose benefit runs): a
     modifier whose selector does not name it leaves the parameter as it was; without `piece`, any modifier counts.

@@ -24,8 +24,10 @@ from kcd.memo import per_object
 __all__ = ["plan"]
 
 Vec = dict[str, int]
+# what one evaluation shares between its plans (selectors' `Scope.memo`: keys and values of several shapes)
+Memo = dict[Any, Any]
 # a plan: (state, the flocks asked about, memo shared by this one evaluation) -> {flock: value}
-Plan = Callable[[State, Sequence[str], dict], Vec]
+Plan = Callable[[State, Sequence[str], Memo], Vec]
 # per-hex sums: (state, memo) -> {hex: {owner: value}}
 HexSums = Callable[..., dict[str, dict[str, int]]]   # (state, memo, only these hexes or None)
 
@@ -75,7 +77,7 @@ def _compile(q: Any) -> Plan | None:
 
 def _combine(left: Plan, right: Plan, op: Callable[[int, int], int]) -> Plan:
     """The plan of `op(left, right)`, flock by flock (`+`, `-` never below 0, `min`, `max`)."""
-    def run(st: State, flocks: Sequence[str], memo: dict) -> Vec:
+    def run(st: State, flocks: Sequence[str], memo: Memo) -> Vec:
         a, b = left(st, flocks, memo), right(st, flocks, memo)
         return {f: op(a[f], b[f]) for f in a}
     return run
@@ -160,7 +162,7 @@ def _pieces(sel: ast.Selector, name: str, by_hex: ast.Filter | None = None) -> t
     named = [t for t in terrain_sets if t]
     terrains: set[str] | None = set.intersection(*named) if named else None
 
-    def sums(st: State, memo: dict, only: Iterable[str] | None = None) -> dict[str, dict[str, int]]:
+    def sums(st: State, memo: Memo, only: Iterable[str] | None = None) -> dict[str, dict[str, int]]:
         allowed: set[str] | None = set(only) if only is not None else None
         banned: set[str] = set()
         if inside or outside:
@@ -176,7 +178,7 @@ def _pieces(sel: ast.Selector, name: str, by_hex: ast.Filter | None = None) -> t
 
 # id(params) -> (params, (Nest dominance values, the largest Kiwi size, the objective Leader weight)): a game's
 # states share one params dict, so these are read once per game
-_COUNTING: dict[int, tuple[dict, tuple[dict[str, int], int, int]]] = {}
+_COUNTING: dict[int, tuple[dict[str, Any], tuple[dict[str, int], int, int]]] = {}
 
 
 def _counting(st: State) -> tuple[dict[str, int], int, int]:
@@ -268,7 +270,7 @@ def _in_flocks_hexes(sel: ast.Selector, name: str) -> Plan | None:
         return None
     sums, owner = pieces
 
-    def run(st: State, flocks: Sequence[str], memo: dict) -> Vec:
+    def run(st: State, flocks: Sequence[str], memo: Memo) -> Vec:
         where = {f: dict.fromkeys(e[1] for e in select(st, arg, Scope(f, purpose="objective", memo=memo))
                                   if e[1] is not None) for f in flocks}
         table = sums(st, memo, {h for hexes in where.values() for h in hexes})
@@ -284,7 +286,7 @@ def _extreme(hexes: Any, q: Any, pick: Callable[..., int]) -> Plan | None:
         return None
     sums, owner = inner
 
-    def run(st: State, flocks: Sequence[str], memo: dict) -> Vec:
+    def run(st: State, flocks: Sequence[str], memo: Memo) -> Vec:
         present, absent = _split(st, memo, hexes, sums)
         seats = st.seats
         # a hex without any of the pieces counts 0
@@ -301,7 +303,7 @@ def _plain_hexes(sel: ast.Selector) -> tuple[str, ...] | None:
     return None
 
 
-def _split(st: State, memo: dict, hexes: ast.Selector, sums: HexSums) -> tuple[list[dict[str, int]], int]:
+def _split(st: State, memo: Memo, hexes: ast.Selector, sums: HexSums) -> tuple[list[dict[str, int]], int]:
     """The per-hex sums of the hexes a selector names that hold any of the pieces, and how many hold none."""
     table = sums(st, memo)
     terrains = _plain_hexes(hexes)
@@ -336,7 +338,7 @@ def _hex_count(sel: ast.Selector) -> Plan | None:
             return None
         mine = who.owner == "me"
 
-        def dominated(st: State, flocks: Sequence[str], memo: dict) -> Vec:
+        def dominated(st: State, flocks: Sequence[str], memo: Memo) -> Vec:
             scope = Scope("", purpose="objective", memo=memo)
             table = dominant_table(st, "dominated_hexes", memo)
             owners = [table.get(e[1]) for e in select(st, base, scope) if e[1] is not None]
@@ -355,7 +357,7 @@ def _hex_count(sel: ast.Selector) -> Plan | None:
     sums, owner = inner
     cmp, bound = _CMP[c.op], c.right.value
 
-    def where(st: State, flocks: Sequence[str], memo: dict) -> Vec:
+    def where(st: State, flocks: Sequence[str], memo: Memo) -> Vec:
         present, absent = _split(st, memo, base, sums)
         seats = st.seats
         zeros = absent if cmp(0, bound) else 0   # a hex without any of the pieces counts 0

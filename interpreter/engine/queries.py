@@ -3,6 +3,8 @@ layer, evaluated for each flock in turn by interpreter/engine/selectors.py (R-SC
 a Leader is a size-3 Kiwi / 3 tokens, a Nest its dominance value, a Control Nest 2)."""
 from __future__ import annotations
 
+from typing import Any
+
 from kcd.dsl import ast
 from kcd.engine import objective_plans
 from kcd.engine.context import EngineError
@@ -12,7 +14,7 @@ from kcd.engine.state import State
 __all__ = ["evaluate", "winners"]
 
 
-def evaluate(state: State, query_node: ast.Objective | ast.Node, flock: str, memo: dict | None = None) -> int:
+def evaluate(state: State, query_node: ast.Objective | ast.Node, flock: str, memo: dict[Any, Any] | None = None) -> int:
     """The flock's count for an objective (or its quantity). `memo` may be shared by the evaluations of one
     objective on one unchanged state for several flocks (what does not depend on the flock is selected once)."""
     q = query_node.query if isinstance(query_node, ast.Objective) else query_node
@@ -22,7 +24,7 @@ def evaluate(state: State, query_node: ast.Objective | ast.Node, flock: str, mem
 
 
 def winners(state: State, objective: ast.Objective, flocks: list[str],
-            memo: dict | None = None) -> tuple[list[str], dict[str, int]]:
+            memo: dict[Any, Any] | None = None) -> tuple[list[str], dict[str, int]]:
     """The flocks best on an objective (most/least) and every flock's value. `memo` may carry what the caller
     already computed on this unchanged state (`selectors.dominant_table`)."""
     memo = {} if memo is None else memo

@@ -18,7 +18,7 @@ from kcd.memo import per_object
 __all__ = ["Scope", "select", "narrow", "quantity", "holds", "owner_of", "hex_of", "plain", "live", "sharing_of",
            "mentions_it", "dominant_table"]
 
-Element = tuple
+Element = tuple[Any, ...]
 
 
 @dataclass(frozen=True)

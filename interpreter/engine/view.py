@@ -1,6 +1,8 @@
 """Per-player views (SPEC "Public view"): other hands, deck order, face-down markers and bags hidden."""
 from __future__ import annotations
 
+from typing import Any
+
 from kcd.engine.context import Runtime
 from kcd.engine.decisions import Decision
 from kcd.engine.pieces import leader_piece, marker_piece, nest_piece
@@ -13,7 +15,7 @@ def reserves_revealed(rt: Runtime) -> bool:
     return st.season >= rt.rules.seasons and st.phase in ("domain_marking", "over")
 
 
-def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
+def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict[str, Any]:
     """The public view for `player` (None: spectator)."""
     st = rt.state
     if player is not None and player not in st.flocks:
@@ -68,7 +70,7 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict:
     return out
 
 
-def _pending(pending: Decision | None, player: str | None) -> dict | None:
+def _pending(pending: Decision | None, player: str | None) -> dict[str, Any] | None:
     """The pending decision: whole for the player deciding; for anyone else only who decides and its kind.
 
     The options and the prompt can show hidden things (R-ACT-2, R-DM-1): a card choice lists the hand, a

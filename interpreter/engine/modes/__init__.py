@@ -49,20 +49,21 @@ def option_owner(rules: Any, name: str) -> Any:
 def score_label(column: str) -> str:
     """A readable name of a score column of any registered mode (`Mode.score_label`), e.g. solo's `solo`."""
     owner = next((m for m in all_modes() if column in m.score_columns()), None) or _MODES["standard"]
-    return owner.score_label(column)
+    label: str = owner.score_label(column)   # the registry holds its modes untyped (Any)
+    return label
 
 
-def view_roles(view: dict) -> dict[str, str]:
+def view_roles(view: dict[str, Any]) -> dict[str, str]:
     """{flock: role label} of a view, from the mode whose part it holds ({} when every flock is a player)."""
     return next((roles for m in all_modes() if (roles := m.view_roles(view))), {})
 
 
-def view_flock_extras(view: dict, flock_view: dict) -> dict[str, str]:
+def view_flock_extras(view: dict[str, Any], flock_view: dict[str, Any]) -> dict[str, str]:
     """The extra columns of one flock's row, from the mode whose part the view holds."""
     return next((extra for m in all_modes() if (extra := m.view_flock_extras(view, flock_view))), {})
 
 
-def view_panel(view: dict) -> list[tuple[str, str]]:
+def view_panel(view: dict[str, Any]) -> list[tuple[str, str]]:
     """The (what, value) rows of the mode's own part of a view ([] for the standard game)."""
     return next((rows for m in all_modes() if (rows := m.view_panel(view))), [])
 
@@ -81,7 +82,7 @@ def select(name: str, variant: str | None) -> Any:
     return mode.with_variant(chosen)
 
 
-def for_data(data: dict) -> Any:
+def for_data(data: dict[str, Any]) -> Any:
     """The mode of a state's JSON form (`State.to_dict`): its `mode` name when it has one, else the mode whose
     own data it holds (`Mode.data_field`), else its variant, else the standard game, so older saves still load."""
     name = data.get("mode")

@@ -1,7 +1,7 @@
 """The Solo-mode marker (R-SOLO-12): the order in which Kiwibot tries the island's hexes."""
 from __future__ import annotations
 
-from kcd.engine.board import board_of
+from kcd.engine.board import Board, board_of
 from kcd.engine.content_types import SOLO_MARKER_DIRECTIONS
 from kcd.engine.state import State
 
@@ -15,7 +15,7 @@ CLOCKWISE: tuple[str, ...] = SOLO_MARKER_DIRECTIONS   # the names solo.yaml may 
 # (board, start hex, directions) -> (the board, the island's hex order, the search order, its ranks): a game asks
 # for the order at every Kiwibot choice and it only changes when the indicated Leader moves. The entry holds the
 # board, so its id is not reused while cached.
-_ORDERS: dict[tuple, tuple[object, tuple[str, ...], list[str], dict[str, int]]] = {}
+_ORDERS: dict[tuple[int, str | None, tuple[str, ...]], tuple[Board, tuple[str, ...], list[str], dict[str, int]]] = {}
 
 
 def _search(st: State) -> tuple[list[str], dict[str, int]]:
@@ -42,7 +42,7 @@ def marker_order(st: State) -> list[str]:
     return _search(st)[0]
 
 
-def _order(st: State, b, start: str | None, dirs: tuple[str, ...]) -> list[str]:
+def _order(st: State, b: Board, start: str | None, dirs: tuple[str, ...]) -> list[str]:
     """The search from the indicated Leader's hex (`here`), then ring after ring: in each ring, for each listed
     direction the hex that many steps that way, then clockwise round the ring to the next direction's hex.
     Decision R-SOLO-12: hexes a short sequence never reaches come last in island order, and with the Leader not yet

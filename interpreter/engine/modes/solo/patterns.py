@@ -120,7 +120,7 @@ def own_step(rt: Runtime, hex_id: str) -> int:
     return len(steps)
 
 
-def push_key(rt: Runtime, piece: Piece, dest: str, whose: str, ranks: dict[str, int]) -> tuple:
+def push_key(rt: Runtime, piece: Piece, dest: str, whose: str, ranks: dict[str, int]) -> tuple[int, int, int]:
     """Order of (piece, destination) pairs: pattern step; then the player's biggest piece (it loses the most
     strength) or Kiwibot's smallest (its big Kiwi keep the hex it pushed into); then the marker order."""
     size = _piece_size(rt, piece)
@@ -138,7 +138,7 @@ def best_push(rt: Runtime, origin: str, found: list[Piece]) -> tuple[Piece, str]
     # the destinations of any push: the neighbours, and off the island from an edge (R-PUSH-3)
     pairs = [(p, d) for p in found for d in push._targets(rt, origin)]
 
-    def key(pd: tuple[Piece, str]) -> tuple:
+    def key(pd: tuple[Piece, str]) -> tuple[bool, int, int, int]:
         piece, dest = pd
         whose = "own" if is_bot(st, piece[1].flock if piece[0] == "kiwi" else piece[1]) else "player"
         return (whose == "own",) + push_key(rt, piece, dest, whose, ranks)
@@ -226,7 +226,7 @@ def _take_island(rt: Runtime, bot: str, exclude: int | None) -> bool:
     return True
 
 
-def take_token(rt: Runtime, bot: str, exclude: int | None) -> tuple | None:
+def take_token(rt: Runtime, bot: str, exclude: int | None) -> tuple[str, int] | None:
     """Kiwibot takes a token for the island in the order of the `tokens-for-island` pattern (R-SOLO-11).
 
     Returns the source like `placing.take_token` (("track", slot), ("reserve", 0), ("island", 0)) or None.

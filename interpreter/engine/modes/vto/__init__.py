@@ -5,6 +5,8 @@ tracker through `State.turn_order()` (R-VTO-4), which reads the tracker slots th
 """
 from __future__ import annotations
 
+from typing import Any
+
 
 from kcd.engine import modes
 from kcd.engine.modes.vto import procedures as vto
@@ -62,13 +64,13 @@ class VariableTurnOrder(Standard):
         """R-VTO-3: with a Wake up phase the First Player marker passes there, not in Season Change."""
         return vto.WAKE_UP not in self.phases(rules)
 
-    def view_extras(self, st: State, out: dict) -> None:
+    def view_extras(self, st: State, out: dict[str, Any]) -> None:
         """The tracker: each flock's slot (None while waiting below it in Wake up) and last season's slot."""
         out["variant"] = st.variant
         out["tracker"] = {f: {"slot": st.flocks[f].tracker_slot, "previous": st.flocks[f].tracker_prev}
                           for f in st.seats}
 
-    def check_save(self, rules: Rules, data: dict) -> list[str]:
+    def check_save(self, rules: Rules, data: dict[str, Any]) -> list[str]:
         """The content must offer the variant (its tracker slots are checked with each flock)."""
         return [] if rules.vto_phases else ["a Variable Turn Order game, but this content does not offer the variant"]
 
