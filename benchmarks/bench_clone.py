@@ -14,9 +14,9 @@ from typing import Callable
 
 from kcd.content import load_ruleset
 from kcd.engine import Game
-from kcd.engine.state import State
-from kcd.sim import default_flocks
-from kcd.play_options import seed_arg
+from kcd.core.state import State
+from kcd.analysis.sim import default_flocks
+from kcd.apps.cli.play_options import seed_arg
 
 
 def positions(games: int, seed: int) -> list[Game]:

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kcd.editor.logic import buffers, catalog, fields, playtest, rules_text, runner, store, validation
+from kcd.apps.editor.logic import buffers, catalog, fields, playtest, rules_text, runner, store, validation
 
 REPO = Path(__file__).resolve().parent.parent
 SEASON = "base/season_cards.yaml"
@@ -65,7 +65,7 @@ def page_latency(root: Path, item: str, rel: str, path: list, section: str | Non
     at.run()
     if section:
         at.get("button_group")[0].set_value(section).run()
-    widget = "_kcd_text_w0:" + json.dumps([rel, path])   # kcd.editor.textfield.STATE_PREFIX + the field key
+    widget = "_kcd_text_w0:" + json.dumps([rel, path])   # kcd.apps.editor.textfield.STATE_PREFIX + the field key
     wall, cpu = [], []
     for index in range(rounds):
         at.session_state[widget] = {"value": typed(index)}

@@ -4,7 +4,7 @@ Plain script (prints figures, asserts nothing): `.venv/bin/python benchmarks/ben
 [--players P] [--bots random|greedy] [--gc lean|default] [--profile]`. Targets, one core: at least 120
 random 4-player games per CPU second; with `--bots greedy`, at least 5 greedy 4-player games per second. CPU time is
 printed beside wall time (the machine is shared). `--gc lean` (the default) plays the games with the garbage
-collector's thresholds of `kcd simulate` (interpreter/simrun.py `lean_gc`: a game makes millions of short-lived
+collector's thresholds of `kcd simulate` (interpreter/analysis/simrun.py `lean_gc`: a game makes millions of short-lived
 objects and almost no cycles); `--gc default` with Python's own. `--profile` prints the hot spots of the same run:
 pyinstrument's call tree (a sampling profiler: cProfile inflates the many small calls several times), or cProfile's
 table sorted by own time when pyinstrument is not installed.
@@ -20,9 +20,9 @@ import time
 from typing import Any
 
 from kcd.content import load_ruleset
-from kcd.sim import default_flocks, play_game
-from kcd.simrun import lean_gc
-from kcd.play_options import seed_arg
+from kcd.analysis.sim import default_flocks, play_game
+from kcd.analysis.simrun import lean_gc
+from kcd.apps.cli.play_options import seed_arg
 
 
 def run(games: int, players: int, seed: int, bot: str = "random") -> tuple[float, float, int]:

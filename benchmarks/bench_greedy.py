@@ -19,8 +19,8 @@ import pstats
 import time
 
 from kcd.content import load_ruleset
-from kcd.sim import simulate
-from kcd.play_options import seed_arg
+from kcd.analysis.sim import simulate
+from kcd.apps.cli.play_options import seed_arg
 
 TARGET_GAMES, TARGET_SECONDS = 10_000, 300
 
@@ -73,9 +73,10 @@ def main() -> None:
 
 def _evaluation(ruleset, seed: int) -> None:
     """Print the CPU time of each part of the greedy evaluation per position (positions of 6 greedy games)."""
-    from kcd.engine import dominance, queries, scoring
-    from kcd.heuristic import evaluate
-    from kcd.sim import default_flocks, play_game
+    from kcd.core import dominance
+    from kcd.engine import queries, scoring
+    from kcd.analysis.heuristic import evaluate
+    from kcd.analysis.sim import default_flocks, play_game
 
     games: list = []
     for i in range(6):

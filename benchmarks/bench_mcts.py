@@ -14,7 +14,7 @@ Parts (all by default):
 - `speed`: CPU time of each mcts decision (mean, 95th percentile, max) and decisions per CPU second, over
   `--speed-games` two- and four-player games against greedy and solo games against Kiwibot, on one core.
 
-Games run on `--jobs` processes through `kcd.sim.simulate` (the same records as one job). CPU time is
+Games run on `--jobs` processes through `kcd.analysis.sim.simulate` (the same records as one job). CPU time is
 this process's plus its finished workers' (user + system), printed beside the wall time: the machine is shared.
 """
 from __future__ import annotations
@@ -26,10 +26,10 @@ import statistics
 import time
 from typing import Any
 
-from kcd.bots import make_bot
+from kcd.analysis.bots import make_bot
 from kcd.content import load_ruleset
-from kcd.sim import default_flocks, play_game, simulate, solo_sides, wilson
-from kcd.play_options import seed_arg
+from kcd.analysis.sim import default_flocks, play_game, simulate, solo_sides, wilson
+from kcd.apps.cli.play_options import seed_arg
 
 
 def _cpu() -> float:

@@ -5,7 +5,7 @@ Plain script (prints figures, asserts nothing): `.venv/bin/python benchmarks/ben
 [--openspiel-games M]` (needs the `rl` extra). Every figure is games per CPU second on one core (the machine is
 shared, so CPU time rather than wall time):
 
-- engine: random-bot games of `kcd.sim.play_game` (benchmarks/bench_engine.py's loop);
+- engine: random-bot games of `kcd.analysis.sim.play_game` (benchmarks/bench_engine.py's loop);
 - AEC env: `kcd.rl.pettingzoo.env`, a random agent that reads `last()` (the observation tensor and the
   action mask) at every step and samples a legal index from the mask; target >= 50% of the engine's rate;
 - OpenSpiel, the same loop on `pyspiel` games: at every step the current player's observation tensor (where the
@@ -23,9 +23,9 @@ from typing import Any, Iterable
 import numpy as np
 
 from kcd.content import load_ruleset
-from kcd.sim import default_flocks, play_game
-from kcd.play_options import seed_arg
-from kcd.simrun import lean_gc
+from kcd.analysis.sim import default_flocks, play_game
+from kcd.apps.cli.play_options import seed_arg
+from kcd.analysis.simrun import lean_gc
 
 
 def engine_rate(games: int, players: int, seed: int) -> tuple[float, int]:

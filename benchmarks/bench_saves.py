@@ -16,7 +16,7 @@ import time
 
 from kcd.content import load_ruleset
 from kcd.engine import Game
-from kcd.sim import default_flocks, play_game
+from kcd.analysis.sim import default_flocks, play_game
 
 
 def finished(ruleset, players: list[str], seed: int, bot: str, variant: str | None = None, mode: str = "standard") -> Game:

@@ -26,7 +26,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from kcd.service.client import StdioClient
+from kcd.apps.service.client import StdioClient
 
 
 def free_port() -> int:
@@ -104,7 +104,7 @@ def bench_ws(games: int, players: int, durable: bool, think: float = 0.0) -> Non
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         # generous rate limit: one client per game sends ~3 messages per decision as fast as it can
-        proc = subprocess.Popen([sys.executable, "-m", "kcd.cli", "serve", "--port", str(port), "--db",
+        proc = subprocess.Popen([sys.executable, "-m", "kcd.apps.cli.main", "serve", "--port", str(port), "--db",
                                  str(db), "--rate", "100000", *(["--durable"] if durable else [])], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             for _ in range(300):
@@ -136,8 +136,8 @@ def bench_ws(games: int, players: int, durable: bool, think: float = 0.0) -> Non
 def bench_in_process(games: int, players: int) -> None:
     """The same games interleaved in one process, no transport: the CPU time of each apply (checking, engine,
     SQLite commit, a push rendered per seat): what an apply costs when the machine is not shared."""
-    from kcd.service.hub import Hub, Limits
-    from kcd.service.store import SQLiteStore
+    from kcd.apps.service.hub import Hub, Limits
+    from kcd.apps.service.store import SQLiteStore
 
     with tempfile.TemporaryDirectory() as tmp:
         hub = Hub(SQLiteStore(Path(tmp) / "bench.sqlite3"), Limits(messages_per_second=1e9, burst=10**9))

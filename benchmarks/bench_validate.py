@@ -59,7 +59,7 @@ def _startup(runs: int, env: dict[str, str]) -> tuple[list[float], list[float]]:
 
 def _one_file(runs: int) -> tuple[list[float], list[float], int]:
     """validate_text of an edited nests.yaml: a new text each time (no result reuse) and an unchanged one."""
-    from kcd import paths
+    from kcd.core import paths
     from kcd.content import load_ruleset, validate_text
 
     load_ruleset()  # the editor has the set loaded already

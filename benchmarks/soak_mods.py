@@ -1,7 +1,7 @@
 """Soak test: thousands of random mods; every one that validates must play (target: 0 failures).
 
 Each mod is random DSL effects from the registry in track slots, Nests, leader cards, flock powers, Wildcards and
-Season cards (interpreter/content/random_mods.py). A mod that `kcd validate` refuses is counted as refused; one
+Season cards (interpreter/analysis/random_mods.py). A mod that `kcd validate` refuses is counted as refused; one
 that validates is played for `--decisions` decisions (standard or solo, random flocks, sides and choices), and
 any exception, refused legal option, or effect nesting past the checker's bound is a failure, printed with the
 seed that reproduces it. Prints counts, wall and CPU time; asserts nothing.
@@ -21,11 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kcd import paths  # noqa: E402
+from kcd.core import paths  # noqa: E402
 from kcd.content import clear_caches  # noqa: E402
 from kcd.content.loader import build  # noqa: E402
-from kcd.content.random_mods import mod_files, play_mod, write_mod  # noqa: E402
-from kcd.play_options import seed_arg  # noqa: E402
+from kcd.analysis.random_mods import mod_files, play_mod, write_mod  # noqa: E402
+from kcd.apps.cli.play_options import seed_arg  # noqa: E402
 
 
 def main() -> None:

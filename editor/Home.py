@@ -7,10 +7,10 @@ from pathlib import Path
 import streamlit as st
 
 from kcd.content import content_packs
-from kcd.editor import ui
-from kcd.editor.logic import buffers as buf
-from kcd.editor.logic import catalog as cat
-from kcd.editor.logic import recent, store, validation
+from kcd.apps.editor import ui
+from kcd.apps.editor.logic import buffers as buf
+from kcd.apps.editor.logic import catalog as cat
+from kcd.apps.editor.logic import recent, store, validation
 
 st.set_page_config(page_title="Kiwi Chow Down editor", layout="wide")
 st.title("Kiwi Chow Down editor")

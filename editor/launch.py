@@ -31,7 +31,7 @@ def resolve_content(content: str | None) -> Path:
     """The content folder to edit: the given one, else the shipped content."""
     if content:
         return Path(content).expanduser().resolve()
-    from kcd.paths import content_dir
+    from kcd.core.paths import content_dir
     return content_dir().resolve()
 
 
@@ -48,7 +48,7 @@ def launch(content: str | None, port: int) -> int:
         print(f"kcd editor: port {port} on 127.0.0.1 is in use (another editor?); choose one with --port",
               file=sys.stderr)
         return 2
-    from kcd.editor.logic.store import clean_tmp
+    from kcd.apps.editor.logic.store import clean_tmp
 
     try:
         clean_tmp(root)   # what a killed save left in .kcd-tmp/ (the app does it too, for `streamlit run`)

@@ -8,11 +8,11 @@ from typing import Any
 
 import streamlit as st
 
-from kcd.editor.logic import autosave
-from kcd.editor.logic import buffers as buf
-from kcd.editor.logic import catalog as cat
-from kcd.editor.logic import store
-from kcd.editor.logic.config import content_root
+from kcd.apps.editor.logic import autosave
+from kcd.apps.editor.logic import buffers as buf
+from kcd.apps.editor.logic import catalog as cat
+from kcd.apps.editor.logic import store
+from kcd.apps.editor.logic.config import content_root
 
 PAGES = {
     "content": "pages/1_Content.py", "validate": "pages/2_Validate.py", "new_pack": "pages/3_New_pack.py",

@@ -1,4 +1,4 @@
-"""Stop the playtests of browser tabs that are gone: a playtest runs in a child process (kcd.editor.logic.runner)
+"""Stop the playtests of browser tabs that are gone: a playtest runs in a child process (kcd.apps.editor.logic.runner)
 held by one Streamlit session; when that session's tab closes (or reloads, which starts a new session that
 cannot see the old run) nobody will read its result, so it is cancelled, with every process it started and its
 private folder, once the session has been gone for GRACE_SECONDS (a short network drop reconnects sooner)."""

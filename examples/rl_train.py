@@ -9,7 +9,7 @@ an action's preference is a weight of its index plus a weight of its kind (its b
 by REINFORCE: after each game every one of its decisions moves its preferences by (G - baseline) times the
 gradient of its log-probability, where G is the game's return for it (+1 won, -1 lost) plus a tenth of its final VP
 difference (the environment's shaped reward, summed) and the baseline a running mean of G. It plays both seats in
-turn against `kcd.bots.RandomBot`-style uniform choices. The plot shows the win rate of each block of
+turn against `kcd.analysis.bots.RandomBot`-style uniform choices. The plot shows the win rate of each block of
 games; the random policy it starts from wins about half.
 """
 from __future__ import annotations

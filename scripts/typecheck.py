@@ -1,4 +1,4 @@
-"""mypy over the installed layout of the package: `kcd` (interpreter/), `kcd.editor` (editor/), `kcd.service` (service/).
+"""mypy over the installed layout of the package: `kcd` (interpreter/), `kcd.apps.editor` (editor/), `kcd.apps.service` (service/).
 
 The import name differs from the folder names, and mypy cannot follow an editable install's import hook, so the
 files are mirrored into a folder of the system's temporary directory, one per checkout (copies that keep their
@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TREE = Path(tempfile.gettempdir()) / f"kcd-mypy-tree-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]}"
 # installed prefix -> repository folder, longest prefix first
-LAYOUT = (("kcd/editor", "editor"), ("kcd/service", "service"), ("kcd", "interpreter"))
+LAYOUT = (("kcd/apps/editor", "editor"), ("kcd/apps/service", "service"), ("kcd", "interpreter"))
 CHECKED = ("kcd",)
 
 

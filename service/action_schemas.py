@@ -5,7 +5,7 @@ kind's `kind` constant and every field of its dataclass, all required, nothing e
 option or of an `apply` proves the action is one the engine can read. The file is written by this module and
 tests/test_service_schemas.py fails when it is stale:
 
-    .venv/bin/python -m kcd.service.action_schemas        # rewrite schemas/protocol/common.schema.json
+    .venv/bin/python -m kcd.apps.service.action_schemas        # rewrite schemas/protocol/common.schema.json
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import sys
 from typing import Any
 
 from kcd.content.schema import PROTOCOL_URI
-from kcd.engine.action_types import KINDS
-from kcd.service.paths import protocol_schemas_dir
+from kcd.core.action_types import KINDS
+from kcd.apps.service.paths import protocol_schemas_dir
 
 PREFIX = "action."
 REF = f"{PROTOCOL_URI}common#/$defs/"   # common.schema.json's definitions, by its URI in the schema registry

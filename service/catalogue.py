@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcd.bots import BOTS
+from kcd.analysis.bots import BOTS
 from kcd.content.loader import available_packs
 from kcd.engine import labels
 from kcd.engine.effects import describe
-from kcd.engine.rules import compile_rules
-from kcd.sim import solo_sides, variants
+from kcd.content.rules import compile_rules
+from kcd.analysis.sim import solo_sides, variants
 
 
 def packs(root: Any = None) -> list[dict]:

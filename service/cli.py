@@ -40,10 +40,10 @@ def serve_command(
     """Serve the engine: the JSON protocol over WebSocket (/ws) and HTTP (/api), the web client at /."""
     import sqlite3
 
-    from kcd.service.hub import Hub, Limits
-    from kcd.service.store import SQLiteStore
+    from kcd.apps.service.hub import Hub, Limits
+    from kcd.apps.service.store import SQLiteStore
 
-    from kcd.cli_errors import fail
+    from kcd.apps.cli.errors import fail
 
     if content is not None and not (content / "base").is_dir():
         fail(f"--content {content} is not a content folder (it has no base/)")
@@ -58,10 +58,10 @@ def serve_command(
     hub = Hub(store, Limits(max_message_bytes=max_message, messages_per_second=rate,
                             burst=int(min(2 * rate, 1 << 30))), content_root=content)
     if stdio:
-        from kcd.service.stdio import serve_stdio
+        from kcd.apps.service.stdio import serve_stdio
 
         raise typer.Exit(serve_stdio(hub))
-    from kcd.service.web import LOCAL_HOSTS, bind, serve
+    from kcd.apps.service.web import LOCAL_HOSTS, bind, serve
 
     hosts = list(LOCAL_HOSTS) + list(allow_host or [])
     if host not in ("0.0.0.0", "::"):

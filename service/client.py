@@ -92,7 +92,7 @@ class StdioClient(_Client):
 
     def __init__(self, args: list[str] | None = None, command: list[str] | None = None, record: bool = False) -> None:
         super().__init__(record)
-        command = command or [sys.executable, "-m", "kcd.cli", "serve", "--stdio"]
+        command = command or [sys.executable, "-m", "kcd.apps.cli.main", "serve", "--stdio"]
         self.proc = subprocess.Popen(command + list(args or []), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      text=True, bufsize=1)
 

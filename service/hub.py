@@ -15,18 +15,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from kcd.bots import make_bot
+from kcd.analysis.bots import make_bot
 from kcd.content import ContentError, available_packs, load_ruleset
-from kcd.engine import modes
-from kcd.engine.action_types import action_from_dict
+from kcd.engine import mode_registry as modes
+from kcd.core.action_types import action_from_dict
 from kcd.engine.setup import SetupError
-from kcd.service import seal
-from kcd.service.catalogue import catalogue, seat_order
-from kcd.service.live import BOT, HUMAN, OPEN, LiveGame, Refusal
-from kcd.service.protocol import OPS, PROTOCOL, ProtocolError, error, parse_request, request_id
-from kcd.service.store import GameRecord, Store
+from kcd.apps.service import seal
+from kcd.apps.service.catalogue import catalogue, seat_order
+from kcd.apps.service.live import BOT, HUMAN, OPEN, LiveGame, Refusal
+from kcd.apps.service.protocol import OPS, PROTOCOL, ProtocolError, error, parse_request, request_id
+from kcd.apps.service.store import GameRecord, Store
 
-log = logging.getLogger("kcd.service")
+log = logging.getLogger("kcd.apps.service")
 VERSION = "1.0"
 SEED_BITS = 63
 LOBBY_GAMES = 50   # the lobby lists the newest listed games, at most this many

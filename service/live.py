@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from kcd.bots import make_bot
+from kcd.analysis.bots import make_bot
 from kcd.engine import Game, labels
-from kcd.engine.events import FORMS, render, with_names
-from kcd.engine.rules import compile_rules
-from kcd.service.store import GameRecord
+from kcd.core.events import FORMS, render, with_names
+from kcd.content.rules import compile_rules
+from kcd.apps.service.store import GameRecord
 
 HUMAN, OPEN, BOT, KIWIBOT = "human", "open", "bot", "kiwibot"
 

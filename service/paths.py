@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kcd.paths import schemas_dir
+from kcd.core.paths import schemas_dir
 
 _PKG = Path(__file__).resolve().parent
 

@@ -8,8 +8,8 @@ import json
 import sys
 from typing import BinaryIO, TextIO
 
-from kcd.service.hub import Hub
-from kcd.service.protocol import error
+from kcd.apps.service.hub import Hub
+from kcd.apps.service.protocol import error
 
 
 def _lines(stream: BinaryIO, limit: int):

@@ -13,8 +13,8 @@ import json
 import sys
 from typing import Any, Callable, TextIO
 
-from kcd.service.hub import Hub, Limits
-from kcd.service.store import SQLiteStore
+from kcd.apps.service.hub import Hub, Limits
+from kcd.apps.service.store import SQLiteStore
 
 HELP = "Type an option's number, u (undo), r (redo), v (show the view), q (quit)."
 TWO_STEP = 12          # more options than this: first which piece, then where
@@ -283,13 +283,13 @@ def human_command(human: str, flocks: list[str], bots: list[str], seed: int, edi
                   content_root: Any, out: TextIO) -> int:
     """`kcd play --human SEAT`: SEAT is a flock of the game or a seat number; the other seats take the bots of
     --bots in seat order (the last one repeats). Exit 2 (usage error) on a seat that is not in the game."""
-    from kcd.engine import modes
+    from kcd.engine import mode_registry as modes
 
     roles = modes.select(mode, None).seat_roles(len(flocks))
     choices = [f for f, role in zip(flocks, roles) if role.decides]   # the engine plays the others (Kiwibot)
     seat = flocks[int(human) - 1] if human.isdigit() and 1 <= int(human) <= len(flocks) else human
     if seat not in choices:
-        from kcd.cli_errors import fail
+        from kcd.apps.cli.errors import fail
 
         fail(f"--human {human}: not a seat of this game; seats: {', '.join(choices)} (or 1-{len(choices)})")
     others = iter(bots)

@@ -24,11 +24,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from kcd.service.hub import Connection, Hub
-from kcd.service.paths import protocol_schemas_dir, webclient_dir
-from kcd.service.protocol import error
+from kcd.apps.service.hub import Connection, Hub
+from kcd.apps.service.paths import protocol_schemas_dir, webclient_dir
+from kcd.apps.service.protocol import error
 
-log = logging.getLogger("kcd.service")
+log = logging.getLogger("kcd.apps.service")
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; connect-src 'self'; img-src 'self' data:; "

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kcd import paths
+from kcd.core import paths
 
 
 @pytest.fixture

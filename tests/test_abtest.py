@@ -1,14 +1,14 @@
-"""Paired A/B statistics (interpreter/abtest.py): pairing, intervals, verdicts, focus order, games needed."""
+"""Paired A/B statistics (interpreter/analysis/abtest.py): pairing, intervals, verdicts, focus order, games needed."""
 from __future__ import annotations
 
 import math
 
 import pytest
 
-from kcd.abtest import (HIGHER, LOWER, NO_CHANGE, compare, default_label, entity_names, games_needed,
+from kcd.analysis.abtest import (HIGHER, LOWER, NO_CHANGE, compare, default_label, entity_names, games_needed,
                                 outcomes)
 from kcd.content import load_ruleset
-from kcd.sim import GameRecord, simulate, wilson
+from kcd.analysis.sim import GameRecord, simulate, wilson
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +165,7 @@ def _edited_copy(tmp_path, file: str, old: str, new: str):
 
 
 def test_changed_entities_name_what_an_edit_touched(ruleset, tmp_path):
-    from kcd.abtest import changed_entities
+    from kcd.analysis.abtest import changed_entities
 
     assert changed_entities(ruleset, ruleset) == []
     side_b = _edited_copy(tmp_path, "base/flocks/red.yaml", "{slot: 7, benefit: gain 2 fruit, source: \"designed: loose",
@@ -174,7 +174,7 @@ def test_changed_entities_name_what_an_edit_touched(ruleset, tmp_path):
 
 
 def test_run_ab_pairs_the_same_games_and_counts_progress(ruleset):
-    from kcd.abtest import run_ab
+    from kcd.analysis.abtest import run_ab
 
     seen: list[tuple[int, int]] = []
     records_a, records_b, report = run_ab(ruleset, ruleset, 4, players=2, seed=9, bots=("random",), cover=True,

@@ -1,4 +1,4 @@
-"""Sequential A/B (interpreter/abtest.py): as many paired games as the question needs, on a whole change.
+"""Sequential A/B (interpreter/analysis/abtest.py): as many paired games as the question needs, on a whole change.
 Batches are played until the 95% interval on the main effect is narrower than the width asked for (never
 before MIN_PAIRS pairs), or a cap, which then says about how many games would do; the stopping rule looks at the
 width only. A whole change (a Season card, R-SCARD-5, and a Nest, R-BUILD-4) is compared as one content set."""
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kcd.abtest import (MIN_PAIRS, RATE, games_for_width, main_row, run_ab_until, until_narrow, width_of,
+from kcd.analysis.abtest import (MIN_PAIRS, RATE, games_for_width, main_row, run_ab_until, until_narrow, width_of,
                                 compare)
 from kcd.content import load_ruleset
 from test_abtest import _rec
@@ -120,7 +120,7 @@ def test_kcd_balance_until_width_plays_as_many_games_as_the_question_needs(tmp_p
 
     from typer.testing import CliRunner
 
-    from kcd.cli import app
+    from kcd.apps.cli.main import app
 
     edited = tmp_path / "content"
     shutil.copytree(REPO / "content", edited)

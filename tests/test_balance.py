@@ -1,4 +1,4 @@
-"""Balance reports (interpreter/balance.py, balance_html.py, `kcd balance`): figures, fair band, flags, HTML, A/B."""
+"""Balance reports (interpreter/analysis/balance.py, balance_html.py, `kcd balance`): figures, fair band, flags, HTML, A/B."""
 from __future__ import annotations
 
 import json
@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kcd.balance import balance_report, band_rule, games_for_cover
-from kcd.balance_html import render
-from kcd.cli import app
+from kcd.analysis.balance import balance_report, band_rule, games_for_cover
+from kcd.analysis.balance_html import render
+from kcd.apps.cli.main import app
 from kcd.content import load_ruleset
-from kcd.sim import simulate
+from kcd.analysis.sim import simulate
 
 runner = CliRunner()
 REPO = Path(__file__).resolve().parent.parent

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from kcd.bots import Bot, GreedyBot, RandomBot, evaluate, make_bot
+from kcd.analysis.bots import Bot, GreedyBot, RandomBot, evaluate, make_bot
 from kcd.content import load_ruleset
 from kcd.engine import Game
-from kcd.sim import default_flocks, play_game
+from kcd.analysis.sim import default_flocks, play_game
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def _random_positions(ruleset, seeds=(1, 2, 3), every: int = 7):
 
 def test_R_DOM_1_dominant_all_matches_dominant_per_hex(ruleset) -> None:
     """R-DOM-1/2: the one-pass `dominant_all` the bot evaluates with gives each hex's `dominant` flock."""
-    from kcd.engine import dominance
+    from kcd.core import dominance
 
     checked = 0
     for game in _random_positions(ruleset):
@@ -130,7 +130,7 @@ def test_clone_without_events_is_the_same_game(ruleset) -> None:
 def test_greedy_family_ties_really_tie(ruleset) -> None:
     """On the FAMILY_TIES kinds, options of one family cannot differ for the heuristic one step ahead: over
     whole games every option of a family evaluates the same, so trying one per family loses nothing."""
-    from kcd.bots import FAMILY_TIES, clone, family
+    from kcd.analysis.bots import FAMILY_TIES, clone, family
 
     players = default_flocks(ruleset, 2)
     seen: dict[str, int] = {}
@@ -154,9 +154,9 @@ def test_greedy_family_ties_really_tie(ruleset) -> None:
 def test_option_families_and_lookahead_cap(ruleset, monkeypatch) -> None:
     """Families: the action's kind, payments by how many fruit and markers (R-PAY-1); deep in a step fewer
     options are tried."""
-    from kcd import bots
-    from kcd.engine import action_types as A
-    from kcd.engine.decisions import option
+    from kcd.analysis import bots
+    from kcd.core import action_types as A
+    from kcd.core.decisions import option
 
     def fam(action: A.Action) -> str:
         return bots.family(option(action, ""))
@@ -187,7 +187,7 @@ def test_option_families_and_lookahead_cap(ruleset, monkeypatch) -> None:
 def test_R_SCARD_1_2_greedy_values_the_season_card_lead(ruleset) -> None:
     """R-SCARD-1/2: the heuristic adds `season_lead` when the flock alone leads the current Season card's
     objective, `season_tie` when tied for the lead, nothing when behind (read through the engine's queries)."""
-    from kcd.bots import Weights
+    from kcd.analysis.bots import Weights
     from kcd.engine import queries
 
     players = default_flocks(ruleset, 2)

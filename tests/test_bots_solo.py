@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from kcd.bots import GreedyBot, evaluate, make_bot
+from kcd.analysis.bots import GreedyBot, evaluate, make_bot
 from kcd.content import load_ruleset
 from kcd.engine import Game
-from kcd.sim import KIWIBOT, default_flocks, simulate
+from kcd.analysis.sim import KIWIBOT, default_flocks, simulate
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from test_loader_diagnostics import root  # noqa: F401  (the fixture: a private copy of the shipped content)
 
-from kcd import paths
+from kcd.core import paths
 from kcd.content import ContentError, load_ruleset
 from kcd.content.bounds import effect_graph
 from kcd.content.loader import build
@@ -185,7 +185,7 @@ def test_the_engine_limit_is_the_checkers_and_stays_as_a_defence() -> None:
 def test_every_verb_declares_what_it_sets_off_as_the_engine_does() -> None:
     """The registry's bound metadata matches the engine: the verbs Kiwibot runs differently are exactly those
     with `bot_reach`, reaches are known names, and every trigger's emitters are verbs."""
-    from kcd.engine.modes.solo.verbs import BOT_OVERRIDES
+    from kcd.modes.solo.verbs import BOT_OVERRIDES
 
     known = {"track", "track-any", "nest", "ability", "bonus:move", "bonus:build", "bonus:feed", "bonus:{a}"}
     for prim in registry.PRIMITIVES:

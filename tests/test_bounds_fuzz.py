@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from kcd import paths
+from kcd.core import paths
 from kcd.content import clear_caches
-from kcd.content.random_mods import mod_files, play_mod, write_mod
+from kcd.analysis.random_mods import mod_files, play_mod, write_mod
 
 _ROOT: dict[str, Path] = {}
 _SEEN = {"valid": 0, "examples": 0}

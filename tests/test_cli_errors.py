@@ -15,8 +15,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from kcd.cli import app
-from kcd.cli_errors import EXIT_PROBLEMS, EXIT_USAGE
+from kcd.apps.cli.main import app
+from kcd.apps.cli.errors import EXIT_PROBLEMS, EXIT_USAGE
 
 runner = CliRunner()
 # (typer may carry its own copy of click, so parameters are read by their attributes, not their classes)
@@ -84,7 +84,7 @@ def tmp_files(tmp_path: Path) -> dict[str, str]:
     broken = tmp_path / "content"
     import shutil
 
-    from kcd.paths import content_dir
+    from kcd.core.paths import content_dir
     shutil.copytree(content_dir(), broken)
     nests = broken / "base" / "nests.yaml"
     nests.write_text(nests.read_text(encoding="utf-8").replace("on_place: gain 1 fruit", "on_place: gian 1 fruit", 1),
@@ -201,8 +201,8 @@ def test_an_unknown_command_and_a_bare_kcd_are_usage_errors() -> None:
 
 
 def test_an_empty_bots_list_names_every_registered_bot() -> None:
-    """`--bots ""` lists the bots of the registry (kcd.bots.BOTS), mcts included, in every command."""
-    from kcd.bots import BOTS
+    """`--bots ""` lists the bots of the registry (kcd.analysis.bots.BOTS), mcts included, in every command."""
+    from kcd.analysis.bots import BOTS
 
     assert "mcts" in BOTS
     for args in (["play", "--bots", ""], ["simulate", "-n", "1", "--bots", ""], ["balance", "-n", "1", "--bots", ""]):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from kcd.cli import app
+from kcd.apps.cli.main import app
 
 runner = CliRunner()
 
@@ -32,7 +32,7 @@ def test_play_players_and_table() -> None:
     result = runner.invoke(app, ["play", "--players", "4", "--seed", "1", "--json"])
     assert result.exit_code == 0, result.output
     from kcd.content import load_ruleset
-    from kcd.sim import default_flocks
+    from kcd.analysis.sim import default_flocks
 
     assert json.loads(result.stdout)["players"] == default_flocks(load_ruleset(), 4)
     table = runner.invoke(app, ["play", "--players", "3", "--seed", "1"])
@@ -123,7 +123,7 @@ def test_play_and_simulate_from_another_content_folder(tmp_path: Path) -> None:
     """`--content DIR` plays a designer's copy of the content: its edits change the game (R-BUILD-4 values)."""
     import shutil
 
-    from kcd.paths import content_dir
+    from kcd.core.paths import content_dir
 
     copy = tmp_path / "content"
     shutil.copytree(content_dir(), copy)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kcd.cli import app
+from kcd.apps.cli.main import app
 
 runner = CliRunner()
 

@@ -9,8 +9,8 @@ import pytest
 from test_engine_support import ruleset
 from typer.testing import CliRunner
 
-from kcd.cli import app
-from kcd.cli_replay import replay_save
+from kcd.apps.cli.main import app
+from kcd.apps.cli.replay import replay_save
 from kcd.content import load_ruleset
 from kcd.engine import Game
 

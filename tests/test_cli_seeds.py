@@ -13,9 +13,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from kcd import play_options as opts
-from kcd.cli import app
-from kcd.cli_errors import EXIT_USAGE
+from kcd.apps.cli import play_options as opts
+from kcd.apps.cli.main import app
+from kcd.apps.cli.errors import EXIT_USAGE
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -86,7 +86,7 @@ def test_parse_seed_and_the_argparse_type_share_one_range() -> None:
 
 def human(*args: str, stdin: str = "q\n") -> subprocess.CompletedProcess:
     """`kcd play --human 1 ...` answered by `stdin` (quit at the first decision by default)."""
-    return subprocess.run([sys.executable, "-m", "kcd.cli", "play", "--human", "1", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "kcd.apps.cli.main", "play", "--human", "1", *args], input=stdin,
                           capture_output=True, text=True, timeout=600)
 
 
@@ -114,7 +114,7 @@ def test_a_terminal_game_with_a_seed_beyond_the_service_s_63_bits_is_a_usage_err
 def test_no_seed_is_printed_when_no_game_was_dealt() -> None:
     run = human("--players", "2", "--flocks", "red,green", stdin="")
     assert "This game's seed: " in run.stdout            # input ended: a game was dealt, its seed is told
-    bad = subprocess.run([sys.executable, "-m", "kcd.cli", "play", "--human", "purple"], input="",
+    bad = subprocess.run([sys.executable, "-m", "kcd.apps.cli.main", "play", "--human", "purple"], input="",
                          capture_output=True, text=True, timeout=600)
     assert bad.returncode == EXIT_USAGE and "not a seat of this game" in bad.stderr
     assert "seed" not in bad.stdout

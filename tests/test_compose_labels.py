@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from kcd.content import load_ruleset
-from kcd.engine import Game, decisions
-from kcd.engine import action_types as A
-from kcd.engine.decisions import Decision
+from kcd.engine import Game
+from kcd.core import decisions
+from kcd.core import action_types as A
+from kcd.core.decisions import Decision
 
 # a test mod: one leader whose cards use the verbs on selectors the `compose` mod does not
 _VERBS = """\
@@ -55,7 +56,7 @@ _VERBS = """\
 
 def make_verbs_ruleset(root: Path):
     """The base content, the `compose` mod and the test mod `verbs`, copied under `root`."""
-    from kcd.paths import content_dir
+    from kcd.core.paths import content_dir
     shutil.copytree(content_dir() / "base", root / "base")
     shutil.copytree(content_dir() / "mods" / "compose", root / "mods" / "compose")
     pack = root / "mods" / "verbs"

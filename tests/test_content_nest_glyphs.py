@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kcd.content import ContentError, load_ruleset
-from kcd.service.catalogue import catalogue
+from kcd.apps.service.catalogue import catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
 

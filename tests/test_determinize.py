@@ -1,4 +1,4 @@
-"""The determiniser (interpreter/determinize.py): a deal of the hidden information that the player cannot tell
+"""The determiniser (interpreter/analysis/determinize.py): a deal of the hidden information that the player cannot tell
 from the real game (R-ACT-2 face-down cards, R-DM-1 face-down markers, R-END-1 revealed reserves, R-SOLO-1..4
 Kiwibot's deck, the Solo card pile and face-down Season cards), conserving every count, using only the
 caller's RNG, and depending on nothing the player cannot see."""
@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from kcd.bots import RandomBot
+from kcd.analysis.bots import RandomBot
 from kcd.content import load_ruleset
-from kcd.determinize import alternative, determinize, resample
+from kcd.analysis.determinize import alternative, determinize, resample
 from kcd.engine import Game
 
 

@@ -89,7 +89,7 @@ SYBIL = Sybil(parsers=[
 @pytest.mark.parametrize("path", documents(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_example_of_the_page_runs_and_prints_what_it_shows(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each python and console example of one page, in order, in one namespace."""
-    from kcd.engine import modes
+    from kcd.engine import mode_registry as modes
 
     monkeypatch.chdir(ROOT)
     monkeypatch.syspath_prepend(str(ROOT))

@@ -64,7 +64,7 @@ def test_every_markdown_page_is_in_the_nav_and_builds_strictly(site: Path) -> No
 
 def test_the_reference_page_is_the_registry_text_of_kcd_reference(site: Path) -> None:
     """The effect-language reference is generated when the site is built, so it never goes stale."""
-    from kcd.cli import reference_text
+    from kcd.apps.cli.main import reference_text
 
     text = reference_text()
     assert text.count("\n") > 100
@@ -76,7 +76,7 @@ def test_the_reference_page_is_the_registry_text_of_kcd_reference(site: Path) ->
 def test_the_api_reference_is_built_from_the_docstrings(site: Path) -> None:
     """mkdocstrings renders the public Game API, the decision types, the typed actions and the views."""
     from kcd.engine import Game
-    from kcd.engine.decisions import Option
+    from kcd.core.decisions import Option
 
     built = _text(site / "api-reference" / "index.html")
     for name, doc in (("apply", Game.apply.__doc__), ("undo", Game.undo.__doc__), ("Option", Option.__doc__)):
@@ -100,7 +100,7 @@ def _listening(port: int) -> list[str]:
 def test_kcd_docs_serves_the_site_on_localhost_and_stops_on_ctrl_c() -> None:
     """`kcd docs --port N` binds 127.0.0.1 only, serves the home page, and a Ctrl-C stops it."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "kcd.cli", "docs", "--port", str(port)], cwd=ROOT,
+    proc = subprocess.Popen([sys.executable, "-m", "kcd.apps.cli.main", "docs", "--port", str(port)], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), **interruptible())
     try:

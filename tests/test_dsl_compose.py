@@ -10,7 +10,7 @@ from kcd.content import validate_text
 from kcd.dsl import CheckContext, compile_field, parse, render
 from kcd.dsl.ast import BinOp, Call, ForEach, If, Phrase, QCall, Selector, walk
 from kcd.dsl.compose_check import WORK_LIMIT, work
-from kcd.paths import content_dir
+from kcd.core.paths import content_dir
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
 
@@ -222,7 +222,7 @@ def test_walk_reaches_the_bodies_of_if_and_for_each() -> None:
 def test_kcd_reference_shows_every_part_with_a_working_example() -> None:
     from typer.testing import CliRunner
 
-    from kcd.cli import app
+    from kcd.apps.cli.main import app
     from kcd.dsl import parts
     from kcd.dsl.render import reference_parts
 

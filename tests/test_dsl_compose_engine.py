@@ -12,8 +12,8 @@ from test_engine_support import drive, steps
 from kcd.dsl import CheckContext, compile_field
 from kcd.engine import effects, push
 from kcd.engine.context import Ctx
-from kcd.engine.rules import Power
-from kcd.position import load_position
+from kcd.content.rules import Power
+from kcd.analysis.position import load_position
 
 POSITIONS = Path(__file__).parent / "golden" / "positions" / "compose"
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
@@ -186,7 +186,7 @@ def test_it_names_the_loop_element_in_a_verb() -> None:
 def _oracle(state, flock: str, what: str, arg=None) -> int:
     """R-SCARD-4 counts written out by hand (the first language's queries, kept here as the test's oracle):
     a Leader is a size-3 Kiwi / the objective Leader weight in tokens, a Nest its dominance value in size-1 Kiwi."""
-    from kcd.engine import dominance
+    from kcd.core import dominance
     values = state.params.get("nest_dominance", {})
     weight = int(dominance.weights(state, "objective").get("leader", 3))
 
@@ -226,9 +226,9 @@ def test_objectives_count_as_R_SCARD_4_says() -> None:
     value), for every flock, checked against the counts written out by hand."""
     from kcd.content import load_ruleset
     from kcd.engine import queries
-    from kcd.sim import default_flocks, play_game
+    from kcd.analysis.sim import default_flocks, play_game
 
-    from kcd.engine.rules import compile_rules
+    from kcd.content.rules import compile_rules
 
     rs = load_ruleset()
     cards = {cid: card["objective"] if isinstance(card, dict) else card.objective

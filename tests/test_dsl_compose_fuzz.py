@@ -12,7 +12,7 @@ from kcd.dsl import CheckContext, compile_field
 from kcd.dsl.compose_check import WORK_LIMIT, work
 from kcd.engine import effects
 from kcd.engine.context import Ctx
-from kcd.position import load_position
+from kcd.analysis.position import load_position
 from test_engine_support import steps
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)

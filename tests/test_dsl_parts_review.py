@@ -7,7 +7,7 @@ from collections import Counter
 
 from typer.testing import CliRunner
 
-from kcd.cli import app
+from kcd.apps.cli.main import app
 from kcd.content import load_ruleset
 from kcd.dsl import CheckContext, ast, compile_field, registry, render
 

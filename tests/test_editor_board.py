@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from kcd.editor.logic import board, board_svg
-from kcd.editor.logic.confine import OutsideContentError
+from kcd.apps.editor.logic import board, board_svg
+from kcd.apps.editor.logic.confine import OutsideContentError
 from kcd.content import load_ruleset
-from kcd.position import PositionError
+from kcd.analysis.position import PositionError
 
 REPO = Path(__file__).resolve().parent.parent
 NS = "{http://www.w3.org/2000/svg}"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from kcd.editor.logic.board_svg import from_img_tag
+from kcd.apps.editor.logic.board_svg import from_img_tag
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -70,7 +70,7 @@ def editor_process(content: Path) -> Iterator[tuple[str, str, int]]:
     """As `editor`, also yielding the editor's process group id (for tests that look for its children)."""
     port = free_port()
     kcd = Path(sys.executable).with_name("kcd")
-    command = [str(kcd)] if kcd.exists() else [sys.executable, "-m", "kcd.cli"]
+    command = [str(kcd)] if kcd.exists() else [sys.executable, "-m", "kcd.apps.cli.main"]
     proc = subprocess.Popen(command + ["editor", "--content", str(content), "--port", str(port)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
@@ -103,7 +103,7 @@ def browser_page(height: int = 1000, timeout_ms: int = 60_000) -> Iterator:
 
 
 def field(page, label: str):
-    """The keystroke input (kcd.editor.textfield) whose label starts with `label`, of the current run (Streamlit
+    """The keystroke input (kcd.apps.editor.textfield) whose label starts with `label`, of the current run (Streamlit
     keeps a stale copy on screen while a rerun replaces a widget by one with a new key)."""
     return page.locator(f"{LIVE} .kcdtext").filter(
         has=page.locator("label", has_text=re.compile("^" + re.escape(label)))).locator(".kcdtext__input")

@@ -46,7 +46,7 @@ def outside_edit(content: Path, old: str, new: str) -> None:
 
 
 def tab_token(page) -> str:
-    """The browser tab's session token, as its URL keeps it (kcd.editor.ui.SESSION_PARAM)."""
+    """The browser tab's session token, as its URL keeps it (kcd.apps.editor.ui.SESSION_PARAM)."""
     from urllib.parse import parse_qs, urlparse
 
     from playwright.sync_api import expect

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kcd.editor.logic import runner, store
+from kcd.apps.editor.logic import runner, store
 from test_editor_browser import REPO, browser_page, editor_process, need_chromium
 
 pytestmark = pytest.mark.browser
@@ -33,7 +33,7 @@ def page(editor):
 
 
 def runner_pids(editor_pgid: int) -> list[int]:
-    """The playtest children (`python -m kcd.editor.logic.runner`) started by the editor's processes."""
+    """The playtest children (`python -m kcd.apps.editor.logic.runner`) started by the editor's processes."""
     editors = set(runner.group_members(editor_pgid))
     out = []
     for entry in Path("/proc").iterdir():
@@ -45,7 +45,7 @@ def runner_pids(editor_pgid: int) -> list[int]:
         except OSError:
             continue
         ppid = int(stat[stat.rindex(")") + 2:].split()[1])
-        if b"kcd.editor.logic.runner" in cmdline and ppid in editors:
+        if b"kcd.apps.editor.logic.runner" in cmdline and ppid in editors:
             out.append(int(entry.name))
     return out
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kcd.editor.logic import autosave, card_svg, catalog, fields, merge, newpack, rawview, recent, reference, store, yamlrt
-from kcd.editor.logic.validation import Problem, validate_edit
+from kcd.apps.editor.logic import autosave, card_svg, catalog, fields, merge, newpack, rawview, recent, reference, store, yamlrt
+from kcd.apps.editor.logic.validation import Problem, validate_edit
 
 REPO = Path(__file__).resolve().parent.parent
 CARDS = """# Season cards
@@ -92,7 +92,7 @@ def test_list_ops_add_remove_reorder_and_renumber_slots() -> None:
 
 
 def test_a_whole_list_edit_then_a_field_inside_it_applies_in_order(root: Path) -> None:
-    from kcd.editor.logic import buffers
+    from kcd.apps.editor.logic import buffers
 
     rel = "base/flocks/green.yaml"
     text = (root / rel).read_text()

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from kcd.editor.logic import autosave
-from kcd.editor.logic import yamlrt
+from kcd.apps.editor.logic import autosave
+from kcd.apps.editor.logic import yamlrt
 from test_editor_pages import content  # noqa: F401 - the shared fixture: a copy of content/ the app edits
 
 REPO = Path(__file__).resolve().parent.parent
 SEASON = "base/season_cards.yaml"
 GREEN = "base/flocks/green.yaml"
-TAB = "tab-token-one"     # a browser tab's session token, as the URL carries it (kcd.editor.ui.SESSION_PARAM)
+TAB = "tab-token-one"     # a browser tab's session token, as the URL carries it (kcd.apps.editor.ui.SESSION_PARAM)
 
 
 def app(page: str, item: str | None = None, **params: str) -> AppTest:
@@ -39,7 +39,7 @@ def key(rel: str, path: list, gen: int = 0) -> str:
 
 
 def type_into(at: AppTest, widget: str, text: str) -> AppTest:
-    """Type into a keystroke input (kcd.editor.textfield) as the browser reports it."""
+    """Type into a keystroke input (kcd.apps.editor.textfield) as the browser reports it."""
     at.session_state["_kcd_text_" + widget] = {"value": text}
     at.run()
     assert not at.exception, at.exception
@@ -132,7 +132,7 @@ def test_list_sub_form_add_reorder_remove_then_save_valid_file(content: Path) ->
 
 
 def test_card_preview_and_reference_beside_dsl_fields(content: Path) -> None:
-    from kcd.editor.logic.board_svg import from_img_tag
+    from kcd.apps.editor.logic.board_svg import from_img_tag
 
     at = app("1_Content.py", "nests/tree-1")
     cards = [from_img_tag(h.proto.body) for h in at.get("html") if "base64" in h.proto.body]
@@ -265,7 +265,7 @@ def test_new_leader_with_pack_id_base_gets_a_clear_error(content: Path) -> None:
 
 def test_a_failing_disk_gives_clear_messages_and_keeps_the_edits(content: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from kcd.editor.logic import store
+    from kcd.apps.editor.logic import store
 
     at = app("1_Content.py", "season_cards/most-nests")
     original = (content / SEASON).read_text()
@@ -287,7 +287,7 @@ def test_a_failing_disk_gives_clear_messages_and_keeps_the_edits(content: Path,
 
 
 def test_one_item_of_every_kind_opens_with_its_sections_and_no_error(content: Path) -> None:
-    from kcd.editor.logic import catalog
+    from kcd.apps.editor.logic import catalog
 
     items, _ = catalog.catalog(content)
     firsts = {}

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from kcd.editor.logic import board, card_svg, catalog
+from kcd.apps.editor.logic import board, card_svg, catalog
 from kcd.content import load_ruleset
 from test_editor_content_pages import app, current, key, texts, type_into
 from test_editor_pages import content  # noqa: F401 - the shared fixture: a copy of content/ the app edits
@@ -53,7 +53,7 @@ def test_side_b_folds_by_section_and_opens_where_it_is_edited(content: Path) -> 
 
 
 def test_season_card_preview_shows_the_cards_name(content: Path) -> None:
-    from kcd.editor.logic.board_svg import from_img_tag
+    from kcd.apps.editor.logic.board_svg import from_img_tag
 
     plain = card_svg.face("season_cards", {"id": "most-nests", "objective": "most count(my nests)"},
                           lambda v, k: str(v), "#444")
@@ -78,7 +78,7 @@ def ruleset():
 
 
 def test_event_lines_name_flocks_cards_and_nests(ruleset) -> None:
-    from kcd.engine.decisions import Event
+    from kcd.core.decisions import Event
 
     names = board.log_names(ruleset)
     won = Event("season-card", None, "red", form="season-card-victor", fields={"flock": "red", "card": "most-nests"})

@@ -42,7 +42,7 @@ def _alive(pid: int) -> bool:
 def _started_editor(content: Path) -> tuple[subprocess.Popen[str], int, int]:
     """A `kcd editor` whose server answers on its port: (launcher, its Streamlit child's pid, port)."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "kcd.cli", "editor", "--content", str(content),
+    proc = subprocess.Popen([sys.executable, "-m", "kcd.apps.cli.main", "editor", "--content", str(content),
                              "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, **interruptible())
     deadline = time.monotonic() + 90

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from kcd import paths
+from kcd.core import paths
 from kcd.content import content_packs, load_ruleset
 from kcd.content.layout import FILES, PACK_SPEC
 from kcd.content.loader import build
 from kcd.content.model import KINDS
-from kcd.editor.logic import catalog
+from kcd.apps.editor.logic import catalog
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kcd.editor.logic import board_svg, buffers, catalog, confine, fields, schema_help, store, yamlrt
-from kcd.editor.logic.config import content_root
+from kcd.apps.editor.logic import board_svg, buffers, catalog, confine, fields, schema_help, store, yamlrt
+from kcd.apps.editor.logic.config import content_root
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -290,7 +290,7 @@ def test_board_svg_escapes_ids() -> None:
 # --- launcher -----------------------------------------------------------------------------------------------
 
 def test_launch_command_binds_localhost_headless_without_stats(tmp_path: Path) -> None:
-    from kcd.editor.launch import streamlit_command
+    from kcd.apps.editor.launch import streamlit_command
 
     cmd = streamlit_command(tmp_path, 8765)
     joined = " ".join(cmd)
@@ -303,7 +303,7 @@ def test_launch_command_binds_localhost_headless_without_stats(tmp_path: Path) -
 def test_kcd_editor_refuses_a_folder_without_base(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from kcd.cli import app
+    from kcd.apps.cli.main import app
 
     result = CliRunner().invoke(app, ["editor", "--content", str(tmp_path), "--port", "8765"])
     assert result.exit_code == 2
@@ -328,7 +328,7 @@ def shipped():
 def test_R_SOLO_7_board_records_and_replays_a_solo_game(shipped) -> None:
     """R-SOLO-7: a recorded solo game replays to the same end; Kiwibot's turns are kept per decision (never as a
     decision of its own), its opening turn before the first one."""
-    from kcd.editor.logic import board
+    from kcd.apps.editor.logic import board
 
     rec = board.record_game(shipped, ["red", "green"], 2, ["random"], mode="solo", solo_side="player-side")
     assert rec.mode == "solo" and len(rec.kiwibot) == len(rec.decisions) == len(rec.labels)
@@ -342,7 +342,7 @@ def test_R_SOLO_7_board_records_and_replays_a_solo_game(shipped) -> None:
 
 def test_R_SOLO_4_board_solo_panel_season_cards_and_roles() -> None:
     """R-SOLO-2/4/9: the Solo block as rows (top card, left, discarded, set aside), face-down Season cards, roles."""
-    from kcd.editor.logic import board
+    from kcd.apps.editor.logic import board
 
     view = {"season_cards": [{"season": 1, "id": "most-flower"}, {"season": 1, "id": "least-sand"},
                              {"season": 2, "id": "facedown"}, {"season": 2, "id": "facedown"}],
@@ -362,7 +362,7 @@ def test_R_SOLO_4_board_solo_panel_season_cards_and_roles() -> None:
 
 def test_R_VTO_4_board_records_and_replays_a_variable_turn_order_game(shipped) -> None:
     """R-VTO-2/4: the Board page's recorder plays the VTO variant and its replay ends where the game did."""
-    from kcd.editor.logic import board
+    from kcd.apps.editor.logic import board
 
     rec = board.record_game(shipped, ["red", "green", "purple"], 4, ["random"], variant="vto")
     assert rec.variant == "vto"
@@ -374,9 +374,9 @@ def test_R_VTO_4_board_records_and_replays_a_variable_turn_order_game(shipped) -
 
 def test_check_context_reads_game_yaml_like_the_loader_even_when_malformed(tmp_path: Path) -> None:
     """The editor's DSL context is the loader's: same values for the shipped set, no exception mid-edit."""
-    from kcd.editor.logic import rules_text
+    from kcd.apps.editor.logic import rules_text
     from kcd.content import dsl_context, load_ruleset
-    from kcd.paths import content_dir
+    from kcd.core.paths import content_dir
 
     root = tmp_path / "content"
     shutil.copytree(content_dir(), root)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kcd.editor.logic import newpack
+from kcd.apps.editor.logic import newpack
 
 REPO = Path(__file__).resolve().parent.parent
 INFO = newpack.PackInfo("river-mod", "River mod", "A test mod", "a test of the editor's pack writer")
@@ -22,7 +22,7 @@ def root(tmp_path: Path) -> Path:
 
 def play_to_end(ruleset, players: list[str], leaders: dict | None = None, seed: int = 3) -> object:
     """Play a whole game with random bots through the engine; returns the finished Game."""
-    from kcd.bots import make_bot
+    from kcd.analysis.bots import make_bot
     from kcd.engine import Game
 
     game = Game.new(ruleset, players=players, seed=seed, leaders=leaders)

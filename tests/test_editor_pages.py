@@ -34,12 +34,12 @@ def app(page: str) -> AppTest:
 
 
 def field_key(rel: str, path: list, gen: int = 0) -> str:
-    """The widget key of one field (see kcd.editor.logic.buffers.key; `gen` is ui.generation of the file)."""
+    """The widget key of one field (see kcd.apps.editor.logic.buffers.key; `gen` is ui.generation of the file)."""
     return f"w{gen}:" + json.dumps([rel, path])
 
 
 def type_into(at: AppTest, key: str, text: str) -> AppTest:
-    """Type into a keystroke input (kcd.editor.textfield, a components-v2 widget) as the browser would report it."""
+    """Type into a keystroke input (kcd.apps.editor.textfield, a components-v2 widget) as the browser would report it."""
     at.session_state["_kcd_text_" + key] = {"value": text}
     return at.run()
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kcd.editor.logic import playtest, runner, store
+from kcd.apps.editor.logic import playtest, runner, store
 from kcd.content import load_ruleset
 
 SEASON = "base/season_cards.yaml"
@@ -82,7 +82,7 @@ def test_runner_child_stops_when_the_editor_is_gone(editor_content: Path, tmp_pa
     job = runner.Job(str(root), playtest.PlaytestSetup(games=50, bots=("random",)))
     (folder / runner.JOB).write_text(json.dumps(job.to_dict()))
     env = {**os.environ, "KCD_PLAYTEST_PARENT": "1"}   # not this child's parent: as if the editor had died
-    proc = subprocess.run([sys.executable, "-m", "kcd.editor.logic.runner", str(folder / runner.JOB)], env=env,
+    proc = subprocess.run([sys.executable, "-m", "kcd.apps.editor.logic.runner", str(folder / runner.JOB)], env=env,
                           capture_output=True, timeout=120)
     assert proc.returncode == 3
     lines = [json.loads(line) for line in (folder / runner.EVENTS).read_text().splitlines()]
@@ -115,7 +115,7 @@ def test_R_SCARD_1_ab_between_two_versions_of_a_file_on_paired_seeds(editor_cont
 
 
 def test_ab_versions_and_default_pair(editor_content: Path) -> None:
-    """The page's A/B offers the files with two versions (kcd.editor.logic.versions): before (A) against after (B)."""
+    """The page's A/B offers the files with two versions (kcd.apps.editor.logic.versions): before (A) against after (B)."""
     root = editor_content
     assert playtest.ab_files(root, [SEASON]) == {}
     snap = store.read(root, SEASON)
@@ -131,7 +131,7 @@ def test_ab_versions_and_default_pair(editor_content: Path) -> None:
 def test_ab_offers_unsaved_edits_and_earlier_saves(editor_content: Path) -> None:
     """The four kinds of version: unsaved edits (autosaved by the Content page), the draft, the saved file and an
     earlier save; unsaved edits against the saved file by default, and a save against the one before it."""
-    from kcd.editor.logic import autosave
+    from kcd.apps.editor.logic import autosave
 
     root = editor_content
     snap = store.read(root, SEASON)
@@ -151,7 +151,7 @@ def test_ab_offers_unsaved_edits_and_earlier_saves(editor_content: Path) -> None
 
 
 def test_bots_default_to_the_strongest_registered_bot() -> None:
-    from kcd.bots import BOTS
+    from kcd.analysis.bots import BOTS
 
     assert playtest.bot_names() == list(BOTS)
     assert playtest.default_bot() == ("mcts" if "mcts" in BOTS else "greedy")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from kcd.editor.logic import playtest, runner, store
+from kcd.apps.editor.logic import playtest, runner, store
 
 REPO = Path(__file__).resolve().parent.parent
 SEASON = "base/season_cards.yaml"

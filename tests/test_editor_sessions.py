@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from kcd.editor.logic import autosave, store
+from kcd.apps.editor.logic import autosave, store
 from test_editor_content_pages import app, key, texts, type_into
 from test_editor_pages import content  # noqa: F401 - the shared fixture: a copy of content/ the app edits
 

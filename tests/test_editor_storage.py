@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from kcd.editor.logic import store
+from kcd.apps.editor.logic import store
 
 REPO = Path(__file__).resolve().parent.parent
 REL = "base/nests.yaml"
@@ -310,7 +310,7 @@ def test_a_writer_killed_at_random_points_never_leaves_the_file_missing_or_parti
 KILL_LOOP = r"""
 import sys
 from pathlib import Path
-from kcd.editor.logic import store
+from kcd.apps.editor.logic import store
 root = Path(sys.argv[1])
 n = 0
 while True:
@@ -398,8 +398,8 @@ def test_creating_a_file_someone_else_just_created_is_refused(root: Path) -> Non
 # --- versions (the A/B page lists these) ------------------------------------------------------------------------
 
 def test_versions_lists_unsaved_draft_saved_and_earlier_saves(root: Path) -> None:
-    from kcd.editor.logic import autosave
-    from kcd.editor.logic.versions import SAVED, versions
+    from kcd.apps.editor.logic import autosave
+    from kcd.apps.editor.logic.versions import SAVED, versions
 
     assert versions(root, REL) == [(SAVED, TEXT)]
     snap = store.read(root, REL)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from kcd.editor import watch
-from kcd.editor.logic import playtest, runner
+from kcd.apps.editor import watch
+from kcd.apps.editor.logic import playtest, runner
 
 REPO = Path(__file__).resolve().parent.parent
 

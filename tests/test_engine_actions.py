@@ -215,7 +215,7 @@ def test_R_BUILD_5_control_nest_counts_two():
     put(rt, "A7", "red", 1)
     put(rt, "A7", "green", 2)
     rt.state.set_nest("A7", ("red", control))
-    from kcd.engine import dominance
+    from kcd.core import dominance
     assert dominance.strengths(rt.state, "A7")["red"] == 1 + rt.rules.nests[control].dominance == 3
 
 
@@ -257,7 +257,7 @@ def test_R_RES_1_reserve_holds_fruit_markers_tokens():
 def test_R_TRACK_1_benefit_from_slot_three_not_in_season_change():
     """R-TRACK-1: from slot 3 on, an uncovered slot's benefit is gained at once, except during Season Change; once each."""
     import copy
-    from kcd.engine.rules import Side
+    from kcd.content.rules import Side
     rt = blank_runtime(leader_hexes={"red": "A1", "green": "B4"})
     rt.rules = copy.copy(rt.rules)
     track = {i: None for i in range(1, 9)}

@@ -12,8 +12,8 @@ import pytest
 from test_engine_support import ruleset, steps
 
 from kcd.engine import Game
-from kcd.engine.modes.solo import procedures as solo
-from kcd.engine import action_types as A
+from kcd.modes.solo import procedures as solo
+from kcd.core import action_types as A
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "ACTIONS.md"
 ENGINE = Path(__file__).resolve().parent.parent / "interpreter"
@@ -145,7 +145,7 @@ def test_pushes_after_a_move_name_the_movers_twin_by_piece_id() -> None:
     from test_engine_support import blank_runtime, drive, put
 
     from kcd.engine import push
-    from kcd.engine.board import board_of
+    from kcd.core.board import board_of
 
     rt = blank_runtime(players=("red", "green"))
     a = next(iter(rt.state.hexes))
@@ -164,7 +164,7 @@ def test_no_engine_module_parses_an_option_id() -> None:
     """No procedure, Kiwibot or bot splits an option id for meaning (issue 7: the action carries it)."""
     pattern = re.compile(r'split\(":"|split\("->"|rsplit\("->"|rsplit\("@"|\.startswith\("(as|leader|push|marker)')
     offenders = []
-    for path in list((ENGINE / "engine").glob("*.py")) + [ENGINE / "bots.py"]:
+    for path in list((ENGINE / "engine").glob("*.py")) + [ENGINE / "analysis" / "bots.py"]:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if pattern.search(line):
                 offenders.append(f"{path.name}:{n}: {line.strip()}")

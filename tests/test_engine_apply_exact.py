@@ -15,8 +15,8 @@ from pathlib import Path
 from test_engine_support import ruleset
 
 from kcd.engine import Game
-from kcd.engine import action_types as A
-from kcd.engine.decisions import Decision, Option
+from kcd.core import action_types as A
+from kcd.core.decisions import Decision, Option
 from kcd.engine.game import QUOTED_ID
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "ACTIONS.md"

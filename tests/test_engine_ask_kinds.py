@@ -13,7 +13,7 @@ from typing import Any, Callable
 import pytest
 from test_engine_support import ruleset
 
-import kcd.engine.modes.solo.procedures  # noqa: F401 (the solo frames registered)
+import kcd.modes.solo.procedures  # noqa: F401 (the solo frames registered)
 from kcd.content import load_ruleset
 from kcd.engine import Game, machine
 from kcd.engine.frames import Ask

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from test_engine_support import blank_runtime, drive, fruit, markers, put, steps
 
-from kcd.engine import dominance, payment
-from kcd.engine.board import board_of
-from kcd.engine.state import State
+from kcd.core import dominance
+from kcd.engine import payment
+from kcd.core.board import board_of
+from kcd.core.state import State
 
 
 def test_board_adjacency_edges_lines():

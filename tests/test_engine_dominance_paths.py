@@ -6,7 +6,8 @@ import random
 from test_engine_support import ruleset
 
 from kcd.content import load_ruleset
-from kcd.engine import Game, dominance
+from kcd.engine import Game
+from kcd.core import dominance
 
 
 def test_R_DOM_1_dominant_equals_the_counted_leader_in_every_hex_and_purpose():

@@ -9,7 +9,7 @@ from test_engine_support import blank_runtime, drive, dsl, fruit, markers, put, 
 
 from kcd.engine import Game, actions, flow, marking, scoring
 from kcd.engine.context import Ctx, Turn
-from kcd.engine.decisions import Option
+from kcd.core.decisions import Option
 
 
 def _until(game: Game, pred, r=None, limit=3000):

@@ -9,7 +9,7 @@ from test_engine_support import ruleset
 
 from kcd.engine import Game
 from kcd.engine.machine import Cont
-from kcd.engine.modes.solo.moves import Segment
+from kcd.modes.solo.moves import Segment
 
 
 def _segment_on_stack(game: Game) -> bool:

@@ -149,7 +149,7 @@ def test_prototype_edition_plays():
 
 def _extra_pack(tmp_path: Path, season_cards_yaml: str):
     """The base content plus a YAML-only mod `extra`: the given Season cards and a new Nest `burrow-1`."""
-    from kcd.paths import content_dir
+    from kcd.core.paths import content_dir
     root = tmp_path / "content"
     shutil.copytree(content_dir() / "base", root / "base")
     pack = root / "mods" / "extra"
@@ -189,7 +189,8 @@ def test_new_nest_and_season_card_in_yaml_need_no_python(tmp_path: Path):
 def test_new_yaml_nest_built_and_season_card_resolved_directly(tmp_path: Path):
     """R-BUILD-3 / R-SCARD-1 for YAML-only content: the new Nest's cost, benefit, dominance and VP, the new card's objective."""
     from kcd.engine import build as build_mod
-    from kcd.engine import dominance, flow, scoring
+    from kcd.core import dominance
+    from kcd.engine import flow, scoring
     from kcd.engine.context import Ctx
     rs = _extra_pack(tmp_path, (
         '- id: most-grass-x\n  objective: most tokens(my pieces in grass hexes)\n  victor: gain 3 vp\n  others: null\n  source: "designed: test"\n'))

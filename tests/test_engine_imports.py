@@ -74,17 +74,80 @@ def test_every_registry_verb_is_in_the_table_the_runtime_is_handed():
 
 
 def test_nothing_below_the_apps_imports_them():
-    """Only the command line (interpreter/cli*.py) imports the apps `kcd.editor` and `kcd.service`: the engine,
+    """Only the command line (interpreter/apps/cli/) imports the apps `kcd.apps.editor` and `kcd.apps.service`: the engine,
     content, language and analysis layers never import upward."""
     package = ENGINE.parent
     upward = []
     for path in package.rglob("*.py"):
-        if path.parent == package and path.name.startswith("cli"):
+        if "apps" in path.relative_to(package).parts:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
                 [a.name for a in node.names] if isinstance(node, ast.Import) else []
             upward += [f"{path.relative_to(package)}:{node.lineno} imports {n}" for n in names
-                       if n.startswith(("kcd.editor", "kcd.service"))]
+                       if n.startswith(("kcd.apps.editor", "kcd.apps.service"))]
     assert len(list(package.rglob("*.py"))) > 50
     assert upward == []
+
+
+# The layers of the one package `kcd`, lowest first (docs/ARCHITECTURE "Package layout"): a module imports only
+# its own layer and the layers below it.
+LAYERS = ("core", "dsl", "content", "engine", "modes", "analysis", "rl", "apps")
+# The only upward edges: the engine's Game loads the built-in modes (so `Game.new(mode="solo")` works without
+# importing them first) and names their interface in one annotation.
+UPWARD_ALLOWED = {("kcd.engine.game", "kcd.modes"), ("kcd.engine.game", "kcd.modes.base"),
+                  ("kcd.engine.game", "kcd.modes.standard"), ("kcd.engine.game", "kcd.modes.solo"),
+                  ("kcd.engine.game", "kcd.modes.vto")}
+
+
+def _layer_modules() -> dict[str, Path]:
+    """kcd module name -> file, for the engine package and the two apps installed under it."""
+    root = ENGINE.parent.parent
+    out = {}
+    for folder, prefix in (("interpreter", "kcd"), ("editor", "kcd.apps.editor"), ("service", "kcd.apps.service")):
+        for path in (root / folder).rglob("*.py"):
+            parts = path.relative_to(root / folder).with_suffix("").parts
+            if "pages" in parts or parts[-1] == "Home":
+                parts = ()  # the Streamlit pages are scripts of the editor
+            name = ".".join((prefix, *(parts[:-1] if parts and parts[-1] == "__init__" else parts)))
+            out[name if parts or folder == "interpreter" else f"{prefix}.{path.stem}"] = path
+    return out
+
+
+def _layer_of(module: str) -> int | None:
+    """The layer index of a kcd module (None for the top package `kcd` itself)."""
+    parts = module.split(".")
+    if len(parts) < 2:
+        return None
+    return LAYERS.index(parts[1])
+
+
+def test_every_layer_imports_only_the_layers_below_it():
+    modules = _layer_modules()
+    assert set(LAYERS) <= {m.split(".")[1] for m in modules if m.count(".")}
+    upward = []
+    for mod, path in sorted(modules.items()):
+        here = _layer_of(mod)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kcd"):
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names if a.name.startswith("kcd")]
+            else:
+                continue
+            for name in names:
+                target = name if name in modules else name.rpartition(".")[0]
+                if target not in modules or (mod, target) in UPWARD_ALLOWED:
+                    continue
+                there = _layer_of(target)
+                if here is not None and there is not None and there > here:
+                    upward.append(f"{path.name}:{node.lineno} {mod} ({LAYERS[here]}) imports {target}")
+    assert upward == []
+
+
+def test_the_mode_registry_imports_nothing_from_kcd():
+    """The registry the engine reads (kcd.engine.mode_registry) imports nothing, so reading it loads no mode."""
+    registry = ENGINE / "mode_registry.py"
+    tree = ast.parse(registry.read_text(encoding="utf-8"))
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+                and any((getattr(n, "module", None) or a.name).startswith("kcd") for a in n.names)]

@@ -16,7 +16,7 @@ import pytest
 
 from kcd.content import load_ruleset
 from kcd.engine import Game
-from kcd.engine.state import State
+from kcd.core.state import State
 
 # (overlays, players, Game.new keywords, seed); each game is probed at every PROBE_EVERY-th decision
 CASES = {
@@ -88,7 +88,7 @@ def test_R_DOM_1_dominance_kept_on_shared_hexes_is_exact_in_every_copy_and_purpo
     """`dominant_all` and `dominant` keep a crowded hex's result on the Hex (shared by copies): on the trial copies
     of random games (base and the prototype's Z-4 Leader weights, purposes asked in turn), every answer is still
     the single top count of `strengths`, and a Leader stepping onto a kept hex is counted."""
-    from kcd.engine import dominance
+    from kcd.core import dominance
 
     kept = 0
     for overlays, seed in (((), 41), (("editions/prototype",), 42)):
@@ -116,7 +116,7 @@ def test_R_DOM_1_dominance_kept_on_shared_hexes_is_exact_in_every_copy_and_purpo
 def test_R_DOM_1_Z_4_kept_dominance_counts_the_leaders_there_and_the_weights_asked():
     """A crowded hex's kept result is for its Leaders and its weights: a copy sharing the Hex with a Leader on it,
     and the prototype's Leader counting 1 for building (Z-4), are counted anew, and the original still reads its own."""
-    from kcd.engine import dominance
+    from kcd.core import dominance
 
     st = Game.new(load_ruleset(["editions/prototype"]), players=["red", "green"], seed=1).state
     for hex_id in st.hexes:

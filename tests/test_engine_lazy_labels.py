@@ -9,10 +9,10 @@ import pytest
 
 from kcd.content import load_ruleset
 from kcd.engine import Game
-from kcd.engine import action_types as A
-from kcd.engine import decisions
-from kcd.engine.decisions import Decision, Option, lazy_option, option, shared_option_caches
-from kcd.engine.events import OWNER, render
+from kcd.core import action_types as A
+from kcd.core import decisions
+from kcd.core.decisions import Decision, Option, lazy_option, option, shared_option_caches
+from kcd.core.events import OWNER, render
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +134,7 @@ def test_options_shared_between_decisions_are_the_options_built_afresh(ruleset):
     payment, a marked hex...: decisions.SharedOptionCaches): a game played with the caches full of other games'
     options offers exactly what it offers with them empty (ids, labels, actions), and the caches stay bounded."""
     from kcd.engine import feed, move, payment
-    from kcd.engine import decisions
+    from kcd.core import decisions
 
     def offered(seed: int) -> list[tuple]:
         game = Game.new(ruleset, players=["red", "green", "purple"], seed=seed)

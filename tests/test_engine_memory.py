@@ -1,6 +1,6 @@
 """Memory per ruleset: a process that loads many rulesets (the editor, the service, a mod fuzzer) keeps only what
 the live ones need. What the engine keeps for a ruleset (its compiled Rules, the node index saves name frames by,
-its empty islands) dies with it (interpreter/memo.py PerOwner); every other cache keyed by content is bounded
+its empty islands) dies with it (interpreter/core/memo.py PerOwner); every other cache keyed by content is bounded
 (option caches, per-node memos, the loader's parsed files)."""
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import tracemalloc
 import weakref
 from pathlib import Path
 
-from kcd import paths
+from kcd.core import paths
 from kcd.content import loader, load_ruleset
 from kcd.engine import Game
-from kcd.memo import PerOwner
+from kcd.core.memo import PerOwner
 
 
 def _play(rs) -> Game:

@@ -1,5 +1,5 @@
 """Pieces with ids (issue 7 item 2): every Kiwi stack, Leader, Nest and placed domain marker has a stable id for
-its lifetime; actions and events name pieces by id (interpreter/engine/pieces.py)."""
+its lifetime; actions and events name pieces by id (interpreter/core/pieces.py)."""
 from __future__ import annotations
 
 import random
@@ -8,7 +8,7 @@ import pytest
 from test_engine_support import ruleset
 
 from kcd.engine import Game
-from kcd.engine.pieces import action_pieces, event_pieces, pieces
+from kcd.core.pieces import action_pieces, event_pieces, pieces
 
 # kinds whose piece exists before the action (a Build's Nest choice and a Mark create theirs)
 _EXISTING = {"kiwi", "leader"}
@@ -116,7 +116,7 @@ def test_a_save_whose_pending_option_names_a_piece_not_there_is_refused():
     that hex (or a Leader not on its hex) is a ValueError, not a crash later (action_problem)."""
     import json
 
-    from kcd.engine.pieces import action_problem
+    from kcd.core.pieces import action_problem
 
     game = Game.new(ruleset(), players=["red", "green"], seed=3)
     r = random.Random(3)

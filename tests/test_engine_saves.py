@@ -42,7 +42,7 @@ def _played(players: list[str], seed: int, decisions: int, **kw) -> Game:
 def _saves() -> tuple[str, ...]:
     """Real saves: standard 2/3/4 players at several moments, Variable Turn Order, solo, advanced setup, one with
     undone decisions to redo, and a position game (the last)."""
-    from kcd.position import load_position
+    from kcd.analysis.position import load_position
     games = [_played(["red", "green"], 1, 0), _played(["red", "green", "purple"], 2, 60),
              _played(["red", "green", "purple", "yellow"], 3, 400), _played(["yellow", "red", "green"], 4, 130, variant="vto"),
              _played(["green", "red"], 5, 90, mode="solo"), _played(["red", "green"], 6, 45, setup="advanced")]
@@ -283,7 +283,7 @@ def test_a_changed_state_that_keeps_the_invariants_is_caught_by_the_replay() -> 
     running step, run again from its checkpoint, does not give that state. In the checkpoint and the state both,
     a load from frames takes it (every invariant holds, and the step runs to it), but the history does not replay to
     it: `verify=True` refuses it and `kcd replay` reports the difference."""
-    from kcd.cli_replay import replay_save
+    from kcd.apps.cli.replay import replay_save
     data = json.loads(_saves()[2])
     state = data["state"]
     colour = next(c for c, n in state["fruit_bag"].items() if n and data["checkpoint"]["fruit_bag"][c])

@@ -14,8 +14,8 @@ import pytest
 from test_engine_support import dsl, markers, put, ruleset, rules, steps
 
 from kcd.engine import Game
-from kcd.engine.modes.solo import procedures as solo
-from kcd.engine.modes.solo.state import solo_rules
+from kcd.modes.solo import procedures as solo
+from kcd.modes.solo.state import solo_rules
 from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.engine.game import OldSaveWarning
 from kcd.engine.scoring import score

@@ -8,8 +8,8 @@ import pytest
 
 from kcd.content import load_ruleset
 from kcd.engine import Game
-from kcd.engine.board import board_of
-from kcd.engine.state import Flock, Hex, Kiwi, State
+from kcd.core.board import board_of
+from kcd.core.state import Flock, Hex, Kiwi, State
 
 # shared on purpose: rule values fixed at setup, and the island's geometry
 _SHARED = ("params", "_board")

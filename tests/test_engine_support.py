@@ -13,7 +13,7 @@ from kcd.content import load_ruleset
 from kcd.engine import Game
 from kcd.engine.context import Runtime
 from kcd.engine.machine import Runner
-from kcd.engine.rules import compile_rules
+from kcd.content.rules import compile_rules
 from kcd.engine.setup import new_state
 
 

@@ -157,7 +157,7 @@ def test_a_position_game_undoes_back_to_its_start() -> None:
     """Games from a hand-built state undo too (rebuilt from the start state)."""
     from pathlib import Path
 
-    from kcd.position import load_position
+    from kcd.analysis.position import load_position
 
     game = load_position(Path(__file__).parent / "golden" / "positions" / "final_marking.yaml")
     start = game.to_json()

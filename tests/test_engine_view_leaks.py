@@ -8,7 +8,7 @@ else"; issue 7 item 6): resample what a player cannot see and compare everything
 2. Events: games started from such twin states (others' reserves and the marker bag resampled) and played
    with the same public choices give every other viewer the same log, line for line. Before events were data,
    "red pays mountain marker, sand marker" showed face-down markers to everyone.
-3. Every event has a form of interpreter/engine/events.py with exactly its declared fields, and its full text
+3. Every event has a form of interpreter/core/events.py with exactly its declared fields, and its full text
    is the owner's `text_for`.
 """
 from __future__ import annotations
@@ -23,8 +23,8 @@ from kcd.content import load_ruleset
 
 from kcd.engine import Game
 from kcd.engine.context import Runtime
-from kcd.engine.events import FORMS, OWNER
-from kcd.engine.state import State
+from kcd.core.events import FORMS, OWNER
+from kcd.core.state import State
 from kcd.engine.view import view as make_view
 
 

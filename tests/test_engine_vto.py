@@ -7,9 +7,9 @@ import pytest
 from test_engine_support import blank_runtime, drive, fruit, markers, play_random, ruleset, rules, totals, steps
 
 from kcd.engine import Game
-from kcd.engine.modes.vto import procedures as vto
+from kcd.modes.vto import procedures as vto
 from kcd.engine.context import Ctx
-from kcd.engine.rules import compile_rules
+from kcd.content.rules import compile_rules
 from kcd.engine.setup import SetupError
 
 PLAYERS = ["red", "green", "purple"]

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from test_engine_support import rules, steps
 
-from kcd.engine import action_types as A
+from kcd.core import action_types as A
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
-from kcd.engine.decisions import option
+from kcd.core.decisions import option
 from kcd.engine.frames import FrameDataError, Uncopyable
 from kcd.engine.machine import (Ask, Call, Do, Question, Return, Runner, Done, copy_stack, program, stack_from_data,
                                 stack_to_data, step)

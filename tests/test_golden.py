@@ -1,6 +1,6 @@
 """Golden playthroughs: seeded full games (every decision and its events) compared exactly.
 
-Regenerate only on purpose: `python -m kcd.sim --regen-golden`, or run this test with
+Regenerate only on purpose: `python -m kcd.analysis.sim --regen-golden`, or run this test with
 KCD_REGEN_GOLDEN=1 (it then rewrites the files and passes).
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import os
 import pytest
 
 from kcd.content import load_ruleset
-from kcd.sim import GOLDEN_DIR, GOLDEN_GAMES, GOLDEN_SOLO_GAMES, golden_playthrough
+from kcd.analysis.sim import GOLDEN_DIR, GOLDEN_GAMES, GOLDEN_SOLO_GAMES, golden_playthrough
 
 
 @pytest.fixture(scope="module")
@@ -24,10 +24,10 @@ def _pinned(name: str, actual: dict) -> tuple[dict, dict, str]:
     path = GOLDEN_DIR / f"{name}.json"
     if os.environ.get("KCD_REGEN_GOLDEN") == "1":
         path.write_text(json.dumps(actual, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    assert path.exists(), f"{path} missing: run `python -m kcd.sim --regen-golden`"
+    assert path.exists(), f"{path} missing: run `python -m kcd.analysis.sim --regen-golden`"
     expected = json.loads(path.read_text(encoding="utf-8"))
     hint = ("; the content changed since it was pinned" if expected.get("content_hash") != actual["content_hash"]
-            else "") + ": if the change is intended, run `python -m kcd.sim --regen-golden` and review the diff"
+            else "") + ": if the change is intended, run `python -m kcd.analysis.sim --regen-golden` and review the diff"
     return expected, json.loads(json.dumps(actual)), hint
 
 @pytest.mark.parametrize("name,players,seed,bots,variant", GOLDEN_GAMES, ids=[g[0] for g in GOLDEN_GAMES])

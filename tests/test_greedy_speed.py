@@ -6,9 +6,9 @@ import gc
 
 import pytest
 
-from kcd import bots, simrun
+from kcd.analysis import bots, simrun
 from kcd.content import load_ruleset
-from kcd.sim import play_game, simulate
+from kcd.analysis.sim import play_game, simulate
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,8 @@ def test_a_copy_from_another_position_is_never_reused(ruleset):
 
 
 def test_dominance_weights_follow_each_games_params(ruleset):
-    from kcd.engine import Game, dominance
+    from kcd.engine import Game
+    from kcd.core import dominance
 
     game = Game.new(ruleset, players=["red", "green"], seed=1)
     state = game.state

@@ -22,10 +22,10 @@ import multiprocessing
 from typing import Any
 
 from kcd.content import load_ruleset
-from kcd.engine.decisions import Decision
+from kcd.core.decisions import Decision
 from kcd.engine.invariants import violations
-from kcd.engine.rules import compile_rules
-from kcd.sim import default_flocks, play_game, solo_sides
+from kcd.content.rules import compile_rules
+from kcd.analysis.sim import default_flocks, play_game, solo_sides
 
 GAMES_PER_COUNT = 170          # x 3 player counts = 510 games
 VTO_GAMES_PER_COUNT = 60       # x 3 player counts = 180 Variable Turn Order games

@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kcd.bots import RandomBot
+from kcd.analysis.bots import RandomBot
 from kcd.content import load_ruleset
 from kcd.engine import Game
-from kcd.sim import default_flocks
+from kcd.analysis.sim import default_flocks
 
 REFUSAL_CODES = {"wrong-player", "stale", "malformed", "illegal", "game-over"}
 

@@ -14,11 +14,12 @@ from test_engine_support import blank_runtime, drive, markers, put, steps
 from kcd.content import load_ruleset
 from kcd.content.loader import build, ruleset_from, validate_text
 from kcd.dsl import CheckContext, compile_field, render
-from kcd.engine import Game, dominance, effects, flow, marking, move, push, queries
-from kcd.engine import action_types as A
+from kcd.engine import Game, effects, flow, marking, move, push, queries
+from kcd.core import dominance
+from kcd.core import action_types as A
 from kcd.engine.context import Ctx
-from kcd.engine.rules import compile_rules
-from kcd.position import PositionError, load_position
+from kcd.content.rules import compile_rules
+from kcd.analysis.position import PositionError, load_position
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITION = ROOT / "tests" / "golden" / "positions" / "lastmile" / "kea.yaml"
@@ -128,7 +129,7 @@ def test_this_hex_where_the_trigger_has_none_is_a_located_error() -> None:
 
 def test_the_reference_says_what_each_trigger_binds() -> None:
     from typer.testing import CliRunner
-    from kcd.cli import app
+    from kcd.apps.cli.main import app
     out = CliRunner().invoke(app, ["reference", "--kind", "trigger"]).output.splitlines()
     assert out[out.index("domain marking  [trigger; trigger]") + 3] == (
         "    binds: `this hex`: the hex of the last domain marker the flock placed")
@@ -457,7 +458,7 @@ def test_a_game_saved_while_a_player_is_being_chosen_loads_and_plays_on() -> Non
 def test_R_FEED_1_feed_this_hex_is_the_fed_kiwis_hex() -> None:
     """kea's build power turned into `when: feed`: feeding its Kiwi on C (two kea Kiwi there) pays; on A it does not."""
     from kcd.engine import feed
-    from kcd.position import build_game, parse_position, read_document
+    from kcd.analysis.position import build_game, parse_position, read_document
     path = MOD / "flocks" / "kea.yaml"
     text = path.read_text(encoding="utf-8").replace("    - when: build\n", "    - when: feed\n")
     result = build(ROOT / "content", ("lastmile",), {str(path): text})
@@ -483,7 +484,7 @@ def test_R_PUSH_1_can_push_kiwi_of_any_size_as_a_flock_power_names_its_pieces() 
             f"    - modifier: my kiwi in {terrain} hexes can push kiwi of any size\n")
         result = build(ROOT / "content", ("lastmile",), {str(path): text})
         ruleset = ruleset_from(result)
-        from kcd.position import build_game, parse_position, read_document
+        from kcd.analysis.position import build_game, parse_position, read_document
         rt = build_game(ruleset, parse_position(read_document(POSITION), ruleset)).rt
         node, _ = compile_field("move 1", "effect", CTX)
         _, asked = drive(steps(rt, effects.run_frame(rt, node, Ctx("kea"))), ["move:kea/1@C->D"] + (["stop"] if pushes else []))

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from kcd import paths
+from kcd.core import paths
 from kcd.content import clear_caches, validate_text
 from kcd.content.loader import build
-from kcd.diagnostics import CODES
+from kcd.core.diagnostics import CODES
 
 
 @pytest.fixture
@@ -388,7 +388,7 @@ def test_content_path_folder_named_like_a_content_file(root: Path) -> None:
     """content-path: a folder named `nests.yaml` is reported, not a traceback (`kcd validate` exits 1)."""
     from typer.testing import CliRunner
 
-    from kcd.cli import app
+    from kcd.apps.cli.main import app
 
     (root / "mods" / "example" / "nests.yaml").mkdir()
     expected = ("content/mods/example/nests.yaml:1:1: error[content-path]: `nests.yaml` is a folder, not a content "

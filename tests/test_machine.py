@@ -15,8 +15,8 @@ import pytest
 from test_engine_support import ruleset, steps
 
 from kcd.engine import Game, machine
-from kcd.engine import action_types as A
-from kcd.engine.decisions import option
+from kcd.core import action_types as A
+from kcd.core.decisions import option
 from kcd.engine.machine import Runner
 from kcd.engine.game import OldSaveWarning
 from kcd.engine.machine import (Ask, Call, Do, Emit, ForEach, If, Jump, Label, Question, Return, While,
@@ -271,7 +271,7 @@ def test_a_format_3_save_whose_history_does_not_lead_to_its_pending_decision_is_
 
 def test_every_program_names_types_for_its_env_and_kinds_for_its_asks() -> None:
     """Each registered program: parameters typed, every Ask with decision and action kinds, no `pc` anywhere."""
-    import kcd.engine.modes.solo.procedures  # noqa: F401 (every procedure registered)
+    import kcd.modes.solo.procedures  # noqa: F401 (every procedure registered)
     for prog in machine.PROGRAMS.values():
         assert all(p in prog.vars for p in prog.params)
         assert all(kinds and all(kinds.values()) for kinds in prog.asks.values())

@@ -1,4 +1,4 @@
-"""The `mcts` bot (interpreter/mcts.py): registered by name with a budget, deterministic from its own seed, reads
+"""The `mcts` bot (interpreter/analysis/mcts.py): registered by name with a budget, deterministic from its own seed, reads
 no hidden information (its choice is the same on every game its player cannot tell apart, R-ACT-2/R-DM-1),
 never touches the game's RNG, and plays whole standard, Variable Turn Order and solo games."""
 from __future__ import annotations
@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from kcd.bots import BOTS, Bot, RandomBot, bot_name_error, make_bot
-from kcd.cli import app
+from kcd.analysis.bots import BOTS, Bot, RandomBot, bot_name_error, make_bot
+from kcd.apps.cli.main import app
 from kcd.content import load_ruleset
-from kcd.determinize import alternative
+from kcd.analysis.determinize import alternative
 from kcd.engine import Game
-from kcd.mcts import DEFAULT_WORK, DEPTH_COST, MIN_ITERATIONS, PER_OPTION, MctsBot, iterations_for, parse_budget
-from kcd.sim import play_game
+from kcd.analysis.mcts import DEFAULT_WORK, DEPTH_COST, MIN_ITERATIONS, PER_OPTION, MctsBot, iterations_for, parse_budget
+from kcd.analysis.sim import play_game
 
 
 @lru_cache(maxsize=1)
@@ -154,7 +154,7 @@ def test_the_hidden_information_check_catches_a_peeking_search(peek: str, monkey
     and RNG), deals from the game's RNG instead of its own, or keeps the true cards gives different search figures
     on a quarter or more of the solo positions. (In standard games the same leaks change no figure: within the
     bot's own turn, its horizon, no hidden card or marker is drawn or scored, so there is nothing to leak.)"""
-    import kcd.mcts as mcts
+    import kcd.analysis.mcts as mcts
 
     real = mcts.determinize
     leak = {"true state": lambda game, player, rng: game.clone(events=False),
@@ -228,7 +228,7 @@ def test_every_surface_plays_mcts() -> None:
     the game's end, and the editor's playtest offers mcts and picks it by default."""
     import json
 
-    from kcd.editor.logic import playtest
+    from kcd.apps.editor.logic import playtest
     from test_service_protocol import InProcess, play_through
 
     runner = CliRunner()
@@ -249,7 +249,7 @@ def test_default_budget_stops_at_the_work_cap(monkeypatch: pytest.MonkeyPatch) -
     """The default budget also weighs the engine work of its deals (events, deterministic): under a low WORK_CAP the
     search stops sooner, counts the decision in `capped`, still answers a legal option, and chooses alike every
     time; a fixed `mcts:<N>it` budget is never capped."""
-    import kcd.mcts as mcts
+    import kcd.analysis.mcts as mcts
 
     game = _decisions("4p")[2]
     full, _ = MctsBot(3).search(game)

@@ -8,10 +8,11 @@ from pathlib import Path
 from test_engine_support import drive, steps
 
 from kcd.content import load_ruleset
-from kcd.engine import dominance, effects, flow, placing, queries
+from kcd.core import dominance
+from kcd.engine import effects, flow, placing, queries
 from kcd.engine.context import Ability, Ctx
 from kcd.engine.move import ability_possible
-from kcd.position import load_position
+from kcd.analysis.position import load_position
 
 POSITIONS = Path(__file__).parent / "golden" / "positions" / "compose"
 
@@ -194,8 +195,8 @@ def invariant_problems(ruleset, games) -> list[str]:
     """Play each (seed, flocks, play_game keywords) random game, checking every token, fruit and marker is accounted
     for after every decision; the first few problems found (shared with the other mods' tests)."""
     from kcd.engine.invariants import violations
-    from kcd.engine.rules import compile_rules
-    from kcd.sim import play_game
+    from kcd.content.rules import compile_rules
+    from kcd.analysis.sim import play_game
 
     rules = compile_rules(ruleset)
     problems: list[str] = []

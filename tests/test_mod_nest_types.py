@@ -11,7 +11,7 @@ from test_engine_support import drive, fruit, put, steps
 from kcd.content import load_ruleset, validate_text
 from kcd.engine import Game, build
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine.rules import compile_rules
+from kcd.content.rules import compile_rules
 from kcd.engine.scoring import score
 from kcd.engine.setup import new_state
 

@@ -12,11 +12,12 @@ from test_mod_compose import invariant_problems
 
 from kcd.content import load_ruleset
 from kcd.dsl import CheckContext, ast, compile_field
-from kcd.engine import Game, dominance, effects, feed, queries
+from kcd.engine import Game, effects, feed, queries
+from kcd.core import dominance
 from kcd.engine.context import Ctx, EngineError
 from kcd.engine.selectors import Scope, quantity
 from kcd.engine.setup import params_of
-from kcd.position import load_position
+from kcd.analysis.position import load_position
 
 POSITION = Path(__file__).parent / "golden" / "positions" / "scoped" / "moss.yaml"
 HEXES = ("A", "B", "C", "D", "E", "F")

@@ -26,7 +26,7 @@ def node() -> str:
 
 def kcd_command() -> list[str]:
     kcd = Path(sys.executable).with_name("kcd")
-    return [str(kcd)] if kcd.exists() else [sys.executable, "-m", "kcd.cli"]
+    return [str(kcd)] if kcd.exists() else [sys.executable, "-m", "kcd.apps.cli.main"]
 
 
 @pytest.mark.parametrize("seed,players", [(3, 2), (8, 3)])

@@ -9,9 +9,9 @@ import pytest
 from kcd.content import load_ruleset
 from kcd.dsl import CheckContext, compile_field
 from kcd.engine import objective_plans, queries
-from kcd.engine.rules import compile_rules
+from kcd.content.rules import compile_rules
 from kcd.engine.selectors import Scope, quantity
-from kcd.sim import default_flocks, play_game
+from kcd.analysis.sim import default_flocks, play_game
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
 

@@ -46,7 +46,7 @@ def test_installed_validate_runs_from_any_directory(wheel: Path, tmp_path: Path)
     probe = subprocess.run([sys.executable, "-c", "import kcd, sys; print(kcd.__file__)"],
                            cwd=cwd, env=env, capture_output=True, text=True, check=True)
     assert probe.stdout.strip().startswith(str(target))
-    run = subprocess.run([sys.executable, "-m", "kcd.cli", "validate"], cwd=cwd, env=env,
+    run = subprocess.run([sys.executable, "-m", "kcd.apps.cli.main", "validate"], cwd=cwd, env=env,
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "Traceback" not in run.stderr
@@ -57,13 +57,13 @@ def test_the_wheel_installs_one_import_name(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     tops = {n.split("/", 1)[0] for n in names if not n.split("/", 1)[0].endswith(".dist-info")}
     assert tops == {"kcd"}
-    assert "kcd/editor/Home.py" in names and "kcd/service/hub.py" in names
+    assert "kcd/apps/editor/Home.py" in names and "kcd/apps/service/hub.py" in names
 
 
 def test_every_package_folder_is_in_the_wheel(wheel: Path) -> None:
     """pyproject.toml lists the packages by hand (a found package would carry its folder's name): none is missed."""
     names = set(zipfile.ZipFile(wheel).namelist())
-    prefixes = {"interpreter": "kcd", "editor": "kcd/editor", "service": "kcd/service"}
+    prefixes = {"interpreter": "kcd", "editor": "kcd/apps/editor", "service": "kcd/apps/service"}
     for folder, prefix in prefixes.items():
         for init in (ROOT / folder).rglob("__init__.py"):
             rel = init.relative_to(ROOT / folder).as_posix()
@@ -77,7 +77,7 @@ def test_only_kcd_imports_from_another_folder(wheel: Path, tmp_path: Path) -> No
                    check=True, capture_output=True, text=True)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(target), sysconfig.get_paths()["purelib"]]))
     # A namespace leftover of an older install in site-packages (no __init__, no code) is not an import name.
-    code = ("import importlib.util, kcd, kcd.editor.logic.store, kcd.service.hub\n"
+    code = ("import importlib.util, kcd, kcd.apps.editor.logic.store, kcd.apps.service.hub\n"
             "print([n for n in ('interpreter', 'editor', 'service') if getattr(importlib.util.find_spec(n), 'origin', None)])\n"
             "print(kcd.__file__)")
     probe = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,

@@ -1,4 +1,4 @@
-"""--sides / --leaders / --scheduler on kcd play and kcd simulate (interpreter/play_options.py): parsing, errors."""
+"""--sides / --leaders / --scheduler on kcd play and kcd simulate (interpreter/apps/cli/play_options.py): parsing, errors."""
 from __future__ import annotations
 
 import json
@@ -6,9 +6,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from kcd.cli import app
+from kcd.apps.cli.main import app
 from kcd.content import load_ruleset
-from kcd.play_options import OptionError, parse_leaders, parse_scheduler, parse_sides
+from kcd.apps.cli.play_options import OptionError, parse_leaders, parse_scheduler, parse_sides
 
 runner = CliRunner()
 KNOWN = ["red", "green", "purple", "yellow"]
@@ -96,7 +96,7 @@ def test_bad_scheduler_address_is_a_usage_error():
 
 
 def test_unreachable_scheduler_is_a_clear_error(monkeypatch):
-    from kcd import simrun
+    from kcd.analysis import simrun
 
     monkeypatch.setattr(simrun, "CONNECT_TIMEOUT", "1s")
     result = runner.invoke(app, ["simulate", "--games", "1", "--players", "2", "--scheduler", "tcp://127.0.0.1:9"])

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kcd.cli import app
-from kcd.position import PositionError, analyse, load_position
+from kcd.apps.cli.main import app
+from kcd.analysis.position import PositionError, analyse, load_position
 
 POSITIONS = Path(__file__).parent / "golden" / "positions"
 runner = CliRunner()
@@ -163,7 +163,7 @@ def test_Z_5_prototype_edition_overlay_changes_nest_vp(tmp_path: Path) -> None:
 
 def test_position_plays_on_to_the_end() -> None:
     """A loaded position is a live game: it starts at the Actions phase of its season and bots finish it."""
-    from kcd.bots import RandomBot
+    from kcd.analysis.bots import RandomBot
 
     game = load_position(POSITIONS / "scoring_example.yaml")
     assert (game.state.season, game.state.phase) == (4, "actions")

@@ -83,7 +83,7 @@ def test_R_WILD_1_R_BUILD_3_option_labels_are_words_not_content_ids(ruleset) -> 
 def test_content_names_win_over_generated_labels() -> None:
     """A card or Nest with a `name` in content is called by it (the schemas allow `name` on both)."""
     from kcd.engine import labels
-    from kcd.engine.content_types import ActionCard, Nest
+    from kcd.content.types import ActionCard, Nest
 
     assert labels.card_name("wild-fruit", ActionCard("wild-fruit", "wild", name="Feast")) == "Feast"
     assert labels.nest_name("tree-1", Nest("tree-1", "tree", 1, None, None, None, 0, 0, name="Rimu")) == "Rimu"
@@ -94,7 +94,7 @@ def test_content_names_win_over_generated_labels() -> None:
 
 def test_launcher_refuses_a_port_in_use_before_printing_an_address(tmp_path, capsys) -> None:
     """`kcd editor --port N` with N taken: exit 2 and say so, instead of a banner then Streamlit's failure."""
-    from kcd.editor.launch import launch, port_free
+    from kcd.apps.editor.launch import launch, port_free
 
     (tmp_path / "base").mkdir()
     with socket.socket() as busy:
@@ -109,7 +109,7 @@ def test_launcher_refuses_a_port_in_use_before_printing_an_address(tmp_path, cap
 
 def test_board_replay_shows_the_designer_the_whole_pending_decision(ruleset) -> None:
     """The Board page's replay (a designer watching bots) shows the prompt and options of each decision."""
-    from kcd.editor.logic import board
+    from kcd.apps.editor.logic import board
 
     rec = board.record_game(ruleset, ["red", "green"], 1, ["random"])
     views = board.replay_views(ruleset, rec)
@@ -118,7 +118,7 @@ def test_board_replay_shows_the_designer_the_whole_pending_decision(ruleset) -> 
 
 def test_board_svg_of_a_small_position_is_drawn_large_enough() -> None:
     """Two hexes are zoomed (up to 4x, towards DISPLAY_WIDTH pixels) with the same viewBox."""
-    from kcd.editor.logic.board_svg import DISPLAY_WIDTH, board_svg
+    from kcd.apps.editor.logic.board_svg import DISPLAY_WIDTH, board_svg
 
     svg = board_svg({"hexes": {"A": {"q": 0, "r": 0, "terrain": "sand", "kiwi": [], "leaders": []},
                                "B": {"q": 1, "r": 0, "terrain": "flower", "kiwi": [], "leaders": []}}})
@@ -129,7 +129,7 @@ def test_board_svg_of_a_small_position_is_drawn_large_enough() -> None:
 
 def test_error_box_header_wraps_and_keeps_placeholders_visible() -> None:
     """The diagnostic header goes outside the code block (it wraps); `<n>` outside code spans is escaped."""
-    from kcd.editor.ui import _markdown_line
+    from kcd.apps.editor.ui import _markdown_line
 
     assert _markdown_line("`grow` takes 2 arguments: grow <n> kiwi") == "`grow` takes 2 arguments: grow \\<n> kiwi"
     assert _markdown_line("use `<n>` here") == "use `<n>` here"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kcd import paths
-from kcd.cli import app
+from kcd.core import paths
+from kcd.apps.cli.main import app
 from kcd.content import clear_caches, validate_report
 from kcd.content.loader import build
 
@@ -186,7 +186,7 @@ def test_statements_joined_with_and_get_the_semicolon_hint(root: Path) -> None:
 
 def test_editor_validate_page_warns_about_mods_that_cannot_be_stacked(root: Path) -> None:
     """The editor's whole-set report carries the same stacking warning as `kcd validate`."""
-    from kcd.editor.logic import validation
+    from kcd.apps.editor.logic import validation
 
     edit(root / "mods" / "mymod" / "leaders.yaml", "- id: moa\n", replace_kahu("k1") + "- id: moa\n")
     second_mod(root, "mod2", replace_kahu("k2"))

@@ -18,14 +18,14 @@ from kcd.dsl.compose_check import field_rules
 from kcd.dsl.errors import Issue
 from kcd.dsl.primitive import CheckSite, Primitive
 from kcd.dsl.render import reference, render
-from kcd.engine import action_types as A
+from kcd.core import action_types as A
 from kcd.engine import compose, effects
 from kcd.engine.context import Ctx, EngineError
-from kcd.engine.decisions import option
+from kcd.core.decisions import option
 from kcd.engine.machine import Ask, Do, ForEach, Label, Question, program
 from kcd.engine.selectors import select
 from kcd.engine.verb_table import VerbTable
-from kcd.position import load_position
+from kcd.analysis.position import load_position
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"))
 

@@ -14,7 +14,7 @@ import pytest
 
 from kcd.content import load_ruleset
 from kcd.engine import Game
-from kcd.engine import action_types as A
+from kcd.core import action_types as A
 from kcd.rl.actions import LAYOUT, ActionSpace, action_space
 
 PACKS = [(), ("prototype",), ("reeds",), ("compose",), ("example",), ("scoped",), ("kiwibot-cards",), ("lastmile",)]

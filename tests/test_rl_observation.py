@@ -1,5 +1,5 @@
 """Observation and information-state tensors (interpreter/rl/observation.py) leak nothing and say what they
-publish: resampling what a player cannot see (interpreter/determinize.py `resample`: other hands and decks, cards
+publish: resampling what a player cannot see (interpreter/analysis/determinize.py `resample`: other hands and decks, cards
 played face down R-ACT-2, face-down domain markers and the bag R-DM-1, Kiwibot's deck, the Solo pile and face-down
 Season cards R-SOLO-1..4, the RNG) leaves both tensors identical, at many moments of standard, Variable Turn Order
 and solo games; the planes and vectors match the state; no label or log text is built."""
@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 from kcd.content import load_ruleset
-from kcd.determinize import resample
-from kcd.engine import Game, decisions
-from kcd.engine.board import DIRECTIONS
+from kcd.analysis.determinize import resample
+from kcd.engine import Game
+from kcd.core import decisions
+from kcd.core.board import DIRECTIONS
 from kcd.rl import action_space, information_state_tensor, observation_space, observation_tensor
 
 GAMES = [("2p", {"players": ["red", "green"], "seed": 21}),

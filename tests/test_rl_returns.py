@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-import kcd.mcts
+import kcd.analysis.mcts
 import kcd.rl
-from kcd.bots import RandomBot
+from kcd.analysis.bots import RandomBot
 from kcd.content import load_ruleset
-from kcd.determinize import determinize
+from kcd.analysis.determinize import determinize
 from kcd.engine import Game
 from kcd.rl import returns, shaped_reward, vp_difference
 
@@ -98,8 +98,8 @@ def test_the_shaped_reward_adds_up_to_the_final_vp_difference() -> None:
 
 
 def test_the_public_determiniser_is_the_mcts_bots_own() -> None:
-    """One determiniser: kcd.rl exposes the one interpreter/mcts.py searches with."""
-    assert kcd.rl.determinize is determinize is kcd.mcts.determinize
+    """One determiniser: kcd.rl exposes the one interpreter/analysis/mcts.py searches with."""
+    assert kcd.rl.determinize is determinize is kcd.analysis.mcts.determinize
 
 
 def test_a_clone_for_search_gets_a_new_rng_and_the_default_clone_keeps_it() -> None:

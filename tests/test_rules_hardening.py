@@ -8,8 +8,8 @@ from test_engine_support import ruleset
 
 from kcd.engine import Game
 from kcd.engine.scoring import ranking, score, tiebreak
-from kcd.engine.state import Kiwi
-from kcd.sim import GameRecord, solo_summary
+from kcd.core.state import Kiwi
+from kcd.analysis.sim import GameRecord, solo_summary
 
 PLAYER, BOT = "green", "red"
 
@@ -87,7 +87,7 @@ hexes:
 
 
 def _z4(tmp_path: Path, edition: str = "[base, prototype]") -> dict:
-    from kcd.position import analyse, load_position
+    from kcd.analysis.position import analyse, load_position
 
     path = tmp_path / "z4.yaml"
     path.write_text(Z4_POSITION.replace("[base, prototype]", edition), encoding="utf-8")
@@ -120,8 +120,8 @@ def test_Z_4_R_LEAD_1_the_dominated_hexes_season_card_counts_the_leader_3(tmp_pa
 def test_Z_4_R_LEAD_1_the_card_counts_the_general_figure_marking_the_prototypes(tmp_path: Path) -> None:
     """One notion per purpose: the hexes the card counts for a flock are those the general (objective) figure gives it,
     the Leader 3; in the prototype marking counts the Leader 1 (Z-4), so there A is nobody's."""
-    from kcd.engine import dominance
-    from kcd.position import load_position
+    from kcd.core import dominance
+    from kcd.analysis.position import load_position
 
     path = tmp_path / "z4.yaml"
     path.write_text(Z4_POSITION, encoding="utf-8")
@@ -136,7 +136,7 @@ def test_position_cli_prints_the_per_purpose_columns(tmp_path: Path) -> None:
     """The table output shows the per-purpose figures too."""
     from typer.testing import CliRunner
 
-    from kcd.cli import app
+    from kcd.apps.cli.main import app
 
     path = tmp_path / "z4.yaml"
     path.write_text(Z4_POSITION, encoding="utf-8")

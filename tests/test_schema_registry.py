@@ -12,10 +12,10 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing.exceptions import Unresolvable
 
-from kcd import paths
+from kcd.core import paths
 from kcd.content.schema import CONTENT_URI, PROTOCOL_URI, Schemas, schema_file, schema_uri, schemas_for
-from kcd.editor.logic import schema_help
-from kcd.service import protocol
+from kcd.apps.editor.logic import schema_help
+from kcd.apps.service import protocol
 
 SHIPPED = paths.schemas_dir()
 

@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from kcd.service.store import SQLiteStore
+from kcd.apps.service.store import SQLiteStore
 from test_service_protocol import InProcess, SEED, check_conformance
 
 
@@ -98,7 +98,7 @@ def test_a_finished_game_leaves_the_lobby() -> None:
 def test_named_events_keep_what_a_viewer_may_not_see_hidden() -> None:
     """`named` is the event's text with names for ids, rendered by the same privacy rule as `text` (R-DM-1: the
     terrains of paid domain markers only for the payer)."""
-    from kcd.engine.events import FORMS
+    from kcd.core.events import FORMS
 
     client = InProcess()
     made = client.request("create", seed=SEED, seats=[{"kind": "human", "name": "Ann", "flock": "red"},

@@ -17,14 +17,14 @@ def test_the_wheel_ships_the_service_the_web_client_and_the_protocol_schemas(tmp
                    check=True, capture_output=True, text=True)
     (wheel,) = tmp_path.glob("*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"kcd/service/hub.py", "kcd/service/web.py", "kcd/service/_data/webclient/index.html",
-            "kcd/service/_data/webclient/app.js", "kcd/_data/schemas/protocol/request.apply.schema.json"} <= names
+    assert {"kcd/apps/service/hub.py", "kcd/apps/service/web.py", "kcd/apps/service/_data/webclient/index.html",
+            "kcd/apps/service/_data/webclient/app.js", "kcd/_data/schemas/protocol/request.apply.schema.json"} <= names
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
                    check=True, capture_output=True, text=True)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(target), sysconfig.get_paths()["purelib"]]))
     probe = subprocess.run([sys.executable, "-c",
-                            "from kcd.service.paths import webclient_dir, protocol_schemas_dir; import kcd.service as service;"
+                            "from kcd.apps.service.paths import webclient_dir, protocol_schemas_dir; import kcd.apps.service as service;"
                             "print(service.__file__); print((webclient_dir() / 'index.html').is_file());"
                             "print(len(list(protocol_schemas_dir().glob('*.schema.json'))))"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, check=True)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from kcd.service.client import StdioClient
-from kcd.service.hub import Hub, Limits
-from kcd.service.protocol import OPS, problem, schema_name, schemas
-from kcd.service.store import SQLiteStore
+from kcd.apps.service.client import StdioClient
+from kcd.apps.service.hub import Hub, Limits
+from kcd.apps.service.protocol import OPS, problem, schema_name, schemas
+from kcd.apps.service.store import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 918273645

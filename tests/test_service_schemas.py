@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from kcd.engine import action_types as A
-from kcd.service import action_schemas
-from kcd.service.client import StdioClient
-from kcd.service.protocol import fast_validator, problem, schemas, validator
+from kcd.core import action_types as A
+from kcd.apps.service import action_schemas
+from kcd.apps.service.client import StdioClient
+from kcd.apps.service.protocol import fast_validator, problem, schemas, validator
 from test_service_protocol import H, SEED, InProcess, check_conformance, play_through
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,10 +46,10 @@ def action_problem(action: object) -> str | None:
 # --- the generated action schemas ------------------------------------------------------------------------------
 
 def test_the_action_schemas_are_generated_from_the_engine_s_kinds_and_not_stale() -> None:
-    """`python -m kcd.service.action_schemas` writes them; edit an action kind and forget it, and this fails."""
+    """`python -m kcd.apps.service.action_schemas` writes them; edit an action kind and forget it, and this fails."""
     text = COMMON.read_text(encoding="utf-8")
     assert action_schemas.render(action_schemas.with_action_defs(json.loads(text))) == text, \
-        "schemas/protocol/common.schema.json is stale: run .venv/bin/python -m kcd.service.action_schemas"
+        "schemas/protocol/common.schema.json is stale: run .venv/bin/python -m kcd.apps.service.action_schemas"
     defs = json.loads(text)["$defs"]
     assert [defs[f"action.{k}"]["properties"]["kind"]["const"] for k in A.KINDS] == list(A.KINDS)
     assert [b["$ref"].rsplit("/", 1)[1] for b in defs["action"]["oneOf"]] == [f"action.{k}" for k in A.KINDS]

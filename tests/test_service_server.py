@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from kcd.service.client import WsClient
+from kcd.apps.service.client import WsClient
 
 SEED = 4242
 
@@ -38,7 +38,7 @@ class Server:
         self.start()
 
     def start(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "kcd.cli", "serve", "--port", str(self.port),
+        self.proc = subprocess.Popen([sys.executable, "-m", "kcd.apps.cli.main", "serve", "--port", str(self.port),
                                       "--db", str(self.db), *self.extra],
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                      start_new_session=True)
@@ -263,13 +263,13 @@ def test_sigkill_mid_game_and_restart_resume_the_game_exactly(tmp_path: Path) ->
 
 def test_a_taken_port_or_an_unusable_database_is_a_clear_error_before_any_address(server: Server,
                                                                                   tmp_path: Path) -> None:
-    run = subprocess.run([sys.executable, "-m", "kcd.cli", "serve", "--port", str(server.port), "--db",
+    run = subprocess.run([sys.executable, "-m", "kcd.apps.cli.main", "serve", "--port", str(server.port), "--db",
                           str(tmp_path / "other.sqlite3")], capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "kcd serve: error: cannot listen on 127.0.0.1" in run.stderr
     assert "http://" not in run.stdout and "hint: choose another --port" in run.stderr
     assert "Traceback" not in run.stderr
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    run = subprocess.run([sys.executable, "-m", "kcd.cli", "serve", "--port", "0", "--db",
+    run = subprocess.run([sys.executable, "-m", "kcd.apps.cli.main", "serve", "--port", "0", "--db",
                           str(blocker / "games.sqlite3")], capture_output=True, text=True, timeout=60)
     assert run.returncode == 2 and "cannot open the game database" in run.stderr and "Traceback" not in run.stderr

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kcd.service.store import GameRecord, SQLiteStore, Store
+from kcd.apps.service.store import GameRecord, SQLiteStore, Store
 from test_service_protocol import SEED, InProcess
 
 

@@ -7,7 +7,7 @@ import sys
 
 
 def kcd(*args: str, stdin: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kcd.cli", "play", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "kcd.apps.cli.main", "play", *args], input=stdin,
                           capture_output=True, text=True, timeout=600)
 
 

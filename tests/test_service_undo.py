@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kcd.service.store import SQLiteStore
+from kcd.apps.service.store import SQLiteStore
 from test_service_protocol import SEED, InProcess
 
 

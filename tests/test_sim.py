@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from kcd.content import load_ruleset
-from kcd.sim import GameRecord, SimReport, default_flocks, play_game, simulate, wilson
+from kcd.analysis.sim import GameRecord, SimReport, default_flocks, play_game, simulate, wilson
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +103,7 @@ class _WithoutVariants:
 
 def test_R_VTO_1_play_game_and_simulate_pass_the_variant(ruleset) -> None:
     """R-VTO-1/2: play_game(variant="vto") plays the variant (tracker tokens placed) and records it; simulate too."""
-    from kcd.sim import KNOWN_VARIANTS, variants
+    from kcd.analysis.sim import KNOWN_VARIANTS, variants
 
     assert variants(ruleset) == {"vto": KNOWN_VARIANTS["vto"]}
     players = default_flocks(ruleset, 3)
@@ -126,7 +126,7 @@ def test_R_VTO_1_variant_missing_from_content_is_a_setup_error(ruleset) -> None:
     """R-VTO-1: without game.yaml `variants.vto.phases` the variant is not offered: a clear SetupError, before any game."""
     from kcd.engine import Game
     from kcd.engine.setup import SetupError
-    from kcd.sim import variants
+    from kcd.analysis.sim import variants
 
     bare = _WithoutVariants(ruleset)
     assert variants(bare) == {}
@@ -142,7 +142,7 @@ def test_R_VTO_1_variant_missing_from_content_is_a_setup_error(ruleset) -> None:
 
 def test_R_VTO_1_phases_come_from_content(ruleset) -> None:
     """R-VTO-1, R-VTO-3: the variant's phases are game.yaml `variants.vto.phases` (Wake up first), read by the engine."""
-    from kcd.engine.rules import compile_rules
+    from kcd.content.rules import compile_rules
 
     declared = ruleset.game["variants"]["vto"]["phases"]
     assert declared[0] == "wake_up" and declared[1:] == ruleset.game["phases"]
@@ -154,7 +154,7 @@ def test_R_SCARD_1_season_card_results_come_from_event_data(ruleset) -> None:
     """R-SCARD-1/2: each Season card's result is read from the engine event's data (card, season, values, victor),
     not its wording; the victor is the single best value of the card's objective, a tie has none."""
     from kcd.engine import Game
-    from kcd.sim import season_card_results
+    from kcd.analysis.sim import season_card_results
 
     players = default_flocks(ruleset, 4)
     game = Game.new(ruleset, players=players, seed=8)

@@ -6,7 +6,7 @@ import pytest
 from kcd.content import load_ruleset
 from kcd.engine import Game
 from kcd.engine.setup import SetupError
-from kcd.sim import (
+from kcd.analysis.sim import (
     KIWIBOT,
     GameRecord,
     SimReport,

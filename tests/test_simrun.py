@@ -1,4 +1,4 @@
-"""Where games run (interpreter/simrun.py): local processes, a Dask cluster, cancel and Ctrl-C; the cover design."""
+"""Where games run (interpreter/analysis/simrun.py): local processes, a Dask cluster, cancel and Ctrl-C; the cover design."""
 from __future__ import annotations
 
 import os
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from kcd.content import load_ruleset
-from kcd.sim import GameRecord, SimError, deal_leaders, simulate
+from kcd.analysis.sim import GameRecord, SimError, deal_leaders, simulate
 from processes import interruptible
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,7 +80,7 @@ def test_a_port_that_answers_garbage_is_no_scheduler_and_the_run_exits_at_once()
     threading.Thread(target=answer, daemon=True).start()
     start = time.monotonic()
     try:
-        result = subprocess.run([sys.executable, "-m", "kcd.cli", "simulate", "--games", "2", "--players", "2",
+        result = subprocess.run([sys.executable, "-m", "kcd.apps.cli.main", "simulate", "--games", "2", "--players", "2",
                                  "--scheduler", f"tcp://127.0.0.1:{port}"], capture_output=True, text=True,
                                 cwd=ROOT, timeout=60)
     finally:
@@ -114,7 +114,7 @@ def test_ctrl_c_stops_kcd_simulate_and_leaves_no_process(tmp_path):
     the suite itself runs in the background with SIGINT ignored (the child gets default handling back)."""
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)   # as a suite started in the background has it
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "kcd.cli", "simulate", "--games", "400", "--players",
+        proc = subprocess.Popen([sys.executable, "-m", "kcd.apps.cli.main", "simulate", "--games", "400", "--players",
                                  "2", "--bots", "greedy", "--jobs", "2"], cwd=ROOT, **interruptible(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     finally:

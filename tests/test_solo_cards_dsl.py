@@ -19,10 +19,10 @@ from kcd.content import load_ruleset
 from kcd.dsl import CheckContext, compile_field
 from kcd.dsl.render import render
 from kcd.engine import Game
-from kcd.engine.modes.solo import procedures as solo
+from kcd.modes.solo import procedures as solo
 from kcd.engine.context import Ctx, Runtime, Turn
 from test_engine_support import steps
-from kcd.engine.rules import compile_rules
+from kcd.content.rules import compile_rules
 from kcd.engine.setup import new_state
 
 PLAYER, BOT = "green", "red"
@@ -161,7 +161,7 @@ def test_the_base_segments_read_as_before() -> None:
 
 def test_a_new_segment_reads_as_what_kiwibot_does() -> None:
     """Core verbs, conditions and quantities of a segment are told with Kiwibot as the subject (R-SOLO-7)."""
-    from kcd.engine.modes.solo.verbs import describe_segment
+    from kcd.modes.solo.verbs import describe_segment
     assert describe_segment(segment("move", 1)) == ("Kiwibot moves its Leader to an adjacent hex with Kiwi of yours "
                                                     "and it pushes 2 of your Kiwi")
     assert describe_segment(segment("feed", 2)) == (

@@ -14,12 +14,12 @@ import uuid
 
 import pytest
 
-from kcd.service.terminal import TWO_STEP, flock_letters, hex_map, option_groups
+from kcd.apps.service.terminal import TWO_STEP, flock_letters, hex_map, option_groups
 from test_service_protocol import InProcess, SEED
 
 
 def kcd(*args: str, stdin: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kcd.cli", "play", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "kcd.apps.cli.main", "play", *args], input=stdin,
                           capture_output=True, text=True, timeout=600)
 
 
@@ -121,7 +121,7 @@ def test_in_a_real_terminal_the_map_shows_and_q_quits_with_exit_0() -> None:
     need_tmux()
     session = f"kcd-{uuid.uuid4().hex[:8]}"
     # the shell tmux runs the command in prints its exit status when it ends (the pane stays: remain-on-exit)
-    command = f"{sys.executable} -m kcd.cli play --human 1 --seed 3 --players 2; echo kcd-exit-$?"
+    command = f"{sys.executable} -m kcd.apps.cli.main play --human 1 --seed 3 --players 2; echo kcd-exit-$?"
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "50", command], check=True)
     try:
         subprocess.run(["tmux", "set-option", "-t", session, "remain-on-exit", "on"], check=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from kcd.cli import app
+from kcd.apps.cli.main import app
 
 runner = CliRunner()
 CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -78,7 +78,7 @@ def test_validate_hostile_yaml_exit_1(root: Path) -> None:
 
 def test_validate_from_another_directory(tmp_path: Path) -> None:
     """`kcd validate` in a fresh process started elsewhere finds the shipped content."""
-    proc = subprocess.run([sys.executable, "-m", "kcd.cli", "validate"], cwd=tmp_path,
+    proc = subprocess.run([sys.executable, "-m", "kcd.apps.cli.main", "validate"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1].startswith("OK: ")

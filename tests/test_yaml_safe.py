@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from kcd.content.yamlsafe import MAX_DEPTH, parse_yaml
-from kcd.diagnostics import Diagnostic, Location
+from kcd.core.diagnostics import Diagnostic, Location
 
 
 def _one(text: str, file: str = "x.yaml") -> str:

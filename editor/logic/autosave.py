@@ -4,7 +4,7 @@ content itself: the real file changes only on Save).
 
 Autosaves are kept per browser session (a token the page keeps in its URL) and file: a save in one tab clears
 only that tab's autosave, and a refreshed tab takes back only its own edits. Another session's edits of a file
-are offered, and merged field by field (kcd.editor.logic.merge) into this session's when taken. The session ""
+are offered, and merged field by field (kcd.apps.editor.logic.merge) into this session's when taken. The session ""
 is the folder's top level (autosaves written before sessions existed, and callers that have no session)."""
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from kcd.editor.logic import store, yamlrt
-from kcd.editor.logic.confine import inside
+from kcd.apps.editor.logic import store, yamlrt
+from kcd.apps.editor.logic.confine import inside
 
 AUTOSAVE_DIR = ".kcd-autosave"
 SESSIONS_DIR = ".tabs"      # inside AUTOSAVE_DIR; a leading dot: never a content folder's name
@@ -200,11 +200,11 @@ def others(root: Path, session: str, rel: str | None = None) -> list[Pending]:
 
 
 def merge_in(mine: Pending, theirs: Pending) -> tuple[dict[tuple, Any], list[Any]]:
-    """Another session's field edits taken into mine, field by field (kcd.editor.logic.merge): (my new edits,
+    """Another session's field edits taken into mine, field by field (kcd.apps.editor.logic.merge): (my new edits,
     clashes). A field only they changed takes their value; a field we both changed to different values is a
     Clash whose `mine` is my value and `theirs` is theirs. Whole-text (raw) edits cannot be merged by field:
     ValueError."""
-    from kcd.editor.logic import merge
+    from kcd.apps.editor.logic import merge
 
     if mine.raw is not None or theirs.raw is not None:
         raise ValueError(f"{mine.rel}: whole-text edits from the raw file view cannot be merged field by field")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from kcd.editor.logic.confine import inside
+from kcd.apps.editor.logic.confine import inside
 
 POSITIONS_DIR = "positions"
 
@@ -25,7 +25,7 @@ def flock_names(ruleset: Any) -> dict[str, str]:
 
 def nest_glyphs(ruleset: Any) -> dict[str, dict[str, Any]]:
     """{nest id: {type, row, shape}}: each Nest type of the content its own glyph (board_svg.nest_glyphs)."""
-    from kcd.editor.logic.board_svg import nest_glyphs as glyphs
+    from kcd.apps.editor.logic.board_svg import nest_glyphs as glyphs
 
     return glyphs({"id": item.id, **item.raw} for item in ruleset.items("nests"))
 
@@ -78,7 +78,7 @@ def layout_view(ruleset: Any, layout_id: str, setup_id: str | None = None,
 def position_files(root: Path) -> list[str]:
     """The position files of the content folder: `positions/**/*.yaml`, content-relative (links leading out
     of the folder are left out)."""
-    from kcd.editor.logic.confine import OutsideContentError
+    from kcd.apps.editor.logic.confine import OutsideContentError
 
     folder = Path(root) / POSITIONS_DIR
     out = []
@@ -98,8 +98,8 @@ MAX_POSITION_BYTES = 1_000_000   # the loader's limit for a content file
 def position_view(root: Path, name: str, text: str | bytes) -> tuple[dict[str, Any], Any]:
     """The spectator view of a position (its text, named `name` in messages) and the game built from it, its
     `edition` packs taken from content folder `root`; PositionError with located diagnostics on bad input."""
-    from kcd.diagnostics import Diagnostic, Location
-    from kcd.position import PositionError, build_game, load_ruleset_for, parse_document, parse_position
+    from kcd.core.diagnostics import Diagnostic, Location
+    from kcd.analysis.position import PositionError, build_game, load_ruleset_for, parse_document, parse_position
 
     if isinstance(text, bytes):
         if len(text) > MAX_POSITION_BYTES:
@@ -118,8 +118,8 @@ def position_view(root: Path, name: str, text: str | bytes) -> tuple[dict[str, A
 
 def position_file_view(root: Path, rel: str) -> tuple[dict[str, Any], Any]:
     """`position_view` of a file of the content folder (only inside it: OutsideContentError otherwise)."""
-    from kcd.diagnostics import Diagnostic, Location
-    from kcd.position import PositionError
+    from kcd.core.diagnostics import Diagnostic, Location
+    from kcd.analysis.position import PositionError
 
     path = inside(root, rel)
     if path.stat().st_size > MAX_POSITION_BYTES:   # never read a huge file whole
@@ -159,9 +159,9 @@ class Recording:
 def log_names(ruleset: Any) -> tuple[dict[str, str], dict[str, str]]:
     """(flock id -> name, card or Nest id -> name) for log lines: flocks, Action cards, Leader cards, Solo cards
     and Nests by their content `name` (a Nest without one by type and row), Season cards as the A/B names them."""
-    from kcd.abtest import entity_names
+    from kcd.analysis.abtest import entity_names
     from kcd.engine.labels import card_name
-    from kcd.engine.rules import compile_rules
+    from kcd.content.rules import compile_rules
 
     # Action cards as the engine names them in a hand (content `name`, else the id in words)
     things: dict[str, str] = {cid: card_name(cid, card) for cid, card in compile_rules(ruleset).cards.items()}
@@ -181,7 +181,7 @@ def log_names(ruleset: Any) -> tuple[dict[str, str], dict[str, str]]:
 def event_line(event: Any, names: tuple[Mapping[str, str], Mapping[str, str]]) -> str:
     """One event's full text with flocks, cards and Nests by name instead of id (the event's own fields,
     rendered by its form; an event without a form keeps its text)."""
-    from kcd.engine.events import FORMS, OWNER, render, with_names
+    from kcd.core.events import FORMS, OWNER, render, with_names
 
     form, fields = getattr(event, "form", None), getattr(event, "fields", None)
     if form not in FORMS or not isinstance(fields, dict):
@@ -215,15 +215,15 @@ def record_game(ruleset: Any, players: Sequence[str], seed: int, bots: Sequence[
                 setup: str = "first-game", mode: str = "standard", solo_side: str | None = None,
                 variant: str | None = None, leaders: Mapping[str, str] | None = None,
                 sides: Mapping[str, str] | None = None, overlays: Sequence[str] = ()) -> Recording:
-    """Play a game between bots (kcd.sim.play_game) and record every decision taken and its events;
+    """Play a game between bots (kcd.analysis.sim.play_game) and record every decision taken and its events;
     mode "solo": players = [player, kiwibot] and the first bot plays the player (R-SOLO-1..12). `leaders`: one
     per flock or None (dealt from the seed, R-SETUP-3); `sides`: flock -> "A"/"B" (default A)."""
-    from kcd.sim import play_game
+    from kcd.analysis.sim import play_game
 
     rec = Recording(list(players), seed, list(bots), setup, leaders=dict(leaders) if leaders else None,
                     sides=dict(sides) if sides else None, mode=mode, solo_side=solo_side, variant=variant,
                     overlays=tuple(overlays))
-    from kcd.engine import modes
+    from kcd.engine import mode_registry as modes
 
     kiwibot = next(iter(modes.select(mode, None).engine_seats(list(players))), None)   # the engine's own seat
     names = log_names(ruleset)
@@ -301,8 +301,8 @@ def replay_views(ruleset: Any, rec: Recording) -> list[dict[str, Any]]:
 
 def result_rows(frame: Frame, names: Mapping[str, str]) -> list[dict[str, Any]]:
     """The scores at a frame in ranking order (R-END-2: VP by source; R-END-3 breaks ties): place, flock, VP."""
-    from kcd.engine import modes
-    from kcd.engine.modes.base import SCORE_COLUMNS
+    from kcd.engine import mode_registry as modes
+    from kcd.modes.base import SCORE_COLUMNS
 
     rows = []
     for place, flock in enumerate(frame.ranking, start=1):
@@ -325,7 +325,7 @@ def winner_text(frame: Frame, names: Mapping[str, str]) -> str:
     first = frame.ranking[0]
     total = (frame.scores.get(first) or {}).get("total", 0)
     tied = [f for f in frame.ranking[1:] if (frame.scores.get(f) or {}).get("total", 0) == total]
-    from kcd.engine import modes
+    from kcd.engine import mode_registry as modes
 
     roles = modes.view_roles(frame.view)   # solo: Kiwibot or the player
     who = names.get(first, first)
@@ -354,7 +354,7 @@ def _watcher_view(game: Any) -> dict[str, Any]:
 
 def scoreboard(view: dict[str, Any]) -> list[dict[str, Any]]:
     """Per-flock rows for the table beside the board (in a solo game with each flock's role)."""
-    from kcd.engine import modes
+    from kcd.engine import mode_registry as modes
 
     roles = modes.view_roles(view)   # solo: Kiwibot and the player
     rows = []
@@ -385,7 +385,7 @@ def season_card_rows(view: dict[str, Any], names: Mapping[str, str] | None = Non
 
 def season_card_names(ruleset: Any) -> dict[str, str]:
     """Each Season card's readable name: its objective as a sentence ("Most nests"), as the A/B report names it."""
-    from kcd.abtest import entity_names
+    from kcd.analysis.abtest import entity_names
 
     prefix = "season_card:"
     return {k[len(prefix):]: v for k, v in entity_names(ruleset).items() if k.startswith(prefix)}
@@ -394,6 +394,6 @@ def season_card_names(ruleset: Any) -> dict[str, str]:
 def solo_panel(view: dict[str, Any]) -> list[dict[str, str]]:
     """The mode's own block of a view as rows (`Mode.view_panel`; solo: Kiwibot, the marker side, the top Solo
     card, cards left and discarded, Kiwibot's cards set aside, R-SOLO-1/2/9/12); [] for a standard game."""
-    from kcd.engine import modes
+    from kcd.engine import mode_registry as modes
 
     return [{"what": what, "value": value} for what, value in modes.view_panel(view)]

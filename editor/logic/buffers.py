@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any, MutableMapping
 
-from kcd.editor.logic import yamlrt
+from kcd.apps.editor.logic import yamlrt
 
 
 def key(rel: str, doc_path: tuple) -> str:

@@ -37,7 +37,7 @@ def face(kind: str, node: dict, render: Callable[[Any, str], str], colour: str, 
     """The face of one item (`node` as plain data; `render(text, dsl_kind)` gives its rules text)."""
     title = str(node.get("name") or node.get("id") or "?")
     if kind == "season_cards":
-        from kcd.abtest import season_card_name
+        from kcd.analysis.abtest import season_card_name
 
         title = season_card_name(node, str(node.get("id") or "?"))   # as the Board and the A/B name it
     if kind == "action_cards":

@@ -13,8 +13,8 @@ from kcd.content import layout
 from kcd.content.layout import FileSpec
 from kcd.content.loader import content_packs
 from kcd.content.schema import schemas_for
-from kcd.editor.logic import yamlrt
-from kcd.editor.logic.confine import inside
+from kcd.apps.editor.logic import yamlrt
+from kcd.apps.editor.logic.confine import inside
 
 # What the Content page lists, in the order designers think of them (every content kind, and the kinds the
 # deep-merged sections of game.yaml, island.yaml, turn_order.yaml and solo.yaml are listed as).

@@ -20,5 +20,5 @@ def content_root(argv: Sequence[str] | None = None, environ: dict | None = None)
             return Path(arg.split("=", 1)[1]).expanduser().resolve()
     if env.get(ENV_CONTENT):
         return Path(env[ENV_CONTENT]).expanduser().resolve()
-    from kcd.paths import content_dir
+    from kcd.core.paths import content_dir
     return content_dir().resolve()

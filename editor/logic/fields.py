@@ -4,9 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kcd.editor.logic import yamlrt
-from kcd.editor.logic.catalog import ItemRef
-from kcd.editor.logic.schema_help import FieldSchema, field_schema
+from kcd.apps.editor.logic import yamlrt
+from kcd.apps.editor.logic.catalog import ItemRef
+from kcd.apps.editor.logic.schema_help import FieldSchema, field_schema
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kcd.editor.logic import yamlrt
+from kcd.apps.editor.logic import yamlrt
 
 _MISSING = object()
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from kcd.content.layout import PACK_DIRS
-from kcd.editor.logic import store, yamlrt
-from kcd.editor.logic.confine import inside
-from kcd.editor.logic.validation import Problem, to_problem
+from kcd.apps.editor.logic import store, yamlrt
+from kcd.apps.editor.logic.confine import inside
+from kcd.apps.editor.logic.validation import Problem, to_problem
 
 ID_RE = re.compile(r"^[a-z][a-z0-9-]{0,39}$")
 
@@ -117,7 +117,7 @@ def default_colour(taken: list[str]) -> str:
 
 def flock_colours(root: Path) -> list[str]:
     """The colours of every flock file in the content folder (base, editions, mods)."""
-    from kcd.editor.logic import catalog as cat
+    from kcd.apps.editor.logic import catalog as cat
 
     out = []
     for rel in cat.content_files(root):
@@ -193,7 +193,7 @@ def flock_files(root: Path, info: PackInfo, flock: NewFlock) -> dict[str, str]:
 
 def printed_power(root: Path, flock: NewFlock) -> str:
     """Side B's new power in words, from the DSL renderer: `Whenever you gain Domain markers: ...`."""
-    from kcd.editor.logic import rules_text
+    from kcd.apps.editor.logic import rules_text
 
     ctx = rules_text.check_context(root, "base/game.yaml")
     if flock.power_modifier:
@@ -207,7 +207,7 @@ def printed_power(root: Path, flock: NewFlock) -> str:
 def check_pack(root: Path, pack_id: str, files: dict[str, str]) -> list[Problem]:
     """Validate the pack as an overlay on a throw-away copy of the content folder (nothing written)."""
     from kcd.content import load_ruleset
-    from kcd.diagnostics import ContentError
+    from kcd.core.diagnostics import ContentError
 
     with tempfile.TemporaryDirectory(prefix="kcd-newpack-") as tmp:
         staged = store.copy_content(root, Path(tmp) / "content")

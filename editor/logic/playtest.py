@@ -1,5 +1,5 @@
-"""Playtests for the editor: what the page offers, the jobs it runs (kcd.editor.logic.runner), the charts of one
-playtest and of an A/B between two versions of a file (statistics from kcd.abtest)."""
+"""Playtests for the editor: what the page offers, the jobs it runs (kcd.apps.editor.logic.runner), the charts of one
+playtest and of an A/B between two versions of a file (statistics from kcd.analysis.abtest)."""
 from __future__ import annotations
 
 import math
@@ -10,8 +10,8 @@ from typing import Any, Callable, Mapping, Sequence
 import altair as alt
 import pandas as pd
 
-from kcd.editor.logic import runner
-from kcd.editor.logic.runner import PlaytestSetup, load
+from kcd.apps.editor.logic import runner
+from kcd.apps.editor.logic.runner import PlaytestSetup, load
 
 __all__ = ["PlaytestSetup", "load", "run"]
 
@@ -25,7 +25,7 @@ PERCENT = alt.Axis(format="%")
 
 def variants(ruleset: Any) -> dict[str, str | None]:
     """{label: variant id} the page offers: the standard game, then each variant the content declares."""
-    from kcd.sim import variants as declared
+    from kcd.analysis.sim import variants as declared
 
     return {STANDARD: None, **{label: vid for vid, label in declared(ruleset).items()}}
 
@@ -33,8 +33,8 @@ def variants(ruleset: Any) -> dict[str, str | None]:
 def modes(ruleset: Any) -> dict[str, str]:
     """{label: mode} the page offers: every registered mode this content offers (`Mode.available`; the standard
     game, and solo against Kiwibot when the content has solo.yaml)."""
-    from kcd.engine import modes as registry
-    from kcd.engine.rules import compile_rules
+    from kcd.engine import mode_registry as registry
+    from kcd.content.rules import compile_rules
 
     rules = compile_rules(ruleset)
     return {m.label: m.name for m in registry.all_modes() if m.variant is None and m.available(rules)}
@@ -42,7 +42,7 @@ def modes(ruleset: Any) -> dict[str, str]:
 
 def mode_of(name: str | None) -> Any:
     """The registered mode of a name `modes` offered (the standard game for None)."""
-    from kcd.engine import modes as registry
+    from kcd.engine import mode_registry as registry
 
     return registry.select(name or "standard", None)
 
@@ -50,7 +50,7 @@ def mode_of(name: str | None) -> Any:
 def setup_options(ruleset: Any, mode: Any) -> list[tuple[Any, dict[str, str | None]]]:
     """A mode's own setup options (`Mode.setup_options`) with their choices as {label: value}: dealt from each
     game's seed (None), or one value the content offers (solo: a Solo-mode marker side of solo.yaml)."""
-    from kcd.engine.rules import compile_rules
+    from kcd.content.rules import compile_rules
 
     return [(option, {SIDE_FROM_SEED: None, **{c: c for c in option.choices}})
             for option in mode.setup_options(compile_rules(ruleset))]
@@ -63,14 +63,14 @@ def against_engine(mode: Any) -> bool:
 
 def marker_sides(ruleset: Any) -> dict[str, str | None]:
     """{label: Solo-mode marker side id} (R-SOLO-12): dealt from each game's seed, or one side of solo.yaml."""
-    from kcd.sim import solo_sides
+    from kcd.analysis.sim import solo_sides
 
     return {SIDE_FROM_SEED: None, **{side: side for side in solo_sides(ruleset)}}
 
 
 def bot_names() -> list[str]:
-    """Every bot the engine knows (kcd.bots.BOTS), in its order."""
-    from kcd.bots import BOTS
+    """Every bot the engine knows (kcd.analysis.bots.BOTS), in its order."""
+    from kcd.analysis.bots import BOTS
 
     return list(BOTS)
 
@@ -82,7 +82,7 @@ def default_bot() -> str:
 
 
 def run(ruleset: Any, setup: PlaytestSetup, progress: Callable[[int, int], None] | None = None) -> Any:
-    """Play the games in this process with kcd.sim.simulate; returns its SimReport (the page runs
+    """Play the games in this process with kcd.analysis.sim.simulate; returns its SimReport (the page runs
     them in a child process instead, see `start`)."""
     return runner.simulate_setup(ruleset, setup, progress)
 
@@ -119,7 +119,7 @@ def changes(root: Path, unsaved: Mapping[str, str], overlays: Sequence[str]) -> 
     """The whole changes the page can test (B): this tab's unsaved edits of every file, every draft, and each
     pack (an edition or mod) not already applied, on top of the applied ones."""
     from kcd.content import available_packs
-    from kcd.editor.logic import store
+    from kcd.apps.editor.logic import store
 
     out = []
     if unsaved:
@@ -142,7 +142,7 @@ def baselines(change: Change) -> list[str]:
 def baseline(root: Path, change: Change, which: str) -> Change:
     """The A side for a change: the saved files (no overrides), or each changed file as it was before its last
     save (a file never saved here stays as saved), or the content without the pack."""
-    from kcd.editor.logic import store
+    from kcd.apps.editor.logic import store
 
     if which == BEFORE_LAST_SAVE:
         before = {}
@@ -164,8 +164,8 @@ def start_change(root: Path, setup: PlaytestSetup, a: Change, b: Change, width: 
 
 
 def sequential_of(status: Any) -> Any:
-    """A finished sequential A/B run as kcd.abtest.Sequential (None for a fixed-size run)."""
-    from kcd.abtest import Sequential
+    """A finished sequential A/B run as kcd.analysis.abtest.Sequential (None for a fixed-size run)."""
+    from kcd.analysis.abtest import Sequential
 
     if not status.interval:
         return None
@@ -193,7 +193,7 @@ def interval_text(interval: Mapping[str, Any] | None) -> str:
 
 def report_of(records: Sequence[Mapping[str, Any]]) -> Any:
     """A SimReport of records in their to_dict() form (as a run streams them)."""
-    from kcd.sim import GameRecord, SimReport
+    from kcd.analysis.sim import GameRecord, SimReport
 
     return SimReport([GameRecord(**dict(r)) for r in records])
 
@@ -209,8 +209,8 @@ class Labels:
 
     @classmethod
     def of(cls, ruleset: Any) -> "Labels":
-        """The labels of a ruleset (kcd.abtest.entity_names; flock colours from content)."""
-        from kcd.abtest import entity_names
+        """The labels of a ruleset (kcd.analysis.abtest.entity_names; flock colours from content)."""
+        from kcd.analysis.abtest import entity_names
 
         colours = {item.id: str(item.raw.get("colour") or item.id) for item in ruleset.items("flocks")}
         return cls(entity_names(ruleset), colours)
@@ -302,7 +302,7 @@ def solo_frame(summary: Mapping[str, Any], labels: Labels = Labels()) -> pd.Data
 
 def vp_source_name(source: str) -> str:
     """A readable VP source: `season_cards` -> "Season cards" (R-END-2; R-SOLO-6 for `solo`)."""
-    from kcd.abtest import VP_SOURCE_NAMES
+    from kcd.analysis.abtest import VP_SOURCE_NAMES
 
     return VP_SOURCE_NAMES.get(source, source.replace("_", " ").capitalize())
 
@@ -398,9 +398,9 @@ def charts(report: Any, labels: Labels = Labels()) -> dict[str, Any]:
 # --- A/B between two versions of a file ----------------------------------------------------------------------
 
 def ab_files(root: Path, rels: Sequence[str], session: str = "") -> dict[str, list[tuple[str, str]]]:
-    """{file: its versions} of the files with at least two versions to compare (kcd.editor.logic.versions; the
+    """{file: its versions} of the files with at least two versions to compare (kcd.apps.editor.logic.versions; the
     unsaved edits are those this browser session autosaved)."""
-    from kcd.editor.logic.versions import versions
+    from kcd.apps.editor.logic.versions import versions
 
     out = {}
     for rel in rels:
@@ -413,7 +413,7 @@ def ab_files(root: Path, rels: Sequence[str], session: str = "") -> dict[str, li
 def default_pair(labels: Sequence[str]) -> tuple[int, int]:
     """(A, B) indexes into a file's version labels (newest first): B the newest, A the saved file (or, when the
     newest is the saved file, the save before it) — "before" against "after"."""
-    from kcd.editor.logic.versions import SAVED
+    from kcd.apps.editor.logic.versions import SAVED
 
     if not labels:
         return 0, 0
@@ -425,16 +425,16 @@ def default_pair(labels: Sequence[str]) -> tuple[int, int]:
 
 def compare(records_a: Sequence[Mapping[str, Any]], records_b: Sequence[Mapping[str, Any]],
             focus: Sequence[str] = (), names: Mapping[str, str] | None = None) -> Any:
-    """The paired comparison of an A/B run (kcd.abtest.compare)."""
-    from kcd.abtest import compare as paired
+    """The paired comparison of an A/B run (kcd.analysis.abtest.compare)."""
+    from kcd.analysis.abtest import compare as paired
 
     return paired(records_a, records_b, focus=focus, names=names)
 
 
 def ab_summary(report: Any, names: Mapping[str, str] | None = None) -> str:
-    """The report's summary in plain words (kcd.abtest), after a line for each edited item that never
+    """The report's summary in plain words (kcd.analysis.abtest), after a line for each edited item that never
     came up in these games (a Season card not drawn, a Leader not dealt): it was not measured, not unchanged."""
-    from kcd.abtest import default_label
+    from kcd.analysis.abtest import default_label
 
     shown = {r.id for r in report.rows}
     lines = []

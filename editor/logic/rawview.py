@@ -2,7 +2,7 @@
 error (which hides the file's items from the forms) can be found and fixed in the editor."""
 from __future__ import annotations
 
-from kcd.editor.logic.validation import Problem
+from kcd.apps.editor.logic.validation import Problem
 
 
 def _caret_width(problem: Problem) -> int:

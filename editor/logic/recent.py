@@ -5,7 +5,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from kcd.editor.logic import store
+from kcd.apps.editor.logic import store
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from typing import Any
 import yaml
 
 from kcd.content.layout import BASE_FOLDER, PACK_DIRS
-from kcd.editor.logic import catalog as cat
-from kcd.editor.logic.confine import inside
+from kcd.apps.editor.logic import catalog as cat
+from kcd.apps.editor.logic.confine import inside
 
 # What a Season card / track slot with `null` means on the printed card (SPEC.md: null = "no benefit").
 NO_BENEFIT = "No benefit"

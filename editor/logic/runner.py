@@ -2,9 +2,9 @@
 
 Streamlit's server is a multi-threaded process with its own signal handling; worker processes forked from it
 hung after the last game and outlived a closed page. So the Playtest page never simulates in its own process:
-`start(job)` runs `python -m kcd.editor.logic.runner JOB.json` as a new session (its own process group), in a
+`start(job)` runs `python -m kcd.apps.editor.logic.runner JOB.json` as a new session (its own process group), in a
 private temporary folder (mode 0700). The child loads the content, plays the games with
-`kcd.sim.simulate` (which may fork its `jobs` workers there: a plain single-threaded Python process)
+`kcd.analysis.sim.simulate` (which may fork its `jobs` workers there: a plain single-threaded Python process)
 and appends JSON lines to `events.jsonl` in that folder:
 
     {"event": "start", "sides": ["A", "B"], "total": 400}
@@ -22,7 +22,7 @@ A job with several sides (an A/B test) plays the same seeds on each side's conte
 folder with some files' texts replaced (`overrides`: {relative path: text}, any number of files: a whole
 change), copied into the private folder, and its own overlays (a pack against the set without it). An A/B job
 with a `width` plays in batches until the 95% interval on its main effect is that narrow
-(kcd.abtest.until_narrow; `games` is then the cap), reporting after each batch:
+(kcd.analysis.abtest.until_narrow; `games` is then the cap), reporting after each batch:
 
     {"event": "records", "side": "A", "records": [...], "append": true}     # this batch's games
     {"event": "interval", "main": "flock:red", "label": "...", "low": -0.04, "high": 0.05, "pairs": 60,
@@ -92,11 +92,11 @@ def load(root: Path, overlays: Sequence[str]) -> Any:
 
 
 def simulate_setup(ruleset: Any, setup: PlaytestSetup, progress: Callable[[int, int], None] | None = None) -> Any:
-    """Play the setup's games with kcd.sim.simulate in this process; returns its SimReport."""
-    from kcd.sim import simulate
+    """Play the setup's games with kcd.analysis.sim.simulate in this process; returns its SimReport."""
+    from kcd.analysis.sim import simulate
 
-    from kcd.engine import modes
-    from kcd.engine.rules import compile_rules
+    from kcd.engine import mode_registry as modes
+    from kcd.content.rules import compile_rules
 
     mode = modes.select(setup.mode, None)
     players = mode.player_count or setup.players
@@ -189,8 +189,8 @@ class Status:
 def content_with(root: Path, overrides: Mapping[str, str], dest: Path) -> Path:
     """A copy of the content folder at `dest` with some files' texts replaced (unsaved edits, a draft, an
     earlier save): one side of an A/B playtest. The real content folder is never written."""
-    from kcd.editor.logic import store
-    from kcd.editor.logic.confine import inside
+    from kcd.apps.editor.logic import store
+    from kcd.apps.editor.logic.confine import inside
 
     store.copy_content(root, dest)
     for rel, text in overrides.items():
@@ -361,7 +361,7 @@ def start(job: Job) -> Run:
     # the child imports `editor` as the editor does (an installed package or the source tree)
     env["PYTHONPATH"] = os.pathsep.join([str(repo)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     with open(folder / STDERR, "wb") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "kcd.editor.logic.runner", str(folder / JOB)],
+        proc = subprocess.Popen([sys.executable, "-m", "kcd.apps.editor.logic.runner", str(folder / JOB)],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
                                 start_new_session=True, cwd=str(folder), env=env, close_fds=True)
     return Run(proc, folder, job)
@@ -389,7 +389,7 @@ def _side_root(job: Job, side: Side, folder: Path) -> Path:
     return content_with(Path(job.root), side.overrides, folder / f"side-{side.label}")
 
 
-# Content kinds whose items are A/B report entities (kcd.abtest groups).
+# Content kinds whose items are A/B report entities (kcd.analysis.abtest groups).
 _ENTITY_GROUPS = {"flocks": "flock", "leaders": "leader", "season_cards": "season_card", "nests": "nest"}
 
 
@@ -432,7 +432,7 @@ def child_main(job_path: Path) -> int:
     games = job.setup.games
     total = games * len(job.sides)
     write({"event": "start", "sides": [s.label for s in job.sides], "total": total})
-    from kcd.diagnostics import ContentError
+    from kcd.core.diagnostics import ContentError
 
     rulesets = []
     for side in job.sides:   # every side's content loads before any game is played
@@ -445,7 +445,7 @@ def child_main(job_path: Path) -> int:
                    "diagnostics": [_as_in_content(d, side_root).format() for d in exc.diagnostics[:50]]})
             return 1
     if len(rulesets) == 2:
-        from kcd.abtest import entity_names
+        from kcd.analysis.abtest import entity_names
 
         names = {**entity_names(rulesets[0]), **entity_names(rulesets[1])}
         focus = changed_items(*rulesets)
@@ -470,8 +470,8 @@ def child_main(job_path: Path) -> int:
 def _sequential(job: Job, rulesets: list[Any], write: Callable[[dict[str, Any]], None], parent: int,
                 focus: list[str], names: dict[str, str]) -> int:
     """An A/B job with a width: batches of the same games on both sides until the main effect's interval is
-    narrow enough (kcd.abtest.until_narrow), each batch's records and the interval written as it ends."""
-    from kcd.abtest import until_narrow, width_of
+    narrow enough (kcd.analysis.abtest.until_narrow), each batch's records and the interval written as it ends."""
+    from kcd.analysis.abtest import until_narrow, width_of
 
     cap = job.setup.games
     total = 2 * cap

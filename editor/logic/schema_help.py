@@ -26,7 +26,7 @@ class FieldSchema:
 
 def schemas_folder() -> Path:
     """The shipped schemas folder."""
-    from kcd.paths import schemas_dir
+    from kcd.core.paths import schemas_dir
     return schemas_dir()
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator, Sequence
 
-from kcd.editor.logic.confine import inside
+from kcd.apps.editor.logic.confine import inside
 
 HISTORY_DIR = ".kcd-history"
 DRAFTS_DIR = "drafts"

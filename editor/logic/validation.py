@@ -6,10 +6,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from kcd.editor.logic import catalog as cat
-from kcd.editor.logic import yamlrt
-from kcd.editor.logic.catalog import ItemRef
-from kcd.editor.logic.fields import Field
+from kcd.apps.editor.logic import catalog as cat
+from kcd.apps.editor.logic import yamlrt
+from kcd.apps.editor.logic.catalog import ItemRef
+from kcd.apps.editor.logic.fields import Field
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def whole_report(root: Path) -> list[Problem]:
     """Every problem of the whole set: base alone, then base + each edition and base + each mod; each
     problem reported once, with the combinations that showed it."""
     from kcd.content import available_packs, load_ruleset
-    from kcd.diagnostics import ContentError
+    from kcd.core.diagnostics import ContentError
 
     combos: list[tuple[str, ...]] = [()] + [(p.id,) for p in available_packs(root)]
     seen: dict[str, Problem] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from kcd.editor.logic import autosave, store
+from kcd.apps.editor.logic import autosave, store
 
 SAVED = "Saved file"
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import streamlit as st
-from kcd.editor import textfield as tf
-from kcd.editor import ui
-from kcd.editor.logic import buffers as buf
-from kcd.editor.logic import card_svg
-from kcd.editor.logic import catalog as cat
-from kcd.editor.logic import fields as fl
-from kcd.editor.logic import merge, reference, rules_text, store, validation, yamlrt
+from kcd.apps.editor import textfield as tf
+from kcd.apps.editor import ui
+from kcd.apps.editor.logic import buffers as buf
+from kcd.apps.editor.logic import card_svg
+from kcd.apps.editor.logic import catalog as cat
+from kcd.apps.editor.logic import fields as fl
+from kcd.apps.editor.logic import merge, reference, rules_text, store, validation, yamlrt
 
 st.set_page_config(page_title="Content - Kiwi Chow Down editor", layout="wide")
 st.title("Content")
@@ -278,7 +278,7 @@ def field_widget(field: fl.Field) -> None:
 
 
 def seeds() -> dict[str, int]:
-    """The seed of each text input (raised to put a value from disk into it, see kcd.editor.textfield)."""
+    """The seed of each text input (raised to put a value from disk into it, see kcd.apps.editor.textfield)."""
     return st.session_state.setdefault("kcd_seed", {})
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 import streamlit as st
 
 from kcd.content import content_packs
-from kcd.editor import ui
-from kcd.editor.logic import catalog as cat
-from kcd.editor.logic import validation
+from kcd.apps.editor import ui
+from kcd.apps.editor.logic import catalog as cat
+from kcd.apps.editor.logic import validation
 
 st.set_page_config(page_title="Validate - Kiwi Chow Down editor", layout="wide")
 st.title("Validate")

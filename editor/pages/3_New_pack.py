@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from kcd.editor import ui
-from kcd.editor.logic import catalog as cat
-from kcd.editor.logic import newpack, rules_text
+from kcd.apps.editor import ui
+from kcd.apps.editor.logic import catalog as cat
+from kcd.apps.editor.logic import newpack, rules_text
 
 st.set_page_config(page_title="New pack - Kiwi Chow Down editor", layout="wide")
 st.title("New leader / New flock")

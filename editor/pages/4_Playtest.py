@@ -9,12 +9,12 @@ import streamlit as st
 from dataclasses import replace
 
 from kcd.content import available_packs
-from kcd.editor import ui, watch
-from kcd.editor.logic import buffers as buf
-from kcd.editor.logic import catalog as cat
-from kcd.editor.logic import playtest
-from kcd.abtest import GROUPS, MIN_PAIRS, games_for_width
-from kcd.diagnostics import ContentError
+from kcd.apps.editor import ui, watch
+from kcd.apps.editor.logic import buffers as buf
+from kcd.apps.editor.logic import catalog as cat
+from kcd.apps.editor.logic import playtest
+from kcd.analysis.abtest import GROUPS, MIN_PAIRS, games_for_width
+from kcd.core.diagnostics import ContentError
 
 st.set_page_config(page_title="Playtest - Kiwi Chow Down editor", layout="wide")
 st.title("Playtest")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import streamlit as st
 
 from kcd.content import available_packs
-from kcd.editor import ui
-from kcd.editor.logic import board, playtest
-from kcd.editor.logic.board_svg import as_img_tag, board_svg, legend_svg, scroll_box
-from kcd.diagnostics import ContentError
-from kcd.position import PositionError
+from kcd.apps.editor import ui
+from kcd.apps.editor.logic import board, playtest
+from kcd.apps.editor.logic.board_svg import as_img_tag, board_svg, legend_svg, scroll_box
+from kcd.core.diagnostics import ContentError
+from kcd.analysis.position import PositionError
 
 st.set_page_config(page_title="Board - Kiwi Chow Down editor", layout="wide")
 st.title("Board")

@@ -6,11 +6,11 @@ import time
 
 import streamlit as st
 
-from kcd.editor import textfield as tf
-from kcd.editor import ui
-from kcd.editor.logic import buffers as buf
-from kcd.editor.logic import catalog as cat
-from kcd.editor.logic import rawview, store, validation
+from kcd.apps.editor import textfield as tf
+from kcd.apps.editor import ui
+from kcd.apps.editor.logic import buffers as buf
+from kcd.apps.editor.logic import catalog as cat
+from kcd.apps.editor.logic import rawview, store, validation
 
 st.set_page_config(page_title="Files and drafts - Kiwi Chow Down editor", layout="wide")
 st.title("Files and drafts")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from kcd.content.loader import available_packs, clear_caches, content_packs, dsl_context, load_ruleset, validate_text
 from kcd.content.model import KINDS, Item, Origin, Pack, Ruleset
 from kcd.content.validate import ValidationReport, validate_paths, validate_report
-from kcd.diagnostics import ContentError, Diagnostic, Location
+from kcd.core.diagnostics import ContentError, Diagnostic, Location
 
 __all__ = [
     "load_ruleset", "dsl_context", "validate_paths", "validate_report", "validate_text", "available_packs",

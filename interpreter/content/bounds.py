@@ -10,7 +10,7 @@ from kcd.content.checks import item_rows
 from kcd.content.dslfields import CompiledFields
 from kcd.content.merge import Merged
 from kcd.content.schema import validated_cache
-from kcd.diagnostics import Diagnostic
+from kcd.core.diagnostics import Diagnostic
 from kcd.dsl import registry
 from kcd.dsl.ast import Call, Node
 from kcd.dsl.bounds import (BoundIssue, Effect, EffectGraph, Entry, FlockSide, effect_bounds, fingerprint,

@@ -6,7 +6,7 @@ from typing import Any
 from kcd.content.dslfields import CompiledFields
 from kcd.content.merge import Merged
 from kcd.content.schema import did_you_mean
-from kcd.diagnostics import Diagnostic
+from kcd.core.diagnostics import Diagnostic
 from kcd.dsl import registry
 from kcd.dsl import ast
 from kcd.dsl.ast import Call
@@ -359,7 +359,7 @@ def _scalar(value: Any) -> bool:
 
 
 def _where_text(found: tuple | None) -> str:
-    from kcd.diagnostics import display_path
+    from kcd.core.diagnostics import display_path
 
     if found is None:
         return "?"

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from kcd.content.merge import Merged
 from kcd.content.schema import Schemas
-from kcd.diagnostics import Diagnostic
+from kcd.core.diagnostics import Diagnostic
 from kcd.dsl.ast import Call, Node, Phrase, walk
 from kcd.dsl import compose_check
 from kcd.dsl.checker import CheckContext, compile_field

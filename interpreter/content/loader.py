@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from kcd import paths
+from kcd.core import paths
 from kcd.content.bounds import bound_diagnostics
 from kcd.content.checks import Checker
 from kcd.content.dslfields import CompiledFields, compile_merged, substitute
@@ -18,7 +18,7 @@ from kcd.content.merge import Merged, Merger, SourceFile
 from kcd.content.model import Item, Origin, Pack, Ruleset
 from kcd.content.schema import Schemas, did_you_mean, schemas_for, validated_cache
 from kcd.content.yamlsafe import MAX_BYTES, YamlDoc, parse_yaml
-from kcd.diagnostics import ContentError, Diagnostic, Location
+from kcd.core.diagnostics import ContentError, Diagnostic, Location
 from kcd.dsl.checker import CheckContext
 
 # abs path -> ((mtime_ns, size), doc, diagnostics): files are re-read only when they change on disk. At most
@@ -424,7 +424,7 @@ def with_requirements(root: Path, overlays: tuple[str, ...], overrides: dict[str
 def _engine_diagnostics(result: Build) -> list[Diagnostic]:
     """Values the engine could not play, found when it compiles the content into typed values (engine/rules.py),
     located at their file and key: a content error surfaces at load, never when a game reaches it."""
-    from kcd.engine.rules import RulesError, compile_rules
+    from kcd.content.rules import RulesError, compile_rules
     try:
         compile_rules(ruleset_from(result), cache=False)
     except RulesError as exc:

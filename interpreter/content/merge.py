@@ -14,7 +14,7 @@ from kcd.content.layout import FILES, FileSpec, entries, id_key, spec_for
 from kcd.content.model import Origin
 from kcd.content.schema import did_you_mean
 from kcd.content.yamlsafe import YamlDoc
-from kcd.diagnostics import Diagnostic
+from kcd.core.diagnostics import Diagnostic
 
 OPS = ("add", "replace", "patch")
 _ID_RE = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -121,7 +121,7 @@ def _loc_line(doc: YamlDoc, path: tuple) -> int:
 
 
 def _where_text(doc: YamlDoc, path: tuple) -> str:
-    from kcd.diagnostics import display_path
+    from kcd.core.diagnostics import display_path
 
     pos = doc.pos(path)
     return f"{display_path(doc.file)}:{pos.line}:{pos.col}" if pos else display_path(doc.file)

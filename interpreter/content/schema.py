@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
-from kcd import paths
+from kcd.core import paths
 
 # Bump when the way validity is decided changes (inlining, jsonschema major version): old cache entries lapse.
 _ENGINE_VERSION = "kcd-schema-2"

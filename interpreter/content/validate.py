@@ -6,10 +6,10 @@ from itertools import combinations
 from pathlib import Path
 from typing import Iterable
 
-from kcd import paths
+from kcd.core import paths
 from kcd.content.layout import BASE_FOLDER
 from kcd.content.loader import _dedupe, available_packs, build, pack_of
-from kcd.diagnostics import Diagnostic, count_summary
+from kcd.core.diagnostics import Diagnostic, count_summary
 
 
 @dataclass

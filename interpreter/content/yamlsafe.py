@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 import yaml
 
-from kcd.diagnostics import Diagnostic, Location
+from kcd.core.diagnostics import Diagnostic, Location
 
 _EventParser: type | None
 try:  # libyaml's event parser is several times faster; the pure-Python one behaves the same

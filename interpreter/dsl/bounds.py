@@ -28,7 +28,7 @@ from typing import Any, Iterator
 from kcd.dsl import registry
 from kcd.dsl.ast import Call, Choose, ChoosePlayer, During, May, Node, Objective, Phrase, Repeat, Seq, walk
 from kcd.dsl.compose_check import quantity_max
-from kcd.memo import per_object
+from kcd.core.memo import per_object
 
 __all__ = ["MAX_WORK", "MAX_CHAIN_DEPTH", "Effect", "FlockSide", "Entry", "EffectGraph", "BoundIssue",
            "effect_bounds", "chain_bounds", "fingerprint", "local_work"]

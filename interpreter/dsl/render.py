@@ -140,7 +140,7 @@ def _default_context() -> CheckContext:
     """Fruit, terrains and size limit of the shipped base game.yaml (empty when it cannot be read)."""
     import yaml  # only the reference page needs it
 
-    from kcd.paths import content_dir
+    from kcd.core.paths import content_dir
 
     try:
         data = yaml.safe_load(Path(content_dir(), "base", "game.yaml").read_text(encoding="utf-8"))

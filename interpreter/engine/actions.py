@@ -6,8 +6,8 @@ from typing import Any
 
 from kcd.engine import effects, labels
 from kcd.engine.context import Ctx, Runtime, Turn
-from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, option, shared_option_caches
+from kcd.core import action_types as A
+from kcd.core.decisions import Option, option, shared_option_caches
 from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, Label, Question, program
 

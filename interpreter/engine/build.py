@@ -4,10 +4,11 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from kcd.dsl import ast
-from kcd.engine import action_types as A
-from kcd.engine import compose, dominance, effects, labels, payment
+from kcd.core import action_types as A
+from kcd.engine import compose, effects, labels, payment
+from kcd.core import dominance
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine.decisions import option, shared_option
+from kcd.core.decisions import option, shared_option
 from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Emit, Env, ForEach, Label, Question, Return, program
 from kcd.engine.modifiers import param

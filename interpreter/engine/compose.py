@@ -22,12 +22,12 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from kcd.dsl import ast, registry
-from kcd.engine import action_types as A
+from kcd.core import action_types as A
 from kcd.engine import effects, move, placing, push
-from kcd.engine.board import board_of
+from kcd.core.board import board_of
 from kcd.engine.compose_load import check_ctx, check_index, check_question, need, well_formed
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
-from kcd.engine.decisions import Decision, Option, option
+from kcd.core.decisions import Decision, Option, option
 from kcd.engine.machine import (Ask, Call, Cont, Do, Emit, Env, ForEach, If, Jump, Label, Program, Question, Return,
                                 While, program)
 from kcd.engine.powers import immune, table

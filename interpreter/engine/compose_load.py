@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine.decisions import Decision, distinct
+from kcd.core.decisions import Decision, distinct
 from kcd.engine.frames import Ask, FrameDataError
 
 __all__ = ["check_ctx", "check_index", "check_question", "need", "well_formed"]

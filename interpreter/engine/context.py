@@ -6,12 +6,12 @@ from typing import Any
 
 from kcd.dsl import ast
 from kcd.dsl.bounds import MAX_CHAIN_DEPTH
-from kcd.engine import modes
-from kcd.engine.decisions import Event
-from kcd.engine.events import FORMS
+from kcd.engine import mode_registry as modes
+from kcd.core.decisions import Event
+from kcd.core.events import FORMS
 from kcd.engine.verb_table import TABLE, VerbTable
-from kcd.engine.rules import Rules
-from kcd.engine.state import State
+from kcd.content.rules import Rules
+from kcd.core.state import State
 
 
 class EngineError(RuntimeError):
@@ -78,7 +78,7 @@ MAX_REPEAT = 50        # a `repeat` literal above this is refused
 
 @dataclass
 class Runtime:
-    """Rules, state and the event log of one game, and the mode it is played in (interpreter/engine/modes)."""
+    """Rules, state and the event log of one game, and the mode it is played in (interpreter/modes)."""
 
     rules: Rules
     state: State
@@ -91,7 +91,7 @@ class Runtime:
             self.mode = modes.for_state(self.state)
 
     def emit(self, form: str, player: str | None = None, data: dict[str, Any] | None = None, **fields: Any) -> None:
-        """Append an event of `form` (interpreter/engine/events.py FORMS) with its typed fields."""
+        """Append an event of `form` (interpreter/core/events.py FORMS) with its typed fields."""
         # the text (events.render for OWNER) is rendered when first read (Event.text): the game loop never needs it
         self.events.append(Event(FORMS[form].kind, None, player, data, form, fields))   # type: ignore[arg-type]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from kcd.dsl import ast
-from kcd.engine import action_types as A
+from kcd.core import action_types as A
 from kcd.engine import labels, payment
 from kcd.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
-from kcd.engine.decisions import Option, option
+from kcd.core.decisions import Option, option
 from kcd.engine.frames import Call as CallSignal
 from kcd.engine.frames import FrameDataError, Signal
 from kcd.engine.machine import Cont as Entry
@@ -21,7 +21,7 @@ from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, Label, Questio
 from kcd.engine.describe import describe
 from kcd.engine.verb_table import TABLE, Verb, count as _n
 from kcd.engine.view import reserves_revealed
-from kcd.memo import per_object
+from kcd.core.memo import per_object
 
 
 class _Unpaid(Exception):

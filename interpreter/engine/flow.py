@@ -1,17 +1,17 @@
 """Seasons and phases as small resumable steps (R-SEASON-1, R-SC-1..3, R-ACT-1, R-SCARD-1..3, R-DM-1).
 
 The state's (season, phase, step) names the step; `step_procedure` returns the procedure that runs it (the
-game's mode, interpreter/engine/modes, maps each phase to its procedure), or None when the phase has no more
+game's mode, interpreter/modes, maps each phase to its procedure), or None when the phase has no more
 steps; `advance` moves to the next phase or season. The standard game's shared procedures live here.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from kcd.engine import action_types as A
+from kcd.core import action_types as A
 from kcd.engine import build, effects, labels, queries
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine.decisions import option
+from kcd.core.decisions import option
 from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Emit, Env, ForEach, If, Question, Return, While, program
 

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence, Union
 
 from kcd.dsl import ast
-from kcd.engine.action_types import Action, action_from_dict
+from kcd.core.action_types import Action, action_from_dict
 from kcd.engine.context import MAX_DEPTH, Ability, Ctx, Turn
-from kcd.engine.decisions import Decision, Option, Text
-from kcd.engine.fastinit import fast_slots_init
-from kcd.memo import PerOwner
+from kcd.core.decisions import Decision, Option, Text
+from kcd.core.fastinit import fast_slots_init
+from kcd.core.memo import PerOwner
 
 
 # --- signals ------------------------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def _copy_fields(source: dict[str, Any], memo: dict[int, Any], kind: type) -> di
 
 
 # --- saving: frames as JSON data ----------------------------------------------------------------------
-# (nodes, addresses) of each live Rules, dropped with it (interpreter/memo.py PerOwner): it was kept for every
+# (nodes, addresses) of each live Rules, dropped with it (interpreter/core/memo.py PerOwner): it was kept for every
 # Rules a process ever saved with
 _INDEX = PerOwner()
 

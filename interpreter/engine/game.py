@@ -30,22 +30,22 @@ import secrets
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from kcd.engine import flow, invariants, modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
+from kcd.engine import flow, invariants, mode_registry as modes, save, scoring, setup, verbs  # noqa: F401 (verbs: every verb registered)
 # the built-in modes register themselves on import (standard first: error messages list them in this order)
-from kcd.engine.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
-from kcd.engine.modes.base import Mode
-from kcd.engine.action_types import Action
+from kcd.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
+from kcd.modes.base import Mode
+from kcd.core.action_types import Action
 from kcd.engine.context import Ctx, EngineError, Runtime
-from kcd.engine.decisions import Applied, Decision, Event, Option, RefusalCode, Refused
-from kcd.engine.events import public_label
+from kcd.core.decisions import Applied, Decision, Event, Option, RefusalCode, Refused
+from kcd.core.events import public_label
 from kcd.engine import machine
 from kcd.engine.frames import Uncopyable, Unsaveable
 from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Runner, copy_stack, stack_from_data, stack_to_data
-from kcd.engine.pieces import action_problem
-from kcd.engine.rules import RulesError, compile_rules
-from kcd.engine.state import State
-from kcd.engine.undo import information_since
+from kcd.core.pieces import action_problem
+from kcd.content.rules import RulesError, compile_rules
+from kcd.core.state import State
+from kcd.core.undo import information_since
 from kcd.engine.view import view as make_view
 
 if TYPE_CHECKING:   # type names only: no import at run time (no import circle)
@@ -171,7 +171,7 @@ class Game:
 
         checkpoint: `state.to_dict()` when the caller already has it (`clone`), so it is not computed again.
         origin: where the game came from, {"seed", "setup"} (Game.new) or {"start"} (a state); default: `state`.
-        mode: the game's mode (interpreter/engine/modes); default: the one the state shows.
+        mode: the game's mode (interpreter/modes); default: the one the state shows.
         (Internal: `history` the decisions that led to `state`; `own_state` when no caller keeps a reference to
         `state`, so it changes only through the flow; `exact_from` takes every checkpoint from that many decisions
         on at once, see `Checkpoint`.)
@@ -755,7 +755,7 @@ class Game:
 
     @property
     def mode(self) -> "Mode":
-        """The game's mode (interpreter/engine/modes: the standard game, Variable Turn Order, solo, a plug-in)."""
+        """The game's mode (interpreter/modes: the standard game, Variable Turn Order, solo, a plug-in)."""
         return self._rt.mode
 
     @property

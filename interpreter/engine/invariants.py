@@ -10,23 +10,23 @@ above it). Under Variable Turn Order one token per flock on the tracker, on dist
 following the slots (R-VTO-2..4); none on it in the standard game. Solo games (R-SOLO-1..9): Kiwibot never has the
 pending decision, never holds fruit (unless the content gives it some) or a hand, its Action cards are its deck;
 the Solo card pile is the dealt cards, in ascending order, at most one discarded per season; the Season cards
-are the solo count, distinct. What belongs to a mode is the mode's `violations` (interpreter/engine/modes).
+are the solo count, distinct. What belongs to a mode is the mode's `violations` (interpreter/modes).
 
 Each line starts with the field it is about (`flocks/red/fruit: ...`), so a refused save names it.
 """
 from __future__ import annotations
 
-from kcd.engine import modes
-from kcd.engine.decisions import Decision
-from kcd.engine.rules import Rules
-from kcd.engine.state import State
+from kcd.engine import mode_registry as modes
+from kcd.core.decisions import Decision
+from kcd.content.rules import Rules
+from kcd.core.state import State
 
 
 def violations(state: State, rules: Rules, pending: Decision | None,
                leaderless: frozenset[str] | set[str] = frozenset()) -> list[str]:
     """Every broken invariant of `state` with `pending` the decision it waits for (None: none, or the game is over),
     as readable lines that start with the field (see the module docstring). `leaderless`: flocks of a game started
-    from a hand-built position without their Leader on the island (interpreter/position.py: legal in a puzzle; a
+    from a hand-built position without their Leader on the island (interpreter/analysis/position.py: legal in a puzzle; a
     Leader never leaves the island in play, R-LEAD-4)."""
     # (plain dicts, not Counters: a save's load runs this twice)
     out: list[str] = []

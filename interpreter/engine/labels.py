@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Callable
 
-from kcd.engine.content_types import ActionCard, Nest, SeasonCard
+from kcd.content.types import ActionCard, Nest, SeasonCard
 from kcd.engine.describe import describe
 
 

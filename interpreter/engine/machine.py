@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from kcd.engine import frames as F
 from kcd.engine.context import EngineError, Runtime
-from kcd.engine.decisions import Decision, distinct_index
+from kcd.core.decisions import Decision, distinct_index
 from kcd.engine.frames import Ask as Question          # what an Ask's builder returns
 from kcd.engine.frames import FrameDataError, RETURN
 

@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcd.engine import dominance, effects
+from kcd.core import dominance
+from kcd.engine import effects
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, option, shared_option
+from kcd.core import action_types as A
+from kcd.core.decisions import Option, option, shared_option
 from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, Label, Question, Return, While, program
 from kcd.engine.placing import kiwi_of, token_available

@@ -6,15 +6,15 @@ from typing import Any, Callable, cast
 from kcd.dsl import ast
 from kcd.dsl.types import LEADER_MOVES
 from kcd.engine import effects, payment, powers, push
-from kcd.engine.board import board_of
+from kcd.core.board import board_of
 from kcd.engine.context import Ability, Ctx, EngineError, Runtime
-from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, lazy_option, option, shared_option_caches
+from kcd.core import action_types as A
+from kcd.core.decisions import Option, lazy_option, option, shared_option_caches
 from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, If, Jump, Label, Question, Return, While, program
 from kcd.engine.placing import kiwi_of
 from kcd.engine.verb_table import TABLE, count
-from kcd.memo import per_object
+from kcd.core.memo import per_object
 
 
 def _first_call(node) -> ast.Call | None:

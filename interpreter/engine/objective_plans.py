@@ -16,10 +16,10 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable, Sequence
 
 from kcd.dsl import ast
-from kcd.engine import dominance
+from kcd.core import dominance
 from kcd.engine.selectors import Scope, dominant_table, mentions_it, select, sharing_of
-from kcd.engine.state import State
-from kcd.memo import per_object
+from kcd.core.state import State
+from kcd.core.memo import per_object
 
 __all__ = ["plan"]
 

@@ -7,13 +7,13 @@ from typing import Any, Sequence
 
 from kcd.dsl import ast
 from kcd.engine.context import EngineError, Runtime
-from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, option, shared_option_caches
+from kcd.core import action_types as A
+from kcd.core.decisions import Option, option, shared_option_caches
 from kcd.engine.frames import FrameDataError, register_value
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, Question, While, program
-from kcd.engine.state import Flock
+from kcd.core.state import Flock
 from kcd.engine.view import reserves_revealed
-from kcd.memo import per_object
+from kcd.core.memo import per_object
 
 
 @register_value("payment.req")

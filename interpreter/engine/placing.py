@@ -6,12 +6,12 @@ from typing import Any, cast
 
 from kcd.engine import effects
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
-from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, option, shared_option
+from kcd.core import action_types as A
+from kcd.core.decisions import Option, option, shared_option
 from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, If, Jump, Label, Question, Return, While, program
-from kcd.engine.state import Kiwi
+from kcd.core.state import Kiwi
 from kcd.engine.verb_table import TABLE, count
 
 

@@ -10,11 +10,11 @@ import threading
 from typing import Any
 
 from kcd.dsl import ast
-from kcd.engine import dominance
+from kcd.core import dominance
 from kcd.engine.context import EngineError, Runtime
 from kcd.engine.selectors import Scope, mentions_it, quantity, select
-from kcd.engine.state import State
-from kcd.memo import per_object
+from kcd.core.state import State
+from kcd.core.memo import per_object
 
 __all__ = ["dominance_weights", "push_limit", "immune", "feed_discount", "feed_discounts", "ability_possible", "table", "names"]
 

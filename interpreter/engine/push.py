@@ -3,16 +3,16 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from kcd.engine.board import board_of
+from kcd.core.board import board_of
 from kcd.engine.context import Runtime
-from kcd.engine import action_types as A
-from kcd.engine.decisions import Option, Text, option, shared_option
+from kcd.core import action_types as A
+from kcd.core.decisions import Option, Text, option, shared_option
 from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, Jump, Label, Question, program
 from kcd.engine.modifiers import param
 from kcd.engine.placing import kiwi_of, remove_from_hex
 from kcd.engine.powers import immune, push_limit
-from kcd.engine.state import Kiwi
+from kcd.core.state import Kiwi
 
 OFF = "off"
 

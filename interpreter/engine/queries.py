@@ -9,7 +9,7 @@ from kcd.dsl import ast
 from kcd.engine import objective_plans
 from kcd.engine.context import EngineError
 from kcd.engine.selectors import Scope, quantity
-from kcd.engine.state import State
+from kcd.core.state import State
 
 __all__ = ["evaluate", "winners"]
 

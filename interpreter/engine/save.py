@@ -13,11 +13,11 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from kcd.engine import modes
-from kcd.engine.action_types import action_from_dict
-from kcd.engine.decisions import Decision, Option
-from kcd.engine.rules import Rules
-from kcd.engine.state import State
+from kcd.engine import mode_registry as modes
+from kcd.core.action_types import action_from_dict
+from kcd.core.decisions import Decision, Option
+from kcd.content.rules import Rules
+from kcd.core.state import State
 
 FORMAT = 4
 FORMATS = (2, 3, 4)   # 2 (no frames) loads by replaying its history; 3 too when its frames name a program
@@ -69,7 +69,7 @@ def parse(text: Any) -> dict:
 def _validator() -> Any:
     from jsonschema import Draft202012Validator
 
-    from kcd.paths import schemas_dir
+    from kcd.core.paths import schemas_dir
     schema = json.loads((schemas_dir() / "save.schema.json").read_text(encoding="utf-8"))
     return Draft202012Validator(schema)
 
@@ -79,7 +79,7 @@ def _fast_validator() -> Any:
     """The same schema in jsonschema-rs (a compiled validator, about 50 times faster), used to pass valid saves."""
     import jsonschema_rs
 
-    from kcd.paths import schemas_dir
+    from kcd.core.paths import schemas_dir
     return jsonschema_rs.Draft202012Validator((schemas_dir() / "save.schema.json").read_text(encoding="utf-8"))
 
 

@@ -1,8 +1,8 @@
 """Final scoring (R-END-2) and tiebreakers (R-END-3), from plain state."""
 from __future__ import annotations
 
-from kcd.engine import modes
-from kcd.engine.state import State
+from kcd.engine import mode_registry as modes
+from kcd.core.state import State
 
 
 def score(state: State, placed: dict[str, int] | None = None) -> dict[str, dict[str, int]]:

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from kcd.dsl import ast, parts
-from kcd.engine import dominance
-from kcd.engine.board import board_of
-from kcd.engine.state import State
-from kcd.memo import per_object
+from kcd.core import dominance
+from kcd.core.board import board_of
+from kcd.core.state import State
+from kcd.core.memo import per_object
 
 __all__ = ["Scope", "select", "narrow", "quantity", "holds", "owner_of", "hex_of", "plain", "live", "sharing_of",
            "mentions_it", "dominant_table"]

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from kcd.engine import effects, modes, powers
+from kcd.engine import effects, mode_registry as modes, powers
 from kcd.engine.context import Ctx, EngineError, Runtime
-from kcd.engine import action_types as A
-from kcd.engine.decisions import option
+from kcd.core import action_types as A
+from kcd.core.decisions import option
 from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, If, Label, Question, Return, While, program
 from kcd.engine.placing import kiwi_of
-from kcd.engine.content_types import AdvancedStep, Layout
-from kcd.engine.rules import Rules
-from kcd.engine.state import Flock, Hex, State
-from kcd.memo import PerOwner
+from kcd.content.types import AdvancedStep, Layout
+from kcd.content.rules import Rules
+from kcd.core.state import Flock, Hex, State
+from kcd.core.memo import PerOwner
 
 
 class SetupError(ValueError):
@@ -74,7 +74,7 @@ def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None,
               solo_side: str | None = None) -> State:
     """A state ready for the setup step: island, flocks dealt, bags filled, cards shuffled, hands drawn.
 
-    game_mode / variant choose the mode (interpreter/engine/modes), which checks its own arguments and adds
+    game_mode / variant choose the mode (interpreter/modes), which checks its own arguments and adds
     its setup: "solo" takes players [player, kiwibot] and seats them by solo.yaml (R-SOLO-1..4).
     """
     players_given = list(players)

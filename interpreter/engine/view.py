@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from kcd.engine.context import Runtime
-from kcd.engine.decisions import Decision
-from kcd.engine.pieces import leader_piece, marker_piece, nest_piece
+from kcd.core.decisions import Decision
+from kcd.core.pieces import leader_piece, marker_piece, nest_piece
 
 
 def reserves_revealed(rt: Runtime) -> bool:
@@ -28,7 +28,7 @@ def view(rt: Runtime, player: str | None, pending: Decision | None) -> dict[str,
             # `id`: the piece id an action names (docs/ACTIONS.md `kiwi`); stacks are public, so are their ids
             "kiwi": [{"id": k.id, "flock": k.flock, "size": k.size} for k in h.kiwi],
             "leaders": st.leaders_in(h.id),
-            # `piece`: the ids of the Leaders, Nest and marker for their lifetime (interpreter/engine/pieces.py)
+            # `piece`: the ids of the Leaders, Nest and marker for their lifetime (interpreter/core/pieces.py)
             "leader_pieces": [leader_piece(f) for f in st.leaders_in(h.id)],
             "nest": {"flock": h.nest[0], "id": h.nest[1], "piece": nest_piece(*h.nest)} if h.nest else None,
             "domain": {"flock": h.domain[0], "terrain": h.domain[1], "piece": marker_piece(h.id)} if h.domain else None,

@@ -4,7 +4,7 @@ The adapters need the `rl` extra (`pip install -e '.[rl]'`): `kcd.rl.pettingzoo`
 environment) and `kcd.rl.openspiel` (an OpenSpiel python game, `kiwi_chow_down`). docs/RL.md walks
 through all of it.
 """
-from kcd.determinize import determinize
+from kcd.analysis.determinize import determinize
 from kcd.rl.actions import ActionSpace, action_space
 from kcd.rl.observation import (ObservationSpace, information_state_tensor, observation_space,
                                         observation_tensor)

@@ -40,13 +40,13 @@ from typing import Any, Callable, Sequence, TypeVar
 import numpy as np
 
 from kcd.dsl import ast
-from kcd.engine import action_types as A
-from kcd.engine.board import DIRECTIONS
-from kcd.engine.decisions import Option
+from kcd.core import action_types as A
+from kcd.core.board import DIRECTIONS
+from kcd.core.decisions import Option
 from kcd.engine.game import Game
-from kcd.engine.rules import Rules, compile_rules
+from kcd.content.rules import Rules, compile_rules
 from kcd.engine.setup import island_hexes
-from kcd.memo import per_object
+from kcd.core.memo import per_object
 
 OFF = "off"
 EXTRA_CHOICES = ("move", "stop")                 # the `extra` kind's words (docs/ACTIONS.md)

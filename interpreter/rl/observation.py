@@ -35,12 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from kcd.engine.board import DIRECTIONS
-from kcd.engine.events import FORMS
-from kcd.engine import modes
+from kcd.core.board import DIRECTIONS
+from kcd.core.events import FORMS
+from kcd.engine import mode_registry as modes
 from kcd.engine.game import Game
-from kcd.engine.modes.base import Observed
-from kcd.engine.rules import compile_rules
+from kcd.modes.base import Observed
+from kcd.content.rules import compile_rules
 from kcd.engine.setup import island_hexes
 from kcd.rl.actions import ActionSpace, action_space, space_of
 

@@ -15,7 +15,7 @@ thing (shuffles, the fruit and domain bags, Kiwibot's cards) inside `apply` from
 nodes: the deal and every later draw follow from the seed. `clone()` is exact (OpenSpiel's contract: the clone's
 future is the original's, RNG included), so OpenSpiel's MCTS bot, which clones the true state, is a
 perfect-information baseline that sees the deal. Information-set search goes through `resample_from_infostate`,
-which is the engine's determiniser (interpreter/determinize.py, the one the `mcts` bot uses): it deals what the
+which is the engine's determiniser (interpreter/analysis/determinize.py, the one the `mcts` bot uses): it deals what the
 player cannot see again and gives the world a new RNG drawn from the sampler, so neither the hidden cards nor the
 true future draws reach the search.
 
@@ -36,13 +36,13 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from kcd.determinize import determinize
+from kcd.analysis.determinize import determinize
 from kcd.engine.game import Game
 from kcd.rl.actions import ActionSpace, action_space
 from kcd.rl.observation import ObservationSpace, observation_space
 from kcd.rl.pettingzoo import ENGINE_MODES, _ruleset, game_mode, learners_of, seats_for
 from kcd.rl.rewards import returns
-from kcd.sim import MAX_DECISIONS
+from kcd.analysis.sim import MAX_DECISIONS
 
 NAME = "kiwi_chow_down"
 _DEFAULTS = {"players": 2, "mode": "standard", "seed": 0}

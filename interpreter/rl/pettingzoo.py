@@ -26,7 +26,7 @@ import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from kcd.engine import modes
+from kcd.engine import mode_registry as modes
 from kcd.engine.game import Game
 from kcd.rl.actions import ActionSpace, action_space
 from kcd.rl.observation import ObservationSpace, observation_space
@@ -54,7 +54,7 @@ _RULESETS: dict[tuple[str, ...], Any] = {}
 
 def seats_for(ruleset: Any, players: int, mode: str) -> list[str]:
     """The flocks of a game: the default seat order's first `players` (solo: the player and Kiwibot's flock)."""
-    from kcd.sim import default_flocks
+    from kcd.analysis.sim import default_flocks
     chosen = game_mode(mode)
     if chosen.player_count is not None:   # a fixed cast: only the deciding seats learn (solo: the player)
         learners = learner_count(chosen)
@@ -67,7 +67,7 @@ def seats_for(ruleset: Any, players: int, mode: str) -> list[str]:
 
 
 def game_mode(mode: str) -> Any:
-    """The engine's mode (kcd.engine.modes) of an environment's `mode`; ValueError naming the known ones."""
+    """The engine's mode (kcd.engine.mode_registry) of an environment's `mode`; ValueError naming the known ones."""
     if mode not in ENGINE_MODES:
         raise ValueError(f"unknown mode `{mode}`: use one of {', '.join(MODES)}")
     return modes.select(*ENGINE_MODES[mode])

@@ -1,0 +1,1 @@
+"""The applications: the command line (cli), the designers' editor and the game service."""

@@ -1,0 +1,1 @@
+"""The `kcd` command line (main.py holds the Typer app)."""
