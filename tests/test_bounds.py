@@ -1,4 +1,4 @@
-"""The checker's bound on the work of every effect (issue 10): chains of track slots, Nests, powers, abilities and
+"""The checker's bound on the work of every effect: chains of track slots, Nests, powers, abilities and
 Kiwibot's bonus segments are bounded before play, content over the bound is refused with the chain named, and
 the engine's own limits (a defence) are never reached by content that validates."""
 from __future__ import annotations

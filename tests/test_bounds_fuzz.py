@@ -1,4 +1,4 @@
-"""Hypothesis: random valid mods play (issue 10). Each example writes a random mod (random DSL effects from the
+"""Hypothesis: random valid mods play. Each example writes a random mod (random DSL effects from the
 registry in track slots, Nests, leader cards, flock powers, Wildcards and Season cards), keeps it only if it
 validates, and plays it a few dozen decisions deep (standard or solo, random flocks, sides and choices): no
 exception, no refused legal option, and no effect nesting deeper than the checker's bound for that mod.

@@ -1,4 +1,4 @@
-"""One error style for every `kcd` subcommand (issue 10): exit 2 for a usage error, 1 for a content or game
+"""One error style for every `kcd` subcommand: exit 2 for a usage error, 1 for a content or game
 problem, never a traceback.
 
 The generic cases run against EVERY command registered on the typer app, found at run time, so commands other

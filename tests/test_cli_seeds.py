@@ -1,4 +1,4 @@
-"""Seeds on the command line (issue 20 items 4 and 7): `--seed` is a whole number from 0 to 2^64-1 in every
+"""Seeds on the command line: `--seed` is a whole number from 0 to 2^64-1 in every
 command that takes one (one shared check, `play_options.parse_seed`), never wrapped onto another seed's game;
 `kcd play --human` deals from an OS-random seed unless given one and prints it when the game ends."""
 from __future__ import annotations

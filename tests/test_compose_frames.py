@@ -1,4 +1,4 @@
-"""The compositional layer as explicit frames (issue 7 item 3, FRAMES.md; issue 8): in games of the `compose` mod,
+"""The compositional layer as explicit frames: in games of the `compose` mod,
 whose leaders, powers, Nest, Wildcard, Season cards and tracker slot run `if`, `for each`, phrases and filtered
 triggers, every decision's stack holds frames only, so `clone()` and a save/load copy the step without replay
 (`Game.replayed_steps` stays put) and go on exactly like the original."""

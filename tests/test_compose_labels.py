@@ -1,4 +1,4 @@
-"""The compositional layer's labels and prompts are built only when read (issue 7 item 6), and read exactly as the
+"""The compositional layer's labels and prompts are built only when read, and read exactly as the
 f-strings they replace: mods written in the effect language (`compose`, and a test mod `verbs` whose leader cards use
 every verb on selectors: swap, shrink, remove, move ... to, grow, `a chosen opponent`, push ... out) are played at
 random; every decision a compose frame asks waits to be read, the game loop formats no text at all, and the texts of

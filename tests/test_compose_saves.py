@@ -1,4 +1,4 @@
-"""Saves in the middle of a compose decision (issue 7 item 3): every compose program names the points where it waits
+"""Saves in the middle of a compose decision: every compose program names the points where it waits
 for an answer (its Asks) and checks its loaded env (`check`), and the program that asked recomputes its question
 from the loaded state (`check_answer`), so a save whose compose continuation waits at the wrong point, holds
 malformed values, or whose pending decision is not the one the program asks (another kind, player or options) is

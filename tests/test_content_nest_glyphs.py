@@ -1,4 +1,4 @@
-"""Each Nest type its own glyph, from content (issue 22; R-BUILD-2 types): the catalogue carries it, and content
+"""Each Nest type its own glyph, from content: the catalogue carries it, and content
 that gives one type two glyphs or two types one glyph is refused with a located error."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The checker's messages for each misuse issue 8 names, as a modder meets them in `kcd validate`: located at
+"""The checker's messages for each misuse, as a modder meets them in `kcd validate`: located at
 file:line:col, the text underlined with a caret, and a hint read from the registries (what is allowed there).
 Each case edits one line of the shipped content and compares the whole message, exactly. Rule ids: R-LEAD-5
 (an ability moves the Leader, once, first), R-LEAD-6 (pushes after the movement)."""

@@ -1,4 +1,4 @@
-"""The effect language's parts after issue 8's review: one Leader walk (`leader moves N`; `leader walks up to N` was
+"""The effect language's parts after their review: one Leader walk (`leader moves N`; `leader walks up to N` was
 the same verb twice), and the parts one base content item alone uses, each kept with a note saying why, which
 `kcd reference` shows. Rule ids: R-LEAD-5 (the walk), R-MOVE-3, R-FEED-1, R-DM-2 (the procedures kept)."""
 from __future__ import annotations

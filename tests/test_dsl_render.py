@@ -130,7 +130,7 @@ def test_reference_rows() -> None:
     }
     assert all(r["text"] for r in rows)
     assert not [r for r in rows if r["kind"] == "query"]   # objectives are quantities of the parts
-    # the parts one content item alone uses say why they are kept (issue 8)
+    # the parts one content item alone uses say why they are kept
     assert next(r for r in rows if r["id"] == "mark-domain")["note"].startswith("kept (reviewed): the Domain Marking")
     assert all(r["note"] for r in rows if r["id"].startswith("bot-"))
 

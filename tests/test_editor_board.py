@@ -1,4 +1,4 @@
-"""The Board page's logic without a browser (issue 9.4): SVG zones (Nests and markers never under Kiwi), Nest
+"""The Board page's logic without a browser: SVG zones (Nests and markers never under Kiwi), Nest
 glyphs per type from content, readable sizes, the last move outlined, the legend, recorded games with chosen
 editions, flocks, sides and leaders, final scores and the winner, positions only from the content folder or an
 upload."""

@@ -1,4 +1,4 @@
-"""The Board page through Streamlit's AppTest (issue 9.4): a played game with chosen edition, flocks, sides and
+"""The Board page through Streamlit's AppTest: a played game with chosen edition, flocks, sides and
 Leaders stepped with First/Previous/Play/Next/Last to the final scores and the winner; layouts with a legend;
 positions from the content folder or an upload, never a typed path; solo and VTO games."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """End to end in real headless Chromium: `kcd editor` serves the app; edit a Season card's benefit, save,
-check the file on disk, undo (issue 4). Marker `browser`. The helpers here (start the editor, open Chromium
+check the file on disk, undo. Marker `browser`. The helpers here (start the editor, open Chromium
 with the project's flags, find inputs of the current run) serve test_editor_browser_content.py too."""
 from __future__ import annotations
 

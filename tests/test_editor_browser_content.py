@@ -1,4 +1,4 @@
-"""In real headless Chromium (issue 9): unsaved edits survive a browser refresh and an editor restart; a file
+"""In real headless Chromium: unsaved edits survive a browser refresh and an editor restart; a file
 changed on disk while the designer edits it merges field by field on "Reload from disk": another field's change
 is kept, and the same field changed on both sides is shown side by side and the designer's choice saved.
 Marker `browser`."""

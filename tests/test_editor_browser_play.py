@@ -1,4 +1,4 @@
-"""End to end in real headless Chromium (issue 9.3/9.4): `kcd editor` serves the app; a playtest on 2 processes
+"""End to end in real headless Chromium: `kcd editor` serves the app; a playtest on 2 processes
 finishes, a cancelled one leaves no process, an A/B shows its intervals, the Board steps to the final scores and
 the winner. Marker `browser`."""
 from __future__ import annotations

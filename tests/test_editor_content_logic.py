@@ -1,4 +1,4 @@
-"""Editor logic for finding and editing (issue 9), as plain functions: the field-by-field reload merge, human
+"""Editor logic for finding and editing, as plain functions: the field-by-field reload merge, human
 labels and list sub-forms, the card preview, the raw file view, autosave, deep links, the DSL reference, the
 New pack fixes and the Home page's recent saves."""
 from __future__ import annotations

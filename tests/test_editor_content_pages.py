@@ -1,4 +1,4 @@
-"""The editor's finding-and-editing pages through Streamlit's AppTest (issue 9): table clicks, search that
+"""The editor's finding-and-editing pages through Streamlit's AppTest: table clicks, search that
 selects, deep links, sections and list sub-forms, colour picker, card preview, DSL reference, autosave and
 recovery, the reload merge, the Files and drafts page, Home, and the New pack fixes."""
 from __future__ import annotations

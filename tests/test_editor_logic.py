@@ -1,5 +1,5 @@
 """Editor logic as plain functions: round-trip edits, diff, atomic save, conflicts, undo, drafts, confinement,
-the item catalog, schema help, edit buffers and the SVG board (issue 4)."""
+the item catalog, schema help, edit buffers and the SVG board."""
 from __future__ import annotations
 
 import json

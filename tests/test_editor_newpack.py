@@ -1,4 +1,4 @@
-"""New leader / New flock packs: written under mods/NAME/, validated, loadable and playable at once (issue 4)."""
+"""New leader / New flock packs: written under mods/NAME/, validated, loadable and playable at once."""
 from __future__ import annotations
 
 import shutil

@@ -1,4 +1,4 @@
-"""Every editor page through Streamlit's AppTest, on a temporary copy of the shipped content (issue 4)."""
+"""Every editor page through Streamlit's AppTest, on a temporary copy of the shipped content."""
 from __future__ import annotations
 
 import json

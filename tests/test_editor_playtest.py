@@ -1,4 +1,4 @@
-"""The Playtest page's logic without a browser (issue 9.3): the child-process runner (progress, records, any
+"""The Playtest page's logic without a browser: the child-process runner (progress, records, any
 number of processes, cancel leaves no process), A/B between two versions of a file, charts in flock colours."""
 from __future__ import annotations
 

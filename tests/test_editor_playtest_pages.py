@@ -1,4 +1,4 @@
-"""The Playtest page through Streamlit's AppTest (issue 9.3): runs in a child process with progress and Cancel,
+"""The Playtest page through Streamlit's AppTest: runs in a child process with progress and Cancel,
 two processes finish, A/B between two versions of a file with intervals, solo and variants reach the run."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Editor storage (issue 10 item 3, issue 20 item 3): compare-and-swap under a lock, so an outside write that lands
+"""Editor storage: compare-and-swap under a lock, so an outside write that lands
 between the editor's check and its write is never lost, both where names can be exchanged in one step
 (renameat2) and where they cannot (os.replace after a last check); temporary files are hidden beside their file
 and cleaned at the next start, also after SIGKILL; modes kept (new files 0644); file and folder fsynced.
@@ -415,7 +415,7 @@ def test_versions_lists_unsaved_draft_saved_and_earlier_saves(root: Path) -> Non
     assert labels[2] == SAVED and labels[3].startswith("Earlier save ") and "(#1)" in labels[3]
 
 
-# --- paths that name no file (issue 20 item 9) ------------------------------------------------------------------
+# --- paths that name no file ------------------------------------------------------------------
 
 @pytest.mark.parametrize("rel,words", [
     ("", "names no file"), (".", "names no file"), ("./", "names no file"), ("  ", "names no file"),

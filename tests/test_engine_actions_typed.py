@@ -1,4 +1,4 @@
-"""Typed actions (issue 7 item 1): every option carries a frozen, JSON-round-tripping action whose id form is
+"""Typed actions: every option carries a frozen, JSON-round-tripping action whose id form is
 the option id; docs/ACTIONS.md lists every kind with an example that round-trips too."""
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def test_pushes_after_a_move_name_the_movers_twin_by_piece_id() -> None:
 
 
 def test_no_engine_module_parses_an_option_id() -> None:
-    """No procedure, Kiwibot or bot splits an option id for meaning (issue 7: the action carries it)."""
+    """No procedure, Kiwibot or bot splits an option id for meaning."""
     pattern = re.compile(r'split\(":"|split\("->"|rsplit\("->"|rsplit\("@"|\.startswith\("(as|leader|push|marker)')
     offenders = []
     for path in list((ENGINE / "engine").glob("*.py")) + [ENGINE / "analysis" / "bots.py"]:

@@ -1,4 +1,4 @@
-"""What a program asks at each Ask (issue 7 item 3): an Ask's `kinds` declares the decision kinds asked there and
+"""What a program asks at each Ask: an Ask's `kinds` declares the decision kinds asked there and
 the action kinds of their options, and `Game.from_json` refuses a pending decision that is not one of them (so a
 mutated save whose top continuation waits at another Ask is a ValueError, never an AttributeError when it resumes
 with an answer of another kind). Compose programs check theirs with `check_answer` too.

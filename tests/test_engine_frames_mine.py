@@ -1,4 +1,4 @@
-"""Move, push, placing and solo procedures as explicit frames (issue 7 item 3): their games copy and save without
+"""Move, push, placing and solo procedures as explicit frames: their games copy and save without
 replay, and a copy or a loaded save goes on exactly like the original, also inside Kiwibot's Solo card segments."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""No import circle in interpreter/engine (issue 7 item 8), and none dodged by a function-level import: the
+"""No import circle in interpreter/engine, and none dodged by a function-level import: the
 verbs register into one table the runtime is handed (interpreter/engine/verb_table.py)."""
 from __future__ import annotations
 

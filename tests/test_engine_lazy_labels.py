@@ -1,4 +1,4 @@
-"""Engine: option labels, decision prompts and event texts are built only when read (issue 7 item 6), and read the
+"""Engine: option labels, decision prompts and event texts are built only when read, and read the
 same as the text built at once."""
 from __future__ import annotations
 

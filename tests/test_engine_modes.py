@@ -1,4 +1,4 @@
-"""Modes as plug-ins (issue 7 item 5): the standard game, Variable Turn Order and solo behind one interface
+"""Modes as plug-ins: the standard game, Variable Turn Order and solo behind one interface
 (interpreter/modes), and a new mode added from outside the engine without touching a shared module."""
 from __future__ import annotations
 

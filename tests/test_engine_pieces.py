@@ -1,4 +1,4 @@
-"""Pieces with ids (issue 7 item 2): every Kiwi stack, Leader, Nest and placed domain marker has a stable id for
+"""Pieces with ids: every Kiwi stack, Leader, Nest and placed domain marker has a stable id for
 its lifetime; actions and events name pieces by id (interpreter/core/pieces.py)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Saves (issue 7 item 3, issue 10 item 2): what a save holds, and that any bad save is a ValueError.
+"""Saves: what a save holds, and that any bad save is a ValueError.
 
 `Game.to_json()` holds the format, the content hash, the seed and the `Game.new` arguments (or the start
 state), the whole decision history, the running step's checkpoint, the state, and the running step's frames

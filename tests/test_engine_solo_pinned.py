@@ -38,16 +38,16 @@ PINS: dict[str, str] = {
     # re-pinned on purpose for the content hash only: base game.yaml's `season_cards.dominated_hexes` became
     # `objective` (R-SCARD-4, R-LEAD-1: a Season card counts a Leader 3, the same figure as marking in the base game);
     # each game's saved JSON and events with the content hash masked are byte-identical to main's;
-    # re-pinned on purpose for the content hash only (issue 8: the Solo card segments are compositions, Kiwibot
+    # re-pinned on purpose for the content hash only (the Solo card segments are compositions, Kiwibot
     # verbs taking selectors and quantities): each game's saved JSON and events with the content hash masked are
     # byte-identical to before (these six and 40 more seeded solo games compared);
-    # re-pinned on purpose for the content hash only (issue 8: content rewritten as compositions of the effect
+    # re-pinned on purpose for the content hash only (content rewritten as compositions of the effect
     # language): the saved JSON and events with the content hash masked are byte-identical to before each change;
     # re-pinned on purpose for save format 3 (the running step's frames, the pending decision and the previous
     # decision's ids in the save): each game's save turned back into format 2 (format 2, those three keys
     # dropped) followed by its events gives exactly the previous digest, so the games are unchanged;
     # re-pinned for the content hash only when merging main into the dsl branch (eleven Season card objectives
-    # are compositions, issue 8): the saved JSON with the content hash masked is byte-identical to main's;
+    # are compositions): the saved JSON with the content hash masked is byte-identical to main's;
     # re-pinned on purpose when merging the hardening branch: game.yaml gained `season_cards.dominated_hexes`,
     # so the content hash inside each save changed (both branches checked the games themselves unchanged);
     # before that, re-pinned on purpose for save format 2 (history in the save, events hashed beside it); before re-pinning,

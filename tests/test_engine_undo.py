@@ -1,4 +1,4 @@
-"""Undo and redo (issue 7 item 4): back to the previous decision, information-aware.
+"""Undo and redo: back to the previous decision, information-aware.
 
 `undo()` makes the last decision pending again for the player who made it; it is refused (a `Refused`, the
 state byte-identical) when a random draw happened since (`random-draw`) or something hidden was shown to that

@@ -1,5 +1,5 @@
 """Views leak nothing (GUIDE "hidden information never reaches a view, a label or a log line meant for someone
-else"; issue 7 item 6): resample what a player cannot see and compare everything that player sees.
+else"): resample what a player cannot see and compare everything that player sees.
 
 1. At many moments of random games, every viewer's whole view (board, resources, the pending decision with its
    prompt and option labels when it is theirs, and the log as `text_for(viewer)`) is identical on states that

@@ -1,4 +1,4 @@
-"""States that copy (issue 7 item 3): in random games, at random moments, `clone()` and a save/load continue
+"""States that copy: in random games, at random moments, `clone()` and a save/load continue
 exactly like the original, decision for decision; decisions inside procedures written as explicit frames are
 copied and saved without any replay (`Game.replayed_steps` stays put)."""
 from __future__ import annotations

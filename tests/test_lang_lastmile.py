@@ -1,4 +1,4 @@
-"""The effect language's last mile (issue 24): each new part as content of the `lastmile` mod, played on a position
+"""The effect language's last mile: each new part as content of the `lastmile` mod, played on a position
 (tests/golden/positions/lastmile/kea.yaml) or checked with its exact message. Rule ids: R-SC-3 (`at season change`),
 R-ASYM-2 and R-DM-1 (`domain marking` fires only after a marker), R-BUILD-1 and R-FEED-1 (`this hex` of events),
 R-LEAD-5 (an exception in content; pushes never land in their own hex), R-PUSH-1 (push rules for one action),

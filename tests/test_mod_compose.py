@@ -1,4 +1,4 @@
-"""The ten examples of the compositional effect language (issue 8) as content of the `compose` mod, each shown
+"""The ten examples of the compositional effect language as content of the `compose` mod, each shown
 on a position: the leader cards, flock powers, Season cards, Nest, Wildcard benefit, track slot and tracker slot.
 Rule ids: R-LEAD-5 (abilities), R-PUSH-2, R-FEED-4, R-DOM-1/2, R-SCARD-1, R-SC-3, R-WILD-1, R-TRACK-1, R-VTO-5."""
 from __future__ import annotations

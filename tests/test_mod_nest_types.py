@@ -1,4 +1,4 @@
-"""Nest types come from content (issue 8 item 2): the `reeds` mod adds a fourth Nest type with three rows of its
+"""Nest types come from content: the `reeds` mod adds a fourth Nest type with three rows of its
 own, and the engine builds it row by row as R-BUILD-2 says, reading types and rows from nests.yaml."""
 from __future__ import annotations
 

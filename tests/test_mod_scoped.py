@@ -1,4 +1,4 @@
-"""Modifiers scoped by a selector (issue 8: "rule parameters changed for a scope"), as content of the `scoped` mod
+"""Modifiers scoped by a selector, as content of the `scoped` mod
 and shown on a position: dominance weights for the pieces a selector names (R-DOM-1/2) and a Feed discount for the
 Kiwi a selector names (R-FEED-2). Also: a weight that reads dominance is refused before play (tests/test_dsl_compose.py
 holds the checker's messages) and, built by hand past the checker, stopped by the engine instead of recursing."""

@@ -1,6 +1,6 @@
-"""The Node.js example client (issue 11): clients/node/play.js plays a whole game against an engine bot over
+"""The Node.js example client: clients/node/play.js plays a whole game against an engine bot over
 `kcd serve --stdio`, using only the protocol; an engine that cannot be started (spawn ENOENT) is a clear error,
-never an unhandled crash, and a reply with `id: null` answers the oldest waiting request (issue 20 item 11)."""
+never an unhandled crash, and a reply with `id: null` answers the oldest waiting request."""
 from __future__ import annotations
 
 import json
@@ -45,7 +45,7 @@ def test_node_client_plays_a_whole_game_over_stdio(seed: int, players: int) -> N
     assert json.loads(again.stdout.strip().splitlines()[-1]) == result   # same seed, same game
 
 
-# --- failures reported, never an unhandled crash (issue 20 item 11) -------------------------------------------
+# --- failures reported, never an unhandled crash -------------------------------------------
 
 def run_node(script: str, timeout: int = 60) -> subprocess.CompletedProcess:
     """Run a Node script that requires clients/node/kcd.js as `kcd`."""

@@ -1,4 +1,4 @@
-"""Positions: hand-written YAML in, the engine's own analysis out (`kcd position`, issue 3)."""
+"""Positions: hand-written YAML in, the engine's own analysis out (`kcd position`)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""docs/RULE-IDS.md explains every rule id (issue 10), so a message's R-id can be looked up without ../shared."""
+"""docs/RULE-IDS.md explains every rule id, so a message's R-id can be looked up without ../shared."""
 from __future__ import annotations
 
 import re

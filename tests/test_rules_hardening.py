@@ -1,4 +1,4 @@
-"""Rules loose ends of issue 10: the solo VP tie (R-SOLO-1/6 and the solo Objective) and one notion of dominance
+"""Rules loose ends: the solo VP tie (R-SOLO-1/6 and the solo Objective) and one notion of dominance
 per purpose (Z-4)."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The lobby and player names over the protocol (issue 22): listed games with their open seats and names, a seat
+"""The lobby and player names over the protocol: listed games with their open seats and names, a seat
 claimed from the lobby, spectators watching a lobby game, and no token in any lobby or other seat's message."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The wheel ships the service (issue 11): the `service` package, the web client's files and the protocol
+"""The wheel ships the service: the `service` package, the web client's files and the protocol
 schemas, and an installed copy finds them outside a checkout."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The service protocol (issue 11): every message both ways conforms to its schema in schemas/protocol/, the
+"""The service protocol: every message both ways conforms to its schema in schemas/protocol/, the
 reference page docs/PROTOCOL.md matches the schemas, and the seed and RNG never leave the server."""
 from __future__ import annotations
 

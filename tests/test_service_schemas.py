@@ -1,4 +1,4 @@
-"""Protocol schemas that prove something (issue 20 items 5 and 10): every option's `action` is one of the
+"""Protocol schemas that prove something: every option's `action` is one of the
 engine's action kinds with exactly its fields (the `oneOf` in common.schema.json is generated from
 `action_types.KINDS` and must not be stale); every event carries `form` and `fields`; whole games of every
 mode conform message by message; `apply` takes exactly one of `option` or `action`; one connection that joins

@@ -1,4 +1,4 @@
-"""Seats and secrets over the protocol (issue 11; R-ACT-2, R-SETUP-4, R-DM-1, R-END-1): a seat's token reads only
+"""Seats and secrets over the protocol: a seat's token reads only
 that seat's view and pending options and acts only for that seat; a spectator sees the spectator view; and the
 views a token gets do not change when everything it may not see is resampled."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`kcd serve` as a real server process (issue 11): WebSocket and HTTP; bad input gets an error reply each time
+"""`kcd serve` as a real server process: WebSocket and HTTP; bad input gets an error reply each time
 and the server keeps serving other games; Host and Origin checks; SIGKILL mid-game and a restart resume the game
 exactly as if it had never stopped."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The service's store (issue 11): SQLite in WAL mode, one committed transaction per decision, tokens kept only
+"""The service's store: SQLite in WAL mode, one committed transaction per decision, tokens kept only
 as hashes, and the `Store` interface a database server could implement."""
 from __future__ import annotations
 

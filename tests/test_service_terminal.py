@@ -1,4 +1,4 @@
-"""`kcd play --human SEAT` (issue 11): a person plays one seat against bots at the terminal, with numbered
+"""`kcd play --human SEAT`: a person plays one seat against bots at the terminal, with numbered
 options, the view as text and undo."""
 from __future__ import annotations
 

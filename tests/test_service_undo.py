@@ -1,4 +1,4 @@
-"""Undo and redo over the protocol (issue 11): a player takes back their own latest decision while nobody else
+"""Undo and redo over the protocol: a player takes back their own latest decision while nobody else
 has decided and nothing was drawn since; redo restores the same game; refusals change nothing; both persist."""
 from __future__ import annotations
 

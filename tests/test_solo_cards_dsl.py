@@ -1,4 +1,4 @@
-"""Solo cards in the effect language (issue 8 item 2; R-SOLO-7..12): the Kiwibot verbs take selectors and
+"""Solo cards in the effect language: the Kiwibot verbs take selectors and
 quantities, core verbs run in a segment as Kiwibot's, misuse is located with a hint, and a mod's new Solo card
 (content/mods/kiwibot-cards, card `solo-7`) does what its segments say, in hand-built positions and whole games.
 

@@ -1,4 +1,4 @@
-"""`kcd play --human` at a terminal (issue 22): the island as an ASCII hex map with coordinates, pieces, Nests (their
+"""`kcd play --human` at a terminal: the island as an ASCII hex map with coordinates, pieces, Nests (their
 type's glyph from content) and domain markers, built from the seat's view alone (R-ACT-2: nothing hidden shows);
 a big decision asked in two steps, which Kiwi and then where; names of players and cards in the log; `q` quits
 with exit 0. Plain subprocess runs and a real terminal under tmux (send-keys, capture-pane)."""

@@ -1,4 +1,4 @@
-"""The web client in real headless Chromium (issue 11): start a game against a bot at `/`, play a whole
+"""The web client in real headless Chromium: start a game against a bot at `/`, play a whole
 two-player game by clicks (on the board, a Kiwi then a hex, and in the option list), undo once, SIGKILL and
 restart the server (the page reconnects to its seat), reload the page mid-game and continue, to the final scores. Marker `browser`."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Playing with friends in `kcd serve`'s web client, in real headless Chromium (issue 22): a lobby of open games,
+"""Playing with friends in `kcd serve`'s web client, in real headless Chromium: a lobby of open games,
 a game created with an invite link per seat (its token shown once), player names, spectators with the public
 view, and two tabs of one browser playing two seats. Two browser contexts play a whole 2-player game against
 each other through the page while a third watches and never sees a hand (R-ACT-2: hands are hidden; R-END-1:
