@@ -36,7 +36,7 @@ from kcd.core.decisions import Decision, distinct_index
 from kcd.engine.frames import Ask as Question          # what an Ask's builder returns
 from kcd.engine.frames import FrameDataError, RETURN
 
-Env = dict
+Env = dict[str, Any]   # a continuation's environment: names to saveable values (frames.py)
 # the types an env name may hold (checked on load); None: any saveable value
 Types = Union[type, tuple, None]
 
