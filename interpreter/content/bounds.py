@@ -15,8 +15,9 @@ from kcd.dsl import registry
 from kcd.dsl.ast import Call, Node
 from kcd.dsl.bounds import (BoundIssue, Effect, EffectGraph, Entry, FlockSide, effect_bounds, fingerprint,
                                     local_work)
+from kcd.content.yamlsafe import Path as YamlPath
 
-Ref = tuple[str, tuple]   # (logical file, merged path) of a DSL field
+Ref = tuple[str, YamlPath]   # (logical file, merged path) of a DSL field
 
 
 class _Reader:
@@ -26,14 +27,14 @@ class _Reader:
         self.files = files
         self.compiled = compiled
 
-    def node(self, name: str, path: tuple) -> Node | None:
+    def node(self, name: str, path: YamlPath) -> Node | None:
         return self.compiled.nodes.get(name, {}).get(path)
 
-    def effect(self, name: str, path: tuple, label: str) -> Effect | None:
+    def effect(self, name: str, path: YamlPath, label: str) -> Effect | None:
         node = self.node(name, path)
         return Effect(node, label, (name, path)) if node is not None else None
 
-    def items(self, name: str, group: str | None = None) -> list[tuple[tuple, dict]]:
+    def items(self, name: str, group: str | None = None) -> list[tuple[YamlPath, dict[str, Any]]]:
         return item_rows(self.files, name, group)
 
 
@@ -42,8 +43,8 @@ def effect_graph(files: dict[str, Merged], compiled: CompiledFields) -> EffectGr
     r = _Reader(files, compiled)
     game = files.get("game.yaml")
     g = game.data if game is not None and isinstance(game.data, dict) else {}
-    flock: dict = found if isinstance(found := g.get("flock"), dict) else {}
-    track: dict = given if isinstance(given := g.get("track"), dict) else {}
+    flock: dict[str, Any] = found if isinstance(found := g.get("flock"), dict) else {}
+    track: dict[str, Any] = given if isinstance(given := g.get("track"), dict) else {}
     entries: list[Entry] = []
 
     def add(effect: Effect | None, **kw: Any) -> None:
@@ -165,7 +166,7 @@ def bound_diagnostics(files: dict[str, Merged], compiled: CompiledFields) -> lis
     issues = effect_bounds(graph)
     if not issues:
         cache.add(key)
-    found: dict[tuple, tuple[tuple[int, bool], Diagnostic]] = {}
+    found: dict[YamlPath, tuple[tuple[int, bool], Diagnostic]] = {}
     for issue in issues:
         diag = _locate(files, issue)
         if diag is None:

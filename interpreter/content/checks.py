@@ -10,6 +10,7 @@ from kcd.core.diagnostics import Diagnostic
 from kcd.dsl import registry
 from kcd.dsl import ast
 from kcd.dsl.ast import Call
+from kcd.content.yamlsafe import Path as YamlPath
 
 # Component counts the retail rulebook fixes; checked on the base set only, since editions and mods may
 # legitimately add cards, leaders or nests.
@@ -23,13 +24,13 @@ BASE_COUNTS: tuple[tuple[str, str, int, str], ...] = (
 DECK_SIZE = (9, "R-COMP-2")
 
 
-def item_rows(files: dict[str, Merged], name: str, group: str | None = None) -> list[tuple[tuple, dict]]:
+def item_rows(files: dict[str, Merged], name: str, group: str | None = None) -> list[tuple[YamlPath, dict[str, Any]]]:
     """(merged path, item) of the item mappings of a logical file (or one group of it)."""
     merged = files.get(name)
     if merged is None:
         return []
     data = merged.data
-    prefix: tuple = ()
+    prefix: YamlPath = ()
     if group is not None:
         data = data.get(group) if isinstance(data, dict) else None
         prefix = (group,)
@@ -67,7 +68,7 @@ class Checker:
         return self.out
 
     # --- helpers ------------------------------------------------------------------------------------
-    def _seen_before(self, merged: Merged | None, seen: dict[Any, tuple], key: Any, path: tuple, message: str,
+    def _seen_before(self, merged: Merged | None, seen: dict[Any, YamlPath], key: Any, path: YamlPath, message: str,
                      hint: str) -> bool:
         """Remember where `key` is first met; met again: `id-duplicate`, `{first}` in `hint` naming the first place."""
         if key in seen:
@@ -77,7 +78,7 @@ class Checker:
         seen[key] = path
         return False
 
-    def _emit(self, merged: Merged | None, code: str, message: str, path: tuple, *, key: bool = False,
+    def _emit(self, merged: Merged | None, code: str, message: str, path: YamlPath, *, key: bool = False,
               hint: str | None = None) -> None:
         if merged is None:
             return
@@ -85,13 +86,13 @@ class Checker:
         if diag is not None:
             self.out.append(diag)
 
-    def _items(self, name: str, group: str | None = None) -> list[tuple[tuple, dict]]:
+    def _items(self, name: str, group: str | None = None) -> list[tuple[YamlPath, dict[str, Any]]]:
         return item_rows(self.files, name, group)
 
     def _ids(self, name: str, group: str | None = None, key: str = "id") -> list[str]:
         return [str(item[key]) for _, item in self._items(name, group) if key in item]
 
-    def _unknown(self, merged: Merged | None, what: str, value: Any, known: list[str], path: tuple,
+    def _unknown(self, merged: Merged | None, what: str, value: Any, known: list[str], path: YamlPath,
                  *, key: bool = False) -> None:
         if str(value) in known:
             return
@@ -129,7 +130,7 @@ class Checker:
             return
         sections = self._items("island.yaml", "sections")
         section_hexes: dict[str, list[str]] = {}
-        first_hex: dict[str, tuple] = {}
+        first_hex: dict[str, YamlPath] = {}
         for path, section in sections:
             hexes = section.get("hexes")
             ids: list[str] = []
@@ -176,7 +177,7 @@ class Checker:
                     for hid in kiwi:
                         self._hex_ref(island, hid, hexes, path + ("seats", i, "kiwi", hid), layout_ref, key=True)
 
-    def _hex_ref(self, island: Merged, hid: Any, hexes: list[str], path: tuple, layout: Any,
+    def _hex_ref(self, island: Merged, hid: Any, hexes: list[str], path: YamlPath, layout: Any,
                  key: bool = False) -> None:
         if str(hid) in hexes:
             return
@@ -205,7 +206,7 @@ class Checker:
 
     def _leader_cards(self) -> None:
         leaders = self.files.get("leaders.yaml")
-        seen: dict[str, tuple] = {}
+        seen: dict[str, YamlPath] = {}
         for path, leader in self._items("leaders.yaml"):
             cards = leader.get("cards")
             if not isinstance(cards, list):
@@ -285,7 +286,7 @@ class Checker:
 
     def _turn_order(self) -> None:
         merged = self.files.get("turn_order.yaml")
-        seats: dict[Any, tuple] = {}
+        seats: dict[Any, YamlPath] = {}
         for path, nest in self._items("turn_order.yaml", "nests"):
             seat = nest.get("seat")
             if seat is None or not _scalar(seat):
@@ -297,7 +298,7 @@ class Checker:
         """Each Nest type its own glyph (the board tells the types apart by it): one glyph per type, and no two
         types sharing one."""
         merged = self.files.get("nests.yaml")
-        by_type: dict[Any, tuple[Any, tuple]] = {}
+        by_type: dict[Any, tuple[Any, YamlPath]] = {}
         by_glyph: dict[Any, Any] = {}
         for path, nest in self._items("nests.yaml"):
             glyph, kind = nest.get("glyph"), nest.get("type")
@@ -358,7 +359,7 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, (str, int, float, bool))
 
 
-def _where_text(found: tuple | None) -> str:
+def _where_text(found: YamlPath | None) -> str:
     from kcd.core.diagnostics import display_path
 
     if found is None:

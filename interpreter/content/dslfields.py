@@ -10,6 +10,7 @@ from kcd.core.diagnostics import Diagnostic
 from kcd.dsl.ast import Call, Node, Phrase, walk
 from kcd.dsl import compose_check
 from kcd.dsl.checker import CheckContext, compile_field
+from kcd.content.yamlsafe import Path as YamlPath
 
 # (text, field kind, context) -> (bound node or None, issues): most fields repeat across flocks and
 # validations, and the editor re-validates on every keystroke.
@@ -21,8 +22,8 @@ _CACHE_LIMIT = 20_000
 class CompiledFields:
     """Bound AST nodes by logical file and merged path, and the primitives the content uses."""
 
-    nodes: dict[str, dict[tuple, Node]] = field(default_factory=dict)
-    kinds: dict[str, dict[tuple, str]] = field(default_factory=dict)
+    nodes: dict[str, dict[YamlPath, Node]] = field(default_factory=dict)
+    kinds: dict[str, dict[YamlPath, str]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -43,7 +44,7 @@ def compile_one(text: str, kind: str, ctx: CheckContext) -> tuple[Node | None, l
 
 
 def compile_merged(merged: Merged, schema_name: str | None, schemas: Schemas, ctx: CheckContext,
-                   out: CompiledFields, extra: Sequence[tuple[tuple, str]] = ()) -> None:
+                   out: CompiledFields, extra: Sequence[tuple[YamlPath, str]] = ()) -> None:
     """Compile the DSL fields of one merged logical file into `out` (nodes, used primitives, diagnostics)."""
     fields = schemas.dsl_fields(schema_name, merged.data) if schema_name else []
     fields = list(fields) + list(extra)
@@ -83,7 +84,7 @@ def compile_merged(merged: Merged, schema_name: str | None, schemas: Schemas, ct
                     out.used.add(sub.primitive)
 
 
-def _exceptions(merged: Merged, path: tuple) -> dict[str, bool]:
+def _exceptions(merged: Merged, path: YamlPath) -> dict[str, bool]:
     """{rule id: False} of the `exceptions:` the item holding the field at `path` declares for that field: a content
     item may set a rulebook default aside, each entry `{rule: R-..., field: <its field>, reason: ...}` (the schema
     asks for the reason); the checker's issue of that rule on that field is then waived."""
@@ -95,7 +96,7 @@ def _exceptions(merged: Merged, path: tuple) -> dict[str, bool]:
             if isinstance(e, dict) and isinstance(e.get("rule"), str) and e.get("field", path[-1]) == path[-1]}
 
 
-def _value_at(data: Any, path: tuple) -> Any:
+def _value_at(data: Any, path: YamlPath) -> Any:
     for part in path:
         if isinstance(data, dict):
             data = data.get(part)
@@ -106,7 +107,7 @@ def _value_at(data: Any, path: tuple) -> Any:
     return data
 
 
-def substitute(data: Any, nodes: dict[tuple, Node], prefix: tuple = ()) -> Any:
+def substitute(data: Any, nodes: dict[YamlPath, Node], prefix: YamlPath = ()) -> Any:
     """A fresh copy of `data` (at merged path `prefix`) with compiled DSL nodes in place of their text."""
     if prefix in nodes:
         return nodes[prefix]

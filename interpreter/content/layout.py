@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kcd.content.yamlsafe import Path as YamlPath
+
 
 @dataclass(frozen=True)
 class FileSpec:
@@ -116,7 +118,7 @@ class Entry:
     """One item of a content file's document, or one deep-merged top-level section of a mapping-shaped file."""
 
     kind: str
-    path: tuple          # where it sits in the file's document
+    path: YamlPath          # where it sits in the file's document
     node: Any
     section: bool = False  # a deep-merged section (game.yaml's `feed`, solo.yaml's `marker`): patched, not by id
 

@@ -14,12 +14,13 @@ from kcd.content.checks import Checker
 from kcd.content.dslfields import CompiledFields, compile_merged, substitute
 from kcd.content.layout import (BASE_FOLDER, FILES, PACK_DIRS, PACK_FILE, PACK_ID, PACK_SCHEMAS, PACK_SPEC,
                                 entries, id_key, pack_files, pack_folders, spec_for)
-from kcd.content.merge import Merged, Merger, SourceFile
+from kcd.content.merge import ItemState, Merged, Merger, SourceFile
 from kcd.content.model import Item, Origin, Pack, Ruleset
 from kcd.content.schema import Schemas, did_you_mean, schemas_for, validated_cache
 from kcd.content.yamlsafe import MAX_BYTES, YamlDoc, parse_yaml
 from kcd.core.diagnostics import ContentError, Diagnostic, Location
 from kcd.dsl.checker import CheckContext
+from kcd.content.yamlsafe import Path as YamlPath
 
 # abs path -> ((mtime_ns, size), doc, diagnostics): files are re-read only when they change on disk. At most
 # DOC_CACHE_FILES paths, the least recently read dropped first: a process that reads many packs (a mod fuzzer writes
@@ -48,7 +49,7 @@ class Build:
     root: Path
     packs: list[PackFiles]
     merged: dict[str, Merged]
-    item_states: dict
+    item_states: dict[tuple[str, str], ItemState]
     compiled: CompiledFields
     diagnostics: list[Diagnostic]
 
@@ -443,7 +444,7 @@ def _logical(path: Path, folder: Path) -> str:
     return "flocks/" if rel.startswith("flocks/") else rel
 
 
-def _schema_diags(schemas: Schemas, name: str, data: Any, merged: Merged, prefix: tuple = ()) -> list[Diagnostic]:
+def _schema_diags(schemas: Schemas, name: str, data: Any, merged: Merged, prefix: YamlPath = ()) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for problem in schemas.check(name, data):
         diag = merged.diagnostic("schema", problem.message, prefix + problem.path, key=problem.at_key,
@@ -454,7 +455,7 @@ def _schema_diags(schemas: Schemas, name: str, data: Any, merged: Merged, prefix
 
 
 def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    seen: set[tuple] = set()
+    seen: set[YamlPath] = set()
     out: list[Diagnostic] = []
     for d in diagnostics:
         key = (d.code, d.message, d.location, d.severity)

@@ -13,7 +13,7 @@ from typing import Any
 from kcd.content.layout import FILES, FileSpec, entries, id_key, spec_for
 from kcd.content.model import Origin
 from kcd.content.schema import did_you_mean
-from kcd.content.yamlsafe import YamlDoc
+from kcd.content.yamlsafe import Path as YamlPath, YamlDoc
 from kcd.core.diagnostics import Diagnostic
 
 OPS = ("add", "replace", "patch")
@@ -35,23 +35,23 @@ class Merged:
 
     spec: FileSpec
     data: Any
-    mounts: dict[tuple, tuple[YamlDoc, tuple]] = field(default_factory=dict)
+    mounts: dict[YamlPath, tuple[YamlDoc, YamlPath]] = field(default_factory=dict)
     # Overlay bookkeeping (an index, so each overlay item costs O(1), not a scan of the list or the mounts):
     # item list path -> {item id: index in the merged list}, and item path -> mount keys at or under it.
-    positions: dict[tuple, dict[str, int]] = field(default_factory=dict)
-    item_mounts: dict[tuple, set[tuple]] = field(default_factory=dict)
+    positions: dict[YamlPath, dict[str, int]] = field(default_factory=dict)
+    item_mounts: dict[YamlPath, set[YamlPath]] = field(default_factory=dict)
 
-    def mount_item(self, item: tuple, path: tuple, value: tuple[YamlDoc, tuple]) -> None:
+    def mount_item(self, item: YamlPath, path: YamlPath, value: tuple[YamlDoc, YamlPath]) -> None:
         """Record that `value` wrote the merged value at `path`, which lies at or under the list item `item`."""
         self.mounts[path] = value
         self.item_mounts.setdefault(item, set()).add(path)
 
-    def unmount_item(self, item: tuple) -> None:
+    def unmount_item(self, item: YamlPath) -> None:
         """Forget every mount at or under the list item `item` (it is being replaced whole)."""
         for path in self.item_mounts.pop(item, ()):
             self.mounts.pop(path, None)
 
-    def position(self, prefix: tuple, items: list, kind: str) -> dict[str, int]:
+    def position(self, prefix: YamlPath, items: list[Any], kind: str) -> dict[str, int]:
         """Item id -> index of the item list at `prefix` (built once, then kept up to date by the merger)."""
         index = self.positions.get(prefix)
         if index is None:
@@ -62,7 +62,7 @@ class Merged:
             self.positions[prefix] = index
         return index
 
-    def where(self, path: tuple) -> tuple[YamlDoc, tuple] | None:
+    def where(self, path: YamlPath) -> tuple[YamlDoc, YamlPath] | None:
         """The document and document path that wrote the merged value at `path` (longest mount prefix)."""
         path = tuple(path)
         for cut in range(len(path), -1, -1):
@@ -72,7 +72,7 @@ class Merged:
                 return doc, prefix + path[cut:]
         return None
 
-    def sub(self, prefix: tuple) -> "Merged":
+    def sub(self, prefix: YamlPath) -> "Merged":
         """The value at `prefix` as a Merged of its own (mounts re-rooted)."""
         data = self.data
         for part in prefix:
@@ -84,7 +84,7 @@ class Merged:
                 mounts[()] = found
         return Merged(self.spec, data, mounts)
 
-    def diagnostic(self, code: str, message: str, path: tuple, *, key: bool = False,
+    def diagnostic(self, code: str, message: str, path: YamlPath, *, key: bool = False,
                    hint: str | None = None, severity: str = "error") -> Diagnostic | None:
         """A diagnostic located where the merged value at `path` was written."""
         found = self.where(path)
@@ -102,8 +102,8 @@ class ItemState:
     id: str
     origin: Origin
     overrides: list[str] = field(default_factory=list)
-    replaced_by: tuple[str, YamlDoc, tuple] | None = None
-    touched: dict[tuple, tuple[str, YamlDoc, tuple]] = field(default_factory=dict)
+    replaced_by: tuple[str, YamlDoc, YamlPath] | None = None
+    touched: dict[YamlPath, tuple[str, YamlDoc, YamlPath]] = field(default_factory=dict)
 
 
 @dataclass
@@ -115,22 +115,22 @@ class MergeResult:
     diagnostics: list[Diagnostic]
 
 
-def _loc_line(doc: YamlDoc, path: tuple) -> int:
+def _loc_line(doc: YamlDoc, path: YamlPath) -> int:
     pos = doc.pos(path)
     return pos.line if pos else 1
 
 
-def _where_text(doc: YamlDoc, path: tuple) -> str:
+def _where_text(doc: YamlDoc, path: YamlPath) -> str:
     from kcd.core.diagnostics import display_path
 
     pos = doc.pos(path)
     return f"{display_path(doc.file)}:{pos.line}:{pos.col}" if pos else display_path(doc.file)
 
 
-def _leaf_paths(patch: Any, base: Any, prefix: tuple = ()) -> list[tuple]:
+def _leaf_paths(patch: Any, base: Any, prefix: YamlPath = ()) -> list[YamlPath]:
     """Paths a deep-merge patch sets: recurse where both sides are mappings, else the path itself."""
     if isinstance(patch, dict) and isinstance(base, dict):
-        out: list[tuple] = []
+        out: list[YamlPath] = []
         for key, value in patch.items():
             out.extend(_leaf_paths(value, base.get(key), prefix + (key,)))
         return out or [prefix]
@@ -147,7 +147,7 @@ def deep_merge(base: Any, patch: Any) -> Any:
     return patch
 
 
-def _overlaps(a: tuple, b: tuple) -> bool:
+def _overlaps(a: YamlPath, b: YamlPath) -> bool:
     n = min(len(a), len(b))
     return a[:n] == b[:n]
 
@@ -160,7 +160,7 @@ class Merger:
         self.items: dict[tuple[str, str], ItemState] = {}
         self.diagnostics: list[Diagnostic] = []
         # per logical mapping file: leaf path -> (pack, doc, path) of the pack that patched it
-        self._mapping_touched: dict[str, dict[tuple, tuple[str, YamlDoc, tuple]]] = {}
+        self._mapping_touched: dict[str, dict[YamlPath, tuple[str, YamlDoc, YamlPath]]] = {}
 
     def result(self) -> MergeResult:
         """The merge outcome."""
@@ -188,14 +188,14 @@ class Merger:
             data = found.doc.data
             merged = Merged(spec, data, {(): (found.doc, ())})
             self.files[spec.name] = merged
-            seen: dict[str, dict[str, tuple]] = {}   # item kind -> id -> where first written
+            seen: dict[str, dict[str, YamlPath]] = {}   # item kind -> id -> where first written
             for entry in entries(spec, data):
                 if not entry.section:
                     self._register_base_item(found, entry.kind, entry.node, entry.path,
                                              seen.setdefault(entry.kind, {}))
 
-    def _register_base_item(self, source: SourceFile, kind: str, item: Any, path: tuple,
-                            seen: dict[str, tuple]) -> None:
+    def _register_base_item(self, source: SourceFile, kind: str, item: Any, path: YamlPath,
+                            seen: dict[str, YamlPath]) -> None:
         if not isinstance(item, dict):
             return
         key = id_key(kind, item)
@@ -244,7 +244,7 @@ class Merger:
             self.files[spec.name] = Merged(spec, empty, {(): (source.doc, ())})
         return self.files[spec.name]
 
-    def _mapping_patch(self, spec: FileSpec, source: SourceFile, prefix: tuple, patch: Any) -> None:
+    def _mapping_patch(self, spec: FileSpec, source: SourceFile, prefix: YamlPath, patch: Any) -> None:
         """Deep-merge a patch at `prefix` of a mapping-shaped file (game.yaml, solo.yaml marker...)."""
         merged = self._merged(spec, source)
         base = merged.data
@@ -266,7 +266,7 @@ class Merger:
             merged.mounts[full] = (source.doc, full)
         merged.data = _set_in(merged.data, prefix, deep_merge(_get_in(merged.data, prefix), patch))
 
-    def _list_overlay(self, spec: FileSpec, source: SourceFile, prefix: tuple, items: Any, kind: str) -> None:
+    def _list_overlay(self, spec: FileSpec, source: SourceFile, prefix: YamlPath, items: Any, kind: str) -> None:
         """Apply an overlay's list of items (each with optional `op`) to an item list."""
         if not isinstance(items, list):
             self._add(source.doc.diagnostic("schema", f"`{prefix[-1] if prefix else source.rel}` must be a list",
@@ -276,7 +276,7 @@ class Merger:
         found = _get_in(merged.data, prefix) if prefix else merged.data
         current = list(found) if isinstance(found, list) else []
         ids = merged.position(prefix, current, kind)
-        seen: dict[str, tuple] = {}
+        seen: dict[str, YamlPath] = {}
         for index, item in enumerate(items):
             path = prefix + (index,)
             if not isinstance(item, dict):
@@ -340,7 +340,7 @@ class Merger:
                 state.overrides.append(source.pack)
         merged.data = _set_in(merged.data, prefix, current)
 
-    def _conflict_replace(self, state: ItemState, source: SourceFile, path: tuple, kind: str, item_id: str) -> None:
+    def _conflict_replace(self, state: ItemState, source: SourceFile, path: YamlPath, kind: str, item_id: str) -> None:
         earlier = state.replaced_by or next(iter(state.touched.values()), None)
         if earlier is not None and earlier[0] != source.pack:
             other_pack, other_doc, other_path = earlier
@@ -351,8 +351,8 @@ class Merger:
                                "apply only one of the packs or make them agree"))
         state.replaced_by = (source.pack, source.doc, path)
 
-    def _conflict_patch(self, state: ItemState, source: SourceFile, path: tuple, kind: str, item_id: str,
-                        patch: dict, base: Any) -> None:
+    def _conflict_patch(self, state: ItemState, source: SourceFile, path: YamlPath, kind: str, item_id: str,
+                        patch: dict[str, Any], base: Any) -> None:
         if state.replaced_by is not None and state.replaced_by[0] != source.pack:
             other_pack, other_doc, other_path = state.replaced_by
             self._add(source.doc.diagnostic(
@@ -444,13 +444,13 @@ class Merger:
             state.overrides.append(source.pack)
 
 
-def _get_in(data: Any, path: tuple) -> Any:
+def _get_in(data: Any, path: YamlPath) -> Any:
     for part in path:
         data = data.get(part) if isinstance(data, dict) else None
     return data
 
 
-def _set_in(data: Any, path: tuple, value: Any) -> Any:
+def _set_in(data: Any, path: YamlPath, value: Any) -> Any:
     """A copy of `data` with `value` at `path` (copies only along the path)."""
     if not path:
         return value

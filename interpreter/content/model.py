@@ -28,8 +28,8 @@ class Item:
 
     kind: str
     id: str
-    data: dict
-    raw: dict
+    data: dict[str, Any]
+    raw: dict[str, Any]
     origin: Origin
     overrides: tuple[str, ...] = ()
     parent: str | None = None  # leader_cards: the leader id
@@ -59,6 +59,7 @@ class Ruleset:
     raw_game: Mapping[str, Any] = field(repr=False, default_factory=dict)
     solo: Mapping[str, Any] = field(repr=False, default_factory=dict)  # solo.yaml marker and patterns
     files: tuple[str, ...] = field(repr=False, default=())  # the content files merged, in load order
+    _index: dict[tuple[str, str], Item] = field(init=False, repr=False, compare=False)   # (kind, id) -> item
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_items", MappingProxyType(dict(self._items)))
@@ -78,7 +79,7 @@ class Ruleset:
     def item(self, kind: str, item_id: str) -> Item:
         """The item of `kind` with this id (KeyError if none)."""
         try:
-            return self._index[(kind, str(item_id))]  # type: ignore[attr-defined]
+            return self._index[(kind, str(item_id))]
         except KeyError:
             raise KeyError(f"no {kind} item {item_id!r}") from None
 

@@ -13,6 +13,7 @@ from kcd.content.types import (
     Placement, Power, SeasonCard, SeatStart, Section, Side, SOLO_MARKER_DIRECTIONS, SOLO_ROWS, SOLO_STEPS, Solo,
     SoloCard, SoloSetup, TrackerSlot, TurnOrderNest)
 from kcd.core.memo import PerOwner
+from kcd.content.yamlsafe import Path as YamlPath
 
 __all__ = ["Rules", "RulesError", "Weights", "Power", "Side", "compile_rules", "RulesetLike"]
 
@@ -24,7 +25,7 @@ class RulesError(ValueError):
     data) say where, so the loader reports it as a located diagnostic; `hint` says how to fix it.
     """
 
-    def __init__(self, message: str, file: str | None = None, path: tuple = (), hint: str | None = None) -> None:
+    def __init__(self, message: str, file: str | None = None, path: YamlPath = (), hint: str | None = None) -> None:
         super().__init__(message)
         self.file = file
         self.path = tuple(path)
@@ -46,7 +47,7 @@ class ItemLike(Protocol):
     @property
     def id(self) -> str: ...
     @property
-    def data(self) -> dict: ...
+    def data(self) -> dict[str, Any]: ...
 
 
 class RulesetLike(Protocol):
@@ -114,7 +115,7 @@ class Rules:
     # nest id -> the flock's Nests of its type one row lower (R-BUILD-2), filled on first use by build.py
     lower_rows: dict[str, list[str]] = field(default_factory=dict, repr=False, compare=False)
     # powers of the compositional DSL by modifier / trigger id, filled on first use by powers.py
-    compose_table: dict = field(default_factory=dict, repr=False, compare=False)
+    compose_table: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def leader_ability(self, card_id: str | None) -> Dsl:
         """The ability of a Leader card (None for an unknown card)."""
@@ -146,7 +147,7 @@ def _where(kind: str) -> tuple[str, str | None]:
 class _At:
     """Reads one content mapping; a missing or wrong value is a RulesError located at its file and key path."""
 
-    def __init__(self, data: Any, file: str, path: tuple, what: str) -> None:
+    def __init__(self, data: Any, file: str, path: YamlPath, what: str) -> None:
         if not isinstance(data, Mapping):
             raise RulesError(f"{what}: expected a mapping, got {type(data).__name__}", file, path)
         self.data, self.file, self.path, self.what = data, file, path, what
@@ -192,14 +193,14 @@ class _At:
             raise self.error(key, f"must be true or false, got {value!r}")
         return value
 
-    def seq(self, key: str, default: Any = _MISSING) -> list:
+    def seq(self, key: str, default: Any = _MISSING) -> list[Any]:
         """A list value."""
         value = self.raw(key, default)
         if not isinstance(value, list):
             raise self.error(key, f"must be a list, got {type(value).__name__}")
         return value
 
-    def dsl(self, key: str, kind: str, ctx: tuple) -> Dsl:
+    def dsl(self, key: str, kind: str, ctx: tuple[Any, ...]) -> Dsl:
         """A DSL field as a bound node (text not yet compiled, e.g. read from game.yaml, is compiled here)."""
         value = self.data.get(key)
         if value is None or not isinstance(value, str):
@@ -216,8 +217,8 @@ class _At:
                 for i, v in enumerate(self.seq(key, default))]
 
 
-def _dsl(value: Any, kind: str, rules_ctx: tuple, where: str = "game.yaml DSL", file: str | None = None,
-         path: tuple = ()) -> Dsl:
+def _dsl(value: Any, kind: str, rules_ctx: tuple[Any, ...], where: str = "game.yaml DSL", file: str | None = None,
+         path: YamlPath = ()) -> Dsl:
     """A bound AST node; plain DSL text (e.g. game.yaml values) is parsed and checked here."""
     if value is None or not isinstance(value, str):
         return value
@@ -269,7 +270,7 @@ def _items(rs: RulesetLike, kind: str, what: str) -> list[tuple[str, _At]]:
     except (KeyError, AttributeError, ValueError):
         return []
     file, key = _where(kind)
-    prefix: tuple = (key,) if key else ()
+    prefix: YamlPath = (key,) if key else ()
     return [(str(item.id), _At(item.data, file, prefix + (i,), f"{what} `{item.id}`")) for i, item in enumerate(items)]
 
 
@@ -285,11 +286,11 @@ def compile_rules(rs: RulesetLike, cache: bool = True) -> Rules:
     """
     cached = _CACHE.get(rs)
     if cached is not None:
-        return cached
+        return cached   # type: ignore[no-any-return]   # PerOwner holds what `put` was given: Rules
     rules = _compile(rs)
-    if not cache:
-        return rules
-    return _CACHE.put(rs, rules)
+    if cache:
+        _CACHE.put(rs, rules)
+    return rules
 
 
 def _compile(rs: RulesetLike) -> Rules:
@@ -421,7 +422,7 @@ def _solo_card(card_id: str, at: _At) -> SoloCard:
     return SoloCard(card_id, at.num("number", 0, lo=0), sections)
 
 
-def _solo(spec: Mapping[str, Any], rules: Rules, ctx: tuple) -> Solo | None:
+def _solo(spec: Mapping[str, Any], rules: Rules, ctx: tuple[Any, ...]) -> Solo | None:
     """solo.yaml's setup numbers, marker sides and patterns, checked so a solo game can always start
     (R-SOLO-1..6, R-SOLO-11/12); None when the content has no solo mode."""
     if not spec:   # no solo.yaml setup, marker or patterns: the content offers no solo mode

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from kcd.core import paths
+from kcd.content.yamlsafe import Path as YamlPath
 
 # Bump when the way validity is decided changes (inlining, jsonschema major version): old cache entries lapse.
 _ENGINE_VERSION = "kcd-schema-2"
@@ -29,7 +30,7 @@ _TYPE_NAMES = {"integer": "a whole number", "number": "a number", "string": "tex
 class SchemaProblem:
     """One schema finding: the failing path, whether to point at the key, the message and a hint."""
 
-    path: tuple
+    path: YamlPath
     message: str
     at_key: bool = False
     hint: str | None = None
@@ -257,17 +258,17 @@ class Schemas:
             self._dsl_memo[key] = found
         return found
 
-    def dsl_fields(self, name: str, data: Any) -> list[tuple[tuple, str]]:
+    def dsl_fields(self, name: str, data: Any) -> list[tuple[YamlPath, str]]:
         """(path, field kind) of every string value of `data` that the schema marks with `x-dsl`.
 
         The walk follows no `$ref`: an `x-dsl` mark is never behind one (tests/test_content_schema.py holds the
         schemas to that), so loading content needs neither the registry nor jsonschema.
         """
-        found: list[tuple[tuple, str]] = []
+        found: list[tuple[YamlPath, str]] = []
         self._walk(self.docs.get(name, {}), data, (), found, 0)
         return found
 
-    def _walk(self, schema: Any, data: Any, path: tuple, out: list, depth: int) -> None:
+    def _walk(self, schema: Any, data: Any, path: YamlPath, out: list[tuple[YamlPath, str]], depth: int) -> None:
         if depth > 64 or not isinstance(schema, dict) or not self._has_dsl(schema):
             return
         kind = schema.get("x-dsl")
@@ -418,7 +419,7 @@ def reset_validated_cache() -> None:
 
 # --- messages ----------------------------------------------------------------------------------------
 
-def field_name(path: tuple) -> str:
+def field_name(path: YamlPath) -> str:
     """How a message names the value at `path`: its key, or `key` entry for a list element."""
     if not path:
         return "the file"
@@ -621,7 +622,7 @@ def _branch_fields(branches: Any) -> str | None:
     return ", or ".join(shapes)
 
 
-def _relevance(error: Any) -> tuple:
+def _relevance(error: Any) -> tuple[Any, ...]:
     """best_match key: deeper paths and non-type errors first (jsonschema's default, deepened)."""
     from jsonschema.exceptions import relevance
 
