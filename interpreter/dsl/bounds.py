@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Literal, Union
 
 from kcd.dsl import registry
 from kcd.dsl.ast import Call, Choose, ChoosePlayer, During, May, Node, Objective, Phrase, Repeat, Seq, walk
@@ -116,21 +116,31 @@ def local_work(node: Node | None, kiwi_tokens: int = 20) -> int:
 # --- graph nodes ------------------------------------------------------------------------------------
 # A node is a tuple: ("E", entry index, vf), ("T", slot, vf), ("N", nest index, vf), ("P", trigger, vf),
 # ("A", vf), ("B", action, vf); vf (virtual flock) = (side index, is_bot).
+_VF = tuple[int, bool]
+_GNode = Union[tuple[Literal["E", "T", "N"], int, _VF], tuple[Literal["P", "B"], str, _VF], tuple[Literal["A"], _VF]]
+_Chain = tuple[_GNode, ...]
+_Value = tuple[int, int, _Chain, _Chain]          # (work, depth, deepest chain, heaviest chain)
+_Plain = tuple[int, int, _Chain]                  # (work, depth, chain) of the best targets that set nothing off
+_Target = tuple[str, bool, _Plain, list[tuple[_GNode, int]]]
+_OnceKey = tuple[str | int | None, ...]
+# what a node's loop gives for a target: its value inside the loop, None (outside the loop), "blocked"
+_Inner = Callable[[_GNode], Union[_Value, Literal["blocked"], None]]
+_CallWork = Callable[[Union[Call, Phrase], int], int]
 
 _FLOCK_OF: dict[int, str] = {}   # side index -> flock id, set by each search (a flock has one track whatever its side)
 
 
-def _once_key(node: tuple) -> tuple | None:
+def _once_key(node: _GNode) -> _OnceKey | None:
     """What the rules let a chain reach only once (None: no such rule). A flock plays one side, human or
     Kiwibot, so its track slots, Nests and Leader are the same whichever of its versions a chain meets."""
-    kind = node[0]
-    if kind == "T":
+    # the tag compared in place (not a local) so the type checker narrows the node
+    if node[0] == "T":
         return ("T", node[1], _FLOCK_OF.get(node[2][0]))   # a slot is uncovered once per game (R-TRACK-1)
-    if kind == "N":
+    if node[0] == "N":
         return ("N", node[1], _FLOCK_OF.get(node[2][0]))   # a Nest is built once per flock (R-BUILD-2)
-    if kind == "P":
+    if node[0] == "P":
         return ("P", node[1])            # a trigger never re-fires in its own chain
-    if kind == "A":
+    if node[0] == "A":
         return ("A", _FLOCK_OF.get(node[1][0]))            # the ability once a season (R-LEAD-2)
     return None
 
@@ -160,7 +170,7 @@ def _nest_factor(modifiers: frozenset[str]) -> int:
     return max((registry.BY_ID[m].nest_benefits for m in modifiers if m in registry.BY_ID), default=1)
 
 
-def _walk_work(node: Node | None, call_work) -> int:
+def _walk_work(node: Node | None, call_work: _CallWork) -> int:
     """Sum over statements, max over choices, products over repeats."""
     if node is None:
         return 0
@@ -201,47 +211,49 @@ class _Search:
             if prim.kind == "trigger":
                 for verb in prim.emitted_by:
                     self.fires.setdefault(verb, []).append(prim.id)
-        self.memo: dict[tuple, Any] = {}
+        self.memo: dict[tuple[_GNode, bool], _Value] = {}
+        self.loop_memo: dict[tuple[int, bool], dict[_GNode, _Value]] = {}
         self.visits = 0
-        self.cycle: tuple | None = None
-        self.scc: dict[tuple, int] = {}
-        self._targets: dict[tuple, list] = {}
+        self.cycle: _Chain | None = None
+        self.scc: dict[_GNode, int] = {}
+        self._targets: dict[tuple[_GNode, int], list[_Target]] = {}
         self._plain: dict[int, bool] = {}
-        self._plain_work: dict[tuple, int | None] = {}
-        self._effects: dict[tuple, list[Effect]] = {}
-        self._slot_memo: dict[tuple, list[tuple]] = {}
-        self._shared_targets: dict[tuple, list] = {}
+        self._plain_work: dict[_GNode, int | None] = {}
+        self._effects: dict[_GNode, list[Effect]] = {}
+        self._slot_memo: dict[tuple[_VF, int], list[_GNode]] = {}
+        self._shared_targets: dict[tuple[object, ...], list[_Target]] = {}
         self.loops: set[int] = set()            # components a chain can go round (more than one node)
 
     # --- structure -------------------------------------------------------------------------------
-    def effects_of(self, node: tuple) -> list[Effect]:
+    def effects_of(self, node: _GNode) -> list[Effect]:
         """The effects a node runs (several: the largest counts, e.g. any leader card); computed once."""
         found = self._effects.get(node)
         if found is None:
             found = self._effects[node] = self._compute_effects(node)
         return found
 
-    def _compute_effects(self, node: tuple) -> list[Effect]:
-        kind, g = node[0], self.g
-        if kind == "E":
+    def _compute_effects(self, node: _GNode) -> list[Effect]:
+        g = self.g
+        if node[0] == "E":
             return [g.entries[node[1]].effect]
-        if kind == "T":
+        if node[0] == "T":
             effect = g.sides[node[2][0]].track.get(node[1])
             return [effect] if effect is not None else []
-        if kind == "N":
+        if node[0] == "N":
             return [g.nests[node[1]]]
-        if kind == "P":
+        if node[0] == "P":
             return list(g.sides[node[2][0]].powers.get(node[1], []))
-        if kind == "A":
+        if node[0] == "A":
             return list(g.abilities)
-        if kind == "B":
+        if node[0] == "B":
             return list(g.bonus.get(node[1], []))
         return []
 
-    def vf_of(self, node: tuple) -> tuple:
+    def vf_of(self, node: _GNode) -> _VF:
+        """The virtual flock that runs the node."""
         return node[-1]
 
-    def targets(self, node: tuple, call: Call | Phrase) -> list[tuple[str, bool, tuple, list[tuple[tuple, int]]]]:
+    def targets(self, node: _GNode, call: Call | Phrase) -> list[_Target]:
         """For one call run by the node's flock: [(reach, per_n, plain, [(target node, extra depth)])], computed
         once. `plain` = (work, depth, chain) of the best targets that set nothing off (no path can block them:
         they are never on a chain before their own call), the list the other targets."""
@@ -263,12 +275,12 @@ class _Search:
             self._targets[key] = found
         return found
 
-    def _reduce_targets(self, node: tuple, call: Call | Phrase) -> list:
+    def _reduce_targets(self, node: _GNode, call: Call | Phrase) -> list[_Target]:
         """targets() computed: per reach item, the best plain target and the others."""
-        found = []
+        found: list[_Target] = []
         for item, per_n, targets in self._compute_targets(node, call):
-            best: tuple = (0, 0, ())
-            others = []
+            best: _Plain = (0, 0, ())
+            others: list[tuple[_GNode, int]] = []
             for target, extra in targets:
                 work = self.plain_work(target)
                 if work is None:
@@ -281,7 +293,7 @@ class _Search:
             found.append((item, per_n, best, others))
         return found
 
-    def plain_work(self, node: tuple) -> int | None:
+    def plain_work(self, node: _GNode) -> int | None:
         """The work of a node that sets nothing off (-1: it runs nothing); None for the others and for powers
         (a trigger's once-per-chain rule must be checked on the path)."""
         if node in self._plain_work:
@@ -309,18 +321,18 @@ class _Search:
             self._plain[id(effect.node)] = found
         return found
 
-    def _compute_targets(self, node: tuple, call: Call | Phrase) -> list[tuple[str, bool, list[tuple[tuple, int]]]]:
+    def _compute_targets(self, node: _GNode, call: Call | Phrase) -> list[tuple[str, bool, list[tuple[_GNode, int]]]]:
         vf = self.vf_of(node)
         side_index, is_bot = vf
         prim = registry.BY_ID.get(call.primitive or "")
         if prim is None or prim.kind != "verb":
             return []
         reach = prim.bot_reach if is_bot and prim.bot_reach is not None else prim.reach
-        out: list[tuple[str, bool, list[tuple[tuple, int]]]] = []
+        out: list[tuple[str, bool, list[tuple[_GNode, int]]]] = []
         for item in reach:
             per_n = item.endswith("*n")
             item = item[:-2] if per_n else item
-            found: list[tuple[tuple, int]] = []
+            found: list[tuple[_GNode, int]] = []
             if item == "track":
                 found = [(t, 0) for t in self._slots(vf, node)]
             elif item == "track-any":
@@ -341,7 +353,7 @@ class _Search:
             out.append(("trigger", False, [(("P", t, vf), 0) for t in triggers]))
         return out
 
-    def _slots(self, vf: tuple, node: tuple) -> list[tuple]:
+    def _slots(self, vf: _VF, node: _GNode) -> list[_GNode]:
         """Track slots of `vf` that a token taken now can uncover: after the node's own slot (R-TRACK-1)."""
         low = self.g.track_from
         if node[0] == "T" and node[2] == vf:
@@ -354,15 +366,15 @@ class _Search:
         return found
 
     # --- the graph and its strongly connected parts --------------------------------------------------
-    def build(self, roots: list[tuple]) -> None:
+    def build(self, roots: list[_GNode]) -> None:
         """Every node reachable from the roots, and its strongly connected component (iterative Tarjan)."""
-        edges: dict[tuple, list[tuple]] = {}
+        edges: dict[_GNode, list[_GNode]] = {}
         stack = list(roots)
         while stack:
             node = stack.pop()
             if node in edges:
                 continue
-            outs: list[tuple] = []
+            outs: list[_GNode] = []
             for effect in self.effects_of(node):
                 if self.plain(effect):
                     continue
@@ -371,10 +383,10 @@ class _Search:
                         outs += [t for t, _ in found]
             edges[node] = list(dict.fromkeys(outs))
             stack += [t for t in edges[node] if t not in edges]
-        index: dict[tuple, int] = {}
-        low: dict[tuple, int] = {}
-        on: set[tuple] = set()
-        order: list[tuple] = []
+        index: dict[_GNode, int] = {}
+        low: dict[_GNode, int] = {}
+        on: set[_GNode] = set()
+        order: list[_GNode] = []
         counter = 0
         comp = 0
         for root in edges:
@@ -419,7 +431,7 @@ class _Search:
                     comp += 1
 
     # --- the bound ---------------------------------------------------------------------------------
-    def value(self, node: tuple, season_change: bool) -> tuple[int, int, tuple, tuple]:
+    def value(self, node: _GNode, season_change: bool) -> _Value:
         """(work, depth, deepest chain, heaviest chain) of running `node`, everything it sets off included."""
         key = (node, season_change)
         found = self.memo.get(key)
@@ -437,25 +449,27 @@ class _Search:
         self.memo[key] = found
         return found
 
-    def evaluate(self, node: tuple, season_change: bool, inner) -> tuple[int, int, tuple, tuple]:
+    def evaluate(self, node: _GNode, season_change: bool, inner: _Inner) -> _Value:
         """The node's value from its targets' values: `inner(target)` gives the value of a target inside the
         node's own loop (None: outside it, valued by `value`; "blocked": the chain may not go there)."""
         self.visits += 1
         if self.visits > _SEARCH_BUDGET:
             raise _TooIntricate()
-        deep: list = [0, ()]        # depth below this node, and its chain
-        heavy: list = [-1, ()]      # work of the heaviest target, and its chain
+        deep, heavy = 0, -1             # depth below this node, work of the heaviest target
+        deep_chain: _Chain = ()         # and their chains
+        heavy_chain: _Chain = ()
 
         def call_work(call: Call | Phrase, n: int) -> int:
+            nonlocal deep, deep_chain, heavy, heavy_chain
             total = _base(call, n, self.g.kiwi_tokens)
             for item, per_n, plain, found in self.targets(node, call):
                 if item.startswith("track") and season_change:
                     continue                        # no track benefit in Season Change (R-TRACK-1)
                 worst = plain[0]
-                if plain[1] > deep[0]:
-                    deep[0], deep[1] = plain[1], plain[2]
-                if plain[2] and plain[0] > heavy[0]:
-                    heavy[0], heavy[1] = plain[0], plain[2]
+                if plain[1] > deep:
+                    deep, deep_chain = plain[1], plain[2]
+                if plain[2] and plain[0] > heavy:
+                    heavy, heavy_chain = plain[0], plain[2]
                 values: list[int] = []   # of track slots: each is uncovered once, so n calls reach n different ones
                 for target, extra in found:
                     got = inner(target)
@@ -466,10 +480,10 @@ class _Search:
                         w = min(_CAP, self.nest_factor(target[2]) * w)
                     worst = max(worst, w)
                     values.append(w)
-                    if 1 + extra + d > deep[0]:
-                        deep[0], deep[1] = 1 + extra + d, d_chain
-                    if w > heavy[0]:
-                        heavy[0], heavy[1] = w, w_chain
+                    if 1 + extra + d > deep:
+                        deep, deep_chain = 1 + extra + d, d_chain
+                    if w > heavy:
+                        heavy, heavy_chain = w, w_chain
                 times = n if per_n else 1
                 if times > 1 and item.startswith("track"):
                     plain_slots = [plain[0]] * times if plain[0] else []
@@ -483,16 +497,16 @@ class _Search:
         works = [_walk_work(e.node, call_work) for e in effects]
         # every power on the trigger runs; of several leader cards or Solo cards only one is in play
         work = sum(works) if node[0] == "P" else max(works, default=0)
-        return min(work, _CAP), deep[0], (node,) + deep[1], (node,) + heavy[1]
+        return min(work, _CAP), deep, (node,) + deep_chain, (node,) + heavy_chain
 
-    def loop_values(self, comp: int, season_change: bool) -> dict[tuple, tuple[int, int, tuple, tuple]]:
+    def loop_values(self, comp: int, season_change: bool) -> dict[_GNode, _Value]:
         """Values of the nodes of a loop (a strongly connected component), by levels: a chain stays in the loop
         for at most as many steps as the rules let it reach its once-only nodes (a track slot, a Nest, a
         trigger, an ability), so level k values every node as if the chain could take k more steps inside it.
         A loop of nodes the rules do not limit (Kiwibot's bonus segments) would never end: a cycle."""
-        key = ("loop", comp, season_change)
-        if key in self.memo:
-            return self.memo[key]
+        key = (comp, season_change)
+        if key in self.loop_memo:
+            return self.loop_memo[key]
         members = [m for m, c in self.scc.items() if c == comp]
         once = {_once_key(m) for m in members if _once_key(m) is not None}
         free = [m for m in members if _once_key(m) is None]
@@ -501,14 +515,14 @@ class _Search:
         if cycle is not None:
             if self.cycle is None:
                 self.cycle = cycle
-            capped = {m: (_CAP, _CAP, (m,), (m,)) for m in members}
-            self.memo[key] = capped
+            capped: dict[_GNode, _Value] = {m: (_CAP, _CAP, (m,), (m,)) for m in members}
+            self.loop_memo[key] = capped
             return capped
         steps = len(once) + len(free) * (len(once) + 1)
-        level: dict[tuple, tuple] = {}
+        level: dict[_GNode, _Value] = {}
 
-        def blocked(node: tuple):
-            def inner(target: tuple):
+        def blocked(node: _GNode) -> _Inner:
+            def inner(target: _GNode) -> _Value | Literal["blocked"] | None:
                 if target not in inside:
                     return None
                 if not level or (_once_key(target) is not None and _once_key(target) == _once_key(node)):
@@ -536,21 +550,21 @@ class _Search:
             # Track slots, Nests and abilities are used up for the whole game, not just for one chain: however
             # the chain branches, each member of the loop runs at most once, so the loop's work is at most the
             # sum of what each member does by itself (its calls out of the loop included).
-            by_key: dict[tuple | None, int] = {}
+            by_key: dict[_OnceKey | None, int] = {}
             for m, (w, _, _, _) in outside.items():
                 member = _once_key(m)
                 by_key[member] = max(by_key.get(member, 0), w)
             total = min(_CAP, sum(by_key.values()))
             level = {m: (min(w, total), d, dc, wc) for m, (w, d, dc, wc) in level.items()}
-        self.memo[key] = level
+        self.loop_memo[key] = level
         return level
 
-    def _free_cycle(self, free: list[tuple], season_change: bool) -> tuple | None:
+    def _free_cycle(self, free: list[_GNode], season_change: bool) -> _Chain | None:
         """A cycle among the loop's nodes the rules do not limit, if any (the chain, first node repeated)."""
         free_set = set(free)
-        edges = {}
+        edges: dict[_GNode, list[_GNode]] = {}
         for node in free:
-            outs = []
+            outs: list[_GNode] = []
             for effect in self.effects_of(node):
                 for call in _calls(effect.node):
                     for item, _, _, found in self.targets(node, call):
@@ -559,8 +573,8 @@ class _Search:
                         outs += [t for t, _ in found if t in free_set]
             edges[node] = outs
         for start in free:
-            stack: list[tuple[tuple, tuple]] = [(start, (start,))]
-            seen = set()
+            stack: list[tuple[_GNode, _Chain]] = [(start, (start,))]
+            seen: set[_GNode] = set()
             while stack:
                 node, chain = stack.pop()
                 for nxt in edges.get(node, []):
@@ -571,11 +585,11 @@ class _Search:
                         stack.append((nxt, chain + (nxt,)))
         return None
 
-    def nest_factor(self, vf: tuple) -> int:
+    def nest_factor(self, vf: _VF) -> int:
         """How many times the flock side gains each Nest benefit: its modifiers' `nest_benefits` (R-ASYM-4)."""
         return _nest_factor(self.g.sides[vf[0]].modifiers)
 
-    def label(self, node: tuple, nxt: tuple | None = None) -> tuple[Effect, ...]:
+    def label(self, node: _GNode, nxt: _GNode | None = None) -> tuple[Effect, ...]:
         """The effect a chain node stands for: of several (any leader card, any Solo card on top), one that leads
         to the next node of the chain, else the costliest."""
         effects = self.effects_of(node)
@@ -587,7 +601,7 @@ class _Search:
             return (Effect(best.node, "Kiwibot: " + best.label, best.ref),)
         return (best,)
 
-    def _leads_to(self, node: tuple, effect: Effect, nxt: tuple) -> bool:
+    def _leads_to(self, node: _GNode, effect: Effect, nxt: _GNode) -> bool:
         """Whether a call of `effect`, run as `node`, can reach `nxt`."""
         for call in _calls(effect.node):
             for _, _, plain, found in self.targets(node, call):
@@ -595,11 +609,11 @@ class _Search:
                     return True
         return False
 
-    def chain_effects(self, chain: tuple[tuple, ...]) -> tuple[tuple[Effect, ...], bool]:
+    def chain_effects(self, chain: _Chain) -> tuple[tuple[Effect, ...], bool]:
         """The effects of a chain for a message, up to where the bound's walk comes round to a once-only key it
         met already (then True: the rest goes round that loop again)."""
         out: list[Effect] = []
-        keys: set = set()
+        keys: set[_OnceKey | _GNode] = set()
         for i, node in enumerate(chain):
             key = _once_key(node) or node
             if key in keys:
@@ -627,7 +641,7 @@ def _node_key(node: Any) -> str:
 def fingerprint(graph: EffectGraph) -> Any:
     """Everything the bound depends on, hashable, with a stable repr (AST nodes by their repr), plus the limits and
     the registry's bound metadata, so a changed rule never reuses an old result."""
-    def eff(e: Effect) -> tuple:
+    def eff(e: Effect) -> tuple[str, str, Any]:
         return (_node_key(e.node), e.label, e.ref)
     return (tuple((s.label, tuple((k, eff(v)) for k, v in sorted(s.track.items())),
                    tuple((t, tuple(eff(x) for x in xs)) for t, xs in sorted(s.powers.items())), s.modifiers)
@@ -671,7 +685,7 @@ def chain_bounds(graph: EffectGraph) -> tuple[int, int]:
 def _effect_bounds(graph: EffectGraph, limits: list[int] | None = None) -> list[BoundIssue]:
     limits = limits if limits is not None else [0, 0]
     search = _Search(graph)
-    roots = []
+    roots: list[tuple[_GNode, Entry]] = []
     plain_issues: list[BoundIssue] = []
     for index, entry in enumerate(graph.entries):
         if search.plain(entry.effect):
@@ -710,6 +724,7 @@ def _effect_bounds(graph: EffectGraph, limits: list[int] | None = None) -> list[
                     "these effects must not lead back to the first", cyc, _CAP))
                 search.cycle = None
                 search.memo.clear()     # values met on the cycle are capped: recompute the rest cleanly
+                search.loop_memo.clear()
                 continue
             total_depth = entry.depth + depth
             limits[0] = max(limits[0], work)
