@@ -222,7 +222,7 @@ class Phrase:
     words, Selector or quantity nodes).
     """
 
-    items: tuple[Union[Word, Selector, QCall], ...]
+    items: tuple[Union[Word, Expr], ...]     # words, selectors and quantities (a call, a sum)
     span: Span
     primitive: str | None = None
     args: tuple[tuple[str, object], ...] = ()

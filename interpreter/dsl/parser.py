@@ -5,12 +5,13 @@ import hashlib
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterator, cast
 
 import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from kcd.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, Filter, ForEach, Head, If, May, Node, Not,
+from kcd.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, Expr, Filter, ForEach, Head, If, May, Node, Not,
                                  Num, Objective, Phrase, QCall, Repeat, Selector, Seq, Span, Word)
 from kcd.dsl.errors import DslError
 
@@ -31,7 +32,7 @@ class _Reserved:
 
     always_accept = ("CHOOSE", "OR", "MAY", "REPEAT", "MOST", "LEAST")
 
-    def process(self, stream):
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         """The tokens unchanged."""
         return stream
 
@@ -113,24 +114,29 @@ def _tok_span(tok: Token) -> Span:
 
 # lark types a tree's children as `Tree | Token` and a token's positions as optional; the grammar fixes which
 # child is a token, and the parser keeps positions, so these read them checked
-def _tok(node: Tree | Token) -> Token:
+def _tok(node: Tree[Token] | Token) -> Token:
     assert isinstance(node, Token), node
     return node
 
 
-def _start(node: Tree | Token) -> int:
+def _tree(node: Tree[Token] | Token) -> Tree[Token]:
+    assert isinstance(node, Tree), node
+    return node
+
+
+def _start(node: Tree[Token] | Token) -> int:
     pos = _tok(node).start_pos
     assert pos is not None
     return pos
 
 
-def _end(node: Tree | Token) -> int:
+def _end(node: Tree[Token] | Token) -> int:
     pos = _tok(node).end_pos
     assert pos is not None
     return pos
 
 
-def _build(tree: Tree) -> Node:
+def _build(tree: Tree[Token]) -> Node:
     kind = tree.data
     if kind == "effect":
         stmts = tuple(_build(c) for c in tree.children if isinstance(c, Tree))
@@ -188,17 +194,17 @@ def _fold_during(stmts: tuple[Node, ...]) -> tuple[Node, ...]:
     return stmts
 
 
-def _span(tree: Tree | Token) -> Span:
+def _span(tree: Tree[Token] | Token) -> Span:
     if isinstance(tree, Token):
         return _tok_span(tree)
     return Span(tree.meta.start_pos, tree.meta.end_pos)
 
 
-def _call(tree: Tree) -> Node:
+def _call(tree: Tree[Token]) -> Node:
     """A call: plain words stay a Call (the first language); selectors or quantities make it a Phrase;
     a trailing `for each <selector>` makes it the body of a suffix ForEach."""
-    items: list = []
-    suffix: list[Tree | Token] = []
+    items: list[Word | Expr] = []
+    suffix: list[Tree[Token] | Token] = []
     for child in tree.children:
         if isinstance(child, Token):
             if child.type == "FOR" and suffix == [] and _next_is_each(tree, child):
@@ -214,7 +220,7 @@ def _call(tree: Tree) -> Node:
         else:
             items.append(_expr(child))
     span = Span(items[0].span.start, items[-1].span.end)
-    call: Node = (Call(tuple(items), span) if all(isinstance(i, Word) for i in items)
+    call: Node = (Call(cast("tuple[Word, ...]", tuple(items)), span) if all(isinstance(i, Word) for i in items)
                   else Phrase(tuple(items), span))
     if not suffix:
         return call
@@ -225,13 +231,13 @@ def _call(tree: Tree) -> Node:
     return ForEach(_sel(sel_tree), Seq((call,), span), cap, Span(span.start, end), suffix=True)
 
 
-def _next_is_each(tree: Tree, tok: Token) -> bool:
+def _next_is_each(tree: Tree[Token], tok: Token) -> bool:
     kids = tree.children
     i = next(j for j, c in enumerate(kids) if c is tok)
     return i + 1 < len(kids) and isinstance(kids[i + 1], Token) and _tok(kids[i + 1]).type == "EACH"
 
 
-def _head(tree: Tree) -> Head:
+def _head(tree: Tree[Token]) -> Head:
     det = None
     adjs: list[Word] = []
     noun = None
@@ -250,7 +256,7 @@ _FILTER_OPS = {"f_size": "size", "f_owner": "owner", "f_in": "in", "f_adjacent":
                "f_with": "with", "f_without": "without", "f_dominated": "dominated", "f_where": "where"}
 
 
-def _filter(tree: Tree) -> Filter:
+def _filter(tree: Tree[Token]) -> Filter:
     op = _FILTER_OPS[tree.data]
     span = _span(tree)
     heads = [c for c in tree.children if isinstance(c, Tree) and c.data == "head"]
@@ -264,14 +270,14 @@ def _filter(tree: Tree) -> Filter:
     return Filter(op, span, arg=arg, n=ints[0] if ints else None)
 
 
-def _sel(tree: Tree) -> Selector:
+def _sel(tree: Tree[Token]) -> Selector:
     """osel / sel / fsel / head trees as a Selector with its (flat, not yet attached) filters."""
     if tree.data == "head":
         h = _head(tree)
         return Selector(h, (), h.span)
     if tree.data in ("sel", "fsel"):
-        inner = _sel(tree.children[0])
-        filters = tuple(_filter(c) for c in tree.children[1:])
+        inner = _sel(_tree(tree.children[0]))
+        filters = tuple(_filter(_tree(c)) for c in tree.children[1:])
         return Selector(inner.head, filters, _span(tree))
     # osel: DET WORD* NOUN filter* | PRON filter*
     head_parts = [c for c in tree.children if not (isinstance(c, Tree) and c.data in _FILTER_OPS)]
@@ -288,7 +294,7 @@ def _sel(tree: Tree) -> Selector:
     return Selector(Head(det, adjs, noun, hspan), filters, _span(tree))
 
 
-def _expr(tree: Tree | Token):
+def _expr(tree: Tree[Token] | Token) -> Expr:
     """Quantities and conditions as Num / QCall / BinOp / Not / Selector."""
     if isinstance(tree, Token):
         if tree.type == "INT":
@@ -309,8 +315,8 @@ def _expr(tree: Tree | Token):
         inner = _expr(tree.children[1])
         return Not(inner, Span(_start(tree.children[0]), inner.span.end))
     if kind == "compare":
-        left, cmp, right = tree.children
-        lhs, rhs = _expr(left), _expr(right)
+        lhs_tree, cmp, rhs_tree = tree.children
+        lhs, rhs = _expr(lhs_tree), _expr(rhs_tree)
         return BinOp(str(cmp), lhs, rhs, Span(lhs.span.start, rhs.span.end))
     if kind == "qcall":
         name = _tok(tree.children[0])
@@ -324,13 +330,13 @@ def _expr(tree: Tree | Token):
     raise DslError(_SYNTAX, f"unexpected grammar rule `{kind}`", _span(tree))
 
 
-def _block(block: Tree) -> Seq:
-    seq = _build(block.children[1])
+def _block(block: Tree[Token]) -> Seq:
+    seq = _build(_tree(block.children[1]))
     assert isinstance(seq, Seq)
     return seq
 
 
-def _block_end(block: Tree) -> int:
+def _block_end(block: Tree[Token]) -> int:
     return _end(block.children[-1])
 
 
@@ -461,8 +467,9 @@ def _tokens_before(text: str, pos: int) -> list[Token]:
 
 def _accepted(exc: UnexpectedToken) -> set[str]:
     """The terminals the parser really accepts here (LALR's merged states over-report `exc.expected`)."""
+    accepts: set[str] | None
     try:
-        accepts = exc.interactive_parser.accepts()
+        accepts = exc.accepts      # the interactive parser's, computed once per error (None without one)
     except (LarkError, AttributeError):
         accepts = None
     if accepts:

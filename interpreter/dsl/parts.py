@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kcd.dsl.ast import BinOp, Filter, Node, Num, QCall, Selector
 from kcd.dsl.errors import Issue
 from kcd.dsl.primitive import kind_phrase
 from kcd.dsl.solo_check import starting_issues
+
+if TYPE_CHECKING:
+    from kcd.core.state import State
 
 __all__ = ["Part", "PARTS", "NOUNS", "DETERMINERS", "REFERENCES", "FILTERS", "FUNCTIONS", "STATEMENTS",
            "COMPARISONS", "GRAMMAR", "PIECE_KINDS", "SELECTOR_TYPES", "kind_phrase", "of_kind", "QuantityBounds",
@@ -66,7 +69,8 @@ QuantityBound = Callable[[QCall, QuantityBounds], int]
 QuantityText = Callable[[QCall, list[str]], str]
 # `filter_text`: a filter's rules text, None for its `text` template
 FilterText = Callable[[Filter, FilterWords], "str | None"]
-FilterRun = Callable[[Any, Any, list, Any], list]
+# the elements are the engine's `(kind, ...)` tuples; the scope is the engine's (a layer this one does not see)
+FilterRun = Callable[["State", Filter, list[tuple[Any, ...]], Any], list[tuple[Any, ...]]]
 
 
 def _hook() -> Any:
