@@ -4,7 +4,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from kcd.dsl.align import align as _align
 from kcd.dsl import parts, registry
@@ -12,7 +12,10 @@ from kcd.dsl.ast import (COMPOSED, BinOp, Call, Choose, May, Node, Num, Objectiv
                                  Span, Word)
 from kcd.dsl.errors import DslError, Issue
 from kcd.dsl.parser import parse
-from kcd.dsl.primitive import TYPES, Primitive, Slot, fits
+from kcd.dsl.primitive import TYPES, Primitive, Slot, doc_example, fits
+
+if TYPE_CHECKING:   # imported when first used: the types module's checks name this module's checker
+    from kcd.dsl.types import Env, Types
 
 __all__ = ["CheckContext", "check", "compile_field", "FIELD_KINDS", "START_OF", "MAX_INT", "MAX_REPEAT"]
 
@@ -140,7 +143,7 @@ def _arg_amount(prims: list[Primitive]) -> str:
     return _join(counts) + (" argument" if counts == ["1"] else " arguments")
 
 
-def _words(call) -> str:
+def _words(call: object) -> str:
     """A call's words as written."""
     return " ".join(w.text for w in getattr(call, "words", ())) or "..."
 
@@ -158,6 +161,7 @@ class _Checker:
         self.ctx = ctx
         self.issues = issues
         self.tables = _tables(field_kind)
+        self.scope_it: str | None = None    # the kind `it` names in the body being checked (set by the layer)
 
     def issue(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
         """Record one issue."""
@@ -241,15 +245,15 @@ class _Checker:
         self.issue("dsl-context", f"unexpected {type(node).__name__.lower()} in an effect", span)
         return node
 
-    def layer(self):
+    def layer(self) -> Types:
         """The compositional layer's checker (interpreter/dsl/types.py), sharing this run's issues."""
         from kcd.dsl.types import Types
         return Types(self.ctx, self.issues, self.field_kind, self)
 
-    def env(self):
+    def env(self) -> Env:
         """What names are in scope at the field's top level."""
         from kcd.dsl.types import Env
-        return Env(self.field_kind, it=getattr(self, "scope_it", None))
+        return Env(self.field_kind, it=self.scope_it)
 
     # --- calls --------------------------------------------------------------------------------------
 
@@ -347,7 +351,6 @@ class _Checker:
         second = [p for p in same_head if len(words) > 1 and len(p.parts) > 1 and p.parts[1] == words[1].text]
         if second and not any(p in fitting for p in second):
             # the first two words name the verb (`bot pushes ...` among the `bot` verbs): show its forms
-            from kcd.dsl.types import doc_example
             example = doc_example(second[0])
             self.issue("dsl-arg-count", f"`{head} {words[1].text}` is written "
                        + _join([f"`{p.display}`" for p in second]), call.span,
@@ -432,7 +435,6 @@ class _Checker:
         if slot.type in parts.SELECTOR_TYPES and arg_type is not None:
             # a selector slot filled by a bare word (`bot moves 1`): a selector in a call starts with a determiner;
             # the verb's own example when its doc gives one
-            from kcd.dsl.types import doc_example
             example = doc_example(prim)
             return text, Issue("dsl-arg-type", f"`{prim.name or prim.display}` expects {arg_type.doc.split(':')[0]} for "
                                f"<{slot.name}>, got the word `{text}`", span,

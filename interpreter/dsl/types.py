@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Iterable, Iterator, cast
 
 from kcd.dsl import parts, registry
-from kcd.dsl.ast import (BinOp, Call, ChoosePlayer, During, Expr, Filter, ForEach, If, Not, Num, Phrase, QCall,
-                                 Selector, Seq, Span, Word, exprs, walk)
+from kcd.dsl.ast import (BinOp, Call, ChoosePlayer, During, Expr, Filter, ForEach, If, Node, Not, Num, Phrase,
+                                 QCall, Selector, Seq, Span, Word, exprs, walk)
 from kcd.dsl.align import align as _align
 from kcd.dsl.errors import Issue
 from kcd.dsl.primitive import Primitive, Slot, doc_example, fits
+
+if TYPE_CHECKING:   # the checker imports this module when it runs
+    from kcd.dsl.checker import CheckContext, _Checker
 
 
 
@@ -38,7 +42,7 @@ class Env:
     it: str | None = None          # kind of `it` / `them` (inside `where` and `for each`)
 
 
-def _did_you_mean(word: str, choices) -> str | None:
+def _did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     close = difflib.get_close_matches(word, list(choices), n=3, cutoff=0.6)
     if not close:
         return None
@@ -52,21 +56,24 @@ def _join(items: list[str], last: str = "or") -> str:
 class Types:
     """One check run over the layer's nodes of a field (the checker's ctx and issue list are shared)."""
 
-    def __init__(self, ctx, issues: list[Issue], field_kind: str, checker=None) -> None:
+    def __init__(self, ctx: CheckContext, issues: list[Issue], field_kind: str,
+                 checker: _Checker | None = None) -> None:
         self.ctx = ctx
         self.issues = issues
         self.field_kind = field_kind
         self.checker = checker    # the checker of the first language: statements of `if` / `for each` bodies
         self.in_verb = False      # inside a verb's selector argument (`a chosen opponent` may stand there)
 
-    def stmt(self, node, it: str | None = None):
+    def stmt(self, node: Seq, it: str | None = None) -> Seq:
         """Check a body with the checker, `it` naming the loop element's kind."""
-        prev = getattr(self.checker, "scope_it", None)
-        self.checker.scope_it = it if it is not None else prev
+        checker = self.checker
+        assert checker is not None, "a body is checked by the first language's checker"
+        prev = checker.scope_it
+        checker.scope_it = it if it is not None else prev
         try:
-            return self.checker.stmt(node)
+            return checker.seq(node)
         finally:
-            self.checker.scope_it = prev
+            checker.scope_it = prev
 
     def issue(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
         """Record one issue."""
@@ -78,7 +85,7 @@ class Types:
                  example: str = "") -> Selector:
         """Resolve a selector: its head, then each filter attached to the nearest head it applies to."""
         root = self.head(sel, env)
-        chain: list[list] = [[root, []]]        # [selector, filters attached so far] from outer to inner
+        chain: list[tuple[Selector, list[Filter]]] = [(root, [])]   # (selector, filters attached so far), outer first
 
         def close(level: int) -> None:
             """Fold the chain's entries below `level` into their parents' last filter."""
@@ -92,19 +99,19 @@ class Types:
             spec = parts.FILTER_BY_OP[f.op]
             at = next((i for i in range(len(chain) - 1, -1, -1) if chain[i][0].kind in spec.applies), None)
             if at is None:
-                inner = chain[-1][0]
+                inner_kind = chain[-1][0].kind or ""     # always set: self.head binds every kind
                 kinds = sorted({parts.kind_phrase(k) for k in spec.applies})
-                allowed = [n for n, p in parts.FILTERS.items() if inner.kind in p.applies]
-                self.issue("dsl-arg-type", f"`{spec.name}` does not apply to {parts.kind_phrase(inner.kind)}; it narrows "
+                allowed = [n for n, p in parts.FILTERS.items() if inner_kind in p.applies]
+                self.issue("dsl-arg-type", f"`{spec.name}` does not apply to {parts.kind_phrase(inner_kind)}; it narrows "
                            + _join(kinds, "and"), f.span,
-                           f"filters of {parts.kind_phrase(inner.kind)}: " + ", ".join(f"`{a}`" for a in allowed))
+                           f"filters of {parts.kind_phrase(inner_kind)}: " + ", ".join(f"`{a}`" for a in allowed))
                 continue
             close(at)
             if f.op == "where" and at > 0:
                 self.where_binding(f, chain[at][0], [c[0] for c in chain[:at]])
             chain[at][1].append(self.filter(f, chain[at][0], env))
             if f.arg is not None and f.op != "where":
-                chain.append([chain[at][1][-1].arg, []])
+                chain.append((cast(Selector, chain[at][1][-1].arg), []))   # resolved by self.filter
         close(0)
         built = replace(chain[0][0], filters=tuple(chain[0][1]))
         if want is not None and built.kind is not None and built.kind not in want:
@@ -288,7 +295,8 @@ class Types:
         body = self.stmt(node.body, it=sel.kind)
         return replace(node, sel=sel, cap=cap, body=body)
 
-    def statement(self, node, allowed: tuple[Primitive, ...], env: Env):
+    def statement(self, node: If | ForEach | ChoosePlayer | During | Phrase, allowed: tuple[Primitive, ...],
+                  env: Env) -> Node:
         """A statement of the layer: a phrase, `if`, `for each`, `choose <players>`, `this action:` or a verb with a
         subject."""
         if isinstance(node, If):
@@ -404,7 +412,7 @@ class Types:
                            f"`{p.display}`" for p in shown[:8])) if shown else None))
         return node
 
-    def bind(self, prim: Primitive, aligned: list[tuple[str | Slot, tuple]], env: Env) -> tuple[tuple[str, object], ...]:
+    def bind(self, prim: Primitive, aligned: list[tuple[str | Slot, tuple[Word | Expr, ...]]], env: Env) -> tuple[tuple[str, object], ...]:
         """The slot values of an aligned phrase; type errors go to the issue list."""
         args: list[tuple[str, object]] = []
         for part, items in aligned:
@@ -529,7 +537,7 @@ def _example_for(kinds: frozenset[str]) -> str:
     return "every kiwi of an opponent in the landing hex"
 
 
-def _text_of(node) -> str:
+def _text_of(node: object) -> str:
     """A node's text for messages (selectors and quantities written back)."""
     if isinstance(node, Word):
         return node.text
@@ -546,7 +554,7 @@ def _text_of(node) -> str:
 
 # --- leader abilities ---------------------------------------------------------------------------------
 
-def ability_issues(node) -> list[Issue]:
+def ability_issues(node: Node) -> list[Issue]:
     """R-LEAD-5/6: an ability moves the Leader exactly once, first; pushes come after that movement."""
     calls = list(_calls_in_order(node))
     # read off the registry as it is now (an entry added for a test or a tool counts as a shipped one does)
@@ -561,17 +569,17 @@ def ability_issues(node) -> list[Issue]:
                       f"start with a Leader movement: {names}", rule="R-LEAD-5")]
     for extra in moves[1:]:
         out.append(Issue("dsl-context", "a leader ability moves the Leader once: this is a second Leader movement",
-                         extra.span, f"keep one of them: `{registry.BY_ID[moves[0].primitive].display}` or "
-                         f"`{registry.BY_ID[extra.primitive].display}`"))
+                         extra.span, f"keep one of them: `{registry.BY_ID[moves[0].primitive or ''].display}` or "
+                         f"`{registry.BY_ID[extra.primitive or ''].display}`"))
     first = calls.index(moves[0])
     for c in calls[:first]:
         if c.primitive in pushes:
             out.append(Issue("dsl-context", "a push before the Leader has moved: the ability pushes from where the "
                              "Leader goes", c.span, f"put the Leader movement "
-                             f"`{registry.BY_ID[moves[0].primitive].display}` first"))
+                             f"`{registry.BY_ID[moves[0].primitive or ''].display}` first"))
     return out
 
 
-def _calls_in_order(node):
+def _calls_in_order(node: Node) -> Iterator[Call | Phrase]:
     """Bound calls and phrases of an effect, in text order."""
     return (n for n in walk(node) if isinstance(n, (Call, Phrase)) and n.primitive)
