@@ -7,8 +7,8 @@ Content over WORK_LIMIT is refused with a located `dsl-bound` issue, so validate
 """
 from __future__ import annotations
 
-from kcd.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, ForEach, If, May, Not, Num, Objective, Phrase,
-                                 QCall, Repeat, Selector, Seq, Span, walk)
+from kcd.dsl.ast import (BinOp, Call, Choose, ChoosePlayer, During, Expr, ForEach, If, May, Node, Not, Num, Objective,
+                                 Phrase, QCall, Repeat, Selector, Seq, Span, walk)
 from kcd.dsl import parts, registry
 from kcd.dsl.errors import Issue
 from kcd.dsl.primitive import CheckSite
@@ -25,7 +25,7 @@ WORK_LIMIT = 1_000_000
 _PART_CHECKS = tuple(p.check for p in parts.PARTS if p.check is not None)
 
 
-def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
+def after(node: Node | None, field_kind: str, issues: list[Issue]) -> list[Issue]:
     """Issues found on the bound tree as a whole (none when the field already has errors): the check hooks of the
     entries it calls and of the parts that have one, then the work bound."""
     if issues or node is None:
@@ -41,7 +41,7 @@ def after(node, field_kind: str, issues: list[Issue]) -> list[Issue]:
     return out
 
 
-def entry_issues(node, field_kind: str, whole: bool) -> list[Issue]:
+def entry_issues(node: Node, field_kind: str, whole: bool) -> list[Issue]:
     """What the `check` hooks of the entries called in a bound tree find, call by call in text order."""
     out: list[Issue] = []
     before: list[Call | Phrase] = []
@@ -55,7 +55,7 @@ def entry_issues(node, field_kind: str, whole: bool) -> list[Issue]:
     return out
 
 
-def field_rules(node, field_kind: str) -> list[Issue]:
+def field_rules(node: Node | None, field_kind: str) -> list[Issue]:
     """Rules of a whole content field (not of a fragment): a leader card's ability moves the Leader once,
     first, and pushes only after that (R-LEAD-5/6); then the entries' check hooks over the whole field (a Solo
     card segment's Kiwibot pushes come after a Kiwibot move, R-SOLO-10). The loader applies them to every field."""
@@ -100,7 +100,7 @@ def _sel_cost(sel: Selector) -> int:
     return cost
 
 
-def _expr_cost(e) -> int:
+def _expr_cost(e: Expr) -> int:
     if isinstance(e, Selector):
         return _sel_cost(e)
     if isinstance(e, QCall):
@@ -115,7 +115,7 @@ def _expr_cost(e) -> int:
     return 1
 
 
-def quantity_max(e) -> int:
+def quantity_max(e: Expr | int) -> int:
     """An upper bound on a quantity's value, before play: a number itself; a function what its part's `bound` hook
     says (dsl/parts.py: `count` the most elements of its selector's kind, `tokens` three per element, holdings
     their bound, `min` ... from their arguments' bounds); `+`, `-` from their operands'."""
@@ -136,7 +136,7 @@ def quantity_max(e) -> int:
 _BOUNDS = parts.QuantityBounds(quantity_max, _named, lambda kind: MAX_ELEMENTS.get(kind, 64))
 
 
-def work(node) -> int:
+def work(node: Node | None) -> int:
     """An upper bound on the elementary steps of an effect (see the module doc)."""
     if node is None:
         return 0
@@ -174,7 +174,7 @@ def work(node) -> int:
     return 1
 
 
-def _heaviest(node) -> Span | None:
+def _heaviest(node: Node) -> Span | None:
     """The span of the outermost `for each` (where the cost multiplies), if any."""
     if isinstance(node, ForEach):
         return node.span
@@ -185,7 +185,7 @@ def _heaviest(node) -> Span | None:
     return None
 
 
-def _children(node):
+def _children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Seq):
         return node.stmts
     if isinstance(node, Choose):

@@ -6,7 +6,7 @@ can word a call from the same parts without importing the renderer or the regist
 from __future__ import annotations
 
 from kcd.dsl import parts
-from kcd.dsl.ast import BinOp, Not, Num, QCall, Selector
+from kcd.dsl.ast import BinOp, Expr, Filter, Not, Num, QCall, Selector
 from kcd.dsl.primitive import TYPES, Slot
 
 __all__ = ["NO_BENEFIT", "selector_text", "quantity_text", "condition_text", "expand", "capitalise", "join"]
@@ -97,7 +97,7 @@ def _each(sel: Selector) -> str:
     return "each " + selector_text(sel, singular=True, bare=True).removeprefix("every ")
 
 
-def _filter_text(f) -> str:
+def _filter_text(f: Filter) -> str:
     """A filter in words: its part's text hook ("in the same hex as your Leader"), else its `text` template."""
     spec = parts.FILTER_BY_OP[f.op]
     if spec.filter_text is not None:
@@ -117,7 +117,7 @@ def _located(sel: Selector) -> bool:
         f.op in ("in", "adjacent", "within") for f in sel.filters)
 
 
-def _objective_quantity(q) -> str:
+def _objective_quantity(q: Expr) -> str:
     """An objective's quantity as the Season Card Guide words it: "Nests on the island board" (R-SCARD-5)."""
     if isinstance(q, BinOp) and q.op in ("+", "-"):
         return f"{_objective_quantity(q.left)} {'plus' if q.op == '+' else 'minus'} {_objective_quantity(q.right)}"
@@ -140,7 +140,7 @@ def _objective_quantity(q) -> str:
     return _quantity(q)
 
 
-def _quantity(q) -> str:
+def _quantity(q: Expr | int) -> str:
     """A quantity in words: "the number of your Nests", "the larger of ... and ..."."""
     if isinstance(q, Num):
         return str(q.value)
@@ -160,7 +160,7 @@ def _quantity(q) -> str:
     return "?"
 
 
-def _cond(c) -> str:
+def _cond(c: Expr) -> str:
     """A condition in words: "the number of your Kiwi is at least 2"."""
     if isinstance(c, Not):
         return f"not {_cond(c.cond)}"

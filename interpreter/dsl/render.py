@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from kcd.dsl import registry
 from kcd.dsl import parts
@@ -191,12 +192,13 @@ def sample_call(prim: Primitive, ctx: CheckContext) -> str:
     return f"most {text}" if prim.kind == "query" else text
 
 
-def reference(ctx: CheckContext | None = None) -> list[dict]:
+# a reference row is display data (the editor, `kcd rules`, the service's JSON): a record of mixed values
+def reference(ctx: CheckContext | None = None) -> list[dict[str, Any]]:
     """One row per primitive (id, kind, pattern, display, doc, contexts, example, text) for the editor and `kcd rules`."""
     from kcd.dsl.checker import compile_field
 
     ctx = ctx if ctx is not None else _default_context()
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     for prim in registry.PRIMITIVES:
         example = sample_call(prim, ctx)
         field = next((f for f in _EXAMPLE_FIELDS if f in prim.contexts), "effect")
@@ -224,12 +226,12 @@ _PART_WRAPPERS = (("{x}", "effect"), ("{x}", "objective"), ("{x}", "modifier"), 
                   ("leader moves 1; push {x} out of the landing hex", "ability"))
 
 
-def reference_parts(ctx: CheckContext | None = None) -> list[dict]:
+def reference_parts(ctx: CheckContext | None = None) -> list[dict[str, Any]]:
     """One row per part of the compositional layer (name, kind, doc, example, field, text, applies)."""
     from kcd.dsl.checker import compile_field
 
     ctx = ctx if ctx is not None else _default_context()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for part in parts.PARTS:
         field, text = "", ""
         for wrapper, kind in _PART_WRAPPERS:

@@ -14,7 +14,7 @@ from dataclasses import replace
 # The renderer's own parts (a selector, a quantity, a condition, a loop, a template), reused so a segment reads as
 # every other effect does, only told from Kiwibot's side. The verbs' entries (registry_solo.py) carry the text
 # hooks below, so the renderer has no case for any of them.
-from kcd.dsl.ast import BinOp, Call, Choose, ForEach, If, May, Num, Phrase, QCall, Repeat, Selector, Seq
+from kcd.dsl.ast import BinOp, Call, Choose, ForEach, If, May, Node, Num, Phrase, QCall, Repeat, Selector, Seq
 from kcd.dsl.phrases import NO_BENEFIT, _capitalise, _cond, _each, _expand, _join, selector_text
 from kcd.dsl.phrases import _quantity as quantity_text
 
@@ -167,7 +167,7 @@ def _side(words: str) -> str:
 _SOLO = frozenset({"solo"})
 
 
-def segment_text(node) -> str:
+def segment_text(node: Node | None) -> str:
     """A Solo card segment's rules text, all of it what Kiwibot does: its own verbs as their templates say, core
     verbs with Kiwibot as the subject ("Kiwibot gains 1 Domain marker"), conditions and loops from its side."""
     if node is None:
@@ -175,7 +175,7 @@ def segment_text(node) -> str:
     return _capitalise(_stmt(node)) or NO_BENEFIT
 
 
-def _stmt(node) -> str:
+def _stmt(node: Node) -> str:
     if isinstance(node, Seq):
         return _join([_stmt(s) for s in node.stmts])
     from kcd.dsl.registry import BY_ID
