@@ -58,7 +58,7 @@ def _card_options(card_id: str, card: Any) -> _CardOptions:
     return hit
 
 
-def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
+def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option[A.Action]]:
     """How a card may be played: its action (if it can be performed), wildcard uses, or face down (R-ACT-2)."""
     card = rt.rules.cards[card_id]
     shared = _card_options(card_id, card)
