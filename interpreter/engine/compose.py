@@ -53,7 +53,7 @@ def amount(rt: Runtime, value: ast.Expr | int, ctx: Ctx) -> int:
     return min(MAX_AMOUNT, quantity(rt.state, value, scope(rt, ctx)))
 
 
-def _run(rt: Runtime, body: Any, ctx: Ctx) -> Any:
+def _run(rt: Runtime, body: ast.Node | None, ctx: Ctx) -> Any:
     """The procedure running an effect node (a statement's body) for `ctx.flock`."""
     return effects.run_frame(rt, body, ctx)
 
@@ -323,7 +323,7 @@ PHRASE = program(
     check=_check_phrase, check_answer=_answer_phrase)
 
 
-def phrase_frame(rt: Runtime, node: Any, ctx: Ctx) -> Cont:
+def phrase_frame(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Cont:
     """The continuation running a phrase for `ctx.flock` (a verb on selectors, as the verb table's frame)."""
     return PHRASE.start(node, ctx, [])
 
@@ -434,7 +434,7 @@ def _named(rt: Runtime, env: Env, sel: ast.Selector, kinds: tuple[str, ...] = ("
     return [e for e in select(rt.state, sel, scope(rt, env["ctx"])) if e[0] in kinds]
 
 
-def phrase_of(env: Env) -> Any:
+def phrase_of(env: Env) -> ast.Phrase:
     """The phrase a verb program runs (its env's `node`) with its chosen players filled in: read its selectors and
     quantities from this, on every instruction (the node in the env is the one written, saved by its address)."""
     return _fixed(env["node"], env["chosen"])
@@ -463,11 +463,11 @@ class _EachTo:
 
     verb: str
     ask_kind: str
-    kept: Callable[[Runtime, Ctx, list[Element]], list[Element]]   # the elements it acts on, as plain data
-    dests: Callable[[Runtime, Element, Any, Ctx], list[str]]        # the hexes a piece may go to (none: it stays)
-    act: Callable[[Element, str], A.Action]                         # the action taking a piece to a hex
-    apply: Callable[[Runtime, Element, str, str], None]             # take it there
-    stays: Callable[[Runtime, Element, str], None] | None = None    # it has no hex to go to
+    kept: Callable[[Runtime, Ctx, list[Element]], list[Element]]      # the elements it acts on, as plain data
+    dests: Callable[[Runtime, Element, ast.Phrase, Ctx], list[str]]   # the hexes a piece may go to (none: it stays)
+    act: Callable[[Element, str], A.Action]                           # the action taking a piece to a hex
+    apply: Callable[[Runtime, Element, str, str], None]               # take it there
+    stays: Callable[[Runtime, Element, str], None] | None = None      # it has no hex to go to
 
 
 def _push_kept(rt: Runtime, ctx: Ctx, els: list[Element]) -> list[Element]:
@@ -478,7 +478,7 @@ def _push_kept(rt: Runtime, ctx: Ctx, els: list[Element]) -> list[Element]:
     return [plain(e) for e in els]
 
 
-def _push_dests(rt: Runtime, el: Element, node: Any, ctx: Ctx) -> list[str]:
+def _push_dests(rt: Runtime, el: Element, node: ast.Phrase, ctx: Ctx) -> list[str]:
     """The adjacent hexes the destination names (R-PUSH-2)."""
     allowed = set(_dest_hexes(rt, node.arg("dest"), ctx))
     return [d for d in board_of(rt.state).adjacent(el[1]) if d in allowed and d != el[1]]
@@ -507,7 +507,7 @@ def _move_kept(rt: Runtime, ctx: Ctx, els: list[Element]) -> list[Element]:
     return [plain(e) for e in els]
 
 
-def _move_dests(rt: Runtime, el: Element, node: Any, ctx: Ctx) -> list[str]:
+def _move_dests(rt: Runtime, el: Element, node: ast.Phrase, ctx: Ctx) -> list[str]:
     """Any hex the destination names but its own (no push)."""
     return [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != el[1]]
 
@@ -1148,12 +1148,12 @@ RETURN_FRUIT = program(
     check=_check_return_fruit, check_answer=_answer_return_fruit)
 
 
-def _return_fruit_frame(rt: Runtime, call: Any, ctx: Ctx) -> Cont:
+def _return_fruit_frame(rt: Runtime, call: ast.Call | ast.Phrase, ctx: Ctx) -> Cont:
     """The continuation returning a `return n fruit` call's fruit."""
     return RETURN_FRUIT.start(call, ctx)
 
 
-def _can_return_fruit(rt: Runtime, call: Any, ctx: Ctx) -> bool:
+def _can_return_fruit(rt: Runtime, call: ast.Call | ast.Phrase, ctx: Ctx) -> bool:
     return sum(rt.state.flocks[ctx.flock].fruit.values()) > 0
 
 
