@@ -182,7 +182,7 @@ def sharing_of(sel: ast.Selector) -> str:
     return how
 
 
-def _free(e: Any) -> bool:
+def _free(e: ast.Expr | int) -> bool:
     """Whether a quantity or condition has the same value whoever "me" is and whatever `it` is."""
     if isinstance(e, ast.Selector):
         return sharing_of(e) == _SHARED
@@ -466,7 +466,7 @@ _CMP: dict[str, Callable[[int, int], bool]] = {
     "=": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 
-def _hex_table(st: State, q: Any, sc: Scope, els: list[Element]) -> dict[str, int] | None:
+def _hex_table(st: State, q: ast.Expr, sc: Scope, els: list[Element]) -> dict[str, int] | None:
     """{hex: value of q with `it` that hex} when every element is a hex and q is a count/tokens `in it` (else None)."""
     if (sc.memo is None or not isinstance(q, ast.QCall) or q.name.text not in ("count", "tokens")
             or not els or any(el[0] != "hex" for el in els)):
@@ -557,7 +557,7 @@ def mentions_it(sel: ast.Selector) -> bool:
         f.op == "where" or (f.arg is not None and mentions_it(f.arg)) for f in sel.filters)
 
 
-def holds(st: State, c: Any, sc: Scope) -> bool:
+def holds(st: State, c: ast.Expr, sc: Scope) -> bool:
     """Whether a bound condition holds."""
     if isinstance(c, ast.Not):
         return not holds(st, c.cond, sc)
