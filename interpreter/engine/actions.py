@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from kcd.content.types import ActionCard
 from kcd.engine import effects, labels
 from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.core import action_types as A
-from kcd.core.decisions import Option, option, shared_option_caches
+from kcd.core.decisions import Option, Text, option, shared_option_caches
 from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, Label, Question, program
 
@@ -32,7 +33,7 @@ class _CardOptions:
 
     __slots__ = ("card", "choose", "play", "benefit", "play_as")
 
-    def __init__(self, card_id: str, card: Any) -> None:
+    def __init__(self, card_id: str, card: ActionCard) -> None:
         self.card = card   # kept, so the id the cache is keyed by is not reused while cached
         self.choose = _parts(A.Card(card_id), labels.lazy(labels.card_label, card_id, card))
         self.play = _parts(A.word("play"), ("Play it: {}", (labels.lazy(effects.describe, card.effect),)))
@@ -41,14 +42,14 @@ class _CardOptions:
         self.play_as = {t: _parts(A.PlayAs(t), ("Play as a {} card", (t.capitalize(),))) for t in card.play_as}
 
 
-def _parts(action: A.Action, label: Any) -> Option[A.Action]:
+def _parts(action: A.Action, label: Text) -> Option[A.Action]:
     return Option(action.id(), label, action)
 
 
 _CARD_OPTIONS: dict[tuple[str, int], _CardOptions] = shared_option_caches.register({})
 
 
-def _card_options(card_id: str, card: Any) -> _CardOptions:
+def _card_options(card_id: str, card: ActionCard) -> _CardOptions:
     """The shared options of one card (by its id and content object)."""
     hit = _CARD_OPTIONS.get((card_id, id(card)))
     if hit is None or hit.card is not card:
@@ -58,7 +59,7 @@ def _card_options(card_id: str, card: Any) -> _CardOptions:
     return hit
 
 
-def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option]:
+def modes(rt: Runtime, card_id: str, ctx: Ctx) -> list[Option[A.Action]]:
     """How a card may be played: its action (if it can be performed), wildcard uses, or face down (R-ACT-2)."""
     card = rt.rules.cards[card_id]
     shared = _card_options(card_id, card)

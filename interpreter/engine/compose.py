@@ -25,6 +25,7 @@ from kcd.dsl import ast, registry
 from kcd.core import action_types as A
 from kcd.engine import effects, move, placing, push
 from kcd.core.board import board_of
+from kcd.core.state import Kiwi
 from kcd.engine.compose_load import check_ctx, check_index, check_question, need, well_formed
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
 from kcd.core.decisions import Decision, Option, option
@@ -47,17 +48,17 @@ def scope(rt: Runtime, ctx: Ctx, purpose: str = "default") -> Scope:
                  starting=ab.start if ab else None, passed=tuple(ab.passed) if ab else (), purpose=purpose)
 
 
-def amount(rt: Runtime, value, ctx: Ctx) -> int:
+def amount(rt: Runtime, value: ast.Expr | int, ctx: Ctx) -> int:
     """A verb's quantity (a number, or a quantity of the language evaluated now), capped at MAX_AMOUNT."""
     return min(MAX_AMOUNT, quantity(rt.state, value, scope(rt, ctx)))
 
 
-def _run(rt: Runtime, body: Any, ctx: Ctx) -> Any:
+def _run(rt: Runtime, body: ast.Node | None, ctx: Ctx) -> Any:
     """The procedure running an effect node (a statement's body) for `ctx.flock`."""
     return effects.run_frame(rt, body, ctx)
 
 
-def frame_of(rt: Runtime, node, ctx: Ctx) -> Cont:
+def frame_of(rt: Runtime, node: ast.Node, ctx: Ctx) -> Cont:
     """The continuation executing an `if`, `for each`, `choose <players>`, `this action:` or phrase (the statement
     lowered to its program; effects.run pushes it)."""
     prog = _STATEMENTS.get(type(node))
@@ -108,7 +109,7 @@ DURING = program("compose.during", ("node", "ctx"), {"node": None, "ctx": Ctx},
 
 
 # --- `for each <selector> { }` -------------------------------------------------------------------------
-def _for_each_els(rt: Runtime, env: Env) -> list:
+def _for_each_els(rt: Runtime, env: Env) -> list[Element]:
     """The elements the selector names when the loop starts (a snapshot, as plain data: a Kiwi by its id)."""
     node, ctx = env["node"], env["ctx"]
     els = select(rt.state, node.sel, scope(rt, ctx))
@@ -205,7 +206,7 @@ def _chosen_sels(node: ast.Phrase) -> list[ast.Selector]:
     return out
 
 
-def _fixed(node: ast.Phrase, chosen: list) -> ast.Phrase:
+def _fixed(node: ast.Phrase, chosen: list[str]) -> ast.Phrase:
     """The phrase with its chosen players filled in (`chosen`: the flocks picked, in `_chosen_sels` order; ""
     names nobody)."""
     if not chosen:
@@ -240,7 +241,7 @@ class Lowering:
     (parameters VERB_PARAMS) running the phrase."""
 
     node: ast.Phrase
-    chosen: list
+    chosen: list[str]
     ctx: Ctx
 
     def start(self, prog: Program) -> Cont:
@@ -322,7 +323,7 @@ PHRASE = program(
     check=_check_phrase, check_answer=_answer_phrase)
 
 
-def phrase_frame(rt: Runtime, node: Any, ctx: Ctx) -> Cont:
+def phrase_frame(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> Cont:
     """The continuation running a phrase for `ctx.flock` (a verb on selectors, as the verb table's frame)."""
     return PHRASE.start(node, ctx, [])
 
@@ -340,7 +341,7 @@ def _concrete(rt: Runtime, node: ast.Phrase, ctx: Ctx) -> ast.Call | None:
 
 
 
-def possible(rt: Runtime, node, ctx: Ctx) -> bool:
+def possible(rt: Runtime, node: ast.Node, ctx: Ctx) -> bool:
     """Whether the node can be performed now (a `choose` option, a `may`, a card's play mode)."""
     if isinstance(node, ast.If):
         branch = node.then if holds(rt.state, node.cond, scope(rt, ctx)) else node.orelse
@@ -361,7 +362,7 @@ def possible(rt: Runtime, node, ctx: Ctx) -> bool:
 
 # --- verbs on selectors -------------------------------------------------------------------------------
 
-def _pick(el, verb: str) -> A.Action:
+def _pick(el: Element, verb: str) -> A.Action:
     """The action naming a Kiwi or a Leader a verb acts on."""
     kind, hex_id, thing = el
     if kind == "kiwi":
@@ -369,11 +370,12 @@ def _pick(el, verb: str) -> A.Action:
     return A.PickLeader(verb, thing, hex_id)
 
 
-def _pick_options(els: list, verb: str, word: str = "") -> tuple[list[Option], dict[A.Action, Element]]:
+def _pick_options(els: list[Element], verb: str,
+                  word: str = "") -> tuple[list[Option[A.Action]], dict[A.Action, Element]]:
     """One option per distinct action (identical Kiwi in a hex are one choice, the first stands for them), each
     labelled `<word> <the piece>` (built when read), and the element each action names."""
     by_action: dict[A.Action, Element] = {}
-    opts: list[Option] = []
+    opts: list[Option[A.Action]] = []
     seen: set[str] = set()
     for e in els:
         act = _pick(e, verb)
@@ -391,7 +393,7 @@ _PIECE = {"kiwi": "the {} size-{} Kiwi on {}", "leader": "the {} Leader on {}", 
 _TEMPLATES: dict[tuple[str | None, str, str], str] = {}
 
 
-def _piece_values(el) -> tuple:
+def _piece_values(el: Element) -> tuple[Any, ...]:
     """The plain values `_PIECE` names a piece with (a Kiwi's size as it is now: a label must not change later)."""
     kind, hex_id, thing = el
     if kind == "kiwi":
@@ -399,7 +401,8 @@ def _piece_values(el) -> tuple:
     return (thing, hex_id) if kind == "leader" else (kind, hex_id)
 
 
-def _piece_text(el, before: str, after: str, values: tuple = (), more: tuple = ()) -> tuple[str, tuple]:
+def _piece_text(el: Element, before: str, after: str, values: tuple[Any, ...] = (),
+                more: tuple[Any, ...] = ()) -> tuple[str, tuple[Any, ...]]:
     """A Text naming the piece: `before` + its words + `after`, with `values` before its values and `more` after."""
     kind = el[0] if el[0] in ("kiwi", "leader") else None
     key = (kind, before, after)
@@ -409,7 +412,7 @@ def _piece_text(el, before: str, after: str, values: tuple = (), more: tuple = (
     return template, (*values, *_piece_values(el), *more)
 
 
-def _label(el) -> str:
+def _label(el: Element) -> str:
     """The words naming a piece now (event fields)."""
     return _PIECE[el[0] if el[0] in ("kiwi", "leader") else None].format(*_piece_values(el))
 
@@ -418,7 +421,7 @@ def _dest_hexes(rt: Runtime, sel: ast.Selector, ctx: Ctx) -> list[str]:
     return [e[1] for e in select(rt.state, sel, scope(rt, ctx)) if e[0] == "hex"]
 
 
-def _now(rt: Runtime, ref) -> tuple | None:
+def _now(rt: Runtime, ref: Element) -> Element | None:
     """A plain element as it stands now: None when the piece left the hex it was named in."""
     el = live(rt.state, ref)
     if el is not None and el[0] == "leader" and rt.state.flocks[el[2]].leader_hex != el[1]:
@@ -426,12 +429,12 @@ def _now(rt: Runtime, ref) -> tuple | None:
     return el
 
 
-def _named(rt: Runtime, env: Env, sel: ast.Selector, kinds: tuple[str, ...] = ("kiwi", "leader")) -> list:
+def _named(rt: Runtime, env: Env, sel: ast.Selector, kinds: tuple[str, ...] = ("kiwi", "leader")) -> list[Element]:
     """The elements of these kinds the selector names now."""
     return [e for e in select(rt.state, sel, scope(rt, env["ctx"])) if e[0] in kinds]
 
 
-def phrase_of(env: Env) -> Any:
+def phrase_of(env: Env) -> ast.Phrase:
     """The phrase a verb program runs (its env's `node`) with its chosen players filled in: read its selectors and
     quantities from this, on every instruction (the node in the env is the one written, saved by its address)."""
     return _fixed(env["node"], env["chosen"])
@@ -460,14 +463,14 @@ class _EachTo:
 
     verb: str
     ask_kind: str
-    kept: Callable[[Runtime, Ctx, list], list]                   # the elements it acts on, as plain data
-    dests: Callable[[Runtime, tuple, Any, Ctx], list]             # the hexes a piece may go to (none: it stays)
-    act: Callable[[tuple, str], A.Action]                        # the action taking a piece to a hex
-    apply: Callable[[Runtime, tuple, str, str], None]             # take it there
-    stays: Callable[[Runtime, tuple, str], None] | None = None   # it has no hex to go to
+    kept: Callable[[Runtime, Ctx, list[Element]], list[Element]]      # the elements it acts on, as plain data
+    dests: Callable[[Runtime, Element, ast.Phrase, Ctx], list[str]]   # the hexes a piece may go to (none: it stays)
+    act: Callable[[Element, str], A.Action]                           # the action taking a piece to a hex
+    apply: Callable[[Runtime, Element, str, str], None]               # take it there
+    stays: Callable[[Runtime, Element, str], None] | None = None      # it has no hex to go to
 
 
-def _push_kept(rt: Runtime, ctx: Ctx, els: list) -> list:
+def _push_kept(rt: Runtime, ctx: Ctx, els: list[Element]) -> list[Element]:
     """The named pieces no power shields (`... cannot be pushed`)."""
     shield = immune(rt, _cause(ctx))
     if shield is not None:
@@ -475,18 +478,18 @@ def _push_kept(rt: Runtime, ctx: Ctx, els: list) -> list:
     return [plain(e) for e in els]
 
 
-def _push_dests(rt: Runtime, el: tuple, node: Any, ctx: Ctx) -> list[str]:
+def _push_dests(rt: Runtime, el: Element, node: ast.Phrase, ctx: Ctx) -> list[str]:
     """The adjacent hexes the destination names (R-PUSH-2)."""
     allowed = set(_dest_hexes(rt, node.arg("dest"), ctx))
     return [d for d in board_of(rt.state).adjacent(el[1]) if d in allowed and d != el[1]]
 
 
-def _push_act(el: tuple, dest: str) -> A.Action:
+def _push_act(el: Element, dest: str) -> A.Action:
     kind, origin, thing = el
     return A.PushKiwi(thing.id, thing.flock, thing.size, origin, dest) if kind == "kiwi" else A.PushLeader(thing, origin, dest)
 
 
-def _push_apply(rt: Runtime, el: tuple, dest: str, flock: str) -> None:
+def _push_apply(rt: Runtime, el: Element, dest: str, flock: str) -> None:
     kind, origin, thing = el
     if kind == "kiwi":
         push.push_kiwi(rt, flock, origin, thing, dest)
@@ -495,26 +498,26 @@ def _push_apply(rt: Runtime, el: tuple, dest: str, flock: str) -> None:
         rt.emit("push-leader", flock, flock=flock, leader=thing, hex=origin, to=dest)
 
 
-def _push_stays(rt: Runtime, el: tuple, flock: str) -> None:
+def _push_stays(rt: Runtime, el: Element, flock: str) -> None:
     """No hex to push it to: it stays, and the log says so."""
     rt.emit("push-stays", flock, flock=flock, piece=_label(el))
 
 
-def _move_kept(rt: Runtime, ctx: Ctx, els: list) -> list:
+def _move_kept(rt: Runtime, ctx: Ctx, els: list[Element]) -> list[Element]:
     return [plain(e) for e in els]
 
 
-def _move_dests(rt: Runtime, el: tuple, node: Any, ctx: Ctx) -> list[str]:
+def _move_dests(rt: Runtime, el: Element, node: ast.Phrase, ctx: Ctx) -> list[str]:
     """Any hex the destination names but its own (no push)."""
     return [h for h in _dest_hexes(rt, node.arg("dest"), ctx) if h != el[1]]
 
 
-def _move_act(el: tuple, dest: str) -> A.Action:
+def _move_act(el: Element, dest: str) -> A.Action:
     kind, origin, thing = el
     return A.MoveToKiwi(thing.id, thing.flock, thing.size, origin, dest) if kind == "kiwi" else A.MoveToLeader(thing, origin, dest)
 
 
-def _move_apply(rt: Runtime, el: tuple, dest: str, flock: str) -> None:
+def _move_apply(rt: Runtime, el: Element, dest: str, flock: str) -> None:
     _relocate(rt, el, dest, flock)
 
 
@@ -533,7 +536,7 @@ def _pick_question(rt: Runtime, env: Env, how: _EachTo) -> Question | None:
                     _pick_options(els, verb, verb.capitalize())[0])
 
 
-def _dest_question(rt: Runtime, env: Env, how: _EachTo, el: tuple) -> Question | None:
+def _dest_question(rt: Runtime, env: Env, how: _EachTo, el: Element) -> Question | None:
     """Where this piece goes (None: nowhere, it stays)."""
     dests = how.dests(rt, el, phrase_of(env), env["ctx"])
     if not dests:
@@ -704,7 +707,8 @@ def _ask_push_out(rt: Runtime, env: Env) -> Question | None:
 
 
 def _stopped(rt: Runtime, env: Env) -> bool:
-    return env["pushed"].kind == "stop"
+    kind: str = env["pushed"].kind
+    return kind == "stop"
 
 
 def _push_one(rt: Runtime, env: Env) -> Any:
@@ -756,7 +760,8 @@ def _place_count(rt: Runtime, env: Env) -> None:
 
 
 def _none_left(rt: Runtime, env: Env) -> bool:
-    return env["left"] <= 0
+    left: int = env["left"]
+    return left <= 0
 
 
 def _place_where(rt: Runtime, env: Env) -> None:
@@ -768,7 +773,7 @@ def _no_hex(rt: Runtime, env: Env) -> bool:
     return not env["hexes"]
 
 
-def _no_place_hex(rt: Runtime, env: Env) -> tuple[str, dict]:
+def _no_place_hex(rt: Runtime, env: Env) -> tuple[str, dict[str, Any]]:
     flock = env["ctx"].flock
     return flock, {"flock": flock}
 
@@ -843,7 +848,7 @@ PLACE_ON = program(
 # --- `grow <pieces>` ------------------------------------------------------------------------------------------
 # Each Kiwi named grows by one (its owner stacks a token, R-FEED-3); `a kiwi ...`: the one the player picks; a Kiwi
 # at the size limit stays.
-def _growing(rt: Runtime, env: Env) -> tuple[Question | None, list]:
+def _growing(rt: Runtime, env: Env) -> tuple[Question | None, list[Element]]:
     """The Kiwi that grow, or the question which one (`a kiwi ...` naming several that can)."""
     sel = phrase_of(env).arg("what")
     top = rt.rules.max_size
@@ -875,7 +880,7 @@ def _keep_grown(rt: Runtime, env: Env) -> None:
 def _grown_all(rt: Runtime, env: Env) -> bool:
     """Past the Kiwi that left or reached the size limit: none is left to grow."""
     els, top = env["els"], rt.rules.max_size
-    i = env["i"]
+    i: int = env["i"]
     while i < len(els):
         el = live(rt.state, els[i])
         if el is not None and el[2].size < top:
@@ -923,7 +928,7 @@ GROW = program(
 
 
 # --- `shrink <pieces>` / `remove <pieces>`: every Kiwi named, or (`a kiwi ...`) the one the player picks ---------
-def _shrink_els(rt: Runtime, els: list, ctx: Ctx) -> None:
+def _shrink_els(rt: Runtime, els: list[Element], ctx: Ctx) -> None:
     """Shrink each Kiwi by one; the token goes to its owner's Reserve, a size-0 Kiwi leaves."""
     for _, hex_id, kiwi in els:
         if not any(k.id == kiwi.id for k in rt.state.hexes[hex_id].kiwi):
@@ -933,7 +938,7 @@ def _shrink_els(rt: Runtime, els: list, ctx: Ctx) -> None:
         rt.emit("shrink", ctx.flock, flock=ctx.flock, owner=kiwi.flock, hex=hex_id, size=kiwi.size, kiwi=kiwi.id)
 
 
-def _remove_els(rt: Runtime, els: list, ctx: Ctx) -> None:
+def _remove_els(rt: Runtime, els: list[Element], ctx: Ctx) -> None:
     """Remove each Kiwi to its owner's Reserve."""
     for _, hex_id, kiwi in els:
         if any(k.id == kiwi.id for k in rt.state.hexes[hex_id].kiwi):
@@ -944,7 +949,7 @@ def _remove_els(rt: Runtime, els: list, ctx: Ctx) -> None:
 
 
 
-def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
+def _relocate(rt: Runtime, el: Element, dest: str, who: str) -> None:
     kind, origin, thing = el
     if kind == "kiwi":
         rt.state.move_kiwi(origin, dest, thing.id)
@@ -956,7 +961,7 @@ def _relocate(rt: Runtime, el, dest: str, who: str) -> None:
 _ACTS = {"shrink-sel": ("shrink", _shrink_els), "remove-sel": ("remove", _remove_els)}
 
 
-def _act_question(rt: Runtime, env: Env, els: list) -> Question | None:
+def _act_question(rt: Runtime, env: Env, els: list[Element]) -> Question | None:
     """Which Kiwi (`a kiwi ...` naming several), else None."""
     verb = _ACTS[env["node"].primitive][0]
     if phrase_of(env).arg("what").quant != "one" or len(els) < 2:
@@ -1002,7 +1007,7 @@ ACT_ON_KIWI = program(
 
 
 # --- `swap <piece> with <piece>`: exchange the hexes of two pieces (the player picks each when several are named) -----
-def _which(rt: Runtime, env: Env, verb: str) -> tuple[Question | None, list]:
+def _which(rt: Runtime, env: Env, verb: str) -> tuple[Question | None, list[Element]]:
     """The pieces `a` (verb swap) or `b` (swap-with) names, and the question which, when several."""
     els = _named(rt, env, phrase_of(env).arg("a" if verb == "swap" else "b"))
     if len(els) < 2:
@@ -1090,7 +1095,8 @@ def _fruit_count(rt: Runtime, env: Env) -> None:
 
 
 def _fruit_left(rt: Runtime, env: Env) -> bool:
-    return env["left"] > 0
+    left: int = env["left"]
+    return left > 0
 
 
 def _fruit_question(rt: Runtime, env: Env) -> Question | None:
@@ -1142,12 +1148,12 @@ RETURN_FRUIT = program(
     check=_check_return_fruit, check_answer=_answer_return_fruit)
 
 
-def _return_fruit_frame(rt: Runtime, call: Any, ctx: Ctx) -> Cont:
+def _return_fruit_frame(rt: Runtime, call: ast.Call | ast.Phrase, ctx: Ctx) -> Cont:
     """The continuation returning a `return n fruit` call's fruit."""
     return RETURN_FRUIT.start(call, ctx)
 
 
-def _can_return_fruit(rt: Runtime, call: Any, ctx: Ctx) -> bool:
+def _can_return_fruit(rt: Runtime, call: ast.Call | ast.Phrase, ctx: Ctx) -> bool:
     return sum(rt.state.flocks[ctx.flock].fruit.values()) > 0
 
 
@@ -1244,7 +1250,7 @@ TABLE.register_composed(frame_of, possible)
 _EVENT_TRIGGERS = {"feed": ("t-feed-of", "t-feed-by"), "build": ("t-build-on", "t-build-by")}
 
 
-def event_frame(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target=None) -> Any:
+def event_frame(rt: Runtime, ctx: Ctx, kind: str, hex_id: str, target: Kiwi | None = None) -> Cont | None:
     """The continuation firing every flock's compositional triggers on an engine event (`feed` of the Kiwi `target`
     in `hex_id`, `build` on `hex_id`) whose filters match: who acted (`by`), the piece (`feed <pieces>`), where (`on
     <hexes>`); nothing to fire: a frame that returns at once."""

@@ -18,7 +18,7 @@ from kcd.engine.frames import Call as CallSignal
 from kcd.engine.frames import FrameDataError, Signal
 from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, Label, Question, While, program
-from kcd.engine.describe import describe
+from kcd.engine.describe import describe as describe   # re-exported: flow, the modes and the service read it here
 from kcd.engine.verb_table import TABLE, Verb, count as _n
 from kcd.engine.view import reserves_revealed
 from kcd.core.memo import per_object
@@ -40,7 +40,7 @@ def _too_deep(ctx: Ctx) -> EngineError:
     return EngineError(f"effect nesting deeper than {MAX_DEPTH} ({ctx.source})")
 
 
-def _statements(rt: Runtime, env: Env) -> tuple:
+def _statements(rt: Runtime, env: Env) -> tuple[ast.Node, ...]:
     """The statements to run in order, read when the effect starts (its depth and its repeat count checked)."""
     node, ctx = env["node"], env["ctx"]
     if node is None:
@@ -49,11 +49,13 @@ def _statements(rt: Runtime, env: Env) -> tuple:
         raise _too_deep(ctx)
     kind = type(node)
     if kind is ast.Seq:
-        return node.stmts
+        stmts: tuple[ast.Node, ...] = node.stmts
+        return stmts
     if kind is ast.Repeat:
-        if node.count > MAX_REPEAT:
-            raise EngineError(f"repeat {node.count} exceeds the limit {MAX_REPEAT}")
-        return (node.body,) * node.count
+        count: int = node.count
+        if count > MAX_REPEAT:
+            raise EngineError(f"repeat {count} exceeds the limit {MAX_REPEAT}")
+        return (node.body,) * count
     if kind is ast.Call or isinstance(node, ast.COMPOSED):
         return (node,)
     raise EngineError(f"cannot execute DSL node {type(node).__name__} as an effect")
@@ -261,7 +263,7 @@ def _listening(rt: Runtime, env: Env) -> list[int]:
     return [i for i, p in enumerate(side.powers) if p.trigger == trigger]
 
 
-def _fire_power(rt: Runtime, env: Env) -> Cont:
+def _fire_power(rt: Runtime, env: Env) -> Any:
     ctx, trigger = env["ctx"], env["trigger"]
     power = rt.rules.flocks[ctx.flock][rt.state.flocks[ctx.flock].side].powers[env["power"]]
     rt.emit("power", ctx.flock, flock=ctx.flock, trigger=trigger[2:])

@@ -10,13 +10,22 @@ import threading
 from typing import Any
 
 from kcd.dsl import ast
+from kcd.content.rules import Rules
 from kcd.core import dominance
 from kcd.engine.context import EngineError, Runtime
-from kcd.engine.selectors import Scope, mentions_it, quantity, select
+from kcd.engine.selectors import Element, Scope, mentions_it, quantity, select
 from kcd.core.state import State
 from kcd.core.memo import per_object
 
 __all__ = ["dominance_weights", "push_limit", "immune", "feed_discount", "feed_discounts", "ability_possible", "table", "names"]
+
+# a bound modifier of a power or of a `this action:` (its values: `node.arg("n")`)
+Modifier = ast.Call | ast.Phrase
+# what a rule is applied to: `("kiwi", id)`, `("leader", flock)` or `("nest", hex)`
+Piece = tuple[str, Any]
+# {flock: {side: [(who selector, n)]}} of the dominance-weight powers, and their plain data ([who, n] lists)
+WeightNodes = dict[str, dict[str, list[tuple[ast.Selector, ast.Expr | int]]]]
+WeightData = dict[str, dict[str, list[list[Any]]]]
 
 
 def ability_possible(rt: Runtime, flock: str, node: ast.Phrase) -> bool:
@@ -31,11 +40,11 @@ def ability_possible(rt: Runtime, flock: str, node: ast.Phrase) -> bool:
 
 # --- modifiers with values ------------------------------------------------------------------------------
 
-def dominance_weights(rules) -> dict:
+def dominance_weights(rules: Rules) -> WeightData:
     """{flock: {side: [[who, n], ...]}} of the `<pieces> count N for dominance` powers, the selector and the number
     as plain data (ast.to_data), for `State.params`: dominance reads them off the state alone ({} when none, so
     the params and saves of content without them are as they were)."""
-    out: dict = {}
+    out: WeightData = {}
     for flock, sides in rules.flocks.items():
         for side, sd in sides.items():
             for p in sd.powers:
@@ -51,14 +60,14 @@ _EVALUATING = threading.local()
 
 
 @per_object(64)
-def _weight_nodes(table: dict) -> dict:
+def _weight_nodes(table: WeightData) -> WeightNodes:
     """{flock: {side: [(who selector, n)]}} rebuilt from the params' plain data, once per game."""
-    nodes = {flock: {side: [(ast.from_data(who), ast.from_data(n)) for who, n in entries]
-                     for side, entries in sides.items()} for flock, sides in table.items()}
+    nodes: WeightNodes = {flock: {side: [(ast.from_data(who), ast.from_data(n)) for who, n in entries]
+                                  for side, entries in sides.items()} for flock, sides in table.items()}
     return nodes
 
 
-def _piece_weights(state: State) -> dict[tuple, int]:
+def _piece_weights(state: State) -> dict[Piece, int]:
     """The weights dominance-weight powers give pieces on this state: {("kiwi", id) | ("leader", flock) |
     ("nest", hex): N}, each power's selector and number read with `me` its owner (flocks in seat order, then
     their powers in order: a later one naming the same piece wins). Set as dominance.scoped."""
@@ -66,7 +75,7 @@ def _piece_weights(state: State) -> dict[tuple, int]:
         # validated content cannot get here (compose_check refuses `dominated by` in a dominance weight)
         raise EngineError("a dominance weight's selector asks who dominates, which needs the weight itself")
     nodes = _weight_nodes(state.params["dominance_weights"])
-    out: dict[tuple, int] = {}
+    out: dict[Piece, int] = {}
     _EVALUATING.on = True
     try:
         for flock in state.seats:
@@ -100,13 +109,14 @@ def per_piece(n: Any) -> bool:
     return not isinstance(n, int) and any(isinstance(e, ast.Selector) and mentions_it(e) for e in ast.exprs(n))
 
 
-def _number(rt: Runtime, flock: str, n: Any, el: tuple | None = None) -> int:
+def _number(rt: Runtime, flock: str, n: Any, el: Element | None = None) -> int:
     """A modifier's `n`: a number, or a quantity read now with `me` the power's owner (`count(my nests)`) and `it`
     the piece `el` the rule is applied to."""
     return n if isinstance(n, int) else quantity(rt.state, n, Scope(flock, it=el))
 
 
-def push_limit(rt: Runtime, flock: str, piece: tuple | None = None, during: tuple = ()) -> int:
+def push_limit(rt: Runtime, flock: str, piece: Piece | None = None,
+               during: tuple[Modifier, ...] = ()) -> int:
     """How many Kiwi a moved piece of this flock may push (R-PUSH-1; `<pieces> can push up to N kiwi` powers
     whose selector names the piece, `("kiwi", id)` or `("leader", flock)`, then those of a `this action:`)."""
     nodes = [n for n in _valued(rt, flock, "m-push-limit") + [d for d in during if d.primitive == "m-push-limit"]
@@ -117,23 +127,23 @@ def push_limit(rt: Runtime, flock: str, piece: tuple | None = None, during: tupl
     return _number(rt, flock, n, _element(rt, flock, nodes[-1], piece) if piece and per_piece(n) else None)
 
 
-def node_names(rt: Runtime, flock: str, node, piece: tuple) -> bool:
+def node_names(rt: Runtime, flock: str, node: Modifier, piece: Piece) -> bool:
     """Whether one bound modifier of the flock names the piece (`("kiwi", id)`, `("leader", flock)`, `("nest", hex)`)."""
     return _names(rt, flock, node, piece)
 
 
-def names(rt: Runtime, flock: str, modifier: str, piece: tuple) -> bool:
+def names(rt: Runtime, flock: str, modifier: str, piece: Piece) -> bool:
     """Whether one of the flock's powers with this modifier id names the piece: `("kiwi", id)`,
     `("leader", flock)` or `("nest", hex)` (the Nest in that hex)."""
     return any(_names(rt, flock, node, piece) for node in _valued(rt, flock, modifier))
 
 
-def _names(rt: Runtime, flock: str, node, piece: tuple) -> bool:
+def _names(rt: Runtime, flock: str, node: Modifier, piece: Piece) -> bool:
     sel = next((v for _, v in node.args if isinstance(v, ast.Selector)), None)
     return sel is None or _element(rt, flock, node, piece) is not None
 
 
-def _element(rt: Runtime, flock: str, node, piece: tuple) -> tuple | None:
+def _element(rt: Runtime, flock: str, node: Modifier, piece: Piece) -> Element | None:
     """The element of the piece (`("kiwi", id)`, `("leader", flock)`, `("nest", hex)`) the modifier's selector names
     (None: it does not name it)."""
     sel = next((v for _, v in node.args if isinstance(v, ast.Selector)), None)
@@ -146,7 +156,7 @@ def _element(rt: Runtime, flock: str, node, piece: tuple) -> tuple | None:
     return None
 
 
-def table(rules) -> dict:
+def table(rules: Rules) -> dict[str, dict[tuple[str, str], list[Any]]]:
     """{modifier or trigger id: {(flock, side): [bound nodes]}} of the rules' powers, built once per Rules
     (the hot paths, push options and every feed, ask it; most content has none of these powers)."""
     table = rules.compose_table
@@ -163,7 +173,7 @@ def table(rules) -> dict:
     return table
 
 
-def _valued(rt: Runtime, flock: str, modifier: str) -> list:
+def _valued(rt: Runtime, flock: str, modifier: str) -> list[Modifier]:
     """The bound nodes of one flock's powers with this modifier id (its current board side)."""
     by_side = table(rt.rules).get(modifier)
     if not by_side:

@@ -12,13 +12,13 @@ from typing import Any, Callable
 from kcd.dsl import ast, parts
 from kcd.core import dominance
 from kcd.core.board import board_of
-from kcd.core.state import State
+from kcd.core.state import Hex, State
 from kcd.core.memo import per_object
 
 __all__ = ["Scope", "select", "narrow", "quantity", "holds", "owner_of", "hex_of", "plain", "live", "sharing_of",
            "mentions_it", "dominant_table"]
 
-Element = tuple[Any, ...]
+Element = tuple[str, Any, Any]   # (kind, hex, thing): the module docstring (a player's hex is None)
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Scope:
     purpose: str = "default"       # dominance weights: "objective" inside a Season card objective
     # per-hex counts computed once while one objective is evaluated on one state (queries.evaluate gives a dict;
     # None in effects, where the state changes between steps)
-    memo: dict | None = field(default=None, compare=False, hash=False)
+    memo: dict[Any, Any] | None = field(default=None, compare=False, hash=False)
 
     def at(self, el: Element) -> "Scope":
         """The same scope with `it` naming `el` (faster than dataclasses.replace: this runs per element)."""
@@ -62,18 +62,23 @@ def live(st: State, el: Element) -> Element | None:
 def owner_of(el: Element) -> str | None:
     """The flock an element belongs to (None for a hex)."""
     kind, _, thing = el
+    flock: str
     if kind == "kiwi":
-        return thing[1] if isinstance(thing, tuple) else thing.flock
+        flock = thing[1] if isinstance(thing, tuple) else thing.flock
+        return flock
     if kind in ("leader", "player"):
-        return thing
+        flock = thing
+        return flock
     if kind in ("nest", "marker"):
-        return thing[0]
+        flock = thing[0]
+        return flock
     return None
 
 
 def hex_of(el: Element) -> str | None:
     """The hex an element stands on (a hex: itself; a player: none)."""
-    return el[1]
+    where: str | None = el[1]
+    return where
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,7 @@ class TokenKiwi:
     id: int = -1
 
 
-def _objective_kiwi(st: State, hexes) -> list[Element]:
+def _objective_kiwi(st: State, hexes: list[Hex]) -> list[Element]:
     """R-SCARD-4: in an objective, `kiwi` also names each Leader as a size-3 Kiwi and each Nest as its
     dominance value of size-1 Kiwi, so `count(my kiwi of size 1)` counts a Control Nest twice."""
     out: list[Element] = []
@@ -105,7 +110,7 @@ def _objective_kiwi(st: State, hexes) -> list[Element]:
     return out
 
 
-def _located(st: State, kind: str | None, hexes: list, sc: Scope) -> list[Element] | None:
+def _located(st: State, kind: str | None, hexes: list[Hex], sc: Scope) -> list[Element] | None:
     """The candidates of a piece kind standing in `hexes` (hex objects), hex by hex in that order (None: the kind
     is not a piece kind)."""
     if kind == "kiwi":
@@ -154,8 +159,9 @@ def _subject(sc: Scope) -> str | None:
 
 
 # references that name one hex, read straight off the scope (`it` only when it is a hex)
-_ONE_HEX = {"it": lambda sc: sc.it[1] if sc.it is not None and sc.it[0] == "hex" else None,
-            "here": lambda sc: sc.here, "landing": lambda sc: sc.landing, "starting": lambda sc: sc.starting}
+_ONE_HEX: dict[str, Callable[[Scope], str | None]] = {
+    "it": lambda sc: sc.it[1] if sc.it is not None and sc.it[0] == "hex" else None,
+    "here": lambda sc: sc.here, "landing": lambda sc: sc.landing, "starting": lambda sc: sc.starting}
 
 
 def _hexes(els: list[Element]) -> set[str]:
@@ -176,7 +182,7 @@ def sharing_of(sel: ast.Selector) -> str:
     return how
 
 
-def _free(e: Any) -> bool:
+def _free(e: ast.Expr | int) -> bool:
     """Whether a quantity or condition has the same value whoever "me" is and whatever `it` is."""
     if isinstance(e, ast.Selector):
         return sharing_of(e) == _SHARED
@@ -371,10 +377,10 @@ def _filter(st: State, f: ast.Filter, els: list[Element], sc: Scope) -> list[Ele
 
 
 # (id(params), purpose) -> (params, its weights as a key): a game's states share one params dict (dominance._SETUPS)
-_WEIGHT_KEYS: dict[tuple[int, str], tuple[dict, tuple]] = {}
+_WEIGHT_KEYS: dict[tuple[int, str], tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
 
 
-def dominant_table(st: State, purpose: str, memo: dict) -> dict[str, str | None]:
+def dominant_table(st: State, purpose: str, memo: dict[Any, Any]) -> dict[str, str | None]:
     """`dominance.dominant_all(st, purpose)`, computed once per memo (one unchanged state) and shared by the purposes
     that count alike (their weights are equal: `dominated_hexes` is the `marking` figure, in the base game the
     default one)."""
@@ -455,11 +461,12 @@ def quantity(st: State, e: ast.Expr | int, sc: Scope) -> int:
     raise ValueError(f"not a quantity: {type(e).__name__}")
 
 
-_CMP = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, "<": lambda a, b: a < b,
-        "=": lambda a, b: a == b, "!=": lambda a, b: a != b}
+_CMP: dict[str, Callable[[int, int], bool]] = {
+    ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, "<": lambda a, b: a < b,
+    "=": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 
-def _hex_table(st: State, q: Any, sc: Scope, els: list[Element]) -> dict[str, int] | None:
+def _hex_table(st: State, q: ast.Expr, sc: Scope, els: list[Element]) -> dict[str, int] | None:
     """{hex: value of q with `it` that hex} when every element is a hex and q is a count/tokens `in it` (else None)."""
     if (sc.memo is None or not isinstance(q, ast.QCall) or q.name.text not in ("count", "tokens")
             or not els or any(el[0] != "hex" for el in els)):
@@ -481,7 +488,7 @@ def _per_hex(st: State, e: ast.QCall, sc: Scope) -> dict[str, int] | None:
     if memo is None:
         return _hex_values(st, e, rest, Scope(sc.me, None, sc.here, sc.landing, sc.starting, sc.passed, sc.purpose))
     if grouped:
-        key: tuple = ("per-hex-owner", id(e))
+        key: tuple[Any, ...] = ("per-hex-owner", id(e))
         by_owner = memo.get(key)
         if by_owner is None:
             by_owner = memo[key] = _hex_values_by_owner(st, e, rest, sc)
@@ -550,7 +557,7 @@ def mentions_it(sel: ast.Selector) -> bool:
         f.op == "where" or (f.arg is not None and mentions_it(f.arg)) for f in sel.filters)
 
 
-def holds(st: State, c: Any, sc: Scope) -> bool:
+def holds(st: State, c: ast.Expr, sc: Scope) -> bool:
     """Whether a bound condition holds."""
     if isinstance(c, ast.Not):
         return not holds(st, c.cond, sc)
