@@ -99,7 +99,7 @@ def _ask_hex(rt: Runtime, env: Env) -> Question | None:
                     [shared_option(A.Build, (h,), ("Build on {}", (h,))) for h in where])
 
 
-def _cannot_build(rt: Runtime, env: Env) -> tuple[str, dict]:
+def _cannot_build(rt: Runtime, env: Env) -> tuple[str, dict[str, Any]]:
     flock = env["ctx"].flock
     return flock, {"flock": flock}
 

@@ -25,12 +25,12 @@ def cost(rt: Runtime, size: int, flock: str | None = None, kiwi: int | None = No
     return payment.fruit_req(max(1, n - off), rt.rules.feed_rule)
 
 
-def targets(rt: Runtime, flock: str) -> list[Option]:
+def targets(rt: Runtime, flock: str) -> list[Option[A.Feed]]:
     """Kiwi the flock can afford to feed; Leaders are never fed (R-FEED-1, R-LEAD-3)."""
     fl = rt.state.flocks[flock]
     offs = feed_discounts(rt, flock)   # None without discount powers: the cost depends on the size alone
     afford: dict[object, str | None] = {}   # size (or size, discount) -> what feeding does (None: not affordable)
-    opts: list[Option] = []
+    opts: list[Option[A.Feed]] = []
     kind = A.Feed
     id_of = kind.id_of
     for h in rt.state.hexes.values():
@@ -49,7 +49,7 @@ def targets(rt: Runtime, flock: str) -> list[Option]:
                 if shared is None:
                     # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text)
                     values = key[:4]
-                    fed: Option = Option(id_of(*values), (_FEED, (k.flock, size, h.id, what)), (kind, values))
+                    fed: Option[A.Feed] = Option(id_of(*values), (_FEED, (k.flock, size, h.id, what)), (kind, values))
                     shared = shared_option_caches.keep(_FEEDS, key, fed)
                 opts.append(shared)
     return opts
@@ -86,7 +86,7 @@ def _ask_kiwi(rt: Runtime, env: Env) -> Question | None:
     return Question(flock, "feed", "Choose a Kiwi to feed", opts) if opts else None
 
 
-def _cannot_feed(rt: Runtime, env: Env) -> tuple[str, dict]:
+def _cannot_feed(rt: Runtime, env: Env) -> tuple[str, dict[str, Any]]:
     flock = env["ctx"].flock
     return flock, {"flock": flock}
 

@@ -11,6 +11,7 @@ from typing import Any
 from kcd.core import action_types as A
 from kcd.engine import build, effects, labels, queries
 from kcd.engine.context import Ctx, Runtime
+from kcd.engine.describe import describe
 from kcd.core.decisions import option
 from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Emit, Env, ForEach, If, Question, Return, While, program
@@ -19,7 +20,8 @@ from kcd.engine.machine import Ask, Call, Cont, Do, Emit, Env, ForEach, If, Ques
 def step_procedure(rt: Runtime) -> "Cont | None":
     """The procedure (a program's continuation) of the current step, or None when the current phase is finished
     (the game's mode says)."""
-    return rt.mode.step(rt)
+    proc: Cont | None = rt.mode.step(rt)   # the Runtime holds its mode untyped (Any)
+    return proc
 
 
 def advance(rt: Runtime) -> None:
@@ -76,7 +78,7 @@ def _ask_nest_order(rt: Runtime, env: Env) -> Question:
     nests = rt.rules.nests
     return Question(env["flock"], "nest-order", "Which Nest benefit next?",
                     [option(A.Nest(n), ("{}: {}", (labels.lazy(labels.nest_name, n, nests[n]),
-                                                 labels.lazy(effects.describe, nests[n].on_season_change))))
+                                                 labels.lazy(describe, nests[n].on_season_change))))
                      for n in env["left"]])
 
 
@@ -172,7 +174,7 @@ def _run_others(rt: Runtime, env: Env) -> Any:
     return effects.run_frame(rt, rt.rules.season_cards[card_id].others, Ctx(env["other"], source=card_id))
 
 
-def _tie(rt: Runtime, env: Env) -> tuple[None, dict]:
+def _tie(rt: Runtime, env: Env) -> tuple[None, dict[str, Any]]:
     return None, {"card": env["card"], "tied": list(env["best"])}
 
 
@@ -191,7 +193,7 @@ def _ask_tie(rt: Runtime, env: Env) -> Question:
     card = rt.rules.season_cards[card_id]
     return Question(env["tied"], "season-tie",
                     ("Tie on “{}”: take the benefit “{}”?", (labels.lazy(labels.season_card_name, card_id, card),
-                                                             labels.lazy(effects.describe, card.others))),
+                                                             labels.lazy(describe, card.others))),
                     [option(A.word("take"), "Take it"), option(A.word("decline"), "Decline")])
 
 

@@ -93,7 +93,8 @@ def violations(state: State, rules: Rules, pending: Decision | None,
         mode = modes.for_state(state)
     except modes.ModeError as exc:
         return out + [f"mode: {exc}"]
-    return out + mode.violations(state, rules, asked)   # the mode's own: the turn tracker, Kiwibot's bookkeeping
+    own: list[str] = mode.violations(state, rules, asked)   # the mode's own: the turn tracker, Kiwibot's bookkeeping
+    return out + own
 
 
 def _nonzero(counts: dict[str, int]) -> dict[str, int]:

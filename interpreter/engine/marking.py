@@ -68,7 +68,8 @@ def _cover_marked(rt: Runtime, env: Env) -> Cont | None:
 
 
 def _marked(rt: Runtime, env: Env) -> str | bool:
-    return env["marked"]
+    marked: str | bool = env["marked"]
+    return marked
 
 
 def _none_marked(rt: Runtime, env: Env) -> bool:

@@ -6,7 +6,7 @@ from typing import Any, Callable, cast
 from kcd.dsl import ast
 from kcd.dsl.types import LEADER_MOVES
 from kcd.engine import effects, payment, powers, push
-from kcd.core.board import board_of
+from kcd.core.board import Board, board_of
 from kcd.engine.context import Ability, Ctx, EngineError, Runtime
 from kcd.core import action_types as A
 from kcd.core.decisions import Option, lazy_option, option, shared_option_caches
@@ -17,7 +17,7 @@ from kcd.engine.verb_table import TABLE, count
 from kcd.core.memo import per_object
 
 
-def _first_call(node) -> ast.Call | None:
+def _first_call(node: ast.Node | None) -> ast.Call | None:
     while isinstance(node, ast.Seq):
         if not node.stmts:
             return None
@@ -81,12 +81,12 @@ _STEP = "Leader steps to {}"
 _HOPS = shared_option_caches.new(5_000)
 
 
-def _kiwi_hops(key: tuple, b: Any) -> tuple[Option, ...]:
+def _kiwi_hops(key: tuple[int, int, str, int, str], b: Board) -> tuple[Option[A.MoveKiwi], ...]:
     """The Move options of one Kiwi (`_HOPS`'s key) to each hex adjacent to it on the island `b`, kept in `_HOPS`."""
     _, kid, flock, size, hid = key
     kind = A.MoveKiwi
     prefix = kind.id_of(kid, flock, size, hid, "")   # the id ends with the destination (`...->A4`)
-    hops: list[Option] = []
+    hops: list[Option[A.MoveKiwi]] = []
     for d in b.adj[hid]:
         values = (kid, flock, size, hid, d)
         # lazy_option(kind, values, label) written out; the label is a Text (decisions.Text), built when read
@@ -96,13 +96,13 @@ def _kiwi_hops(key: tuple, b: Any) -> tuple[Option, ...]:
     return out
 
 
-def move_options(rt: Runtime, ctx: Ctx) -> list[Option]:
+def move_options(rt: Runtime, ctx: Ctx) -> list[Option[A.Action]]:
     """All legal Move actions for the flock this turn (R-MOVE-2, R-MOVE-4)."""
     st = rt.state
     flock = ctx.flock
     fl = st.flocks[flock]
     b = board_of(st)
-    opts: list[Option] = []
+    opts: list[Option[A.Action]] = []
     add = opts.append
     extend = opts.extend
     moved = ctx.turn.moved
@@ -200,7 +200,8 @@ def _take_move(rt: Runtime, env: Env) -> Any:
 
 
 def _moved(rt: Runtime, env: Env) -> bool:
-    return env.pop("moved", True)
+    moved: bool = env.pop("moved", True)
+    return moved
 
 
 # One Move action: move an unmoved Kiwi (then push) or use the Leader's ability. Returns False if none was
@@ -226,7 +227,8 @@ def _move_again(rt: Runtime, env: Env) -> bool:
         flock = env["ctx"].flock
         rt.emit("no-move", flock, flock=flock)
         env["n"] = 0
-    return env["n"] > 0
+    n: int = env["n"]
+    return n > 0
 
 
 def _next_move(rt: Runtime, env: Env) -> Cont:
@@ -247,7 +249,7 @@ MOVES = program(
 
 
 # --- R-MOVE-3: pay the flock side's extra-move cost for each further Move action, as often as wished ----------
-def _extra_cost(rt: Runtime, flock: str) -> tuple | None:
+def _extra_cost(rt: Runtime, flock: str) -> tuple[payment.Req, ...] | None:
     """The requirements of the flock side's extra-move cost (None: the side has no extra moves)."""
     side = rt.rules.flocks.get(flock, {}).get(rt.state.flocks[flock].side)
     cost = side.extra_move if side else None
@@ -269,7 +271,8 @@ def _ask_extra(rt: Runtime, env: Env) -> Question | None:
 
 
 def _wants_extra(rt: Runtime, env: Env) -> bool:
-    return env.pop("extra").choice != "stop"
+    extra: A.Extra = env.pop("extra")
+    return extra.choice != "stop"
 
 
 def _pay_extra(rt: Runtime, env: Env) -> Any:
@@ -356,7 +359,9 @@ def _walk_from_start(rt: Runtime, env: Env) -> None:
 
 
 def _steps_left(rt: Runtime, env: Env) -> bool:
-    return env["i"] < env["n"]
+    i: int = env["i"]
+    n: int = env["n"]
+    return i < n
 
 
 def _ask_step(rt: Runtime, env: Env) -> Question:

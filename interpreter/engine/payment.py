@@ -217,7 +217,7 @@ _PAYS = shared_option_caches.new(2_000)
 def _pay_ask(rt: Runtime, flock: str, req: Req, rest: "list[Req] | tuple[Req, ...]") -> Question:
     """The question how to meet `req` keeping `rest` payable (EngineError when it cannot be met)."""
     fl = rt.state.flocks[flock]
-    opts: list[Option] = []
+    opts: list[Option[A.Pay]] = []
     for pid, p in _payments(fl, req, rt.rules.fruits).items():
         if rest:
             _take(fl, p)

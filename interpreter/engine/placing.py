@@ -82,7 +82,8 @@ def _take_island_token(rt: Runtime, env: Env) -> None:
 
 
 def _took(rt: Runtime, env: Env) -> bool:
-    return env["took"]
+    took: bool = env["took"]
+    return took
 
 
 TAKE_ISLAND = program(
@@ -96,13 +97,14 @@ TAKE_ISLAND = program(
 _ISLAND = "island"   # `token_now`: the token must come from the island (the player is asked)
 
 
-def token_now(rt: Runtime, flock: str, exclude: int | None) -> tuple | str | None:
+def token_now(rt: Runtime, flock: str, exclude: int | None) -> tuple[str, int] | str | None:
     """The next token when no one is asked: the mode's taker (Kiwibot), the track (("track", slot)), the Reserve
     (("reserve", 0)); None when there is none at all; `_ISLAND` when it must be taken from the island."""
     fl = rt.state.flocks[flock]
     taker = rt.mode.token_taker(rt.state, flock)
     if taker is not None:   # the mode takes this flock's tokens without asking (R-SOLO-11: Kiwibot's pattern)
-        return taker(rt, flock, exclude)
+        taken: tuple[str, int] | None = taker(rt, flock, exclude)   # the mode's procedures are untyped (Any)
+        return taken
     if fl.track > 0:
         fl.track -= 1
         fl.supply += 1
@@ -155,7 +157,7 @@ def take_token_frame(flock: str, why: str, exclude: int | None = None, optional:
     return TAKE_TOKEN.start(flock, why, exclude, optional)
 
 
-def track_benefit_frame(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx) -> Entry | None | None:
+def track_benefit_frame(rt: Runtime, flock: str, source: tuple[str, int] | None, ctx: Ctx) -> Entry | None:
     """Benefit of a just-uncovered track slot, from slot `benefits_from_slot` on, never in Season Change (R-TRACK-1):
     the frame that runs it (logged now), or None when there is none."""
     if not source or source[0] != "track":
@@ -169,8 +171,10 @@ def track_benefit_frame(rt: Runtime, flock: str, source: tuple | None, ctx: Ctx)
     if benefit is None:
         return None
     rt.emit("track", flock, flock=flock, slot=slot)
-    return effects.run_frame(rt, benefit, Ctx(flock, turn=ctx.turn if ctx.flock == flock else Turn(),
-                                         suppressed=ctx.suppressed, depth=ctx.depth + 1, source=f"track slot {slot}"))
+    frame: Entry | None = effects.run_frame(
+        rt, benefit, Ctx(flock, turn=ctx.turn if ctx.flock == flock else Turn(), suppressed=ctx.suppressed,
+                         depth=ctx.depth + 1, source=f"track slot {slot}"))
+    return frame
 
 
 def placeable_hexes(rt: Runtime, flock: str) -> list[str]:
@@ -356,7 +360,8 @@ REMOVE = program(
 
 # --- the `place N kiwi` verb: N Kiwi placed one after another -----------------------------------------------------
 def _places_left(rt: Runtime, env: Env) -> bool:
-    return env["n"] > 0
+    n: int = env["n"]
+    return n > 0
 
 
 def _place_next(rt: Runtime, env: Env) -> Cont:
@@ -370,7 +375,7 @@ PLACE = program(
     While(_places_left, (Call("kiwi", _place_next),)))
 
 
-def place_frame(ctx: Ctx, n: int) -> Any:
+def place_frame(ctx: Ctx, n: int) -> Cont:
     """The continuation placing n Kiwi (one Kiwi: placing.place_one itself)."""
     return PLACE_ONE.start(ctx.flock, ctx) if n == 1 else PLACE.start(ctx, n)
 

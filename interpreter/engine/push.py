@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from kcd.core.board import board_of
+from kcd.dsl import ast
 from kcd.engine.context import Runtime
 from kcd.core import action_types as A
 from kcd.core.decisions import Option, Text, option, shared_option
@@ -55,15 +56,17 @@ def pieces(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | No
 
 
 def push_options(rt: Runtime, hex_id: str, max_size: int | None, skip_leader: str | None = None,
-                 mover: int | None = None, cause: str | None = None) -> list[Option]:
+                 mover: int | None = None, cause: str | None = None) -> list[Option[Any]]:
     """Every (piece, destination) push from a hex (never the `mover` Kiwi itself, never to the hex itself: R-LEAD-5,
     R-PUSH-1 "to an adjacent hex"); `cause` as `pieces`."""
+    # returned as Option[Any]: callers append a stop option to the list, and read a PushKiwi's or PushLeader's
+    # fields off its options
     opts: list[Option[A.Action]] = []
     dests = _targets(rt, hex_id)
     for piece, _ in pieces(rt, hex_id, max_size, skip_leader, mover, cause):
         for d in dests:
             if isinstance(piece, str):
-                values: tuple = (piece, hex_id, d)
+                values: tuple[Any, ...] = (piece, hex_id, d)
                 opts.append(shared_option(A.PushLeader, values, (_PUSH_LEADER_OFF if d == OFF else _PUSH_LEADER, values)))
             else:
                 values = (piece.id, piece.flock, piece.size, hex_id, d)
@@ -145,7 +148,8 @@ def push_kiwi(rt: Runtime, pusher: str, origin: str, kiwi: Kiwi, dest: str) -> N
         rt.emit("push", pusher, flock=pusher, owner=kiwi.flock, size=kiwi.size, hex=origin, to=dest, kiwi=kiwi.id)
 
 
-def push_reach(rt: Runtime, flock: str, mover_size: int, mover: tuple | None = None, during: tuple = ()) -> int:
+def push_reach(rt: Runtime, flock: str, mover_size: int, mover: tuple[str, Any] | None = None,
+               during: tuple[ast.Call, ...] = ()) -> int:
     """The largest size a mover of `mover_size` may push: one less (R-PUSH-1), the same under R-ASYM-5, any size
     under `can push kiwi of any size`, when a modifier names the mover (`mover`: `("kiwi", id)` / `("leader", flock)`;
     None: any modifier of the flock); `during`: the modifiers of the `this action:` the move is made in."""
@@ -157,7 +161,7 @@ def push_reach(rt: Runtime, flock: str, mover_size: int, mover: tuple | None = N
 
 
 def after_move_frame(rt: Runtime, flock: str, hex_id: str, mover_size: int, mover_id: int | None,
-                     mover_leader: bool, during: tuple = ()) -> Cont | None:
+                     mover_leader: bool, during: tuple[ast.Call, ...] = ()) -> Cont | None:
     """The pushes after a move (the program push.after_move), or None when the mover may push nothing (a size-1
     Kiwi). What the mover may push (R-ASYM-5 same size) and how many pushes (`push limit N`, else limits.push) are
     read now, under a `this action:` (`during`) with its modifiers."""

@@ -73,4 +73,5 @@ def ranking(state: State) -> list[str]:
     sizes = _kiwi_sizes(state)
     order = sorted(state.seats, key=lambda f: (-sc[f]["total"], tuple(-x for x in tiebreak(state, f, sizes)),
                                                state.seats.index(f)))
-    return modes.for_state(state).ranking(state, sc, order)
+    ranked: list[str] = modes.for_state(state).ranking(state, sc, order)   # the registry holds modes untyped (Any)
+    return ranked

@@ -12,8 +12,8 @@ from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, If, Label, Question, Return, While, program
 from kcd.engine.placing import kiwi_of
 from kcd.content.types import AdvancedStep, Layout
-from kcd.content.rules import Rules
-from kcd.core.state import Flock, Hex, State
+from kcd.content.rules import Rules, Weights
+from kcd.core.state import Flock, Hex, Kiwi, State
 from kcd.core.memo import PerOwner
 
 
@@ -36,8 +36,10 @@ _ISLANDS = PerOwner()   # per live Rules: dropped with it (a process may load ma
 
 def _islands(rules: Rules) -> dict[int, tuple[dict[str, Hex], Layout]]:
     """{player count: its empty island and layout} of these rules, filled as games ask."""
-    found = _ISLANDS.get(rules)
-    return _ISLANDS.put(rules, {}) if found is None else found
+    found: dict[int, tuple[dict[str, Hex], Layout]] | None = _ISLANDS.get(rules)   # PerOwner holds Any
+    if found is None:
+        found = _ISLANDS.put(rules, {})
+    return found
 
 
 def _island(rules: Rules, players: int) -> tuple[dict[str, Hex], Layout]:
@@ -55,9 +57,9 @@ def _island(rules: Rules, players: int) -> tuple[dict[str, Hex], Layout]:
     return hexes, layout
 
 
-def params_of(rules: Rules) -> dict:
+def params_of(rules: Rules) -> dict[str, Any]:
     """Rule values copied into the state for pure functions (dominance, queries, scoring)."""
-    def w(x):
+    def w(x: Weights) -> dict[str, Any]:
         return {"kiwi": x.kiwi, "leader": x.leader, "nests": x.nests}
     extra = powers.dominance_weights(rules)   # `<pieces> count N for dominance`; absent otherwise, so saves stay as they were
     return {
@@ -69,8 +71,9 @@ def params_of(rules: Rules) -> dict:
     }
 
 
-def new_state(rules: Rules, players: list[str], seed: int, leaders: dict | None, leader_cards: dict | None,
-              sides: dict | None, mode: str, variant: str | None = None, game_mode: str = "standard",
+def new_state(rules: Rules, players: list[str], seed: int, leaders: dict[str, str] | None,
+              leader_cards: dict[str, str] | None, sides: dict[str, str] | None, mode: str,
+              variant: str | None = None, game_mode: str = "standard",
               solo_side: str | None = None) -> State:
     """A state ready for the setup step: island, flocks dealt, bags filled, cards shuffled, hands drawn.
 
@@ -270,7 +273,8 @@ def _targets(rt: Runtime, env: Env) -> None:
 
 def _progressed(rt: Runtime, env: Env) -> bool:
     """Another round while someone placed in the last one."""
-    return env["progressed"]
+    progressed: bool = env["progressed"]
+    return progressed
 
 
 def _new_round(rt: Runtime, env: Env) -> None:
@@ -299,7 +303,7 @@ def _new_seat(rt: Runtime, env: Env) -> None:
     env["n"], env["done"] = 0, []
 
 
-def _grow_candidates(rt: Runtime, env: Env) -> list:
+def _grow_candidates(rt: Runtime, env: Env) -> list[tuple[str, Kiwi]]:
     st = rt.state
     done = env["done"]
     return [(h, k) for h, k in st.own_kiwi(st.seats[env["seat"]]) if k.size == 1 and k.id not in done]
