@@ -14,10 +14,10 @@ them, and `kcd replay` (and `from_json(verify=True)`) rebuild a game by replayin
 Flow: the state names the current step (season, phase, step index: one player's turn, one Season Change
 part, ...). The running step is a stack of program continuations (interpreter/engine/machine.py): plain data,
 so `clone` copies the state and the stack and `to_json` writes the stack with the pending decision, which
-`from_json` reads back with checks; nothing is replayed. Only a format-2 or format-3 save (no frames, or frames of
-the engine before the rules machine) and a stack holding a value that cannot be copied or saved are rebuilt by
-replaying decisions (exact, since all randomness comes from the RNG inside the state); `Game.replayed_steps`
-counts these replays.
+`from_json` reads back with checks; nothing is replayed. Only an old save is rebuilt by replaying its history
+(exact, since all randomness comes from the RNG inside the state): format 2 (no frames), format 3 (frames of the
+engine before the rules machine) and a format-4 save written with `frames: null` by an engine that could not
+write every stack; `Game.replayed_steps` counts these replays.
 A question with one legal answer is answered automatically, so a pending Decision has >= 2 options, except
 where the count depends on something hidden (a hand, face-down markers: `frames.Ask.always`, docs/SECURITY.md).
 """
@@ -39,7 +39,6 @@ from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.core.decisions import Applied, Decision, Event, Option, RefusalCode, Refused
 from kcd.core.events import public_label
 from kcd.engine import machine
-from kcd.engine.frames import Uncopyable, Unsaveable
 from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Runner, copy_stack, stack_from_data, stack_to_data
 from kcd.core.pieces import action_problem
@@ -74,7 +73,8 @@ _NEVER = 1 << 62
 
 
 class Checkpoint:
-    """The state at the running step's start, read only by undo within a step, clones that replay and saves.
+    """The state at the running step's start, read only by undo within a step and by saves (a load runs the step
+    again from it).
     Taking it at every step start was a tenth of a random game, so most steps do not: a checkpoint not taken at once
     names the last one taken (`base`) and the decisions since (`history[base.start:start]`), and is built
     when first read by replaying them from it (exact: the flow is a function of the state,
@@ -160,8 +160,8 @@ _NO_CHECKPOINT = Checkpoint({}, 0)   # before the first step (a game built at it
 class Game:
     """One game of Kiwi Chow Down driven by decisions."""
 
-    # how many times `clone`, `to_json`/`from_json` or `undo` had to replay decisions to rebuild a running step
-    # (an old save loaded, or a stack holding a value that cannot be copied or saved)
+    # how many times `from_json` had to replay a save's history to rebuild its running step: an old save (format 2,
+    # format 3, or format 4 written without frames); clones and saves of this engine never replay
     replayed_steps: int = 0
 
     def __init__(self, ruleset: Any, state: State, events: list[Event] | None = None, *,
@@ -251,9 +251,9 @@ class Game:
         (schemas/save.schema.json), the content hash, the engine's invariants on every state it holds
         (interpreter/engine/save.py), then the running step is rebuilt from the saved frames and pending
         decision, each continuation checked against the state (no replay). Events are not saved: the log is rebuilt
-        from the history when first read. A save without frames (format 2, or a stack no save can name) or with
-        format-3 frames is rebuilt by replaying the history from its origin, which must reach the saved
-        checkpoint and state exactly; `verify=True` does that for every save (and compares the frames too),
+        from the history when first read. An old save without frames (format 2, or format 4 written with `frames:
+        null` by an engine that could not write every stack) or with format-3 frames is rebuilt by replaying the
+        history from its origin, which must reach the saved checkpoint and state exactly; `verify=True` does that for every save (and compares the frames too),
         so a save whose history does not lead to its state is refused (`kcd replay` reports where).
         """
         try:
@@ -304,16 +304,14 @@ class Game:
                 return fast
         if data.get("frames") is None and data.get("pending") is not None:
             raise ValueError("save has a pending decision but no frames")
+        if data.get("frames") is None:
+            Game.replayed_steps += 1   # an old save without frames: its running step is rebuilt by replay
         game = cls._replay(ruleset, origin, data["history"])
         rebuilt_parts: list[tuple[str, Any]] = [("checkpoint", game._checkpoint.data()),
                                                 ("state", game._rt.state.to_dict())]
         if data.get("frames") is not None:
-            try:
-                frames = stack_to_data(game._stack, game.rules)
-            except Unsaveable:
-                frames = None
             if not old:
-                rebuilt_parts.append(("frames", frames))
+                rebuilt_parts.append(("frames", stack_to_data(game._stack, game.rules)))
             rebuilt_parts.append(("pending", game._pending.to_dict() if game._pending else None))
         for where, rebuilt in rebuilt_parts:
             difference = _first_difference(data[where], rebuilt, where)
@@ -350,7 +348,7 @@ class Game:
             frames = stack_to_data(twin._stack, twin.rules)
         except save.SaveError:
             raise
-        except (Unsaveable, *_REPLAY_ERRORS) as exc:
+        except _REPLAY_ERRORS as exc:
             raise ValueError(f"save's checkpoint does not run to its state: {type(exc).__name__}: "
                              f"{save._short(str(exc))}") from None
         if twin.step_start != start:
@@ -464,8 +462,8 @@ class Game:
         return game
 
     def clone(self, events: bool = True, *, keep_rng: bool = True, rng: "random.Random | None" = None) -> "Game":
-        """An independent copy at the same point: the state and the running step's continuations are copied (no
-        replay; a stack holding a value that cannot be copied is replayed from the step's checkpoint instead).
+        """An independent copy at the same point: the state and the running step's continuations are copied (never a
+        replay).
 
         events=False does not copy the event log (a lookahead that never reads the history, e.g. a bot
         trying options, saves the copy): the copy's log holds only the events since the step's start.
@@ -476,23 +474,14 @@ class Game:
         reshuffle, bag draws). The copy is then another game with the same past: it does not `undo` or replay to
         the original's states.
         """
-        twin = None
-        try:
-            twin = self._copy(events)
-        except Uncopyable:
-            pass
-        if twin is None:
-            Game.replayed_steps += 1
-            twin = self._rewind(len(self._since), events)
-            twin._previous = self._previous
-            twin._redo = self._redo.copy()
+        twin = self._copy(events)
         if not keep_rng:
             # through `state`: the copy's checkpoints are taken at once from now on, never replayed from its base
             twin.state.rng = rng.getrandbits(64) if rng is not None else secrets.randbits(64)
         return twin
 
     def _copy(self, events: bool) -> "Game":
-        """`clone` without replay: the state, the frame stack (one memo) and the bookkeeping, copied."""
+        """`clone`: the state, the frame stack (one memo) and the bookkeeping, copied."""
         stack = copy_stack(self._stack)
         if events:
             self._fill_log()
@@ -570,7 +559,7 @@ class Game:
                     self._known_checkpoint = None
                     flow.advance(rt)
                     continue
-                # a checkpoint at each step start: undo within the step, clones that replay and saves read it;
+                # a checkpoint at each step start: undo within the step and saves read it;
                 # most are built only when read (see `Checkpoint`)
                 known, self._known_checkpoint = self._known_checkpoint, None
                 if known is None:
@@ -595,7 +584,7 @@ class Game:
             answer = rt.mode.answer(rt, decision)
             if answer is not None:
                 # the mode answers at once (solo: Kiwibot by its patterns, so it never has a pending decision,
-                # R-SOLO-7); a replay (load, clone) asks it again and gets the same answer from the same state
+                # R-SOLO-7); a replay (undo, a load's check) asks it again and gets the same answer from the same state
                 if answer not in decision.index():
                     raise EngineError(f"Kiwibot answered {answer!r} to {decision.kind}, not one of its options")
                 chosen = next(o for o in decision.options if o.id == answer)
@@ -618,7 +607,8 @@ class Game:
 
     @property
     def step_depth(self) -> int:
-        """Decisions answered since the current step began: what `clone` replays (a lookahead's cost per copy)."""
+        """Decisions answered since the current step began: what loading a save runs again from the step's checkpoint
+        to check it, and undo within the step replays."""
         return len(self._since)
 
     @property
@@ -779,17 +769,10 @@ class Game:
     def to_json(self) -> str:
         """The save (format 4, schemas/save.schema.json): format, content hash, seed and setup (or start state), the
         whole history, the redo list, the running step's checkpoint, the state, and the running step itself (its
-        continuations and the pending decision; null for a stack no save can name); deterministic text."""
-        frames = pending = None
-        try:
-            frames = stack_to_data(self._stack, self.rules)
-        except Unsaveable:
-            frames = None
-        if frames is None:
-            Game.replayed_steps += 1   # loading this save will replay its history
-        elif self._pending is not None:
-            pending = self._pending.to_dict()
-        previous = self._previous.option_ids() if self._previous is not None and frames is not None else None
+        continuations and the pending decision); deterministic text."""
+        frames = stack_to_data(self._stack, self.rules)
+        pending = self._pending.to_dict() if self._pending is not None else None
+        previous = self._previous.option_ids() if self._previous is not None else None
         return json.dumps({
             "format": FORMAT, "content_hash": getattr(self.ruleset, "hash", None),
             "seed": self._origin["seed"], "setup": self._origin["setup"], "start": self._origin["start"],

@@ -674,33 +674,53 @@ def step(rules: Any, rt: Runtime, stack: list["Cont"], answer: Any = None, limit
 
 
 # --- the stack as data: copy, save, load, check ---------------------------------------------------------
-def copy_stack(stack: list) -> list:
-    """Independent copies of a stack of continuations (one memo: shared Ctx/Turn/Ability stay shared)."""
+def copy_stack(stack: list[Cont]) -> list[Cont]:
+    """Independent copies of a stack of continuations (one memo: shared Ctx/Turn/Ability stay shared; frozen values,
+    actions and DSL nodes shared). An env value that is not data is an error of its program: frames.Uncopyable."""
     memo: dict[int, Any] = {}
-    out: list[Any] = []
+    out: list[Cont] = []
     new = object.__new__
     copy = F._copy
     as_is = F._AS_IS
-    for f in stack:
-        twin = new(Cont)
-        twin.program = f.program
-        twin.at = f.at
-        twin.env = {k: v if type(v) in as_is else copy(v, memo) for k, v in f.env.items()}
-        out.append(twin)
+    try:
+        for f in stack:
+            twin = new(Cont)
+            twin.program = f.program
+            twin.at = f.at
+            twin.env = {k: v if type(v) in as_is else copy(v, memo) for k, v in f.env.items()}
+            out.append(twin)
+    except F.Uncopyable as exc:
+        raise F.Uncopyable(_not_data(stack, lambda v: F._copy(v, {}), F.Uncopyable, exc)) from None
     return out
 
 
-def stack_to_data(stack: list, rules: Any) -> list[dict]:
-    """The stack as JSON data: each continuation as {"program", "at", "env"}; frames.Unsaveable when one cannot be
-    written."""
+def stack_to_data(stack: list[Cont], rules: Any) -> list[dict[str, Any]]:
+    """The stack as JSON data: each continuation as {"program", "at", "env"}. An env value that is not data is an
+    error of its program: frames.Unsaveable."""
     _, where = F.node_index(rules)
     refs: dict[int, int] = {}
     encode = F._encode
     out = []
-    for f in stack:
-        out.append({"program": f.program.id, "at": f.program.label_of[f.at],
-                    "env": {k: encode(v, where, refs) for k, v in f.env.items()}})
+    try:
+        for f in stack:
+            out.append({"program": f.program.id, "at": f.program.label_of[f.at],
+                        "env": {k: encode(v, where, refs) for k, v in f.env.items()}})
+    except F.Unsaveable as exc:
+        raise F.Unsaveable(_not_data(stack, lambda v: F._encode(v, where, {}), F.Unsaveable, exc)) from None
     return out
+
+
+def _not_data(stack: list[Cont], attempt: Callable[[Any], object], error: type[Exception], exc: Exception) -> str:
+    """The message of a stack that does not copy or save: the program and the env name holding the value that is
+    not data, and its type (found again value by value: this runs only for a broken program)."""
+    for f in stack:
+        for name, value in f.env.items():
+            try:
+                attempt(value)
+            except error as found:
+                return (f"{f.program.id}: env `{name}` holds a {found} (at or inside it), which is not data a "
+                        "continuation may hold (docs/machine.md)")
+    return f"a continuation holds a {exc}, which is not data (docs/machine.md)"
 
 
 class OldFrames(FrameDataError):
