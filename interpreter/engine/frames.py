@@ -46,7 +46,7 @@ class Ask:
     player: str
     kind: str
     prompt: Text   # a decisions.Text: built only when the Decision's prompt is read
-    options: Sequence[Option]
+    options: Sequence[Option[Any]]
     always: bool = False
 
 
@@ -217,7 +217,7 @@ _INDEX = PerOwner()
 def node_index(rules: Any) -> tuple[list[Any], dict[int, int]]:
     """Every DSL node of the compiled rules in a fixed order (the walk of the rules' fields), and the address of
     each by identity: how a save names the node a frame runs. Built once per Rules."""
-    cached = _INDEX.get(rules)
+    cached: tuple[list[Any], dict[int, int]] | None = _INDEX.get(rules)
     if cached is not None:
         return cached
     nodes: list[Any] = []
@@ -246,7 +246,8 @@ def node_index(rules: Any) -> tuple[list[Any], dict[int, int]]:
                 walk(getattr(value, f.name))
 
     walk(rules)
-    return _INDEX.put(rules, (nodes, where))
+    built: tuple[list[Any], dict[int, int]] = _INDEX.put(rules, (nodes, where))
+    return built
 
 
 class Unsaveable(EngineError):

@@ -70,6 +70,8 @@ _REPLAY_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, E
 # Kiwibot turns run between the decisions); 16 would take twice as many copies (an estimated 1-2% of a random game)
 CHECKPOINT_EVERY = 32
 _NEVER = 1 << 62
+# what a checkpoint built later replays in: the game's ruleset, mode, origin and island (`Game._source`)
+Source = tuple[Any, Mode, dict[str, Any], Any]
 
 
 class Checkpoint:
@@ -85,8 +87,9 @@ class Checkpoint:
 
     __slots__ = ("_data", "_state", "start", "base", "history", "source")
 
-    def __init__(self, data: dict | None, start: int, base: "Checkpoint | None" = None,
-                 history: list[str] | None = None, source: tuple | None = None, state: State | None = None) -> None:
+    def __init__(self, data: dict[str, Any] | None, start: int, base: "Checkpoint | None" = None,
+                 history: list[str] | None = None, source: "Source | None" = None,
+                 state: State | None = None) -> None:
         self._data = data        # the state's `to_dict()` data: None until built (or never, when `_state` serves)
         self._state = state      # a private copy of the state, never changed (a checkpoint taken at once)
         self.start = start       # the step's start in the game's history (how many decisions came before it)
@@ -104,7 +107,7 @@ class Checkpoint:
         """True when the checkpoint holds its state (taken at once, or given as data), not a replay to build it."""
         return self._data is not None or self._state is not None
 
-    def data(self) -> dict:
+    def data(self) -> dict[str, Any]:
         """The state data at the step's start (built on first read)."""
         if self._data is None:
             self._data = self._state.to_dict() if self._state is not None else self._build()
@@ -119,7 +122,7 @@ class Checkpoint:
             return self._state.copy()
         return State.from_dict(self._data)   # type: ignore[arg-type]  # built just above
 
-    def _build(self) -> dict:
+    def _build(self) -> dict[str, Any]:
         base, history, source = self.base, self.history, self.source
         assert base is not None and history is not None and source is not None and base.taken
         ruleset, mode, origin, board = source
@@ -165,7 +168,8 @@ class Game:
     replayed_steps: int = 0
 
     def __init__(self, ruleset: Any, state: State, events: list[Event] | None = None, *,
-                 checkpoint: "dict | Checkpoint | None" = None, origin: dict | None = None, mode: Any = None,
+                 checkpoint: "dict[str, Any] | Checkpoint | None" = None, origin: dict[str, Any] | None = None,
+                 mode: Any = None,
                  history: list[str] | None = None, own_state: bool = False, exact_from: int | None = None) -> None:
         """Wrap a state positioned at the start of a step (use `new`, `from_state` or `from_json`).
 
@@ -208,8 +212,9 @@ class Game:
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
-    def new(cls, ruleset: Ruleset, players: list[str], seed: int | None = None, leaders: dict | None = None,
-            leader_cards: dict | None = None, sides: dict | None = None, setup: str = "first-game",
+    def new(cls, ruleset: Ruleset, players: list[str], seed: int | None = None,
+            leaders: dict[str, str] | None = None, leader_cards: dict[str, str] | None = None,
+            sides: dict[str, str] | None = None, setup: str = "first-game",
             variant: str | None = None, mode: str = "standard", solo_side: str | None = None) -> "Game":
         """A new game: players are flock ids in seat order (seat 1 is the First Player).
 
@@ -327,7 +332,8 @@ class Game:
         return game
 
     @classmethod
-    def _check_step(cls, ruleset: Any, data: dict, origin: dict, state: State, saved: State) -> None:
+    def _check_step(cls, ruleset: Any, data: dict[str, Any], origin: dict[str, Any], state: State,
+                    saved: State) -> None:
         """The saved state (`saved`), frames and pending decision are exactly what the running step gives: the step
         is run again from the save's checkpoint (`state`, the state at its start, which must keep every invariant)
         with the step's decisions, each checked like `apply`. A few decisions, not the whole history; ValueError
@@ -364,7 +370,7 @@ class Game:
                                  f"{_first_difference(data[where], rebuilt, where)}")
 
     @classmethod
-    def _rebuild(cls, ruleset: Any, data: dict, origin: dict, state: State) -> "Game":
+    def _rebuild(cls, ruleset: Any, data: dict[str, Any], origin: dict[str, Any], state: State) -> "Game":
         """A game from a save's `state` (its data already checked), frames and pending decision (no replay; every
         part already checked or checked here). Its event log is rebuilt from the history when first read."""
         rules = compile_rules(ruleset)
@@ -438,7 +444,7 @@ class Game:
             self._checkpoint_events += len(earlier._rt.events)
 
     @classmethod
-    def _start(cls, ruleset: Any, origin: dict) -> "Game":
+    def _start(cls, ruleset: Any, origin: dict[str, Any]) -> "Game":
         """A game at its origin, before any decision."""
         if origin["setup"] is not None:
             return cls.new(ruleset, seed=origin["seed"], **origin["setup"])
@@ -446,7 +452,7 @@ class Game:
         return cls(ruleset, start, checkpoint=origin["start"], origin=origin, own_state=True)
 
     @classmethod
-    def _replay(cls, ruleset: Ruleset, origin: dict, history: list[str]) -> "Game":
+    def _replay(cls, ruleset: Ruleset, origin: dict[str, Any], history: list[str]) -> "Game":
         """The game after `history` from `origin` (each decision checked like `apply`), or ValueError."""
         try:
             game = cls._start(ruleset, origin)
@@ -531,7 +537,7 @@ class Game:
             twin._advance(option_id)
         return twin
 
-    def _source(self) -> tuple:
+    def _source(self) -> "Source":
         """What a checkpoint built later replays in: (ruleset, mode, origin, board)."""
         rt = self._rt
         return self.ruleset, rt.mode, self._origin, rt.state._board
@@ -624,9 +630,10 @@ class Game:
     @property
     def seed(self) -> int | None:
         """The game's seed (None for a game built from a state without one)."""
-        return self._origin["seed"]
+        seed: int | None = self._origin["seed"]
+        return seed
 
-    def legal_options(self) -> list[Option]:
+    def legal_options(self) -> list[Option[Action]]:
         """The legal options of the pending decision (empty when over)."""
         return list(self._pending.options) if self._pending else []
 
@@ -746,7 +753,8 @@ class Game:
     @property
     def mode(self) -> "Mode":
         """The game's mode (interpreter/modes: the standard game, Variable Turn Order, solo, a plug-in)."""
-        return self._rt.mode
+        mode: Mode = self._rt.mode
+        return mode
 
     @property
     def is_over(self) -> bool:
@@ -761,7 +769,7 @@ class Game:
         """Flocks from first to last: total, then the R-END-3 tiebreakers."""
         return scoring.ranking(self._rt.state)
 
-    def view(self, player: str | None = None) -> dict:
+    def view(self, player: str | None = None) -> dict[str, Any]:
         """What `player` may see (None: a spectator)."""
         self._fill_log()
         return make_view(self._rt, player, self._pending)
@@ -782,7 +790,8 @@ class Game:
         }, separators=(",", ":"))  # no sort_keys: bag dict order drives draws, so it must survive a reload
 
 
-def _check_invariants(where: str, state: State, rules: Any, pending: Decision | None, origin: dict) -> None:
+def _check_invariants(where: str, state: State, rules: Any, pending: Decision | None,
+                      origin: dict[str, Any]) -> None:
     """ValueError naming the field when a loaded state (`where`: state, checkpoint) with the decision it waits for
     breaks an invariant of interpreter/engine/invariants.py (a game from a position may lack Leaders it never had)."""
     start = origin.get("start")
@@ -839,7 +848,7 @@ def _check_asked(frame: Any, i: int, decision: Decision) -> None:
                              f"`{decision.kind}` decision of {kind}")
 
 
-def _plain(mapping: dict | None) -> dict | None:
+def _plain(mapping: dict[str, Any] | None) -> dict[str, Any] | None:
     """A Game.new mapping argument as plain JSON data (None stays None)."""
     return None if mapping is None else {str(k): v for k, v in dict(mapping).items()}
 
@@ -868,8 +877,9 @@ def _first_difference(saved: Any, rebuilt: Any, path: str) -> str | None:
         return f"{path}: saved {save._short(repr(saved))}, replayed {save._short(repr(rebuilt))}"
     return None
 
-def _setup_state(rules, players, seed, leaders, leader_cards, sides, mode, variant=None, game_mode="standard",
-                 solo_side=None) -> State:
+def _setup_state(rules: Any, players: list[str], seed: int, leaders: dict[str, str] | None,
+                 leader_cards: dict[str, str] | None, sides: dict[str, str] | None, mode: str,
+                 variant: str | None = None, game_mode: str = "standard", solo_side: str | None = None) -> State:
     # a helper because Game.new's `setup` argument hides the setup module there
     return setup.new_state(rules, list(players), seed, leaders, leader_cards, sides, mode, variant,
                            game_mode=game_mode, solo_side=solo_side)

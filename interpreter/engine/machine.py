@@ -38,7 +38,7 @@ from kcd.engine.frames import FrameDataError, RETURN
 
 Env = dict[str, Any]   # a continuation's environment: names to saveable values (frames.py)
 # the types an env name may hold (checked on load); None: any saveable value
-Types = Union[type, tuple, None]
+Types = Union[type, tuple[type, ...], None]
 
 __all__ = ["Ask", "Call", "Do", "Emit", "If", "ForEach", "While", "Label", "Jump", "Return", "Program", "Cont",
            "Question", "program", "PROGRAMS", "copy_stack", "stack_to_data", "stack_from_data", "OldFrames",
@@ -84,7 +84,7 @@ class Emit:
     """An event of `form` (events.FORMS): `build(rt, env)` returns (player, {field: value})."""
 
     form: str
-    build: Callable[[Runtime, Env], tuple[str | None, dict]]
+    build: Callable[[Runtime, Env], tuple[str | None, dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,8 @@ class If:
     """`then` when `cond(rt, env)` holds, else `orelse`."""
 
     cond: Callable[[Runtime, Env], bool]
-    then: tuple = ()
-    orelse: tuple = ()
+    then: tuple[Any, ...] = ()
+    orelse: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class ForEach:
 
     var: str
     items: Callable[[Runtime, Env], Iterable[Any]]
-    body: tuple = ()
+    body: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ class While:
     """`body` again and again while `cond(rt, env)` holds (checked before each round)."""
 
     cond: Callable[[Runtime, Env], bool]
-    body: tuple = ()
+    body: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -155,14 +155,14 @@ class Program:
     id: str
     params: tuple[str, ...]
     vars: Mapping[str, Types]
-    body: tuple
+    body: tuple[Any, ...]
     check: Callable[[Runtime, Env, str], None] | None = None
     catch: Callable[[Runtime, Env, Exception], "str | None"] | None = None
     # optional: refuse a loaded pending decision that is not the one the program asks at `at` (FrameDataError)
     check_answer: Callable[[Runtime, Env, str, Any], None] | None = None
     # compiled (by `program`): the threaded code, per resume index the env name its value goes to, and the labels
-    code: tuple = ()
-    stores: tuple = ()
+    code: tuple[Callable[[Runtime, Env], Any], ...] = ()
+    stores: tuple[Any, ...] = ()
     resume_at: Mapping[str, int] = field(default_factory=dict)     # Ask/Call name -> resume index
     label_of: Mapping[int, str] = field(default_factory=dict)      # resume index -> Ask/Call name
     asks: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)   # Ask name -> its kinds
@@ -228,10 +228,10 @@ def _starter(prog: Program) -> Callable[..., "Cont"]:
             c.program, c.at, c.env = prog, 0, {a: x, b: y, d: z}
             return c
         return start3
-    return Program.start.__get__(prog)
+    return prog.start   # (the method: `program` replaces it with this function only after)
 
 
-def _flatten(pid: str, body: Sequence[Any], out: list[Any], vars: dict, fresh: list[int]) -> None:
+def _flatten(pid: str, body: Sequence[Any], out: list[Any], vars: dict[str, Types], fresh: list[int]) -> None:
     """Structured instructions lowered to a flat list of Ask, Call, Do, Emit, Label, Return and the jumps
     ("jump", label), ("unless", cond, label), ("when", cond, label) and the loop steps ("first", ...) and
     ("again", ...)."""
@@ -288,8 +288,9 @@ def _named_function(fn: Any) -> bool:
     return callable(fn) and name != "<lambda>" and getattr(fn, "__qualname__", "") == name
 
 
-def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tuple, tuple, dict[str, int], dict,
-                                                                          dict[str, int]]:
+def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[
+        tuple[Callable[[Runtime, Env], Any], ...], tuple[Any, ...], dict[str, int],
+        dict[str, Mapping[str, tuple[str, ...]]], dict[str, int]]:
     """The threaded code of a flat program: one function per instruction, runs of Do/Emit merged into one (a label
     between them keeps them apart), and an implicit Return at the end."""
     # pass 1: group into ops and find where each label lands
@@ -328,7 +329,7 @@ def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tupl
         nxt = ops[i + 1] if i + 1 < len(ops) else None
         return nxt is not None and len(nxt) == 1 and type(nxt[0]) is Return and nxt[0].value is None
 
-    code: list[Callable] = []
+    code: list[Callable[[Runtime, Env], Any]] = []
     stores: list[Any] = [None]   # per resume index: the env name, None, _END, or (env name, updates)
     resume_at: dict[str, int] = {START: 0}
     asks: dict[str, Mapping[str, tuple[str, ...]]] = {}
@@ -403,7 +404,7 @@ def _updates(group: list[Any]) -> Callable[[Runtime, Env], None]:
     return many
 
 
-def _emit(form: str, build: Callable[[Runtime, Env], tuple[str | None, dict]]) -> Callable[[Runtime, Env], None]:
+def _emit(form: str, build: Callable[[Runtime, Env], tuple[str | None, dict[str, Any]]]) -> Callable[[Runtime, Env], None]:
     def op(rt: Runtime, env: Env) -> None:
         player, fields = build(rt, env)
         rt.emit(form, player, None, **fields)
@@ -728,7 +729,7 @@ class OldFrames(FrameDataError):
     the save is loaded by replaying it."""
 
 
-def stack_from_data(data: Any, rules: Any) -> list:
+def stack_from_data(data: Any, rules: Any) -> list[Cont]:
     """A stack from `stack_to_data` output, checked: known programs at one of their Ask/Call names, env names of
     the program with values of their types. OldFrames for a format-3 frame ({"kind", "pc", "fields"})."""
     if not isinstance(data, list) or not data:
@@ -746,7 +747,7 @@ def stack_from_data(data: Any, rules: Any) -> list:
     return out
 
 
-def _cont_from_data(item: dict, where: str, nodes: list[Any], refs: dict[int, Any]) -> Cont:
+def _cont_from_data(item: dict[str, Any], where: str, nodes: list[Any], refs: dict[int, Any]) -> Cont:
     if set(item) != {"program", "at", "env"}:
         raise FrameDataError(f"{where}: expected an object with program, at and env")
     pid = item["program"]
