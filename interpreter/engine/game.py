@@ -511,13 +511,12 @@ class Game:
         twin._log_from, twin._loaded_step = self._log_from, self._loaded_step
         return twin
 
-    def _rewind(self, keep: int, events: bool = True) -> "Game":
-        """A copy at the running step's checkpoint with its first `keep` decisions replayed.
+    def _rewind(self, keep: int) -> "Game":
+        """A copy at the running step's checkpoint with its first `keep` decisions replayed (undo within the step).
 
         In the step a save was loaded in, the checkpoint and the step's decisions come from the save, so they are
         replayed with `apply`'s checks (ValueError when they do not replay)."""
-        if events:
-            self._fill_log()
+        self._fill_log()
         if self._loaded_step:
             twin = Game._replay(self.ruleset, self._origin, self._history[:self.step_start + keep])
             if twin.step_start != self.step_start:
@@ -526,7 +525,7 @@ class Game:
         state = self._checkpoint.state()
         state._board = self._rt.state._board   # the island's geometry never changes: share it, don't rebuild it
         # the checkpoint dict is never changed once taken, so the twin may share it
-        twin = Game(self.ruleset, state, self._rt.events[:self._checkpoint_events] if events else None,
+        twin = Game(self.ruleset, state, self._rt.events[:self._checkpoint_events],
                     checkpoint=self._checkpoint, origin=self._origin, mode=self._rt.mode,
                     history=self._history[:self.step_start], own_state=True)
         for option_id in self._since[:keep]:

@@ -13,12 +13,13 @@ A `Program` is a named sequence of instructions (frozen dataclasses, built once 
     Return(value)                              end the program; `value(rt, env)` (or None) goes to the caller
 
 A running program is a `Cont` (continuation): the program, where it resumes, and an environment `env`, a plain
-dict of the values frames.py can copy and save (atoms, containers, Ctx/Turn/Ability and registered mutables,
-actions, options, registered values, DSL nodes of the rules). The runner (`Runner`, and `step` on it, below) drives
-a stack of them: `resume(rt, value)` runs instructions until an Ask or a Call suspends it, then the answer (the chosen
-option's action) or the child's return value is stored into the env name the suspending instruction gives
-(`into`). A save names the program by its id and the resume point by the `name` of the Ask or Call it waits on,
-never by a number: reordering other instructions keeps saves loadable. See docs/machine.md.
+dict of the values frames.py copies and saves (atoms, containers, Ctx/Turn/Ability and registered mutables,
+actions, options, decisions, registered values, DSL nodes; anything else is an error of the program, never a
+replay). The runner (`Runner`, and `step` on it, below) drives a stack of them: `resume(rt, value)` runs
+instructions until an Ask or a Call suspends it, then the answer (the chosen option's action) or the child's
+return value is stored into the env name the suspending instruction gives (`into`). A save names the program by
+its id and the resume point by the `name` of the Ask or Call it waits on, never by a number: reordering other
+instructions keeps saves loadable. See docs/machine.md.
 
 Each program is compiled once into "threaded code": a tuple of plain functions, one per instruction (consecutive
 Do and Emit merged into one), each called as `op(rt, env)` and returning None (go on), an int (jump there), a
