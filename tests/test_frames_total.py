@@ -134,6 +134,9 @@ def test_a_frozenset_holding_a_mutable_is_copied_with_the_memo() -> None:
     twin = copy_stack([entry])[0].env["held"]
     copied = next(v for v in twin[1] if type(v) is Tag)
     assert copied is twin[0] and copied is not tag and copied.n == [1]
+    for taken in ("ast", "float", "decision", "node"):   # a save's own tags
+        with pytest.raises(ValueError, match="is taken"):
+            register_mutable(taken)(Tag)
 
 
 @pytest.mark.parametrize("value", [object(), [1, {"k": (2, object())}], frozenset({object()})])

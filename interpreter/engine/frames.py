@@ -86,8 +86,7 @@ def register_mutable(name: str) -> Callable[[type], type]:
     """Class decorator for a mutable dataclass of plain data a frame may hold and several frames may share (like
     Ctx and Turn): copied with the memo, saved by `name` with its fields (e.g. Kiwibot's segment plan)."""
     def decorate(cls: type) -> type:
-        if name in MUTABLES and MUTABLES[name] is not cls or name in ("dict", "ref", "node", "value", "action",
-                                                                        "option", *_CONTAINERS_NAMES):
+        if name in MUTABLES and MUTABLES[name] is not cls or name in _TAGS:
             raise ValueError(f"mutable kind `{name}` is taken")
         MUTABLES[name] = cls
         _MUTABLE_TAGS[cls] = name
@@ -96,6 +95,9 @@ def register_mutable(name: str) -> Callable[[type], type]:
 
 
 _CONTAINERS_NAMES = ("tuple", "set", "frozenset")
+# the tags of a save's values other than the registered mutables' names (which must not take one)
+_TAGS = frozenset({"dict", "ref", "node", "ast", "value", "action", "option", "decision", "float",
+                   *_CONTAINERS_NAMES})
 _SHARED: set[type] = {Option, Decision}
 VALUES: dict[str, type] = {}      # registered value classes by their save name
 _VALUE_NAMES: dict[type, str] = {}
@@ -145,12 +147,12 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
     if kind is set:
         return set(value) if all(type(v) in _ATOMS for v in value) else {_copy(v, memo) for v in value}
     if kind is frozenset:
-        items = tuple(value)
-        for v in items:
+        for v in value:
             if type(v) not in _AS_IS:
                 break
         else:
             return value   # atoms, values, nodes, actions: shared
+        items = tuple(value)
         copies = tuple(_copy(v, memo) for v in items)
         return value if all(a is b for a, b in zip(copies, items)) else frozenset(copies)
     if kind in _MUTABLE_TAGS:
@@ -263,6 +265,7 @@ _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 def _field_names(kind: type) -> tuple[str, ...]:
+    """A node class's field names, in their order (read once per class)."""
     names = _FIELD_NAMES.get(kind)
     if names is None:
         names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
