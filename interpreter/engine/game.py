@@ -258,8 +258,9 @@ class Game:
         decision, each continuation checked against the state (no replay). Events are not saved: the log is rebuilt
         from the history when first read. An old save without frames (format 2, or format 4 written with `frames:
         null` by an engine that could not write every stack) or with format-3 frames is rebuilt by replaying the
-        history from its origin, which must reach the saved checkpoint and state exactly; `verify=True` does that for every save (and compares the frames too),
-        so a save whose history does not lead to its state is refused (`kcd replay` reports where).
+        history from its origin, which must reach the saved checkpoint and state exactly; `verify=True` does that for
+        every save (and compares the frames too), so a save whose history does not lead to its state is refused
+        (`kcd replay` reports where).
         """
         try:
             return cls._load(ruleset, text, verify)

@@ -405,7 +405,8 @@ def _updates(group: list[Any]) -> Callable[[Runtime, Env], None]:
     return many
 
 
-def _emit(form: str, build: Callable[[Runtime, Env], tuple[str | None, dict[str, Any]]]) -> Callable[[Runtime, Env], None]:
+def _emit(form: str,
+          build: Callable[[Runtime, Env], tuple[str | None, dict[str, Any]]]) -> Callable[[Runtime, Env], None]:
     def op(rt: Runtime, env: Env) -> None:
         player, fields = build(rt, env)
         rt.emit(form, player, None, **fields)

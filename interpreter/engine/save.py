@@ -2,9 +2,10 @@
 
 Every problem is a `ValueError` with a message that says what is wrong; nothing here runs game code, so a
 hostile save cannot make the engine loop or raise anything else (`Game.from_json` then rebuilds the running
-step from the saved frames, checked by interpreter/engine/frames.py, or replays the history and compares). The invariants are the ones the random-play tests check after every decision
-(tests/test_invariants.py): tokens, fruit and markers conserved, sizes, hands and numbers in range, seats,
-phases and ids that exist in the content.
+step from the saved frames, checked by interpreter/engine/frames.py, or, for an old save without them, replays
+the history and compares). The invariants are the ones the random-play tests check after every decision
+(tests/test_invariants.py): tokens, fruit and markers conserved, sizes, hands and numbers in range, seats, phases
+and ids that exist in the content.
 """
 from __future__ import annotations
 
