@@ -7,23 +7,26 @@ A continuation's `resume(rt, value)` returns one of three signals to the runner 
     Call(frame)                          run a child continuation; its return value comes back as `value`
     Return(value)                        the program is done; `value` goes to its caller
 
-What an environment may hold, so that copying and saving are generic: None, bools, ints, strs; lists, tuples,
-dicts, sets and frozensets of those; `Ctx`, `Turn` and `Ability` and classes registered with `register_mutable`
-(copied with a memo, so continuations sharing one still share it in the copy); DSL AST nodes of the compiled
-rules (shared, never copied; saved by their address in the rules, `node_index`); typed Actions, Options and
-Decisions, and value classes registered with `register_value` (frozen: shared). Nothing else: no Runtime, no
-State objects (read them from `rt` on each resume). Holding anything else is an error of the program
-(Uncopyable, Unsaveable).
+What an environment may hold, so that copying and saving are generic and total: None, bools, ints, floats, strs;
+lists, tuples, dicts, sets and frozensets of those; `Ctx`, `Turn` and `Ability` and classes registered with
+`register_mutable` (copied with a memo, so continuations sharing one still share it in the copy); DSL AST nodes
+(frozen: shared, never copied; a node of the compiled rules is saved by its address, `node_index`, one built during
+play by its fields); typed Actions, Options and Decisions, and value classes registered with `register_value`
+(frozen: shared). Nothing else: no Runtime, no State objects (read them from `rt` on each resume). Holding
+anything else is an error of the program (`Uncopyable`, `Unsaveable`: EngineErrors naming the program, the env
+name and the value's type), never a reason to replay.
 """
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence, Union
 
 from kcd.dsl import ast
 from kcd.core.action_types import Action, action_from_dict
-from kcd.engine.context import MAX_DEPTH, Ability, Ctx, Turn
+from kcd.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Turn
 from kcd.core.decisions import Decision, Option, Text
 from kcd.core.fastinit import fast_slots_init
 from kcd.core.memo import PerOwner
@@ -43,7 +46,7 @@ class Ask:
     player: str
     kind: str
     prompt: Text   # a decisions.Text: built only when the Decision's prompt is read
-    options: Sequence[Option]
+    options: Sequence[Option[Any]]
     always: bool = False
 
 
@@ -68,8 +71,9 @@ Signal = Union[Ask, Call, Return]
 RETURN = Return()
 
 # --- copying ------------------------------------------------------------------------------------------
-class Uncopyable(Exception):
-    """A continuation holds something that is not plain data (a State object, ...): replay instead."""
+class Uncopyable(EngineError):
+    """A continuation holds something that is not plain data (a State object, a generator, ...): an error of the
+    program that stored it (the message names the program, the env name and the value's type)."""
 
 
 _ATOMS = frozenset({type(None), bool, int, str, float})
@@ -82,8 +86,7 @@ def register_mutable(name: str) -> Callable[[type], type]:
     """Class decorator for a mutable dataclass of plain data a frame may hold and several frames may share (like
     Ctx and Turn): copied with the memo, saved by `name` with its fields (e.g. Kiwibot's segment plan)."""
     def decorate(cls: type) -> type:
-        if name in MUTABLES and MUTABLES[name] is not cls or name in ("dict", "ref", "node", "value", "action",
-                                                                        "option", *_CONTAINERS_NAMES):
+        if name in MUTABLES and MUTABLES[name] is not cls or name in _TAGS:
             raise ValueError(f"mutable kind `{name}` is taken")
         MUTABLES[name] = cls
         _MUTABLE_TAGS[cls] = name
@@ -92,6 +95,9 @@ def register_mutable(name: str) -> Callable[[type], type]:
 
 
 _CONTAINERS_NAMES = ("tuple", "set", "frozenset")
+# the tags of a save's values other than the registered mutables' names (which must not take one)
+_TAGS = frozenset({"dict", "ref", "node", "ast", "value", "action", "option", "decision", "float",
+                   *_CONTAINERS_NAMES})
 _SHARED: set[type] = {Option, Decision}
 VALUES: dict[str, type] = {}      # registered value classes by their save name
 _VALUE_NAMES: dict[type, str] = {}
@@ -141,9 +147,14 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
     if kind is set:
         return set(value) if all(type(v) in _ATOMS for v in value) else {_copy(v, memo) for v in value}
     if kind is frozenset:
-        if not value or all(type(v) in _ATOMS for v in value):
-            return value
-        raise Uncopyable("a frozenset of objects")
+        for v in value:
+            if type(v) not in _AS_IS:
+                break
+        else:
+            return value   # atoms, values, nodes, actions: shared
+        items = tuple(value)
+        copies = tuple(_copy(v, memo) for v in items)
+        return value if all(a is b for a, b in zip(copies, items)) else frozenset(copies)
     if kind in _MUTABLE_TAGS:
         done = memo.get(id(value))
         if done is None:
@@ -154,7 +165,12 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
     if isinstance(value, Action) or _is_node(value):
         _AS_IS.add(kind)   # immutable by construction (frozen dataclasses): shared from now on
         return value
-    raise Uncopyable(f"a frame holds a {kind.__name__}")
+    raise Uncopyable(_type_name(kind))
+
+
+def _type_name(kind: type) -> str:
+    """A class as messages name it: `module.Class`."""
+    return f"{kind.__module__}.{kind.__qualname__}"
 
 
 # Field annotations whose values are immutable by type (mypy checks every assignment in CI), so a copy shares them
@@ -203,7 +219,7 @@ _INDEX = PerOwner()
 def node_index(rules: Any) -> tuple[list[Any], dict[int, int]]:
     """Every DSL node of the compiled rules in a fixed order (the walk of the rules' fields), and the address of
     each by identity: how a save names the node a frame runs. Built once per Rules."""
-    cached = _INDEX.get(rules)
+    cached: tuple[list[Any], dict[int, int]] | None = _INDEX.get(rules)
     if cached is not None:
         return cached
     nodes: list[Any] = []
@@ -232,18 +248,35 @@ def node_index(rules: Any) -> tuple[list[Any], dict[int, int]]:
                 walk(getattr(value, f.name))
 
     walk(rules)
-    return _INDEX.put(rules, (nodes, where))
+    built: tuple[list[Any], dict[int, int]] = _INDEX.put(rules, (nodes, where))
+    return built
 
 
-class Unsaveable(Exception):
-    """A frame holds something a save cannot name (a node built during play, an object): save the replay."""
+class Unsaveable(EngineError):
+    """A continuation holds something no save can write (a State object, a generator, ...): an error of the program
+    that stored it (the message names the program, the env name and the value's type)."""
+
+
+# the DSL node classes by name: a node built during play (not in the rules' `node_index`) is saved by its fields
+AST_CLASSES: dict[str, type] = {name: cls for name, cls in vars(ast).items()
+                                if isinstance(cls, type) and cls.__module__ == ast.__name__
+                                and dataclasses.is_dataclass(cls)}
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...]:
+    """A node class's field names, in their order (read once per class)."""
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    return names
 
 
 def _encode(value: Any, where: dict[int, int], refs: dict[int, int]) -> Any:
     kind = type(value)
     if kind in _ATOMS:
         if kind is float:
-            raise Unsaveable("a float")
+            return {"$": "float", "v": value.hex()}   # exact, and a save holds no JSON float
         return value
     if kind is list:
         return [_encode(v, where, refs) for v in value]
@@ -270,10 +303,16 @@ def _encode(value: Any, where: dict[int, int], refs: dict[int, int]) -> Any:
                 "v": {f.name: _encode(getattr(value, f.name), where, refs) for f in dataclasses.fields(value)}}
     if _is_node(value):
         address = where.get(id(value))
-        if address is None:
-            raise Unsaveable("a DSL node built during play")
-        return {"$": "node", "a": address}
-    raise Unsaveable(f"a frame holds a {kind.__name__}")
+        if address is not None:
+            return {"$": "node", "a": address}
+        # built during play (a phrase with its chosen players filled in, a call with its amounts evaluated): its
+        # fields, the nodes of the rules among them by address
+        return {"$": "ast", "k": kind.__name__,
+                "v": {name: _encode(getattr(value, name), where, refs) for name in _field_names(kind)}}
+    if kind is Decision:
+        return {"$": "decision", "player": value.player, "kind": value.kind, "prompt": str(value.prompt),
+                "v": [_encode(o, where, refs) for o in value.options]}
+    raise Unsaveable(_type_name(kind))
 
 
 class FrameDataError(ValueError):
@@ -343,11 +382,74 @@ def _decode(value: Any, nodes: list[Any], refs: dict[int, Any], where: str) -> A
             if type(address) is not int or not 0 <= address < len(nodes):
                 raise FrameDataError(f"{where}: no DSL node {str(address)[:20]} in these rules")
             return nodes[address]
+        if tag == "ast":
+            return _decode_node(value, nodes, refs, where)
+        if tag == "float":
+            if type(value["v"]) is not str:
+                raise FrameDataError(f"{where}: bad float data")
+            return float.fromhex(value["v"])
+        if tag == "decision":
+            options = [_decode(v, nodes, refs, f"{where}/{i}") for i, v in enumerate(value["v"])]
+            texts = (value["player"], value["kind"], value["prompt"])
+            if not all(type(t) is str for t in texts) or not all(type(o) is Option for o in options):
+                raise FrameDataError(f"{where}: a decision is a player, a kind, a prompt and options")
+            return Decision(*texts, tuple(options))
     except FrameDataError:
         raise
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise FrameDataError(f"{where}: bad {tag} data ({type(exc).__name__})") from None
     raise FrameDataError(f"{where}: unknown tag {tag[:20]!r}")
+
+
+def _decode_node(value: dict[str, Any], nodes: list[Any], refs: dict[int, Any], where: str) -> Any:
+    """A DSL node saved by its fields (built during play), each field of the type its class declares."""
+    name = value["k"]
+    cls = AST_CLASSES.get(name) if type(name) is str else None
+    if cls is None:
+        raise FrameDataError(f"{where}: no DSL node class {str(name)[:40]!r}")
+    fields = value["v"]
+    names = _field_names(cls)
+    if not isinstance(fields, dict) or set(fields) != set(names):
+        raise FrameDataError(f"{where}: a {name} node has the fields {', '.join(names)}")
+    hints = _hints(cls)
+    decoded = {}
+    for field_name in names:
+        item = _decode(fields[field_name], nodes, refs, f"{where}/{field_name}")
+        if not _conforms(item, hints[field_name]):
+            raise FrameDataError(f"{where}/{field_name}: not what a {name} node holds there")
+        decoded[field_name] = item
+    return cls(**decoded)
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """A node class's field types, resolved once (the module writes them as strings)."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
+def _conforms(value: Any, hint: Any) -> bool:
+    """True when a decoded value is of the declared field type `hint` (unions, `tuple[X, ...]`, fixed tuples,
+    classes; `object` and `Any` take any value): a loaded node is the shape the engine reads."""
+    if hint is object or hint is Any:
+        return True
+    if hint is type(None) or hint is None:
+        return value is None
+    origin = typing.get_origin(hint)
+    if origin is Union or origin is types.UnionType:
+        return any(_conforms(value, h) for h in typing.get_args(hint))
+    if origin is tuple:
+        if type(value) is not tuple:
+            return False
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_conforms(v, args[0]) for v in value)
+        return len(args) == len(value) and all(_conforms(v, h) for v, h in zip(value, args))
+    return isinstance(hint, type) and type(value) is hint   # exact: no bool for an int, no subclass
 
 
 def _check_context(obj: Any, where: str) -> None:

@@ -14,10 +14,10 @@ them, and `kcd replay` (and `from_json(verify=True)`) rebuild a game by replayin
 Flow: the state names the current step (season, phase, step index: one player's turn, one Season Change
 part, ...). The running step is a stack of program continuations (interpreter/engine/machine.py): plain data,
 so `clone` copies the state and the stack and `to_json` writes the stack with the pending decision, which
-`from_json` reads back with checks; nothing is replayed. Only a format-2 or format-3 save (no frames, or frames of
-the engine before the rules machine) and a stack holding a value that cannot be copied or saved are rebuilt by
-replaying decisions (exact, since all randomness comes from the RNG inside the state); `Game.replayed_steps`
-counts these replays.
+`from_json` reads back with checks; nothing is replayed. Only an old save is rebuilt by replaying its history
+(exact, since all randomness comes from the RNG inside the state): format 2 (no frames), format 3 (frames of the
+engine before the rules machine) and a format-4 save written with `frames: null` by an engine that could not
+write every stack; `Game.replayed_steps` counts these replays.
 A question with one legal answer is answered automatically, so a pending Decision has >= 2 options, except
 where the count depends on something hidden (a hand, face-down markers: `frames.Ask.always`, docs/SECURITY.md).
 """
@@ -39,7 +39,6 @@ from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.core.decisions import Applied, Decision, Event, Option, RefusalCode, Refused
 from kcd.core.events import public_label
 from kcd.engine import machine
-from kcd.engine.frames import Uncopyable, Unsaveable
 from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Runner, copy_stack, stack_from_data, stack_to_data
 from kcd.core.pieces import action_problem
@@ -71,10 +70,13 @@ _REPLAY_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, E
 # Kiwibot turns run between the decisions); 16 would take twice as many copies (an estimated 1-2% of a random game)
 CHECKPOINT_EVERY = 32
 _NEVER = 1 << 62
+# what a checkpoint built later replays in: the game's ruleset, mode, origin and island (`Game._source`)
+Source = tuple[Any, Mode, dict[str, Any], Any]
 
 
 class Checkpoint:
-    """The state at the running step's start, read only by undo within a step, clones that replay and saves.
+    """The state at the running step's start, read only by undo within a step and by saves (a load runs the step
+    again from it).
     Taking it at every step start was a tenth of a random game, so most steps do not: a checkpoint not taken at once
     names the last one taken (`base`) and the decisions since (`history[base.start:start]`), and is built
     when first read by replaying them from it (exact: the flow is a function of the state,
@@ -85,8 +87,9 @@ class Checkpoint:
 
     __slots__ = ("_data", "_state", "start", "base", "history", "source")
 
-    def __init__(self, data: dict | None, start: int, base: "Checkpoint | None" = None,
-                 history: list[str] | None = None, source: tuple | None = None, state: State | None = None) -> None:
+    def __init__(self, data: dict[str, Any] | None, start: int, base: "Checkpoint | None" = None,
+                 history: list[str] | None = None, source: "Source | None" = None,
+                 state: State | None = None) -> None:
         self._data = data        # the state's `to_dict()` data: None until built (or never, when `_state` serves)
         self._state = state      # a private copy of the state, never changed (a checkpoint taken at once)
         self.start = start       # the step's start in the game's history (how many decisions came before it)
@@ -104,7 +107,7 @@ class Checkpoint:
         """True when the checkpoint holds its state (taken at once, or given as data), not a replay to build it."""
         return self._data is not None or self._state is not None
 
-    def data(self) -> dict:
+    def data(self) -> dict[str, Any]:
         """The state data at the step's start (built on first read)."""
         if self._data is None:
             self._data = self._state.to_dict() if self._state is not None else self._build()
@@ -119,7 +122,7 @@ class Checkpoint:
             return self._state.copy()
         return State.from_dict(self._data)   # type: ignore[arg-type]  # built just above
 
-    def _build(self) -> dict:
+    def _build(self) -> dict[str, Any]:
         base, history, source = self.base, self.history, self.source
         assert base is not None and history is not None and source is not None and base.taken
         ruleset, mode, origin, board = source
@@ -160,12 +163,13 @@ _NO_CHECKPOINT = Checkpoint({}, 0)   # before the first step (a game built at it
 class Game:
     """One game of Kiwi Chow Down driven by decisions."""
 
-    # how many times `clone`, `to_json`/`from_json` or `undo` had to replay decisions to rebuild a running step
-    # (an old save loaded, or a stack holding a value that cannot be copied or saved)
+    # how many times `from_json` had to replay a save's history to rebuild its running step: an old save (format 2,
+    # format 3, or format 4 written without frames); clones and saves of this engine never replay
     replayed_steps: int = 0
 
     def __init__(self, ruleset: Any, state: State, events: list[Event] | None = None, *,
-                 checkpoint: "dict | Checkpoint | None" = None, origin: dict | None = None, mode: Any = None,
+                 checkpoint: "dict[str, Any] | Checkpoint | None" = None, origin: dict[str, Any] | None = None,
+                 mode: Any = None,
                  history: list[str] | None = None, own_state: bool = False, exact_from: int | None = None) -> None:
         """Wrap a state positioned at the start of a step (use `new`, `from_state` or `from_json`).
 
@@ -208,8 +212,9 @@ class Game:
 
     # --- construction -------------------------------------------------------------------------
     @classmethod
-    def new(cls, ruleset: Ruleset, players: list[str], seed: int | None = None, leaders: dict | None = None,
-            leader_cards: dict | None = None, sides: dict | None = None, setup: str = "first-game",
+    def new(cls, ruleset: Ruleset, players: list[str], seed: int | None = None,
+            leaders: dict[str, str] | None = None, leader_cards: dict[str, str] | None = None,
+            sides: dict[str, str] | None = None, setup: str = "first-game",
             variant: str | None = None, mode: str = "standard", solo_side: str | None = None) -> "Game":
         """A new game: players are flock ids in seat order (seat 1 is the First Player).
 
@@ -251,10 +256,11 @@ class Game:
         (schemas/save.schema.json), the content hash, the engine's invariants on every state it holds
         (interpreter/engine/save.py), then the running step is rebuilt from the saved frames and pending
         decision, each continuation checked against the state (no replay). Events are not saved: the log is rebuilt
-        from the history when first read. A save without frames (format 2, or a stack no save can name) or with
-        format-3 frames is rebuilt by replaying the history from its origin, which must reach the saved
-        checkpoint and state exactly; `verify=True` does that for every save (and compares the frames too),
-        so a save whose history does not lead to its state is refused (`kcd replay` reports where).
+        from the history when first read. An old save without frames (format 2, or format 4 written with `frames:
+        null` by an engine that could not write every stack) or with format-3 frames is rebuilt by replaying the
+        history from its origin, which must reach the saved checkpoint and state exactly; `verify=True` does that for
+        every save (and compares the frames too), so a save whose history does not lead to its state is refused
+        (`kcd replay` reports where).
         """
         try:
             return cls._load(ruleset, text, verify)
@@ -304,16 +310,14 @@ class Game:
                 return fast
         if data.get("frames") is None and data.get("pending") is not None:
             raise ValueError("save has a pending decision but no frames")
+        if data.get("frames") is None:
+            Game.replayed_steps += 1   # an old save without frames: its running step is rebuilt by replay
         game = cls._replay(ruleset, origin, data["history"])
         rebuilt_parts: list[tuple[str, Any]] = [("checkpoint", game._checkpoint.data()),
                                                 ("state", game._rt.state.to_dict())]
         if data.get("frames") is not None:
-            try:
-                frames = stack_to_data(game._stack, game.rules)
-            except Unsaveable:
-                frames = None
             if not old:
-                rebuilt_parts.append(("frames", frames))
+                rebuilt_parts.append(("frames", stack_to_data(game._stack, game.rules)))
             rebuilt_parts.append(("pending", game._pending.to_dict() if game._pending else None))
         for where, rebuilt in rebuilt_parts:
             difference = _first_difference(data[where], rebuilt, where)
@@ -329,7 +333,8 @@ class Game:
         return game
 
     @classmethod
-    def _check_step(cls, ruleset: Any, data: dict, origin: dict, state: State, saved: State) -> None:
+    def _check_step(cls, ruleset: Any, data: dict[str, Any], origin: dict[str, Any], state: State,
+                    saved: State) -> None:
         """The saved state (`saved`), frames and pending decision are exactly what the running step gives: the step
         is run again from the save's checkpoint (`state`, the state at its start, which must keep every invariant)
         with the step's decisions, each checked like `apply`. A few decisions, not the whole history; ValueError
@@ -350,7 +355,7 @@ class Game:
             frames = stack_to_data(twin._stack, twin.rules)
         except save.SaveError:
             raise
-        except (Unsaveable, *_REPLAY_ERRORS) as exc:
+        except _REPLAY_ERRORS as exc:
             raise ValueError(f"save's checkpoint does not run to its state: {type(exc).__name__}: "
                              f"{save._short(str(exc))}") from None
         if twin.step_start != start:
@@ -366,7 +371,7 @@ class Game:
                                  f"{_first_difference(data[where], rebuilt, where)}")
 
     @classmethod
-    def _rebuild(cls, ruleset: Any, data: dict, origin: dict, state: State) -> "Game":
+    def _rebuild(cls, ruleset: Any, data: dict[str, Any], origin: dict[str, Any], state: State) -> "Game":
         """A game from a save's `state` (its data already checked), frames and pending decision (no replay; every
         part already checked or checked here). Its event log is rebuilt from the history when first read."""
         rules = compile_rules(ruleset)
@@ -440,7 +445,7 @@ class Game:
             self._checkpoint_events += len(earlier._rt.events)
 
     @classmethod
-    def _start(cls, ruleset: Any, origin: dict) -> "Game":
+    def _start(cls, ruleset: Any, origin: dict[str, Any]) -> "Game":
         """A game at its origin, before any decision."""
         if origin["setup"] is not None:
             return cls.new(ruleset, seed=origin["seed"], **origin["setup"])
@@ -448,7 +453,7 @@ class Game:
         return cls(ruleset, start, checkpoint=origin["start"], origin=origin, own_state=True)
 
     @classmethod
-    def _replay(cls, ruleset: Ruleset, origin: dict, history: list[str]) -> "Game":
+    def _replay(cls, ruleset: Ruleset, origin: dict[str, Any], history: list[str]) -> "Game":
         """The game after `history` from `origin` (each decision checked like `apply`), or ValueError."""
         try:
             game = cls._start(ruleset, origin)
@@ -464,8 +469,8 @@ class Game:
         return game
 
     def clone(self, events: bool = True, *, keep_rng: bool = True, rng: "random.Random | None" = None) -> "Game":
-        """An independent copy at the same point: the state and the running step's continuations are copied (no
-        replay; a stack holding a value that cannot be copied is replayed from the step's checkpoint instead).
+        """An independent copy at the same point: the state and the running step's continuations are copied (never a
+        replay).
 
         events=False does not copy the event log (a lookahead that never reads the history, e.g. a bot
         trying options, saves the copy): the copy's log holds only the events since the step's start.
@@ -476,23 +481,14 @@ class Game:
         reshuffle, bag draws). The copy is then another game with the same past: it does not `undo` or replay to
         the original's states.
         """
-        twin = None
-        try:
-            twin = self._copy(events)
-        except Uncopyable:
-            pass
-        if twin is None:
-            Game.replayed_steps += 1
-            twin = self._rewind(len(self._since), events)
-            twin._previous = self._previous
-            twin._redo = self._redo.copy()
+        twin = self._copy(events)
         if not keep_rng:
             # through `state`: the copy's checkpoints are taken at once from now on, never replayed from its base
             twin.state.rng = rng.getrandbits(64) if rng is not None else secrets.randbits(64)
         return twin
 
     def _copy(self, events: bool) -> "Game":
-        """`clone` without replay: the state, the frame stack (one memo) and the bookkeeping, copied."""
+        """`clone`: the state, the frame stack (one memo) and the bookkeeping, copied."""
         stack = copy_stack(self._stack)
         if events:
             self._fill_log()
@@ -516,13 +512,12 @@ class Game:
         twin._log_from, twin._loaded_step = self._log_from, self._loaded_step
         return twin
 
-    def _rewind(self, keep: int, events: bool = True) -> "Game":
-        """A copy at the running step's checkpoint with its first `keep` decisions replayed.
+    def _rewind(self, keep: int) -> "Game":
+        """A copy at the running step's checkpoint with its first `keep` decisions replayed (undo within the step).
 
         In the step a save was loaded in, the checkpoint and the step's decisions come from the save, so they are
         replayed with `apply`'s checks (ValueError when they do not replay)."""
-        if events:
-            self._fill_log()
+        self._fill_log()
         if self._loaded_step:
             twin = Game._replay(self.ruleset, self._origin, self._history[:self.step_start + keep])
             if twin.step_start != self.step_start:
@@ -531,7 +526,7 @@ class Game:
         state = self._checkpoint.state()
         state._board = self._rt.state._board   # the island's geometry never changes: share it, don't rebuild it
         # the checkpoint dict is never changed once taken, so the twin may share it
-        twin = Game(self.ruleset, state, self._rt.events[:self._checkpoint_events] if events else None,
+        twin = Game(self.ruleset, state, self._rt.events[:self._checkpoint_events],
                     checkpoint=self._checkpoint, origin=self._origin, mode=self._rt.mode,
                     history=self._history[:self.step_start], own_state=True)
         for option_id in self._since[:keep]:
@@ -542,7 +537,7 @@ class Game:
             twin._advance(option_id)
         return twin
 
-    def _source(self) -> tuple:
+    def _source(self) -> "Source":
         """What a checkpoint built later replays in: (ruleset, mode, origin, board)."""
         rt = self._rt
         return self.ruleset, rt.mode, self._origin, rt.state._board
@@ -570,7 +565,7 @@ class Game:
                     self._known_checkpoint = None
                     flow.advance(rt)
                     continue
-                # a checkpoint at each step start: undo within the step, clones that replay and saves read it;
+                # a checkpoint at each step start: undo within the step and saves read it;
                 # most are built only when read (see `Checkpoint`)
                 known, self._known_checkpoint = self._known_checkpoint, None
                 if known is None:
@@ -595,7 +590,7 @@ class Game:
             answer = rt.mode.answer(rt, decision)
             if answer is not None:
                 # the mode answers at once (solo: Kiwibot by its patterns, so it never has a pending decision,
-                # R-SOLO-7); a replay (load, clone) asks it again and gets the same answer from the same state
+                # R-SOLO-7); a replay (undo, a load's check) asks it again and gets the same answer from the same state
                 if answer not in decision.index():
                     raise EngineError(f"Kiwibot answered {answer!r} to {decision.kind}, not one of its options")
                 chosen = next(o for o in decision.options if o.id == answer)
@@ -618,7 +613,8 @@ class Game:
 
     @property
     def step_depth(self) -> int:
-        """Decisions answered since the current step began: what `clone` replays (a lookahead's cost per copy)."""
+        """Decisions answered since the current step began: what loading a save runs again from the step's checkpoint
+        to check it, and undo within the step replays."""
         return len(self._since)
 
     @property
@@ -634,9 +630,10 @@ class Game:
     @property
     def seed(self) -> int | None:
         """The game's seed (None for a game built from a state without one)."""
-        return self._origin["seed"]
+        seed: int | None = self._origin["seed"]
+        return seed
 
-    def legal_options(self) -> list[Option]:
+    def legal_options(self) -> list[Option[Action]]:
         """The legal options of the pending decision (empty when over)."""
         return list(self._pending.options) if self._pending else []
 
@@ -756,7 +753,8 @@ class Game:
     @property
     def mode(self) -> "Mode":
         """The game's mode (interpreter/modes: the standard game, Variable Turn Order, solo, a plug-in)."""
-        return self._rt.mode
+        mode: Mode = self._rt.mode
+        return mode
 
     @property
     def is_over(self) -> bool:
@@ -771,7 +769,7 @@ class Game:
         """Flocks from first to last: total, then the R-END-3 tiebreakers."""
         return scoring.ranking(self._rt.state)
 
-    def view(self, player: str | None = None) -> dict:
+    def view(self, player: str | None = None) -> dict[str, Any]:
         """What `player` may see (None: a spectator)."""
         self._fill_log()
         return make_view(self._rt, player, self._pending)
@@ -779,17 +777,10 @@ class Game:
     def to_json(self) -> str:
         """The save (format 4, schemas/save.schema.json): format, content hash, seed and setup (or start state), the
         whole history, the redo list, the running step's checkpoint, the state, and the running step itself (its
-        continuations and the pending decision; null for a stack no save can name); deterministic text."""
-        frames = pending = None
-        try:
-            frames = stack_to_data(self._stack, self.rules)
-        except Unsaveable:
-            frames = None
-        if frames is None:
-            Game.replayed_steps += 1   # loading this save will replay its history
-        elif self._pending is not None:
-            pending = self._pending.to_dict()
-        previous = self._previous.option_ids() if self._previous is not None and frames is not None else None
+        continuations and the pending decision); deterministic text."""
+        frames = stack_to_data(self._stack, self.rules)
+        pending = self._pending.to_dict() if self._pending is not None else None
+        previous = self._previous.option_ids() if self._previous is not None else None
         return json.dumps({
             "format": FORMAT, "content_hash": getattr(self.ruleset, "hash", None),
             "seed": self._origin["seed"], "setup": self._origin["setup"], "start": self._origin["start"],
@@ -799,7 +790,8 @@ class Game:
         }, separators=(",", ":"))  # no sort_keys: bag dict order drives draws, so it must survive a reload
 
 
-def _check_invariants(where: str, state: State, rules: Any, pending: Decision | None, origin: dict) -> None:
+def _check_invariants(where: str, state: State, rules: Any, pending: Decision | None,
+                      origin: dict[str, Any]) -> None:
     """ValueError naming the field when a loaded state (`where`: state, checkpoint) with the decision it waits for
     breaks an invariant of interpreter/engine/invariants.py (a game from a position may lack Leaders it never had)."""
     start = origin.get("start")
@@ -856,7 +848,7 @@ def _check_asked(frame: Any, i: int, decision: Decision) -> None:
                              f"`{decision.kind}` decision of {kind}")
 
 
-def _plain(mapping: dict | None) -> dict | None:
+def _plain(mapping: dict[str, Any] | None) -> dict[str, Any] | None:
     """A Game.new mapping argument as plain JSON data (None stays None)."""
     return None if mapping is None else {str(k): v for k, v in dict(mapping).items()}
 
@@ -885,8 +877,9 @@ def _first_difference(saved: Any, rebuilt: Any, path: str) -> str | None:
         return f"{path}: saved {save._short(repr(saved))}, replayed {save._short(repr(rebuilt))}"
     return None
 
-def _setup_state(rules, players, seed, leaders, leader_cards, sides, mode, variant=None, game_mode="standard",
-                 solo_side=None) -> State:
+def _setup_state(rules: Any, players: list[str], seed: int, leaders: dict[str, str] | None,
+                 leader_cards: dict[str, str] | None, sides: dict[str, str] | None, mode: str,
+                 variant: str | None = None, game_mode: str = "standard", solo_side: str | None = None) -> State:
     # a helper because Game.new's `setup` argument hides the setup module there
     return setup.new_state(rules, list(players), seed, leaders, leader_cards, sides, mode, variant,
                            game_mode=game_mode, solo_side=solo_side)

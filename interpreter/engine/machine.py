@@ -13,12 +13,13 @@ A `Program` is a named sequence of instructions (frozen dataclasses, built once 
     Return(value)                              end the program; `value(rt, env)` (or None) goes to the caller
 
 A running program is a `Cont` (continuation): the program, where it resumes, and an environment `env`, a plain
-dict of the values frames.py can copy and save (atoms, containers, Ctx/Turn/Ability and registered mutables,
-actions, options, registered values, DSL nodes of the rules). The runner (`Runner`, and `step` on it, below) drives
-a stack of them: `resume(rt, value)` runs instructions until an Ask or a Call suspends it, then the answer (the chosen
-option's action) or the child's return value is stored into the env name the suspending instruction gives
-(`into`). A save names the program by its id and the resume point by the `name` of the Ask or Call it waits on,
-never by a number: reordering other instructions keeps saves loadable. See docs/machine.md.
+dict of the values frames.py copies and saves (atoms, containers, Ctx/Turn/Ability and registered mutables,
+actions, options, decisions, registered values, DSL nodes; anything else is an error of the program, never a
+replay). The runner (`Runner`, and `step` on it, below) drives a stack of them: `resume(rt, value)` runs
+instructions until an Ask or a Call suspends it, then the answer (the chosen option's action) or the child's
+return value is stored into the env name the suspending instruction gives (`into`). A save names the program by
+its id and the resume point by the `name` of the Ask or Call it waits on, never by a number: reordering other
+instructions keeps saves loadable. See docs/machine.md.
 
 Each program is compiled once into "threaded code": a tuple of plain functions, one per instruction (consecutive
 Do and Emit merged into one), each called as `op(rt, env)` and returning None (go on), an int (jump there), a
@@ -38,7 +39,7 @@ from kcd.engine.frames import FrameDataError, RETURN
 
 Env = dict[str, Any]   # a continuation's environment: names to saveable values (frames.py)
 # the types an env name may hold (checked on load); None: any saveable value
-Types = Union[type, tuple, None]
+Types = Union[type, tuple[type, ...], None]
 
 __all__ = ["Ask", "Call", "Do", "Emit", "If", "ForEach", "While", "Label", "Jump", "Return", "Program", "Cont",
            "Question", "program", "PROGRAMS", "copy_stack", "stack_to_data", "stack_from_data", "OldFrames",
@@ -84,7 +85,7 @@ class Emit:
     """An event of `form` (events.FORMS): `build(rt, env)` returns (player, {field: value})."""
 
     form: str
-    build: Callable[[Runtime, Env], tuple[str | None, dict]]
+    build: Callable[[Runtime, Env], tuple[str | None, dict[str, Any]]]
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,8 @@ class If:
     """`then` when `cond(rt, env)` holds, else `orelse`."""
 
     cond: Callable[[Runtime, Env], bool]
-    then: tuple = ()
-    orelse: tuple = ()
+    then: tuple[Any, ...] = ()
+    orelse: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ class ForEach:
 
     var: str
     items: Callable[[Runtime, Env], Iterable[Any]]
-    body: tuple = ()
+    body: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ class While:
     """`body` again and again while `cond(rt, env)` holds (checked before each round)."""
 
     cond: Callable[[Runtime, Env], bool]
-    body: tuple = ()
+    body: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -155,14 +156,14 @@ class Program:
     id: str
     params: tuple[str, ...]
     vars: Mapping[str, Types]
-    body: tuple
+    body: tuple[Any, ...]
     check: Callable[[Runtime, Env, str], None] | None = None
     catch: Callable[[Runtime, Env, Exception], "str | None"] | None = None
     # optional: refuse a loaded pending decision that is not the one the program asks at `at` (FrameDataError)
     check_answer: Callable[[Runtime, Env, str, Any], None] | None = None
     # compiled (by `program`): the threaded code, per resume index the env name its value goes to, and the labels
-    code: tuple = ()
-    stores: tuple = ()
+    code: tuple[Callable[[Runtime, Env], Any], ...] = ()
+    stores: tuple[Any, ...] = ()
     resume_at: Mapping[str, int] = field(default_factory=dict)     # Ask/Call name -> resume index
     label_of: Mapping[int, str] = field(default_factory=dict)      # resume index -> Ask/Call name
     asks: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)   # Ask name -> its kinds
@@ -228,10 +229,10 @@ def _starter(prog: Program) -> Callable[..., "Cont"]:
             c.program, c.at, c.env = prog, 0, {a: x, b: y, d: z}
             return c
         return start3
-    return Program.start.__get__(prog)
+    return prog.start   # (the method: `program` replaces it with this function only after)
 
 
-def _flatten(pid: str, body: Sequence[Any], out: list[Any], vars: dict, fresh: list[int]) -> None:
+def _flatten(pid: str, body: Sequence[Any], out: list[Any], vars: dict[str, Types], fresh: list[int]) -> None:
     """Structured instructions lowered to a flat list of Ask, Call, Do, Emit, Label, Return and the jumps
     ("jump", label), ("unless", cond, label), ("when", cond, label) and the loop steps ("first", ...) and
     ("again", ...)."""
@@ -288,8 +289,9 @@ def _named_function(fn: Any) -> bool:
     return callable(fn) and name != "<lambda>" and getattr(fn, "__qualname__", "") == name
 
 
-def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tuple, tuple, dict[str, int], dict,
-                                                                          dict[str, int]]:
+def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[
+        tuple[Callable[[Runtime, Env], Any], ...], tuple[Any, ...], dict[str, int],
+        dict[str, Mapping[str, tuple[str, ...]]], dict[str, int]]:
     """The threaded code of a flat program: one function per instruction, runs of Do/Emit merged into one (a label
     between them keeps them apart), and an implicit Return at the end."""
     # pass 1: group into ops and find where each label lands
@@ -328,7 +330,7 @@ def _compile(pid: str, flat: list[Any], vars: Mapping[str, Types]) -> tuple[tupl
         nxt = ops[i + 1] if i + 1 < len(ops) else None
         return nxt is not None and len(nxt) == 1 and type(nxt[0]) is Return and nxt[0].value is None
 
-    code: list[Callable] = []
+    code: list[Callable[[Runtime, Env], Any]] = []
     stores: list[Any] = [None]   # per resume index: the env name, None, _END, or (env name, updates)
     resume_at: dict[str, int] = {START: 0}
     asks: dict[str, Mapping[str, tuple[str, ...]]] = {}
@@ -403,7 +405,8 @@ def _updates(group: list[Any]) -> Callable[[Runtime, Env], None]:
     return many
 
 
-def _emit(form: str, build: Callable[[Runtime, Env], tuple[str | None, dict]]) -> Callable[[Runtime, Env], None]:
+def _emit(form: str,
+          build: Callable[[Runtime, Env], tuple[str | None, dict[str, Any]]]) -> Callable[[Runtime, Env], None]:
     def op(rt: Runtime, env: Env) -> None:
         player, fields = build(rt, env)
         rt.emit(form, player, None, **fields)
@@ -674,33 +677,53 @@ def step(rules: Any, rt: Runtime, stack: list["Cont"], answer: Any = None, limit
 
 
 # --- the stack as data: copy, save, load, check ---------------------------------------------------------
-def copy_stack(stack: list) -> list:
-    """Independent copies of a stack of continuations (one memo: shared Ctx/Turn/Ability stay shared)."""
+def copy_stack(stack: list[Cont]) -> list[Cont]:
+    """Independent copies of a stack of continuations (one memo: shared Ctx/Turn/Ability stay shared; frozen values,
+    actions and DSL nodes shared). An env value that is not data is an error of its program: frames.Uncopyable."""
     memo: dict[int, Any] = {}
-    out: list[Any] = []
+    out: list[Cont] = []
     new = object.__new__
     copy = F._copy
     as_is = F._AS_IS
-    for f in stack:
-        twin = new(Cont)
-        twin.program = f.program
-        twin.at = f.at
-        twin.env = {k: v if type(v) in as_is else copy(v, memo) for k, v in f.env.items()}
-        out.append(twin)
+    try:
+        for f in stack:
+            twin = new(Cont)
+            twin.program = f.program
+            twin.at = f.at
+            twin.env = {k: v if type(v) in as_is else copy(v, memo) for k, v in f.env.items()}
+            out.append(twin)
+    except F.Uncopyable as exc:
+        raise F.Uncopyable(_not_data(stack, lambda v: F._copy(v, {}), F.Uncopyable, exc)) from None
     return out
 
 
-def stack_to_data(stack: list, rules: Any) -> list[dict]:
-    """The stack as JSON data: each continuation as {"program", "at", "env"}; frames.Unsaveable when one cannot be
-    written."""
+def stack_to_data(stack: list[Cont], rules: Any) -> list[dict[str, Any]]:
+    """The stack as JSON data: each continuation as {"program", "at", "env"}. An env value that is not data is an
+    error of its program: frames.Unsaveable."""
     _, where = F.node_index(rules)
     refs: dict[int, int] = {}
     encode = F._encode
     out = []
-    for f in stack:
-        out.append({"program": f.program.id, "at": f.program.label_of[f.at],
-                    "env": {k: encode(v, where, refs) for k, v in f.env.items()}})
+    try:
+        for f in stack:
+            out.append({"program": f.program.id, "at": f.program.label_of[f.at],
+                        "env": {k: encode(v, where, refs) for k, v in f.env.items()}})
+    except F.Unsaveable as exc:
+        raise F.Unsaveable(_not_data(stack, lambda v: F._encode(v, where, {}), F.Unsaveable, exc)) from None
     return out
+
+
+def _not_data(stack: list[Cont], attempt: Callable[[Any], object], error: type[Exception], exc: Exception) -> str:
+    """The message of a stack that does not copy or save: the program and the env name holding the value that is
+    not data, and its type (found again value by value: this runs only for a broken program)."""
+    for f in stack:
+        for name, value in f.env.items():
+            try:
+                attempt(value)
+            except error as found:
+                return (f"{f.program.id}: env `{name}` holds a {found} (at or inside it), which is not data a "
+                        "continuation may hold (docs/machine.md)")
+    return f"a continuation holds a {exc}, which is not data (docs/machine.md)"
 
 
 class OldFrames(FrameDataError):
@@ -708,7 +731,7 @@ class OldFrames(FrameDataError):
     the save is loaded by replaying it."""
 
 
-def stack_from_data(data: Any, rules: Any) -> list:
+def stack_from_data(data: Any, rules: Any) -> list[Cont]:
     """A stack from `stack_to_data` output, checked: known programs at one of their Ask/Call names, env names of
     the program with values of their types. OldFrames for a format-3 frame ({"kind", "pc", "fields"})."""
     if not isinstance(data, list) or not data:
@@ -726,7 +749,7 @@ def stack_from_data(data: Any, rules: Any) -> list:
     return out
 
 
-def _cont_from_data(item: dict, where: str, nodes: list[Any], refs: dict[int, Any]) -> Cont:
+def _cont_from_data(item: dict[str, Any], where: str, nodes: list[Any], refs: dict[int, Any]) -> Cont:
     if set(item) != {"program", "at", "env"}:
         raise FrameDataError(f"{where}: expected an object with program, at and env")
     pid = item["program"]

@@ -2,9 +2,10 @@
 
 Every problem is a `ValueError` with a message that says what is wrong; nothing here runs game code, so a
 hostile save cannot make the engine loop or raise anything else (`Game.from_json` then rebuilds the running
-step from the saved frames, checked by interpreter/engine/frames.py, or replays the history and compares). The invariants are the ones the random-play tests check after every decision
-(tests/test_invariants.py): tokens, fruit and markers conserved, sizes, hands and numbers in range, seats,
-phases and ids that exist in the content.
+step from the saved frames, checked by interpreter/engine/frames.py, or, for an old save without them, replays
+the history and compares). The invariants are the ones the random-play tests check after every decision
+(tests/test_invariants.py): tokens, fruit and markers conserved, sizes, hands and numbers in range, seats, phases
+and ids that exist in the content.
 """
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def _no_float(text: str) -> Any:
     raise SaveError(f"not a saved Kiwi Chow Down game: {text[:40]} is not a whole number (saves hold only integers)")
 
 
-def parse(text: Any) -> dict:
+def parse(text: Any) -> dict[str, Any]:
     """The save's JSON object: bounded in size and depth, integers only (no NaN, Infinity or floats)."""
     if isinstance(text, (bytes, bytearray)):
         try:
@@ -83,7 +84,7 @@ def _fast_validator() -> Any:
     return jsonschema_rs.Draft202012Validator((schemas_dir() / "save.schema.json").read_text(encoding="utf-8"))
 
 
-def check_schema(data: dict) -> None:
+def check_schema(data: dict[str, Any]) -> None:
     """Raise SaveError naming the first place where the save breaks schemas/save.schema.json.
 
     A valid save passes the compiled validator (jsonschema-rs); anything else goes through jsonschema's
@@ -109,7 +110,7 @@ def _short(text: str) -> str:
     return text if len(text) <= _MAX_MESSAGE else text[:_MAX_MESSAGE] + "…"
 
 
-def check_state(rules: Rules, data: dict, where: str, params: dict) -> State:
+def check_state(rules: Rules, data: dict[str, Any], where: str, params: dict[str, Any]) -> State:
     """The state of a save (already schema-checked) if it keeps every invariant, else SaveError."""
     problems = _state_problems(rules, data, params)
     if problems:
@@ -117,7 +118,7 @@ def check_state(rules: Rules, data: dict, where: str, params: dict) -> State:
     return State.from_dict(data)
 
 
-def _state_problems(rules: Rules, data: dict, params: dict) -> list[str]:
+def _state_problems(rules: Rules, data: dict[str, Any], params: dict[str, Any]) -> list[str]:
     """Every broken invariant of one state's data, as readable lines (first problems first)."""
     out: list[str] = []
     seats = list(data["seats"])
@@ -187,7 +188,7 @@ def _state_problems(rules: Rules, data: dict, params: dict) -> list[str]:
     return out
 
 
-def _flow_problems(rules: Rules, data: dict, n: int, mode: Any) -> list[str]:
+def _flow_problems(rules: Rules, data: dict[str, Any], n: int, mode: Any) -> list[str]:
     """Season, phase, step and variant in range."""
     out = []
     phases = mode.phases(rules)
@@ -207,8 +208,8 @@ def _flow_problems(rules: Rules, data: dict, n: int, mode: Any) -> list[str]:
     return out
 
 
-def _flock_problems(rules: Rules, f: dict, hexes: dict[str, str], island: int, covers: int,
-                    nests: Counter, data: dict) -> list[str]:
+def _flock_problems(rules: Rules, f: dict[str, Any], hexes: dict[str, str], island: int, covers: int,
+                    nests: Counter[tuple[str, str]], data: dict[str, Any]) -> list[str]:
     """One flock: its 20 tokens, hand, leader, nests, tracker."""
     out = []
     fid = f["id"]
@@ -250,7 +251,7 @@ def _flock_problems(rules: Rules, f: dict, hexes: dict[str, str], island: int, c
     return out
 
 
-def _card_problems(rules: Rules, data: dict, flocks: dict[str, dict], mode: Any) -> list[str]:
+def _card_problems(rules: Rules, data: dict[str, Any], flocks: dict[str, dict[str, Any]], mode: Any) -> list[str]:
     """Every flock's Action cards are its deck's cards (with those the mode holds apart, e.g. Kiwibot's)."""
     out = []
     deck = +Counter({c: int(n) for c, n in rules.deck.items()})
@@ -263,7 +264,7 @@ def _card_problems(rules: Rules, data: dict, flocks: dict[str, dict], mode: Any)
     return out
 
 
-def decision_from_data(data: dict, seats: list[str]) -> Decision:
+def decision_from_data(data: dict[str, Any], seats: list[str]) -> Decision:
     """The pending decision of a save (schema-checked): a seat decides, every option's id is its action's id,
     distinct options (one alone only where the asking frame asks whatever the count, `frames.Ask.always`)."""
     if data["player"] not in seats:
