@@ -313,6 +313,9 @@ def _decode(value: Any, nodes: list[Any], refs: dict[int, Any], where: str) -> A
             names = [f.name for f in dataclasses.fields(cls)]
             if isinstance(fields, dict) and cls is Ctx and "during" not in fields:
                 fields = {**fields, "during": None}   # a save from before `this action:`
+            if isinstance(fields, dict) and cls is Ctx and "segment" in fields and "mode_ctx" not in fields:
+                # a save from before the mode's own context value: Kiwibot's segment was a field of its own
+                fields = {("mode_ctx" if k == "segment" else k): v for k, v in fields.items()}
             if not isinstance(fields, dict) or set(fields) != set(names):
                 raise FrameDataError(f"{where}: a {tag} has the fields {', '.join(names)}")
             for name in names:

@@ -16,7 +16,7 @@ from kcd.modes.base import (PLAYER, SCORE_COLUMNS, Mode, Observed, ObservedPart,
                                    SetupOption)
 from kcd.content.rules import Rules
 from kcd.engine.setup import SetupError
-from kcd.modes.solo.state import is_bot, solo_of
+from kcd.modes.solo.state import SoloState, is_bot, solo_of
 from kcd.core.state import State
 
 # Kiwibot's seat: the engine plays it, it never has a pending decision (R-SOLO-7); its id is the service's seat kind
@@ -30,7 +30,7 @@ class Solo(Mode):
 
     name = solo.MODE
     title = "solo against Kiwibot"
-    data_field = "solo"   # State.solo (SoloState)
+    data_field = SoloState.key   # State.mode_state: a SoloState, saved under `solo`
     label = "Solo (against Kiwibot)"
     player_count = 2
     seats_text = "two flocks, the player and Kiwibot (R-SOLO-1)"
@@ -48,7 +48,7 @@ class Solo(Mode):
 
     def engine_flocks(self, st: State) -> list[str]:
         """Kiwibot's flock (R-SOLO-7)."""
-        return [solo_of(st)["bot"]]
+        return [solo_of(st).bot]
 
     def season_cards_of(self, st: State, season: int) -> list[str]:
         """R-SOLO-4/5: `per_season` Season cards each season."""
@@ -82,7 +82,7 @@ class Solo(Mode):
 
     def hidden_card_slots(self, st: State, flock: str) -> list[list[str]] | None:
         """Kiwibot's deck and its set-aside cards are one unknown pool (R-SOLO-1/7)."""
-        return [st.flocks[flock].deck, solo_of(st)["set_aside"]] if flock == solo_of(st)["bot"] else None
+        return [st.flocks[flock].deck, solo_of(st).set_aside] if flock == solo_of(st).bot else None
 
     def resample_hidden(self, st: State, rules: Rules, rng: random.Random) -> None:
         """The Solo cards under the top one (R-SOLO-2), then the face-down Season cards (R-SOLO-4)."""
@@ -174,7 +174,7 @@ class Solo(Mode):
     # --- decisions (R-SOLO-7/8/10/11) ----------------------------------------------------------------
     def answer(self, rt: Runtime, decision: Decision) -> str | None:
         """Kiwibot answers its questions at once by its patterns; the player is asked."""
-        return solo.answer(rt, decision) if decision.player == solo_of(rt.state)["bot"] else None
+        return solo.answer(rt, decision) if decision.player == solo_of(rt.state).bot else None
 
     @staticmethod
     def verb_for(rt: Runtime, node, ctx, fn: Callable | None) -> Callable | None:
@@ -183,20 +183,20 @@ class Solo(Mode):
 
     def token_taker(self, st: State, flock: str) -> Callable | None:
         """R-SOLO-11: Kiwibot takes tokens by its `tokens-for-island` pattern, never asking."""
-        return solo.take_token if solo_of(st)["bot"] == flock else None
+        return solo.take_token if solo_of(st).bot == flock else None
 
     # --- results (R-SOLO-6) --------------------------------------------------------------------------
     def view_extras(self, st: State, out: dict) -> None:
         """Face-down Season cards and Kiwibot's set-aside cards stay hidden; the Solo card pile is face up."""
         data = solo_of(st)
-        per = int(data["per_season"])
+        per = data.per_season
         out["season_cards"] = [{"season": i // per + 1,
-                                "id": c if i // per + 1 <= int(data["flipped"]) else "facedown"}
+                                "id": c if i // per + 1 <= data.flipped else "facedown"}
                                for i, c in enumerate(st.season_cards)]
         out["solo"] = {
-            "kiwibot": data["bot"], "player": data["player"], "marker_side": data["side"],
-            "solo_card": data["pile"][0] if data["pile"] else None, "solo_cards_left": len(data["pile"]),
-            "solo_cards_discarded": list(data["discarded"]), "set_aside_count": len(data["set_aside"]),
+            "kiwibot": data.bot, "player": data.player, "marker_side": data.side,
+            "solo_card": data.pile[0] if data.pile else None, "solo_cards_left": len(data.pile),
+            "solo_cards_discarded": list(data.discarded), "set_aside_count": len(data.set_aside),
         }
 
     def score_extras(self, st: State, flock: str, row: dict[str, int]) -> None:
@@ -212,8 +212,8 @@ class Solo(Mode):
         the solo setup's `kiwibot_wins_ties` (solo.yaml, the rule R-SOLO-5 states for Season cards), so content
         that lets the player win ties gets the ordinary tiebreakers."""
         data = solo_of(st)
-        if data.get("wins_ties", True) and data.get("bot") in order:
-            bot = data["bot"]
+        if data.wins_ties and data.bot in order:
+            bot = data.bot
             best_other = max((scores[f]["total"] for f in order if f != bot), default=None)
             if best_other is not None and best_other <= scores[bot]["total"]:
                 return [bot] + [f for f in order if f != bot]
@@ -246,10 +246,10 @@ class Solo(Mode):
         is the dealt cards in ascending order, at most one discarded a season; the solo count of Season cards."""
         out = super().violations(st, rules, pending_player)
         state = st
-        solo = state.solo
-        if solo is None:
+        solo = state.mode_state
+        if not isinstance(solo, SoloState):
             return ["solo: a solo game without its solo state"]
-        bot_id = solo["bot"]
+        bot_id = solo.bot
         if bot_id not in state.flocks or rules.solo is None:
             return [f"solo/bot: Kiwibot `{bot_id}` is not playing, or the content has no solo mode"]
         setup = rules.solo.setup
@@ -260,20 +260,20 @@ class Solo(Mode):
             out.append(f"flocks/{bot_id}/fruit: Kiwibot holds fruit {dict(bot.fruit)}")
         if bot.hand:
             out.append(f"flocks/{bot_id}/hand: Kiwibot holds a hand {bot.hand}")
-        cards = Counter(bot.deck + bot.hand + bot.played + bot.discard + list(solo["set_aside"]))
+        cards = Counter(bot.deck + bot.hand + bot.played + bot.discard + list(solo.set_aside))
         if cards != +Counter(rules.deck):
             out.append(f"flocks/{bot_id}/deck: Kiwibot's Action cards {dict(cards)} are not its deck {dict(rules.deck)}")
-        if len(solo["set_aside"]) > setup.set_aside:
-            out.append(f"solo/set_aside: Kiwibot has {len(solo['set_aside'])} cards set aside")
-        dealt = list(solo["pile"]) + list(solo["discarded"])
+        if len(solo.set_aside) > setup.set_aside:
+            out.append(f"solo/set_aside: Kiwibot has {len(solo.set_aside)} cards set aside")
+        dealt = list(solo.pile) + list(solo.discarded)
         if len(dealt) != setup.solo_cards or len(set(dealt)) != len(dealt) or any(c not in rules.solo_cards for c in dealt):
             out.append(f"solo/pile: Solo cards {dealt}: expected {setup.solo_cards} distinct cards")
         else:
-            numbers = [rules.solo_cards[c].number for c in solo["pile"]]
+            numbers = [rules.solo_cards[c].number for c in solo.pile]
             if numbers != sorted(numbers):
-                out.append(f"solo/pile: the Solo card pile {solo['pile']} is not in ascending order")
-        if len(solo["discarded"]) > state.season:
-            out.append(f"solo/discarded: {len(solo['discarded'])} Solo cards discarded by season {state.season}")
+                out.append(f"solo/pile: the Solo card pile {solo.pile} is not in ascending order")
+        if len(solo.discarded) > state.season:
+            out.append(f"solo/discarded: {len(solo.discarded)} Solo cards discarded by season {state.season}")
         per_game = rules.season_cards_per_game * setup.season_cards_per_season
         if len(state.season_cards) != per_game or len(set(state.season_cards)) != per_game:
             out.append(f"season_cards: {state.season_cards}: expected {per_game} distinct")
@@ -285,9 +285,9 @@ class Solo(Mode):
 
     def revealed(self, old: State, new: State) -> str | None:
         """A Kiwibot card, Solo card or Season card turned up."""
-        bot = solo_of(old)["bot"]
-        if (old.flocks[bot].deck != new.flocks[bot].deck or solo_of(old)["pile"] != solo_of(new)["pile"]
-                or solo_of(old)["flipped"] != solo_of(new)["flipped"] or solo_of(old)["set_aside"] != solo_of(new)["set_aside"]):
+        bot = solo_of(old).bot
+        if (old.flocks[bot].deck != new.flocks[bot].deck or solo_of(old).pile != solo_of(new).pile
+                or solo_of(old).flipped != solo_of(new).flipped or solo_of(old).set_aside != solo_of(new).set_aside):
             return "a Kiwibot card, Solo card or Season card was turned up since that decision"
         return None
 
@@ -308,11 +308,11 @@ class Solo(Mode):
     def observed(self, st: State) -> Observed:
         """Kiwibot's flock, the Season cards face up (R-SOLO-4) and the parts of `observation_parts`."""
         data = solo_of(st)
-        pile = data["pile"]
-        return Observed((data["bot"],), int(data["flipped"]) * int(data["per_season"]),
+        pile = data.pile
+        return Observed((data.bot,), data.flipped * data.per_season,
                         (("solo/card", (pile[0],) if pile else ()), ("solo/left", len(pile)),
-                         ("solo/discarded", tuple(data["discarded"])), ("solo/set_aside", len(data["set_aside"])),
-                         ("solo/marker_side", (data["side"],))))
+                         ("solo/discarded", tuple(data.discarded)), ("solo/set_aside", len(data.set_aside)),
+                         ("solo/marker_side", (data.side,))))
 
 
 SOLO = modes.register(Solo())

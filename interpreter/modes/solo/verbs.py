@@ -37,12 +37,12 @@ def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Entry | None:
     """Resolve a Solo card segment for Kiwibot (R-SOLO-10): its effect, with the segment read ahead (`plan`)."""
     if node is None:
         return None
-    return effects.run_frame(rt, node, ctx.sub(segment=plan(node, rt, ctx), depth=ctx.depth + 1))
+    return effects.run_frame(rt, node, ctx.sub(mode_ctx=plan(node, rt, ctx), depth=ctx.depth + 1))
 
 
 def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Entry | None:
     """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8); logged now."""
-    pile = solo_of(rt.state)["pile"]
+    pile = solo_of(rt.state).pile
     if not pile:
         return None
     segment = rt.rules.solo_cards[pile[0]].sections[action][3]
@@ -242,7 +242,7 @@ def verb_for(rt: Runtime, call: ast.Call, ctx: Ctx, fn: Callable | None) -> Call
             raise EngineError(f"the Kiwibot verb `{effects.describe(call)}` ran for {ctx.flock}, not Kiwibot")
         return SOLO_VERBS[prim]
     if is_bot(rt.state, ctx.flock):
-        if prim == "gain-fruit" and not solo_of(rt.state).get("kiwibot_fruit"):
+        if prim == "gain-fruit" and not solo_of(rt.state).kiwibot_fruit:
             return _no_fruit
         return BOT_OVERRIDES.get(prim, fn)
     return fn
