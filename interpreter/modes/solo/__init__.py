@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable
+from typing import Any, Callable
 
+from kcd.dsl import ast
 from kcd.engine import mode_registry as modes
 from kcd.modes.solo import hidden
 from kcd.modes.solo import procedures as solo
-from kcd.engine.context import Runtime
+from kcd.engine.context import Ctx, Runtime
 from kcd.core.decisions import Decision
 from kcd.modes.base import (PLAYER, SCORE_COLUMNS, Mode, Observed, ObservedPart, Procedure, SeatRole,
                                    SetupOption)
@@ -54,7 +55,7 @@ class Solo(Mode):
         """R-SOLO-4/5: `per_season` Season cards each season."""
         return solo.season_cards_of(st, season)
 
-    def view_roles(self, view: dict) -> dict[str, str]:
+    def view_roles(self, view: dict[str, Any]) -> dict[str, str]:
         """Kiwibot's flock and the player's, from the view's `solo` part."""
         data = view.get("solo") or {}
         if not data:
@@ -62,11 +63,11 @@ class Solo(Mode):
         flocks = [*(view.get("flocks") or {}), *(f for f in (data.get("player"), data.get("kiwibot")) if f)]
         return {f: KIWIBOT.label if f == data.get("kiwibot") else PLAYER.label for f in flocks}
 
-    def view_flock_extras(self, view: dict, flock_view: dict) -> dict[str, str]:
+    def view_flock_extras(self, view: dict[str, Any], flock_view: dict[str, Any]) -> dict[str, str]:
         """The Season cards a flock kept (R-SOLO-5)."""
         return {"kept Season cards": ", ".join(flock_view.get("kept_season_cards") or [])} if view.get("solo") else {}
 
-    def view_panel(self, view: dict) -> list[tuple[str, str]]:
+    def view_panel(self, view: dict[str, Any]) -> list[tuple[str, str]]:
         """Kiwibot, the marker side, the top Solo card, cards left and discarded, Kiwibot's cards set aside
         (R-SOLO-1/2/9/12)."""
         data = view.get("solo")
@@ -103,7 +104,7 @@ class Solo(Mode):
         return (SetupOption("solo_side", "Solo-mode marker side",
                             "The side of the Solo-mode marker Kiwibot's searches follow (R-SOLO-12).", sides),)
 
-    def check_options(self, rules: Rules, options: dict) -> str | None:
+    def check_options(self, rules: Rules, options: dict[str, Any]) -> str | None:
         """The content must have solo.yaml's marker sides, and a side asked for must be one of them."""
         known = list(rules.solo.sides) if rules.solo is not None else []
         side = options.get("solo_side")
@@ -118,8 +119,8 @@ class Solo(Mode):
         raise SetupError("solo mode is played without Variable Turn Order (variant must be None)")
 
     # --- setup (R-SOLO-1..4) --------------------------------------------------------------------------
-    def prepare(self, rules: Rules, players: list[str], seed: int, leaders: dict | None,
-                options: dict) -> tuple[list[str], dict | None]:
+    def prepare(self, rules: Rules, players: list[str], seed: int, leaders: dict[str, Any] | None,
+                options: dict[str, Any]) -> tuple[list[str], dict[str, Any] | None]:
         """players=[player, kiwibot]: Kiwibot's seat from solo.yaml, its Leader dealt when not given (R-SOLO-1)."""
         try:
             solo.check_content(rules, options.get("solo_side"))
@@ -142,7 +143,7 @@ class Solo(Mode):
             raise SetupError(f"solo mode deals {wanted} Season cards; the content has {available}")
         return wanted
 
-    def setup_state(self, rules: Rules, st: State, players: list[str], options: dict) -> None:
+    def setup_state(self, rules: Rules, st: State, players: list[str], options: dict[str, Any]) -> None:
         """Kiwibot's deck, the Solo card pile and the marker side (R-SOLO-1/2)."""
         solo.setup_state(rules, st, players[0], players[1], options.get("solo_side"))
 
@@ -177,16 +178,16 @@ class Solo(Mode):
         return solo.answer(rt, decision) if decision.player == solo_of(rt.state).bot else None
 
     @staticmethod
-    def verb_for(rt: Runtime, node, ctx, fn: Callable | None) -> Callable | None:
+    def verb_for(rt: Runtime, node: ast.Call, ctx: Ctx, fn: Callable[..., Any] | None) -> Callable[..., Any] | None:
         """The Kiwibot verbs, and Kiwibot's way of some core verbs (R-SOLO-8/10)."""
         return solo.verb_for(rt, node, ctx, fn)
 
-    def token_taker(self, st: State, flock: str) -> Callable | None:
+    def token_taker(self, st: State, flock: str) -> Callable[..., Any] | None:
         """R-SOLO-11: Kiwibot takes tokens by its `tokens-for-island` pattern, never asking."""
         return solo.take_token if solo_of(st).bot == flock else None
 
     # --- results (R-SOLO-6) --------------------------------------------------------------------------
-    def view_extras(self, st: State, out: dict) -> None:
+    def view_extras(self, st: State, out: dict[str, Any]) -> None:
         """Face-down Season cards and Kiwibot's set-aside cards stay hidden; the Solo card pile is face up."""
         data = solo_of(st)
         per = data.per_season
@@ -220,7 +221,7 @@ class Solo(Mode):
         return order
 
     # --- saves and undo -------------------------------------------------------------------------------
-    def check_save(self, rules: Rules, data: dict) -> list[str]:
+    def check_save(self, rules: Rules, data: dict[str, Any]) -> list[str]:
         """The solo data names real flocks, a real marker side and distinct Solo cards of solo.yaml."""
         out = super().check_save(rules, data)
         if data["variant"] is not None:
@@ -279,7 +280,7 @@ class Solo(Mode):
             out.append(f"season_cards: {state.season_cards}: expected {per_game} distinct")
         return out
 
-    def extra_cards(self, data: dict, flock: str) -> list[str]:
+    def extra_cards(self, data: dict[str, Any], flock: str) -> list[str]:
         """Kiwibot's cards set aside (R-SOLO-1/7)."""
         return list(data["solo"]["set_aside"]) if flock == data["solo"]["bot"] else []
 

@@ -65,7 +65,7 @@ def segment_of(ctx: Ctx) -> Segment | None:
     return seg if type(seg) is Segment else None
 
 
-def _scope(ctx: Ctx, starting: str | None = None, memo: dict | None = None) -> Scope:
+def _scope(ctx: Ctx, starting: str | None = None, memo: dict[str, Any] | None = None) -> Scope:
     """What a Kiwibot verb's selectors name: `my` is Kiwibot; in a move's destination `the starting hex` is the
     hex the moving piece starts from. `memo`: per-hex counts kept while the state does not change."""
     return Scope(ctx.flock, it=ctx.it, here=ctx.here, starting=starting, memo=memo)
@@ -221,7 +221,8 @@ def move_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
 
 
 def _push_more(rt: Runtime, env: Env) -> bool:
-    return env["n"] > 0
+    n: int = env["n"]
+    return n > 0
 
 
 def _push_next(rt: Runtime, env: Env) -> Any:

@@ -120,7 +120,9 @@ def setup_state(rules: Rules, st: State, player: str, bot: str, side: str | None
 def setup_extra_frame(rt: Runtime) -> Entry | None:
     """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
     bot = solo_of(rt.state).bot
-    return effects.run_frame(rt, solo_rules(rt.rules).setup.kiwibot_setup, Ctx(bot, source="solo setup"))
+    setup = solo_rules(rt.rules).setup.kiwibot_setup
+    frame: Entry | None = effects.run_frame(rt, setup, Ctx(bot, source="solo setup"))
+    return frame
 
 
 # --- Kiwibot's turn (R-SOLO-7) -------------------------------------------------------------------------------
