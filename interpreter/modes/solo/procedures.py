@@ -10,7 +10,7 @@ R-SOLO-12. Remaining ties go to the option that benefits Kiwibot most as stated 
 the marker search order, so a solo game is as deterministic as any other.
 
 The parts, one rule area each:
-  state.py          `State.solo` (`SoloState`, its keys), `is_bot`, a pattern's steps
+  state.py          `State.mode_state` (a `SoloState`), `is_bot`, a pattern's steps
   marker.py         the Solo-mode marker search (R-SOLO-12)
   patterns.py       the Kiwibot patterns that pick pieces and hexes (R-SOLO-11): pushing, placing, building,
                     feeding, taking tokens
