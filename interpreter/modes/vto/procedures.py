@@ -82,7 +82,7 @@ def _ask_slot(rt: Runtime, env: Env) -> Question:
     # as players), they keep it rather than be left with nowhere to go
     slots = allowed or free
     return Question(env["flock"], "tracker-slot", env["prompt"],
-                    [option(A.Slot(n), ("Slot {}: {}", (n, labels.lazy(effects.describe, rt.rules.tracker[n].effect))))
+                    [option(A.Slot(n), ("Slot {}: {}", (n, labels.lazy(describe, rt.rules.tracker[n].effect))))
                      for n in slots])
 
 
