@@ -444,7 +444,7 @@ class ModeState(Protocol):
 _MS = TypeVar("_MS", bound=ModeState)
 # key in a state's JSON form -> the ModeState class that reads it (`register_mode_state`)
 _MODE_STATES: dict[str, type[ModeState]] = {}
-# the keys of a state's JSON form that are not a mode's own data
+# the keys of a state's JSON form that are not a mode's own data (`State.to_dict`'s: a key added there goes here too)
 _STATE_KEYS = frozenset({"hexes", "flocks", "seats", "fruit_bag", "domain_bag", "rng", "first", "season", "phase",
                          "step", "season_cards", "next_kiwi", "over", "variant", "params", "mode"})
 
