@@ -53,7 +53,7 @@ def _view(game: Game, player: str) -> dict:
 
 def _cards(game: Game, flock: str) -> Counter:
     fl = game.state.flocks[flock]
-    extra = game.state.solo["set_aside"] if game.state.solo and game.state.solo["bot"] == flock else []
+    extra = game.state.mode_state.set_aside if game.state.mode_state and game.state.mode_state.bot == flock else []
     return Counter(fl.hand + fl.deck + fl.discard + fl.played + extra)
 
 
@@ -68,7 +68,7 @@ def _markers(game: Game) -> Counter:
 
 def _players(game: Game) -> list[str]:
     """The deciding player and one other seat (a view that is not the decider's)."""
-    seats = [f for f in game.state.seats if not (game.state.solo and game.state.solo["bot"] == f)]
+    seats = [f for f in game.state.seats if not (game.state.mode_state and game.state.mode_state.bot == f)]
     decider = game.pending.player
     return [decider] + [f for f in seats if f != decider][:1]
 
@@ -93,8 +93,8 @@ def test_determinised_view_is_unchanged_and_counts_are_conserved(label: str) -> 
                     assert dealt.domain == sorted(dealt.domain)
                 own = world.state.flocks[player], game.state.flocks[player]
                 assert (own[0].hand, own[0].domain, own[0].played) == (own[1].hand, own[1].domain, own[1].played)
-                if game.state.solo is not None:
-                    solo, real_solo = world.state.solo, game.state.solo
+                if game.state.mode_state is not None:
+                    solo, real_solo = world.state.mode_state.to_dict(), game.state.mode_state.to_dict()
                     assert len(solo["pile"]) == len(real_solo["pile"])
                     assert len(solo["set_aside"]) == len(real_solo["set_aside"])
                     assert len(set(world.state.season_cards)) == len(world.state.season_cards)
@@ -121,9 +121,9 @@ def test_determinised_hidden_information_really_changes(label: str) -> None:
             else:
                 changed["other cards"] += (a.hand, a.deck) != (b.hand, b.deck)
                 changed["other markers"] += a.domain != b.domain
-        if real.solo is not None:
-            changed["solo pile"] += st.solo["pile"] != real.solo["pile"]
-            changed["set aside"] += st.solo["set_aside"] != real.solo["set_aside"]
+        if real.mode_state is not None:
+            changed["solo pile"] += st.mode_state.pile != real.mode_state.pile
+            changed["set aside"] += st.mode_state.set_aside != real.mode_state.set_aside
             changed["season cards"] += st.season_cards != real.season_cards
     expected = {"rng", "own deck", "other cards", "other markers"}
     if label == "solo":

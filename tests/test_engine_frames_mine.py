@@ -14,7 +14,7 @@ from kcd.modes.solo.moves import Segment
 
 def _segment_on_stack(game: Game) -> bool:
     """True when a continuation on the stack holds a context resolving a Kiwibot segment."""
-    return any(isinstance(getattr(f.env.get("ctx"), "segment", None), Segment) for f in game._stack)
+    return any(isinstance(getattr(f.env.get("ctx"), "mode_ctx", None), Segment) for f in game._stack)
 
 
 def _same_future(a: Game, b: Game, rng: random.Random, steps: int) -> None:

@@ -91,11 +91,11 @@ def test_R_SOLO_1_kiwibot_random_leader_deck_shuffled_one_card_set_aside_no_hand
     """R-SOLO-1: a two-player game; Kiwibot gets a random Leader, a shuffled deck with one card set aside face down."""
     g = solo_game(seed=11)
     st = g.state
-    assert sorted(st.seats) == sorted([PLAYER, BOT]) and st.solo["bot"] == BOT and st.solo["player"] == PLAYER
+    assert sorted(st.seats) == sorted([PLAYER, BOT]) and st.mode_state.bot == BOT and st.mode_state.player == PLAYER
     fl = st.flocks[BOT]
-    assert fl.hand == [] and len(st.solo["set_aside"]) == 1
+    assert fl.hand == [] and len(st.mode_state.set_aside) == 1
     deck_size = sum(rules().deck.values())
-    assert len(fl.deck) + len(fl.played) + len(fl.discard) + len(st.solo["set_aside"]) == deck_size
+    assert len(fl.deck) + len(fl.played) + len(fl.discard) + len(st.mode_state.set_aside) == deck_size
     assert fl.leader in rules().leaders
     leaders = {solo_game(seed=s).state.flocks[BOT].leader for s in range(12)}
     assert len(leaders) > 2   # dealt from the seed, not fixed
@@ -108,15 +108,15 @@ def test_R_SOLO_2_solo_cards_random_ascending_face_up_and_marker_side() -> None:
     piles = set()
     for seed in range(8):
         g = solo_game(seed=seed)
-        pile = g.state.solo["pile"]
+        pile = g.state.mode_state.pile
         numbers = [rules().solo_cards[c].number for c in pile]
         assert len(pile) == solo_rules(rules()).setup.solo_cards == 4 and numbers == sorted(numbers)
-        assert len(set(pile)) == 4 and g.state.solo["side"] in solo_rules(rules()).sides
+        assert len(set(pile)) == 4 and g.state.mode_state.side in solo_rules(rules()).sides
         piles.add(tuple(pile))
         view = g.view(PLAYER)["solo"]
         assert view["solo_card"] == pile[0] and view["solo_cards_left"] == 4
     assert len(piles) > 1
-    assert solo_game(solo_side="player-side").state.solo["marker_start"] == "player_leader"
+    assert solo_game(solo_side="player-side").state.mode_state.marker_start == "player_leader"
     with pytest.raises(SetupError, match="unknown Solo-mode marker side `nope`"):
         solo_game(solo_side="nope")
 
@@ -171,7 +171,7 @@ def test_R_SOLO_7_reveal_into_next_slot_row_by_type_column_by_slot() -> None:
     assert reveals and reveals[0]["slot"] == 1 and reveals[0]["column"] == 1
     assert g.state.flocks[BOT].played == [reveals[0]["card"]]
     assert reveals[0]["row"] == rules().cards[reveals[0]["card"]].type
-    assert reveals[0]["solo_card"] == g.state.solo["pile"][0]
+    assert reveals[0]["solo_card"] == g.state.mode_state.pile[0]
     play(g, 6)
     reveals = [e.data for e in g.events if e.kind == "kiwibot" and e.data]
     assert len(reveals) == rules().seasons * rules().cards_per_season
@@ -189,10 +189,10 @@ def test_R_SOLO_7_empty_deck_reshuffles_all_cards_and_sets_one_aside() -> None:
     fl.deck = []
     fl.played = fl.played[:2]
     fl.discard += []
-    before = sorted(fl.discard + st.solo["set_aside"])
+    before = sorted(fl.discard + st.mode_state.set_aside)
     run(rt, steps(rt, solo.BOT_TURN.start(BOT)))
-    assert len(st.solo["set_aside"]) == 1
-    assert sorted(fl.deck + st.solo["set_aside"] + fl.played[2:]) == before
+    assert len(st.mode_state.set_aside) == 1
+    assert sorted(fl.deck + st.mode_state.set_aside + fl.played[2:]) == before
     assert len(fl.played) == 3 and fl.discard == []
 
 
@@ -236,7 +236,7 @@ def test_R_SOLO_8_feeds_and_builds_without_paying() -> None:
 def test_R_SOLO_8_bonus_action_resolves_the_rows_bonus_segment() -> None:
     """R-SOLO-8: `bot bonus build` resolves the build row's bonus segment of the top Solo card."""
     rt = blank_solo()
-    rt.state.solo["pile"] = ["solo-1", "solo-2"]   # solo-1 build bonus: place 3 Kiwi
+    rt.state.mode_state.pile = ["solo-1", "solo-2"]   # solo-1 build bonus: place 3 Kiwi
     put(rt, "A7", BOT, 1)
     before = rt.state.island_tokens(BOT)
     run(rt, steps(rt, solo.effects.run_frame(rt, dsl("bot bonus build", "solo"), bot_ctx())))
@@ -319,7 +319,7 @@ def test_R_SOLO_11_moving_pattern_prefers_the_indicated_size_that_can_push() -> 
     put(rt, "A1", BOT, 2)
     put(rt, "A2", PLAYER, 1)     # adjacent to A6 and A1
     call = dsl("bot moves my kiwi of size 2; bot pushes up to 1 of the kiwi of an opponent", "solo")
-    seg_ctx = bot_ctx().sub(segment=solo.plan(call))
+    seg_ctx = bot_ctx().sub(mode_ctx=solo.plan(call))
     origin, kiwi, dest = solo.choose_move(rt, seg_ctx, call.stmts[0])
     assert (origin, kiwi.size, dest) == ("A1", 2, "A2")
     # step 2: no size-3 that can push (the Leader, a size-3 for movement, already moved this turn, R-MOVE-4),
@@ -327,11 +327,11 @@ def test_R_SOLO_11_moving_pattern_prefers_the_indicated_size_that_can_push() -> 
     call3 = dsl("bot moves my kiwi of size 3; bot pushes up to 1 of the kiwi of an opponent", "solo")
     moved = bot_ctx()
     moved.turn.leader_moved = True
-    origin, kiwi, dest = solo.choose_move(rt, moved.sub(segment=solo.plan(call3)), call3.stmts[0])
+    origin, kiwi, dest = solo.choose_move(rt, moved.sub(mode_ctx=solo.plan(call3)), call3.stmts[0])
     assert (origin, kiwi.size, dest) == ("A1", 2, "A2")
     # step 3: nobody to push: the first Kiwi (marker order) to the indicated terrain
     terrain = dsl("bot moves my kiwi of size 3 to a sand hex", "solo")
-    origin, kiwi, dest = solo.choose_move(rt, bot_ctx().sub(segment=solo.plan(terrain)), terrain.stmts[0])
+    origin, kiwi, dest = solo.choose_move(rt, bot_ctx().sub(mode_ctx=solo.plan(terrain)), terrain.stmts[0])
     assert (origin, dest) == ("A6", "A5") and rt.state.hexes[dest].terrain == "sand"
 
 
@@ -507,14 +507,14 @@ def test_R_SOLO_11_explosion_pushes_player_pieces_by_the_pattern() -> None:
 def test_R_SOLO_9_top_solo_card_discarded_after_each_domain_marking() -> None:
     """R-SOLO-9: after each Domain Marking the top Solo card is discarded; the game ends with the pile used up."""
     g = solo_game(seed=8)
-    pile = list(g.state.solo["pile"])
+    pile = list(g.state.mode_state.pile)
     discards = []
 
     def check(game: Game) -> None:
-        if game.state.solo["discarded"] != discards[-1:] and game.state.solo["discarded"]:
-            discards[:] = list(game.state.solo["discarded"])
+        if game.state.mode_state.discarded != discards[-1:] and game.state.mode_state.discarded:
+            discards[:] = list(game.state.mode_state.discarded)
     play(g, 8, check)
-    assert g.state.solo["discarded"] == pile and g.state.solo["pile"] == []
+    assert g.state.mode_state.discarded == pile and g.state.mode_state.pile == []
     events = [e.data["discarded"] for e in g.events if e.kind == "solo-card"]
     assert events == pile
 
@@ -594,7 +594,7 @@ def test_R_SOLO_1_views_hide_kiwibot_deck_set_aside_and_face_down_season_cards()
     text = json.dumps(v)
     bot = v["flocks"][BOT]
     assert "deck" not in bot and bot["deck_count"] == len(g.state.flocks[BOT].deck) and "hand" not in bot
-    assert v["solo"]["set_aside_count"] == 1 and g.state.solo["set_aside"][0] not in json.dumps(v["solo"])
+    assert v["solo"]["set_aside_count"] == 1 and g.state.mode_state.set_aside[0] not in json.dumps(v["solo"])
     for c in g.state.season_cards[2:]:
         assert c not in text
     assert "domain" not in bot   # Kiwibot's markers are face down (R-SOLO-8)
@@ -665,10 +665,10 @@ def _violations(game: Game) -> list[str]:
             out.append("a Kiwi size out of range")
         if st.phase != "setup" and fl.leader_hex not in st.hexes:
             out.append(f"{f}: Leader off the island")
-    bot = st.flocks[st.solo["bot"]]
+    bot = st.flocks[st.mode_state.bot]
     if sum(bot.fruit.values()) or bot.hand or bot.leader_used:
         out.append("Kiwibot has fruit, a hand or used its Leader")
-    cards = len(bot.deck) + len(bot.played) + len(bot.discard) + len(st.solo["set_aside"])
+    cards = len(bot.deck) + len(bot.played) + len(bot.discard) + len(st.mode_state.set_aside)
     if cards != sum(rules().deck.values()):
         out.append(f"Kiwibot has {cards} Action cards")
     return out
@@ -697,7 +697,7 @@ def test_R_SOLO_1_to_12_whole_random_solo_games_keep_every_invariant(seed: int) 
     finally:
         PLAYER = saved
     assert not problems, problems
-    assert g.is_over and g.state.solo["pile"] == []
+    assert g.is_over and g.state.mode_state.pile == []
     sc = g.scores()
     kept, extra = solo.endgame_vp(g.state, bot)
     assert sc[bot]["solo"] == extra == len(g.state.flocks[bot].domain) // 3

@@ -23,7 +23,9 @@ def ruleset():
 def _mutables(obj, path: str, out: dict[int, str]) -> None:
     """id -> path of every mutable object reachable from a state (lists, dicts, sets, Flock); Hex and Kiwi are
     immutable values, shared by copies on purpose (their parts are searched all the same)."""
-    if isinstance(obj, (list, dict, set, Flock)):
+    # a mode's own data (`State.mode_state`, a dataclass) is mutable like a Flock
+    own = dataclasses.is_dataclass(obj) and not isinstance(obj, (Kiwi, Hex, type))
+    if isinstance(obj, (list, dict, set, Flock)) or own:
         out[id(obj)] = path
     if isinstance(obj, dict):
         for k, v in obj.items():
@@ -34,6 +36,9 @@ def _mutables(obj, path: str, out: dict[int, str]) -> None:
     elif isinstance(obj, (Kiwi, Hex, Flock)):
         for name in obj.__slots__:
             _mutables(getattr(obj, name), f"{path}.{name}", out)
+    elif own:
+        for f in dataclasses.fields(obj):
+            _mutables(getattr(obj, f.name), f"{path}.{f.name}", out)
 
 
 def _states(ruleset, players, seed, **kw):
@@ -104,7 +109,7 @@ def test_copy_is_independent_both_ways(ruleset):
     twin.seats.reverse()
     twin.season_cards.append("x")
     twin.rand_below(10)
-    for value in twin.solo.values():
+    for value in (getattr(twin.mode_state, f.name) for f in dataclasses.fields(twin.mode_state)):
         if isinstance(value, list):
             value.append("x")
     assert st.to_dict() == before

@@ -34,7 +34,7 @@ def _resample(state: State, viewer: str | None, rng: random.Random, *, cards: bo
     the viewer's own deck, the face-down cards and Kiwibot's cards and reserve stay, so what is drawn, discarded or
     revealed later is the same in public."""
     twin = State.from_dict(state.to_dict())
-    bot = twin.solo["bot"] if twin.solo is not None and keep else None
+    bot = twin.mode_state.bot if twin.mode_state is not None and keep else None
     # (`keep`: Kiwibot's deck and reserve stay, since its turns reveal them, R-SOLO-7/11)
     others = [f for f in twin.seats if f != viewer and f != bot]
     if cards:

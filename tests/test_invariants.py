@@ -121,11 +121,11 @@ def test_R_SOLO_invariant_checker_catches_solo_bookkeeping() -> None:
     game = Game.new(ruleset, players=default_flocks(ruleset, 2), seed=3, mode="solo")
     state = game.state
     assert violations(state, rules, game.pending) == []
-    bot = state.flocks[state.solo["bot"]]
+    bot = state.flocks[state.mode_state.bot]
     bot.fruit[next(iter(bot.fruit))] += 1
     bot.hand.append(bot.deck.pop())
-    state.solo["pile"].reverse()
-    found = violations(state, rules, Decision(state.solo["bot"], "card", "", ()))
+    state.mode_state.pile.reverse()
+    found = violations(state, rules, Decision(state.mode_state.bot, "card", "", ()))
     assert any("holds fruit" in p for p in found) and any("holds a hand" in p for p in found)
     assert any("ascending" in p for p in found) and any("pending decision" in p for p in found)
     bot.hand.clear()

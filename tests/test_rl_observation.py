@@ -43,7 +43,7 @@ def test_tensors_are_the_same_on_every_deal_the_player_cannot_tell_apart(label: 
     and most deals did change hidden information."""
     game = Game.new(ruleset(), **kwargs)
     play, deal = random.Random(kwargs["seed"]), random.Random(7)
-    bot = game.readonly_state.solo["bot"] if label == "solo" else None
+    bot = game.readonly_state.mode_state.bot if label == "solo" else None
     seats = [f for f in game.readonly_state.seats if f != bot]
     checked = changed = n = 0
     every = 2 if label == "solo" else 4   # a solo game asks the player alone: fewer decisions
@@ -74,7 +74,7 @@ def test_the_tensors_kept_between_calls_are_the_ones_built_from_nothing(label: s
     game, other = Game.new(ruleset(), **kwargs), Game.new(ruleset(), **{**kwargs, "seed": kwargs["seed"] + 100})
     space = observation_space(game)
     play, order = random.Random(kwargs["seed"]), random.Random(3)
-    bot = game.readonly_state.solo["bot"] if label == "solo" else None
+    bot = game.readonly_state.mode_state.bot if label == "solo" else None
     seats = [f for f in game.readonly_state.seats if f != bot]
     checked = 0
     while not game.is_over:
@@ -163,7 +163,7 @@ def _reference_observation(space: Any, game: Game, player: str) -> np.ndarray:
         if h.domain is not None:
             out[plane[f"marker/{seat[h.domain[0]]}"] * n + i] = 1
     reveal = st.season >= rules.seasons and st.phase in ("domain_marking", "over")
-    bot = st.solo["bot"] if st.solo is not None else None
+    bot = st.mode_state.bot if st.mode_state is not None else None
     turn, first, pending = st.turn_order(), st.seats[st.first], game.pending
     for s, f in enumerate(order):
         fl = st.flocks[f]
@@ -215,8 +215,8 @@ def _reference_observation(space: Any, game: Game, player: str) -> np.ndarray:
     if st.phase in space.phases:
         out[at["phase"] + space.phases.index(st.phase)] = 1
     width, shown_cards = len(space.season_cards) + 1, len(st.season_cards)
-    if st.solo is not None:
-        data = st.solo
+    if st.mode_state is not None:
+        data = st.mode_state.to_dict()
         solo_cards, marker_sides = tuple(rules.solo_cards), tuple(rules.solo.sides)   # content order
         shown_cards = int(data["flipped"]) * int(data["per_season"])
         if data["pile"]:

@@ -78,7 +78,7 @@ def test_solo_returns_follow_the_ranking_where_kiwibot_wins_ties() -> None:
     """R-SOLO-6: the player gets +1 only when ranked above Kiwibot."""
     game = _finished(["red", "green"], 6, mode="solo")
     got = returns(game)
-    player = game.readonly_state.solo["player"]
+    player = game.readonly_state.mode_state.player
     assert got[player] == (1.0 if game.ranking()[0] == player else -1.0)
 
 

@@ -293,7 +293,7 @@ def test_R_SOLO_3_R_SOLO_8_kiwibot_never_gains_fruit_from_a_core_verb(text: str)
 def test_R_SOLO_8_a_move_kiwibot_gains_in_a_segment_is_a_bonus_move(text: str) -> None:
     """R-SOLO-8: a Move action Kiwibot gains (a number or a quantity) resolves the top Solo card's bonus Move."""
     rt = blank()
-    rt.state.solo["pile"] = ["solo-7"]
+    rt.state.mode_state.pile = ["solo-7"]
     put(rt, "A9", PLAYER, 1, 1)
     resolve(rt, _bot_segment(text))
     assert [e.fields.get("action") for e in rt.events if e.form == "kiwibot-bonus"] == ["move"]
@@ -308,7 +308,7 @@ def _game_with_card_7(seed: int, side: str | None) -> Game:
     for s in range(seed, seed + 200):
         game = Game.new(mod_ruleset(), players=[PLAYER, BOT], seed=s, mode="solo", solo_side=side)
         if "solo-7" in game.view(None)["solo"]["solo_cards_discarded"] + [
-                c for c in game.rt.state.solo["pile"]]:
+                c for c in game.rt.state.mode_state.pile]:
             return game
     raise AssertionError("no seed deals Solo card 7")
 

@@ -9,7 +9,7 @@ facts (which Kiwi moved this turn) live in the running step's frames (interprete
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar, Protocol, Self, TypeVar
 
 _MASK = (1 << 64) - 1
 
@@ -174,9 +174,9 @@ class State:
     next_kiwi: int = 1
     over: bool = False
     variant: str | None = None       # None: the standard game; "vto": Variable Turn Order (R-VTO-1..5)
-    # solo mode against Kiwibot (R-SOLO-1..12), None in the standard game: flat plain data (strings, ints,
-    # lists of strings), see interpreter/modes/solo/state.py `SoloState` for the keys
-    solo: dict[str, Any] | None = None
+    # a mode's own typed data (a `ModeState` the mode defines and registers, saved under its `key`), None in a
+    # game whose mode keeps none (the standard game, Variable Turn Order)
+    mode_state: ModeState | None = None
     # the mode's name when the state itself must say it (a mode added as a plug-in); None for the built-in
     # modes, which their own data shows (interpreter/modes `for_state`)
     mode: str | None = None
@@ -352,7 +352,8 @@ class State:
             "params": self.params,
             # a mode's own data and the mode's name: only games that set them carry the keys, so a standard
             # game's JSON is unchanged
-            **{key: _copy_data(value) for key in _MODE_FIELDS if (value := getattr(self, key)) is not None},
+            **({} if (own := self.mode_state) is None else {own.key: own.to_dict()}),
+            **({} if self.mode is None else {"mode": self.mode}),
         }
 
     @classmethod
@@ -374,8 +375,7 @@ class State:
                    season=data["season"], phase=data["phase"], step=data["step"],
                    season_cards=list(data["season_cards"]), next_kiwi=data["next_kiwi"], over=data["over"],
                    variant=data.get("variant"), params=data.get("params", {}),
-                   solo=_copy_data(data.get("solo")),
-                   mode=data.get("mode"))
+                   mode_state=_mode_state(data), mode=data.get("mode"))
 
     def copy(self) -> "State":
         """An independent copy, equal by `to_dict`: the mutable containers (the hexes dict, hands, bags, ...) are
@@ -395,7 +395,9 @@ class State:
         d["fruit_bag"] = self.fruit_bag.copy()
         d["domain_bag"] = self.domain_bag.copy()
         d["season_cards"] = self.season_cards.copy()
-        d["solo"] = _copy_data(self.solo)
+        own = self.mode_state
+        if own is not None:
+            d["mode_state"] = own.copy()
         return twin
 
 
@@ -418,13 +420,55 @@ def _flock_copier() -> Any:
 _copy_flock = _flock_copier()
 
 
-def _copy_data(data: Any) -> Any:
-    """An own copy of a mode's plain data (its lists change during play; checkpoints must not); a name or None
-    as it is."""
-    if not isinstance(data, dict):
-        return data
-    return {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
+class ModeState(Protocol):
+    """A mode's own typed data in `State.mode_state`: its `key` names it in the state's JSON form, and `to_dict`,
+    `from_dict` and `copy` keep saves, loads and clones exact. A mode defines it (a dataclass, compared by value)
+    and `register_mode_state`s the class so `State.from_dict` reads its key; the core names no mode."""
+
+    key: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data (fresh lists: a save must not share what play changes)."""
+        ...
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Self:
+        """Rebuild from `to_dict` output; ValueError naming what is wrong with other data."""
+        ...
+
+    def copy(self) -> Self:
+        """An independent copy, equal by value (its mutable parts copied)."""
+        ...
 
 
-# the State fields a mode sets for its own games (None in the others), saved in this order after the shared ones
-_MODE_FIELDS = ("solo", "mode")
+_MS = TypeVar("_MS", bound=ModeState)
+# key in a state's JSON form -> the ModeState class that reads it (`register_mode_state`)
+_MODE_STATES: dict[str, type[ModeState]] = {}
+# the keys of a state's JSON form that are not a mode's own data (`State.to_dict`'s: a key added there goes here too)
+_STATE_KEYS = frozenset({"hexes", "flocks", "seats", "fruit_bag", "domain_bag", "rng", "first", "season", "phase",
+                         "step", "season_cards", "next_kiwi", "over", "variant", "params", "mode"})
+
+
+def register_mode_state(cls: type[_MS]) -> type[_MS]:
+    """Make `State.from_dict` read a mode's own data under `cls.key` (a class decorator); returns the class."""
+    if not isinstance(getattr(cls, "key", None), str) or cls.key in _STATE_KEYS:
+        raise ValueError(f"{cls.__name__}.key must be a string naming no shared state field")
+    _MODE_STATES[cls.key] = cls
+    return cls
+
+
+def _mode_state(data: dict[str, Any]) -> ModeState | None:
+    """The mode's own data of a state's JSON form, read by its registered class (ValueError for a key no
+    registered mode reads: its mode was not loaded, or the data is not a state's)."""
+    found: ModeState | None = None
+    for key, value in data.items():
+        if key in _STATE_KEYS or value is None:
+            continue
+        cls = _MODE_STATES.get(key)
+        if cls is None:
+            raise ValueError(f"state data has `{key}`, which no loaded mode reads "
+                             f"(mode data: {', '.join(_MODE_STATES) or 'none registered'})")
+        if found is not None:
+            raise ValueError(f"state data holds two modes' data: `{found.key}` and `{key}`")
+        found = cls.from_dict(value)
+    return found

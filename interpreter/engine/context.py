@@ -47,7 +47,9 @@ class Ctx:
     ability: Ability | None = None
     no_vp: bool = False                        # second run of a doubled Nest benefit (R-ASYM-4)
     source: str = ""
-    segment: Any = None                        # Kiwibot's Solo card segment being resolved (solo.Segment, R-SOLO-10)
+    # the game mode's own value for this effect and what it runs, None outside one (the solo mode: the Kiwibot
+    # segment being resolved); the mode defines it and reads it, the engine only hands it on
+    mode_ctx: Any = None
     it: Any = None                             # the element a compositional `for each` body is about
     here: str | None = None                    # `this hex`: the hex of the Nest or event whose effect runs
     # modifiers of `this action:` holding for this effect (bound nodes); None, not (), when none: a frame copies and
@@ -67,6 +69,10 @@ class Ctx:
 
 
 _CTX_FIELDS = frozenset(Ctx.__dataclass_fields__)
+# Ctx fields a save names otherwise (interpreter/engine/frames.py): the mode's own value keeps the name of the one
+# mode value format 4 was written with, Kiwibot's segment, so saves stay byte for byte what they were
+CTX_SAVED_AS: dict[str, str] = {"mode_ctx": "segment"}
+CTX_LOADED_AS: dict[str, str] = {saved: name for name, saved in CTX_SAVED_AS.items()}
 _NEW = object.__new__
 
 

@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence, Union
 
 from kcd.dsl import ast
 from kcd.core.action_types import Action, action_from_dict
-from kcd.engine.context import MAX_DEPTH, Ability, Ctx, EngineError, Turn
+from kcd.engine.context import CTX_LOADED_AS, CTX_SAVED_AS, MAX_DEPTH, Ability, Ctx, EngineError, Turn
 from kcd.core.decisions import Decision, Option, Text
 from kcd.core.fastinit import fast_slots_init
 from kcd.core.memo import PerOwner
@@ -290,6 +290,9 @@ def _encode(value: Any, where: dict[int, int], refs: dict[int, int]) -> Any:
         if ref is not None:
             return {"$": "ref", "r": ref}
         refs[id(value)] = ref = len(refs)
+        if kind is Ctx:   # a few fields saved under the names format 4 gave them
+            return {"$": "ctx", "r": ref,
+                    "v": {CTX_SAVED_AS.get(k, k): _encode(v, where, refs) for k, v in value.__dict__.items()}}
         return {"$": _MUTABLE_TAGS[kind], "r": ref,
                 "v": {k: _encode(v, where, refs) for k, v in value.__dict__.items()}}
     if isinstance(value, Action):
@@ -352,6 +355,8 @@ def _decode(value: Any, nodes: list[Any], refs: dict[int, Any], where: str) -> A
             names = [f.name for f in dataclasses.fields(cls)]
             if isinstance(fields, dict) and cls is Ctx and "during" not in fields:
                 fields = {**fields, "during": None}   # a save from before `this action:`
+            if isinstance(fields, dict) and cls is Ctx:
+                fields = {CTX_LOADED_AS.get(k, k): v for k, v in fields.items()}   # its saved field names
             if not isinstance(fields, dict) or set(fields) != set(names):
                 raise FrameDataError(f"{where}: a {tag} has the fields {', '.join(names)}")
             for name in names:

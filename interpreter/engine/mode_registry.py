@@ -104,5 +104,6 @@ def for_data(data: dict[str, Any]) -> Any:
 
 def for_state(state: Any) -> Any:
     """The mode a State is played in (as `for_data`, read off the live state)."""
-    # a State's fields are named as its JSON form's keys
-    return for_data(vars(state))
+    # the mode's own data (`State.mode_state`) stands under its key, as in the JSON form
+    own = state.mode_state
+    return for_data({"mode": state.mode, "variant": state.variant, **({} if own is None else {own.key: own})})

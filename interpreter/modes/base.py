@@ -93,7 +93,7 @@ class Mode:
     data_field: ClassVar[str | None] = None
     # Kiwibot's way of DSL verbs in solo: None means the core verbs (a plain attribute: effects.run reads it
     # on every verb, so it costs one lookup, not a call)
-    verb_for: Callable | None = None
+    verb_for: Callable[..., Any] | None = None
 
     def __init__(self) -> None:
         self.steps: dict[str, Step] = {"setup": self.setup_phase_step, "season_change": self.season_change_step,
@@ -136,15 +136,15 @@ class Mode:
         """The Season cards resolved in one season (R-SCARD-1: one per season)."""
         return st.season_cards[season - 1:season]
 
-    def view_roles(self, view: dict) -> dict[str, str]:
+    def view_roles(self, view: dict[str, Any]) -> dict[str, str]:
         """{flock: role label} from a view (`view_extras`) when the mode seats roles other than players, else {}."""
         return {}
 
-    def view_flock_extras(self, view: dict, flock_view: dict) -> dict[str, str]:
+    def view_flock_extras(self, view: dict[str, Any], flock_view: dict[str, Any]) -> dict[str, str]:
         """Columns of the mode's own for one flock's row in a table of a view (`flock_view`: its part of the view)."""
         return {}
 
-    def view_panel(self, view: dict) -> list[tuple[str, str]]:
+    def view_panel(self, view: dict[str, Any]) -> list[tuple[str, str]]:
         """The mode's own part of a view (`view_extras`) as (what, value) rows for a panel; [] without one."""
         return []
 
@@ -169,7 +169,7 @@ class Mode:
         """The mode's own Game.new keywords with the values this content offers."""
         return ()
 
-    def check_options(self, rules: Rules, options: dict) -> str | None:
+    def check_options(self, rules: Rules, options: dict[str, Any]) -> str | None:
         """Why the values of the mode's own setup options (`options`: keyword -> value, None: not given) cannot
         set up this mode with this content, or None; Game.new refuses the same (a front-end asks first)."""
         return None if self.available(rules) else f"this content does not offer {self.title}"
@@ -180,8 +180,8 @@ class Mode:
         raise setup.SetupError(f"{self.name} mode is played without variants (variant must be None)")
 
     # --- setup ----------------------------------------------------------------------------------------
-    def prepare(self, rules: Rules, players: list[str], seed: int, leaders: dict | None,
-                options: dict) -> tuple[list[str], dict | None]:
+    def prepare(self, rules: Rules, players: list[str], seed: int, leaders: dict[str, Any] | None,
+                options: dict[str, Any]) -> tuple[list[str], dict[str, Any] | None]:
         """Check the mode's own Game.new arguments (`options`); the players in seat order and the Leaders."""
         own = {o.name for o in self.setup_options(rules)}
         for name, value in options.items():   # another mode's own option (solo_side)
@@ -197,7 +197,7 @@ class Mode:
         """How many Season cards the game deals (R-SETUP-7: one per season)."""
         return rules.season_cards_per_game
 
-    def setup_state(self, rules: Rules, st: State, players: list[str], options: dict) -> None:
+    def setup_state(self, rules: Rules, st: State, players: list[str], options: dict[str, Any]) -> None:
         """Add the mode's own data to a new state (after the Season cards are dealt).
 
         The state names its mode only when its data would not show it: the built-in modes are recognised
@@ -290,12 +290,12 @@ class Mode:
         """The option id the mode answers this decision with at once, or None to ask the player."""
         return None
 
-    def token_taker(self, st: State, flock: str) -> Callable | None:
+    def token_taker(self, st: State, flock: str) -> Callable[..., Any] | None:
         """A procedure that takes the flock's next token without asking (placing.take_token), or None."""
         return None
 
     # --- results --------------------------------------------------------------------------------------
-    def view_extras(self, st: State, out: dict) -> None:
+    def view_extras(self, st: State, out: dict[str, Any]) -> None:
         """Add the mode's parts to a view (`out`, changed in place); nothing hidden may go in."""
 
     def score_extras(self, st: State, flock: str, row: dict[str, int]) -> None:
@@ -306,7 +306,7 @@ class Mode:
         return order
 
     # --- saves and undo -------------------------------------------------------------------------------
-    def check_save(self, rules: Rules, data: dict) -> list[str]:
+    def check_save(self, rules: Rules, data: dict[str, Any]) -> list[str]:
         """Broken invariants of the mode's own data in a saved state (its JSON form), as readable lines."""
         return [f"{f['id']}: a token on the turn tracker in a standard game" for f in data["flocks"]
                 if f["on_tracker"] or f["tracker_slot"] is not None]
@@ -318,7 +318,7 @@ class Mode:
             return ["flocks: a token on the turn tracker in a standard game"]
         return []
 
-    def extra_cards(self, data: dict, flock: str) -> list[str]:
+    def extra_cards(self, data: dict[str, Any], flock: str) -> list[str]:
         """Action cards of the flock held outside its hand, deck, discard and board (save checks)."""
         return []
 

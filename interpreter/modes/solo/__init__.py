@@ -5,18 +5,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable
+from typing import Any, Callable
 
+from kcd.dsl import ast
 from kcd.engine import mode_registry as modes
 from kcd.modes.solo import hidden
 from kcd.modes.solo import procedures as solo
-from kcd.engine.context import Runtime
+from kcd.engine.context import Ctx, Runtime
 from kcd.core.decisions import Decision
 from kcd.modes.base import (PLAYER, SCORE_COLUMNS, Mode, Observed, ObservedPart, Procedure, SeatRole,
                                    SetupOption)
 from kcd.content.rules import Rules
 from kcd.engine.setup import SetupError
-from kcd.modes.solo.state import is_bot, solo_of
+from kcd.modes.solo.state import SoloState, is_bot, solo_of
 from kcd.core.state import State
 
 # Kiwibot's seat: the engine plays it, it never has a pending decision (R-SOLO-7); its id is the service's seat kind
@@ -30,7 +31,7 @@ class Solo(Mode):
 
     name = solo.MODE
     title = "solo against Kiwibot"
-    data_field = "solo"   # State.solo (SoloState)
+    data_field = SoloState.key   # State.mode_state: a SoloState, saved under `solo`
     label = "Solo (against Kiwibot)"
     player_count = 2
     seats_text = "two flocks, the player and Kiwibot (R-SOLO-1)"
@@ -48,13 +49,13 @@ class Solo(Mode):
 
     def engine_flocks(self, st: State) -> list[str]:
         """Kiwibot's flock (R-SOLO-7)."""
-        return [solo_of(st)["bot"]]
+        return [solo_of(st).bot]
 
     def season_cards_of(self, st: State, season: int) -> list[str]:
         """R-SOLO-4/5: `per_season` Season cards each season."""
         return solo.season_cards_of(st, season)
 
-    def view_roles(self, view: dict) -> dict[str, str]:
+    def view_roles(self, view: dict[str, Any]) -> dict[str, str]:
         """Kiwibot's flock and the player's, from the view's `solo` part."""
         data = view.get("solo") or {}
         if not data:
@@ -62,11 +63,11 @@ class Solo(Mode):
         flocks = [*(view.get("flocks") or {}), *(f for f in (data.get("player"), data.get("kiwibot")) if f)]
         return {f: KIWIBOT.label if f == data.get("kiwibot") else PLAYER.label for f in flocks}
 
-    def view_flock_extras(self, view: dict, flock_view: dict) -> dict[str, str]:
+    def view_flock_extras(self, view: dict[str, Any], flock_view: dict[str, Any]) -> dict[str, str]:
         """The Season cards a flock kept (R-SOLO-5)."""
         return {"kept Season cards": ", ".join(flock_view.get("kept_season_cards") or [])} if view.get("solo") else {}
 
-    def view_panel(self, view: dict) -> list[tuple[str, str]]:
+    def view_panel(self, view: dict[str, Any]) -> list[tuple[str, str]]:
         """Kiwibot, the marker side, the top Solo card, cards left and discarded, Kiwibot's cards set aside
         (R-SOLO-1/2/9/12)."""
         data = view.get("solo")
@@ -82,7 +83,7 @@ class Solo(Mode):
 
     def hidden_card_slots(self, st: State, flock: str) -> list[list[str]] | None:
         """Kiwibot's deck and its set-aside cards are one unknown pool (R-SOLO-1/7)."""
-        return [st.flocks[flock].deck, solo_of(st)["set_aside"]] if flock == solo_of(st)["bot"] else None
+        return [st.flocks[flock].deck, solo_of(st).set_aside] if flock == solo_of(st).bot else None
 
     def resample_hidden(self, st: State, rules: Rules, rng: random.Random) -> None:
         """The Solo cards under the top one (R-SOLO-2), then the face-down Season cards (R-SOLO-4)."""
@@ -103,7 +104,7 @@ class Solo(Mode):
         return (SetupOption("solo_side", "Solo-mode marker side",
                             "The side of the Solo-mode marker Kiwibot's searches follow (R-SOLO-12).", sides),)
 
-    def check_options(self, rules: Rules, options: dict) -> str | None:
+    def check_options(self, rules: Rules, options: dict[str, Any]) -> str | None:
         """The content must have solo.yaml's marker sides, and a side asked for must be one of them."""
         known = list(rules.solo.sides) if rules.solo is not None else []
         side = options.get("solo_side")
@@ -118,8 +119,8 @@ class Solo(Mode):
         raise SetupError("solo mode is played without Variable Turn Order (variant must be None)")
 
     # --- setup (R-SOLO-1..4) --------------------------------------------------------------------------
-    def prepare(self, rules: Rules, players: list[str], seed: int, leaders: dict | None,
-                options: dict) -> tuple[list[str], dict | None]:
+    def prepare(self, rules: Rules, players: list[str], seed: int, leaders: dict[str, Any] | None,
+                options: dict[str, Any]) -> tuple[list[str], dict[str, Any] | None]:
         """players=[player, kiwibot]: Kiwibot's seat from solo.yaml, its Leader dealt when not given (R-SOLO-1)."""
         try:
             solo.check_content(rules, options.get("solo_side"))
@@ -142,7 +143,7 @@ class Solo(Mode):
             raise SetupError(f"solo mode deals {wanted} Season cards; the content has {available}")
         return wanted
 
-    def setup_state(self, rules: Rules, st: State, players: list[str], options: dict) -> None:
+    def setup_state(self, rules: Rules, st: State, players: list[str], options: dict[str, Any]) -> None:
         """Kiwibot's deck, the Solo card pile and the marker side (R-SOLO-1/2)."""
         solo.setup_state(rules, st, players[0], players[1], options.get("solo_side"))
 
@@ -174,29 +175,29 @@ class Solo(Mode):
     # --- decisions (R-SOLO-7/8/10/11) ----------------------------------------------------------------
     def answer(self, rt: Runtime, decision: Decision) -> str | None:
         """Kiwibot answers its questions at once by its patterns; the player is asked."""
-        return solo.answer(rt, decision) if decision.player == solo_of(rt.state)["bot"] else None
+        return solo.answer(rt, decision) if decision.player == solo_of(rt.state).bot else None
 
     @staticmethod
-    def verb_for(rt: Runtime, node, ctx, fn: Callable | None) -> Callable | None:
+    def verb_for(rt: Runtime, node: ast.Call, ctx: Ctx, fn: Callable[..., Any] | None) -> Callable[..., Any] | None:
         """The Kiwibot verbs, and Kiwibot's way of some core verbs (R-SOLO-8/10)."""
         return solo.verb_for(rt, node, ctx, fn)
 
-    def token_taker(self, st: State, flock: str) -> Callable | None:
+    def token_taker(self, st: State, flock: str) -> Callable[..., Any] | None:
         """R-SOLO-11: Kiwibot takes tokens by its `tokens-for-island` pattern, never asking."""
-        return solo.take_token if solo_of(st)["bot"] == flock else None
+        return solo.take_token if solo_of(st).bot == flock else None
 
     # --- results (R-SOLO-6) --------------------------------------------------------------------------
-    def view_extras(self, st: State, out: dict) -> None:
+    def view_extras(self, st: State, out: dict[str, Any]) -> None:
         """Face-down Season cards and Kiwibot's set-aside cards stay hidden; the Solo card pile is face up."""
         data = solo_of(st)
-        per = int(data["per_season"])
+        per = data.per_season
         out["season_cards"] = [{"season": i // per + 1,
-                                "id": c if i // per + 1 <= int(data["flipped"]) else "facedown"}
+                                "id": c if i // per + 1 <= data.flipped else "facedown"}
                                for i, c in enumerate(st.season_cards)]
         out["solo"] = {
-            "kiwibot": data["bot"], "player": data["player"], "marker_side": data["side"],
-            "solo_card": data["pile"][0] if data["pile"] else None, "solo_cards_left": len(data["pile"]),
-            "solo_cards_discarded": list(data["discarded"]), "set_aside_count": len(data["set_aside"]),
+            "kiwibot": data.bot, "player": data.player, "marker_side": data.side,
+            "solo_card": data.pile[0] if data.pile else None, "solo_cards_left": len(data.pile),
+            "solo_cards_discarded": list(data.discarded), "set_aside_count": len(data.set_aside),
         }
 
     def score_extras(self, st: State, flock: str, row: dict[str, int]) -> None:
@@ -212,15 +213,15 @@ class Solo(Mode):
         the solo setup's `kiwibot_wins_ties` (solo.yaml, the rule R-SOLO-5 states for Season cards), so content
         that lets the player win ties gets the ordinary tiebreakers."""
         data = solo_of(st)
-        if data.get("wins_ties", True) and data.get("bot") in order:
-            bot = data["bot"]
+        if data.wins_ties and data.bot in order:
+            bot = data.bot
             best_other = max((scores[f]["total"] for f in order if f != bot), default=None)
             if best_other is not None and best_other <= scores[bot]["total"]:
                 return [bot] + [f for f in order if f != bot]
         return order
 
     # --- saves and undo -------------------------------------------------------------------------------
-    def check_save(self, rules: Rules, data: dict) -> list[str]:
+    def check_save(self, rules: Rules, data: dict[str, Any]) -> list[str]:
         """The solo data names real flocks, a real marker side and distinct Solo cards of solo.yaml."""
         out = super().check_save(rules, data)
         if data["variant"] is not None:
@@ -246,10 +247,10 @@ class Solo(Mode):
         is the dealt cards in ascending order, at most one discarded a season; the solo count of Season cards."""
         out = super().violations(st, rules, pending_player)
         state = st
-        solo = state.solo
-        if solo is None:
+        solo = state.mode_state
+        if not isinstance(solo, SoloState):
             return ["solo: a solo game without its solo state"]
-        bot_id = solo["bot"]
+        bot_id = solo.bot
         if bot_id not in state.flocks or rules.solo is None:
             return [f"solo/bot: Kiwibot `{bot_id}` is not playing, or the content has no solo mode"]
         setup = rules.solo.setup
@@ -260,34 +261,34 @@ class Solo(Mode):
             out.append(f"flocks/{bot_id}/fruit: Kiwibot holds fruit {dict(bot.fruit)}")
         if bot.hand:
             out.append(f"flocks/{bot_id}/hand: Kiwibot holds a hand {bot.hand}")
-        cards = Counter(bot.deck + bot.hand + bot.played + bot.discard + list(solo["set_aside"]))
+        cards = Counter(bot.deck + bot.hand + bot.played + bot.discard + list(solo.set_aside))
         if cards != +Counter(rules.deck):
             out.append(f"flocks/{bot_id}/deck: Kiwibot's Action cards {dict(cards)} are not its deck {dict(rules.deck)}")
-        if len(solo["set_aside"]) > setup.set_aside:
-            out.append(f"solo/set_aside: Kiwibot has {len(solo['set_aside'])} cards set aside")
-        dealt = list(solo["pile"]) + list(solo["discarded"])
+        if len(solo.set_aside) > setup.set_aside:
+            out.append(f"solo/set_aside: Kiwibot has {len(solo.set_aside)} cards set aside")
+        dealt = list(solo.pile) + list(solo.discarded)
         if len(dealt) != setup.solo_cards or len(set(dealt)) != len(dealt) or any(c not in rules.solo_cards for c in dealt):
             out.append(f"solo/pile: Solo cards {dealt}: expected {setup.solo_cards} distinct cards")
         else:
-            numbers = [rules.solo_cards[c].number for c in solo["pile"]]
+            numbers = [rules.solo_cards[c].number for c in solo.pile]
             if numbers != sorted(numbers):
-                out.append(f"solo/pile: the Solo card pile {solo['pile']} is not in ascending order")
-        if len(solo["discarded"]) > state.season:
-            out.append(f"solo/discarded: {len(solo['discarded'])} Solo cards discarded by season {state.season}")
+                out.append(f"solo/pile: the Solo card pile {solo.pile} is not in ascending order")
+        if len(solo.discarded) > state.season:
+            out.append(f"solo/discarded: {len(solo.discarded)} Solo cards discarded by season {state.season}")
         per_game = rules.season_cards_per_game * setup.season_cards_per_season
         if len(state.season_cards) != per_game or len(set(state.season_cards)) != per_game:
             out.append(f"season_cards: {state.season_cards}: expected {per_game} distinct")
         return out
 
-    def extra_cards(self, data: dict, flock: str) -> list[str]:
+    def extra_cards(self, data: dict[str, Any], flock: str) -> list[str]:
         """Kiwibot's cards set aside (R-SOLO-1/7)."""
         return list(data["solo"]["set_aside"]) if flock == data["solo"]["bot"] else []
 
     def revealed(self, old: State, new: State) -> str | None:
         """A Kiwibot card, Solo card or Season card turned up."""
-        bot = solo_of(old)["bot"]
-        if (old.flocks[bot].deck != new.flocks[bot].deck or solo_of(old)["pile"] != solo_of(new)["pile"]
-                or solo_of(old)["flipped"] != solo_of(new)["flipped"] or solo_of(old)["set_aside"] != solo_of(new)["set_aside"]):
+        bot = solo_of(old).bot
+        if (old.flocks[bot].deck != new.flocks[bot].deck or solo_of(old).pile != solo_of(new).pile
+                or solo_of(old).flipped != solo_of(new).flipped or solo_of(old).set_aside != solo_of(new).set_aside):
             return "a Kiwibot card, Solo card or Season card was turned up since that decision"
         return None
 
@@ -308,11 +309,11 @@ class Solo(Mode):
     def observed(self, st: State) -> Observed:
         """Kiwibot's flock, the Season cards face up (R-SOLO-4) and the parts of `observation_parts`."""
         data = solo_of(st)
-        pile = data["pile"]
-        return Observed((data["bot"],), int(data["flipped"]) * int(data["per_season"]),
+        pile = data.pile
+        return Observed((data.bot,), data.flipped * data.per_season,
                         (("solo/card", (pile[0],) if pile else ()), ("solo/left", len(pile)),
-                         ("solo/discarded", tuple(data["discarded"])), ("solo/set_aside", len(data["set_aside"])),
-                         ("solo/marker_side", (data["side"],))))
+                         ("solo/discarded", tuple(data.discarded)), ("solo/set_aside", len(data.set_aside)),
+                         ("solo/marker_side", (data.side,))))
 
 
 SOLO = modes.register(Solo())

@@ -45,7 +45,7 @@ def answer(rt: Runtime, decision: Decision) -> str:
         # Pushing / placing Kiwibot Kiwi: pairs in a free hex, pairs anywhere, triads (R-SOLO-11)
         return min(ids, key=lambda o: (own_step(rt, hex_of(o)), ranks.get(hex_of(o), last)))
     if kind == "grow-kiwi":
-        found = feed_target(rt, solo_of(st)["bot"], None)
+        found = feed_target(rt, solo_of(st).bot, None)
         if found:
             want = A.Grow(found[1].id, found[1].flock, found[1].size, found[0]).id()
             if want in ids:

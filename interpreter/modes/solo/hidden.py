@@ -17,11 +17,11 @@ def _solo_key(rules: Rules, card: str) -> tuple[int, str]:
 
 def deal_solo_pile(state: State, rules: Rules, rng: random.Random) -> None:
     """R-SOLO-2: only the top Solo card shows; the cards under it are any unseen cards numbered after it."""
-    pile = solo_of(state)["pile"]
+    pile = solo_of(state).pile
     if len(pile) < 2:
         return
     top = _solo_key(rules, pile[0])
-    seen = set(solo_of(state)["discarded"]) | {pile[0]}
+    seen = set(solo_of(state).discarded) | {pile[0]}
     candidates = sorted(c for c in rules.solo_cards if c not in seen and _solo_key(rules, c) > top)
     chosen = rng.sample(candidates, len(pile) - 1)
     pile[1:] = sorted(chosen, key=lambda c: _solo_key(rules, c))
@@ -29,7 +29,7 @@ def deal_solo_pile(state: State, rules: Rules, rng: random.Random) -> None:
 
 def deal_season_cards(state: State, rules: Rules, rng: random.Random) -> None:
     """R-SOLO-4: the Season cards of seasons not yet flipped are face down: any cards not face up."""
-    shown = int(solo_of(state)["flipped"]) * int(solo_of(state)["per_season"])
+    shown = solo_of(state).flipped * solo_of(state).per_season
     hidden = len(state.season_cards) - shown
     if hidden <= 0:
         return

@@ -4,6 +4,7 @@ from __future__ import annotations
 from kcd.core.board import Board, board_of
 from kcd.content.types import SOLO_MARKER_DIRECTIONS
 from kcd.core.state import State
+from kcd.modes.solo.state import SoloState
 
 # Solo-mode marker directions as axial steps; the island is drawn pointy-top with r growing downwards
 # (editor/logic/board_svg.py), so this is the clockwise order on the table.
@@ -20,11 +21,14 @@ _ORDERS: dict[tuple[int, str | None, tuple[str, ...]], tuple[Board, tuple[str, .
 
 def _search(st: State) -> tuple[list[str], dict[str, int]]:
     """The marker's search order and each hex's rank in it, computed once per board, start hex and sequence."""
-    solo = st.solo or {}
-    start_flock = solo.get("bot") if solo.get("marker_start") == "own_leader" else solo.get("player")
-    start = st.flocks[start_flock].leader_hex if start_flock in st.flocks else None
+    solo = st.mode_state
+    start: str | None = None
+    dirs: tuple[str, ...] = ()
+    if isinstance(solo, SoloState):
+        start_flock = solo.bot if solo.marker_start == "own_leader" else solo.player
+        start = st.flocks[start_flock].leader_hex if start_flock in st.flocks else None
+        dirs = tuple(d for d in solo.marker_sequence if d != "here")
     b = board_of(st)
-    dirs = tuple(d for d in solo.get("marker_sequence") or [] if d != "here")
     key = (id(b), start, dirs)
     island = tuple(st.hexes)
     hit = _ORDERS.get(key)

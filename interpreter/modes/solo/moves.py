@@ -59,7 +59,13 @@ class Segment:
             raise FrameDataError(f"{where}: not a Solo card segment")
 
 
-def _scope(ctx: Ctx, starting: str | None = None, memo: dict | None = None) -> Scope:
+def segment_of(ctx: Ctx) -> Segment | None:
+    """The Kiwibot segment a context resolves (its mode value, `Ctx.mode_ctx`), None outside one."""
+    seg = ctx.mode_ctx
+    return seg if type(seg) is Segment else None
+
+
+def _scope(ctx: Ctx, starting: str | None = None, memo: dict[str, Any] | None = None) -> Scope:
     """What a Kiwibot verb's selectors name: `my` is Kiwibot; in a move's destination `the starting hex` is the
     hex the moving piece starts from. `memo`: per-hex counts kept while the state does not change."""
     return Scope(ctx.flock, it=ctx.it, here=ctx.here, starting=starting, memo=memo)
@@ -139,7 +145,7 @@ def choose_move(rt: Runtime, ctx: Ctx, call: Node) -> tuple[str, Mover, str] | N
     """
     st = rt.state
     bot = ctx.flock
-    seg: Segment | None = ctx.segment
+    seg = segment_of(ctx)
     what = call.arg("what")
     pushes = seg.pushes.get(call.span.start, []) if seg else []
     order = marker_order(st)
@@ -188,7 +194,7 @@ def move_now(rt: Runtime, call: Node, ctx: Ctx) -> None:
     """Kiwibot moves one Kiwi (its Leader included, R-LEAD-1) to an adjacent hex (R-SOLO-10: the segment
     resolves once); it asks nothing."""
     found = choose_move(rt, ctx, call)
-    seg: Segment | None = ctx.segment
+    seg = segment_of(ctx)
     if seg is not None:
         seg.last, seg.pushed = None, 0
     if found is None:
@@ -215,14 +221,15 @@ def move_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
 
 
 def _push_more(rt: Runtime, env: Env) -> bool:
-    return env["n"] > 0
+    n: int = env["n"]
+    return n > 0
 
 
 def _push_next(rt: Runtime, env: Env) -> Any:
     """One push: a Kiwi pushed at once, a Leader's push a child (it may ask where the Leader lands); no push
     left (none after a move, the pushes' limit reached, nothing to push) ends the pushes (`n` 0)."""
     ctx = env["ctx"]
-    seg: Segment | None = ctx.segment
+    seg = segment_of(ctx)
     if seg is None or seg.last is None:
         env["n"] = 0
         return None

@@ -87,7 +87,7 @@ def _dest_step(rt: Runtime, dest: str, whose: str) -> int:
     if whose != "player":
         return own_step(rt, dest)
     st = rt.state
-    player = solo_of(st)["player"]
+    player = solo_of(st).player
     steps = pattern_steps(rt, "pushing-player")
     for i, step in enumerate(steps):
         if step == "off-island" and dest == OFF:
@@ -111,7 +111,7 @@ def own_step(rt: Runtime, hex_id: str) -> int:
     if hex_id == OFF:
         return len(steps) + 1   # never the Kiwi's own choice: off the island only when nothing else is left
     h = st.hexes[hex_id]
-    n = count_kiwi(st, solo_of(st)["bot"], hex_id)
+    n = count_kiwi(st, solo_of(st).bot, hex_id)
     free = h.nest is None and h.domain is None
     for i, step in enumerate(steps):
         if (step == "pair-in-free-hex" and n == 1 and free) or (step == "pair-in-any-hex" and n == 1) \

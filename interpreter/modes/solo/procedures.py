@@ -10,7 +10,7 @@ R-SOLO-12. Remaining ties go to the option that benefits Kiwibot most as stated 
 the marker search order, so a solo game is as deterministic as any other.
 
 The parts, one rule area each:
-  state.py          `State.solo` (`SoloState`, its keys), `is_bot`, a pattern's steps
+  state.py          `State.mode_state` (a `SoloState`), `is_bot`, a pattern's steps
   marker.py         the Solo-mode marker search (R-SOLO-12)
   patterns.py       the Kiwibot patterns that pick pieces and hexes (R-SOLO-11): pushing, placing, building,
                     feeding, taking tokens
@@ -110,21 +110,19 @@ def setup_state(rules: Rules, st: State, player: str, bot: str, side: str | None
         sides = list(spec_solo.sides)
         side = sides[st.rand_below(len(sides))]
     spec = spec_solo.sides[side]
-    solo: SoloState = {
-        "bot": bot, "player": player, "side": side, "marker_start": spec.start,
-        "marker_sequence": list(spec.sequence), "pile": chosen, "discarded": [],
-        "set_aside": set_aside, "flipped": 0, "per_season": setup.season_cards_per_season,
-        "kiwibot_fruit": setup.kiwibot_fruit,
-        "wins_ties": setup.kiwibot_wins_ties,
-        "vp_per_kept_card": setup.vp_per_kept_card, "domain_per_vp": setup.domain_per_vp,
-    }
-    st.solo = dict(solo)
+    st.mode_state = SoloState(
+        bot=bot, player=player, side=side, marker_start=spec.start, marker_sequence=list(spec.sequence),
+        pile=chosen, discarded=[], set_aside=set_aside, flipped=0, per_season=setup.season_cards_per_season,
+        kiwibot_fruit=setup.kiwibot_fruit, wins_ties=setup.kiwibot_wins_ties,
+        vp_per_kept_card=setup.vp_per_kept_card, domain_per_vp=setup.domain_per_vp)
 
 
 def setup_extra_frame(rt: Runtime) -> Entry | None:
     """R-SOLO-3: Kiwibot's extra starting resources (its Turn Order nest fruit never arrives, R-SOLO-8)."""
-    bot = solo_of(rt.state)["bot"]
-    return effects.run_frame(rt, solo_rules(rt.rules).setup.kiwibot_setup, Ctx(bot, source="solo setup"))
+    bot = solo_of(rt.state).bot
+    setup = solo_rules(rt.rules).setup.kiwibot_setup
+    frame: Entry | None = effects.run_frame(rt, setup, Ctx(bot, source="solo setup"))
+    return frame
 
 
 # --- Kiwibot's turn (R-SOLO-7) -------------------------------------------------------------------------------
@@ -149,7 +147,7 @@ def _reveal(rt: Runtime, env: Env) -> Any:
     row = rt.rules.cards[card_id].type
     # decision R-SOLO-7: a slot beyond the card's three columns (more cards per season) uses column 3
     column = min(slot, 3)
-    pile = solo_of(st)["pile"]
+    pile = solo_of(st).pile
     top = pile[0] if pile else None
     if top is None:
         rt.emit("kiwibot-no-solo-card", bot, flock=bot, card=card_id)
@@ -184,11 +182,11 @@ def _reshuffle(rt: Runtime, bot: str) -> None:
     """
     st = rt.state
     fl = st.flocks[bot]
-    cards = fl.discard + solo_of(st)["set_aside"]
+    cards = fl.discard + solo_of(st).set_aside
     fl.discard = []
     st.shuffle(cards)
     n = min(solo_rules(rt.rules).setup.set_aside, max(len(cards) - 1, 0))
-    solo_of(st)["set_aside"] = [cards.pop() for _ in range(n)]
+    solo_of(st).set_aside = [cards.pop() for _ in range(n)]
     fl.deck = cards
     rt.emit("kiwibot-shuffle", bot, flock=bot, set_aside=n)
 
@@ -196,10 +194,10 @@ def _reshuffle(rt: Runtime, bot: str) -> None:
 def _discard(rt: Runtime, env: Env) -> None:
     """Discard the top Solo card (nothing is asked)."""
     solo = solo_of(rt.state)
-    if solo["pile"]:
-        card = solo["pile"].pop(0)
-        solo["discarded"].append(card)
-        top = solo["pile"][0] if solo["pile"] else None
+    if solo.pile:
+        card = solo.pile.pop(0)
+        solo.discarded.append(card)
+        top = solo.pile[0] if solo.pile else None
         rt.emit("solo-card", data={"discarded": card, "top": top}, card=card, top=top)
 
 
@@ -212,14 +210,14 @@ DISCARD_SOLO_CARD = program(
 # --- Season cards (R-SOLO-4/5) ------------------------------------------------------------------------------
 def season_cards_of(st: State, season: int) -> list[str]:
     """The Season cards of one season in a solo game."""
-    per = int(solo_of(st)["per_season"])
+    per = solo_of(st).per_season
     return st.season_cards[(season - 1) * per: season * per]
 
 
 def flip_season_cards(rt: Runtime) -> None:
     """R-SOLO-4: at the beginning of each Season Change the season's face-down cards are flipped."""
     st = rt.state
-    solo_of(st)["flipped"] = max(int(solo_of(st)["flipped"]), st.season)
+    solo_of(st).flipped = max(solo_of(st).flipped, st.season)
     cards = season_cards_of(st, st.season)
     rt.emit("season-flip", data={"season": st.season, "cards": cards}, season=st.season, cards=list(cards))
 
@@ -232,7 +230,7 @@ def _compare(rt: Runtime, env: Env) -> None:
     """The player against Kiwibot on each of the season's cards; Kiwibot wins ties (R-SOLO-5)."""
     st = rt.state
     solo = solo_of(st)
-    player, bot = solo["player"], solo["bot"]
+    player, bot = solo.player, solo.bot
     cards = season_cards_of(st, st.season)
     env["cards"] = len(cards)
     won: list[str] = []
@@ -245,7 +243,7 @@ def _compare(rt: Runtime, env: Env) -> None:
         victor: str | None = best[0] if len(best) == 1 else None
         if len(best) != 1:
             # R-SOLO-5: Kiwibot wins ties; decision: content saying otherwise leaves a tie to nobody
-            victor = bot if solo["wins_ties"] else None
+            victor = bot if solo.wins_ties else None
         (won if victor == player else lost if victor == bot else []).append(card_id)
         rt.emit("solo-season-card", data={"card": card_id, "season": st.season,
                                           "values": {f: values[f] for f in st.turn_order()}, "victor": victor,
@@ -260,7 +258,7 @@ def _ask_season_card(rt: Runtime, env: Env) -> Question | None:
     if not won or len(won) != env["cards"]:
         return None
     # the player takes one card's left benefit, Kiwibot the others' and discards them
-    return Question(solo_of(rt.state)["player"], "solo-season-card",
+    return Question(solo_of(rt.state).player, "solo-season-card",
                     "You won every Season card: whose left benefit do you take?",
                     [option(A.SeasonCard(c), labels.lazy(labels.season_card_benefit, c, rt.rules.season_cards[c]))
                      for c in season_cards_of(rt.state, rt.state.season)])
@@ -282,8 +280,8 @@ def _benefits(rt: Runtime, env: Env) -> list[tuple[str, str, bool]]:
     """Each left benefit in turn: decision R-SOLO-5: the player's first (their choice decides what Kiwibot takes),
     then Kiwibot's."""
     solo = solo_of(rt.state)
-    return ([(solo["player"], c, True) for c in env["player_cards"]]
-            + [(solo["bot"], c, False) for c in env["bot_cards"]])
+    return ([(solo.player, c, True) for c in env["player_cards"]]
+            + [(solo.bot, c, False) for c in env["bot_cards"]])
 
 
 def _left_benefit(rt: Runtime, env: Env) -> Any:
@@ -296,11 +294,11 @@ def _season_result(rt: Runtime, env: Env) -> None:
     st = rt.state
     solo = solo_of(st)
     kept = env["kept"]
-    st.flocks[solo["bot"]].kept_season_cards.extend(kept)
+    st.flocks[solo.bot].kept_season_cards.extend(kept)
     rt.emit("solo-season", data={"season": st.season, "won": env["won"], "lost": env["lost"],
                                  "player_cards": env["player_cards"], "kiwibot_cards": env["bot_cards"],
                                  "kept": kept},
-            season=st.season, solo_player=solo["player"], won=len(env["won"]), cards=env["cards"], kept=list(kept))
+            season=st.season, solo_player=solo.player, won=len(env["won"]), cards=env["cards"], kept=list(kept))
 
 
 def _check_season_card_step(rt: Runtime, env: Env, at: str) -> None:
@@ -362,5 +360,5 @@ def endgame_vp(st: State, flock: str) -> tuple[int, int]:
     if not is_bot(st, flock):
         return 0, 0
     fl = st.flocks[flock]
-    return (int(solo_of(st)["vp_per_kept_card"]) * len(fl.kept_season_cards),
-            len(fl.domain) // int(solo_of(st)["domain_per_vp"]))
+    return (solo_of(st).vp_per_kept_card * len(fl.kept_season_cards),
+            len(fl.domain) // solo_of(st).domain_per_vp)

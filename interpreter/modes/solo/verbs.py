@@ -10,6 +10,7 @@ from kcd.engine import build as build_mod
 from kcd.engine import effects, placing
 from kcd.engine import feed as feed_mod
 from kcd.engine.context import Ctx, EngineError, Runtime
+from kcd.engine.describe import describe
 from kcd.engine.frames import FrameDataError
 from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Call, Cont, Do, Env, If, Return, While, program
@@ -37,12 +38,13 @@ def segment_frame(rt: Runtime, node: Any, ctx: Ctx) -> Entry | None:
     """Resolve a Solo card segment for Kiwibot (R-SOLO-10): its effect, with the segment read ahead (`plan`)."""
     if node is None:
         return None
-    return effects.run_frame(rt, node, ctx.sub(segment=plan(node, rt, ctx), depth=ctx.depth + 1))
+    frame: Entry | None = effects.run_frame(rt, node, ctx.sub(mode_ctx=plan(node, rt, ctx), depth=ctx.depth + 1))
+    return frame
 
 
 def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Entry | None:
     """A bonus action resolves that row's bonus segment of the top Solo card (R-SOLO-8); logged now."""
-    pile = solo_of(rt.state)["pile"]
+    pile = solo_of(rt.state).pile
     if not pile:
         return None
     segment = rt.rules.solo_cards[pile[0]].sections[action][3]
@@ -51,7 +53,8 @@ def bonus_frame(rt: Runtime, ctx: Ctx, action: str) -> Entry | None:
 
 
 def _bonuses_left(rt: Runtime, env: Env) -> bool:
-    return env["n"] > 0
+    n: int = env["n"]
+    return n > 0
 
 
 def _next_bonus(rt: Runtime, env: Env) -> Any:
@@ -176,7 +179,8 @@ def build_frame(rt: Runtime, call: Node, ctx: Ctx) -> Cont:
 
 def place_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
     """Kiwibot places n size-1 Kiwi; each hex by the Pushing / placing pattern (answered in answers.py)."""
-    return placing.place_frame(ctx, amount(rt, call.arg("n", 1), ctx))
+    frame: Entry | None = placing.place_frame(ctx, amount(rt, call.arg("n", 1), ctx))
+    return frame
 
 
 def bonus_verb_frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
@@ -224,7 +228,7 @@ def _kiwibot_only(prim: str, make: Verb) -> Verb:
     through the mode's `verb_for`): refused for anyone but Kiwibot."""
     def frame(rt: Runtime, call: Node, ctx: Ctx) -> Entry | None:
         if not is_bot(rt.state, ctx.flock):
-            raise EngineError(f"the Kiwibot verb `{effects.describe(call)}` ran for {ctx.flock}, not Kiwibot")
+            raise EngineError(f"the Kiwibot verb `{describe(call)}` ran for {ctx.flock}, not Kiwibot")
         return make(rt, call, ctx)
     TABLE.register(prim, frame)
     return frame
@@ -234,15 +238,15 @@ for _prim, _make in SOLO_VERBS.items():
     _kiwibot_only(_prim, _make)
 
 
-def verb_for(rt: Runtime, call: ast.Call, ctx: Ctx, fn: Callable | None) -> Callable | None:
+def verb_for(rt: Runtime, call: ast.Call, ctx: Ctx, fn: Callable[..., Any] | None) -> Callable[..., Any] | None:
     """The procedure of a DSL verb in a solo game: the Kiwibot verbs, and Kiwibot's way of core verbs."""
     prim = call.primitive or ""
     if prim in SOLO_VERBS:
         if not is_bot(rt.state, ctx.flock):
-            raise EngineError(f"the Kiwibot verb `{effects.describe(call)}` ran for {ctx.flock}, not Kiwibot")
+            raise EngineError(f"the Kiwibot verb `{describe(call)}` ran for {ctx.flock}, not Kiwibot")
         return SOLO_VERBS[prim]
     if is_bot(rt.state, ctx.flock):
-        if prim == "gain-fruit" and not solo_of(rt.state).get("kiwibot_fruit"):
+        if prim == "gain-fruit" and not solo_of(rt.state).kiwibot_fruit:
             return _no_fruit
         return BOT_OVERRIDES.get(prim, fn)
     return fn

@@ -13,6 +13,7 @@ from typing import Any
 from kcd.dsl import ast
 from kcd.engine import effects, labels
 from kcd.engine.context import Ctx, Runtime
+from kcd.engine.describe import describe
 from kcd.core import action_types as A
 from kcd.core.decisions import option
 from kcd.engine.machine import Ask, Call, Cont, Do, Emit, Env, ForEach, If, Question, Return, program
@@ -24,7 +25,8 @@ PAY_VERBS = frozenset({"pay-fruit", "pay-fruit-of", "pay-domain"})
 
 def phases(rt: Runtime) -> list[str]:
     """The phases of a season in this game (its mode's: the variant's list under Variable Turn Order)."""
-    return rt.mode.phases(rt.rules)
+    out: list[str] = rt.mode.phases(rt.rules)
+    return out
 
 
 # --- a slot effect, each payment in it only if possible -------------------------------------------------------
@@ -34,8 +36,9 @@ def _is_seq(rt: Runtime, env: Env) -> bool:
     return type(env["node"]) is ast.Seq
 
 
-def _stmts(rt: Runtime, env: Env) -> tuple:
-    return env["node"].stmts
+def _stmts(rt: Runtime, env: Env) -> tuple[Any, ...]:
+    stmts: tuple[Any, ...] = env["node"].stmts
+    return stmts
 
 
 def _run_stmt(rt: Runtime, env: Env) -> Cont:
@@ -48,9 +51,9 @@ def _unpayable(rt: Runtime, env: Env) -> bool:
     return type(node) is ast.Call and node.primitive in PAY_VERBS and not effects.possible(rt, node, env["ctx"])
 
 
-def _cannot_pay(rt: Runtime, env: Env) -> tuple[str, dict]:
+def _cannot_pay(rt: Runtime, env: Env) -> tuple[str, dict[str, Any]]:
     flock = env["ctx"].flock
-    return flock, {"flock": flock, "effect": effects.describe(env["node"])}
+    return flock, {"flock": flock, "effect": describe(env["node"])}
 
 
 def _run_effect(rt: Runtime, env: Env) -> Any:
@@ -79,7 +82,7 @@ def _ask_slot(rt: Runtime, env: Env) -> Question:
     # as players), they keep it rather than be left with nowhere to go
     slots = allowed or free
     return Question(env["flock"], "tracker-slot", env["prompt"],
-                    [option(A.Slot(n), ("Slot {}: {}", (n, labels.lazy(effects.describe, rt.rules.tracker[n].effect))))
+                    [option(A.Slot(n), ("Slot {}: {}", (n, labels.lazy(describe, rt.rules.tracker[n].effect))))
                      for n in slots])
 
 
