@@ -10,7 +10,7 @@ import json
 import random
 
 from kcd.core.state import State
-from kcd.engine import Game
+from kcd.engine import Game, mode_registry as modes
 from kcd.engine.context import Runtime
 from kcd.engine.view import view as make_view
 
@@ -23,9 +23,10 @@ def indistinguishable(state: State, viewer: str | None, rng: random.Random, *, c
     face-down cards and Kiwibot's cards and reserve stay, so what is drawn, discarded or revealed later is the same
     in public."""
     twin = State.from_dict(state.to_dict())
-    bot = twin.solo["bot"] if twin.solo is not None and keep else None
-    # (`keep`: Kiwibot's deck and reserve stay, since its turns reveal them, R-SOLO-7/11)
-    others = [f for f in twin.seats if f != viewer and f != bot]
+    # (`keep`: the decks and reserves of the flocks the engine plays (Kiwibot) stay, since their turns reveal them,
+    # R-SOLO-7/11)
+    played = modes.for_state(twin).engine_flocks(twin) if keep else []
+    others = [f for f in twin.seats if f != viewer and f not in played]
     if cards:
         for f in others:
             fl = twin.flocks[f]

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from kcd.analysis.bots import Bot
-from kcd.analysis.sim import GameRecord, SimError, play_game, solo_sides, variants
+from kcd.analysis.sim import GameRecord, SimError, play_game
 from kcd.content import ContentError, load_ruleset
 from kcd.content.loader import BASE_FOLDER, pack_of
 from kcd.content.model import Ruleset
 from kcd.core.decisions import Applied, Decision, RefusalCode, Refused
-from kcd.engine import Game
+from kcd.engine import Game, mode_registry as modes
 from kcd.engine.invariants import violations
 from kcd.testing.hidden import first_difference, views_leak
 
@@ -279,26 +279,30 @@ def load_target(target: Ruleset | str | Path) -> Ruleset:
 
 
 def sim_plan(ruleset: Ruleset, games: int, seed: int = 0) -> list[dict[str, Any]]:
-    """`checked_game`'s arguments of each game: the modes the content offers in turn (standard; Variable Turn Order
-    and solo when it declares them), and from a per-game RNG the player count (those the island has a layout
-    for), the flocks (any of the content's, so a mod's show up), their sides and the setup."""
+    """`checked_game`'s arguments of each game: every registered mode and variant the content offers in turn
+    (`Mode.available`: the standard game, Variable Turn Order, solo, a plug-in's), and from a per-game RNG the
+    player count (the mode's own, else one the island has a layout for), the flocks (any of the content's, so a
+    mod's show up), their sides and the setup."""
     from kcd.content.rules import compile_rules
 
     rules = compile_rules(ruleset)
     flocks = sorted(rules.flocks)
     counts = sorted({layout.players for layout in rules.layouts if 2 <= layout.players <= min(4, len(flocks))})
-    if not counts:
-        raise CheckFailed(f"the content has no island layout for 2-4 players of its {len(flocks)} flocks")
-    kinds: list[dict[str, Any]] = [{"mode": "standard"}]
-    kinds += [{"mode": "standard", "variant": v} for v in variants(ruleset)]
-    if solo_sides(ruleset) and 2 in counts:
-        kinds.append({"mode": "solo"})
+    kinds: list[tuple[dict[str, Any], list[int]]] = []
+    for mode in modes.all_modes():
+        if mode.available(rules):
+            fixed = mode.player_count
+            options = [fixed] if fixed is not None and fixed <= len(flocks) else [] if fixed is not None else counts
+            if options:
+                kinds.append(({"mode": mode.name, "variant": mode.variant}, options))
+    if not kinds:
+        raise CheckFailed(f"no mode can seat players: the content has {len(flocks)} flocks and island layouts "
+                          f"for {sorted(layout.players for layout in rules.layouts)} players")
     plan = []
     for i in range(games):
         rng = random.Random(f"kcd.testing:{seed}:{i}")
-        kind = dict(kinds[i % len(kinds)])
-        n = 2 if kind["mode"] == "solo" else rng.choice(counts)
-        players = rng.sample(flocks, n)
+        kind, options = kinds[i % len(kinds)]
+        players = rng.sample(flocks, rng.choice(options))
         sides = {f: rng.choice(sorted(rules.flocks[f])) for f in players}
         plan.append({"players": players, "seed": seed + i, "sides": sides, "setup": rng.choice(SETUPS), **kind})
     return plan
