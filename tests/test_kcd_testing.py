@@ -71,7 +71,7 @@ def test_a_clone_that_differs_from_the_game_fails(monkeypatch: pytest.MonkeyPatc
 
 def test_a_loaded_save_that_goes_on_unlike_the_game_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     """A loaded save whose RNG was swapped equals nothing at once: it is caught before the game goes on."""
-    real = Game.from_json.__func__   # type: ignore[attr-defined]
+    real = Game.from_json.__func__
 
     def from_json(cls: type[Game], ruleset: Any, text: str, verify: bool = False) -> Game:
         loaded = real(cls, ruleset, text, verify)
