@@ -121,14 +121,6 @@ def _events(applied: Applied | Refused) -> list[dict[str, Any]]:
 
 
 @dataclass
-class _Copies:
-    """A clone and a loaded save of the game taken at one decision, to follow it through the next."""
-
-    pending: Decision | None
-    games: list[tuple[str, Game]]
-
-
-@dataclass
 class Checker:
     """The checks of one game, run by `play_game`'s hooks (`start`, `decided`); CheckFailed on the first problem."""
 
@@ -139,7 +131,8 @@ class Checker:
     decisions: int = 0
     rng: random.Random = field(init=False)
     seen: list[str] = field(default_factory=list)
-    _copies: _Copies | None = None
+    # a clone and a loaded save taken at the last checked decision, (name, game), to follow through the next
+    _copies: list[tuple[str, Game]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         unknown = [c for c in self.checks if c not in CHECKS]
@@ -160,11 +153,11 @@ class Checker:
         self.decisions += 1
         self.seen.append(option)
         where = f"after decision {self.decisions} (`{option}`, {decision.kind} of {decision.player})"
-        copies, self._copies = self._copies, None
-        if copies is not None:
+        copies, self._copies = self._copies, []
+        if copies:
             text = game.to_json()
             expected = _events(applied)
-            for name, copy in copies.games:
+            for name, copy in copies:
                 result = copy.apply(option)
                 if not result.ok:
                     raise self.fail(where, f"the {name} refused the option the game took: {result}")
@@ -206,7 +199,7 @@ class Checker:
                                     + first_difference(json.loads(text), json.loads(copy.to_json()), ""))
                 if copy.pending != game.pending:
                     raise self.fail(where, f"the {name} asks another decision than the game")
-            self._copies = _Copies(game.pending, games)
+            self._copies = games
 
 
 def describe(players: Sequence[str], seed: int, mode: str = "standard", variant: str | None = None,
