@@ -19,7 +19,7 @@ from kcd.dsl.bounds import MAX_CHAIN_DEPTH, MAX_WORK, chain_bounds, local_work
 from kcd.dsl.checker import compile_field, CheckContext
 from kcd.engine import Game, effects
 from kcd.engine.context import MAX_DEPTH, Ctx, EngineError
-from test_engine_support import steps
+from kcd.testing import steps
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"))
 

@@ -7,13 +7,12 @@ import copy
 from dataclasses import replace
 from pathlib import Path
 
-from test_engine_support import drive, steps
-
 from kcd.dsl import CheckContext, compile_field
 from kcd.engine import effects, push
 from kcd.engine.context import Ctx
 from kcd.content.rules import Power
 from kcd.analysis.position import load_position
+from kcd.testing import drive, steps
 
 POSITIONS = Path(__file__).parent / "golden" / "positions" / "compose"
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)

@@ -13,7 +13,7 @@ from kcd.dsl.compose_check import WORK_LIMIT, work
 from kcd.engine import effects
 from kcd.engine.context import Ctx
 from kcd.analysis.position import load_position
-from test_engine_support import steps
+from kcd.testing import steps
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"), 3)
 POSITION = Path(__file__).parent / "golden" / "positions" / "compose" / "cards.yaml"

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import pytest
-from test_engine_support import blank_runtime, drive, dsl, fruit, markers, now, put, steps
+from test_engine_support import blank_runtime, dsl, fruit, markers, now, put
 
 from kcd.engine import build, effects, feed, move, placing
 from kcd.engine.context import Ctx, Turn
+from kcd.testing import drive, steps
 
 
 def _ctx(flock="red"):

@@ -9,11 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
-from test_engine_support import ruleset, steps
+from test_engine_support import ruleset
 
 from kcd.engine import Game
 from kcd.modes.solo import procedures as solo
 from kcd.core import action_types as A
+from kcd.testing import steps
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "ACTIONS.md"
 ENGINE = Path(__file__).resolve().parent.parent / "interpreter"
@@ -142,7 +143,8 @@ def test_action_from_dict_names_what_is_wrong() -> None:
 def test_pushes_after_a_move_name_the_movers_twin_by_piece_id() -> None:
     """R-PUSH-1: the Kiwi that moved never pushes itself; with a same-size twin beside it the push names and
     moves the twin (by piece id, no reordering of the hex), and without one that size cannot be pushed."""
-    from test_engine_support import blank_runtime, drive, put
+    from test_engine_support import blank_runtime, put
+    from kcd.testing import drive
 
     from kcd.engine import push
     from kcd.core.board import board_of

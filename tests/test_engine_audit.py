@@ -1,10 +1,11 @@
 """Engine audit against the rulebook: each test pins a divergence that was found and fixed (rule id in the name)."""
 from __future__ import annotations
 
-from test_engine_support import blank_runtime, drive, fruit, markers, now, put, ruleset, steps
+from test_engine_support import blank_runtime, fruit, markers, now, put, ruleset
 
 from kcd.engine import Game, feed, marking, placing
 from kcd.engine.context import Ctx, Turn
+from kcd.testing import drive, steps
 
 
 def _ctx(flock="red"):

@@ -1,12 +1,13 @@
 """Engine: board geometry, state JSON, dominance (R-DOM-1/2, R-BUILD-5, R-LEAD-1) and payment (R-PAY-1)."""
 from __future__ import annotations
 
-from test_engine_support import blank_runtime, drive, fruit, markers, put, steps
+from test_engine_support import blank_runtime, fruit, markers, put
 
 from kcd.core import dominance
 from kcd.engine import payment
 from kcd.core.board import board_of
 from kcd.core.state import State
+from kcd.testing import drive, steps
 
 
 def test_board_adjacency_edges_lines():

@@ -5,13 +5,14 @@ import re
 from pathlib import Path
 
 import pytest
-from test_engine_support import blank_runtime, drive, dsl, fruit, steps
+from test_engine_support import blank_runtime, dsl, fruit
 
 from kcd.dsl import ast
 from kcd.dsl.registry import CORE_PRIMITIVES
 from kcd.engine import effects, queries
 from kcd.engine.context import Ctx, EngineError
 from kcd.engine.modifiers import MODIFIERS
+from kcd.testing import drive, steps
 
 
 def test_every_core_primitive_has_an_engine_mapping():

@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_engine_support import blank_runtime, drive, dsl, fruit, markers, put, rules, ruleset, totals, steps
+from test_engine_support import blank_runtime, dsl, fruit, markers, put, rules, ruleset, totals
 
 from kcd.engine import Game, actions, flow, marking, scoring
 from kcd.engine.context import Ctx, Turn
 from kcd.core.decisions import Option
+from kcd.testing import drive, steps
 
 
 def _until(game: Game, pred, r=None, limit=3000):

@@ -8,10 +8,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_engine_support import play_random, ruleset, totals, steps
+from test_engine_support import ruleset, totals
 
 from kcd.content import load_ruleset
 from kcd.engine import Game, Refused
+from kcd.testing import play_random, steps
 
 
 def _advance(g: Game, n: int, seed: int = 0) -> None:

@@ -91,8 +91,9 @@ def test_nothing_below_the_apps_imports_them():
 
 
 # The layers of the one package `kcd`, lowest first (docs/ARCHITECTURE "Package layout"): a module imports only
-# its own layer and the layers below it.
-LAYERS = ("core", "dsl", "content", "engine", "modes", "analysis", "rl", "apps")
+# its own layer and the layers below it. `testing` (fixtures for those who test the engine, a mod or a front-end)
+# is the top: it may import every layer, the apps too, and no product imports it.
+LAYERS = ("core", "dsl", "content", "engine", "modes", "analysis", "rl", "apps", "testing")
 # The only upward edges: the engine's Game loads the built-in modes (so `Game.new(mode="solo")` works without
 # importing them first) and names their interface in one annotation.
 UPWARD_ALLOWED = {("kcd.engine.game", "kcd.modes"), ("kcd.engine.game", "kcd.modes.base"),
@@ -143,6 +144,38 @@ def test_every_layer_imports_only_the_layers_below_it():
                 if here is not None and there is not None and there > here:
                     upward.append(f"{path.name}:{node.lineno} {mod} ({LAYERS[here]}) imports {target}")
     assert upward == []
+
+
+def _imported(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every import in a file, anywhere in it, `from a import b` as `a` and `a.b`."""
+    out: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out += [(node.lineno, node.module), *((node.lineno, f"{node.module}.{a.name}") for a in node.names)]
+        elif isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+    return out
+
+
+def test_no_product_module_imports_kcd_testing():
+    """kcd.testing is for tests: no module of the engine, the analysis, the adapters or the apps imports it (nor the
+    top package `kcd`, which has no layer), anywhere in a file."""
+    modules = _layer_modules()
+    assert "kcd.testing" in modules and "kcd.apps.editor" in modules
+    found = [f"{path.relative_to(ENGINE.parent.parent)}:{line} imports {name}"
+             for mod, path in sorted(modules.items()) if mod != "kcd.testing" and not mod.startswith("kcd.testing.")
+             for line, name in _imported(path) if name == "kcd.testing" or name.startswith("kcd.testing.")]
+    assert found == []
+
+
+def test_the_layer_rules_catch_an_import_of_kcd_testing(tmp_path: Path):
+    """The check above reads imports as the layer test does: a product file importing kcd.testing is found."""
+    product = tmp_path / "product.py"
+    product.write_text("import json\n\ndef f():\n    from kcd.testing import steps\n    import kcd.testing.hidden\n",
+                       encoding="utf-8")
+    assert [n for _, n in _imported(product) if n.startswith("kcd.testing")] == \
+        ["kcd.testing", "kcd.testing.steps", "kcd.testing.hidden"]
+    assert _layer_of("kcd.testing.playthrough") > _layer_of("kcd.apps.service.hub") > _layer_of("kcd.rl.openspiel")
 
 
 def test_the_mode_registry_imports_nothing_from_kcd():

@@ -6,12 +6,13 @@ import ast
 from pathlib import Path
 
 import pytest
-from test_engine_support import play_random, ruleset
+from test_engine_support import ruleset
 
 from kcd.engine import Game, mode_registry as modes
 from kcd.modes.base import Mode
 from kcd.modes.standard import Standard
 from kcd.engine.setup import SetupError
+from kcd.testing import play_random
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "interpreter" / "engine"

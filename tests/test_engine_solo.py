@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_engine_support import dsl, markers, put, ruleset, rules, steps
+from test_engine_support import dsl, markers, put, ruleset, rules
 
 from kcd.engine import Game
 from kcd.modes.solo import procedures as solo
@@ -20,6 +20,7 @@ from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.engine.game import OldSaveWarning
 from kcd.engine.scoring import score
 from kcd.engine.setup import SetupError, new_state
+from kcd.testing import steps
 
 PLAYER, BOT = "green", "red"
 

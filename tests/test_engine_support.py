@@ -1,18 +1,15 @@
-"""Shared helpers for the engine tests (no tests here): the shipped ruleset, hand-built states, a driver.
+"""Shared helpers for the engine tests (no tests here): the shipped ruleset and hand-built states.
 
 `blank_runtime` builds a real game state (setup done by the engine) and empties the island so a test
-can place exactly the pieces it needs; `steps` runs a program's continuation by hand (a generator of its
-decisions) and `drive` answers them.
+can place exactly the pieces it needs; running a program by hand (`steps`, `drive`) and random games
+(`play_random`) are kcd.testing's.
 """
 from __future__ import annotations
 
 import functools
-import random
 
 from kcd.content import load_ruleset
-from kcd.engine import Game
 from kcd.engine.context import Runtime
-from kcd.engine.machine import Runner
 from kcd.content.rules import compile_rules
 from kcd.engine.setup import new_state
 
@@ -71,52 +68,6 @@ def markers(rt: Runtime, flock: str, *terrains: str) -> None:
         rt.state.flocks[flock].domain.append(t)
         rt.state.domain_bag[t] -= 1
     rt.state.flocks[flock].domain.sort()
-
-
-def steps(rt, entry):
-    """Run a program's continuation (or None: nothing to run) to its end inside a generator: yields each Decision,
-    receives the chosen option's id, returns the program's value (tests answer decisions one by one)."""
-    if entry is None:
-        return None
-    runner = Runner(rt, [entry], 1 << 62)
-    decision = runner.run(None)
-    while decision is not None:
-        answer = yield decision
-        decision = runner.run(decision.action_of(answer))
-    return runner.result
-
-
-def drive(gen, answers=()):
-    """Run a `steps` generator (a program run by hand), answering each decision in order; returns (result,
-    decisions asked)."""
-    answers = list(answers)
-    asked = []
-    try:
-        d = next(gen)
-        while True:
-            asked.append(d)
-            if not answers:
-                raise AssertionError(f"unanswered {d.kind} decision for {d.player}: {d.option_ids()}")
-            a = answers.pop(0)
-            assert a in d.option_ids(), f"{a!r} not in {d.option_ids()}"
-            d = gen.send(a)
-    except StopIteration as stop:
-        assert not answers, f"unused answers {answers}"
-        return stop.value, asked
-
-
-def play_random(game: Game, seed: int, check=None, max_decisions=5000) -> int:
-    """Play a game to the end with uniformly random legal options; `check(game)` after every decision."""
-    r = random.Random(seed)
-    n = 0
-    while not game.is_over:
-        res = game.apply(r.choice(game.pending.options).id)
-        assert res.ok, res
-        n += 1
-        if check:
-            check(game)
-        assert n < max_decisions
-    return n
 
 
 def totals(st) -> dict:

@@ -22,51 +22,9 @@ from test_engine_support import ruleset
 from kcd.content import load_ruleset
 
 from kcd.engine import Game
-from kcd.engine.context import Runtime
 from kcd.core.events import FORMS, OWNER
 from kcd.core.state import State
-from kcd.engine.view import view as make_view
-
-
-def _resample(state: State, viewer: str | None, rng: random.Random, *, cards: bool = True,
-              reveal: bool = False, keep: bool = False) -> State:
-    """A copy of `state` that `viewer` cannot tell apart from it (see the module docstring); `keep`: the RNG and
-    the viewer's own deck, the face-down cards and Kiwibot's cards and reserve stay, so what is drawn, discarded or
-    revealed later is the same in public."""
-    twin = State.from_dict(state.to_dict())
-    bot = twin.mode_state.bot if twin.mode_state is not None and keep else None
-    # (`keep`: Kiwibot's deck and reserve stay, since its turns reveal them, R-SOLO-7/11)
-    others = [f for f in twin.seats if f != viewer and f != bot]
-    if cards:
-        for f in others:
-            fl = twin.flocks[f]
-            # (`keep`: face-down cards stay, since Season Change discards them face up)
-            hidden = fl.hand + fl.deck + ([] if keep else [fl.played[i] for i in fl.facedown])
-            rng.shuffle(hidden)
-            fl.hand, fl.deck = hidden[:len(fl.hand)], hidden[len(fl.hand):len(fl.hand) + len(fl.deck)]
-            rest = hidden[len(fl.hand) + len(fl.deck):]
-            for i in ([] if keep else fl.facedown):
-                fl.played[i] = rest.pop()
-        if viewer is not None and not keep:
-            rng.shuffle(twin.flocks[viewer].deck)
-        if not keep:
-            twin.rng = rng.getrandbits(64)
-    if not reveal:
-        pool = [t for t, n in sorted(twin.domain_bag.items()) for _ in range(n)]
-        for f in others:
-            pool += twin.flocks[f].domain
-        rng.shuffle(pool)
-        for f in others:
-            fl = twin.flocks[f]
-            fl.domain, pool = sorted(pool[:len(fl.domain)]), pool[len(fl.domain):]
-        twin.domain_bag = {t: pool.count(t) for t in state.domain_bag}
-    return twin
-
-
-def _revealed(game: Game) -> bool:
-    """R-END-1: in the last Domain Marking every reserve is face up."""
-    st = game.state
-    return st.season >= game.rules.seasons and st.phase in ("domain_marking", "over")
+from kcd.testing import first_difference, indistinguishable, reserves_revealed, views_leak
 
 
 def test_views_are_the_same_on_states_a_viewer_cannot_tell_apart() -> None:
@@ -79,12 +37,8 @@ def test_views_are_the_same_on_states_a_viewer_cannot_tell_apart() -> None:
         play = random.Random(seed)
         while not game.is_over:
             if play.random() < 0.25:
-                for viewer in list(game.state.seats) + [None]:
-                    twin = _resample(game.state, viewer, rng, reveal=_revealed(game))
-                    seen = make_view(game.rt, viewer, game.pending)
-                    again = make_view(Runtime(game.rules, twin, game.events), viewer, game.pending)
-                    assert json.dumps(seen, sort_keys=True) == json.dumps(again, sort_keys=True), (seed, viewer)
-                    checked += 1
+                assert views_leak(game, rng) is None, seed   # every seat's view and the spectator's
+                checked += len(game.state.seats) + 1
             game.apply(play.choice(game.pending.options).id)
     assert checked > 150
 
@@ -110,12 +64,12 @@ def test_event_texts_do_not_depend_on_what_the_viewer_cannot_see() -> None:
         game = Game.new(ruleset(), players=players, seed=seed)
         play = random.Random(seed)
         while not game.is_over:
-            if game.step_depth == 0 and play.random() < 0.15 and not _revealed(game):
+            if game.step_depth == 0 and play.random() < 0.15 and not reserves_revealed(game):
                 viewer = play.choice(list(game.state.seats) + [None])
                 a = Game.from_state(ruleset(), State.from_dict(game.state.to_dict()))
-                b = Game.from_state(ruleset(), _resample(game.state, viewer, rng, cards=False))
+                b = Game.from_state(ruleset(), indistinguishable(game.state, viewer, rng, cards=False))
                 for _ in range(40):
-                    if a.is_over or _revealed(a):
+                    if a.is_over or reserves_revealed(a):
                         break
                     decision = a.pending
                     chosen = play.choice(decision.options)
@@ -179,19 +133,6 @@ def _public_choice(action, decider: str, viewer: str | None) -> str:
     return json.dumps(data, sort_keys=True)
 
 
-def _diff(a, b, path: str) -> str:
-    """Where two views first differ (for the failure message)."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in sorted(set(a) | set(b), key=str):
-            if a.get(k) != b.get(k):
-                return _diff(a.get(k), b.get(k), f"{path}/{k}")
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
-            if x != y:
-                return _diff(x, y, f"{path}/{i}")
-    return f"{path}: {a!r} != {b!r}"
-
-
 def _own(view: dict, viewer: str | None) -> str:
     """The viewer's own private part of a view (hand, reserve): when it differs the viewer has learned something."""
     if viewer is None:
@@ -207,15 +148,15 @@ def _twins_agree(game: Game, viewer: str | None, rng: random.Random, play: rando
     the comparisons made."""
     start = json.loads(game.to_json())["checkpoint"]   # the running step's start: it is asked afresh in both
     a = Game.from_state(game.ruleset, State.from_dict(start))
-    b = Game.from_state(game.ruleset, _resample(State.from_dict(start), viewer, rng, keep=True))
+    b = Game.from_state(game.ruleset, indistinguishable(State.from_dict(start), viewer, rng, keep=True))
     compared = 0
     for _ in range(steps):
-        if a.is_over or _revealed(a):
+        if a.is_over or reserves_revealed(a):
             break
         seen_a, seen_b = a.view(viewer), b.view(viewer)
         if _own(seen_a, viewer) != _own(seen_b, viewer):
             break   # the viewer drew something else: from here they know more in one world
-        assert seen_a == seen_b, (viewer, _diff(seen_a, seen_b, ""), seen_a["log"][-4:], seen_b["log"][-4:])
+        assert seen_a == seen_b, (viewer, first_difference(seen_a, seen_b, ""), seen_a["log"][-4:], seen_b["log"][-4:])
         compared += 1
         decision = a.pending
         chosen = play.choice(decision.options)
@@ -251,7 +192,7 @@ def test_who_decides_next_and_the_events_do_not_depend_on_hidden_facts(name, ove
         game = Game.new(rules, players=players, seed=100 + seed, **kw)
         play = random.Random(seed)
         while not game.is_over:
-            if game.step_depth == 0 and play.random() < 0.3 and not _revealed(game):
+            if game.step_depth == 0 and play.random() < 0.3 and not reserves_revealed(game):
                 viewer = play.choice(list(game.state.seats) + [None])
                 compared += _twins_agree(game, viewer, rng, random.Random(play.random()), 30)
             game.apply(play.choice(game.pending.options).id)

@@ -4,13 +4,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_engine_support import blank_runtime, drive, fruit, markers, play_random, ruleset, rules, totals, steps
+from test_engine_support import blank_runtime, fruit, markers, ruleset, rules, totals
 
 from kcd.engine import Game
 from kcd.modes.vto import procedures as vto
 from kcd.engine.context import Ctx
 from kcd.content.rules import compile_rules
 from kcd.engine.setup import SetupError
+from kcd.testing import drive, play_random, steps
 
 PLAYERS = ["red", "green", "purple"]
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from test_engine_support import rules, steps
+from test_engine_support import rules
 
 from kcd.core import action_types as A
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
@@ -16,6 +16,7 @@ from kcd.engine.frames import FrameDataError, Uncopyable
 from kcd.engine.machine import (Ask, Call, Do, Question, Return, Runner, Done, copy_stack, program, stack_from_data,
                                 stack_to_data, step)
 from kcd.engine.setup import new_state
+from kcd.testing import steps
 
 
 class _Boom(Exception):

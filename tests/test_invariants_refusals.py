@@ -11,6 +11,7 @@ from kcd.analysis.bots import RandomBot
 from kcd.content import load_ruleset
 from kcd.engine import Game
 from kcd.analysis.sim import default_flocks
+from kcd.testing import mangled_id
 
 REFUSAL_CODES = {"wrong-player", "stale", "malformed", "illegal", "game-over"}
 
@@ -18,27 +19,6 @@ REFUSAL_CODES = {"wrong-player", "stale", "malformed", "illegal", "game-over"}
 @pytest.fixture(scope="module")
 def ruleset():
     return load_ruleset()
-
-
-def _mangle(rng: random.Random, option_ids: list[str], seen: list[str]) -> str:
-    """A plausible-looking but (usually) wrong option id."""
-    base = rng.choice(option_ids)
-    kind = rng.randrange(8)
-    if kind == 0:
-        return ""
-    if kind == 1:
-        return base + rng.choice(["x", "#", " ", ":", "->Z99", "\n"])
-    if kind == 2:
-        return base[: rng.randrange(len(base))] if base else "?"
-    if kind == 3:
-        return rng.choice(seen) if seen else "pass!"
-    if kind == 4:
-        return "".join(rng.choice("abcdefghijklmnopqrstuvwxyz:->#@,0123456789") for _ in range(rng.randrange(1, 20)))
-    if kind == 5:
-        return base.upper() if base.upper() != base else base + "Q"
-    if kind == 6:
-        return "\x00" + base
-    return base.replace(":", "::", 1) if ":" in base else base + "::"
 
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3)])
@@ -54,7 +34,7 @@ def test_refused_ids_leave_json_identical_through_whole_games(ruleset, players: 
         ids = game.pending.option_ids()
         before = game.to_json()
         for _ in range(3):
-            bad = _mangle(rng, ids, seen)
+            bad = mangled_id(rng, ids, seen)
             if bad in ids:
                 continue
             result = game.apply(bad)

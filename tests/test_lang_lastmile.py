@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_engine_support import blank_runtime, drive, markers, put, steps
+from test_engine_support import blank_runtime, markers, put
 
 from kcd.content import load_ruleset
 from kcd.content.loader import build, ruleset_from, validate_text
@@ -20,6 +20,7 @@ from kcd.core import action_types as A
 from kcd.engine.context import Ctx
 from kcd.content.rules import compile_rules
 from kcd.analysis.position import PositionError, load_position
+from kcd.testing import drive, steps
 
 ROOT = Path(__file__).resolve().parents[1]
 POSITION = ROOT / "tests" / "golden" / "positions" / "lastmile" / "kea.yaml"
@@ -67,7 +68,7 @@ def test_R_SC_1_at_season_change_fires_from_the_second_season_on_in_a_whole_game
     flips the Turn Order nests), and never for the other flock."""
     rs = load_ruleset(["lastmile"])
     game = Game.new(rs, players=["kea", "green"], seed=3, sides={"kea": "B"})
-    from test_engine_support import play_random
+    from kcd.testing import play_random
     play_random(game, 3)
     fired = _powers(game.rt, "season-change")
     assert len(fired) == game.rt.rules.seasons - 1

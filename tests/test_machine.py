@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_engine_support import ruleset, steps
+from test_engine_support import ruleset
 
 from kcd.engine import Game, machine
 from kcd.core import action_types as A
@@ -21,6 +21,7 @@ from kcd.engine.machine import Runner
 from kcd.engine.game import OldSaveWarning
 from kcd.engine.machine import (Ask, Call, Do, Emit, ForEach, If, Jump, Label, Question, Return, While,
                                 program)
+from kcd.testing import steps
 
 SAVES = Path(__file__).parent / "saves" / "format3-programs.json"
 

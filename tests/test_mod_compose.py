@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_engine_support import drive, steps
-
 from kcd.content import load_ruleset
 from kcd.core import dominance
 from kcd.engine import effects, flow, placing, queries
 from kcd.engine.context import Ability, Ctx
 from kcd.engine.move import ability_possible
 from kcd.analysis.position import load_position
+from kcd.testing import checked_game, drive, steps
 
 POSITIONS = Path(__file__).parent / "golden" / "positions" / "compose"
 
@@ -191,26 +190,6 @@ def test_R_VTO_5_tracker_slot_pay_1_fruit_then_each_richer_opponent_returns_1_of
     assert sum(rt.state.flocks["green"].fruit.values()) == 1   # not more than teal's 1 after paying: keeps it
 
 
-def invariant_problems(ruleset, games) -> list[str]:
-    """Play each (seed, flocks, play_game keywords) random game, checking every token, fruit and marker is accounted
-    for after every decision; the first few problems found (shared with the other mods' tests)."""
-    from kcd.engine.invariants import violations
-    from kcd.content.rules import compile_rules
-    from kcd.analysis.sim import play_game
-
-    rules = compile_rules(ruleset)
-    problems: list[str] = []
-    for seed, flocks, kw in games:
-        def check(game, decision, option, applied, seed=seed) -> None:
-            found = violations(game.state, rules, None if game.is_over else game.pending)
-            if found and len(problems) < 5:
-                problems.append(f"seed {seed} after `{option}`: " + "; ".join(found))
-
-        record = play_game(ruleset, flocks, seed, ("random",), on_decision=check, **kw)
-        assert record.ranking and record.decisions > 50
-    return problems
-
-
 def test_compose_mod_plays_random_games_with_every_invariant_after_every_decision() -> None:
     """Content that validates plays: 24 random games (sides B, standard and Variable Turn Order) with Kotare and
     the teal flock, every token, fruit and marker accounted for after every decision."""
@@ -221,4 +200,7 @@ def test_compose_mod_plays_random_games_with_every_invariant_after_every_decisio
         leaders = {f: ("kotare" if f == "teal" else others.pop(0)) for f in flocks}
         games.append((seed, flocks, {"leaders": leaders, "sides": {f: "B" for f in flocks},
                                      "variant": "vto" if seed % 3 == 0 else None}))
-    assert invariant_problems(load_ruleset(["compose"]), games) == []
+    rs = load_ruleset(["compose"])
+    for seed, flocks, kw in games:
+        record = checked_game(rs, flocks, seed, checks=("invariants",), **kw)
+        assert record.ranking and record.decisions > 50

@@ -6,7 +6,7 @@ import functools
 import random
 from pathlib import Path
 
-from test_engine_support import drive, fruit, put, steps
+from test_engine_support import fruit, put
 
 from kcd.content import load_ruleset, validate_text
 from kcd.engine import Game, build
@@ -14,6 +14,7 @@ from kcd.engine.context import Ctx, Runtime
 from kcd.content.rules import compile_rules
 from kcd.engine.scoring import score
 from kcd.engine.setup import new_state
+from kcd.testing import drive, steps
 
 
 @functools.lru_cache(maxsize=None)

@@ -8,7 +8,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_engine_support import drive, steps
 
 from kcd.dsl import registry
 from kcd.dsl.ast import Call, Phrase, Selector
@@ -26,6 +25,7 @@ from kcd.engine.machine import Ask, Do, ForEach, Label, Question, program
 from kcd.engine.selectors import select
 from kcd.engine.verb_table import VerbTable
 from kcd.analysis.position import load_position
+from kcd.testing import drive, steps
 
 CTX = CheckContext(("red", "green", "yellow", "blue"), ("flower", "grass", "mountain", "sand"))
 

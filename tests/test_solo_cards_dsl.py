@@ -21,9 +21,9 @@ from kcd.dsl.render import render
 from kcd.engine import Game
 from kcd.modes.solo import procedures as solo
 from kcd.engine.context import Ctx, Runtime, Turn
-from test_engine_support import steps
 from kcd.content.rules import compile_rules
 from kcd.engine.setup import new_state
+from kcd.testing import steps
 
 PLAYER, BOT = "green", "red"
 MOD = "mods/kiwibot-cards"
