@@ -1,0 +1,106 @@
+"""The engine a game runs on, and the compiled kernels of the native engine (the optional extension kcd._native).
+
+Two engines play the same rules with identical decisions: "python", the reference, and "native", which today is the
+Python machine with compiled kernels for its pure functions over the island (dominance of every hex, the counts
+of one hex; native/kcd_native.cpp). The kernels are exact ports; tests/test_native_kernels.py and
+tests/test_native_lockstep.py hold them to the Python code.
+
+A game's engine rides on its `State.params` dict, which the game's states share (copies, clones, checkpoints): the
+dict is an `EngineParams`, a dict that also says its engine, so the state's JSON and the save format are unchanged
+(a loaded save runs on the default engine). The default is "native" where the extension is built, else "python";
+`KCD_ENGINE=python|native` in the environment sets it (the CLI's `--engine` sets it, so worker processes follow).
+Asking for "native" where the extension is missing runs the Python machine and says so once.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from types import ModuleType
+from typing import Any
+
+from kcd.core.state import Hex, Kiwi
+
+ENGINES = ("native", "python")
+ENV = "KCD_ENGINE"
+
+kernels: ModuleType | None
+try:
+    from kcd import _native as kernels
+    _MISSING = ""
+except ImportError as exc:   # not built: no compiler at install time, or a build that failed
+    kernels = None
+    _MISSING = str(exc)
+else:
+    kernels.bind_types(Hex, Kiwi)   # the kernels read these classes' slots in place
+
+_told = False
+
+
+class EngineParams(dict[str, Any]):
+    """A state's params dict that also names the engine its game runs on (equal to, and saved as, a plain dict)."""
+
+    __slots__ = ("engine",)
+    engine: str
+
+
+def available() -> bool:
+    """Whether the compiled kernels are built and importable."""
+    return kernels is not None
+
+
+def check(engine: str) -> str:
+    """`engine` when it is an engine's name; a ValueError naming the choices otherwise."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    return engine
+
+
+def default() -> str:
+    """The engine a game gets when none is asked for: $KCD_ENGINE, else native where built, else python."""
+    asked = os.environ.get(ENV)
+    if asked:
+        return check(asked)
+    return "native" if kernels is not None else "python"
+
+
+def missing_reason() -> str:
+    """Why the native kernels are not available ("" when they are)."""
+    return "" if kernels is not None else f"the native kernels are not built ({_MISSING})"
+
+
+def tell_missing() -> None:
+    """Say once on stderr that the native engine was asked for but is not built, so the Python machine runs."""
+    global _told
+    if not _told and kernels is None:
+        _told = True
+        print(f"kcd: {missing_reason()}; running the Python machine (reinstall with a C++ compiler to build "
+              "them: pip install -e .)", file=sys.stderr)
+
+
+def resolve(engine: str | None) -> str:
+    """The engine that runs for a request (None: the default): "native" only where built; a request for it
+    elsewhere runs "python" and says so once."""
+    name = default() if engine is None else check(engine)
+    if name == "native" and kernels is None:
+        tell_missing()
+        return "python"
+    return name
+
+
+def bind(params: dict[str, Any], engine: str | None) -> EngineParams:
+    """The params dict of a new game on `engine` (None: the default): the same items, naming the engine."""
+    out = EngineParams(params)
+    out.engine = resolve(engine)
+    return out
+
+
+def engine_of(params: dict[str, Any]) -> str:
+    """The engine a state with these params runs on (a plain dict, as a loaded save has: the default)."""
+    if isinstance(params, EngineParams):
+        return params.engine
+    return resolve(None)
+
+
+def kernels_for(params: dict[str, Any]) -> ModuleType | None:
+    """The compiled kernels when these params' game runs on the native engine, else None."""
+    return kernels if kernels is not None and engine_of(params) == "native" else None

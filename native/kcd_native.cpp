@@ -1,0 +1,230 @@
+// kcd._native: compiled kernels of the Python rules machine (interpreter/core/native.py wraps them).
+//
+// Each kernel is an exact port of a pure function of the Python machine, which stays the reference
+// (tests/test_native_kernels.py compares them on random boards, tests/test_native_lockstep.py whole games).
+// Content stays data: the kernels receive the island's hexes and the counting weights from Python and name no
+// card, leader, nest or Season card. They read the Hex and Kiwi slots in place (no copy of the island into
+// another structure: a state's hexes change between calls, and a copy would cost what it saves).
+#include <pybind11/pybind11.h>
+#include <structmember.h>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+[[noreturn]] void raise_python() { throw py::error_already_set(); }
+
+[[noreturn]] void raise_type(const char* what) {
+    PyErr_SetString(PyExc_TypeError, what);
+    throw py::error_already_set();
+}
+
+// The island's value classes (kcd.core.state Hex and Kiwi: slotted, immutable) and where their slots lie, bound
+// once by `bind_types`: the kernels read a slot at its offset (a borrowed reference the Hex or Kiwi keeps alive),
+// after checking the object is exactly of that class, and refuse anything else with a TypeError.
+PyTypeObject* hex_type = nullptr;
+PyTypeObject* kiwi_type = nullptr;
+Py_ssize_t off_kiwi = -1, off_nest = -1, off_flock = -1, off_size = -1;
+
+Py_ssize_t slot_offset(PyObject* cls, const char* name) {
+    PyObject* d = PyObject_GetAttrString(cls, name);
+    if (d == nullptr) raise_python();
+    bool member = Py_TYPE(d) == &PyMemberDescr_Type;
+    Py_ssize_t off = member ? reinterpret_cast<PyMemberDescrObject*>(d)->d_member->offset : -1;
+    int kind = member ? reinterpret_cast<PyMemberDescrObject*>(d)->d_member->type : -1;
+    Py_DECREF(d);
+    if (!member || kind != T_OBJECT_EX) raise_type("bind_types needs classes whose fields are __slots__");
+    return off;
+}
+
+void bind_types(py::type hex, py::type kiwi) {
+    off_kiwi = slot_offset(hex.ptr(), "kiwi");
+    off_nest = slot_offset(hex.ptr(), "nest");
+    off_flock = slot_offset(kiwi.ptr(), "flock");
+    off_size = slot_offset(kiwi.ptr(), "size");
+    Py_INCREF(hex.ptr());
+    Py_INCREF(kiwi.ptr());
+    hex_type = reinterpret_cast<PyTypeObject*>(hex.ptr());
+    kiwi_type = reinterpret_cast<PyTypeObject*>(kiwi.ptr());
+}
+
+inline PyObject* slot(PyObject* obj, Py_ssize_t off) {
+    PyObject* v = *reinterpret_cast<PyObject**>(reinterpret_cast<char*>(obj) + off);
+    if (v == nullptr) raise_type("a Hex or Kiwi with an unset field");
+    return v;
+}
+
+// A Python int as a 64-bit count (OverflowError beyond it: the checker bounds every count far below).
+long long as_count(PyObject* v) {
+    if (!PyLong_Check(v)) raise_type("a count must be an int");
+    long long out = PyLong_AsLongLong(v);
+    if (out == -1 && PyErr_Occurred()) raise_python();
+    return out;
+}
+
+// Each flock's count in one hex, in the order the Python dict gets its keys (borrowed flock references that
+// stay alive while the hex and `here` do). Flocks are str, compared by identity first, then by value.
+struct Counts {
+    static constexpr int inline_size = 8;
+    std::pair<PyObject*, long long> fixed[inline_size];
+    std::vector<std::pair<PyObject*, long long>> more;
+    int n = 0;
+
+    std::pair<PyObject*, long long>& at(int i) { return i < inline_size ? fixed[i] : more[i - inline_size]; }
+    const std::pair<PyObject*, long long>& at(int i) const {
+        return i < inline_size ? fixed[i] : more[i - inline_size];
+    }
+
+    void add(PyObject* flock, long long c) {
+        if (!PyUnicode_CheckExact(flock)) raise_type("a flock id must be a str");
+        for (int i = 0; i < n; ++i) {
+            if (at(i).first == flock) { at(i).second += c; return; }
+        }
+        for (int i = 0; i < n; ++i) {
+            int eq = PyUnicode_Compare(at(i).first, flock);
+            if (eq == -1 && PyErr_Occurred()) raise_python();
+            if (eq == 0) { at(i).second += c; return; }
+        }
+        if (n < inline_size) fixed[n] = {flock, c}; else more.emplace_back(flock, c);
+        ++n;
+    }
+
+    // dominance.leader_of: the single highest count's flock, or nullptr on a tie or when none is above zero
+    PyObject* leader() const {
+        PyObject* best = nullptr;
+        long long best_n = 0;
+        bool tied = false;
+        for (int i = 0; i < n; ++i) {
+            const auto& item = at(i);
+            if (item.second > best_n) {
+                best = item.first; best_n = item.second; tied = false;
+            } else if (item.second == best_n && item.second > 0) {
+                tied = true;
+            }
+        }
+        return (tied || best_n <= 0) ? nullptr : best;
+    }
+};
+
+// dominance._counts: Kiwi (by size or one each) in stack order, then the Leaders `here` (a list or None), then
+// the Nest's value when `nest_values` is a dict (None: Nests do not count).
+void count_hex(PyObject* hex, PyObject* here, bool by_size, long long leader, PyObject* nest_values, Counts& out) {
+    if (hex_type == nullptr) raise_type("kcd._native.bind_types was not called");
+    if (Py_TYPE(hex) != hex_type) raise_type("the island's hexes must be kcd.core.state.Hex values");
+    PyObject* stack = slot(hex, off_kiwi);
+    if (!PyTuple_CheckExact(stack)) raise_type("a Hex's kiwi must be a tuple");
+    Py_ssize_t n = PyTuple_GET_SIZE(stack);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject* k = PyTuple_GET_ITEM(stack, i);
+        if (Py_TYPE(k) != kiwi_type) raise_type("a Hex's stacks must be kcd.core.state.Kiwi values");
+        out.add(slot(k, off_flock), by_size ? as_count(slot(k, off_size)) : 1);
+    }
+    if (here != nullptr && here != Py_None) {
+        if (!PyList_CheckExact(here)) raise_type("the Leaders of a hex must be a list");
+        Py_ssize_t m = PyList_GET_SIZE(here);
+        for (Py_ssize_t i = 0; i < m; ++i) out.add(PyList_GET_ITEM(here, i), leader);
+    }
+    if (nest_values != nullptr && nest_values != Py_None) {
+        PyObject* nest = slot(hex, off_nest);
+        if (nest != Py_None) {
+            if (!PyTuple_CheckExact(nest) || PyTuple_GET_SIZE(nest) != 2) {
+                PyErr_SetString(PyExc_ValueError, "a Hex's nest must be a (flock, nest id) pair");
+                raise_python();
+            }
+            if (!PyDict_Check(nest_values)) raise_type("nest values must be a dict");
+            PyObject* value = PyDict_GetItemWithError(nest_values, PyTuple_GET_ITEM(nest, 1));   // borrowed
+            if (value == nullptr && PyErr_Occurred()) raise_python();
+            long long v = value == nullptr ? 0 : as_count(value);
+            if (v) out.add(PyTuple_GET_ITEM(nest, 0), v);
+        }
+    }
+}
+
+PyObject* or_none(PyObject* flock) {
+    PyObject* r = flock != nullptr ? flock : Py_None;
+    Py_INCREF(r);
+    return r;
+}
+
+// dominance.dominant_all without flock-power weights: {hex id: dominant flock or None} in the hexes' order;
+// `leaders` maps a hex id to the flocks whose Leader stands there, in seat order.
+py::object dominant_all(py::dict hexes, py::dict leaders, bool by_size, long long leader, py::object nest_values) {
+    PyObject* out = PyDict_New();
+    if (out == nullptr) raise_python();
+    py::object result = py::reinterpret_steal<py::object>(out);
+    PyObject* nests = nest_values.ptr();
+    bool any_leader = PyDict_GET_SIZE(leaders.ptr()) > 0;
+    PyObject* key;
+    PyObject* hex;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(hexes.ptr(), &pos, &key, &hex)) {
+        PyObject* here = nullptr;
+        if (any_leader) {
+            here = PyDict_GetItemWithError(leaders.ptr(), key);   // borrowed
+            if (here == nullptr && PyErr_Occurred()) raise_python();
+        }
+        Counts counts;
+        count_hex(hex, here, by_size, leader, nests, counts);
+        if (PyDict_SetItem(out, key, counts.leader() != nullptr ? counts.leader() : Py_None)) raise_python();
+    }
+    return result;
+}
+
+// dominance._counts as a dict (insertion order as Python's).
+py::object counts(py::handle hex, py::object here, bool by_size, long long leader, py::object nest_values) {
+    Counts c;
+    count_hex(hex.ptr(), here.ptr(), by_size, leader, nest_values.ptr(), c);
+    py::dict out;
+    for (int i = 0; i < c.n; ++i) {
+        PyObject* n = PyLong_FromLongLong(c.at(i).second);
+        if (n == nullptr) raise_python();
+        int bad = PyDict_SetItem(out.ptr(), c.at(i).first, n);
+        Py_DECREF(n);
+        if (bad) raise_python();
+    }
+    return std::move(out);
+}
+
+// leader_of(counts(...)) without building the dict.
+py::object dominant(py::handle hex, py::object here, bool by_size, long long leader, py::object nest_values) {
+    Counts c;
+    count_hex(hex.ptr(), here.ptr(), by_size, leader, nest_values.ptr(), c);
+    return py::reinterpret_steal<py::object>(or_none(c.leader()));
+}
+
+// dominance.leader_of over a dict of counts (str flocks, int counts).
+py::object leader_of(py::dict table) {
+    Counts c;
+    PyObject* key;
+    PyObject* value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(table.ptr(), &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key)) raise_type("a flock id must be a str");
+        long long v = as_count(value);
+        if (c.n < Counts::inline_size) c.fixed[c.n] = {key, v}; else c.more.emplace_back(key, v);
+        ++c.n;
+    }
+    return py::reinterpret_steal<py::object>(or_none(c.leader()));
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_native, m) {
+    m.doc() = "Compiled kernels of the Kiwi Chow Down rules machine (exact ports; the Python code is the reference).";
+    m.def("bind_types", &bind_types, py::arg("hex"), py::arg("kiwi"),
+          "Tell the kernels the island's Hex and Kiwi classes (kcd.core.native does, on import).");
+    m.attr("KERNELS") = py::make_tuple("dominant_all", "counts", "dominant", "leader_of");
+    m.def("dominant_all", &dominant_all, py::arg("hexes"), py::arg("leaders"), py::arg("by_size"),
+          py::arg("leader"), py::arg("nest_values"),
+          "{hex id: dominant flock or None} for every hex (dominance.dominant_all without flock-power weights).");
+    m.def("counts", &counts, py::arg("hex"), py::arg("here"), py::arg("by_size"), py::arg("leader"),
+          py::arg("nest_values"), "Each flock's count in one hex (dominance._counts).");
+    m.def("dominant", &dominant, py::arg("hex"), py::arg("here"), py::arg("by_size"), py::arg("leader"),
+          py::arg("nest_values"), "The dominant flock of one hex, or None (leader_of of dominance._counts).");
+    m.def("leader_of", &leader_of, py::arg("counts"),
+          "The single highest count's flock, or None on a tie or when empty (dominance.leader_of).");
+}
