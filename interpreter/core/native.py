@@ -13,6 +13,7 @@ Asking for "native" where the extension is missing runs the Python machine and s
 """
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from types import ModuleType
@@ -23,15 +24,17 @@ from kcd.core.state import Hex, Kiwi
 ENGINES = ("native", "python")
 ENV = "KCD_ENGINE"
 
-kernels: ModuleType | None
-try:
-    from kcd import _native as kernels
-    _MISSING = ""
-except ImportError as exc:   # not built: no compiler at install time, or a build that failed
-    kernels = None
-    _MISSING = str(exc)
-else:
-    kernels.bind_types(Hex, Kiwi)   # the kernels read these classes' slots in place
+def _load() -> tuple[ModuleType | None, str]:
+    """The compiled kernels, bound to the island's classes, or None and why they are missing."""
+    try:
+        module = importlib.import_module("kcd._native")
+    except ImportError as exc:   # not built: no compiler at install time, or a build that failed
+        return None, str(exc)
+    module.bind_types(Hex, Kiwi)   # the kernels read these classes' slots in place
+    return module, ""
+
+
+kernels, _MISSING = _load()
 
 _told = False
 
