@@ -1,0 +1,95 @@
+"""The compiled kernels (kcd._native, wrapped by kcd.core.native) against their Python reference in
+kcd.core.dominance, on random islands: the same counts in the same order, the same dominant flock of each hex and
+of every hex at once; and input that is not an island is refused with a Python error, never a crash.
+
+Skipped where the extension is not built.
+"""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from kcd.core import dominance, native
+from kcd.core.state import Hex, Kiwi
+
+pytestmark = pytest.mark.skipif(not native.available(), reason=native.missing_reason())
+K = native.kernels
+
+FLOCKS = ["red", "green", "blue", "yellow", "kiwibot"]
+NESTS = ["n1", "n2", "n3"]
+
+flocks = st.sampled_from(FLOCKS)
+kiwi = st.builds(Kiwi, st.integers(0, 10**6), flocks, st.integers(0, 6))
+# a flock id as a new str object, so the kernels' comparison by value (not identity) is exercised
+fresh_flocks = flocks.map(lambda f: "".join(list(f)))
+nest = st.none() | st.tuples(fresh_flocks, st.sampled_from(NESTS + ["unknown"]))
+
+
+@st.composite
+def islands(draw):
+    """(hexes, leaders by hex, Kiwi by size, Leader weight, nest values or None)."""
+    n = draw(st.integers(0, 20))
+    hexes = {}
+    for i in range(n):
+        hid = f"h{i}"
+        hexes[hid] = Hex(hid, i, -i, "forest", tuple(draw(st.lists(kiwi, max_size=5))), draw(nest), None)
+    leaders = {}
+    for f in draw(st.lists(fresh_flocks, unique=True, max_size=4)):
+        if hexes:
+            leaders.setdefault(draw(st.sampled_from(sorted(hexes))), []).append(f)
+    values = draw(st.none() | st.dictionaries(st.sampled_from(NESTS), st.integers(-2, 5)))
+    return hexes, leaders, draw(st.booleans()), draw(st.integers(0, 5)), values
+
+
+@settings(max_examples=400, deadline=None)
+@given(islands())
+def test_counts_and_dominance_of_each_hex_match_python(island) -> None:
+    hexes, leaders, by_size, leader, values = island
+    for hid, h in hexes.items():
+        here = leaders.get(hid)
+        ref = dominance._counts(h, here or (), by_size, leader, values)
+        got = K.counts(h, here, by_size, leader, values)
+        assert list(got.items()) == list(ref.items())
+        assert K.dominant(h, here, by_size, leader, values) == dominance.leader_of(ref)
+        assert K.leader_of(ref) == dominance.leader_of(ref)
+
+
+@settings(max_examples=400, deadline=None)
+@given(islands())
+def test_dominance_of_every_hex_matches_python(island) -> None:
+    hexes, leaders, by_size, leader, values = island
+    ref = {hid: dominance.leader_of(dominance._counts(h, leaders.get(hid, ()), by_size, leader, values))
+           for hid, h in hexes.items()}
+    got = K.dominant_all(hexes, leaders, by_size, leader, values)
+    assert list(got.items()) == list(ref.items())
+
+
+@given(st.dictionaries(fresh_flocks, st.integers(-3, 9)))
+def test_leader_of_matches_python(counts) -> None:
+    assert K.leader_of(counts) == dominance.leader_of(counts)
+
+
+def test_what_is_not_an_island_is_refused() -> None:
+    h = Hex("h1", 0, 0, "forest", (Kiwi(1, "red", 2),), ("red", "n1"), None)
+    with pytest.raises(TypeError, match="Hex"):
+        K.dominant_all({"h1": object()}, {}, True, 3, None)
+    with pytest.raises(TypeError, match="list"):
+        K.counts(h, ("red",), True, 3, None)
+    with pytest.raises(TypeError, match="dict"):
+        K.counts(h, None, True, 3, ["n1"])
+    with pytest.raises(TypeError, match="int"):
+        K.counts(h, None, True, 3, {"n1": "2"})
+    with pytest.raises(TypeError, match="str"):
+        K.leader_of({1: 2})
+    with pytest.raises(OverflowError):
+        K.counts(Hex("h2", 0, 0, "forest", (Kiwi(1, "red", 2**70),), None, None), None, True, 3, None)
+
+
+def test_the_engine_switch() -> None:
+    assert native.check("python") == "python"
+    with pytest.raises(ValueError, match="choose one of native, python"):
+        native.check("cython")
+    params = native.bind({"a": 1}, "python")
+    assert params == {"a": 1} and native.engine_of(params) == "python"
+    assert native.kernels_for(params) is None
+    assert native.kernels_for(native.bind({}, "native")) is K
