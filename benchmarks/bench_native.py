@@ -6,10 +6,11 @@ Plain script (prints figures, asserts only that the engines agree): `.venv/bin/p
 2-4 players, Variable Turn Order, solo), the prototype edition and each shipped mod; `--jobs` splits them between
 processes. G games (default 60; a fifth of it for greedy) per engine and setting, CPU time of this process, one
 core, the lean GC thresholds of `kcd simulate`. It also prints the share of a Python-engine game's CPU time spent in
-what the native engine runs compiled (kcd.core.dominance's counting), timed around each outermost call.
+what the native engine runs compiled (kcd.core.dominance's counting, the piece sums of Season card objectives),
+timed around each outermost call.
 
-The native engine today is the Python machine with compiled kernels for dominance counting (kcd.core.native):
-expect the two columns to be close.
+The native engine today is the Python machine with compiled kernels for those (kcd.core.native): expect the two
+columns to be close.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from kcd.analysis.sim import default_flocks, play_game
 from kcd.analysis.simrun import lean_gc
 from kcd.content import load_ruleset
 from kcd.core import dominance, native
-from kcd.engine import Game
+from kcd.engine import Game, objective_plans
 
 MODS = Path(__file__).resolve().parent.parent / "content" / "mods"
 
@@ -54,11 +55,14 @@ def _games_per_cpu_second(engine: str, games: int, players: int, bot: str, kwarg
 
 
 def _kernel_share(games: int, players: int, bot: str, kwargs: dict[str, Any]) -> float:
-    """The share of a Python-engine game's CPU time inside kcd.core.dominance's public functions."""
+    """The share of a Python-engine game's CPU time inside the functions the native engine runs compiled:
+    kcd.core.dominance's counting and the piece sums of Season card objectives (objective_plans._sum_pieces)."""
     os.environ[native.ENV] = "python"
     spent = [0.0]
     depth = [0]
-    originals = {name: getattr(dominance, name) for name in ("dominant_all", "dominant", "strengths")}
+    modules = {"dominant_all": dominance, "dominant": dominance, "strengths": dominance,
+               "_sum_pieces": objective_plans}
+    originals = {name: getattr(module, name) for name, module in modules.items()}
 
     def timed(fn: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kw: Any) -> Any:
@@ -77,14 +81,14 @@ def _kernel_share(games: int, players: int, bot: str, kwargs: dict[str, Any]) ->
     flocks = default_flocks(ruleset, players)
     try:
         for name, fn in originals.items():
-            setattr(dominance, name, timed(fn))
+            setattr(modules[name], name, timed(fn))
         cpu = time.process_time()
         for i in range(games):
             play_game(ruleset, flocks, 2000 + i, (bot,), **kwargs)
         total = time.process_time() - cpu
     finally:
         for name, fn in originals.items():
-            setattr(dominance, name, fn)
+            setattr(modules[name], name, fn)
     return spent[0] / total
 
 
@@ -156,7 +160,7 @@ def main() -> None:
         for name, players, bot, kwargs in (SETTINGS[0], SETTINGS[3]):
             games = max(1, args.games // 5) if bot == "greedy" else args.games
             share = _kernel_share(games, players, bot, kwargs)
-            print(f"what the native engine compiles (dominance counting): {100 * share:.1f}% of a {name} "
+            print(f"what the native engine compiles (dominance, objective sums): {100 * share:.1f}% of a {name} "
                   "Python-engine game's CPU time")
         os.environ.pop(native.ENV, None)
         if args.lockstep > 0:

@@ -28,7 +28,7 @@ namespace {
 // after checking the object is exactly of that class, and refuse anything else with a TypeError.
 PyTypeObject* hex_type = nullptr;
 PyTypeObject* kiwi_type = nullptr;
-Py_ssize_t off_kiwi = -1, off_nest = -1, off_flock = -1, off_size = -1;
+Py_ssize_t off_kiwi = -1, off_nest = -1, off_terrain = -1, off_domain = -1, off_flock = -1, off_size = -1;
 
 Py_ssize_t slot_offset(PyObject* cls, const char* name) {
     PyObject* d = PyObject_GetAttrString(cls, name);
@@ -44,6 +44,8 @@ Py_ssize_t slot_offset(PyObject* cls, const char* name) {
 void bind_types(py::type hex, py::type kiwi) {
     off_kiwi = slot_offset(hex.ptr(), "kiwi");
     off_nest = slot_offset(hex.ptr(), "nest");
+    off_terrain = slot_offset(hex.ptr(), "terrain");
+    off_domain = slot_offset(hex.ptr(), "domain");
     off_flock = slot_offset(kiwi.ptr(), "flock");
     off_size = slot_offset(kiwi.ptr(), "size");
     Py_INCREF(hex.ptr());
@@ -211,13 +213,129 @@ py::object leader_of(py::dict table) {
     return py::reinterpret_steal<py::object>(or_none(c.leader()));
 }
 
+// A dict of counts {flock: int} in the order `c` holds them.
+PyObject* counts_dict(const Counts& c) {
+    PyObject* out = PyDict_New();
+    if (out == nullptr) raise_python();
+    for (int i = 0; i < c.n; ++i) {
+        PyObject* n = PyLong_FromLongLong(c.at(i).second);
+        int bad = n == nullptr ? -1 : PyDict_SetItem(out, c.at(i).first, n);
+        Py_XDECREF(n);
+        if (bad) { Py_DECREF(out); raise_python(); }
+    }
+    return out;
+}
+
+bool in_set(PyObject* set, PyObject* item) {
+    if (!PyAnySet_Check(set)) raise_type("expected a set");
+    int found = PySet_Contains(set, item);
+    if (found < 0) raise_python();
+    return found != 0;
+}
+
+// objective_plans._sum_pieces after its setup (which stays in Python: the kind's weights, the hexes allowed):
+// {hex id or "": {owner: count or tokens}} of the pieces in the hexes `ids` (None: every hex), leaving out the hex
+// ids in `banned` and hexes whose terrain is not in `terrains` (None: any). Per hex, a hex without any piece
+// summed is left out; otherwise one total under "".
+py::object sum_pieces(py::dict hexes, py::object ids, py::dict leaders, py::object banned, py::object terrains,
+                      bool per_hex, bool kiwi, py::object size, bool counting, long long leader_value, bool nests,
+                      bool nests_as_kiwi, bool markers, py::dict values) {
+    bool sized = !size.is_none();
+    long long want = sized ? as_count(size.ptr()) : 0;
+    if (!PyAnySet_Check(banned.ptr())) raise_type("banned must be a set");
+    bool any_banned = PySet_GET_SIZE(banned.ptr()) > 0;
+    PyObject* out = PyDict_New();
+    if (out == nullptr) raise_python();
+    py::object result = py::reinterpret_steal<py::object>(out);
+    Counts total;
+    // (hex id, Hex) in the order Python visits them, borrowed from the hexes dict and the ids list
+    std::vector<std::pair<PyObject*, PyObject*>> visit;
+    if (ids.is_none()) {
+        PyObject* key;
+        PyObject* value;
+        Py_ssize_t pos = 0;
+        visit.reserve(static_cast<size_t>(PyDict_GET_SIZE(hexes.ptr())));
+        while (PyDict_Next(hexes.ptr(), &pos, &key, &value)) visit.emplace_back(key, value);
+    } else {
+        if (!PyList_CheckExact(ids.ptr())) raise_type("ids must be a list or None");
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ids.ptr()); ++i) {
+            PyObject* hex_id = PyList_GET_ITEM(ids.ptr(), i);
+            PyObject* h = PyDict_GetItemWithError(hexes.ptr(), hex_id);
+            if (h == nullptr) {
+                if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, hex_id);
+                raise_python();
+            }
+            visit.emplace_back(hex_id, h);
+        }
+    }
+    for (const auto& [hex_id, h] : visit) {
+        if (Py_TYPE(h) != hex_type) raise_type("the island's hexes must be kcd.core.state.Hex values");
+        PyObject* stack = slot(h, off_kiwi);
+        PyObject* nest = slot(h, off_nest);
+        PyObject* domain = slot(h, off_domain);
+        if (!PyTuple_CheckExact(stack)) raise_type("a Hex's kiwi must be a tuple");
+        PyObject* here = PyDict_GetItemWithError(leaders.ptr(), hex_id);
+        if (here == nullptr && PyErr_Occurred()) raise_python();
+        if (PyTuple_GET_SIZE(stack) == 0 && nest == Py_None && here == nullptr && (!markers || domain == Py_None))
+            continue;
+        if (any_banned && in_set(banned.ptr(), hex_id)) continue;
+        if (!terrains.is_none() && !in_set(terrains.ptr(), slot(h, off_terrain))) continue;
+        Counts own;
+        Counts& acc = per_hex ? own : total;
+        if (kiwi) {
+            Py_ssize_t n = PyTuple_GET_SIZE(stack);
+            for (Py_ssize_t j = 0; j < n; ++j) {
+                PyObject* k = PyTuple_GET_ITEM(stack, j);
+                if (Py_TYPE(k) != kiwi_type) raise_type("a Hex's stacks must be kcd.core.state.Kiwi values");
+                long long ks = as_count(slot(k, off_size));
+                if (!sized || ks == want) acc.add(slot(k, off_flock), counting ? 1 : ks);
+            }
+        }
+        if (here != nullptr && leader_value) {
+            if (!PyList_CheckExact(here)) raise_type("the Leaders of a hex must be a list");
+            for (Py_ssize_t j = 0; j < PyList_GET_SIZE(here); ++j) acc.add(PyList_GET_ITEM(here, j), leader_value);
+        }
+        if (nest != Py_None && nests) {
+            if (!PyTuple_CheckExact(nest) || PyTuple_GET_SIZE(nest) != 2) {
+                PyErr_SetString(PyExc_ValueError, "a Hex's nest must be a (flock, nest id) pair");
+                raise_python();
+            }
+            PyObject* value = PyDict_GetItemWithError(values.ptr(), PyTuple_GET_ITEM(nest, 1));
+            if (value == nullptr && PyErr_Occurred()) raise_python();
+            long long v = value == nullptr ? 0 : as_count(value);
+            long long n = nests_as_kiwi ? v : (counting ? 1 : v);
+            if (n || !nests_as_kiwi) acc.add(PyTuple_GET_ITEM(nest, 0), n);
+        }
+        if (markers && domain != Py_None) {
+            if (!PyTuple_CheckExact(domain) || PyTuple_GET_SIZE(domain) != 2) {
+                PyErr_SetString(PyExc_ValueError, "a Hex's domain must be a (flock, terrain) pair");
+                raise_python();
+            }
+            acc.add(PyTuple_GET_ITEM(domain, 0), counting ? 1 : 0);
+        }
+        if (per_hex && own.n) {
+            PyObject* d = counts_dict(own);
+            int bad = PyDict_SetItem(out, hex_id, d);
+            Py_DECREF(d);
+            if (bad) raise_python();
+        }
+    }
+    if (!per_hex) {
+        PyObject* d = counts_dict(total);
+        int bad = PyDict_SetItemString(out, "", d);
+        Py_DECREF(d);
+        if (bad) raise_python();
+    }
+    return result;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
     m.doc() = "Compiled kernels of the Kiwi Chow Down rules machine (exact ports; the Python code is the reference).";
     m.def("bind_types", &bind_types, py::arg("hex"), py::arg("kiwi"),
           "Tell the kernels the island's Hex and Kiwi classes (kcd.core.native does, on import).");
-    m.attr("KERNELS") = py::make_tuple("dominant_all", "counts", "dominant", "leader_of");
+    m.attr("KERNELS") = py::make_tuple("dominant_all", "counts", "dominant", "leader_of", "sum_pieces");
     m.def("dominant_all", &dominant_all, py::arg("hexes"), py::arg("leaders"), py::arg("by_size"),
           py::arg("leader"), py::arg("nest_values"),
           "{hex id: dominant flock or None} for every hex (dominance.dominant_all without flock-power weights).");
@@ -225,6 +343,10 @@ PYBIND11_MODULE(_native, m) {
           py::arg("nest_values"), "Each flock's count in one hex (dominance._counts).");
     m.def("dominant", &dominant, py::arg("hex"), py::arg("here"), py::arg("by_size"), py::arg("leader"),
           py::arg("nest_values"), "The dominant flock of one hex, or None (leader_of of dominance._counts).");
+    m.def("sum_pieces", &sum_pieces, py::arg("hexes"), py::arg("ids"), py::arg("leaders"), py::arg("banned"),
+          py::arg("terrains"), py::arg("per_hex"), py::arg("kiwi"), py::arg("size"), py::arg("counting"),
+          py::arg("leader_value"), py::arg("nests"), py::arg("nests_as_kiwi"), py::arg("markers"), py::arg("values"),
+          "The pieces of a kind summed by owner, per hex or in all (objective_plans._sum_pieces after its setup).");
     m.def("leader_of", &leader_of, py::arg("counts"),
           "The single highest count's flock, or None on a tie or when empty (dominance.leader_of).");
 }

@@ -1,10 +1,12 @@
 """The compiled kernels (kcd._native, wrapped by kcd.core.native) against their Python reference in
-kcd.core.dominance, on random islands: the same counts in the same order, the same dominant flock of each hex and
-of every hex at once; and input that is not an island is refused with a Python error, never a crash.
+kcd.core.dominance and kcd.engine.objective_plans, on random islands: the same counts in the same order, the same
+dominant flock of each hex and of every hex at once, the same sums of pieces by owner for a Season card objective; and input that is not an island is refused with a Python error, never a crash.
 
 Skipped where the extension is not built.
 """
 from __future__ import annotations
+
+import functools
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -93,3 +95,54 @@ def test_the_engine_switch() -> None:
     assert params == {"a": 1} and native.engine_of(params) == "python"
     assert native.kernels_for(params) is None
     assert native.kernels_for(native.bind({}, "native")) is K
+
+
+@functools.lru_cache(maxsize=None)
+def _game_state():
+    from kcd.analysis.sim import default_flocks
+    from kcd.content import load_ruleset
+    from kcd.engine import Game
+
+    ruleset = load_ruleset()
+    return Game.new(ruleset, default_flocks(ruleset, 4), seed=3, engine="python").state.copy()
+
+
+@st.composite
+def objective_sums(draw):
+    """A game state with a random island and Leaders, and the arguments of objective_plans._sum_pieces."""
+    base = _game_state()
+    seats = list(base.seats)
+    nest_ids = sorted(base.params["nest_dominance"]) + ["unknown"]
+    terrains = ["forest", "flower", "water", "mountain"]
+    owners = st.sampled_from(seats).map(lambda f: "".join(list(f)))
+    hexes = {}
+    for i in range(draw(st.integers(0, 16))):
+        hid = f"x{i}"
+        stack = tuple(draw(st.lists(st.builds(Kiwi, st.integers(0, 999), owners, st.integers(1, 4)), max_size=4)))
+        nest = draw(st.none() | st.tuples(owners, st.sampled_from(nest_ids)))
+        domain = draw(st.none() | st.tuples(owners, st.sampled_from(terrains)))
+        hexes[hid] = Hex(hid, i, 0, draw(st.sampled_from(terrains)), stack, nest, domain)
+    py = base.copy()
+    py.hexes = hexes
+    for f in seats:
+        py.flocks[f].leader_hex = draw(st.none() | st.sampled_from(sorted(hexes))) if hexes else None
+    nat = py.copy()
+    nat.params = native.bind(py.params, "native")
+    ids = sorted(hexes)
+    subset = st.sets(st.sampled_from(ids)) if ids else st.just(set())
+    args = (draw(st.sampled_from(["kiwi", "piece", "leader", "nest", "marker"])), draw(st.booleans()),
+            draw(st.none() | st.integers(1, 4)), draw(st.none() | subset), draw(subset),
+            draw(st.none() | st.sets(st.sampled_from(terrains))), draw(st.booleans()))
+    return py, nat, args
+
+
+@settings(max_examples=400, deadline=None)
+@given(objective_sums())
+def test_objective_piece_sums_match_python(case) -> None:
+    from kcd.engine import objective_plans
+
+    py, nat, args = case
+    assert native.kernels_for(py.params) is None and native.kernels_for(nat.params) is K
+    ref = objective_plans._sum_pieces(py, *args)
+    got = objective_plans._sum_pieces(nat, *args)
+    assert [(k, list(v.items())) for k, v in got.items()] == [(k, list(v.items())) for k, v in ref.items()]
