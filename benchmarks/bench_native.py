@@ -6,8 +6,8 @@ Plain script (prints figures, asserts only that the engines agree): `.venv/bin/p
 2-4 players, Variable Turn Order, solo), the prototype edition and each shipped mod; `--jobs` splits them between
 processes. G games (default 60; a fifth of it for greedy) per engine and setting, CPU time of this process, one
 core, the lean GC thresholds of `kcd simulate`. It also prints the share of a Python-engine game's CPU time spent in
-what the native engine runs compiled (kcd.core.dominance's counting, the piece sums of Season card objectives),
-timed around each outermost call.
+what the native engine runs compiled (kcd.core.dominance's counting, the piece sums of Season card objectives, the
+hexes to build and to mark on), timed around each outermost call.
 
 The native engine today is the Python machine with compiled kernels for those (kcd.core.native): expect the two
 columns to be close.
@@ -28,7 +28,7 @@ from kcd.analysis.sim import default_flocks, play_game
 from kcd.analysis.simrun import lean_gc
 from kcd.content import load_ruleset
 from kcd.core import dominance, native
-from kcd.engine import Game, objective_plans
+from kcd.engine import Game, build, marking, objective_plans
 
 MODS = Path(__file__).resolve().parent.parent / "content" / "mods"
 
@@ -56,12 +56,13 @@ def _games_per_cpu_second(engine: str, games: int, players: int, bot: str, kwarg
 
 def _kernel_share(games: int, players: int, bot: str, kwargs: dict[str, Any]) -> float:
     """The share of a Python-engine game's CPU time inside the functions the native engine runs compiled:
-    kcd.core.dominance's counting and the piece sums of Season card objectives (objective_plans._sum_pieces)."""
+    kcd.core.dominance's counting, the piece sums of Season card objectives (objective_plans._sum_pieces), the
+    hexes to build and to mark on (build._hexes, marking.markable)."""
     os.environ[native.ENV] = "python"
     spent = [0.0]
     depth = [0]
     modules = {"dominant_all": dominance, "dominant": dominance, "strengths": dominance,
-               "_sum_pieces": objective_plans}
+               "_sum_pieces": objective_plans, "_hexes": build, "markable": marking}
     originals = {name: getattr(module, name) for name, module in modules.items()}
 
     def timed(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -77,11 +78,27 @@ def _kernel_share(games: int, players: int, bot: str, kwargs: dict[str, Any]) ->
                 depth[0] -= 1
         return wrapper
 
+    def timed_generator(fn: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kw: Any) -> Any:
+            items = fn(*args, **kw)
+            while True:
+                depth[0] += 1
+                start = time.process_time()
+                try:
+                    item = next(items)
+                except StopIteration:
+                    return
+                finally:
+                    spent[0] += time.process_time() - start
+                    depth[0] -= 1
+                yield item
+        return wrapper
+
     ruleset = load_ruleset()
     flocks = default_flocks(ruleset, players)
     try:
         for name, fn in originals.items():
-            setattr(modules[name], name, timed(fn))
+            setattr(modules[name], name, timed_generator(fn) if name == "_hexes" else timed(fn))
         cpu = time.process_time()
         for i in range(games):
             play_game(ruleset, flocks, 2000 + i, (bot,), **kwargs)
@@ -160,7 +177,7 @@ def main() -> None:
         for name, players, bot, kwargs in (SETTINGS[0], SETTINGS[3]):
             games = max(1, args.games // 5) if bot == "greedy" else args.games
             share = _kernel_share(games, players, bot, kwargs)
-            print(f"what the native engine compiles (dominance, objective sums): {100 * share:.1f}% of a {name} "
+            print(f"what the native engine compiles (dominance, objective sums, build and mark hexes): {100 * share:.1f}% of a {name} "
                   "Python-engine game's CPU time")
         os.environ.pop(native.ENV, None)
         if args.lockstep > 0:

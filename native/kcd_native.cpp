@@ -28,7 +28,7 @@ namespace {
 // after checking the object is exactly of that class, and refuse anything else with a TypeError.
 PyTypeObject* hex_type = nullptr;
 PyTypeObject* kiwi_type = nullptr;
-Py_ssize_t off_kiwi = -1, off_nest = -1, off_terrain = -1, off_domain = -1, off_flock = -1, off_size = -1;
+Py_ssize_t off_id = -1, off_kiwi = -1, off_nest = -1, off_terrain = -1, off_domain = -1, off_flock = -1, off_size = -1;
 
 Py_ssize_t slot_offset(PyObject* cls, const char* name) {
     PyObject* d = PyObject_GetAttrString(cls, name);
@@ -42,6 +42,7 @@ Py_ssize_t slot_offset(PyObject* cls, const char* name) {
 }
 
 void bind_types(py::type hex, py::type kiwi) {
+    off_id = slot_offset(hex.ptr(), "id");
     off_kiwi = slot_offset(hex.ptr(), "kiwi");
     off_nest = slot_offset(hex.ptr(), "nest");
     off_terrain = slot_offset(hex.ptr(), "terrain");
@@ -329,13 +330,109 @@ py::object sum_pieces(py::dict hexes, py::object ids, py::dict leaders, py::obje
     return result;
 }
 
+bool same(PyObject* a, PyObject* b) {
+    if (a == b) return true;
+    int eq = PyObject_RichCompareBool(a, b, Py_EQ);
+    if (eq < 0) raise_python();
+    return eq != 0;
+}
+
+PyObject* leaders_at(py::dict& leaders, PyObject* hex_id) {
+    PyObject* here = PyDict_GetItemWithError(leaders.ptr(), hex_id);   // borrowed
+    if (here == nullptr && PyErr_Occurred()) raise_python();
+    return here;
+}
+
+PyObject* checked_hex(PyObject* h) {
+    if (hex_type == nullptr || Py_TYPE(h) != hex_type) raise_type("the island's hexes must be kcd.core.state.Hex values");
+    if (!PyTuple_CheckExact(slot(h, off_kiwi))) raise_type("a Hex's kiwi must be a tuple");
+    return h;
+}
+
+// build._hexes without flock-power weights: the hexes without a Nest where `flock` has at least `need` tokens by
+// the build weights and dominates (a hex without its Leader is looked at only when its own Kiwi's sizes reach
+// `need`); `leaders` maps a hex id to the flocks whose Leader stands there, in seat order.
+py::list build_hexes(py::dict hexes, py::object flock, py::object leader_hex, long long need, py::dict leaders,
+                     bool by_size, long long leader) {
+    py::list out;
+    PyObject* me = flock.ptr();
+    PyObject* key;
+    PyObject* value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(hexes.ptr(), &pos, &key, &value)) {
+        PyObject* h = checked_hex(value);
+        if (slot(h, off_nest) != Py_None) continue;
+        PyObject* hex_id = slot(h, off_id);
+        if (!same(hex_id, leader_hex.ptr())) {
+            PyObject* stack = slot(h, off_kiwi);
+            long long own = 0;
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(stack); ++i) {
+                PyObject* k = PyTuple_GET_ITEM(stack, i);
+                if (Py_TYPE(k) != kiwi_type) raise_type("a Hex's stacks must be kcd.core.state.Kiwi values");
+                if (same(slot(k, off_flock), me)) own += as_count(slot(k, off_size));
+            }
+            if (own == 0 || own < need) continue;
+        }
+        Counts c;
+        count_hex(h, leaders_at(leaders, hex_id), by_size, leader, nullptr, c);
+        long long mine = 0;
+        for (int i = 0; i < c.n; ++i) {
+            if (same(c.at(i).first, me)) { mine = c.at(i).second; break; }
+        }
+        PyObject* top = c.leader();
+        if (mine >= need && top != nullptr && same(top, me)) out.append(py::reinterpret_borrow<py::object>(hex_id));
+    }
+    return out;
+}
+
+// marking.markable's hexes without flock-power weights: the hexes without a domain marker, of a terrain in `have`
+// (None: any), where `flock` has a Kiwi, its Leader (at `leader_hex`) or its own Nest, and dominates by the
+// marking weights (`nest_values` None: Nests do not count).
+py::list mark_hexes(py::dict hexes, py::object flock, py::object leader_hex, py::object have, py::dict leaders,
+                    bool by_size, long long leader, py::object nest_values) {
+    py::list out;
+    PyObject* me = flock.ptr();
+    bool any_terrain = have.is_none();
+    PyObject* key;
+    PyObject* value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(hexes.ptr(), &pos, &key, &value)) {
+        PyObject* h = checked_hex(value);
+        if (slot(h, off_domain) != Py_None) continue;
+        if (!any_terrain && !in_set(have.ptr(), slot(h, off_terrain))) continue;
+        PyObject* hex_id = slot(h, off_id);
+        bool present = leader_hex.ptr() != Py_None && same(hex_id, leader_hex.ptr());
+        PyObject* stack = slot(h, off_kiwi);
+        for (Py_ssize_t i = 0; !present && i < PyTuple_GET_SIZE(stack); ++i) {
+            PyObject* k = PyTuple_GET_ITEM(stack, i);
+            if (Py_TYPE(k) != kiwi_type) raise_type("a Hex's stacks must be kcd.core.state.Kiwi values");
+            present = same(slot(k, off_flock), me);
+        }
+        if (!present) {
+            PyObject* nest = slot(h, off_nest);
+            if (nest == Py_None) continue;
+            if (!PyTuple_CheckExact(nest) || PyTuple_GET_SIZE(nest) != 2) {
+                PyErr_SetString(PyExc_ValueError, "a Hex's nest must be a (flock, nest id) pair");
+                raise_python();
+            }
+            if (!same(PyTuple_GET_ITEM(nest, 0), me)) continue;
+        }
+        Counts c;
+        count_hex(h, leaders_at(leaders, hex_id), by_size, leader, nest_values.ptr(), c);
+        PyObject* top = c.leader();
+        if (top != nullptr && same(top, me)) out.append(py::reinterpret_borrow<py::object>(hex_id));
+    }
+    return out;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
     m.doc() = "Compiled kernels of the Kiwi Chow Down rules machine (exact ports; the Python code is the reference).";
     m.def("bind_types", &bind_types, py::arg("hex"), py::arg("kiwi"),
           "Tell the kernels the island's Hex and Kiwi classes (kcd.core.native does, on import).");
-    m.attr("KERNELS") = py::make_tuple("dominant_all", "counts", "dominant", "leader_of", "sum_pieces");
+    m.attr("KERNELS") = py::make_tuple("dominant_all", "counts", "dominant", "leader_of", "sum_pieces", "build_hexes",
+                                      "mark_hexes");
     m.def("dominant_all", &dominant_all, py::arg("hexes"), py::arg("leaders"), py::arg("by_size"),
           py::arg("leader"), py::arg("nest_values"),
           "{hex id: dominant flock or None} for every hex (dominance.dominant_all without flock-power weights).");
@@ -347,6 +444,12 @@ PYBIND11_MODULE(_native, m) {
           py::arg("terrains"), py::arg("per_hex"), py::arg("kiwi"), py::arg("size"), py::arg("counting"),
           py::arg("leader_value"), py::arg("nests"), py::arg("nests_as_kiwi"), py::arg("markers"), py::arg("values"),
           "The pieces of a kind summed by owner, per hex or in all (objective_plans._sum_pieces after its setup).");
+    m.def("build_hexes", &build_hexes, py::arg("hexes"), py::arg("flock"), py::arg("leader_hex"), py::arg("need"),
+          py::arg("leaders"), py::arg("by_size"), py::arg("leader"),
+          "The hexes where a flock may build (build._hexes without flock-power weights).");
+    m.def("mark_hexes", &mark_hexes, py::arg("hexes"), py::arg("flock"), py::arg("leader_hex"), py::arg("have"),
+          py::arg("leaders"), py::arg("by_size"), py::arg("leader"), py::arg("nest_values"),
+          "The hexes a flock may mark by dominance and terrain (marking.markable without flock-power weights).");
     m.def("leader_of", &leader_of, py::arg("counts"),
           "The single highest count's flock, or None on a tie or when empty (dominance.leader_of).");
 }

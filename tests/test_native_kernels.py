@@ -146,3 +146,72 @@ def test_objective_piece_sums_match_python(case) -> None:
     ref = objective_plans._sum_pieces(py, *args)
     got = objective_plans._sum_pieces(nat, *args)
     assert [(k, list(v.items())) for k, v in got.items()] == [(k, list(v.items())) for k, v in ref.items()]
+
+
+@st.composite
+def flock_hexes(draw):
+    """Random islands with Leaders and domain markers in a real game state, on both engines, and a flock."""
+    base = _game_state()
+    seats = list(base.seats)
+    nest_ids = sorted(base.params["nest_dominance"]) + ["unknown"]
+    terrains = sorted({h.terrain for h in base.hexes.values()})
+    owners = st.sampled_from(seats).map(lambda f: "".join(list(f)))
+    hexes = {}
+    for i in range(draw(st.integers(0, 16))):
+        hid = f"x{i}"
+        stack = tuple(draw(st.lists(st.builds(Kiwi, st.integers(0, 999), owners, st.integers(1, 4)), max_size=4)))
+        nest = draw(st.none() | st.tuples(owners, st.sampled_from(nest_ids)))
+        domain = draw(st.none() | st.tuples(owners, st.sampled_from(terrains)))
+        hexes[hid] = Hex(hid, i, 0, draw(st.sampled_from(terrains)), stack, nest, domain)
+    py = base.copy()
+    py.hexes = hexes
+    for f in seats:
+        py.flocks[f].leader_hex = draw(st.none() | st.sampled_from(sorted(hexes))) if hexes else None
+        py.flocks[f].domain = draw(st.lists(st.sampled_from(terrains), min_size=1, max_size=3))
+    nat = py.copy()
+    nat.params = native.bind(py.params, "native")
+    return py, nat, draw(st.sampled_from(seats)), draw(st.booleans())
+
+
+@functools.lru_cache(maxsize=None)
+def _rules():
+    from kcd.content.rules import compile_rules
+
+    return compile_rules(_game_ruleset())
+
+
+@functools.lru_cache(maxsize=None)
+def _game_ruleset():
+    from kcd.content import load_ruleset
+
+    return load_ruleset()
+
+
+FOUND = {"build": 0, "mark": 0}
+
+
+@settings(max_examples=400, deadline=None)
+@given(flock_hexes())
+def _build_and_mark_hexes_match_python(case) -> None:
+    """build._hexes and marking.markable on both engines (run by the test below, which then checks the
+    examples were not all empty)."""
+    from kcd.engine import build, marking
+    from kcd.engine.context import Runtime
+
+    py, nat, flock, any_terrain = case
+    assert dominance.compiled(py, "build") is None and dominance.compiled(nat, "build") is not None
+    rp, rn = Runtime(_rules(), py, [], None), Runtime(_rules(), nat, [], None)
+    built = list(build._hexes(rp, flock))
+    assert list(build._hexes(rn, flock)) == built
+    marked = marking.markable(rp, flock, any_terrain)
+    assert marking.markable(rn, flock, any_terrain) == marked
+    FOUND["build"] += bool(built)
+    FOUND["mark"] += bool(marked)
+
+
+def test_build_and_mark_hexes_match_python() -> None:
+    """The hexes to build and to mark on are the same on both engines, and the random islands give some often
+    (the comparison is not of empty lists)."""
+    FOUND.update(build=0, mark=0)
+    _build_and_mark_hexes_match_python()
+    assert FOUND["build"] > 40 and FOUND["mark"] > 40, FOUND

@@ -3,7 +3,7 @@ players, Variable Turn Order, solo), the prototype edition and each shipped mod,
 same random answer given to both, with the same decision (player, kind, option ids and labels) offered, the same
 events and the same state JSON after every decision, and the same save at the end.
 
-408 games (`GAMES` below) keep this file near 35 s on the suite's 2 shared cores, under its 60 s budget;
+408 games (`GAMES` below) keep this file near 40 s CPU on the suite's 2 shared cores, under its 60 s budget;
 benchmarks/bench_native.py runs 10,000 by default. Skipped where the extension is not built (then both engines are the Python machine).
 """
 from __future__ import annotations

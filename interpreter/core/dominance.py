@@ -103,6 +103,24 @@ def _setup(state: State, purpose: str) -> Setup:
     return out
 
 
+def compiled(state: State, purpose: str = "default") -> tuple[ModuleType, bool, int, dict[str, int] | None] | None:
+    """(the native kernels, Kiwi by size, Leader weight, nest values or None) when the state's game runs on the
+    native engine and no flock power weights pieces, else None (count here): for callers with a kernel of their
+    own built on these counts (build and marking hexes)."""
+    by_size, leader, nest_values, weighted, kernels = _setup(state, purpose)
+    return None if kernels is None or weighted else (kernels, by_size, leader, nest_values)
+
+
+def leaders_by_hex(state: State) -> dict[str, list[str]]:
+    """{hex: the flocks whose Leader stands there, in seat order} (the hexes without a Leader left out)."""
+    leaders: dict[str, list[str]] = {}
+    for f in state.seats:
+        where = state.flocks[f].leader_hex
+        if where is not None:
+            leaders.setdefault(where, []).append(f)
+    return leaders
+
+
 def weighted(state: State) -> bool:
     """Whether flock powers give some pieces weights of their own (then a caller asking about many hexes of one
     state does better with `dominant_all`, which works the weights out once)."""

@@ -2,8 +2,9 @@
 
 Two engines play the same rules with identical decisions: "python", the reference, and "native", which today is the
 Python machine with compiled kernels for some of its pure functions over the island (native/kcd_native.cpp): the
-dominance of every hex and the counts of one hex (kcd.core.dominance), and the sums of pieces by owner of a Season
-card objective (kcd.engine.objective_plans). The kernels are exact ports; tests/test_native_kernels.py and
+dominance of every hex and the counts of one hex (kcd.core.dominance), the hexes a flock may build and mark on
+(kcd.engine.build, kcd.engine.marking), and the sums of pieces by owner of a Season card objective
+(kcd.engine.objective_plans). The kernels are exact ports; tests/test_native_kernels.py and
 tests/test_native_lockstep.py hold them to the Python code.
 
 A game's engine rides on its `State.params` dict, which the game's states share (copies, clones, checkpoints): the
