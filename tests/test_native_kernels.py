@@ -91,10 +91,12 @@ def test_the_engine_switch() -> None:
     assert native.check("python") == "python"
     with pytest.raises(ValueError, match="choose one of native, python"):
         native.check("cython")
-    params = native.bind({"a": 1}, "python")
-    assert params == {"a": 1} and native.engine_of(params) == "python"
-    assert native.kernels_for(params) is None
-    assert native.kernels_for(native.bind({}, "native")) is K
+    params, other = {"a": 1}, {}
+    assert native.bind(params, "python") == "python" and native.bind(other, "native") == "native"
+    assert type(params) is dict and params == {"a": 1}   # the state's JSON is unchanged
+    assert native.engine_of(params) == "python" and native.kernels_for(params) is None
+    assert native.kernels_for(other) is K
+    assert native.engine_of({"a": 1}) == native.default()   # an equal dict no game was bound to
 
 
 @functools.lru_cache(maxsize=None)
@@ -127,7 +129,9 @@ def objective_sums(draw):
     for f in seats:
         py.flocks[f].leader_hex = draw(st.none() | st.sampled_from(sorted(hexes))) if hexes else None
     nat = py.copy()
-    nat.params = native.bind(py.params, "native")
+    nat.params = dict(py.params)
+    native.bind(py.params, "python")
+    native.bind(nat.params, "native")
     ids = sorted(hexes)
     subset = st.sets(st.sampled_from(ids)) if ids else st.just(set())
     args = (draw(st.sampled_from(["kiwi", "piece", "leader", "nest", "marker"])), draw(st.booleans()),
@@ -169,7 +173,9 @@ def flock_hexes(draw):
         py.flocks[f].leader_hex = draw(st.none() | st.sampled_from(sorted(hexes))) if hexes else None
         py.flocks[f].domain = draw(st.lists(st.sampled_from(terrains), min_size=1, max_size=3))
     nat = py.copy()
-    nat.params = native.bind(py.params, "native")
+    nat.params = dict(py.params)
+    native.bind(py.params, "python")
+    native.bind(nat.params, "native")
     return py, nat, draw(st.sampled_from(seats)), draw(st.booleans())
 
 

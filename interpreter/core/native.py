@@ -7,10 +7,12 @@ dominance of every hex and the counts of one hex (kcd.core.dominance), the hexes
 (kcd.engine.objective_plans). The kernels are exact ports; tests/test_native_kernels.py and
 tests/test_native_lockstep.py hold them to the Python code.
 
-A game's engine rides on its `State.params` dict, which the game's states share (copies, clones, checkpoints): the
-dict is an `EngineParams`, a dict that also says its engine, so the state's JSON and the save format are unchanged
-(a loaded save runs on the default engine). The default is "native" where the extension is built, else "python";
-`KCD_ENGINE=python|native` in the environment sets it (the CLI's `--engine` sets it, so worker processes follow).
+A game's engine is kept by the identity of its `State.params` dict, which the game's states share (copies, clones,
+checkpoints), so the state's JSON and the save format are unchanged (a loaded save runs on the default engine). The
+table holds the latest `KEPT` games' dicts (about 2 KB each); an older game still running, like a loaded save, runs
+on the default engine (the same decisions: only the speed differs). The default is "native" where the extension
+is built, else "python"; `KCD_ENGINE=python|native` in the environment sets it (the CLI's `--engine` sets it, so
+worker processes follow).
 Asking for "native" where the extension is missing runs the Python machine and says so once.
 """
 from __future__ import annotations
@@ -41,11 +43,9 @@ kernels, _MISSING = _load()
 _told = False
 
 
-class EngineParams(dict[str, Any]):
-    """A state's params dict that also names the engine its game runs on (equal to, and saved as, a plain dict)."""
-
-    __slots__ = ("engine",)
-    engine: str
+# id(params) -> (params, engine), oldest first: the entry holds the dict, so its id is not reused while kept
+_ENGINES: dict[int, tuple[dict[str, Any], str]] = {}
+KEPT = 4096
 
 
 def available() -> bool:
@@ -92,17 +92,22 @@ def resolve(engine: str | None) -> str:
     return name
 
 
-def bind(params: dict[str, Any], engine: str | None) -> EngineParams:
-    """The params dict of a new game on `engine` (None: the default): the same items, naming the engine."""
-    out = EngineParams(params)
-    out.engine = resolve(engine)
-    return out
+def bind(params: dict[str, Any], engine: str | None) -> str:
+    """Run the game whose states share `params` on `engine` (None: the default); returns the engine that runs."""
+    name = resolve(engine)
+    _ENGINES.pop(id(params), None)
+    while len(_ENGINES) >= KEPT:
+        del _ENGINES[next(iter(_ENGINES))]
+    _ENGINES[id(params)] = (params, name)
+    return name
 
 
 def engine_of(params: dict[str, Any]) -> str:
-    """The engine a state with these params runs on (a plain dict, as a loaded save has: the default)."""
-    if isinstance(params, EngineParams):
-        return params.engine
+    """The engine a state with these params runs on (params no game was bound to, as a loaded save's: the
+    default)."""
+    hit = _ENGINES.get(id(params))
+    if hit is not None and hit[0] is params:
+        return hit[1]
     return resolve(None)
 
 

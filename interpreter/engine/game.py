@@ -235,7 +235,7 @@ class Game:
         seed &= (1 << 64) - 1
         rules = compile_rules(ruleset)
         state = _setup_state(rules, players, seed, leaders, leader_cards, sides, setup, variant, mode, solo_side)
-        state.params = native.bind(state.params, engine)
+        native.bind(state.params, engine)
         args = {"players": list(players), "leaders": _plain(leaders), "leader_cards": _plain(leader_cards),
                 "sides": _plain(sides), "setup": setup, "variant": variant, "mode": mode, "solo_side": solo_side}
         return cls(ruleset, state, origin={"seed": seed, "setup": args, "start": None}, own_state=True)
