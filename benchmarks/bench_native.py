@@ -2,10 +2,10 @@
 N random games played in lockstep on both (the same decisions offered, events and state JSON after every decision).
 
 Plain script (prints figures, asserts only that the engines agree): `.venv/bin/python benchmarks/bench_native.py
-[N] [--games G] [--jobs J]`. N lockstep games (default 10,000; 0 skips them) cycle through every mode (standard
+[N] [--games G] [--rounds R] [--jobs J]`. N lockstep games (default 10,000; 0 skips them) cycle through every mode (standard
 2-4 players, Variable Turn Order, solo), the prototype edition and each shipped mod; `--jobs` splits them between
-processes. G games (default 60; a fifth of it for greedy) per engine and setting, CPU time of this process, one
-core, the lean GC thresholds of `kcd simulate`. It also prints the share of a Python-engine game's CPU time spent in
+processes. G games (default 60; a fifth of it for greedy) per engine and setting, in `--rounds` alternating rounds
+of the two engines (the same seeds), CPU time of this process, one core, the lean GC thresholds of `kcd simulate`. It also prints the share of a Python-engine game's CPU time spent in
 what the native engine runs compiled (kcd.core.dominance's counting, the piece sums of Season card objectives, the
 hexes to build and to mark on), timed around each outermost call.
 
@@ -41,17 +41,27 @@ SETTINGS: list[tuple[str, int, str, dict[str, Any]]] = [
 ]
 
 
-def _games_per_cpu_second(engine: str, games: int, players: int, bot: str, kwargs: dict[str, Any],
-                          seed: int = 1000) -> float:
-    """Play `games` games on `engine` (through $KCD_ENGINE, which Game.new reads); games per CPU second."""
-    os.environ[native.ENV] = engine
+def _games_per_cpu_second(games: int, rounds: int, players: int, bot: str, kwargs: dict[str, Any],
+                          seed: int = 1000) -> dict[str, float]:
+    """Games per CPU second of each engine (chosen through $KCD_ENGINE, which Game.new reads), playing `games` games
+    each in `rounds` alternating rounds (the same seeds on both; the engine that starts alternates), so a change
+    in the host's load falls on both alike."""
     ruleset = load_ruleset()
     flocks = default_flocks(ruleset, players)
-    play_game(ruleset, flocks, seed - 1, (bot,), **kwargs)   # warm caches
-    cpu = time.process_time()
-    for i in range(games):
-        play_game(ruleset, flocks, seed + i, (bot,), **kwargs)
-    return games / (time.process_time() - cpu)
+    cpu = {"python": 0.0, "native": 0.0}
+    for engine in cpu:   # warm caches
+        os.environ[native.ENV] = engine
+        play_game(ruleset, flocks, seed - 1, (bot,), **kwargs)
+    per_round = max(1, games // rounds)
+    for r in range(rounds):
+        order = ("python", "native") if r % 2 == 0 else ("native", "python")
+        for engine in order:
+            os.environ[native.ENV] = engine
+            start = time.process_time()
+            for i in range(r * per_round, (r + 1) * per_round):
+                play_game(ruleset, flocks, seed + i, (bot,), **kwargs)
+            cpu[engine] += time.process_time() - start
+    return {engine: per_round * rounds / spent for engine, spent in cpu.items()}
 
 
 def _kernel_share(games: int, players: int, bot: str, kwargs: dict[str, Any]) -> float:
@@ -162,6 +172,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("lockstep", type=int, nargs="?", default=10_000, help="lockstep games (default 10,000)")
     parser.add_argument("--games", type=int, default=60, help="games per engine and setting (greedy: a fifth)")
+    parser.add_argument("--rounds", type=int, default=10, help="alternating rounds of the two engines per setting")
     parser.add_argument("--jobs", type=int, default=1, help="processes for the lockstep games")
     args = parser.parse_args()
     if not native.available():
@@ -171,7 +182,7 @@ def main() -> None:
         print(f"{'setting':<18}{'python':>10}{'native':>10}{'speed-up':>10}   (games per CPU second, one core)")
         for name, players, bot, kwargs in SETTINGS:
             games = max(1, args.games // 5) if bot == "greedy" else args.games
-            rates = {e: _games_per_cpu_second(e, games, players, bot, kwargs) for e in ("python", "native")}
+            rates = _games_per_cpu_second(games, args.rounds, players, bot, kwargs)
             print(f"{name:<18}{rates['python']:>10.1f}{rates['native']:>10.1f}"
                   f"{rates['native'] / rates['python']:>9.2f}x")
         for name, players, bot, kwargs in (SETTINGS[0], SETTINGS[3]):
