@@ -81,7 +81,7 @@ def _weighted_counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader:
 # (params dict, purpose) -> its setup: a game's states share one params dict (its clones and checkpoints too),
 # so the weights are read once per game and purpose. The entry holds the dict itself, so its id is not reused
 # while cached; a few games at a time are live in one process.
-# The engine rides on the params dict too (kcd.core.native), so the kernels to count with are part of the setup.
+# A game's engine is kept by its params dict (kcd.core.native), so the kernels to count with are part of the setup.
 Setup = tuple[bool, int, dict[str, int] | None, bool, ModuleType | None]
 _SETUPS: dict[tuple[int, str], tuple[dict[str, Any], Setup]] = {}
 
