@@ -181,7 +181,8 @@ def use_engine(engine: str) -> str:
         name = native.resolve(engine)
     except ValueError as err:
         raise OptionError(f"--engine: {err}") from None
-    os.environ[native.ENV] = name
+    if name != native.default():   # (the default needs no setting: the environment stays as it was)
+        os.environ[native.ENV] = name
     return name
 
 
