@@ -10,11 +10,17 @@ on the Hex itself (`Hex.memo`: the counting setup, the Leaders standing there, t
 `dominant`: a bot's trial copies, which differ from each other in a hex or two, count each such hex once. The memo
 is exact (a Hex never changes; a different setup or other Leaders recount) and bounded (one entry per Hex, gone
 with it); weights of flock powers, read on the whole state, are never kept.
+
+On the native engine (kcd.core.native) the counting of `dominant_all`, `strengths` and `_kept` runs in the compiled
+kernels, exact ports of `_counts` and `leader_of`; the code here stays the reference, and the weights of flock
+powers are always worked out here.
 """
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any, Callable, Iterable
 
+from kcd.core import native
 from kcd.core.state import Hex, State, remember
 
 _DEFAULT = {"kiwi": "size", "leader": 3, "nests": True}
@@ -75,23 +81,44 @@ def _weighted_counts(h: Hex, leaders_here: Iterable[str], by_size: bool, leader:
 # (params dict, purpose) -> its setup: a game's states share one params dict (its clones and checkpoints too),
 # so the weights are read once per game and purpose. The entry holds the dict itself, so its id is not reused
 # while cached; a few games at a time are live in one process.
-_SETUPS: dict[tuple[int, str], tuple[dict[str, Any], tuple[bool, int, dict[str, int] | None, bool]]] = {}
+# A game's engine is kept by its params dict (kcd.core.native), so the kernels to count with are part of the setup.
+Setup = tuple[bool, int, dict[str, int] | None, bool, ModuleType | None]
+_SETUPS: dict[tuple[int, str], tuple[dict[str, Any], Setup]] = {}
 
 
-def _setup(state: State, purpose: str) -> tuple[bool, int, dict[str, int] | None, bool]:
+def _setup(state: State, purpose: str) -> Setup:
     """The counting weights of a purpose as (Kiwi by size, Leader weight, nest values or None when Nests do not
-    count, whether dominance-weight powers exist)."""
+    count, whether dominance-weight powers exist, the native kernels or None on the Python engine)."""
     params = state.params
     hit = _SETUPS.get((id(params), purpose))
     if hit is not None and hit[0] is params:
         return hit[1]
     w = weights(state, purpose)
     nest_values = params.get("nest_dominance", {}) if w.get("nests", True) else None
-    out = (w.get("kiwi", "size") != "one", int(w.get("leader", 3)), nest_values, bool(params.get("dominance_weights")))
+    out = (w.get("kiwi", "size") != "one", int(w.get("leader", 3)), nest_values, bool(params.get("dominance_weights")),
+           native.kernels_for(params))
     if len(_SETUPS) > 64:
         _SETUPS.clear()
     _SETUPS[(id(params), purpose)] = (params, out)
     return out
+
+
+def compiled(state: State, purpose: str = "default") -> tuple[ModuleType, bool, int, dict[str, int] | None] | None:
+    """(the native kernels, Kiwi by size, Leader weight, nest values or None) when the state's game runs on the
+    native engine and no flock power weights pieces, else None (count here): for callers with a kernel of their
+    own built on these counts (build and marking hexes)."""
+    by_size, leader, nest_values, weighted, kernels = _setup(state, purpose)
+    return None if kernels is None or weighted else (kernels, by_size, leader, nest_values)
+
+
+def leaders_by_hex(state: State) -> dict[str, list[str]]:
+    """{hex: the flocks whose Leader stands there, in seat order} (the hexes without a Leader left out)."""
+    leaders: dict[str, list[str]] = {}
+    for f in state.seats:
+        where = state.flocks[f].leader_hex
+        if where is not None:
+            leaders.setdefault(where, []).append(f)
+    return leaders
 
 
 def weighted(state: State) -> bool:
@@ -105,10 +132,13 @@ def strengths(state: State, hex_id: str, purpose: str = "default") -> dict[str, 
 
     `_counts` written out (Builds and markings ask it for hex after hex): Kiwi in the hex's order, then Leaders in
     seat order, then the Nest, so the dict's order is `_counts`' too."""
-    by_size, leader, nest_values, weighted = _setup(state, purpose)
+    by_size, leader, nest_values, weighted, kernels = _setup(state, purpose)
     h = state.hexes[hex_id]
     if weighted:
         return _weighted_counts(h, state.leaders_in(hex_id), by_size, leader, nest_values, _scoped(state))
+    if kernels is not None:
+        counted: dict[str, int] = kernels.counts(h, state.leaders_in(hex_id), by_size, leader, nest_values)
+        return counted
     out: dict[str, int] = {}
     get = out.get
     for k in h.kiwi:
@@ -137,7 +167,7 @@ def dominant(state: State, hex_id: str, purpose: str = "default") -> str | None:
                 return leader_of(strengths(state, hex_id, purpose))
         if not stack:
             return None
-        by_size, _, _, weighted = _setup(state, purpose)
+        by_size, _, _, weighted, _ = _setup(state, purpose)
         if weighted:   # the Kiwi may have a weight of its own
             return leader_of(strengths(state, hex_id, purpose))
         k = stack[0]
@@ -150,14 +180,18 @@ def dominant(state: State, hex_id: str, purpose: str = "default") -> str | None:
     return _kept(h, here, setup)
 
 
-def _kept(h: Hex, here: list[str] | None, setup: tuple[bool, int, dict[str, int] | None, bool]) -> str | None:
+def _kept(h: Hex, here: list[str] | None, setup: Setup) -> str | None:
     """The dominant flock of a hex with several pieces under `setup` (`_setup`, without flock-power weights) with
     the Leaders `here`, kept on the Hex (`Hex.memo`, one entry that `dominant` and `dominant_all` share)."""
     memo = h.memo
     if memo is not None and memo[0] is setup and memo[1] == here:
         kept: str | None = memo[2]   # the slot holds (setup, here, the flock _kept found)
         return kept
-    top = leader_of(_counts(h, here or (), setup[0], setup[1], setup[2]))
+    kernels = setup[4]
+    if kernels is not None:
+        top: str | None = kernels.dominant(h, here, setup[0], setup[1], setup[2])
+    else:
+        top = leader_of(_counts(h, here or (), setup[0], setup[1], setup[2]))
     remember(h, (setup, here, top))
     return top
 
@@ -177,7 +211,7 @@ def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None
     """{hex: dominant flock or None} for every hex in one pass (the same counts as `strengths`, R-DOM-1/2);
     for callers that need every hex at once (bots' evaluation, queries), without a per-hex setup cost."""
     setup = _setup(state, purpose)
-    by_size, leader, nest_values, weighted = setup
+    by_size, leader, nest_values, weighted, kernels = setup
     leaders: dict[str, list[str]] = {}
     for f in state.seats:
         where = state.flocks[f].leader_hex
@@ -187,6 +221,9 @@ def dominant_all(state: State, purpose: str = "default") -> dict[str, str | None
         over = _scoped(state)
         return {hex_id: leader_of(_weighted_counts(h, leaders.get(hex_id, ()), by_size, leader, nest_values, over))
                 for hex_id, h in state.hexes.items()}
+    if kernels is not None:   # every hex counted in the compiled kernel (no memo: counting there is cheaper)
+        table: dict[str, str | None] = kernels.dominant_all(state.hexes, leaders, by_size, leader, nest_values)
+        return table
     out: dict[str, str | None] = {}
     for hex_id, h in state.hexes.items():
         here = leaders.get(hex_id)

@@ -25,6 +25,12 @@ def _hexes(rt: Runtime, flock: str) -> Iterator[str]:
     st = rt.state
     leader_hex = st.flocks[flock].leader_hex
     need = rt.rules.build_min_tokens
+    fast = dominance.compiled(st, "build")
+    if fast is not None:   # the native engine: the same hexes from the compiled kernel (kcd.core.native)
+        kernels, by_size, leader, _ = fast
+        yield from kernels.build_hexes(st.hexes, flock, leader_hex, need, dominance.leaders_by_hex(st), by_size,
+                                       leader)
+        return
     for h in st.hexes.values():
         if h.nest is not None:
             continue

@@ -35,6 +35,7 @@ from kcd.engine import flow, invariants, mode_registry as modes, save, scoring, 
 from kcd.modes import standard as _standard, solo as _solo, vto as _vto  # noqa: F401
 from kcd.modes.base import Mode
 from kcd.core.action_types import Action
+from kcd.core import native
 from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.core.decisions import Applied, Decision, Event, Option, RefusalCode, Refused
 from kcd.core.events import public_label
@@ -215,7 +216,8 @@ class Game:
     def new(cls, ruleset: Ruleset, players: list[str], seed: int | None = None,
             leaders: dict[str, str] | None = None, leader_cards: dict[str, str] | None = None,
             sides: dict[str, str] | None = None, setup: str = "first-game",
-            variant: str | None = None, mode: str = "standard", solo_side: str | None = None) -> "Game":
+            variant: str | None = None, mode: str = "standard", solo_side: str | None = None,
+            engine: str | None = None) -> "Game":
         """A new game: players are flock ids in seat order (seat 1 is the First Player).
 
         variant: None for the standard game, "vto" for Variable Turn Order (R-VTO-1..5).
@@ -226,7 +228,11 @@ class Game:
         seed None draws a 64-bit seed from the operating system (`secrets`): a small or guessable seed lets a
         player who sees their own first view try seeds until one reproduces it, and so read everyone's hands
         and deck orders. Simulations, bots and tests pass a seed to be reproducible; `game.seed` tells it.
+
+        engine: "native" or "python" (None: the default, kcd.core.native); the same decisions either way, and
+        not part of the save.
         """
+        engine = native.resolve(engine)
         if seed is None:
             seed = secrets.randbits(64)
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -234,6 +240,7 @@ class Game:
         seed &= (1 << 64) - 1
         rules = compile_rules(ruleset)
         state = _setup_state(rules, players, seed, leaders, leader_cards, sides, setup, variant, mode, solo_side)
+        native.bind(state.params, engine)
         args = {"players": list(players), "leaders": _plain(leaders), "leader_cards": _plain(leader_cards),
                 "sides": _plain(sides), "setup": setup, "variant": variant, "mode": mode, "solo_side": solo_side}
         return cls(ruleset, state, origin={"seed": seed, "setup": args, "start": None}, own_state=True)

@@ -23,6 +23,12 @@ def markable(rt: Runtime, flock: str, any_terrain: bool = False) -> list[str]:
     if not fl.domain or not token_available(rt, flock):
         return []
     have = None if any_terrain else set(fl.domain)
+    fast = dominance.compiled(st, "marking")
+    if fast is not None:   # the native engine: the same hexes from the compiled kernel (kcd.core.native)
+        kernels, by_size, leader, nest_values = fast
+        hexes: list[str] = kernels.mark_hexes(st.hexes, flock, fl.leader_hex, have, dominance.leaders_by_hex(st),
+                                              by_size, leader, nest_values)
+        return hexes
     mine = st.presence(flock)
     # R-DM-2 asks for dominance only: an own Nest that counts (a Control Nest, R-BUILD-5) can give it with
     # no own Kiwi in the hex, so those hexes are candidates too (presence is only a cheap pre-filter)

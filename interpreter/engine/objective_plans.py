@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable, Sequence
 
 from kcd.dsl import ast
-from kcd.core import dominance
+from kcd.core import dominance, native
 from kcd.engine.selectors import Scope, dominant_table, mentions_it, select, sharing_of
 from kcd.core.state import State
 from kcd.core.memo import per_object
@@ -217,6 +217,12 @@ def _sum_pieces(st: State, kind: str, counting: bool, size: int | None, allowed:
     markers = kind == "marker" and size is None
     hexes = st.hexes
     ids: Iterable[str] = hexes.keys() if allowed is None else [i for i in allowed if i in hexes]
+    kernels = native.kernels_for(st.params)
+    if kernels is not None:   # the native engine: the same sums in the compiled kernel (kcd.core.native)
+        summed: dict[str, dict[str, int]] = kernels.sum_pieces(
+            hexes, ids if allowed is not None else None, leaders, banned, terrains, per_hex, kiwi, size, counting,
+            leader_value, nests, kind == "kiwi", markers, values)
+        return summed
     out: dict[str, dict[str, int]] = {}
     total: dict[str, int] = {}
     for hex_id in ids:

@@ -64,6 +64,7 @@ def balance_command(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help=opts.SCHEDULER_HELP),
     html: Optional[Path] = typer.Option(None, "--html", help="Write the report as an HTML page with charts."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    engine: str = typer.Option("native", "--engine", help=opts.ENGINE_HELP),
 ) -> None:
     """Play bot games covering both sides and every Leader card, and report win rates and VP with 95% intervals,
     flagging what lies outside the fair band; with --against, the paired A/B of two content folders."""
@@ -71,6 +72,7 @@ def balance_command(
     from kcd.analysis.balance import balance_report, games_for_cover
     from kcd.analysis.sim import simulate
 
+    opts.or_exit(opts.use_engine, engine)
     ruleset = _load(edition, mod, content)
     baseline = _load(edition, mod, against) if against is not None else None
     variant = _variant_or_exit(variant)

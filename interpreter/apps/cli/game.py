@@ -251,11 +251,13 @@ def play_command(
     log: Optional[Path] = typer.Option(None, "--log", help="Write a readable turn-by-turn log to this file."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     human: Optional[str] = typer.Option(None, "--human", help="Play this seat (flock or number) yourself; bots play the rest."),
+    engine: str = typer.Option("native", "--engine", help=opts.ENGINE_HELP),
 ) -> None:
     """Play one whole game between bots (or one bot against Kiwibot with --solo) and print the scores."""
     from kcd.modes.base import SCORE_COLUMNS
     from kcd.analysis.sim import play_game
 
+    opts.or_exit(opts.use_engine, engine)
     if seed is not None:
         opts.or_exit(opts.parse_seed, seed)
     ruleset = _load(edition, mod, content)
@@ -352,6 +354,7 @@ def simulate_command(
     leaders_opt: Optional[str] = typer.Option(None, "--leaders", help=opts.LEADERS_HELP),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help=opts.SCHEDULER_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    engine: str = typer.Option("native", "--engine", help=opts.ENGINE_HELP),
 ) -> None:
     """Run many bot games and print win rates (95% Wilson intervals), mean VP by source and game length;
     with --solo also the player's win rate against Kiwibot."""
@@ -359,6 +362,7 @@ def simulate_command(
 
     from kcd.analysis.sim import simulate
 
+    opts.or_exit(opts.use_engine, engine)
     opts.or_exit(opts.parse_seed, seed, games)
     ruleset = _load(edition, mod, content)
     variant = _variant_or_exit(variant)

@@ -5,6 +5,7 @@
 - `--leaders red=kahu,green=tui-2`: per flock, a Leader id (its first card) or a Leader card id (that card's
   Leader with that card, R-SETUP-3); flocks not named are dealt a Leader from the game seed.
 - `--scheduler tcp://HOST:PORT`: a Dask distributed scheduler to run the games on.
+- `--engine native|python`: the engine the games run on (kcd.core.native; the same decisions either way).
 - `--seed N`: a whole number from 0 to 2^64-1 (the engine's RNG state is 64 bits, so a larger or negative seed
   would wrap onto another seed's game); with `games` the last game's seed + i must fit too. The same check for
   the benchmark scripts' argparse (`seed_arg`).
@@ -29,6 +30,8 @@ SIDES_HELP = ("Flock board sides: `b` (every flock on side B), `a`, or per flock
 LEADERS_HELP = ("Leaders per flock: `red=kahu,green=tui-2`, each a Leader id (its first card) or a Leader card id; "
                 "flocks not named are dealt one from the seed.")
 SCHEDULER_HELP = "Run the games on a Dask distributed cluster: the scheduler's address, e.g. tcp://10.0.0.5:8786."
+ENGINE_HELP = ("Engine: native (the Python machine with compiled kernels, where built) or python (the reference); "
+               "the same games either way.")
 SEED_MAX = (1 << 64) - 1   # the engine keeps seed & (2^64 - 1): every seed above wraps onto one below
 
 T = TypeVar("T")
@@ -165,6 +168,22 @@ def or_exit(parse: Callable[..., T], *args: Any) -> T:
         return parse(*args)
     except OptionError as err:
         fail(str(err))
+
+
+def use_engine(engine: str) -> str:
+    """Run this process's games (and its worker processes') on `engine`, via $KCD_ENGINE; "native" where the
+    kernels are not built runs "python" and says so once on stderr. Returns the engine that runs."""
+    import os
+
+    from kcd.core import native
+
+    try:
+        name = native.resolve(engine)
+    except ValueError as err:
+        raise OptionError(f"--engine: {err}") from None
+    if name != native.default():   # (the default needs no setting: the environment stays as it was)
+        os.environ[native.ENV] = name
+    return name
 
 
 def known_flocks(ruleset: Ruleset) -> list[str]:
