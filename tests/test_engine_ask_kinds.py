@@ -16,7 +16,7 @@ from test_engine_support import ruleset
 import kcd.modes.solo.procedures  # noqa: F401 (the solo frames registered)
 from kcd.content import load_ruleset
 from kcd.engine import Game, machine
-from kcd.engine.frames import Ask
+from kcd.engine.values import Ask
 
 # every mode: standard 2-4 players, the prototype edition, Variable Turn Order, advanced setup (sides A and B),
 # solo, and each mod of content/mods

@@ -1,5 +1,5 @@
 """The runner's protocol (interpreter/engine/machine.py) and the values a continuation holds
-(interpreter/engine/frames.py): Ask / Call / Return, failures handed to the caller's `catch`, the generic memo
+(interpreter/engine/values.py): Ask / Call / Return, failures handed to the caller's `catch`, the generic memo
 copy of a stack, and a stack as save data."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from test_engine_support import rules
 from kcd.core import action_types as A
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
 from kcd.core.decisions import option
-from kcd.engine.frames import FrameDataError, Uncopyable
+from kcd.engine.values import FrameDataError, Uncopyable
 from kcd.engine.machine import (Ask, Call, Do, Question, Return, Runner, Done, copy_stack, program, stack_from_data,
                                 stack_to_data, step)
 from kcd.engine.setup import new_state
@@ -172,7 +172,7 @@ def test_a_stack_round_trips_as_data_and_bad_data_is_a_value_error() -> None:
 
 def test_a_registered_mutable_class_is_copied_with_the_memo_and_saved() -> None:
     """register_mutable: shared between continuations, shared in the copy and after a save; refused names."""
-    from kcd.engine.frames import register_mutable
+    from kcd.engine.values import register_mutable
 
     @register_mutable("test.plan")
     @dataclass(eq=False)

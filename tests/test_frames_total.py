@@ -1,4 +1,4 @@
-"""A running step is data, always (interpreter/engine/frames.py): a DSL node built during play is saved by its fields
+"""A running step is data, always (interpreter/engine/values.py): a DSL node built during play is saved by its fields
 and loads back equal, floats, decisions and frozensets of objects copy and save, and a value that is not data is an
 EngineError naming the program, never a replay. No shipped game replays: clone, save and load at every decision of
 games of every mode, edition and mod leave `Game.replayed_steps` where it was. A format-4 save that an earlier
@@ -24,7 +24,7 @@ from kcd.core.decisions import Decision, option
 from kcd.dsl import ast
 from kcd.engine import Game
 from kcd.engine.context import Ctx, EngineError
-from kcd.engine.frames import FrameDataError, Uncopyable, Unsaveable, node_index
+from kcd.engine.values import FrameDataError, Uncopyable, Unsaveable, node_index
 from kcd.engine.game import OldSaveWarning
 from kcd.engine.machine import Ask, Return, copy_stack, program, stack_from_data, stack_to_data
 
@@ -122,7 +122,7 @@ def test_floats_decisions_and_frozensets_of_objects_copy_and_save() -> None:
 
 def test_a_frozenset_holding_a_mutable_is_copied_with_the_memo() -> None:
     """A hashable mutable in a frozenset (a registered class with identity equality) is copied, once per memo."""
-    from kcd.engine.frames import register_mutable
+    from kcd.engine.values import register_mutable
 
     @register_mutable("test.total.tag")
     @dataclasses.dataclass(eq=False)

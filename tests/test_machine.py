@@ -304,7 +304,7 @@ def test_a_resume_right_before_a_plain_return_returns_without_running_it() -> No
 
 
 def _not_this_one(rt: Any, env: dict, at: str, decision: Any) -> None:
-    from kcd.engine.frames import FrameDataError
+    from kcd.engine.values import FrameDataError
     raise FrameDataError(f"payment.pay: the pending {decision.kind} decision is not the one it asks at {at}")
 
 

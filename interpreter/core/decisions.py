@@ -3,7 +3,7 @@
 Procedures are programs of the rules machine (interpreter/engine/machine.py): an Ask's question becomes a Decision,
 and the procedure resumes with the chosen option's typed action (interpreter/core/action_types.py). A question
 with a single legal option is answered automatically (it is not a decision), so a pending Decision offers at least
-two options, except where whether to ask must not tell others something hidden (`frames.Ask.always`: a hand of
+two options, except where whether to ask must not tell others something hidden (`values.Ask.always`: a hand of
 identical cards, face-down markers of one terrain); then one option may be pending.
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@ The state holds everything a game needs to continue: the island (hex geometry an
 stacks, Nests, domain markers), each flock's private and public resources, the bags, the flow
 position (season, phase, step) and the RNG. The island's Hex and Kiwi are immutable values that copies of a
 state share; the island writers of State (`add_kiwi`, `resize_kiwi`, `set_nest`, ...) replace them. Turn-local
-facts (which Kiwi moved this turn) live in the running step's frames (interpreter/engine/frames.py).
+facts (which Kiwi moved this turn) live in the running step's frames (interpreter/engine/values.py).
 """
 from __future__ import annotations
 

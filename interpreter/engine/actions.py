@@ -9,7 +9,7 @@ from kcd.engine import effects, labels
 from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.core import action_types as A
 from kcd.core.decisions import Option, Text, option, shared_option_caches
-from kcd.engine.frames import FrameDataError
+from kcd.engine.values import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, Label, Question, program
 
 

@@ -9,7 +9,7 @@ from kcd.engine import compose, effects, labels, payment
 from kcd.core import dominance
 from kcd.engine.context import Ctx, Runtime
 from kcd.core.decisions import option, shared_option
-from kcd.engine.frames import FrameDataError
+from kcd.engine.values import FrameDataError
 from kcd.engine.machine import Ask, Call, Emit, Env, ForEach, Label, Question, Return, program
 from kcd.engine.modifiers import param
 from kcd.engine.verb_table import TABLE

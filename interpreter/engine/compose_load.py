@@ -13,7 +13,7 @@ from typing import Any
 
 from kcd.engine.context import Ctx, Runtime
 from kcd.core.decisions import Decision, distinct
-from kcd.engine.frames import Ask, FrameDataError
+from kcd.engine.values import Ask, FrameDataError
 
 __all__ = ["check_ctx", "check_index", "check_question", "need", "well_formed"]
 

@@ -69,7 +69,7 @@ class Ctx:
 
 
 _CTX_FIELDS = frozenset(Ctx.__dataclass_fields__)
-# Ctx fields a save names otherwise (interpreter/engine/frames.py): the mode's own value keeps the name of the one
+# Ctx fields a save names otherwise (interpreter/engine/values.py): the mode's own value keeps the name of the one
 # mode value format 4 was written with, Kiwibot's segment, so saves stay byte for byte what they were
 CTX_SAVED_AS: dict[str, str] = {"mode_ctx": "segment"}
 CTX_LOADED_AS: dict[str, str] = {saved: name for name, saved in CTX_SAVED_AS.items()}

@@ -14,8 +14,8 @@ from kcd.core import action_types as A
 from kcd.engine import labels, payment
 from kcd.engine.context import MAX_DEPTH, MAX_REPEAT, Ctx, EngineError, Runtime
 from kcd.core.decisions import Option, option
-from kcd.engine.frames import Call as CallSignal
-from kcd.engine.frames import FrameDataError, Signal
+from kcd.engine.values import Call as CallSignal
+from kcd.engine.values import FrameDataError, Signal
 from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, Label, Question, While, program
 from kcd.engine.describe import describe as describe   # re-exported: flow, the modes and the service read it here

@@ -7,7 +7,7 @@ from kcd.engine import compose, effects, payment, push
 from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.core import action_types as A
 from kcd.core.decisions import Option, lazy_option, shared_option_caches
-from kcd.engine.frames import FrameDataError
+from kcd.engine.values import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Emit, Env, Label, Question, Return, program
 from kcd.engine.placing import grow_one_frame, kiwi_of, remove_from_hex
 from kcd.engine.powers import feed_discount, feed_discounts

@@ -13,7 +13,7 @@ from kcd.engine import build, effects, labels, queries
 from kcd.engine.context import Ctx, Runtime
 from kcd.engine.describe import describe
 from kcd.core.decisions import option
-from kcd.engine.frames import FrameDataError
+from kcd.engine.values import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Emit, Env, ForEach, If, Question, Return, While, program
 
 

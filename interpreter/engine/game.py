@@ -19,7 +19,7 @@ so `clone` copies the state and the stack and `to_json` writes the stack with th
 engine before the rules machine) and a format-4 save written with `frames: null` by an engine that could not
 write every stack; `Game.replayed_steps` counts these replays.
 A question with one legal answer is answered automatically, so a pending Decision has >= 2 options, except
-where the count depends on something hidden (a hand, face-down markers: `frames.Ask.always`, docs/SECURITY.md).
+where the count depends on something hidden (a hand, face-down markers: `values.Ask.always`, docs/SECURITY.md).
 """
 from __future__ import annotations
 

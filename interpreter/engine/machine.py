@@ -13,7 +13,7 @@ A `Program` is a named sequence of instructions (frozen dataclasses, built once 
     Return(value)                              end the program; `value(rt, env)` (or None) goes to the caller
 
 A running program is a `Cont` (continuation): the program, where it resumes, and an environment `env`, a plain
-dict of the values frames.py copies and saves (atoms, containers, Ctx/Turn/Ability and registered mutables,
+dict of the values values.py copies and saves (atoms, containers, Ctx/Turn/Ability and registered mutables,
 actions, options, decisions, registered values, DSL nodes; anything else is an error of the program, never a
 replay). The runner (`Runner`, and `step` on it, below) drives a stack of them: `resume(rt, value)` runs
 instructions until an Ask or a Call suspends it, then the answer (the chosen option's action) or the child's
@@ -31,13 +31,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
-from kcd.engine import frames as F
+from kcd.engine import values as F
 from kcd.engine.context import EngineError, Runtime
 from kcd.core.decisions import Decision, distinct_index
-from kcd.engine.frames import Ask as Question          # what an Ask's builder returns
-from kcd.engine.frames import FrameDataError, RETURN
+from kcd.engine.values import Ask as Question          # what an Ask's builder returns
+from kcd.engine.values import FrameDataError, RETURN
 
-Env = dict[str, Any]   # a continuation's environment: names to saveable values (frames.py)
+Env = dict[str, Any]   # a continuation's environment: names to saveable values (values.py)
 # the types an env name may hold (checked on load); None: any saveable value
 Types = Union[type, tuple[type, ...], None]
 
@@ -49,7 +49,7 @@ __all__ = ["Ask", "Call", "Do", "Emit", "If", "ForEach", "While", "Label", "Jump
 # --- instructions -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Ask:
-    """Ask a decision: `build(rt, env)` returns the `Question` (a frames.Ask) or None when there is nothing to ask
+    """Ask a decision: `build(rt, env)` returns the `Question` (a values.Ask) or None when there is nothing to ask
     (then the program goes on at the Label `otherwise`, or at the next instruction when it is None; env[`into`] is
     not set then). The answer, the chosen option's action, is stored in env[`into`] (None: dropped). `kinds`: the
     decision kinds this Ask may ask and the action kinds of their options, {decision kind: (action kind, ...)},
@@ -64,7 +64,7 @@ class Ask:
 
 @dataclass(frozen=True)
 class Call:
-    """Run a child procedure: `build(rt, env)` returns a Cont (a program's `start`), a frames.Call signal (its
+    """Run a child procedure: `build(rt, env)` returns a Cont (a program's `start`), a values.Call signal (its
     continuation is run), or None (nothing to run: go on at once, env[`into`] set to None). The child's return
     value is stored in env[`into`]."""
 
@@ -679,7 +679,7 @@ def step(rules: Any, rt: Runtime, stack: list["Cont"], answer: Any = None, limit
 # --- the stack as data: copy, save, load, check ---------------------------------------------------------
 def copy_stack(stack: list[Cont]) -> list[Cont]:
     """Independent copies of a stack of continuations (one memo: shared Ctx/Turn/Ability stay shared; frozen values,
-    actions and DSL nodes shared). An env value that is not data is an error of its program: frames.Uncopyable."""
+    actions and DSL nodes shared). An env value that is not data is an error of its program: values.Uncopyable."""
     memo: dict[int, Any] = {}
     out: list[Cont] = []
     new = object.__new__
@@ -699,7 +699,7 @@ def copy_stack(stack: list[Cont]) -> list[Cont]:
 
 def stack_to_data(stack: list[Cont], rules: Any) -> list[dict[str, Any]]:
     """The stack as JSON data: each continuation as {"program", "at", "env"}. An env value that is not data is an
-    error of its program: frames.Unsaveable."""
+    error of its program: values.Unsaveable."""
     _, where = F.node_index(rules)
     refs: dict[int, int] = {}
     encode = F._encode

@@ -10,7 +10,7 @@ from kcd.core.board import Board, board_of
 from kcd.engine.context import Ability, Ctx, EngineError, Runtime
 from kcd.core import action_types as A
 from kcd.core.decisions import Option, lazy_option, option, shared_option_caches
-from kcd.engine.frames import FrameDataError
+from kcd.engine.values import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, If, Jump, Label, Question, Return, While, program
 from kcd.engine.placing import kiwi_of
 from kcd.engine.verb_table import TABLE, count

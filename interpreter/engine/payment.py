@@ -9,7 +9,7 @@ from kcd.dsl import ast
 from kcd.engine.context import EngineError, Runtime
 from kcd.core import action_types as A
 from kcd.core.decisions import Option, option, shared_option_caches
-from kcd.engine.frames import FrameDataError, register_value
+from kcd.engine.values import FrameDataError, register_value
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, Question, While, program
 from kcd.core.state import Flock
 from kcd.engine.view import reserves_revealed

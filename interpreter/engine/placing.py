@@ -8,7 +8,7 @@ from kcd.engine import effects
 from kcd.engine.context import Ctx, EngineError, Runtime, Turn
 from kcd.core import action_types as A
 from kcd.core.decisions import Option, option, shared_option
-from kcd.engine.frames import FrameDataError
+from kcd.engine.values import FrameDataError
 from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, If, Jump, Label, Question, Return, While, program
 from kcd.core.state import Kiwi

@@ -8,7 +8,7 @@ from kcd.dsl import ast
 from kcd.engine.context import Runtime
 from kcd.core import action_types as A
 from kcd.core.decisions import Option, Text, option, shared_option
-from kcd.engine.frames import FrameDataError
+from kcd.engine.values import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, Jump, Label, Question, program
 from kcd.engine.modifiers import param
 from kcd.engine.placing import kiwi_of, remove_from_hex

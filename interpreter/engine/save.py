@@ -2,7 +2,7 @@
 
 Every problem is a `ValueError` with a message that says what is wrong; nothing here runs game code, so a
 hostile save cannot make the engine loop or raise anything else (`Game.from_json` then rebuilds the running
-step from the saved frames, checked by interpreter/engine/frames.py, or, for an old save without them, replays
+step from the saved frames, checked by interpreter/engine/values.py, or, for an old save without them, replays
 the history and compares). The invariants are the ones the random-play tests check after every decision
 (tests/test_invariants.py): tokens, fruit and markers conserved, sizes, hands and numbers in range, seats, phases
 and ids that exist in the content.
@@ -266,7 +266,7 @@ def _card_problems(rules: Rules, data: dict[str, Any], flocks: dict[str, dict[st
 
 def decision_from_data(data: dict[str, Any], seats: list[str]) -> Decision:
     """The pending decision of a save (schema-checked): a seat decides, every option's id is its action's id,
-    distinct options (one alone only where the asking frame asks whatever the count, `frames.Ask.always`)."""
+    distinct options (one alone only where the asking frame asks whatever the count, `values.Ask.always`)."""
     if data["player"] not in seats:
         raise SaveError(f"save's pending decision is for `{_short(data['player'])}`, who is not playing")
     options = []

@@ -8,7 +8,7 @@ from kcd.engine import effects, mode_registry as modes, powers
 from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.core import action_types as A
 from kcd.core.decisions import option
-from kcd.engine.frames import FrameDataError
+from kcd.engine.values import FrameDataError
 from kcd.engine.machine import Ask, Call, Cont, Do, Env, ForEach, If, Label, Question, Return, While, program
 from kcd.engine.placing import kiwi_of
 from kcd.content.types import AdvancedStep, Layout

@@ -22,7 +22,8 @@ from typing import Any
 from kcd.analysis.bots import Bot
 from kcd.analysis.sim import GameRecord, SimError, play_game
 from kcd.content import ContentError, load_ruleset
-from kcd.content.loader import BASE_FOLDER, pack_of
+from kcd.content.layout import BASE_FOLDER
+from kcd.content.loader import pack_of
 from kcd.content.model import Ruleset
 from kcd.core.decisions import Applied, Decision, RefusalCode, Refused
 from kcd.engine import Game, mode_registry as modes

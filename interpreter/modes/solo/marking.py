@@ -6,7 +6,7 @@ from typing import Any
 from kcd.core import dominance
 from kcd.engine import effects, placing
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine.frames import FrameDataError
+from kcd.engine.values import FrameDataError
 from kcd.engine.machine import Call, Do, Env, If, program
 from kcd.modes.solo.marker import marker_order
 from kcd.modes.solo.patterns import cover

@@ -15,7 +15,7 @@ from kcd.core.action_types import PushLeader
 from kcd.core.board import board_of
 from kcd.engine.compose import MAX_AMOUNT
 from kcd.engine.context import Ctx, Runtime
-from kcd.engine.frames import FrameDataError, register_mutable
+from kcd.engine.values import FrameDataError, register_mutable
 from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Call, Cont, Env, While, program
 from kcd.engine.selectors import Scope, narrow, quantity

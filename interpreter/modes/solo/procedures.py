@@ -37,7 +37,7 @@ from kcd.engine import effects, labels, queries
 from kcd.engine.context import Ctx, Runtime, Turn
 from kcd.core import action_types as A
 from kcd.core.decisions import option
-from kcd.engine.frames import FrameDataError
+from kcd.engine.values import FrameDataError
 from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Ask, Call, Do, Env, ForEach, If, Jump, Label, Question, Return, program
 from kcd.modes.solo.answers import answer

@@ -11,7 +11,7 @@ from kcd.engine import effects, placing
 from kcd.engine import feed as feed_mod
 from kcd.engine.context import Ctx, EngineError, Runtime
 from kcd.engine.describe import describe
-from kcd.engine.frames import FrameDataError
+from kcd.engine.values import FrameDataError
 from kcd.engine.machine import Cont as Entry
 from kcd.engine.machine import Call, Cont, Do, Env, If, Return, While, program
 from kcd.modes.solo.marking import mark_now
