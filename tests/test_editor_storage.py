@@ -278,20 +278,28 @@ def test_a_writer_killed_at_random_points_never_leaves_the_file_missing_or_parti
     start = time.monotonic()
     try:
         for kill in range(kills):
+            ready_r, ready_w = os.pipe()
             pid = os.fork()
             if pid == 0:   # the child never returns into pytest
                 try:
+                    os.close(ready_r)
                     # a kill is no power cut: without the disk waits of fsync the saves are fast, and the kills
                     # land inside their rename steps far more often
                     os.fsync = lambda fd: None
+                    os.write(ready_w, b"!")
                     _saving_forever(root, texts)
                 finally:
                     os._exit(1)
+            os.close(ready_w)
             try:
+                # the clock starts when the child is saving, not when it was forked: on a loaded machine a fork
+                # can take longer than the whole window, and the kills would then never land inside a save
+                os.read(ready_r, 1)
                 time.sleep(rng.uniform(0, 0.004))   # a save and an undo take about a millisecond: kill inside them
             finally:   # never leave a writer running, whatever stops the test
                 os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
+                os.close(ready_r)
             text = (root / REL).read_text() if (root / REL).exists() else None
             assert text in texts, f"after kill {kill} the file is {'missing' if text is None else 'not whole'}"
             assert time.monotonic() - start < 60, "the kill test must stay under a minute"
@@ -312,6 +320,7 @@ import sys
 from pathlib import Path
 from kcd.apps.editor.logic import store
 root = Path(sys.argv[1])
+print("ready", flush=True)
 n = 0
 while True:
     snap = store.read(root, "base/nests.yaml")
@@ -330,10 +339,14 @@ def test_sigkill_during_saves_leaves_no_temp_file_beside_content(root: Path) -> 
     valid = {f"- id: tree-1\n  vp: {n}\n" for n in range(7)} | {TEXT}
     env = dict(os.environ, PYTHONPATH=str(REPO))
     for attempt in range(12):
-        proc = subprocess.Popen([sys.executable, "-c", KILL_LOOP, str(root)], env=env)
-        time.sleep(0.4 + 0.037 * attempt)   # the import takes ~0.3 s; then kill at varied moments in the loop
+        proc = subprocess.Popen([sys.executable, "-c", KILL_LOOP, str(root)], env=env, stdout=subprocess.PIPE,
+                                text=True)
+        # wait for the import (0.3 s, or far more on a loaded machine), then kill at varied moments in the loop
+        assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+        time.sleep(0.1 + 0.037 * attempt)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+        proc.stdout.close()
         store.clean_tmp(root)               # what the editor does when it starts
         assert not stray_files(root)
         assert (root / REL).read_text() in valid
